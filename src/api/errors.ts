@@ -1,0 +1,81 @@
+/**
+ * Typed failures of the request layer. Each says whether the request may have been processed,
+ * because with money involved "unknown" must never be read as "failed" or "succeeded".
+ */
+
+export interface ApiErrorFields {
+  hint?: string;
+  details?: Record<string, unknown>;
+  retryAfter?: number;
+  maxDepth?: number;
+  maxEffort?: string;
+  retryable?: boolean;
+  requestId?: string;
+  body?: unknown;
+}
+
+/** The server answered with an error body (api-spec.md "Error body"). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly hint?: string;
+  readonly details?: Record<string, unknown>;
+  readonly retryAfter?: number;
+  readonly maxDepth?: number;
+  readonly maxEffort?: string;
+  readonly retryable?: boolean;
+  readonly requestId?: string;
+  readonly body?: unknown;
+  constructor(readonly status: number, readonly code: string, message: string, fields: ApiErrorFields = {}) {
+    super(message);
+    Object.assign(this, fields);
+  }
+}
+
+/** No usable answer reached us. `mayHaveRun` is false only when the connection was refused. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  constructor(message: string, readonly causeCode: string | undefined, readonly mayHaveRun: boolean) {
+    super(message);
+  }
+}
+
+/** One attempt exceeded its timeout; the request may have run on the server. */
+export class TimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+  readonly mayHaveRun = true;
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${Math.round(timeoutMs / 1000)} s`);
+  }
+}
+
+/**
+ * A success status whose body could not be read or did not match the contract: an unknown
+ * outcome, never a success. For geolocate, retrying with the same Idempotency-Key settles it.
+ */
+export class ContractError extends Error {
+  override readonly name = 'ContractError';
+  constructor(message: string, readonly status: number, readonly truncated: boolean = false) {
+    super(message);
+  }
+}
+
+/** Client-side check failed (same rules and code as the server): nothing was sent. */
+export class RequestValidationError extends Error {
+  override readonly name = 'RequestValidationError';
+  constructor(readonly code: string, message: string, readonly maxEffort?: string, readonly field?: string) {
+    super(message);
+  }
+}
+
+/** The configured base URL is unusable (not https and not loopback, or malformed): nothing was sent. */
+export class BaseUrlError extends Error {
+  override readonly name = 'BaseUrlError';
+}
+
+/** The server answered with a redirect; the key never follows it to another origin. */
+export class RedirectError extends Error {
+  override readonly name = 'RedirectError';
+  constructor(readonly status: number, readonly location: string | undefined) {
+    super(`the server answered ${status} with a redirect; geo does not follow redirects`);
+  }
+}

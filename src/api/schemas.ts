@@ -1,0 +1,358 @@
+/**
+ * The wire contract of ../shared/api-spec.md as zod schemas, shared by the client (checks before
+ * sending, parses what comes back) and the sandbox (validates requests, builds responses).
+ *
+ * Response objects are `looseObject`: fields the spec does not list pass through untouched
+ * (DESIGN.md: "where it says 'not shown', the CLI assumes nothing").
+ */
+import { z } from 'zod';
+
+// ---- Constants the spec fixes (api-spec.md "Limits", "Versioning") -------------------------------
+
+export const MODEL = 'orca-1.5';
+export const DEPTHS = [1, 2, 3] as const;
+export type Depth = (typeof DEPTHS)[number];
+export const EFFORTS = ['instant', 'low', 'medium', 'high'] as const;
+export type Effort = (typeof EFFORTS)[number];
+
+/** Rule 2 of the request: effort may only lower reasoning inside a depth. */
+export const NORMAL_EFFORT: Record<Depth, Effort> = { 1: 'low', 2: 'medium', 3: 'high' };
+export const DEPTH_COST: Record<Depth, number> = { 1: 1, 2: 2, 3: 10 };
+/** "Latency guidance": the statements differ, so the CLI quotes the widest honest range. */
+export const DEPTH_LATENCY: Record<Depth, string> = { 1: '10-24 s', 2: '6-48 s', 3: '70-150 s' };
+export const DEPTH_NAME: Record<Depth, string> = { 1: 'Surface', 2: 'Standard', 3: 'Forensic' };
+
+export const LIMITS = {
+  /** "image_b64 max 20 MB": read as 20,000,000 base64 characters, so raw images up to 15,000,000 bytes. */
+  imageB64MaxChars: 20_000_000,
+  /** The whole body may add this much JSON around the image. */
+  bodyMaxBytes: 20_000_000 + 64 * 1024,
+  idempotencyKeyMaxChars: 256,
+  listLimit: { min: 1, max: 200, default: 50 },
+  radiusKm: { min: 1, max: 500, default: 60 },
+  recommendedTimeoutS: 180,
+} as const;
+export const MAX_IMAGE_BYTES = (LIMITS.imageB64MaxChars / 4) * 3;
+
+// ---- Small validators ------------------------------------------------------------------------
+
+/** Strict RFC 4648 base64: no whitespace, no data: prefix, correct padding. A loop, not a regex, for 20 MB inputs. */
+export function isStrictBase64(s: string): boolean {
+  if (s.length === 0 || s.length % 4 !== 0) return false;
+  const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
+  for (let i = 0; i < s.length - pad; i++) {
+    const c = s.charCodeAt(i);
+    const ok = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** scope.captured_at "must begin with a real calendar date": 2024-02-29 yes, 2025-02-29 and 2026-02-30 no. */
+export function beginsWithCalendarDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]!;
+  return d <= days;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+/** Loopback is the one place plain http is allowed (sandbox, tests). */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/** image_url is a "public HTTPS image URL"; http is accepted for loopback only (the sandbox's own tests). */
+export function isAcceptableImageUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname));
+  } catch {
+    return false;
+  }
+}
+
+// ---- Geolocation request --------------------------------------------------------------------
+
+export const ScopeSchema = z.looseObject({
+  name: z.string().min(1),
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+  radius_km: z.number().min(LIMITS.radiusKm.min).max(LIMITS.radiusKm.max).optional(),
+  captured_at: z.string().refine(beginsWithCalendarDate, 'must begin with a real calendar date (YYYY-MM-DD)').optional(),
+});
+export type Scope = z.infer<typeof ScopeSchema>;
+
+/** Field rules grouped by the error code the spec gives when they fail (api-spec.md "Error cases"). */
+export const RequestFields = {
+  image_url: z.string().refine(isAcceptableImageUrl, 'must be an https URL').optional(),
+  image_b64: z.string().max(LIMITS.imageB64MaxChars, 'image_b64 exceeds 20 MB').refine(isStrictBase64, 'not strict base64').optional(),
+  model: z.literal(MODEL).optional(),
+  depth: z.number().int().min(1).max(3).optional(),
+  effort: z.enum(EFFORTS).optional(),
+  batch_id: z.string().min(1).optional(),
+  scope: ScopeSchema.optional(),
+  async: z.boolean().optional(),
+};
+
+export const GeolocateRequestSchema = z.looseObject(RequestFields);
+export type GeolocateRequest = z.infer<typeof GeolocateRequestSchema>;
+
+export const IdempotencyKeySchema = z.string().min(1).max(LIMITS.idempotencyKeyMaxChars);
+
+export interface RequestProblem {
+  status: 400 | 422;
+  code: 'invalid_request' | 'invalid_image_b64' | 'invalid_effort' | 'effort_exceeds_depth' | 'invalid_scope';
+  message: string;
+  field?: string;
+  max_effort?: Effort;
+}
+
+type CheckResult = { ok: true; value: GeolocateRequest } | { ok: false; problem: RequestProblem };
+
+function fieldProblem(field: keyof typeof RequestFields, value: unknown): string | undefined {
+  const r = RequestFields[field].safeParse(value);
+  return r.success ? undefined : (r.error.issues[0]?.message ?? 'invalid');
+}
+
+/**
+ * Every request rule, in the order a server would meet them, giving the spec's code for the first
+ * that fails. The client runs it before sending (so bad input exits 2 and nothing is sent); the
+ * sandbox runs it to answer 422.
+ */
+export function checkGeolocateRequest(body: unknown): CheckResult {
+  const fail = (code: RequestProblem['code'], message: string, field?: string, extra: Partial<RequestProblem> = {}): CheckResult => ({
+    ok: false,
+    problem: { status: 422, code, message, ...(field ? { field } : {}), ...extra },
+  });
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail('invalid_request', 'the body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  if (b.image_url === undefined && b.image_b64 === undefined) return fail('invalid_request', 'one of image_url or image_b64 is required');
+  if (b.image_b64 !== undefined) {
+    if (typeof b.image_b64 === 'string' && /^data:/i.test(b.image_b64)) return fail('invalid_image_b64', 'image_b64 must be raw base64 without a data: URL prefix', 'image_b64');
+    const p = fieldProblem('image_b64', b.image_b64);
+    if (p) return fail('invalid_image_b64', `image_b64 is not valid: ${p}`, 'image_b64');
+  }
+  for (const f of ['image_url', 'model', 'depth', 'batch_id', 'async'] as const) {
+    const p = fieldProblem(f, b[f]);
+    if (p) return fail('invalid_request', `${f}: ${f === 'model' ? `only ${MODEL} is accepted` : p}`, f);
+  }
+  if (b.effort !== undefined) {
+    if (fieldProblem('effort', b.effort)) return fail('invalid_effort', `effort must be one of ${EFFORTS.join(', ')}`, 'effort');
+    const depth = ((b.depth as Depth | undefined) ?? 1) as Depth;
+    const max = NORMAL_EFFORT[depth];
+    if (EFFORTS.indexOf(b.effort as Effort) > EFFORTS.indexOf(max)) {
+      return fail('effort_exceeds_depth', `effort ${String(b.effort)} is above depth ${depth}'s normal level (${max})`, 'effort', { max_effort: max });
+    }
+  }
+  if (b.scope !== undefined) {
+    const r = ScopeSchema.safeParse(b.scope);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      return fail('invalid_scope', `scope${issue?.path.length ? '.' + issue.path.join('.') : ''}: ${issue?.message ?? 'invalid'}`, 'scope');
+    }
+  }
+  return { ok: true, value: GeolocateRequestSchema.parse(b) };
+}
+
+// ---- Geolocation response -------------------------------------------------------------------
+
+export const LocationSchema = z.looseObject({
+  latitude: z.number(),
+  longitude: z.number(),
+  country: z.string(),
+  city: z.string(),
+  neighborhood: z.string(),
+  address: z.string(),
+});
+
+/** Clues may or may not carry image coordinates or contours (shape not shown): both must parse. */
+export const VisualClueSchema = z.looseObject({ label: z.string(), detail: z.string() });
+
+/** Candidate confidence is 0-100, unlike the top-level 0-1 (api-spec.md "Note the scales"). */
+export const CandidateSchema = z.looseObject({
+  lat: z.number(),
+  lng: z.number(),
+  label: z.string(),
+  confidence: z.number().min(0).max(100),
+  supports: z.array(z.string()),
+  contradictions: z.array(z.string()),
+});
+
+export const ForensicSchema = z.looseObject({
+  precision_tier: z.string(),
+  verification_status: z.string(),
+  supports: z.array(z.string()),
+  contradictions: z.array(z.string()),
+  candidates: z.array(CandidateSchema).optional(),
+});
+
+/** Fields inside calibration: not shown. */
+export const CalibrationSchema = z.looseObject({});
+
+export const GeolocateResponseSchema = z
+  .looseObject({
+    success: z.literal(true),
+    analysis_id: z.string().nullable(),
+    location: LocationSchema,
+    confidence: z.number().min(0).max(1),
+    reasoning: z.string(),
+    thinking: z.string().optional(),
+    visual_clues: z.array(VisualClueSchema).optional(),
+    model: z.string(),
+    depth: z.number().int().min(1).max(3),
+    effort: z.string().optional(),
+    batch_id: z.string().optional(),
+    scope_consistent: z.boolean().optional(),
+    timing_ms: z.number().int().min(0),
+    forensic: ForensicSchema.optional(),
+    calibration: CalibrationSchema.optional(),
+  })
+  .superRefine((r, ctx) => {
+    // Presence rules: thinking and visual_clues from depth 2; forensic and calibration at depth 3 only.
+    const need = (field: string, present: boolean, wanted: boolean) => {
+      if (present !== wanted) ctx.addIssue({ code: 'custom', path: [field], message: `${field} must be ${wanted ? 'present' : 'absent'} at depth ${r.depth}` });
+    };
+    need('thinking', r.thinking !== undefined, r.depth >= 2);
+    need('visual_clues', r.visual_clues !== undefined, r.depth >= 2);
+    need('forensic', r.forensic !== undefined, r.depth === 3);
+    need('calibration', r.calibration !== undefined, r.depth === 3);
+  });
+export type GeolocateResponse = z.infer<typeof GeolocateResponseSchema>;
+export type Candidate = z.infer<typeof CandidateSchema>;
+
+/** Echo rules that depend on the request: effort and batch_id when sent, scope_consistent when scoped. */
+export function echoProblems(req: GeolocateRequest, res: GeolocateResponse): string[] {
+  const out: string[] = [];
+  if ((req.effort !== undefined) !== (res.effort !== undefined)) out.push('effort is echoed exactly when it was sent');
+  if ((req.batch_id !== undefined) !== (res.batch_id !== undefined)) out.push('batch_id is echoed exactly when it was sent');
+  if ((req.scope !== undefined) !== (res.scope_consistent !== undefined)) out.push('scope_consistent appears exactly when a scope was given');
+  if (res.depth !== (req.depth ?? 1)) out.push('depth is the depth used');
+  return out;
+}
+
+/**
+ * The 202 body of an async submit. The spec does not show it ("not shown"); this is the
+ * sandbox's own shape, and the CLI prints whatever it receives.
+ */
+export const AsyncAcceptedSchema = z.looseObject({
+  success: z.literal(true),
+  status: z.string(),
+  job_id: z.string(),
+  analysis_id: z.string().nullable(),
+});
+
+// ---- Account, history, cases ----------------------------------------------------------------
+
+export const CreditsSchema = z.looseObject({
+  success: z.literal(true),
+  data: z.looseObject({
+    balance: z.number(),
+    api_balance: z.number(),
+    total_available: z.number(),
+    total_purchased: z.number().nullable(),
+    total_used: z.number().nullable(),
+  }),
+});
+export type Credits = z.infer<typeof CreditsSchema>;
+
+/** Fields of usage data: not shown. */
+export const UsageSchema = z.looseObject({ success: z.literal(true), data: z.record(z.string(), z.unknown()) });
+export type Usage = z.infer<typeof UsageSchema>;
+
+/** Fields of each analysis: not shown. */
+export const AnalysesListSchema = z.looseObject({ success: z.literal(true), data: z.array(z.looseObject({})) });
+export type AnalysesList = z.infer<typeof AnalysesListSchema>;
+
+/** createdAt/updatedAt format: not shown, so any string (the sandbox sends ISO-8601). */
+export const CaseSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Case = z.infer<typeof CaseSchema>;
+export const CaseListSchema = z.looseObject({ success: z.literal(true), data: z.array(CaseSchema) });
+export type CaseList = z.infer<typeof CaseListSchema>;
+
+export const CreateCaseBodySchema = z.object({
+  name: z.string().trim().min(1),
+  description: z.string().optional(),
+  teamId: z.string().min(1).optional(),
+});
+export type CreateCaseBody = z.infer<typeof CreateCaseBodySchema>;
+
+const listLimit = z.coerce.number().int().min(LIMITS.listLimit.min).max(LIMITS.listLimit.max).default(LIMITS.listLimit.default);
+export const AnalysesQuerySchema = z.object({ q: z.string().optional(), city: z.string().optional(), limit: listLimit });
+export const CasesQuerySchema = z.object({ teamId: z.string().optional(), limit: listLimit });
+
+// ---- Errors ---------------------------------------------------------------------------------
+
+export const ERROR_CODES = [
+  'not_found', 'method_not_allowed', 'unauthorized', 'forbidden', 'payment_required', 'rate_limited',
+  'invalid_request', 'invalid_image_b64', 'server_error', 'prepaid_credits_exhausted', 'depth_not_permitted',
+  'idempotency_in_progress', 'invalid_effort', 'effort_exceeds_depth', 'content_blocked', 'invalid_scope',
+  'webhook_required_for_async', 'analysis_failed', 'analysis_timeout',
+] as const;
+
+const errorExtras = {
+  retry_after: z.number().optional(),
+  max_effort: z.string().optional(),
+  max_depth: z.number().int().optional(),
+  retryable: z.boolean().optional(),
+};
+
+export const ApiErrorBodySchema = z.looseObject({
+  success: z.literal(false),
+  error: z.string(),
+  code: z.string(),
+  message: z.string(),
+  hint: z.string().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  docs: z.string(),
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  instance: z.string().optional(),
+  ...errorExtras,
+});
+export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;
+
+/** The problem-only form (application/problem+json). */
+export const ProblemBodySchema = z.looseObject({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  instance: z.string().optional(),
+  code: z.string().optional(),
+  docs: z.string().optional(),
+  ...errorExtras,
+});
+export type ProblemBody = z.infer<typeof ProblemBodySchema>;
+export const ErrorBodySchema = z.union([ApiErrorBodySchema, ProblemBodySchema]);
+
+// ---- Rate-limit headers (api-spec.md "Limits") ------------------------------------------------
+
+export const RATE_LIMIT_HEADERS = [
+  'ratelimit', 'ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset',
+  'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset',
+] as const;
+const digits = z.string().regex(/^\d+$/);
+/** What every API response carries; Retry-After only on 429. */
+export const RateLimitHeadersSchema = z.looseObject({
+  ratelimit: z.string().min(1),
+  'ratelimit-policy': z.string().min(1),
+  'ratelimit-limit': digits,
+  'ratelimit-remaining': digits,
+  'ratelimit-reset': digits,
+  'x-ratelimit-limit': digits,
+  'x-ratelimit-remaining': digits,
+  'x-ratelimit-reset': digits,
+  'retry-after': digits.optional(),
+});

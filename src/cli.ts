@@ -1,0 +1,225 @@
+/**
+ * The commander program: global flags, lazily loaded commands, and the ONE table from error to
+ * exit code (DESIGN.md "Exit codes"). Only this file and bin/ touch process.*.
+ */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from './api/errors.js';
+import type { Ctx, GlobalOptions, Runtime } from './context.js';
+import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, UsageError } from './errors.js';
+import { type Env, type IO, decideColor } from './output/io.js';
+
+export const EXIT = {
+  ok: 0, unexpected: 1, usage: 2, auth: 3, credits: 4, rateLimited: 5, service: 6, partial: 7, belowConfidence: 8, cancelled: 130,
+} as const;
+
+/** The one table from failure to exit code. */
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof PartialFailureError) return err.exitOverride ?? EXIT.partial;
+  if (err instanceof BelowConfidenceError) return EXIT.belowConfidence;
+  if (err instanceof CancelledError) return EXIT.cancelled;
+  if (err instanceof UsageError || err instanceof RequestValidationError || err instanceof ConfigError || err instanceof BaseUrlError) return EXIT.usage;
+  if (err instanceof MissingKeyError) return EXIT.auth;
+  if (err instanceof ApiError) {
+    if (err.status === 401 || err.status === 403) return EXIT.auth;
+    if (err.status === 402) return EXIT.credits;
+    if (err.status === 429) return EXIT.rateLimited;
+    if (err.status >= 500) return EXIT.service;
+    return EXIT.usage;
+  }
+  if (err instanceof NetworkError || err instanceof TimeoutError || err instanceof ContractError || err instanceof RedirectError) return EXIT.service;
+  if (isCommanderError(err)) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  return EXIT.unexpected;
+}
+
+interface CommanderErrorLike {
+  code: string;
+  exitCode: number;
+  message: string;
+}
+function isCommanderError(err: unknown): err is CommanderErrorLike {
+  return typeof err === 'object' && err !== null && typeof (err as CommanderErrorLike).code === 'string' && (err as CommanderErrorLike).code.startsWith('commander.');
+}
+
+/** A command's work: gets the Ctx, its positional arguments and options (globals included). */
+export type Handler = (ctx: Ctx, args: unknown[], opts: Record<string, unknown>) => Promise<number | void>;
+/** Wraps a lazily imported handler into a commander action. */
+export type Act = (load: () => Promise<Handler>) => (...args: unknown[]) => Promise<void>;
+export type Register = (program: Command, act: Act) => void;
+
+/** Each noun is imported only when it is invoked (or for the full --help). */
+const NOUNS: Record<string, () => Promise<{ register: Register }>> = {
+  locate: () => import('./commands/locate/register.js'),
+  inspect: () => import('./commands/inspect/register.js'),
+  credits: () => import('./commands/credits/register.js'),
+  usage: () => import('./commands/usage/register.js'),
+  analyses: () => import('./commands/analyses/register.js'),
+  cases: () => import('./commands/cases/register.js'),
+  keys: () => import('./commands/keys/register.js'),
+  config: () => import('./commands/config/register.js'),
+  docs: () => import('./commands/docs/register.js'),
+  sandbox: () => import('./commands/sandbox/register.js'),
+  export: () => import('./commands/export/register.js'),
+  completion: () => import('./commands/completion/register.js'),
+};
+export const NOUN_NAMES = Object.keys(NOUNS);
+
+const VALUE_FLAGS = new Set(['--format', '--profile', '--base-url', '--timeout']);
+function invokedNoun(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (VALUE_FLAGS.has(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
+}
+
+export function readVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export interface MainDeps {
+  io: IO;
+  env: Env;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal: AbortSignal;
+}
+
+function parseTimeout(v: string): number {
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v) || !(n > 0)) throw new UsageError(`--timeout must be a positive number of seconds, got "${v}"`, 'for example --timeout 180');
+  return n;
+}
+
+export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: number) => void): Promise<Command> {
+  const { Command, Option } = await import('commander');
+  const program = new Command('geo')
+    .description('geo: from a photo to an evidence-backed location (Visual Geolocation API)')
+    .version(rt.version, '-V, --version', 'print the version')
+    .option('--json', 'print JSON (same as --format json)')
+    .option('--format <fmt>', 'output format: table, json, ndjson, csv, geojson, kml, html (per command)')
+    .option('--profile <name>', 'use this key profile (env GEO_PROFILE)')
+    .option('--base-url <url>', 'API base URL (env GEO_BASE_URL; default https://oceanir.ai)')
+    .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb)')
+    .option('-q, --quiet', 'only data and errors')
+    .option('--debug', 'log HTTP requests and responses to stderr, secrets redacted (env GEO_DEBUG)')
+    .addOption(new Option('--timeout <s>', 'per-attempt timeout in seconds').default(180).argParser(parseTimeout))
+    .option('--no-input', 'never prompt')
+    .option('-y, --yes', 'answer yes to confirmations')
+    .option('--sandbox', 'run against an in-process sandbox with its pro key (no account needed)')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => rt.io.stdout.write(s),
+      writeErr: (s) => rt.io.stderr.write(s),
+      outputError: () => {
+        /* printed once by main() */
+      },
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ geo locate photo.jpg --depth 3        locate one image, forensic depth
+  $ geo locate photo.jpg --json | jq .location
+  $ geo --sandbox locate fixtures/images/paris.jpg   try it without an account
+  $ geo keys add work                     store a key (hidden prompt)
+
+Exit codes: 0 ok, 1 unexpected, 2 usage/invalid input, 3 auth, 4 credits, 5 rate limited,
+            6 service/network, 7 some batch inputs failed, 8 below --min-confidence, 130 cancelled.
+Environment: GEO_API_KEY, GEO_BASE_URL, GEO_PROFILE, GEO_CONFIG_DIR, GEO_DEBUG, NO_COLOR, FORCE_COLOR.`,
+    );
+
+  const act: Act = (load) => async (...args) => {
+    const cmd = args[args.length - 1] as Command;
+    const opts = cmd.optsWithGlobals() as Record<string, unknown>;
+    const globals: GlobalOptions = {
+      ...(opts as GlobalOptions),
+      json: Boolean(opts.json) || opts.format === 'json',
+      format: opts.json ? 'json' : (opts.format as string | undefined),
+    };
+    const io: IO = { ...rt.io, colorOut: decideColor(rt.io.stdoutIsTTY, rt.env, opts.color === false), colorErr: decideColor(rt.io.stderrIsTTY, rt.env, opts.color === false) };
+    const handler = await load();
+    const { createContext } = await import('./context.js');
+    const ctx = await createContext({ ...rt, io }, globals);
+    try {
+      const code = await handler(ctx, cmd.processedArgs as unknown[], opts);
+      if (typeof code === 'number') onExit(code);
+    } finally {
+      await ctx.cleanup();
+    }
+  };
+
+  const noun = invokedNoun(argv);
+  const loaders = noun && NOUNS[noun] ? [NOUNS[noun]] : Object.values(NOUNS);
+  for (const load of loaders) (await load()).register(program, act);
+  return program;
+}
+
+/** Runs the CLI; returns the exit code. Tests call this in-process with injected deps. */
+export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<number> {
+  const ownSignal = !deps?.signal;
+  const controller = new AbortController();
+  const io: IO = deps?.io ?? {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    colorOut: false,
+    colorErr: false,
+    columns: process.stdout.columns || 100,
+  };
+  const env = deps?.env ?? process.env;
+  let sigints = 0;
+  const onSigint = () => {
+    if (++sigints > 1) process.exit(EXIT.cancelled);
+    controller.abort(new CancelledError('interrupted'));
+  };
+  if (ownSignal) process.on('SIGINT', onSigint);
+  const rt: Runtime = {
+    io,
+    env,
+    now: deps?.now ?? Date.now,
+    sleep: deps?.sleep ?? defaultSleep,
+    signal: deps?.signal ?? controller.signal,
+    version: readVersion(),
+  };
+  let exitCode = 0;
+  const debug = argv.includes('--debug') || Boolean(env.GEO_DEBUG && env.GEO_DEBUG !== '0');
+  try {
+    const program = await buildProgram(rt, argv, (code) => (exitCode = code));
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    exitCode = exitCodeFor(err);
+    if (exitCode !== 0 && !(err instanceof PartialFailureError)) {
+      const { describeError } = await import('./output/errors.js');
+      io.stderr.write(describeError(err, { color: decideColor(io.stderrIsTTY, env, argv.includes('--no-color')) }) + '\n');
+      if (debug && err instanceof Error && err.stack) io.stderr.write(err.stack + '\n');
+    }
+  } finally {
+    if (ownSignal) process.off('SIGINT', onSigint);
+  }
+  return exitCode;
+}
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

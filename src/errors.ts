@@ -1,0 +1,53 @@
+/**
+ * Failures that belong to the CLI rather than the API. cli.ts maps these, and the errors in
+ * api/errors.ts, to exit codes in one table (DESIGN.md "Exit codes").
+ */
+
+/** Bad flags, arguments or local input; nothing was sent. Exit 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  constructor(message: string, readonly hint?: string) {
+    super(message);
+  }
+}
+
+/** The local config or key store cannot be read or written. Exit 2 (fixable by the user). */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(message: string, readonly hint?: string) {
+    super(message);
+  }
+}
+
+/** The user said no, pressed Ctrl-C or the run was interrupted. Exit 130. */
+export class CancelledError extends Error {
+  override readonly name = 'CancelledError';
+  constructor(message = 'cancelled') {
+    super(message);
+  }
+}
+
+/** The leading confidence is below --min-confidence. Exit 8. Output was already written. */
+export class BelowConfidenceError extends Error {
+  override readonly name = 'BelowConfidenceError';
+  constructor(readonly confidence: number, readonly minimum: number) {
+    super(`confidence ${confidence} is below --min-confidence ${minimum}`);
+  }
+}
+
+/** Some inputs of a batch failed; the others succeeded and were written. Exit 7. */
+export class PartialFailureError extends Error {
+  override readonly name = 'PartialFailureError';
+  constructor(readonly failed: number, readonly total: number, readonly exitOverride?: number) {
+    super(`${failed} of ${total} inputs failed`);
+  }
+}
+
+/** No API key is configured. Exit 3 (authentication); nothing was sent. */
+export class MissingKeyError extends Error {
+  override readonly name = 'MissingKeyError';
+  readonly hint = 'set GEO_API_KEY, run `geo keys add`, or try any command with --sandbox';
+  constructor() {
+    super('no API key is configured');
+  }
+}

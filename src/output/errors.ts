@@ -1,0 +1,106 @@
+/**
+ * One line per failure, with a hint (DESIGN.md: errors on stderr; no stack unless --debug).
+ * Every code of api-spec.md "Error cases" has its own wording here.
+ */
+import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from '../api/errors.js';
+import { DEPTH_COST, type Depth } from '../api/schemas.js';
+import { sanitizeInline } from './sanitize.js';
+
+interface Described {
+  message: string;
+  hint?: string;
+}
+
+const NOTHING_CHARGED = 'nothing was charged';
+
+function fromApiError(e: ApiError): Described {
+  const server = e.message ? sanitizeInline(e.message) : `HTTP ${e.status}`;
+  const serverHint = e.hint ? sanitizeInline(e.hint) : undefined;
+  const ref = e.requestId ? ` [request ${sanitizeInline(e.requestId)}]` : '';
+  const wait = e.retryAfter !== undefined ? `retry in ${Math.ceil(e.retryAfter)} s` : 'retry later';
+  switch (e.code) {
+    case 'unauthorized':
+      return { message: `the API key was refused (401)${ref}`, hint: 'check it with `geo keys test`, or add one with `geo keys add`' };
+    case 'forbidden':
+      return { message: `this key may not call that endpoint (403)${ref}`, hint: serverHint ?? 'depth 3 and cases need a pro key or above' };
+    case 'depth_not_permitted': {
+      const n = e.maxDepth ?? 1;
+      return { message: `this key allows depth <= ${n}${ref}`, hint: `try --depth ${n}` };
+    }
+    case 'payment_required': {
+      const d = e.details as { balance?: number; cost?: number } | undefined;
+      const figures = d && d.balance !== undefined && d.cost !== undefined ? `: balance ${d.balance}, this call costs ${d.cost}` : '';
+      return { message: `not enough credits${figures} (402)${ref}`, hint: `check \`geo credits\`; depth costs are 1/2/10 credits; ${NOTHING_CHARGED}` };
+    }
+    case 'prepaid_credits_exhausted':
+      return { message: `the prepaid enterprise allocation is spent (402)${ref}`, hint: 'contact your operator; do not retry' };
+    case 'effort_exceeds_depth':
+      return { message: server, hint: e.maxEffort ? `the highest effort for this depth is ${e.maxEffort}: use --effort ${e.maxEffort} or a higher --depth` : 'lower --effort or raise --depth' };
+    case 'invalid_effort':
+      return { message: server, hint: '--effort takes instant, low, medium or high' };
+    case 'invalid_scope':
+      return { message: server, hint: '--scope NAME --center LAT,LNG [--radius 1-500] [--captured-at YYYY-MM-DD]' };
+    case 'invalid_image_b64':
+      return { message: server, hint: 'send a JPEG or PNG file; raw base64 without a data: prefix' };
+    case 'content_blocked':
+      return { message: `the image failed content-safety screening (422)${ref}`, hint: `use another image; ${NOTHING_CHARGED}` };
+    case 'webhook_required_for_async':
+      return { message: `async needs analysis history, which this account has disabled (422)${ref}`, hint: 'drop --async, or enable history for the account' };
+    case 'idempotency_in_progress':
+      return { message: `the same request is still running on the server (409)${ref}`, hint: 'wait, then rerun with the same --idempotency-key' };
+    case 'rate_limited':
+      return { message: `rate limited after retries (429)${ref}`, hint: `${wait}, or lower --concurrency` };
+    case 'analysis_failed':
+      return { message: `the analysis failed upstream (502) after retries${ref}`, hint: `${NOTHING_CHARGED}; retry, or try a lower --depth` };
+    case 'analysis_timeout':
+      return { message: `the analysis timed out on the server (504) after retries${ref}`, hint: `credits are refunded automatically; ${NOTHING_CHARGED}` };
+    case 'not_found':
+      return { message: `${server} (404)${ref}`, hint: serverHint ?? 'check --batch-id and --base-url' };
+    default:
+      if (e.status === 409) return { message: `${server} (409)${ref}`, hint: 'an Idempotency-Key is reused only for an identical request; drop --idempotency-key to send a new one' };
+      if (e.status >= 500) return { message: `the service failed (${e.status}) after retries${ref}`, hint: `${NOTHING_CHARGED}; retry later` };
+      return { message: `${server} (${e.status}${e.code ? ' ' + sanitizeInline(e.code) : ''})${ref}`, ...(serverHint ? { hint: serverHint } : {}) };
+  }
+}
+
+export function describe(err: unknown): Described {
+  if (err instanceof ApiError) return fromApiError(err);
+  if (err instanceof RequestValidationError) {
+    const e = err;
+    const hints: Record<string, string> = {
+      effort_exceeds_depth: `the highest effort for this depth is ${e.maxEffort}: use --effort ${e.maxEffort} or a higher --depth`,
+      invalid_effort: '--effort takes instant, low, medium or high',
+      invalid_scope: '--scope NAME --center LAT,LNG [--radius 1-500] [--captured-at YYYY-MM-DD]',
+      invalid_image_b64: 'send a JPEG or PNG file; raw base64 without a data: prefix',
+    };
+    return { message: `${e.message} (${e.code}; nothing was sent)`, hint: hints[e.code] ?? 'see `geo locate --help`' };
+  }
+  if (err instanceof TimeoutError) return { message: `no answer from the service: ${err.message}, after retries`, hint: 'the analysis may have run; rerun the same command to replay it free (same Idempotency-Key), or raise --timeout' };
+  if (err instanceof NetworkError) {
+    return err.mayHaveRun
+      ? { message: `the connection failed (${err.causeCode ?? err.message}) after retries`, hint: 'the request may have run; rerun the same command to replay it free' }
+      : { message: `cannot reach the service (${err.causeCode ?? err.message})`, hint: `${NOTHING_CHARGED}; check --base-url and your network` };
+  }
+  if (err instanceof ContractError) return { message: `the response could not be read: ${sanitizeInline(err.message)}`, hint: 'the outcome is unknown; rerun the same command to replay it without paying twice' };
+  if (err instanceof RedirectError) return { message: err.message, hint: 'the key never leaves the configured origin; check --base-url' };
+  if (err instanceof BaseUrlError) return { message: err.message, hint: 'use an https:// base URL (plain http only for localhost)' };
+  if (err instanceof Error) {
+    const withHint = err as Error & { hint?: string; code?: string };
+    if (typeof withHint.code === 'string' && withHint.code.startsWith('commander.')) {
+      return { message: err.message.replace(/^error: /, ''), hint: 'see `geo --help` or `geo <command> --help`' };
+    }
+    return { message: sanitizeInline(err.message), ...(withHint.hint ? { hint: withHint.hint } : {}) };
+  }
+  return { message: sanitizeInline(String(err)) };
+}
+
+export function describeError(err: unknown, opts: { color?: boolean } = {}): string {
+  const d = describe(err);
+  const label = opts.color ? '\u001b[31merror\u001b[39m' : 'error';
+  return `${label}: ${d.message}${d.hint ? ` — hint: ${d.hint}` : ''}`;
+}
+
+/** Cost wording shared by errors and plans: "depth 3 · 10 credits". */
+export function costOf(depth: Depth): string {
+  return `depth ${depth} · ${DEPTH_COST[depth]} credit${DEPTH_COST[depth] === 1 ? '' : 's'}`;
+}

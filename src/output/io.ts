@@ -1,0 +1,50 @@
+/**
+ * The streams a command writes to, and whether they are terminals. Injected through Ctx so every
+ * command runs in tests with fake TTY flags (GitHub CLI's iostreams).
+ */
+import type { Readable, Writable } from 'node:stream';
+
+export interface IO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour on stdout / stderr, decided once by decideColor(). */
+  colorOut: boolean;
+  colorErr: boolean;
+  columns: number;
+}
+
+export type Env = Record<string, string | undefined>;
+
+/**
+ * clig.dev and gh: --no-color and NO_COLOR (any value) turn colour off, TERM=dumb too;
+ * FORCE_COLOR=0 off, FORCE_COLOR=1+ on even without a TTY; otherwise colour only on a TTY.
+ */
+export function decideColor(isTTY: boolean, env: Env, noColorFlag: boolean): boolean {
+  if (noColorFlag) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+/** Interactive only on a terminal, outside CI, and unless --no-input. */
+export function canPrompt(io: IO, env: Env, noInput: boolean): boolean {
+  return !noInput && io.stdinIsTTY && io.stderrIsTTY && !isCI(env);
+}
+
+export function isCI(env: Env): boolean {
+  return env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI !== 'false';
+}
+
+/** Spinners and live progress: stderr is a terminal, not CI, not dumb, not quiet. */
+export function canAnimate(io: IO, env: Env, quiet: boolean): boolean {
+  return !quiet && io.stderrIsTTY && !isCI(env) && env.TERM !== 'dumb';
+}
+
+export function writeLine(stream: Writable, line = ''): void {
+  stream.write(line + '\n');
+}

@@ -1,0 +1,43 @@
+/**
+ * Interactive questions through @inquirer/prompts, bound to the injected streams (prompts go to
+ * stderr so stdout stays data). Loaded only when a command actually asks something.
+ */
+import type { IO } from './io.js';
+import { CancelledError } from '../errors.js';
+
+export interface Prompter {
+  input(message: string, opts?: { required?: boolean; default?: string }): Promise<string>;
+  password(message: string): Promise<string>;
+  confirm(message: string, def?: boolean): Promise<boolean>;
+}
+
+export function createPrompter(io: IO, signal?: AbortSignal): Prompter {
+  const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false, ...(signal ? { signal } : {}) };
+  const guard = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (err) {
+      // Ctrl-C (ExitPromptError) or an aborted signal: a cancellation, exit 130.
+      const name = (err as Error).name;
+      if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'AbortError') throw new CancelledError();
+      throw err;
+    }
+  };
+  return {
+    input: (message, opts = {}) =>
+      guard(async () => {
+        const { input } = await import('@inquirer/prompts');
+        return input({ message, required: opts.required ?? false, ...(opts.default !== undefined ? { default: opts.default } : {}) }, context);
+      }),
+    password: (message) =>
+      guard(async () => {
+        const { password } = await import('@inquirer/prompts');
+        return password({ message, mask: false }, context);
+      }),
+    confirm: (message, def = false) =>
+      guard(async () => {
+        const { confirm } = await import('@inquirer/prompts');
+        return confirm({ message, default: def }, context);
+      }),
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Server strings never reach a terminal raw: ESC/CSI/OSC sequences (colour, hyperlinks OSC 8,
+ * clipboard OSC 52), C1 controls, carriage returns and bidi overrides could rewrite the screen or
+ * disguise text. Secrets are redacted from anything logged.
+ */
+
+// C0 controls except \t and \n, DEL, C1 controls, and the bidi embedding/override/isolate marks.
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// eslint-disable-next-line no-control-regex
+const UNSAFE_WITH_NEWLINES = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function visible(ch: string): string {
+  const c = ch.charCodeAt(0);
+  if (ch === '\n') return '\\n';
+  if (ch === '\t') return '\\t';
+  if (ch === '\r') return '\\r';
+  return c <= 0xff ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
+}
+
+/** For text blocks (reasoning, thinking): keeps newlines and tabs, escapes the rest visibly. */
+export function sanitize(s: unknown): string {
+  return String(s ?? '').replace(UNSAFE, visible);
+}
+
+/** For one-line cells (tables, key/value rows): newlines are escaped too. */
+export function sanitizeInline(s: unknown): string {
+  return String(s ?? '').replace(UNSAFE_WITH_NEWLINES, visible);
+}
+
+/**
+ * For JSON text printed as received: raw C1 and bidi characters become \\u escapes, which parse to
+ * the same value, so `--json` stays byte-for-byte the body except where a terminal would be at risk.
+ */
+export function sanitizeJsonText(raw: string): string {
+  return raw.replace(UNSAFE_WITH_NEWLINES, (ch) => (ch === '\n' || ch === '\t' || ch === '\r' ? ch : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+/** Replaces every occurrence of each secret (and Bearer/x-api-key header values) with a mask. */
+export function redact(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('[REDACTED]');
+  return out
+    .replace(/(authorization:\s*bearer\s+)[^\s"',]+/gi, '$1[REDACTED]')
+    .replace(/(x-api-key:\s*)[^\s"',]+/gi, '$1[REDACTED]')
+    .replace(/\b(orca_[a-z]+_)[A-Za-z0-9_-]{4,}/g, '$1[REDACTED]');
+}

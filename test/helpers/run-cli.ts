@@ -1,0 +1,81 @@
+/**
+ * Runs the real CLI entry (src/cli.ts main) in-process with injected streams, TTY flags, env and
+ * clock: the GitHub CLI way of testing commands. For the built binary, see spawnGeo().
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { main } from '../../src/cli.js';
+import type { IO } from '../../src/output/io.js';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string | Buffer;
+  tty?: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean };
+  columns?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+/** A fresh, empty config folder for one test. */
+export function tempConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'geo-test-'));
+}
+
+export async function runCli(argv: string[], opts: RunOptions = {}): Promise<CliRun> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  const tty = typeof opts.tty === 'object' ? opts.tty : { stdin: Boolean(opts.tty), stdout: Boolean(opts.tty), stderr: Boolean(opts.tty) };
+  const io: IO = {
+    stdin: Readable.from(opts.stdin === undefined ? [] : [Buffer.from(opts.stdin)]),
+    stdout,
+    stderr,
+    stdinIsTTY: Boolean(tty.stdin),
+    stdoutIsTTY: Boolean(tty.stdout),
+    stderrIsTTY: Boolean(tty.stderr),
+    colorOut: false,
+    colorErr: false,
+    columns: opts.columns ?? 100,
+  };
+  const env = { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), PATH: process.env.PATH, ...opts.env };
+  const code = await main(argv, {
+    io,
+    env,
+    signal: new AbortController().signal,
+    ...(opts.sleep ? { sleep: opts.sleep } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+  await new Promise((r) => setImmediate(r));
+  return { code, stdout: out, stderr: err };
+}
+
+export const GEO_BIN = new URL('../../bin/geo.js', import.meta.url).pathname;
+
+/** Spawns the built binary (bin/geo.js -> dist/) as a user would. */
+export function spawnGeo(argv: string[], opts: { env?: Record<string, string | undefined>; stdin?: string | Buffer } = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [GEO_BIN, ...argv], {
+      env: { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), PATH: process.env.PATH, ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout: out, stderr: err }));
+    child.stdin.end(opts.stdin ?? '');
+  });
+}
