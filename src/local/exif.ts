@@ -1,0 +1,178 @@
+/**
+ * EXIF summary of an image held in memory, via exifr (loaded on first use: CLI start-up stays
+ * cheap). Values are those `exiftool -n` prints: decimal degrees, signed altitude, dates exactly as
+ * written (no time-zone shift). A broken file yields whatever can be read plus messages in `errors`.
+ */
+import type { Options } from 'exifr';
+
+export interface ExifGps {
+  lat: number;
+  lng: number;
+  altitude?: number;
+  direction?: number;
+  /** 0,0 is what many phones and cameras write when they had no fix: not a location. */
+  suspect?: 'zero';
+}
+
+export interface ExifSummary {
+  gps?: ExifGps;
+  /** As written, e.g. "2008:10:22 16:28:39"; never shifted to another zone. */
+  dateTimeOriginal?: string;
+  offsetTime?: string;
+  make?: string;
+  model?: string;
+  lens?: string;
+  software?: string;
+  errors: string[];
+}
+
+type Block = Record<string, unknown>;
+interface Parsed {
+  ifd0?: Block;
+  exif?: Block;
+  gps?: Block;
+  ihdr?: Block;
+  errors?: unknown[];
+}
+
+// Only the blocks we report: makerNote, XMP, ICC, thumbnails cost time and add failure modes.
+// chunked:false because the whole file is already in memory, and because exifr's chunked reader
+// misses a PNG eXIf chunk written after IDAT (nogps_png_with_exif_text.png).
+const BASE = {
+  chunked: false, tiff: true, ifd0: {}, exif: true, gps: true, ihdr: true,
+  ifd1: false, interop: false, makerNote: false, userComment: false, xmp: false, icc: false, iptc: false, jfif: false,
+  mergeOutput: false, reviveValues: false, translateValues: false, sanitize: true,
+} as const;
+
+type Exifr = typeof import('exifr');
+let exifrModule: Promise<Exifr> | undefined;
+async function exifr(): Promise<Exifr> {
+  // exifr ships a UMD main (no "exports"): Node ESM sees it as CommonJS, so take the default.
+  exifrModule ??= import('exifr').then((m) => ((m as unknown as { default?: Exifr }).default ?? m));
+  return exifrModule;
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+async function parse(buf: Uint8Array, extra: Record<string, unknown>): Promise<Parsed | undefined> {
+  const lib = await exifr();
+  return (await lib.parse(buf, { ...BASE, ...extra } as unknown as Options)) as Parsed | undefined;
+}
+
+export async function readExif(input: Buffer | Uint8Array): Promise<ExifSummary> {
+  const errors: string[] = [];
+  let out: Parsed = {};
+  try {
+    out = (await parse(input, { silentErrors: true })) ?? {};
+  } catch (e) {
+    // Thrown even with silentErrors for an unknown container ("Unknown file format").
+    errors.push(message(e));
+  }
+  for (const e of out.errors ?? []) errors.push(message(e));
+
+  // One bad block can hide the others (a fuzzed IFD0 offset stops the whole TIFF walk): when
+  // nothing came back, retry each block alone so what is intact still gets read.
+  if (!out.ifd0 && !out.exif && !out.gps && errors.length > 0) {
+    for (const block of ['ifd0', 'exif', 'gps'] as const) {
+      const only = { ifd0: block === 'ifd0' ? {} : false, exif: block === 'exif', gps: block === 'gps', silentErrors: true };
+      try {
+        const r = await parse(input, only);
+        if (r?.[block]) out[block] = r[block];
+      } catch {
+        /* already reported above */
+      }
+    }
+  }
+
+  const gps = readGps(out.gps, errors);
+  // A GPS IFD whose tags exifr silently dropped (Nikon D1X: "Invalid TIFF value type"): ask again
+  // without silentErrors only to learn why, so the user sees the GPS block is broken, not absent.
+  if (out.gps && !gps) {
+    try {
+      await parse(input, { ifd0: false, exif: false, gps: true, silentErrors: false });
+    } catch (e) {
+      errors.push(message(e));
+    }
+  }
+
+  const ifd0 = out.ifd0 ?? {};
+  const exif = out.exif ?? {};
+  const summary: ExifSummary = { errors: [...new Set(errors)] };
+  if (gps) summary.gps = gps;
+  const dto = text(exif.DateTimeOriginal);
+  if (dto) summary.dateTimeOriginal = dto;
+  // OffsetTimeOriginal belongs to DateTimeOriginal; OffsetTime (of ModifyDate) is the fallback.
+  const offset = text(exif.OffsetTimeOriginal) ?? text(exif.OffsetTime);
+  if (offset) summary.offsetTime = offset;
+  assign(summary, 'make', text(ifd0.Make));
+  assign(summary, 'model', text(ifd0.Model));
+  assign(summary, 'lens', text(exif.LensModel) ?? lensFromInfo(exif.LensInfo));
+  assign(summary, 'software', text(ifd0.Software) ?? text(out.ihdr?.Software));
+  return summary;
+}
+
+/** The GPS point only, for corroboration and the sandbox; a 0,0 placeholder counts as no point. */
+export async function readExifGps(buf: Buffer | Uint8Array): Promise<{ lat: number; lng: number } | undefined> {
+  const { gps } = await readExif(buf);
+  if (!gps || gps.suspect) return undefined;
+  return { lat: gps.lat, lng: gps.lng };
+}
+
+function readGps(g: Block | undefined, errors: string[]): ExifGps | undefined {
+  if (!g) return undefined;
+  const lat = degrees(g.GPSLatitude, g.GPSLatitudeRef, 'S');
+  const lng = degrees(g.GPSLongitude, g.GPSLongitudeRef, 'W');
+  if (lat === undefined || lng === undefined) return undefined;
+  if (Math.abs(lat) > 90 || Math.abs(lng) > 180) {
+    errors.push(`GPS position out of range: ${lat},${lng}`);
+    return undefined;
+  }
+  const gps: ExifGps = { lat, lng };
+  const alt = num(g.GPSAltitude);
+  // GPSAltitudeRef 1 means below sea level; exiftool -n prints it negative.
+  if (alt !== undefined) gps.altitude = firstByte(g.GPSAltitudeRef) === 1 ? -alt : alt;
+  const dir = num(g.GPSImgDirection);
+  if (dir !== undefined) gps.direction = dir;
+  if (lat === 0 && lng === 0) gps.suspect = 'zero';
+  return gps;
+}
+
+/** [deg, min, sec] (any may be fractional) and a hemisphere ref -> signed decimal degrees. */
+function degrees(v: unknown, ref: unknown, negative: 'S' | 'W'): number | undefined {
+  const parts = Array.isArray(v) ? v : typeof v === 'number' ? [v] : undefined;
+  if (!parts || parts.length === 0 || !parts.every((p) => typeof p === 'number' && Number.isFinite(p))) return undefined;
+  const [d = 0, m = 0, s = 0] = parts as number[];
+  const dd = d + m / 60 + s / 3600;
+  return String(ref ?? '').trim().toUpperCase().startsWith(negative) ? -dd : dd;
+}
+
+function num(v: unknown): number | undefined {
+  const n = Array.isArray(v) ? v[0] : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+
+function firstByte(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (v && typeof v === 'object') return num((v as Record<number, unknown>)[0]);
+  return undefined;
+}
+
+function text(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  // EXIF strings are NUL-padded fixed fields; some writers pad with spaces.
+  const t = v.replace(/\0+$/g, '').trim();
+  return t === '' ? undefined : t;
+}
+
+/** LensInfo (LensSpecification) [minFocal, maxFocal, minF, maxF] -> "17-35mm f/2.8". */
+function lensFromInfo(v: unknown): string | undefined {
+  if (!Array.isArray(v) || v.length < 4 || !v.every((x) => typeof x === 'number' && Number.isFinite(x) && x > 0)) return undefined;
+  const [f1, f2, a1, a2] = (v as number[]).map((x) => Math.round(x * 100) / 100) as [number, number, number, number];
+  return `${f1 === f2 ? f1 : `${f1}-${f2}`}mm f/${a1 === a2 ? a1 : `${a1}-${a2}`}`;
+}
+
+function assign<K extends 'make' | 'model' | 'lens' | 'software'>(s: ExifSummary, k: K, v: string | undefined): void {
+  if (v !== undefined) s[k] = v;
+}
