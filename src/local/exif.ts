@@ -3,7 +3,6 @@
  * cheap). Values are those `exiftool -n` prints: decimal degrees, signed altitude, dates exactly as
  * written (no time-zone shift). A broken file yields whatever can be read plus messages in `errors`.
  */
-import type { Options } from 'exifr';
 
 export interface ExifGps {
   lat: number;
@@ -44,11 +43,14 @@ const BASE = {
   mergeOutput: false, reviveValues: false, translateValues: false, sanitize: true,
 } as const;
 
-type Exifr = typeof import('exifr');
+// The one exifr call we make; its .d.ts lacks chunked/silentErrors, so type it here.
+interface Exifr {
+  parse(data: Uint8Array, options: Record<string, unknown>): Promise<unknown>;
+}
 let exifrModule: Promise<Exifr> | undefined;
 async function exifr(): Promise<Exifr> {
   // exifr ships a UMD main (no "exports"): Node ESM sees it as CommonJS, so take the default.
-  exifrModule ??= import('exifr').then((m) => ((m as unknown as { default?: Exifr }).default ?? m));
+  exifrModule ??= import('exifr').then((m) => ((m as { default?: unknown }).default ?? m) as Exifr);
   return exifrModule;
 }
 
@@ -58,7 +60,7 @@ function message(e: unknown): string {
 
 async function parse(buf: Uint8Array, extra: Record<string, unknown>): Promise<Parsed | undefined> {
   const lib = await exifr();
-  return (await lib.parse(buf, { ...BASE, ...extra } as unknown as Options)) as Parsed | undefined;
+  return (await lib.parse(buf, { ...BASE, ...extra })) as Parsed | undefined;
 }
 
 export async function readExif(input: Buffer | Uint8Array): Promise<ExifSummary> {
