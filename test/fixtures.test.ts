@@ -55,7 +55,7 @@ describe('fixtures/make-fixtures.js', () => {
 describe('manifest values match what exifr reads', () => {
   for (const e of manifest.images.filter((x) => x.kind === 'jpeg')) {
     it(e.file, async () => {
-      const tags = (await exifr.parse(read(e.file), { gps: true, exif: true, ifd0: true, reviveValues: false })) as Record<string, unknown>;
+      const tags = (await exifr.parse(read(e.file), { gps: true, reviveValues: false })) as Record<string, unknown>;
       expect(tags.Make).toBe(e.Make);
       expect(tags.Model).toBe(e.Model);
       expect(tags.DateTimeOriginal).toBe(e.DateTimeOriginal);
