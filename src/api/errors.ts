@@ -2,6 +2,7 @@
  * Typed failures of the request layer. Each says whether the request may have been processed,
  * because with money involved "unknown" must never be read as "failed" or "succeeded".
  */
+import type { RateLimitInfo } from './ratelimit.js';
 
 export interface ApiErrorFields {
   hint?: string;
@@ -12,6 +13,8 @@ export interface ApiErrorFields {
   retryable?: boolean;
   requestId?: string;
   body?: unknown;
+  /** What the error response's rate-limit headers said, so a batch scheduler can pace on errors too. */
+  rateLimit?: RateLimitInfo;
 }
 
 /** The server answered with an error body (api-spec.md "Error body"). */
@@ -25,6 +28,7 @@ export class ApiError extends Error {
   readonly retryable?: boolean;
   readonly requestId?: string;
   readonly body?: unknown;
+  readonly rateLimit?: RateLimitInfo;
   constructor(readonly status: number, readonly code: string, message: string, fields: ApiErrorFields = {}) {
     super(message);
     Object.assign(this, fields);

@@ -244,6 +244,7 @@ export const AsyncAcceptedSchema = z.looseObject({
   job_id: z.string(),
   analysis_id: z.string().nullable(),
 });
+export type AsyncAccepted = z.infer<typeof AsyncAcceptedSchema>;
 
 // ---- Account, history, cases ----------------------------------------------------------------
 

@@ -1,0 +1,161 @@
+/**
+ * The retry policy: what is resent, how often, and how long to wait. Money is involved, so a row
+ * is only "retry" when a repeat cannot charge twice: POST /geolocate carries one Idempotency-Key and
+ * one set of body bytes on every attempt (api-spec.md "States and transitions": a completed key
+ * replays free); GETs change nothing; POST /cases has no key, so it is resent only when nothing
+ * reached the server (connection refused) or the server said so (429).
+ *
+ * | outcome                                   | geolocate (keyed) | GET (idempotent) | POST /cases (unsafe) | wait                        |
+ * |-------------------------------------------|-------------------|------------------|----------------------|-----------------------------|
+ * | connection refused (ECONNREFUSED)         | 3 retries         | 3 retries        | 3 retries            | backoff                     |
+ * | connection reset / other network error    | 3 retries         | 3 retries        | never                | backoff                     |
+ * | per-attempt timeout                       | 2 retries         | 2 retries        | never                | backoff                     |
+ * | truncated or aborted body                 | 3 retries         | 3 retries        | never                | backoff                     |
+ * | 2xx body not JSON / fails the schema      | 2 retries         | 2 retries        | never                | backoff                     |
+ * | 429 rate_limited                          | 4 retries         | 4 retries        | 4 retries            | longest hint, capped 60 s   |
+ * | 409 idempotency_in_progress               | until deadline    | -                | -                    | backoff (min 500 ms)        |
+ * | 500 (and any unlisted 5xx)                | 2 retries         | 2 retries        | never                | backoff                     |
+ * | 502, 503                                  | 3 retries         | 3 retries        | never                | backoff                     |
+ * | 504                                       | 2 retries         | 2 retries        | never                | backoff                     |
+ * | 400, 401, 402 (both codes), 403, 404,     | never             | never            | never                | -                           |
+ * |   405, 409 payload mismatch, 422          |                   |                  |                      |                             |
+ * | 3xx (RedirectError), client-side invalid, | never             | never            | never                | -                           |
+ * |   response above the size cap             |                   |                  |                      |                             |
+ *
+ * Backoff is full jitter: random() * min(cap 20 s, base 1 s * 2^(retry-1)). The 429 wait is the
+ * longest of Retry-After, the body's retry_after and RateLimit `t` (all three are advice for the
+ * same thing; the longest is the one that will not be refused again), capped at 60 s; with no hint
+ * it falls back to backoff. No retry starts if its wait would end after the request's deadline.
+ * An optional shared RetryBudget caps the retries of a whole batch; 409 polls do not spend it,
+ * because abandoning an analysis already running would lose a result that is being paid for.
+ */
+import { ApiError, ContractError, NetworkError, TimeoutError } from './errors.js';
+import { ResponseTooLargeError } from './transport.js';
+
+export type RetryClass = 'keyed' | 'idempotent' | 'unsafe';
+export type RetryReason =
+  | 'refused' | 'reset' | 'timeout' | 'truncated' | 'bad_body'
+  | 'rate_limited' | 'in_progress' | 'server_error' | 'unavailable' | 'gateway_timeout';
+
+export interface RetryPolicy {
+  baseMs: number;
+  capMs: number;
+  rateLimitCapMs: number;
+  /** Floor for 409 polls, so full jitter never turns polling into a busy loop. */
+  pollMinMs: number;
+  /** Wall-clock budget of one logical request, from its first attempt. */
+  deadlineMs: number;
+  /** Retries allowed per reason (not counting the first attempt). */
+  max: Record<RetryReason, number>;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  baseMs: 1000,
+  capMs: 20_000,
+  rateLimitCapMs: 60_000,
+  pollMinMs: 500,
+  deadlineMs: 360_000,
+  max: {
+    refused: 3, reset: 3, timeout: 2, truncated: 3, bad_body: 2,
+    rate_limited: 4, in_progress: Number.POSITIVE_INFINITY, server_error: 2, unavailable: 3, gateway_timeout: 2,
+  },
+};
+
+/** Shared by every request of a batch; each retry (not 409 polls) takes one. */
+export interface RetryBudget {
+  remaining: number;
+}
+
+export interface RetryInfo {
+  /** The attempt that just failed, 1-based. */
+  attempt: number;
+  delayMs: number;
+  reason: RetryReason;
+  status?: number;
+}
+
+/** Which rows may each class of route retry (see the table above). */
+const ALLOWED: Record<RetryClass, ReadonlySet<RetryReason>> = {
+  keyed: new Set<RetryReason>(['refused', 'reset', 'timeout', 'truncated', 'bad_body', 'rate_limited', 'in_progress', 'server_error', 'unavailable', 'gateway_timeout']),
+  idempotent: new Set<RetryReason>(['refused', 'reset', 'timeout', 'truncated', 'bad_body', 'rate_limited', 'server_error', 'unavailable', 'gateway_timeout']),
+  unsafe: new Set<RetryReason>(['refused', 'rate_limited']),
+};
+
+/** The row an error belongs to, or undefined for "never retried". */
+export function classify(err: unknown): { reason: RetryReason; status?: number } | undefined {
+  if (err instanceof ApiError) {
+    const s = err.status;
+    if (s === 429) return { reason: 'rate_limited', status: s };
+    if (s === 409) return err.code === 'idempotency_in_progress' ? { reason: 'in_progress', status: s } : undefined;
+    if (s === 502 || s === 503) return { reason: 'unavailable', status: s };
+    if (s === 504) return { reason: 'gateway_timeout', status: s };
+    if (s >= 500 && s <= 599) return { reason: 'server_error', status: s };
+    return undefined;
+  }
+  if (err instanceof TimeoutError) return { reason: 'timeout' };
+  if (err instanceof NetworkError) return { reason: err.mayHaveRun ? 'reset' : 'refused' };
+  if (err instanceof ResponseTooLargeError) return undefined; // the same replay would be just as large
+  if (err instanceof ContractError) return { reason: err.truncated ? 'truncated' : 'bad_body', status: err.status };
+  return undefined;
+}
+
+/** Full jitter (AWS architecture blog, "Exponential Backoff And Jitter"). */
+export function backoffMs(retry: number, policy: RetryPolicy, random: () => number): number {
+  const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, retry - 1));
+  return Math.floor(Math.min(1, Math.max(0, random())) * ceiling);
+}
+
+/** The longest of the three 429 hints, in ms, capped; undefined when none was given. */
+export function rateLimitWaitMs(err: ApiError, policy: RetryPolicy, nowMs: number): number | undefined {
+  const hints: number[] = [];
+  const body = err.body as { retry_after?: unknown } | undefined;
+  if (typeof body?.retry_after === 'number' && Number.isFinite(body.retry_after) && body.retry_after >= 0) hints.push(body.retry_after * 1000);
+  const rl = err.rateLimit;
+  if (rl?.retryAfterS !== undefined) hints.push(rl.retryAfterS * 1000);
+  if (rl?.resetAt !== undefined && rl.resetAt > nowMs) hints.push(rl.resetAt - nowMs);
+  if (hints.length === 0) return undefined;
+  return Math.min(policy.rateLimitCapMs, Math.ceil(Math.max(...hints)));
+}
+
+export interface RetryRun {
+  cls: RetryClass;
+  policy: RetryPolicy;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
+  signal?: AbortSignal;
+  budget?: RetryBudget;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/**
+ * Runs `attempt(n)` (n is 1-based) until it succeeds or the table says stop; then the last error
+ * is thrown as it was. An abort of `signal` ends the run at once with the signal's reason.
+ */
+export async function withRetry<T>(run: RetryRun, attempt: (n: number) => Promise<T>): Promise<T> {
+  const { policy, now } = run;
+  const deadline = now() + policy.deadlineMs;
+  const used: Partial<Record<RetryReason, number>> = {};
+  let retries = 0;
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt(n);
+    } catch (err) {
+      if (run.signal?.aborted) throw run.signal.reason ?? err;
+      const row = classify(err);
+      if (!row || !ALLOWED[run.cls].has(row.reason)) throw err;
+      if ((used[row.reason] ?? 0) >= policy.max[row.reason]) throw err;
+      const polling = row.reason === 'in_progress';
+      if (!polling && run.budget && run.budget.remaining <= 0) throw err;
+      retries++;
+      let delayMs = backoffMs(retries, policy, run.random);
+      if (row.reason === 'rate_limited') delayMs = rateLimitWaitMs(err as ApiError, policy, now()) ?? delayMs;
+      if (polling) delayMs = Math.max(policy.pollMinMs, delayMs);
+      if (now() + delayMs > deadline) throw err;
+      used[row.reason] = (used[row.reason] ?? 0) + 1;
+      if (!polling && run.budget) run.budget.remaining--;
+      run.onRetry?.({ attempt: n, delayMs, reason: row.reason, ...(row.status !== undefined ? { status: row.status } : {}) });
+      await run.sleep(delayMs, run.signal);
+    }
+  }
+}
