@@ -1,0 +1,79 @@
+/**
+ * Request bodies built once and replayed byte for byte on every attempt: an Idempotency-Key only
+ * replays for an identical payload (api-spec.md "States and transitions": a different payload
+ * under the same key is a 409), so the bytes must never be rebuilt between attempts.
+ */
+
+/** The image as base64 ASCII bytes, streamed so a 15 MB image is never held as three copies. stream() must yield identical bytes on every call (one per attempt). */
+export interface ImageB64Source {
+  length: number;
+  stream(): AsyncIterable<Uint8Array>;
+}
+
+/**
+ * The local image source misbehaved (wrong length, read error). The server saw an incomplete body,
+ * which it cannot act on, and resending would fail the same way: never retried.
+ */
+export class BodySourceError extends Error {
+  override readonly name = 'BodySourceError';
+}
+
+/** A body with a known length that can be produced again for each attempt. */
+export interface RequestBody {
+  length: number;
+  /** A Buffer (reused as is) or a fresh iterable per attempt. */
+  open(): Buffer | AsyncIterable<Uint8Array>;
+}
+
+/** JSON.stringify once; every attempt sends the same Buffer. */
+export function jsonBody(value: unknown): RequestBody {
+  const bytes = Buffer.from(JSON.stringify(value), 'utf8');
+  return { length: bytes.length, open: () => bytes };
+}
+
+/**
+ * `{"image_b64":"` + image bytes + `",` + the other fields + `}`. The image bytes go on the wire
+ * without being parsed or copied into one string; Content-Length is exact, so a source that yields
+ * a different count fails the attempt locally instead of sending a body the server would misread.
+ */
+export function streamedImageBody(rest: Record<string, unknown>, image: ImageB64Source): RequestBody {
+  const restJson = JSON.stringify(rest);
+  const head = Buffer.from('{"image_b64":"', 'utf8');
+  // restJson is "{}" or "{...}": drop its opening brace and join it after the image string.
+  const tail = Buffer.from(restJson === '{}' ? '"}' : `",${restJson.slice(1)}`, 'utf8');
+  return {
+    length: head.length + image.length + tail.length,
+    open: () => imageBodyChunks(head, image, tail),
+  };
+}
+
+async function* imageBodyChunks(head: Buffer, image: ImageB64Source, tail: Buffer): AsyncGenerator<Uint8Array> {
+  yield head;
+  let n = 0;
+  const it = image.stream()[Symbol.asyncIterator]();
+  for (;;) {
+    let r: IteratorResult<Uint8Array>;
+    try {
+      r = await it.next();
+    } catch (err) {
+      throw new BodySourceError(`cannot read the image: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    if (r.done) break;
+    n += r.value.byteLength;
+    if (n > image.length) throw new BodySourceError(`image source yielded more than its declared ${image.length} bytes`);
+    yield r.value;
+  }
+  if (n !== image.length) throw new BodySourceError(`image source yielded ${n} bytes, declared ${image.length}`);
+  yield tail;
+}
+
+/** The image bytes as an ImageB64Source, for callers that already hold them (tests, small images). */
+export function imageFromBuffer(b64: Buffer | string, chunkSize = 64 * 1024): ImageB64Source {
+  const bytes = typeof b64 === 'string' ? Buffer.from(b64, 'latin1') : b64;
+  return {
+    length: bytes.length,
+    async *stream() {
+      for (let i = 0; i < bytes.length; i += chunkSize) yield bytes.subarray(i, i + chunkSize);
+    },
+  };
+}

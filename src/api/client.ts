@@ -1,0 +1,193 @@
+/**
+ * The HTTP client of the Visual Geolocation API (api-spec.md "Endpoints"). It never pays twice:
+ * geolocate sends one Idempotency-Key and one set of body bytes on every attempt, and retries
+ * follow the table in retry.ts. The key is sent only as `Authorization: Bearer`, only to the
+ * configured origin (redirects are refused), and never printed.
+ */
+import { randomUUID } from 'node:crypto';
+import { Agent } from 'undici';
+import { type RequestBody, jsonBody, streamedImageBody } from './body.js';
+import { RESPONSE_HEADERS, checkLimit, normalizeBaseUrl, realSleep, showHeaders, withoutImage } from './client-util.js';
+import { RequestValidationError } from './errors.js';
+import { parseRateLimit } from './ratelimit.js';
+import { type RetryBudget, type RetryClass, type RetryInfo, type RetryPolicy, DEFAULT_RETRY_POLICY, withRetry } from './retry.js';
+import { parseSuccess, requestIdOf, toApiError } from './response.js';
+import { type Route, routes } from './routes.js';
+import {
+  type AnalysesList, type AsyncAccepted, type Case, type CaseList, type CreateCaseBody, type Credits, type GeolocateRequest,
+  type GeolocateResponse, type Usage, CreateCaseBodySchema, IdempotencyKeySchema, LIMITS, checkGeolocateRequest,
+} from './schemas.js';
+import { sendOnce } from './transport.js';
+import type { ApiResponse, ClientOptions, GeolocateOptions } from './types.js';
+
+export type { ImageB64Source } from './body.js';
+export { imageFromBuffer } from './body.js';
+export { normalizeBaseUrl } from './client-util.js';
+export type { RateLimitInfo } from './ratelimit.js';
+export type { RetryBudget, RetryInfo, RetryPolicy } from './retry.js';
+export type { AsyncAccepted } from './schemas.js';
+export type { ApiResponse, ClientOptions, GeolocateOptions, RetryOverrides } from './types.js';
+
+interface CallSpec {
+  route: Route;
+  query?: Record<string, string | number | undefined>;
+  body?: RequestBody;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  onRetry?: (info: RetryInfo) => void;
+  budget?: RetryBudget;
+}
+
+const MiB = 1024 * 1024;
+/** Valid strict base64 standing in for a streamed image while the other rules are checked. */
+const PLACEHOLDER_B64 = 'AAAA';
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly #key: string;
+  readonly #o: ClientOptions;
+  readonly #policy: RetryPolicy;
+  readonly #timeoutMs: number;
+  readonly #now: () => number;
+  #agent: Agent | undefined;
+
+  constructor(opts: ClientOptions) {
+    this.baseUrl = normalizeBaseUrl(opts.baseUrl);
+    this.#key = opts.apiKey;
+    this.#o = opts;
+    this.#now = opts.now ?? Date.now;
+    this.#timeoutMs = opts.timeoutMs ?? LIMITS.recommendedTimeoutS * 1000;
+    const r = opts.retry ?? {};
+    // Long enough for a timed-out attempt plus polling the in-progress key for as long again.
+    this.#policy = { ...DEFAULT_RETRY_POLICY, deadlineMs: 2 * this.#timeoutMs, ...r, max: { ...DEFAULT_RETRY_POLICY.max, ...r.max } } as RetryPolicy;
+  }
+
+  async geolocate(req: GeolocateRequest, opts: GeolocateOptions = {}): Promise<ApiResponse<GeolocateResponse | AsyncAccepted>> {
+    if (opts.image && req.image_b64 !== undefined) throw new RequestValidationError('invalid_request', 'give image_b64 in the request or as a streamed image, not both', undefined, 'image_b64');
+    const checked = checkGeolocateRequest(opts.image ? { ...req, image_b64: PLACEHOLDER_B64 } : req);
+    if (!checked.ok) {
+      const p = checked.problem;
+      throw new RequestValidationError(p.code, p.message, p.max_effort, p.field);
+    }
+    if (opts.image && opts.image.length > LIMITS.imageB64MaxChars) {
+      throw new RequestValidationError('invalid_image_b64', `image_b64 exceeds 20 MB (${opts.image.length} base64 characters, at most ${LIMITS.imageB64MaxChars})`, undefined, 'image_b64');
+    }
+    const key = opts.idempotencyKey ?? randomUUID();
+    if (!IdempotencyKeySchema.safeParse(key).success) {
+      throw new RequestValidationError('invalid_request', `the Idempotency-Key must be 1 to ${LIMITS.idempotencyKeyMaxChars} characters (got ${key.length})`, undefined, 'idempotency_key');
+    }
+    // Send what the caller wrote, not the schema's output: the bytes are the caller's request.
+    const body = opts.image ? streamedImageBody(withoutImage(req), opts.image) : jsonBody(req);
+    const res = await this.#call<GeolocateResponse | AsyncAccepted>({
+      route: routes.geolocate, body, headers: { 'idempotency-key': key },
+      signal: opts.signal, onRetry: opts.onRetry, budget: opts.retryBudget,
+    });
+    return { ...res, idempotencyKey: key };
+  }
+
+  credits(): Promise<ApiResponse<Credits>> {
+    return this.#call({ route: routes.credits });
+  }
+
+  usage(): Promise<ApiResponse<Usage>> {
+    return this.#call({ route: routes.usage });
+  }
+
+  analyses(query: { q?: string; city?: string; limit?: number } = {}): Promise<ApiResponse<AnalysesList>> {
+    checkLimit(query.limit);
+    return this.#call({ route: routes.analyses, query });
+  }
+
+  listCases(query: { teamId?: string; limit?: number } = {}): Promise<ApiResponse<CaseList>> {
+    checkLimit(query.limit);
+    return this.#call({ route: routes.listCases, query });
+  }
+
+  createCase(body: CreateCaseBody): Promise<ApiResponse<Case>> {
+    const r = CreateCaseBodySchema.safeParse(body);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      throw new RequestValidationError('invalid_request', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`, undefined, String(issue?.path[0] ?? ''));
+    }
+    return this.#call({ route: routes.createCase, body: jsonBody(r.data) });
+  }
+
+  docs(): Promise<ApiResponse<string>> {
+    return this.#call({ route: routes.docs });
+  }
+
+  /** Closes pooled connections (idle sockets are unref'd, so exiting without this is fine too). */
+  async close(): Promise<void> {
+    const a = this.#agent;
+    this.#agent = undefined;
+    await a?.close();
+  }
+
+  async #call<T>(spec: CallSpec): Promise<ApiResponse<T>> {
+    const { route } = spec;
+    const url = this.#url(route.path, spec.query);
+    const headers: Record<string, string> = {
+      accept: route.responses[200] === 'text/html' ? 'text/html' : this.#o.problemJson ? 'application/problem+json, application/json' : 'application/json',
+      'user-agent': this.#o.userAgent ?? 'geo-cli',
+      ...spec.headers,
+    };
+    if (spec.body) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(spec.body.length) });
+    // Only routes that need the key get it (GET /docs does not: api-spec.md "Authentication" 1).
+    const sendHeaders = route.auth ? { ...headers, authorization: `Bearer ${this.#key}` } : headers;
+    const signals = [this.#o.signal, spec.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const start = this.#now();
+    let attempts = 0;
+    return withRetry<ApiResponse<T>>(
+      {
+        cls: route.retry as RetryClass, policy: this.#policy, now: this.#now, sleep: this.#o.sleep ?? realSleep,
+        random: this.#o.random ?? Math.random, signal, budget: spec.budget,
+        onRetry: (info) => {
+          this.#log(`retry ${route.method} ${url} after attempt ${info.attempt}: ${info.reason}${info.status ? ` ${info.status}` : ''}, waiting ${info.delayMs} ms`);
+          spec.onRetry?.(info);
+        },
+      },
+      async (n) => {
+        attempts = n;
+        const t0 = this.#now();
+        this.#log(`> ${route.method} ${url} attempt ${n} ${showHeaders(headers, route.auth)}`);
+        const ans = await sendOnce({
+          method: route.method, url, headers: sendHeaders, body: spec.body?.open(), timeoutMs: this.#timeoutMs,
+          maxResponseBytes: this.#o.maxResponseBytes ?? 8 * MiB, signal, dispatcher: this.#dispatcher(),
+        }).catch((err: unknown) => {
+          this.#log(`x ${route.method} ${url} attempt ${n} ${this.#now() - t0} ms: ${err instanceof Error ? err.message : String(err)}`);
+          throw err;
+        });
+        const rateLimit = parseRateLimit(ans.headers, this.#now());
+        this.#log(`< ${ans.status} ${route.method} ${url} ${this.#now() - t0} ms ${showHeaders(ans.headers, false, RESPONSE_HEADERS)}`);
+        if (ans.status < 200 || ans.status >= 300) throw toApiError(ans, rateLimit);
+        const data = parseSuccess<T>(ans, route.responses);
+        const requestId = requestIdOf(ans.headers);
+        return {
+          data, raw: ans.raw, status: ans.status, headers: ans.headers, rateLimit,
+          replayed: ans.headers['idempotent-replayed']?.trim().toLowerCase() === 'true',
+          ...(requestId !== undefined ? { requestId } : {}),
+          attempts, elapsedMs: this.#now() - start,
+        };
+      },
+    );
+  }
+
+  #url(path: string, query?: Record<string, string | number | undefined>): string {
+    const u = new URL(this.baseUrl + path);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
+    return u.toString();
+  }
+
+  #dispatcher(): Agent {
+    // Header and body timeouts are off: the per-attempt timer in transport.ts covers both.
+    this.#agent ??= new Agent({ headersTimeout: 0, bodyTimeout: 0, connect: { timeout: Math.min(this.#timeoutMs, 30_000) } });
+    return this.#agent;
+  }
+
+  #log(line: string): void {
+    if (!this.#o.debug) return;
+    // Belt and braces: the key is never put in a line, and is masked if it ever were.
+    this.#o.debug(this.#key.length >= 4 ? line.split(this.#key).join('[REDACTED]') : line);
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * One HTTP attempt on undici, turned into either the raw answer or one typed failure that says
+ * whether the request may have run (errors.ts). Redirects are never followed: undici's request()
+ * does not follow them unless a redirect interceptor is installed, and none is.
+ */
+import { Readable } from 'node:stream';
+import { type Dispatcher, request } from 'undici';
+import { BodySourceError } from './body.js';
+import { ContractError, NetworkError, TimeoutError } from './errors.js';
+
+export interface Attempt {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: Buffer | AsyncIterable<Uint8Array>;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  signal?: AbortSignal;
+  dispatcher: Dispatcher;
+}
+
+export interface RawAnswer {
+  status: number;
+  /** lower-case names; repeated headers joined with ", " */
+  headers: Record<string, string>;
+  raw: string;
+}
+
+/** The answer was bigger than the cap: deterministic, so it is never retried (see retry.ts). */
+export class ResponseTooLargeError extends ContractError {}
+
+/**
+ * Codes that mean the connection was never established, so no byte reached the server. Only these
+ * make a NetworkError with mayHaveRun = false (and only these may resend POST /cases).
+ */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function errCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; errors?: unknown[]; cause?: unknown } | undefined;
+  if (typeof e?.code === 'string') return e.code;
+  // Happy-eyeballs connects (autoSelectFamily) fail with an AggregateError of per-address errors.
+  if (Array.isArray(e?.errors)) for (const inner of e.errors) if (typeof (inner as { code?: unknown })?.code === 'string') return (inner as { code: string }).code;
+  if (e?.cause && e.cause !== err) return errCode(e.cause);
+  return undefined;
+}
+
+function bodySourceError(err: unknown): BodySourceError | undefined {
+  for (let e = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) if (e instanceof BodySourceError) return e;
+  return undefined;
+}
+
+function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function toBody(b: Attempt['body']): Buffer | Readable | null {
+  if (b === undefined) return null;
+  return Buffer.isBuffer(b) ? b : Readable.from(b, { objectMode: false });
+}
+
+export async function sendOnce(a: Attempt): Promise<RawAnswer> {
+  const timer = new AbortController();
+  const t = setTimeout(() => timer.abort(new TimeoutError(a.timeoutMs)), a.timeoutMs);
+  const signal = a.signal ? AbortSignal.any([a.signal, timer.signal]) : timer.signal;
+  const host = new URL(a.url).host;
+  const failed = (err: unknown, stage: 'connect' | 'body', status = 0): Error => {
+    if (a.signal?.aborted) return a.signal.reason instanceof Error ? a.signal.reason : new Error('aborted');
+    if (timer.signal.aborted) return new TimeoutError(a.timeoutMs);
+    const src = bodySourceError(err);
+    if (src) return src;
+    const code = errCode(err);
+    if (stage === 'body') return new ContractError(`the response body was cut off (${code ?? 'connection closed'})`, status, true);
+    if (code && NOT_CONNECTED.has(code)) return new NetworkError(`cannot connect to ${host} (${code})`, code, false);
+    return new NetworkError(`the connection to ${host} failed (${code ?? (err instanceof Error ? err.message : 'unknown error')})`, code, true);
+  };
+  try {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(a.url, { method: a.method, headers: a.headers, body: toBody(a.body), signal, dispatcher: a.dispatcher });
+    } catch (err) {
+      throw failed(err, 'connect');
+    }
+    const headers = flatHeaders(res.headers);
+    const declared = Number(headers['content-length']);
+    if (Number.isFinite(declared) && declared > a.maxResponseBytes) {
+      res.body.destroy();
+      throw new ResponseTooLargeError(`the response declares ${declared} bytes, above the ${a.maxResponseBytes}-byte cap`, res.statusCode);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > a.maxResponseBytes) {
+          res.body.destroy();
+          throw new ResponseTooLargeError(`the response exceeds the ${a.maxResponseBytes}-byte cap`, res.statusCode);
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (err) {
+      if (err instanceof ResponseTooLargeError) throw err;
+      throw failed(err, 'body', res.statusCode);
+    }
+    return { status: res.statusCode, headers, raw: Buffer.concat(chunks).toString('utf8') };
+  } finally {
+    clearTimeout(t);
+  }
+}

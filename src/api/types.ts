@@ -1,0 +1,64 @@
+/**
+ * The public shapes of ApiClient (client.ts re-exports them), kept apart so commands and the batch
+ * scheduler can import the types without the client's code.
+ */
+import type { ImageB64Source } from './body.js';
+import type { RateLimitInfo } from './ratelimit.js';
+import type { RetryBudget, RetryInfo, RetryPolicy, RetryReason } from './retry.js';
+
+/** Partial<RetryPolicy>, with `max` overridable row by row. */
+export type RetryOverrides = Partial<Omit<RetryPolicy, 'max'>> & { max?: Partial<Record<RetryReason, number>> };
+
+export interface ClientOptions {
+  /** https://host[/prefix]; plain http only for loopback hosts, else BaseUrlError (malformed too). */
+  baseUrl: string;
+  /** Sent only as `Authorization: Bearer <key>`; never in an error message or debug line. */
+  apiKey: string;
+  /** Per attempt, default 180_000 (api-spec.md "Limits": recommended client timeout). */
+  timeoutMs?: number;
+  /** Default 8 MiB; a larger answer is a ContractError (unknown outcome). */
+  maxResponseBytes?: number;
+  userAgent?: string;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Jitter source, [0, 1). */
+  random?: () => number;
+  signal?: AbortSignal;
+  /** One line per request, response and retry; Authorization shown as [REDACTED]. */
+  debug?: (line: string) => void;
+  /** Overrides for tests (attempt counts, caps, deadline). */
+  retry?: RetryOverrides;
+  /** Send Accept: application/problem+json, application/json. */
+  problemJson?: boolean;
+}
+
+export interface ApiResponse<T> {
+  /** Parsed with the route's zod schema from schemas.ts. */
+  data: T;
+  /** The body text exactly as received (locate --json prints it). */
+  raw: string;
+  status: number;
+  /** lower-case names */
+  headers: Record<string, string>;
+  rateLimit: RateLimitInfo;
+  /** Idempotent-Replayed: true (a replay costs nothing). */
+  replayed: boolean;
+  /** x-request-id or request-id */
+  requestId?: string;
+  /** geolocate only */
+  idempotencyKey?: string;
+  attempts: number;
+  elapsedMs: number;
+}
+
+export interface GeolocateOptions {
+  /** Default crypto.randomUUID(); at most 256 characters. */
+  idempotencyKey?: string;
+  /** Streams image_b64 instead of req.image_b64. */
+  image?: ImageB64Source;
+  signal?: AbortSignal;
+  onRetry?: (info: RetryInfo) => void;
+  /** Shared by a batch: every retry (not 409 polls) takes one. */
+  retryBudget?: RetryBudget;
+}
+
