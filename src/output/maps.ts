@@ -1,0 +1,29 @@
+/**
+ * Map links built from the coordinates, never taken from the response: the response's own links
+ * are server strings (shape not shown) and a link is exactly what a hostile server would forge.
+ */
+export interface MapLink {
+  name: 'Google Maps' | 'OpenStreetMap' | 'Apple Maps';
+  url: string;
+}
+
+/** 6 decimals is ~0.1 m, finer than the service's ~100 m rounding, so nothing is lost. */
+export function coord(n: number): string {
+  return n.toFixed(6);
+}
+
+export function mapLinks(lat: number, lng: number): MapLink[] {
+  if (!Number.isFinite(lat) || !Number.isFinite(lng)) return [];
+  const la = coord(lat);
+  const ln = coord(lng);
+  return [
+    { name: 'Google Maps', url: `https://www.google.com/maps/search/?api=1&query=${la},${ln}` },
+    { name: 'OpenStreetMap', url: `https://www.openstreetmap.org/?mlat=${la}&mlon=${ln}#map=17/${la}/${ln}` },
+    { name: 'Apple Maps', url: `https://maps.apple.com/?ll=${la},${ln}&q=${la},${ln}` },
+  ];
+}
+
+/** The one link a table row has room for. */
+export function osmLink(lat: number, lng: number): string {
+  return mapLinks(lat, lng)[1]?.url ?? '';
+}

@@ -1,0 +1,59 @@
+/**
+ * A spinner on stderr, only when ctx.animate (stderr is a terminal, not CI, not dumb, not quiet):
+ * stdout stays pure data, and logs never fill with frames. Shows elapsed seconds, ticking once a
+ * second from ctx.now so tests can drive the clock.
+ */
+import type { Ctx } from '../context.js';
+import { sanitizeInline } from './sanitize.js';
+
+export interface Spinner {
+  /** Replace the label (the elapsed time is appended). */
+  update(label: string): void;
+  /** A line that stays (a retry, a warning), printed above the spinner. */
+  note(line: string): void;
+  stop(): void;
+}
+
+type SpinnerCtx = Pick<Ctx, 'io' | 'animate' | 'now' | 'globals'>;
+
+function elapsed(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
+export async function startSpinner(ctx: SpinnerCtx, label: string): Promise<Spinner> {
+  const quiet = Boolean(ctx.globals.quiet);
+  if (!ctx.animate) {
+    // No terminal: no frames, but lasting notes still reach stderr unless --quiet.
+    return { update() {}, note: (line) => void (!quiet && ctx.io.stderr.write(sanitizeInline(line) + '\n')), stop() {} };
+  }
+  const { default: ora } = await import('ora');
+  const started = ctx.now();
+  let text = sanitizeInline(label);
+  const spinner = ora({
+    stream: ctx.io.stderr as NodeJS.WriteStream,
+    isEnabled: true,
+    // Our own streams decide colour; ora must not touch process.stdin.
+    color: ctx.io.colorErr ? 'cyan' : false,
+    discardStdin: false,
+    text: `${text} · 0 s`,
+  }).start();
+  const tick = () => (spinner.text = `${text} · ${elapsed(ctx.now() - started)}`);
+  const timer = setInterval(tick, 1000);
+  timer.unref?.();
+  return {
+    update(next) {
+      text = sanitizeInline(next);
+      tick();
+    },
+    note(line) {
+      spinner.clear();
+      ctx.io.stderr.write(sanitizeInline(line) + '\n');
+      spinner.render();
+    },
+    stop() {
+      clearInterval(timer);
+      spinner.stop();
+    },
+  };
+}
