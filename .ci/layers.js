@@ -1,0 +1,88 @@
+/**
+ * DESIGN.md "Layers" as lint rules. Dependencies point one way (cli -> context -> commands ->
+ * batch/output/local/config -> api); these configs make the wrong direction a lint error.
+ *
+ * Flat config replaces (does not merge) a rule's options when several objects match a file, so
+ * every folder gets ONE `no-restricted-imports` entry built here, always including the ban on
+ * importing `process` (only src/cli.ts and bin/ may touch it).
+ *
+ * Patterns are regexes on the import specifier: `(\.\./)+` catches the folder from any depth,
+ * `(\.js|/|$)` stops `../output` from also matching `../outputs`.
+ */
+import { readdirSync } from 'node:fs';
+
+/** Nouns from DESIGN.md's command table, plus any folder that exists (so a new noun is covered at once). */
+const DESIGN_NOUNS = ['locate', 'inspect', 'credits', 'usage', 'analyses', 'cases', 'keys', 'config', 'docs', 'sandbox', 'export', 'completion'];
+
+function commandNouns() {
+  let found = [];
+  try {
+    found = readdirSync(new URL('../src/commands/', import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  } catch {
+    // no src/commands yet
+  }
+  return [...new Set([...DESIGN_NOUNS, ...found])].sort();
+}
+
+const PROCESS_MSG = 'Only src/cli.ts and bin/ touch process (DESIGN.md "Layers"): take what you need from Ctx.';
+const processImports = [
+  { name: 'process', message: PROCESS_MSG },
+  { name: 'node:process', message: PROCESS_MSG },
+];
+
+/** A regex pattern forbidding `(../)+<one of folders>`. */
+function up(folders, message) {
+  const alt = folders.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return { regex: `^(\\.\\./)+(${alt})(\\.js|\\.ts|/|$)`, message };
+}
+
+function restrict(files, patterns) {
+  return { files, rules: { 'no-restricted-imports': ['error', { paths: processImports, patterns }] } };
+}
+
+export function layerConfigs() {
+  const configs = [
+    // Every file in src/: no `process` global (imports are handled per folder below).
+    {
+      files: ['src/**/*.ts'],
+      rules: {
+        'no-restricted-globals': ['error', { name: 'process', message: PROCESS_MSG }],
+        'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='globalThis'][property.name='process']", message: PROCESS_MSG }],
+        'no-restricted-imports': ['error', { paths: processImports }],
+      },
+    },
+    restrict(['src/api/**/*.ts'], [
+      {
+        // Allow-list: zod, undici, node:* and files of api/ itself.
+        regex: '^(?!(zod|undici)(/|$)|node:|\\./)',
+        message: 'src/api imports only zod, undici, node: modules and ./ files in api (DESIGN.md "Layers").',
+      },
+    ]),
+    restrict(['src/sandbox/**/*.ts'], [
+      up(['api/client', 'commands', 'output', 'cli', 'context', 'config', 'batch'], 'src/sandbox shares the contract (api/schemas, api/routes), never api/client, commands, output, cli, context, config or batch.'),
+    ]),
+    restrict(['src/output/**/*.ts'], [
+      up(['api/client', 'commands', 'cli', 'context'], 'src/output takes plain data: it never fetches (api/client) and never imports commands, cli or context.'),
+      { regex: '^undici(/|$)', message: 'src/output never fetches: no undici.' },
+    ]),
+    restrict(['src/local/**/*.ts', 'src/config/**/*.ts', 'src/batch/**/*.ts'], [
+      up(['commands', 'cli', 'context'], 'src/local, src/config and src/batch sit below the commands: no commands, cli or context.'),
+    ]),
+  ];
+  const nouns = commandNouns();
+  for (const noun of nouns) {
+    const others = nouns.filter((n) => n !== noun);
+    configs.push(
+      restrict(
+        [`src/commands/${noun}/**/*.ts`],
+        [
+          { regex: `^\\.\\./(${others.join('|')})(/|$)`, message: `Commands never import each other: src/commands/${noun} must not import another command's folder.` },
+          up(others.map((o) => `commands/${o}`), `Commands never import each other: src/commands/${noun} must not import another command's folder.`),
+        ],
+      ),
+    );
+  }
+  // cli.ts is the one place allowed to read process (argv, streams, signals).
+  configs.push({ files: ['src/cli.ts'], rules: { 'no-restricted-globals': 'off', 'no-restricted-syntax': 'off', 'no-restricted-imports': 'off' } });
+  return configs;
+}
