@@ -1,0 +1,42 @@
+/**
+ * One row per result for spreadsheets. RFC 4180: CRLF line ends, fields with a comma, quote, CR
+ * or LF quoted with quotes doubled. Spreadsheet formula injection (OWASP "CSV Injection"): a text
+ * cell beginning with = + - @ (or tab / CR, which some apps strip first) gets a leading ' so it
+ * stays text. Numbers are written as numbers, so a negative latitude is not mangled.
+ */
+import type { ProvenanceRecord } from '../../local/store-types.js';
+import { sanitize } from '../sanitize.js';
+import { toItem } from './model.js';
+
+export const CSV_COLUMNS = [
+  'input', 'sha256', 'lat', 'lng', 'confidence', 'country', 'city', 'neighborhood', 'address', 'depth',
+  'analysis_id', 'exif_lat', 'exif_lng', 'exif_verdict', 'distance_km',
+] as const;
+
+type Cell = string | number | null | undefined;
+
+export function csvCell(v: Cell): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
+  let s = sanitize(v);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function csvRow(cells: readonly Cell[]): string {
+  return cells.map(csvCell).join(',') + '\r\n';
+}
+
+export function renderCSV(records: readonly ProvenanceRecord[]): string {
+  let out = csvRow(CSV_COLUMNS);
+  for (const item of records.map(toItem)) {
+    const b = item.body;
+    const l = b.location;
+    const e = item.exif;
+    out += csvRow([
+      item.input, item.sha256, item.lat, item.lng, b.confidence, l.country, l.city, l.neighborhood, l.address, b.depth,
+      b.analysis_id, e?.exifPoint?.lat, e?.exifPoint?.lng, e?.verdict, e?.distanceKm,
+    ]);
+  }
+  return out;
+}

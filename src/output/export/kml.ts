@@ -1,0 +1,71 @@
+/**
+ * KML 2.2 for Google Earth and QGIS: one Folder per result, placemarks styled by role through
+ * shared Style ids (estimate, candidate, exif, scope), the scope circle as a Polygon. Every server
+ * string goes through xmlText(); descriptions are escaped text, never CDATA (a "]]>" in a server
+ * string would end a CDATA section early).
+ */
+import type { ProvenanceRecord } from '../../local/store-types.js';
+import { circleRing } from './geometry.js';
+import { type ExportItem, exifPointOf, placeName, toItem } from './model.js';
+import { xmlText as x } from './xml.js';
+
+// KML colours are aabbggrr.
+const STYLES = `
+    <Style id="estimate"><IconStyle><color>ff2424d6</color><scale>1.2</scale><Icon><href>https://maps.google.com/mapfiles/kml/shapes/placemark_circle.png</href></Icon></IconStyle></Style>
+    <Style id="candidate"><IconStyle><color>ffd67a24</color><scale>0.8</scale><Icon><href>https://maps.google.com/mapfiles/kml/shapes/placemark_circle.png</href></Icon></IconStyle></Style>
+    <Style id="exif"><IconStyle><color>ff2fa82f</color><scale>1.0</scale><Icon><href>https://maps.google.com/mapfiles/kml/shapes/placemark_square.png</href></Icon></IconStyle></Style>
+    <Style id="scope"><LineStyle><color>ff888888</color><width>2</width></LineStyle><PolyStyle><color>22888888</color></PolyStyle></Style>`;
+
+const coord = (lat: number, lng: number) => `${lng},${lat},0`;
+
+function data(fields: Record<string, string | number | null | undefined>): string {
+  const rows = Object.entries(fields)
+    .filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .map(([k, v]) => `<Data name="${x(k)}"><value>${x(v)}</value></Data>`);
+  return `<ExtendedData>${rows.join('')}</ExtendedData>`;
+}
+
+function placemark(role: string, name: string, description: string, geometry: string, fields: Record<string, string | number | null | undefined>): string {
+  return `      <Placemark><name>${x(name)}</name><description>${x(description)}</description><styleUrl>#${role}</styleUrl>${data({ role, ...fields })}${geometry}</Placemark>`;
+}
+
+function folder(item: ExportItem): string {
+  const b = item.body;
+  const f = b.forensic;
+  const pct = `${Math.round(b.confidence * 100)}%`;
+  const marks = [
+    placemark(
+      'estimate',
+      placeName(b) || item.input,
+      `${b.location.address}\nconfidence ${pct}, depth ${b.depth}${f ? `, ${f.precision_tier}` : ''}\n\n${b.reasoning}`,
+      `<Point><coordinates>${coord(item.lat, item.lng)}</coordinates></Point>`,
+      { input: item.input, sha256: item.sha256, analysis_id: b.analysis_id, confidence: b.confidence, depth: b.depth, precision_tier: f?.precision_tier, exif_verdict: item.exif?.verdict },
+    ),
+  ];
+  for (const c of item.candidates) {
+    const desc = [`candidate ${c.rank}, confidence ${c.confidencePct ?? '?'}%`, ...c.supports.map((s) => `+ ${s}`), ...c.contradictions.map((s) => `- ${s}`)].join('\n');
+    marks.push(placemark('candidate', c.label || `candidate ${c.rank}`, desc, `<Point><coordinates>${coord(c.lat, c.lng)}</coordinates></Point>`, { rank: c.rank, confidence_pct: c.confidencePct }));
+  }
+  const ex = exifPointOf(item);
+  if (ex && item.exif) {
+    const e = item.exif;
+    marks.push(placemark('exif', 'EXIF GPS', `${e.verdict}: ${e.distanceKm ?? '?'} km from the estimate (tolerance ${e.toleranceKm} km)`, `<Point><coordinates>${coord(ex.lat, ex.lng)}</coordinates></Point>`, { verdict: e.verdict, distance_km: e.distanceKm }));
+  }
+  if (item.scope) {
+    const s = item.scope;
+    const ring = circleRing(s.lat, s.lng, s.radiusKm).map(([lng, lat]) => `${lng},${lat},0`).join(' ');
+    marks.push(placemark('scope', `scope: ${s.name}`, `search scope, ${s.radiusKm} km around ${s.lat}, ${s.lng}`, `<Polygon><tessellate>1</tessellate><outerBoundaryIs><LinearRing><coordinates>${ring}</coordinates></LinearRing></outerBoundaryIs></Polygon>`, { radius_km: s.radiusKm }));
+  }
+  return `    <Folder><name>${x(item.input || item.sha256 || 'result')}</name>\n${marks.join('\n')}\n    </Folder>`;
+}
+
+export function renderKML(records: readonly ProvenanceRecord[], title = 'geo results'): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<kml xmlns="http://www.opengis.net/kml/2.2">
+  <Document>
+    <name>${x(title)}</name>${STYLES}
+${records.map(toItem).map(folder).join('\n')}
+  </Document>
+</kml>
+`;
+}
