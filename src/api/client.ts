@@ -85,25 +85,25 @@ export class ApiClient {
     return { ...res, idempotencyKey: key };
   }
 
-  credits(): Promise<ApiResponse<Credits>> {
+  async credits(): Promise<ApiResponse<Credits>> {
     return this.#call({ route: routes.credits });
   }
 
-  usage(): Promise<ApiResponse<Usage>> {
+  async usage(): Promise<ApiResponse<Usage>> {
     return this.#call({ route: routes.usage });
   }
 
-  analyses(query: { q?: string; city?: string; limit?: number } = {}): Promise<ApiResponse<AnalysesList>> {
+  async analyses(query: { q?: string; city?: string; limit?: number } = {}): Promise<ApiResponse<AnalysesList>> {
     checkLimit(query.limit);
     return this.#call({ route: routes.analyses, query });
   }
 
-  listCases(query: { teamId?: string; limit?: number } = {}): Promise<ApiResponse<CaseList>> {
+  async listCases(query: { teamId?: string; limit?: number } = {}): Promise<ApiResponse<CaseList>> {
     checkLimit(query.limit);
     return this.#call({ route: routes.listCases, query });
   }
 
-  createCase(body: CreateCaseBody): Promise<ApiResponse<Case>> {
+  async createCase(body: CreateCaseBody): Promise<ApiResponse<Case>> {
     const r = CreateCaseBodySchema.safeParse(body);
     if (!r.success) {
       const issue = r.error.issues[0];
@@ -112,7 +112,7 @@ export class ApiClient {
     return this.#call({ route: routes.createCase, body: jsonBody(r.data) });
   }
 
-  docs(): Promise<ApiResponse<string>> {
+  async docs(): Promise<ApiResponse<string>> {
     return this.#call({ route: routes.docs });
   }
 

@@ -55,7 +55,10 @@ function parseSfList(value: string): SfMember[] {
     }
     out.push({ name, params });
   }
-  return out;
+  // The draft-07 form spreads one policy over several nameless members: merge them into one.
+  const nameless = out.filter((m) => m.name === '');
+  if (nameless.length <= 1) return out;
+  return [...out.filter((m) => m.name !== ''), { name: '', params: Object.assign({}, ...nameless.map((m) => m.params)) as Params }];
 }
 
 /** `30`, or the leading integer of the draft-03 `30, 30;w=60` form; `30abc` is malformed. */

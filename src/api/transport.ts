@@ -82,6 +82,8 @@ export async function sendOnce(a: Attempt): Promise<RawAnswer> {
     } catch (err) {
       throw failed(err, 'connect');
     }
+    // destroy() below emits 'error' on the body; without a listener it would be an uncaught exception.
+    res.body.on('error', () => {});
     const headers = flatHeaders(res.headers);
     const declared = Number(headers['content-length']);
     if (Number.isFinite(declared) && declared > a.maxResponseBytes) {
