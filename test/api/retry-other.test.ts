@@ -24,17 +24,18 @@ const problem = (status: number, extra: Record<string, unknown> = {}) => ({ type
 
 describe('retry table: never retried', () => {
   it.each([
-    [400, { success: false, error: 'bad json', message: 'malformed JSON body' }, 'http_400'],
-    [401, errBody(401, 'unauthorized'), 'unauthorized'],
-    [402, errBody(402, 'payment_required'), 'payment_required'],
-    [402, errBody(402, 'prepaid_credits_exhausted'), 'prepaid_credits_exhausted'],
-    [403, errBody(403, 'forbidden'), 'forbidden'],
-    [403, errBody(403, 'depth_not_permitted', { max_depth: 1 }), 'depth_not_permitted'],
-    [404, errBody(404, 'not_found'), 'not_found'],
-    [405, errBody(405, 'method_not_allowed'), 'method_not_allowed'],
-    [409, problem(409), 'conflict'],
-    [422, errBody(422, 'content_blocked'), 'content_blocked'],
-  ])('retry: %i (%o) is never retried: sent exactly once', async (status, body, code) => {
+    ['400 malformed JSON', 400, { success: false, error: 'bad json', message: 'malformed JSON body' }, 'http_400'],
+    ['401 unauthorized', 401, errBody(401, 'unauthorized'), 'unauthorized'],
+    ['402 payment_required', 402, errBody(402, 'payment_required'), 'payment_required'],
+    ['402 prepaid_credits_exhausted', 402, errBody(402, 'prepaid_credits_exhausted'), 'prepaid_credits_exhausted'],
+    ['403 forbidden', 403, errBody(403, 'forbidden'), 'forbidden'],
+    ['403 depth_not_permitted', 403, errBody(403, 'depth_not_permitted', { max_depth: 1 }), 'depth_not_permitted'],
+    ['404 not_found', 404, errBody(404, 'not_found'), 'not_found'],
+    ['405 method_not_allowed', 405, errBody(405, 'method_not_allowed'), 'method_not_allowed'],
+    ['409 payload mismatch (no code)', 409, problem(409), 'conflict'],
+    ['422 content_blocked', 422, errBody(422, 'content_blocked'), 'content_blocked'],
+    ['422 invalid_request', 422, errBody(422, 'invalid_request'), 'invalid_request'],
+  ])('retry: %s is never retried: sent exactly once', async (_label, status, body, code) => {
     server = await scriptedServer([json(status, body), json(200, OK_D1)]);
     const clock = fakeClock();
     client = makeClient(server.url, clock);
