@@ -1,0 +1,98 @@
+/**
+ * WebP, AVIF, TIFF and GIF become JPEG before upload (image_b64 takes "a JPEG or PNG", api-spec.md
+ * "Geolocation request"), and --downscale fits an oversized image under the 20 MB base64 limit.
+ * Both use sharp, imported only when an input needs it: most batches are JPEG and never pay for
+ * loading libvips. sharp is an optional dependency, so its absence is a UsageError with a hint.
+ */
+import { LIMITS } from '../api/schemas.js';
+import { UsageError } from '../errors.js';
+
+/** The slice of sharp's API used here (sharp is optional, so its types may not be installed). */
+interface SharpPipeline {
+  rotate(): SharpPipeline;
+  resize(o: { width: number; height: number; fit: 'inside'; withoutEnlargement: boolean }): SharpPipeline;
+  withMetadata(): SharpPipeline;
+  jpeg(o: { quality: number; mozjpeg?: boolean }): SharpPipeline;
+  metadata(): Promise<{ width?: number; height?: number; pages?: number }>;
+  toBuffer(): Promise<Buffer>;
+}
+type SharpFactory = (input: string | Buffer, opts?: { animated?: boolean; limitInputPixels?: number | false }) => SharpPipeline;
+
+export const CONVERTIBLE_KINDS = new Set(['webp', 'avif', 'tiff', 'gif']);
+export const DIRECT_KINDS = new Set(['jpeg', 'png']);
+
+/** base64 of n bytes is 4·ceil(n/3) characters. */
+export function b64Length(bytes: number): number {
+  return 4 * Math.ceil(bytes / 3);
+}
+export function fitsLimit(bytes: number): boolean {
+  return b64Length(bytes) <= LIMITS.imageB64MaxChars;
+}
+
+let sharpPromise: Promise<SharpFactory> | undefined;
+
+/** Loads sharp once; throws a UsageError that says how to get it. */
+export function loadSharp(why: string): Promise<SharpFactory> {
+  sharpPromise ??= (async () => {
+    // A variable specifier keeps TypeScript and the bundler from resolving an optional package.
+    const name = 'sharp';
+    try {
+      const mod = (await import(name)) as { default?: SharpFactory } & SharpFactory;
+      return mod.default ?? mod;
+    } catch {
+      throw new UsageError(`${why} needs the optional image library sharp, which is not installed`, 'npm install sharp (in the folder geo is installed in), or convert the images to JPEG first');
+    }
+  })();
+  // A failed load is not cached as failed forever: the user may install sharp and the process retry.
+  sharpPromise.catch(() => (sharpPromise = undefined));
+  return sharpPromise;
+}
+
+export function heicError(input: string): UsageError {
+  return new UsageError(`${input}: HEIC/HEIF images are not supported`, 'export it as JPEG first (Photos: File > Export; macOS: sips -s format jpeg in.heic --out out.jpg)');
+}
+
+export function tooLargeError(input: string, bytes: number): UsageError {
+  const mb = (n: number) => (n / 1_000_000).toFixed(1);
+  return new UsageError(
+    `${input}: ${mb(bytes)} MB image would be ${mb(b64Length(bytes))} MB as base64, above the 20 MB limit`,
+    'add --downscale to fit it under the limit as JPEG, or give a smaller image',
+  );
+}
+
+/** Decodes any format sharp reads and encodes JPEG (first frame of an animation; EXIF kept). */
+export async function toJpeg(input: string, src: string | Buffer): Promise<Buffer> {
+  const sharp = await loadSharp(`converting ${input} to JPEG`);
+  try {
+    return await sharp(src, { animated: false, limitInputPixels: false }).rotate().withMetadata().jpeg({ quality: 92 }).toBuffer();
+  } catch (err) {
+    throw new UsageError(`${input}: cannot convert to JPEG (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+/**
+ * Shrinks until the base64 fits, keeping the aspect ratio. Pixel area scales roughly with bytes,
+ * so each pass scales the sides by sqrt(limit / size) with a 10% margin; a few passes at most.
+ */
+export async function downscaleToFit(input: string, src: string | Buffer): Promise<Buffer> {
+  const sharp = await loadSharp(`--downscale of ${input}`);
+  const maxBytes = Math.floor((LIMITS.imageB64MaxChars / 4) * 3);
+  const meta = await sharp(src, { limitInputPixels: false }).metadata();
+  let width = meta.width ?? 8000;
+  let height = meta.height ?? 8000;
+  let quality = 90;
+  for (let pass = 0; pass < 6; pass++) {
+    const out = await sharp(src, { animated: false, limitInputPixels: false })
+      .rotate()
+      .resize({ width, height, fit: 'inside', withoutEnlargement: true })
+      .withMetadata()
+      .jpeg({ quality })
+      .toBuffer();
+    if (out.length <= maxBytes) return out;
+    const f = Math.sqrt(maxBytes / out.length) * 0.9;
+    width = Math.max(1, Math.floor(width * f));
+    height = Math.max(1, Math.floor(height * f));
+    quality = Math.max(70, quality - 5);
+  }
+  throw new UsageError(`${input}: could not fit the image under the 20 MB limit`);
+}

@@ -1,0 +1,57 @@
+/**
+ * What a failed request means for the batch (issue 5 "Scheduler"): 401, 402 and 403 stop it (every
+ * further request would fail the same way, and 402 is about money); a 404 on geolocate means the
+ * batch_id is unknown or bound to another key, the same for every image, so it stops too; a 422
+ * (and 400) belongs to one image: recorded as final, the batch goes on; 5xx, timeouts and network
+ * failures that outlived the client's retries are recorded as unfinished, so a rerun resends them
+ * with the same key; when the shared retry budget is spent, the batch stops rather than burn
+ * through the remaining images against a service that is failing.
+ */
+import { ApiError, ContractError, NetworkError, RequestValidationError, TimeoutError } from '../api/errors.js';
+import { classify } from '../api/retry.js';
+import { CancelledError, UsageError } from '../errors.js';
+import type { BatchError, BatchStop } from './types.js';
+
+export function toBatchError(err: unknown): BatchError {
+  if (err instanceof ApiError) {
+    // 409 with another payload: the journal's key met different bytes; not final, a fresh
+    // journal settles it. 400 and 422 are about this image's request and repeat identically.
+    const final = err.status === 400 || err.status === 422;
+    return { code: err.code, status: err.status, message: err.message, final };
+  }
+  if (err instanceof RequestValidationError) return { code: err.code, message: err.message, final: true };
+  if (err instanceof UsageError) return { code: 'invalid_input', message: err.message, final: true };
+  if (err instanceof TimeoutError) return { code: 'timeout', message: err.message, final: false };
+  if (err instanceof NetworkError) return { code: 'network_error', message: err.message, final: false };
+  if (err instanceof ContractError) return { code: err.truncated ? 'truncated_response' : 'bad_response', status: err.status, message: err.message, final: false };
+  if (err instanceof CancelledError) return { code: 'cancelled', message: err.message, final: false };
+  return { code: 'error', message: err instanceof Error ? err.message : String(err), final: false };
+}
+
+/** Whether this failure ends the batch; undefined means record it and go on. */
+export function stopFor(err: unknown, budgetRemaining: number, aborted: boolean): BatchStop | undefined {
+  if (aborted || err instanceof CancelledError) return { reason: 'cancelled', error: err };
+  if (err instanceof ApiError) {
+    if (err.status === 401) return { reason: 'auth', error: err };
+    if (err.status === 402) return { reason: 'credits', error: err };
+    if (err.status === 403) return { reason: 'forbidden', error: err };
+    if (err.status === 404) return { reason: 'not_found', error: err };
+  }
+  // A failure the client would have retried, had the batch any retries left.
+  if (budgetRemaining <= 0 && classify(err) !== undefined) return { reason: 'retry_budget', error: err };
+  return undefined;
+}
+
+/** One line for a stop (notices, not_sent records). */
+export function describeStop(s: BatchStop): string {
+  const e = s.error;
+  const what = e instanceof ApiError ? `${e.status} ${e.code}` : e instanceof Error ? e.message : String(e);
+  switch (s.reason) {
+    case 'retry_budget':
+      return `the batch's retry budget is spent (last failure: ${what})`;
+    case 'cancelled':
+      return 'the batch was cancelled';
+    default:
+      return `the batch stopped after ${what}`;
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Counts for the live progress line and the summary. Done/failed/total count inputs (what the user
+ * named); rate and ETA count requests (duplicates ride along for free).
+ */
+import type { BatchProgress } from './types.js';
+
+export class ProgressMeter {
+  done = 0;
+  failed = 0;
+  creditsSpent = 0;
+  inFlight = 0;
+  private finishes: number[] = [];
+  private readonly start: number;
+
+  constructor(readonly total: number, private readonly requestsTotal: number, private readonly now: () => number) {
+    this.start = now();
+  }
+
+  /** One request answered, covering `inputs` inputs. */
+  record(inputs: number, ok: boolean, credits: number): void {
+    if (ok) this.done += inputs;
+    else this.failed += inputs;
+    this.creditsSpent += credits;
+    this.finishes.push(this.now());
+  }
+
+  /** Inputs settled without a request (earlier journal); they do not count toward the rate. */
+  recordSkipped(inputs: number, ok: boolean): void {
+    if (ok) this.done += inputs;
+    else this.failed += inputs;
+  }
+
+  snapshot(): BatchProgress {
+    const now = this.now();
+    // Rate over the last minute, or since the start when younger than that.
+    const since = Math.max(this.start, now - 60_000);
+    const recent = this.finishes.filter((t) => t >= since).length;
+    const spanMin = Math.max((now - since) / 60_000, 1 / 600);
+    const ratePerMin = recent / spanMin;
+    const left = this.requestsTotal - this.finishes.length;
+    const p: BatchProgress = {
+      done: this.done,
+      failed: this.failed,
+      total: this.total,
+      inFlight: this.inFlight,
+      creditsSpent: this.creditsSpent,
+      ratePerMin: Math.round(ratePerMin * 10) / 10,
+    };
+    if (ratePerMin > 0) p.etaS = Math.max(0, Math.round((left / ratePerMin) * 60));
+    return p;
+  }
+}

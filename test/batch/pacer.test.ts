@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { Pacer } from '../../src/batch/pacer.js';
+
+/** A clock that sleep() advances: acquire() calls are serialized, so virtual time is exact. */
+function virtualClock(start = 1_000_000) {
+  let t = start;
+  return { now: () => t, sleep: async (ms: number) => void (t += ms) };
+}
+
+describe('pacer', () => {
+  it('spreads starts evenly: no window of the server length holds more than the limit', async () => {
+    const c = virtualClock();
+    const p = new Pacer(c, { limit: 60, windowS: 10 });
+    const starts: number[] = [];
+    for (let i = 0; i < 120; i++) {
+      await p.acquire();
+      starts.push(c.now());
+    }
+    for (let i = 0; i < starts.length; i++) {
+      const inWindow = starts.filter((s) => s >= starts[i]! && s < starts[i]! + 10_000).length;
+      expect(inWindow).toBeLessThanOrEqual(60);
+    }
+    const span = starts.at(-1)! - starts[0]!;
+    // 119 gaps of 10 s / 60 with a 2% margin: within 3% of the ideal (N-1)·W/R.
+    expect(span).toBeGreaterThanOrEqual(119 * (10_000 / 60));
+    expect(span).toBeLessThanOrEqual(119 * (10_000 / 60) * 1.03);
+  });
+
+  it('waits for the reset once the server says the quota is spent', async () => {
+    const c = virtualClock();
+    const p = new Pacer(c);
+    const s1 = await p.acquire(); // the probe
+    p.observe(s1, { limit: 100, windowS: 1, remaining: 1, resetAt: c.now() + 5000 });
+    const t0 = c.now();
+    await p.acquire(); // uses the last one
+    expect(c.now() - t0).toBeLessThan(100);
+    await p.acquire(); // none left until the reset
+    expect(c.now()).toBeGreaterThanOrEqual(t0 + 5000);
+  });
+
+  it('a 429 closes the gate for every start', async () => {
+    const c = virtualClock();
+    const p = new Pacer(c, { limit: 1000, windowS: 1 });
+    await p.acquire();
+    p.pause(c.now() + 3000);
+    const t0 = c.now();
+    await Promise.all([p.acquire(), p.acquire(), p.acquire()]);
+    expect(c.now() - t0).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('sends one probe until the limit is known', async () => {
+    const c = virtualClock();
+    const p = new Pacer(c);
+    await p.acquire();
+    let second = false;
+    const pending = p.acquire().then(() => (second = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(second).toBe(false);
+    p.observe(1, { limit: 30, windowS: 60 });
+    await pending;
+    expect(second).toBe(true);
+  });
+});
