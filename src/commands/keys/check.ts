@@ -1,0 +1,47 @@
+/** `geo keys show` (where each setting comes from now) and `geo keys test` (a free credits call). */
+import { maskKey, type Source } from '../../config/resolve.js';
+import type { Ctx } from '../../context.js';
+import { MissingKeyError } from '../../errors.js';
+
+export interface ShowResult {
+  key: { value: string; source: Source } | null; // value masked
+  baseUrl: { value: string; source: Source };
+  profile: { name: string; source: Source } | null;
+}
+
+export function runShow(ctx: Ctx): ShowResult {
+  const r = ctx.resolved();
+  return {
+    key: r.key ? { value: maskKey(r.key.value), source: r.key.source } : null,
+    baseUrl: r.baseUrl,
+    profile: r.profile ?? null,
+  };
+}
+
+export interface TestResult {
+  ok: true;
+  key: string; // masked
+  keySource: Source;
+  baseUrl: string;
+  profile?: string;
+  balance: number;
+  apiBalance: number;
+  totalAvailable: number;
+}
+
+export async function runTest(ctx: Ctx): Promise<TestResult> {
+  const r = ctx.resolved();
+  if (!r.key) throw new MissingKeyError();
+  const res = await ctx.client().credits();
+  const d = res.data.data;
+  return {
+    ok: true,
+    key: maskKey(r.key.value),
+    keySource: r.key.source,
+    baseUrl: r.baseUrl.value,
+    ...(r.profile ? { profile: r.profile.name } : {}),
+    balance: d.balance,
+    apiBalance: d.api_balance,
+    totalAvailable: d.total_available,
+  };
+}

@@ -1,0 +1,88 @@
+/** Glue between commander and the run functions: arguments in, rendered data out. */
+import type { Handler } from '../../cli.js';
+import type { Ctx } from '../../context.js';
+import { render } from '../../output/render.js';
+import { sanitizeInline } from '../../output/sanitize.js';
+import { renderTable } from '../../output/table.js';
+import { runAdd } from './add.js';
+import { runShow, runTest } from './check.js';
+import { runList, runRemove, runUse } from './manage.js';
+
+/** Confirmations are messages, not data: stderr, and silent under --quiet. */
+function note(ctx: Ctx, line: string): void {
+  if (!ctx.globals.quiet) ctx.io.stderr.write(line + '\n');
+}
+
+const wantsJson = (ctx: Ctx) => ctx.globals.json === true || ctx.globals.format === 'json';
+
+export const add: Handler = async (ctx, args, opts) => {
+  const r = await runAdd(ctx, {
+    name: args[0] as string | undefined,
+    stdin: Boolean(opts.stdin),
+    verify: opts.verify !== false,
+    baseUrl: opts.baseUrl as string | undefined,
+  });
+  if (wantsJson(ctx)) return void ctx.io.stdout.write(JSON.stringify(r, null, 2) + '\n');
+  const checked = r.verified ? `verified, ${r.balance ?? '?'} credits available` : 'not verified';
+  note(ctx, `${r.replaced ? 'Replaced' : 'Saved'} profile "${r.name}" (${r.key}, ${r.baseUrl}; ${checked})${r.active ? ', active' : ''}`);
+  if (!r.active) note(ctx, `Use it with --profile ${r.name}, or make it the default: geo keys use ${r.name}`);
+};
+
+export const list: Handler = async (ctx) => {
+  const rows = runList(ctx);
+  render(ctx, {
+    data: rows,
+    records: () => rows,
+    human: (view) =>
+      rows.length === 0
+        ? 'No profiles yet. Add one with: geo keys add'
+        : renderTable({ head: ['', 'NAME', 'KEY', 'BASE URL'], rows: rows.map((p) => [p.active ? '*' : '', p.name, p.key, p.baseUrl]) }, view),
+  });
+};
+
+export const use: Handler = async (ctx, args) => {
+  const p = runUse(ctx, String(args[0]));
+  if (wantsJson(ctx)) return void ctx.io.stdout.write(JSON.stringify(p, null, 2) + '\n');
+  note(ctx, `Active profile: ${p.name} (${p.key}, ${p.baseUrl})`);
+  const env = ctx.env.GEO_API_KEY ? 'GEO_API_KEY' : ctx.env.GEO_PROFILE ? 'GEO_PROFILE' : undefined;
+  if (env) note(ctx, `note: ${env} is set in the environment and still wins over the active profile`);
+};
+
+export const remove: Handler = async (ctx, args) => {
+  const r = await runRemove(ctx, String(args[0]));
+  if (wantsJson(ctx)) return void ctx.io.stdout.write(JSON.stringify(r, null, 2) + '\n');
+  note(ctx, `Removed profile "${r.name}"${r.active ? `; active: ${r.active}` : '; no active profile now'}`);
+};
+
+export const show: Handler = async (ctx) => {
+  const s = runShow(ctx);
+  render(ctx, {
+    data: s,
+    human: (view) =>
+      renderTable(
+        {
+          head: ['', 'VALUE', 'FROM'],
+          rows: [
+            ['key', s.key ? s.key.value : '(none)', s.key ? s.key.source : '-'],
+            ['base URL', s.baseUrl.value, s.baseUrl.source],
+            ['profile', s.profile ? s.profile.name : '(none)', s.profile ? s.profile.source : '-'],
+          ],
+        },
+        view,
+      ),
+  });
+};
+
+export const test: Handler = async (ctx) => {
+  const r = await runTest(ctx);
+  render(ctx, {
+    data: r,
+    human: () =>
+      [
+        `ok: the key works`,
+        `key       ${r.key} (from ${r.keySource}${r.profile ? `, profile ${sanitizeInline(r.profile)}` : ''})`,
+        `base URL  ${sanitizeInline(r.baseUrl)}`,
+        `credits   ${r.totalAvailable} available (balance ${r.balance}, api_balance ${r.apiBalance})`,
+      ].join('\n'),
+  });
+};
