@@ -1,0 +1,36 @@
+/**
+ * `geo sandbox`: flags only (DESIGN.md "Sandbox surface"); the work is in run.ts, loaded on use.
+ */
+import type { Register } from '../../cli.js';
+
+const EXAMPLES = `
+Examples:
+  $ geo sandbox                                   serve on http://127.0.0.1:4010
+  $ geo sandbox --port 0 --latency 2000           a free port, 2 s per analysis
+  $ geo sandbox --faults 503:0.2,reset-after:0.05 --seed 7   reproducible flaky service
+  $ curl -s http://127.0.0.1:4010/api/v1/credits -H 'x-api-key: orca_sandbox_pro'
+  $ curl -si http://127.0.0.1:4010/api/v1/geolocate -H 'Authorization: Bearer orca_sandbox_pro' \\
+      -H 'Content-Type: application/json' -H 'Idempotency-Key: demo-1' \\
+      -d "{\\"image_b64\\":\\"$(base64 -w0 fixtures/images/paris.jpg)\\",\\"depth\\":2}"
+  $ curl -si http://127.0.0.1:4010/api/v1/credits -H 'x-api-key: orca_sandbox_pro' -H 'Sandbox-Fault: 503'
+  $ curl -s http://127.0.0.1:4010/__sandbox/ledger        debits, refunds, idempotency keys
+  $ geo --base-url http://127.0.0.1:4010 locate photo.jpg   (with GEO_API_KEY=orca_sandbox_pro)
+
+Faults (Sandbox-Fault header, or --faults kind:rate,... for geolocate requests):
+  429, 500, 502, 503, 504, reset-before, reset-after, truncate, stall:<ms>
+Docs: /api/v1/docs (HTML) · OpenAPI 3.1: /__sandbox/openapi.json · Ledger: /__sandbox/ledger (loopback only)`;
+
+export const register: Register = (program, act) => {
+  program
+    .command('sandbox')
+    .description('run the local reference server: the whole API, seeded keys, no account, no credits spent')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '4010')
+    .option('--latency <ms>', 'delay of every analysis in milliseconds', '0')
+    .option('--rate-limit <n>', 'requests per window for every key (default per tier: free 5, starter 15, pro 30, enterprise 120)')
+    .option('--rate-window <s>', 'rate-limit window in seconds', '60')
+    .option('--faults <list>', 'faults injected into geolocate requests, e.g. 500:0.1,reset-after:0.05')
+    .option('--seed <n>', 'seed of the fault draws (same seed, same order of faults)', '1')
+    .addHelpText('after', EXAMPLES)
+    .action(act(async () => (await import('./run.js')).runSandbox));
+};

@@ -1,0 +1,61 @@
+/**
+ * `geo sandbox`: start the reference server, print its base URL and the seeded keys on stdout, and
+ * serve until Ctrl-C (ctx.signal). The URL is the first stdout line on its own, so scripts can read it.
+ */
+import type { Ctx } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { isLoopbackHost } from '../../api/schemas.js';
+import { parseFaultList } from '../../sandbox/faults.js';
+import { startSandbox } from '../../sandbox/server.js';
+import { SEED_KEYS, TIER_RATE } from '../../sandbox/state.js';
+
+function int(name: string, v: unknown, min: number, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const s = String(v);
+  const n = Number(s);
+  if (!/^\d+$/.test(s) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${s}"`);
+  return n;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
+}
+
+export async function runSandbox(ctx: Ctx, _args: unknown[], opts: Record<string, unknown>): Promise<number> {
+  const host = String(opts.host ?? '127.0.0.1');
+  const port = int('port', opts.port, 0, 65535);
+  const latencyMs = int('latency', opts.latency, 0, 600_000);
+  const rateLimit = int('rate-limit', opts.rateLimit, 1, 1_000_000);
+  const rateWindowS = int('rate-window', opts.rateWindow, 1, 86_400);
+  const seed = int('seed', opts.seed, 0, 2 ** 32 - 1);
+  const faults = opts.faults === undefined ? undefined : String(opts.faults);
+  if (faults) {
+    try {
+      parseFaultList(faults);
+    } catch (e) {
+      throw new UsageError(`--faults: ${(e as Error).message}`, 'for example --faults 500:0.1,reset-after:0.05');
+    }
+  }
+  const started = performance.now();
+  const sb = await startSandbox({ host, port, latencyMs, rateLimit, rateWindowS, faults, seed, now: ctx.now });
+  const ms = performance.now() - started;
+  const out = ctx.io.stdout;
+  out.write(`${sb.url}\n\n`);
+  const rows = [['KEY', 'TIER', 'API CREDITS', 'NOTES'], ...SEED_KEYS.map((k) => [k.key, k.tier, String(k.apiBalance), k.note])];
+  out.write(`${table(rows)}\n\n`);
+  out.write(`batch_sandbox is bound to orca_sandbox_enterprise. Rate limits per ${rateWindowS ?? 60} s: ${rateLimit !== undefined ? `${rateLimit} for every key` : Object.entries(TIER_RATE).map(([t, n]) => `${t} ${n}`).join(', ')}.\n`);
+  out.write(`Docs ${sb.url}/api/v1/docs · OpenAPI ${sb.url}/__sandbox/openapi.json · Ledger ${sb.url}/__sandbox/ledger\n`);
+  const err = ctx.io.stderr;
+  if (!isLoopbackHost(host)) err.write(`warning: listening on ${host}: the sandbox keys are public; the ledger answers loopback callers only\n`);
+  if (faults) err.write(`faults: ${faults} (seed ${seed ?? 1})\n`);
+  err.write(`sandbox ready in ${ms.toFixed(0)} ms; Ctrl-C to stop\n`);
+
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) return resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sb.close();
+  err.write('sandbox stopped\n');
+  return 0;
+}
