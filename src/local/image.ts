@@ -1,0 +1,171 @@
+/**
+ * A local image ready to send as image_b64 (api-spec.md: "Raw base64 of a JPEG or PNG ... Max
+ * 20 MB"). Files are checked with stat before they are read, hashed as a stream and encoded in
+ * chunks, so a 15 MB image is never held three times (bytes, base64 string, JSON body); only stdin,
+ * which cannot be read twice, is held as one Buffer.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { LIMITS, MAX_IMAGE_BYTES } from '../api/schemas.js';
+import { UsageError } from '../errors.js';
+import { type ImageKind, MIME, SNIFF_BYTES, describeNonImage, sniffKind } from './sniff.js';
+
+export { type ImageKind, MIME, sniffKind } from './sniff.js';
+
+export interface LocalImage {
+  /** The path as given, or '-' for stdin. */
+  source: string;
+  size: number;
+  sha256: string;
+  kind: ImageKind;
+  mime: string;
+  /** Present when the input was read whole (stdin, pipes); files are streamed from disk instead. */
+  bytes?: Buffer;
+  b64: { length: number; stream(): AsyncIterable<Uint8Array> };
+}
+
+/** What the API takes as-is; other kinds need converting (issue 5). */
+export const SENDABLE: ReadonlySet<ImageKind> = new Set<ImageKind>(['jpeg', 'png']);
+
+// A multiple of 3, so every chunk but the last encodes to base64 without padding.
+const CHUNK = 3 * 64 * 1024;
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** Reads an image for sending: any failure is a one-line UsageError with a hint (exit 2). */
+export async function loadImage(source: string, stdin: NodeJS.ReadableStream): Promise<LocalImage> {
+  return prepare(source, stdin, MAX_IMAGE_BYTES, sendableOrThrow);
+}
+
+/**
+ * Reads any image-like input without judging whether the API takes it (for `geo inspect`):
+ * errors only for what cannot be read at all (missing, a folder, empty, not an image).
+ * `maxBytes` bounds what is read whole from a pipe.
+ */
+export async function readImage(source: string, stdin: NodeJS.ReadableStream, opts: { maxBytes?: number } = {}): Promise<LocalImage> {
+  return prepare(source, stdin, opts.maxBytes ?? MAX_IMAGE_BYTES, () => undefined);
+}
+
+/** Throws unless the API takes this image as it is (type and size). */
+export function sendableOrThrow(kind: ImageKind, size: number, source: string): void {
+  const name = label(source);
+  if (kind === 'heic') throw new UsageError(`${name}: HEIC is not accepted by the API; convert to JPEG (e.g. \`heif-convert\`)`, 'for example: heif-convert photo.heic photo.jpg');
+  if (size > MAX_IMAGE_BYTES) throw tooLarge(name, size);
+  if (!SENDABLE.has(kind)) {
+    throw new UsageError(`${name}: ${kind.toUpperCase()} is not accepted by the API, which takes JPEG or PNG`, `convert it first, e.g. \`convert ${source === '-' ? 'in' : source} out.jpg\``);
+  }
+}
+
+type Check = (kind: ImageKind, size: number, source: string) => void;
+
+async function prepare(source: string, stdin: NodeJS.ReadableStream, maxPipe: number, check: Check): Promise<LocalImage> {
+  const name = label(source);
+  if (source === '-') return fromBytes(source, await readAll(stdin, name, maxPipe), check);
+
+  const st = await stat(source).catch((e: NodeJS.ErrnoException) => {
+    throw fsError(source, e);
+  });
+  if (st.isDirectory()) throw new UsageError(`${source} is a folder, not an image file`, 'pass image files (geo locate also takes folders)');
+  if (!st.isFile()) {
+    // A pipe or device (e.g. `<(curl ...)`): it can be read once only, so hold it like stdin.
+    return fromBytes(source, await readAll(createReadStream(source), name, maxPipe), check);
+  }
+  if (st.size === 0) throw new UsageError(`${source} is empty (0 bytes)`, 'check the file was fully downloaded or copied');
+
+  // Type and size are judged from stat and the first bytes: nothing more is read until they pass.
+  const head = await readHead(source);
+  const kind = sniffKind(head);
+  if (kind === 'unknown') throw notImage(source, head);
+  check(kind, st.size, source);
+  const sha256 = await hashFile(source);
+  return {
+    source, size: st.size, sha256, kind, mime: MIME[kind],
+    b64: { length: b64Length(st.size), stream: () => encodeChunks(createReadStream(source, { highWaterMark: CHUNK })) },
+  };
+}
+
+function fromBytes(source: string, bytes: Buffer, check: Check): LocalImage {
+  const name = label(source);
+  if (bytes.length === 0) throw new UsageError(`${name} is empty (0 bytes)`, source === '-' ? 'pipe image bytes in, e.g. `geo locate - < photo.jpg`' : undefined);
+  const kind = sniffKind(bytes.subarray(0, SNIFF_BYTES));
+  if (kind === 'unknown') throw notImage(name, bytes.subarray(0, SNIFF_BYTES));
+  check(kind, bytes.length, source);
+  return {
+    source, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), kind, mime: MIME[kind], bytes,
+    b64: { length: b64Length(bytes.length), stream: () => encodeChunks(slices(bytes)) },
+  };
+}
+
+function label(source: string): string {
+  return source === '-' ? 'stdin' : source;
+}
+
+function b64Length(size: number): number {
+  return 4 * Math.ceil(size / 3);
+}
+
+function tooLarge(name: string, size: number): UsageError {
+  return new UsageError(
+    `${name} is ${fmt(size)} bytes, over the API's 20 MB image limit: ${fmt(LIMITS.imageB64MaxChars)} base64 characters, i.e. at most ${fmt(MAX_IMAGE_BYTES)} bytes`,
+    'downscale or recompress it (e.g. `convert in.jpg -resize 50% -quality 85 out.jpg`)',
+  );
+}
+
+function notImage(name: string, head: Uint8Array): UsageError {
+  return new UsageError(`${name} is not an image (${describeNonImage(head)}); JPEG or PNG expected`, 'the type is read from the bytes, not the file name');
+}
+
+function fsError(source: string, e: NodeJS.ErrnoException): UsageError {
+  if (e.code === 'ENOENT') return new UsageError(`${source}: no such file`, 'check the path (quote it if it has spaces)');
+  if (e.code === 'EACCES' || e.code === 'EPERM') return new UsageError(`${source}: permission denied`, 'check the file permissions');
+  if (e.code === 'ENOTDIR') return new UsageError(`${source}: not a valid path (a part of it is a file)`);
+  return new UsageError(`${source}: cannot be read (${e.code ?? e.message})`);
+}
+
+async function readHead(path: string): Promise<Buffer> {
+  const fh = await open(path, 'r').catch((e: NodeJS.ErrnoException) => {
+    throw fsError(path, e);
+  });
+  try {
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+async function hashFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Reads a stream whole, refusing (without buffering further) once it passes `max` bytes. */
+async function readAll(stream: NodeJS.ReadableStream, name: string, max: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    total += buf.length;
+    if (total > max) throw tooLarge(name, total);
+    parts.push(buf);
+  }
+  return Buffer.concat(parts, total);
+}
+
+function* slices(bytes: Buffer): Iterable<Buffer> {
+  for (let i = 0; i < bytes.length; i += CHUNK) yield bytes.subarray(i, i + CHUNK);
+}
+
+/** Base64 text of a byte stream; whatever the chunk sizes, 0-2 bytes are carried to the next. */
+async function* encodeChunks(source: AsyncIterable<unknown> | Iterable<Buffer>): AsyncIterable<Uint8Array> {
+  let carry = Buffer.alloc(0);
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    const buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    const whole = buf.length - (buf.length % 3);
+    carry = Buffer.from(buf.subarray(whole));
+    if (whole > 0) yield Buffer.from(buf.subarray(0, whole).toString('base64'), 'latin1');
+  }
+  if (carry.length) yield Buffer.from(carry.toString('base64'), 'latin1');
+}
