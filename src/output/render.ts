@@ -5,9 +5,16 @@
  * record. Other formats (csv, geojson, kml, html) join through registerFormat().
  */
 import { Chalk } from 'chalk';
-import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
+import type { IO } from './io.js';
 import { sanitizeJsonText } from './sanitize.js';
+
+/** The slice of Ctx rendering needs (output/ never imports context: it takes plain data). */
+export interface RenderCtx {
+  io: IO;
+  globals: { json?: boolean; format?: string };
+  config: { getDefault(key: 'format'): string | undefined };
+}
 
 export interface Style {
   bold(s: string): string;
@@ -31,7 +38,7 @@ export interface ViewOpts {
   columns: number;
 }
 
-export function viewOpts(ctx: Pick<Ctx, 'io'>): ViewOpts {
+export function viewOpts(ctx: Pick<RenderCtx, 'io'>): ViewOpts {
   return { style: makeStyle(ctx.io.colorOut), tty: ctx.io.stdoutIsTTY, columns: ctx.io.columns };
 }
 
@@ -68,7 +75,7 @@ export const BASE_FORMATS = ['table', 'json', 'ndjson'] as const;
  * this command cannot produce falls back to `table` (it may be meant for export); a flag it cannot
  * produce is a usage error.
  */
-export function resolveFormat(ctx: Pick<Ctx, 'globals' | 'config'>, supported: readonly string[] = BASE_FORMATS): string {
+export function resolveFormat(ctx: Pick<RenderCtx, 'globals' | 'config'>, supported: readonly string[] = BASE_FORMATS): string {
   const flag = ctx.globals.json ? 'json' : ctx.globals.format;
   if (flag !== undefined) {
     if (!supported.includes(flag) || !registry.has(flag)) {
@@ -92,6 +99,6 @@ export function formatOutput(out: Renderable, format: string, view: ViewOpts): s
   return fn(out, view);
 }
 
-export function render(ctx: Pick<Ctx, 'io' | 'globals' | 'config'>, out: Renderable, supported?: readonly string[]): void {
+export function render(ctx: RenderCtx, out: Renderable, supported?: readonly string[]): void {
   ctx.io.stdout.write(formatOutput(out, resolveFormat(ctx, supported), viewOpts(ctx)));
 }

@@ -3,7 +3,7 @@
  * stdout stays pure data, and logs never fill with frames. Shows elapsed seconds, ticking once a
  * second from ctx.now so tests can drive the clock.
  */
-import type { Ctx } from '../context.js';
+import type { IO } from './io.js';
 import { sanitizeInline } from './sanitize.js';
 
 export interface Spinner {
@@ -14,7 +14,13 @@ export interface Spinner {
   stop(): void;
 }
 
-type SpinnerCtx = Pick<Ctx, 'io' | 'animate' | 'now' | 'globals'>;
+/** The slice of Ctx a spinner needs. */
+export interface SpinnerCtx {
+  io: IO;
+  animate: boolean;
+  now(): number;
+  globals: { quiet?: boolean };
+}
 
 function elapsed(ms: number): string {
   const s = Math.floor(ms / 1000);

@@ -7,7 +7,7 @@ import { plainTable, renderTable } from '../../src/output/table.js';
 
 const plain: ViewOpts = { style: makeStyle(false), tty: false, columns: 100 };
 const tty: ViewOpts = { style: makeStyle(true), tty: true, columns: 100 };
-const ANSI = /\u001b\[/;
+const ANSI = new RegExp(String.fromCharCode(27) + '\\[');
 
 describe('confidence', () => {
   it('words by band', () => {

@@ -1,0 +1,21 @@
+/**
+ * Glue for `geo analyses`. The search text comes from --query or the positional argument: the
+ * global -q/--quiet takes `-q` before this command sees it, so `geo analyses -q paris` arrives
+ * as quiet + positional "paris", which searches for paris all the same.
+ */
+import type { Handler } from '../../cli.js';
+import { UsageError } from '../../errors.js';
+import { render } from '../../output/render.js';
+import { analysesView } from '../../output/views/account.js';
+import { runAnalyses } from './run.js';
+
+export const analyses: Handler = async (ctx, args, opts) => {
+  const positional = args[0] as string | undefined;
+  const query = opts.query as string | undefined;
+  if (positional !== undefined && query !== undefined && positional !== query) {
+    throw new UsageError('give the search text once: either --query TEXT or a positional TEXT');
+  }
+  const res = await runAnalyses(ctx, { q: query ?? positional, city: opts.city as string | undefined, limit: opts.limit as string | undefined });
+  const items = res.data.data;
+  render(ctx, { raw: res.raw, data: res.data, records: () => items, human: (view) => analysesView(items, view) });
+};

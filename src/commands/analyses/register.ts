@@ -1,0 +1,25 @@
+/** `geo analyses`: saved analyses of the caller, searchable (api-spec.md "GET /api/v1/analyses"). */
+import type { Register } from '../../cli.js';
+
+export const register: Register = (program, act) => {
+  program
+    .command('analyses')
+    .description('list saved analyses; search by neighborhood, city or filename')
+    .argument('[text]', 'search text (same as --query)')
+    .option('--query <text>', 'search neighborhood, city or filename (sent as q)')
+    .option('--city <slug>', 'only this city (a slug, for example paris)')
+    .option('--limit <n>', 'at most N analyses, 1-200 (default 50)')
+    .addHelpText(
+      'after',
+      `
+The table shows the columns the items carry (id, created, file, place, coordinates, confidence,
+depth); --json prints the body exactly as received.
+
+Examples:
+  $ geo analyses
+  $ geo analyses -q montmartre            -q TEXT searches (also: --query TEXT, or geo analyses TEXT)
+  $ geo analyses --city paris --limit 10
+  $ geo analyses --json | jq -r '.data[].analysis_id'`,
+    )
+    .action(act(async () => (await import('./handler.js')).analyses));
+};

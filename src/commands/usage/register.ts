@@ -1,0 +1,19 @@
+/** `geo usage`: meter status, overage mode and access lifecycle (api-spec.md "Usage snapshot"). */
+import type { Register } from '../../cli.js';
+
+export const register: Register = (program, act) => {
+  program
+    .command('usage')
+    .description('show the usage snapshot (meter status, overage mode, access lifecycle) as key/value rows')
+    .addHelpText(
+      'after',
+      `
+The service does not document the fields, so every field it sends is shown, nested keys joined
+with dots (for example meter.status).
+
+Examples:
+  $ geo usage
+  $ geo usage --json | jq .data`,
+    )
+    .action(act(async () => (await import('./handler.js')).usage));
+};

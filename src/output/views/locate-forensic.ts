@@ -1,0 +1,60 @@
+/**
+ * The depth-3 part of the result view: the forensic verdict, the evidence for and against, the
+ * rejected candidates with their distance from the leading estimate, and the calibration policy
+ * (fields not shown in the spec, so flattened as they come).
+ */
+import type { GeolocateResponse } from '../../api/schemas.js';
+import { haversineKm } from '../../local/distance.js';
+import { percent } from '../confidence.js';
+import { flatten, renderKv } from '../kv.js';
+import { coord, osmLink } from '../maps.js';
+import type { ViewOpts } from '../render.js';
+import { sanitizeInline } from '../sanitize.js';
+import { renderTable } from '../table.js';
+
+function km(d: number): string {
+  return d < 10 ? `${d.toFixed(2)} km` : `${Math.round(d)} km`;
+}
+
+function bullets(items: readonly string[], mark: string): string[] {
+  return items.length ? items.map((s) => `  ${mark} ${sanitizeInline(s)}`) : ['  (none)'];
+}
+
+function candidates(res: GeolocateResponse, view: ViewOpts): string[] {
+  const list = res.forensic?.candidates;
+  if (list === undefined) return [];
+  const head = view.style.bold(`Candidates (${list.length})`);
+  if (!list.length) return ['', head, '  (none)'];
+  const { latitude, longitude } = res.location;
+  const rows = list.map((c) => [
+    c.label,
+    `${coord(c.lat)}, ${coord(c.lng)}`,
+    percent(c.confidence),
+    km(haversineKm(latitude, longitude, c.lat, c.lng)),
+    osmLink(c.lat, c.lng),
+  ]);
+  const table = renderTable({ head: ['label', 'coordinates', 'confidence', 'distance', 'map'], rows, align: ['left', 'left', 'right', 'right', 'left'], maxCell: 60 }, view);
+  return ['', head, table.split('\n').map((l) => '  ' + l).join('\n')];
+}
+
+export function forensicSection(res: GeolocateResponse, view: ViewOpts): string[] {
+  const f = res.forensic;
+  if (!f) return [];
+  const out = [
+    '',
+    view.style.bold('Forensic'),
+    renderKv([['precision tier', f.precision_tier], ['verification status', f.verification_status]], view, '  '),
+    '',
+    view.style.bold(`Supports (${f.supports.length})`),
+    ...bullets(f.supports, '+'),
+    '',
+    view.style.bold(`Contradictions (${f.contradictions.length})`),
+    ...bullets(f.contradictions, '-'),
+    ...candidates(res, view),
+  ];
+  if (res.calibration !== undefined) {
+    const rows = flatten(res.calibration);
+    out.push('', view.style.bold('Calibration'), rows.length ? renderKv(rows, view, '  ') : '  (empty)');
+  }
+  return out;
+}

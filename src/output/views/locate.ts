@@ -1,0 +1,102 @@
+/**
+ * The result of one locate, for people: place, coordinates, confidence, address and map links
+ * first (what an analyst acts on), then the evidence, then the bookkeeping. Every server string
+ * goes through sanitize (blocks) or sanitizeInline (one-line fields) before it is drawn.
+ */
+import type { GeolocateResponse } from '../../api/schemas.js';
+import { DEPTH_NAME, type Depth } from '../../api/schemas.js';
+import { formatConfidence } from '../confidence.js';
+import { renderKv, type KvInput } from '../kv.js';
+import { coord, mapLinks } from '../maps.js';
+import type { ViewOpts } from '../render.js';
+import { sanitize, sanitizeInline } from '../sanitize.js';
+import { forensicSection } from './locate-forensic.js';
+
+/** What the client knows about the exchange, beyond the body. */
+export interface LocateMeta {
+  input?: string;
+  replayed?: boolean;
+  elapsedMs?: number;
+  attempts?: number;
+  requestId?: string;
+  idempotencyKey?: string;
+}
+
+export function heading(title: string, view: ViewOpts): string {
+  return view.style.bold(title);
+}
+
+/** A text block, indented two spaces, newlines kept (sanitize keeps \n and \t). */
+export function block(text: string, indent = '  '): string {
+  return sanitize(text)
+    .split('\n')
+    .map((l) => (indent + l).trimEnd())
+    .join('\n');
+}
+
+export function placeLine(loc: GeolocateResponse['location']): string {
+  const parts = [loc.neighborhood, loc.city, loc.country].map((p) => sanitizeInline(p).trim()).filter((p) => p !== '');
+  return parts.length ? [...new Set(parts)].join(', ') : '(no place name)';
+}
+
+/** Clue extras (image coordinates, contours: shape not shown) as a short "k=v" list. */
+function clueExtras(clue: Record<string, unknown>): string {
+  const extras = Object.entries(clue).filter(([k, v]) => k !== 'label' && k !== 'detail' && v !== undefined && v !== null);
+  if (!extras.length) return '';
+  const text = extras.map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ');
+  return ` (${sanitizeInline(text.length > 80 ? text.slice(0, 79) + '…' : text)})`;
+}
+
+function summary(res: GeolocateResponse, view: ViewOpts): string[] {
+  const loc = res.location;
+  const links = mapLinks(loc.latitude, loc.longitude);
+  const rows: KvInput[] = [
+    ['coordinates', `${coord(loc.latitude)}, ${coord(loc.longitude)}`],
+    ['confidence', { drawn: formatConfidence(res.confidence, view) }],
+    ['address', loc.address || '(none given)'],
+    ...links.map((l, i): KvInput => [i === 0 ? 'maps' : '', l.url]),
+  ];
+  if (res.scope_consistent === false) rows.push(['scope', 'overridden: the image contradicts the given scope; this is the unscoped estimate']);
+  return [heading(placeLine(loc), view), renderKv(rows, view, '  ')];
+}
+
+function clues(res: GeolocateResponse, view: ViewOpts): string[] {
+  const out: string[] = [];
+  if (res.thinking !== undefined) out.push('', heading('Thinking', view), block(res.thinking || '(empty)'));
+  if (res.visual_clues !== undefined) {
+    out.push('', heading(`Visual clues (${res.visual_clues.length})`, view));
+    if (!res.visual_clues.length) out.push('  (none)');
+    for (const c of res.visual_clues) {
+      const detail = c.detail ? `: ${sanitizeInline(c.detail)}` : '';
+      out.push(`  - ${sanitizeInline(c.label)}${detail}${clueExtras(c)}`);
+    }
+  }
+  return out;
+}
+
+function footer(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): string[] {
+  const depth = res.depth as Depth;
+  const facts = [`depth ${depth}${DEPTH_NAME[depth] ? ` (${DEPTH_NAME[depth]})` : ''}`];
+  if (res.effort !== undefined) facts.push(`effort ${sanitizeInline(res.effort)}`);
+  if (res.batch_id !== undefined) facts.push(`batch ${sanitizeInline(res.batch_id)}`);
+  facts.push(`model ${sanitizeInline(res.model)}`, `server ${(res.timing_ms / 1000).toFixed(1)} s`);
+  if (meta.elapsedMs !== undefined) facts.push(`total ${(meta.elapsedMs / 1000).toFixed(1)} s`);
+  if (meta.attempts !== undefined && meta.attempts > 1) facts.push(`${meta.attempts} attempts`);
+  const ids = [`analysis ${res.analysis_id === null ? '(not saved: history is off)' : sanitizeInline(res.analysis_id)}`];
+  if (meta.requestId) ids.push(`request ${sanitizeInline(meta.requestId)}`);
+  const lines = ['', view.style.dim(facts.join(' · ')), view.style.dim(ids.join(' · '))];
+  if (meta.replayed) lines.push(view.style.yellow('replayed: the stored response for this Idempotency-Key, no credits charged'));
+  return lines;
+}
+
+export function locateView(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): string {
+  return [
+    ...summary(res, view),
+    '',
+    heading('Reasoning', view),
+    block(res.reasoning || '(empty)'),
+    ...clues(res, view),
+    ...(res.forensic ? forensicSection(res, view) : []),
+    ...footer(res, meta, view),
+  ].join('\n');
+}
