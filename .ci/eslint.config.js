@@ -19,15 +19,15 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: nodeGlobals },
-    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    linterOptions: { reportUnusedDisableDirectives: 'warn' },
     rules: {
       // `_`-prefixed names are deliberately unused (handler signatures, destructuring to omit).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
   {
-    // Escaping and spotting terminal control sequences is output/'s job, and tests assert on them.
-    files: ['src/output/**/*.ts', 'test/**/*.ts'],
+    // Tests assert on terminal escapes all the time; in src/ each such regex keeps an explicit disable comment.
+    files: ['test/**/*.ts'],
     rules: { 'no-control-regex': 'off' },
   },
   ...layerConfigs(),
