@@ -1,0 +1,39 @@
+/** `geo config get | set | list`: defaults used when a flag is not given. */
+import type { Register } from '../../cli.js';
+
+const KEYS_HELP = `
+Keys:
+  depth              default --depth for locate: 1, 2 or 3 (default 1)
+  format             default output format: table, json or ndjson (default table)
+  confirm_threshold  ask before runs estimated above this many credits (default 20)`;
+
+export const register: Register = (program, act) => {
+  const config = program
+    .command('config')
+    .description('read and change defaults: depth, format, confirm_threshold')
+    .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  $ geo config list\n  $ geo config set depth 2\n  $ geo config get format`);
+
+  config
+    .command('get <key>')
+    .description('print the value of KEY (the built-in default when unset)')
+    .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  $ geo config get depth\n  $ geo config get confirm_threshold --json`)
+    .action(act(async () => (await import('./handlers.js')).get));
+
+  config
+    .command('set <key> <value>')
+    .description('set KEY to VALUE (checked before it is stored)')
+    .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  $ geo config set depth 3\n  $ geo config set format json\n  $ geo config set confirm_threshold 50`)
+    .action(act(async () => (await import('./handlers.js')).set));
+
+  config
+    .command('unset <key>')
+    .description('forget KEY so the built-in default applies again')
+    .addHelpText('after', '\nExamples:\n  $ geo config unset depth')
+    .action(act(async () => (await import('./handlers.js')).unset));
+
+  config
+    .command('list')
+    .description('every key with its value and whether it was set or is the default')
+    .addHelpText('after', '\nExamples:\n  $ geo config list\n  $ geo config list --json')
+    .action(act(async () => (await import('./handlers.js')).list));
+};

@@ -1,0 +1,76 @@
+/**
+ * Defaults on disk. Values are validated here, before they are stored, so every reader can trust
+ * them (a bad depth would otherwise surface later as a confusing 422).
+ */
+import type { Ctx } from '../../context.js';
+import { DEFAULT_KEYS, type DefaultKey } from '../../config/store.js';
+import { UsageError } from '../../errors.js';
+
+interface Spec {
+  builtin: string;
+  /** Returns the normalised value, or throws a UsageError with a hint. */
+  check(v: string): string;
+}
+
+const SPECS: Record<DefaultKey, Spec> = {
+  depth: {
+    builtin: '1',
+    check: (v) => {
+      if (!/^[123]$/.test(v.trim())) throw new UsageError(`depth must be 1, 2 or 3, got "${v}"`, 'geo config set depth 2');
+      return v.trim();
+    },
+  },
+  format: {
+    builtin: 'table',
+    check: (v) => {
+      const f = v.trim().toLowerCase();
+      if (!['table', 'json', 'ndjson'].includes(f)) throw new UsageError(`format must be table, json or ndjson, got "${v}"`, 'geo config set format json');
+      return f;
+    },
+  },
+  confirm_threshold: {
+    builtin: '20',
+    check: (v) => {
+      if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(Number(v.trim()))) {
+        throw new UsageError(`confirm_threshold must be a whole number of credits (0 or more), got "${v}"`, 'geo config set confirm_threshold 20');
+      }
+      return String(Number(v.trim()));
+    },
+  },
+};
+
+/** Accepts confirm-threshold too: flags use dashes, the stored key uses an underscore. */
+export function parseKey(input: string): DefaultKey {
+  const k = input.trim().toLowerCase().replace(/-/g, '_');
+  if ((DEFAULT_KEYS as readonly string[]).includes(k)) return k as DefaultKey;
+  throw new UsageError(`unknown config key "${input}"`, `keys: ${DEFAULT_KEYS.join(', ')}`);
+}
+
+export interface Entry {
+  key: DefaultKey;
+  value: string;
+  source: 'config' | 'default';
+}
+
+export function runGet(ctx: Ctx, key: string): Entry {
+  const k = parseKey(key);
+  const stored = ctx.config.getDefault(k);
+  return stored === undefined ? { key: k, value: SPECS[k].builtin, source: 'default' } : { key: k, value: stored, source: 'config' };
+}
+
+export function runSet(ctx: Ctx, key: string, value: string): Entry {
+  const k = parseKey(key);
+  const v = SPECS[k].check(value);
+  ctx.config.setDefault(k, v);
+  return { key: k, value: v, source: 'config' };
+}
+
+export function runUnset(ctx: Ctx, key: string): Entry {
+  const k = parseKey(key);
+  ctx.config.setDefault(k, undefined);
+  return { key: k, value: SPECS[k].builtin, source: 'default' };
+}
+
+export function runList(ctx: Ctx): Entry[] {
+  return DEFAULT_KEYS.map((k) => runGet(ctx, k));
+}

@@ -1,0 +1,20 @@
+/** `geo docs`: where the service's HTML documentation lives; open it or save it. */
+import type { Register } from '../../cli.js';
+
+export const register: Register = (program, act) => {
+  program
+    .command('docs')
+    .description("print the URL of the service's HTML API documentation (<base URL>/api/v1/docs)")
+    .option('--open', 'open it in the browser (BROWSER, xdg-open or open)')
+    .option('--html <file>', 'download the HTML into FILE (no key needed)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ geo docs                         print the URL
+  $ geo docs --open                  open it in the browser
+  $ geo docs --html api-docs.html    save the HTML
+  $ geo --sandbox docs --html sandbox-docs.html`,
+    )
+    .action(act(async () => (await import('./handlers.js')).docs));
+};

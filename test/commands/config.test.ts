@@ -1,0 +1,92 @@
+/** geo config get/set/unset/list, and the config file on disk (modes, GEO_CONFIG_DIR, corruption). */
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type RunOptions, runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+function session() {
+  const dir = tempConfigDir();
+  return { dir, run: (argv: string[], opts: RunOptions = {}) => runCli(argv, { ...opts, env: { GEO_CONFIG_DIR: dir, ...opts.env } }) };
+}
+
+describe('geo config', () => {
+  it('list shows built-in defaults: plain when piped, boxed on a TTY, an object with --json', async () => {
+    const { run } = session();
+    const piped = await run(['config', 'list']);
+    expect(piped).toMatchObject({ code: 0, stderr: '' });
+    expect(piped.stdout).toBe('KEY                VALUE  FROM\ndepth              1      default\nformat             table  default\nconfirm_threshold  20     default\n');
+    const tty = await run(['config', 'list'], { tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toMatch(/┌.*\n.*KEY.*VALUE.*FROM/);
+    expect(JSON.parse((await run(['config', 'list', '--json'])).stdout)).toEqual({ depth: '1', format: 'table', confirm_threshold: '20' });
+  });
+
+  it('set validates, stores and get prints the bare value', async () => {
+    const { dir, run } = session();
+    for (const [k, v] of [['depth', '3'], ['format', 'NDJSON'], ['confirm-threshold', '0']] as const) {
+      const r = await run(['config', 'set', k, v], { tty: true });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`${k.replace('-', '_')} = ${v.toLowerCase()}\n`);
+    }
+    expect((await run(['config', 'get', 'depth'])).stdout).toBe('3\n');
+    expect((await run(['config', 'get', 'format'])).stdout).toBe('ndjson\n');
+    expect(JSON.parse((await run(['config', 'get', 'confirm_threshold', '--json'])).stdout)).toEqual({ key: 'confirm_threshold', value: '0', source: 'config' });
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).defaults).toEqual({ depth: '3', format: 'ndjson', confirm_threshold: '0' });
+    const unset = await run(['config', 'unset', 'depth']);
+    expect(unset.stderr).toBe('depth reset to the default (1)\n');
+    expect((await run(['config', 'get', 'depth'])).stdout).toBe('1\n');
+  });
+
+  it.each([
+    [['config', 'set', 'depth', '4'], /depth must be 1, 2 or 3, got "4" — hint: geo config set depth 2/],
+    [['config', 'set', 'format', 'xml'], /format must be table, json or ndjson/],
+    [['config', 'set', 'confirm_threshold', '-1'], /confirm_threshold must be a whole number/],
+    [['config', 'set', 'confirm_threshold', '2.5'], /confirm_threshold must be a whole number/],
+    [['config', 'get', 'colour'], /unknown config key "colour" — hint: keys: depth, format, confirm_threshold/],
+    [['config', 'set', 'depth'], /missing required argument 'value'/],
+  ])('%j is a usage error (exit 2, one line, nothing stored)', async (argv, message) => {
+    const { run } = session();
+    for (const tty of [false, true]) {
+      const r = await run(argv, { tty });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect((await run(['config', 'get', 'depth'])).stdout).toBe('1\n');
+  });
+});
+
+describe('config on disk', () => {
+  it('folder 0700 and file 0600, even in a new nested GEO_CONFIG_DIR', async () => {
+    const dir = join(tempConfigDir(), 'nested', 'geo');
+    const r = await runCli(['config', 'set', 'depth', '2'], { env: { GEO_CONFIG_DIR: dir } });
+    expect(r.code).toBe(0);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('without GEO_CONFIG_DIR it lives under XDG_CONFIG_HOME/geo', async () => {
+    const xdg = tempConfigDir();
+    const r = await runCli(['config', 'set', 'format', 'json'], { env: { GEO_CONFIG_DIR: undefined, XDG_CONFIG_HOME: xdg } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(xdg, 'geo', 'config.json'), 'utf8')).defaults.format).toBe('json');
+  });
+
+  it('a corrupted config file: one line with a hint, exit 2, no stack', async () => {
+    const dir = tempConfigDir();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), '{"profiles": {"work": ', { mode: 0o600 });
+    for (const argv of [['config', 'list'], ['keys', 'list'], ['keys', 'show']]) {
+      for (const tty of [false, true]) {
+        const r = await runCli(argv, { env: { GEO_CONFIG_DIR: dir }, tty });
+        expect(r.code).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(/^(\u001b\[31m)?error(\u001b\[39m)?: the config file .*config\.json is not valid JSON — hint: repair or delete it/);
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+        expect(r.stderr).not.toMatch(/\bat .*\.(ts|js):\d+/);
+      }
+    }
+  });
+});
