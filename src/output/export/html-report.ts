@@ -1,0 +1,88 @@
+/**
+ * The HTML map report: one self-contained file (image embedded, Leaflet inlined, data as JSON) that
+ * opens from disk, mails as an attachment and prints. Plain data in, a string out: the caller
+ * loads Leaflet (leaflet-assets.ts) and the image bytes (thumbnail.ts).
+ *
+ * Content-Security-Policy (meta): nothing may load but the inline code we wrote, pinned by sha256
+ * hash (stricter than 'unsafe-inline': injected markup could not run even if escaping failed),
+ * data: images (the thumbnail) and OpenStreetMap tiles. No connect, no frames, no forms, no base.
+ */
+import { createHash } from 'node:crypto';
+import type { ProvenanceRecord } from '../../local/store-types.js';
+import { esc, inlineSafe, jsonForScript } from './html.js';
+import type { LeafletAssets } from './leaflet-assets.js';
+import { type ExportItem, exifPointOf, placeName, toItem } from './model.js';
+import { REPORT_CSS, REPORT_SCRIPT } from './report-template.js';
+import { resultSection } from './report-sections.js';
+import { sanitize } from '../sanitize.js';
+
+export const TILE_ORIGIN = 'https://tile.openstreetmap.org';
+
+export interface ReportEntry {
+  record: ProvenanceRecord;
+  /** data: URL from thumbnailDataUrl(), when the image could be read. */
+  thumbnail?: string;
+  /** Shown instead of the image, e.g. "image not found at <path>". */
+  missingImage?: string;
+}
+
+export interface ReportOptions {
+  leaflet: LeafletAssets | undefined;
+  title?: string;
+  /** ISO time shown in the header (ctx.now()). */
+  generatedAt: string;
+  cliVersion?: string;
+}
+
+const hash = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
+
+/** What the browser script needs, strings sanitized (it writes them with textContent). */
+function mapData(item: ExportItem) {
+  const ex = exifPointOf(item);
+  return {
+    estimate: { lat: item.lat, lng: item.lng, label: sanitize(`estimate: ${placeName(item.body) || item.input} (${Math.round(item.body.confidence * 100)}%)`) },
+    candidates: item.candidates.map((c) => ({ rank: c.rank, lat: c.lat, lng: c.lng, label: sanitize(c.label), confidencePct: c.confidencePct })),
+    exif: ex && item.exif ? { lat: ex.lat, lng: ex.lng, verdict: item.exif.verdict, distanceKm: item.exif.distanceKm ?? null } : null,
+    scope: item.scope ? { ...item.scope, name: sanitize(item.scope.name) } : null,
+  };
+}
+
+export function renderHtmlReport(entries: readonly ReportEntry[], opts: ReportOptions): string {
+  const items = entries.map((e) => toItem(e.record));
+  const hasMap = opts.leaflet !== undefined;
+  const data = `<script type="application/json" id="geo-data">${jsonForScript({ items: items.map(mapData) })}</script>`;
+  const scripts = hasMap ? [inlineSafe(opts.leaflet!.js, 'script'), REPORT_SCRIPT] : [];
+  const styles = [...(hasMap ? [inlineSafe(opts.leaflet!.css, 'style')] : []), REPORT_CSS];
+  const csp = [
+    "default-src 'none'",
+    `script-src ${scripts.map(hash).join(' ') || "'none'"}`,
+    `style-src ${styles.map(hash).join(' ')}`,
+    `img-src data: ${TILE_ORIGIN}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "object-src 'none'",
+  ].join('; ');
+  const title = opts.title ?? (items.length === 1 ? `geo report: ${placeName(items[0]!.body) || items[0]!.input}` : `geo report: ${items.length} results`);
+  const sections = items.map((item, i) => resultSection(item, i, entries[i]!.thumbnail, entries[i]!.missingImage ?? 'image not embedded', hasMap));
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="geo ${esc(opts.cliVersion ?? '')}">
+<title>${esc(title)}</title>
+${styles.map((s) => `<style>${s}</style>`).join('\n')}
+</head>
+<body>
+<header class="page"><h1>${esc(title)}</h1><p>Generated ${esc(opts.generatedAt)} by geo${opts.cliVersion ? ` ${esc(opts.cliVersion)}` : ''}. Map tiles load when online; markers, candidates, EXIF point and scope draw offline.${hasMap && opts.leaflet!.version ? ` Leaflet ${esc(opts.leaflet!.version)}.` : ''}</p></header>
+<main>
+${sections.join('\n')}
+</main>
+${data}
+${scripts.map((s) => `<script>${s}</script>`).join('\n')}
+</body>
+</html>
+`;
+}

@@ -1,0 +1,97 @@
+/** The HTML of one result in the report. Every server or file string goes through esc(). */
+import { describeCorroboration } from '../../local/corroborate.js';
+import { esc } from './html.js';
+import { type ExportItem, placeName } from './model.js';
+
+const fmt = (n: number, places = 6) => (Number.isFinite(n) ? n.toFixed(places) : '?');
+const list = (xs: readonly unknown[]) => (xs.length ? `<ul>${xs.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : '<p class="empty">none reported</p>');
+
+function facts(rows: Array<[string, unknown] | undefined>): string {
+  const body = rows
+    .filter((r): r is [string, unknown] => r !== undefined && r[1] !== undefined && r[1] !== null && r[1] !== '')
+    .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`)
+    .join('');
+  return `<dl class="facts">${body}</dl>`;
+}
+
+function imageBlock(thumb: string | undefined, missing: string): string {
+  // The data URL is built locally from sniffed image bytes (base64 and a fixed mime): no server text.
+  return thumb ? `<figure class="img"><img src="${esc(thumb)}" alt="analysed image"></figure>` : `<div class="noimg">${esc(missing)}</div>`;
+}
+
+function candidates(item: ExportItem): string {
+  if (!item.candidates.length) return '<p class="empty">no alternative candidates in this result (depth 3 only, optional)</p>';
+  const rows = item.candidates.map(
+    (c) =>
+      `<tr class="candidate"><td class="num">${c.rank}</td><td>${esc(c.label)}</td><td class="num">${fmt(c.lat)}, ${fmt(c.lng)}</td>` +
+      `<td class="num">${c.confidencePct === null ? '?' : esc(c.confidencePct)}%</td><td>${list(c.supports)}</td><td>${list(c.contradictions)}</td></tr>`,
+  );
+  return `<table class="candidates"><thead><tr><th>#</th><th>label</th><th>lat, lng</th><th>confidence</th><th>supports</th><th>contradictions</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function corroboration(item: ExportItem): string {
+  const c = item.exif;
+  if (!c) return '<p class="verdict">not checked (no EXIF block in this record)</p>';
+  return `<p class="verdict verdict-${esc(c.verdict)}">${esc(describeCorroboration(c))}</p>
+<p class="note">A local check of the file's own metadata: never sent to the API, and it does not change the confidence shown.</p>`;
+}
+
+function provenance(item: ExportItem): string {
+  const r = item.record;
+  const h = r.headers;
+  return facts([
+    ['recorded', r.stored_at],
+    ['origin', r.origin],
+    r.cli ? ['server', r.cli.base_url] : undefined,
+    r.cli ? ['geo version', r.cli.version] : undefined,
+    ['request id', h?.request_id],
+    h ? ['replayed', h.idempotent_replayed ? 'yes (Idempotent-Replayed: no new analysis, no charge)' : 'no'] : undefined,
+    ['idempotency key', r.idempotency_key],
+    ['attempts', r.timing?.attempts],
+    ['elapsed', r.timing?.elapsed_ms !== undefined ? `${r.timing.elapsed_ms} ms` : undefined],
+    ['server timing', r.timing?.server_timing_ms !== undefined ? `${r.timing.server_timing_ms} ms` : undefined],
+    ['rate limit', h && Object.keys(h.rate_limit).length ? Object.entries(h.rate_limit).map(([k, v]) => `${k}: ${v}`).join('; ') : undefined],
+  ]) + (r.request ? `<h4>request parameters</h4><pre>${esc(JSON.stringify(r.request, null, 2))}</pre>` : '');
+}
+
+export function resultSection(item: ExportItem, index: number, thumb: string | undefined, missing: string, hasMap: boolean): string {
+  const b = item.body;
+  const f = b.forensic;
+  const title = placeName(b) || b.location.address || item.input;
+  const clues = Array.isArray(b.visual_clues) ? b.visual_clues.map((c) => (c.detail ? `${c.label}: ${c.detail}` : c.label)) : [];
+  const map = hasMap
+    ? `<div class="map" id="map-${index}" role="img" aria-label="map of the estimate, candidates, EXIF point and scope"></div>
+<div class="legend"><span class="l-est">estimate</span><span class="l-cand">candidates</span><span class="l-exif">EXIF GPS</span><span class="l-scope">scope</span></div>`
+    : '<p class="map-missing">Map unavailable: the leaflet package is not installed with geo.</p>';
+  return `<section class="result" id="result-${index}">
+<h2>${esc(title)}</h2>
+<div class="top">${imageBlock(thumb, missing)}
+${facts([
+  ['input', item.input],
+  ['sha256', item.sha256],
+  ['coordinates', `${fmt(item.lat)}, ${fmt(item.lng)}`],
+  ['address', b.location.address],
+  ['confidence', `${(b.confidence * 100).toFixed(1)}% (leading candidate, as reported by the API)`],
+  ['depth', b.depth],
+  ['model', b.model],
+  ['precision', f?.precision_tier],
+  ['verification', f?.verification_status],
+  ['scope consistent', b.scope_consistent === undefined ? undefined : String(b.scope_consistent)],
+  ['scope', item.scope ? `${item.scope.name} (${item.scope.radiusKm} km around ${item.scope.lat}, ${item.scope.lng})` : undefined],
+  ['analysis id', b.analysis_id ?? 'not retained'],
+])}</div>
+${map}
+<h3>Corroboration (EXIF)</h3>
+${corroboration(item)}
+<h3>Reasoning</h3>
+<p class="reasoning">${esc(b.reasoning)}</p>
+${b.thinking ? `<details><summary>step-by-step cues</summary><p class="reasoning">${esc(b.thinking)}</p></details>` : ''}
+${clues.length ? `<h3>Visual clues</h3>${list(clues)}` : ''}
+<h3>Evidence</h3>
+${f ? `<div class="evidence"><div class="supports"><h4>supports</h4>${list(f.supports ?? [])}</div><div class="contradictions"><h4>contradictions</h4>${list(f.contradictions ?? [])}</div></div>` : '<p class="empty">forensic evidence lists come with depth 3</p>'}
+<h3>Candidates</h3>
+${candidates(item)}
+<h3>Provenance</h3>
+${provenance(item)}
+</section>`;
+}
