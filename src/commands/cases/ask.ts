@@ -1,0 +1,30 @@
+/**
+ * The interactive part of `cases create` (gh's `issue create` pattern): on a terminal, ask only
+ * for what the flags left out, show a summary, confirm. Without a terminal, in CI or with
+ * --no-input, nothing is asked and a missing name is a usage error.
+ */
+import type { Ctx } from '../../context.js';
+import { CancelledError, UsageError } from '../../errors.js';
+import { sanitizeInline } from '../../output/sanitize.js';
+import type { CreateOptions } from './run.js';
+
+export async function askMissing(ctx: Ctx, opts: CreateOptions): Promise<CreateOptions> {
+  const missing = opts.name === undefined || opts.description === undefined || opts.team === undefined;
+  if (!ctx.interactive || !missing) {
+    if (opts.name === undefined || !opts.name.trim()) {
+      throw new UsageError('a case needs a name: --name is required without a terminal (or with --no-input / CI)', 'geo cases create --name "Harbour fire" [--description TEXT] [--team ID]');
+    }
+    return opts;
+  }
+  // Make sure a key exists before asking anything: answering three questions to get "no key" is rude.
+  ctx.client();
+  const name = opts.name?.trim() ? opts.name : await ctx.prompt.input('Case name', { required: true });
+  const description = opts.description ?? (await ctx.prompt.input('Description (optional)'));
+  const team = opts.team ?? (await ctx.prompt.input('Team id (optional, Enter for none)'));
+  const out: CreateOptions = { name: name.trim(), description, team: team.trim() };
+  ctx.io.stderr.write(
+    ['', 'New case:', `  name         ${sanitizeInline(out.name)}`, `  description  ${sanitizeInline(out.description) || '-'}`, `  team         ${sanitizeInline(out.team) || '-'}`, ''].join('\n') + '\n',
+  );
+  if (!ctx.globals.yes && !(await ctx.prompt.confirm('Create this case?', true))) throw new CancelledError('no case created');
+  return out;
+}
