@@ -1,0 +1,31 @@
+/** `geo export`: stored or NDJSON results to GeoJSON, KML, CSV or an HTML map report. */
+import type { Register } from '../../cli.js';
+
+export const register: Register = (program, act) => {
+  program
+    .command('export')
+    .description('turn stored results or NDJSON output into GeoJSON, KML, CSV or an HTML map report')
+    .argument('[results...]', 'sha256 (or a prefix of 6+ hex digits), analysis id, .ndjson/.jsonl/.json file, or - for stdin')
+    .option('--all', 'every stored result (latest per image unless --history)')
+    .option('--history', 'every stored run of each selected image, not only the latest')
+    .option('--out <file>', 'write to this file instead of stdout (the format can come from its extension)')
+    .addHelpText(
+      'after',
+      `
+Formats (global --format): geojson (RFC 7946, QGIS), kml (Google Earth), csv (one row per result),
+html (one self-contained report: image, result, evidence, candidates, EXIF check, Leaflet map).
+Without --format, the extension of --out decides (.geojson .kml .csv .html).
+
+Stored results are the provenance records geo locate keeps (skip with --no-store) in
+$XDG_DATA_HOME/geo/results (GEO_DATA_DIR overrides). Every feature carries a role property:
+estimate, candidate, exif (the photo's own GPS) or scope (the search circle).
+
+Examples:
+  $ geo export --all --format geojson --out results.geojson
+  $ geo export 8687352 --format html --out paris.html      by sha256 prefix
+  $ geo export an_01HV... --format kml > paris.kml          by analysis id
+  $ geo locate shots/ --format ndjson > run.ndjson && geo export run.ndjson --out run.csv
+  $ geo locate shots/ --format ndjson | geo export - --format geojson | ogrinfo -ro -al -so /vsistdin/`,
+    )
+    .action(act(async () => (await import('./handler.js')).exportResults));
+};

@@ -1,0 +1,79 @@
+/**
+ * Which records `geo export` turns into a file: stored provenance records chosen by sha256
+ * (prefix), analysis id or --all, and results read from NDJSON/JSON files or stdin.
+ */
+import type { Readable } from 'node:stream';
+import { dataDir } from '../../config/paths.js';
+import type { Ctx } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { type ProvenanceRecord, listRecords, parseNdjsonResults, readNdjsonResults } from '../../local/store.js';
+
+export interface Selection {
+  sources: string[];
+  all: boolean;
+  history: boolean;
+}
+
+type Warn = (line: string) => void;
+const FILE_SOURCE = /\.(ndjson|jsonl|json)$/i;
+const HEX = /^[0-9a-f]{6,64}$/i;
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(String(c)));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The newest record per image, in the order the images were first selected. */
+function latestPerImage(records: ProvenanceRecord[]): ProvenanceRecord[] {
+  const byImage = new Map<string, ProvenanceRecord>();
+  for (const r of records) {
+    const prev = byImage.get(r.input.sha256);
+    if (!prev || prev.stored_at <= r.stored_at) byImage.set(r.input.sha256, r);
+  }
+  return [...byImage.values()];
+}
+
+async function fromStore(dir: string, source: string, warn: Warn): Promise<ProvenanceRecord[]> {
+  const onProblem = (file: string, why: string) => warn(`skipped ${file}: ${why}`);
+  if (HEX.test(source)) {
+    const bySha = await listRecords(dir, { sha256: source }, onProblem);
+    const images = new Set(bySha.map((r) => r.input.sha256));
+    if (images.size > 1) {
+      throw new UsageError(`sha256 prefix ${source} matches ${images.size} images`, `use more digits: ${[...images].map((s) => s.slice(0, 12)).join(', ')}`);
+    }
+    if (bySha.length) return bySha;
+  }
+  const byId = await listRecords(dir, { analysisId: source }, onProblem);
+  if (byId.length) return byId;
+  throw new UsageError(`no stored result for ${JSON.stringify(source)} (not a sha256 prefix or analysis id on record)`, `stored results are in ${dir}/results; list them with: geo export --all --format csv`);
+}
+
+export async function selectRecords(ctx: Pick<Ctx, 'env' | 'io' | 'now'>, sel: Selection, warn: Warn): Promise<ProvenanceRecord[]> {
+  if (!sel.all && sel.sources.length === 0) throw new UsageError('nothing to export', 'name results (sha256, analysis id, .ndjson file, -) or use --all');
+  if (sel.sources.filter((s) => s === '-').length > 1) throw new UsageError('stdin (-) can be read once');
+  const dir = dataDir(ctx.env);
+  const stored: ProvenanceRecord[] = [];
+  const files: ProvenanceRecord[] = [];
+  const onProblem = (where: string, why: string) => warn(`skipped ${where}: ${why}`);
+  if (sel.all) stored.push(...(await listRecords(dir, { all: true }, (f, why) => warn(`skipped ${f}: ${why}`))));
+  for (const source of sel.sources) {
+    if (source === '-') files.push(...parseNdjsonResults(await readAll(ctx.io.stdin), '-', { now: ctx.now(), onProblem }));
+    else if (FILE_SOURCE.test(source)) {
+      try {
+        files.push(...(await readNdjsonResults(source, { now: ctx.now(), onProblem })));
+      } catch (e) {
+        throw new UsageError(`cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+    } else stored.push(...(await fromStore(dir, source, warn)));
+  }
+  // The same stored record may be named twice (--all plus a sha256): keep one of each.
+  const seen = new Set<string>();
+  const unique = stored.filter((r) => {
+    const key = `${r.input.sha256}|${r.stored_at}|${r.response.body.analysis_id ?? ''}|${r.idempotency_key ?? ''}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+  const records = [...(sel.history ? unique : latestPerImage(unique)), ...files];
+  if (records.length === 0) throw new UsageError(sel.all && sel.sources.length === 0 ? `no stored results in ${dir}/results` : 'no results to export', 'geo locate stores every successful result unless --no-store');
+  return records;
+}

@@ -1,0 +1,57 @@
+/**
+ * The entry points commands use (export, and locate's --format geojson|kml|csv and --report).
+ * Records in, text out; the only reads are Leaflet's installed package files and, through sharp
+ * when present, the image bytes the caller already holds.
+ */
+import type { ProvenanceRecord } from '../../local/store-types.js';
+import { renderCSV } from './csv.js';
+import { renderGeoJSON } from './geojson.js';
+import { type ReportEntry, renderHtmlReport } from './html-report.js';
+import { renderKML } from './kml.js';
+import { type LeafletAssets, loadLeafletAssets } from './leaflet-assets.js';
+import { thumbnailDataUrl } from './thumbnail.js';
+
+export { renderCSV, renderGeoJSON, renderKML, renderHtmlReport, loadLeafletAssets, thumbnailDataUrl };
+export type { LeafletAssets, ReportEntry };
+
+export const FILE_FORMATS = ['geojson', 'kml', 'csv'] as const;
+export type FileFormat = (typeof FILE_FORMATS)[number];
+export const EXPORT_FORMATS = [...FILE_FORMATS, 'html'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export function isFileFormat(f: unknown): f is FileFormat {
+  return (FILE_FORMATS as readonly unknown[]).includes(f);
+}
+
+/** GeoJSON, KML or CSV text for these records (an empty collection/header-only for none). */
+export function renderExport(format: FileFormat, records: readonly ProvenanceRecord[]): string {
+  if (format === 'geojson') return renderGeoJSON(records);
+  if (format === 'kml') return renderKML(records);
+  return renderCSV(records);
+}
+
+export interface ReportSource {
+  record: ProvenanceRecord;
+  /** The image bytes when available (locate has them in memory; export re-reads input.path). */
+  imageBytes?: Uint8Array;
+  /** Why there is no image, shown in its place. */
+  missingImage?: string;
+}
+
+export interface BuiltReport {
+  html: string;
+  /** False when the leaflet package is not installed: the report has no map (say so on stderr). */
+  hasMap: boolean;
+}
+
+/** Loads Leaflet, makes the thumbnails and renders the report. */
+export async function buildHtmlReport(sources: readonly ReportSource[], opts: { generatedAt: string; cliVersion?: string; title?: string }): Promise<BuiltReport> {
+  const leaflet = await loadLeafletAssets();
+  const entries: ReportEntry[] = [];
+  for (const s of sources) {
+    const thumbnail = s.imageBytes ? await thumbnailDataUrl(s.imageBytes) : undefined;
+    const missingImage = thumbnail ? undefined : (s.missingImage ?? (s.imageBytes ? 'not an image format a browser shows' : 'image not available'));
+    entries.push({ record: s.record, ...(thumbnail ? { thumbnail } : {}), ...(missingImage ? { missingImage } : {}) });
+  }
+  return { html: renderHtmlReport(entries, { leaflet, ...opts }), hasMap: leaflet !== undefined };
+}
