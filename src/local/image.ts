@@ -31,6 +31,7 @@ export const SENDABLE: ReadonlySet<ImageKind> = new Set<ImageKind>(['jpeg', 'png
 // A multiple of 3, so every chunk but the last encodes to base64 without padding.
 const CHUNK = 3 * 64 * 1024;
 const fmt = (n: number) => n.toLocaleString('en-US');
+const DOWNSCALE_HINT = 'downscale or recompress it (e.g. `convert in.jpg -resize 50% -quality 85 out.jpg`)';
 
 /** Reads an image for sending: any failure is a one-line UsageError with a hint (exit 2). */
 export async function loadImage(source: string, stdin: NodeJS.ReadableStream): Promise<LocalImage> {
@@ -46,14 +47,23 @@ export async function readImage(source: string, stdin: NodeJS.ReadableStream, op
   return prepare(source, stdin, opts.maxBytes ?? MAX_IMAGE_BYTES, () => undefined);
 }
 
-/** Throws unless the API takes this image as it is (type and size). */
-export function sendableOrThrow(kind: ImageKind, size: number, source: string): void {
-  const name = label(source);
-  if (kind === 'heic') throw new UsageError(`${name}: HEIC is not accepted by the API; convert to JPEG (e.g. \`heif-convert\`)`, 'for example: heif-convert photo.heic photo.jpg');
-  if (size > MAX_IMAGE_BYTES) throw tooLarge(name, size);
-  if (!SENDABLE.has(kind)) {
-    throw new UsageError(`${name}: ${kind.toUpperCase()} is not accepted by the API, which takes JPEG or PNG`, `convert it first, e.g. \`convert ${source === '-' ? 'in' : source} out.jpg\``);
+/** Why the API would refuse this image as it is (type or size), or undefined when it takes it. */
+export function unsendableReason(kind: ImageKind, size: number): { message: string; hint: string } | undefined {
+  if (kind === 'heic') return { message: 'HEIC is not accepted by the API; convert to JPEG (e.g. `heif-convert`)', hint: 'for example: heif-convert photo.heic photo.jpg' };
+  if (size > MAX_IMAGE_BYTES) {
+    return {
+      message: `${fmt(size)} bytes is over the API's 20 MB image limit: ${fmt(LIMITS.imageB64MaxChars)} base64 characters, i.e. at most ${fmt(MAX_IMAGE_BYTES)} bytes`,
+      hint: DOWNSCALE_HINT,
+    };
   }
+  if (!SENDABLE.has(kind)) return { message: `${kind.toUpperCase()} is not accepted by the API, which takes JPEG or PNG`, hint: 'convert it first, e.g. `convert in.webp out.jpg`' };
+  return undefined;
+}
+
+/** Throws a one-line UsageError unless the API takes this image as it is. */
+export function sendableOrThrow(kind: ImageKind, size: number, source: string): void {
+  const r = unsendableReason(kind, size);
+  if (r) throw new UsageError(`${label(source)}: ${r.message}`, r.hint);
 }
 
 type Check = (kind: ImageKind, size: number, source: string) => void;
@@ -104,10 +114,12 @@ function b64Length(size: number): number {
   return 4 * Math.ceil(size / 3);
 }
 
-function tooLarge(name: string, size: number): UsageError {
+/** A pipe is read until it passes `max`: its full size is unknown, so say "more than". */
+function tooLarge(name: string, max: number): UsageError {
+  if (max !== MAX_IMAGE_BYTES) return new UsageError(`${name} is more than ${fmt(max)} bytes, too large to read whole`);
   return new UsageError(
-    `${name} is ${fmt(size)} bytes, over the API's 20 MB image limit: ${fmt(LIMITS.imageB64MaxChars)} base64 characters, i.e. at most ${fmt(MAX_IMAGE_BYTES)} bytes`,
-    'downscale or recompress it (e.g. `convert in.jpg -resize 50% -quality 85 out.jpg`)',
+    `${name} is more than ${fmt(max)} bytes, over the API's 20 MB image limit: ${fmt(LIMITS.imageB64MaxChars)} base64 characters, i.e. at most ${fmt(MAX_IMAGE_BYTES)} bytes`,
+    DOWNSCALE_HINT,
   );
 }
 
@@ -148,7 +160,7 @@ async function readAll(stream: NodeJS.ReadableStream, name: string, max: number)
   for await (const chunk of stream as AsyncIterable<Buffer | string>) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     total += buf.length;
-    if (total > max) throw tooLarge(name, total);
+    if (total > max) throw tooLarge(name, max);
     parts.push(buf);
   }
   return Buffer.concat(parts, total);

@@ -126,7 +126,7 @@ describe('loadImage', () => {
     const many = Readable.from((function* () {
       for (let i = 0; i < 20; i++) yield chunk;
     })());
-    expect((await usageError(loadImage('-', many))).message).toMatch(/^stdin is .* bytes, over the API's 20 MB image limit/);
+    expect((await usageError(loadImage('-', many))).message).toMatch(/^stdin is more than 15,000,000 bytes, over the API's 20 MB image limit/);
   });
 
   it('reads a real photo from fixtures when present', async () => {

@@ -1,0 +1,29 @@
+/** `geo inspect <file...>`: what an image file itself says, offline and free. */
+import type { Register } from '../../cli.js';
+
+export const register: Register = (program, act) => {
+  program
+    .command('inspect')
+    .description('offline and free: sha256, type (from the bytes), size, dimensions, EXIF GPS/time/camera/software, place name')
+    .argument('<file...>', 'image files, or - for stdin')
+    .addHelpText(
+      'after',
+      `
+Nothing is sent anywhere: the place name comes from an offline GeoNames index (country, region,
+nearest town within 100 km; "at sea" outside every country). A GPS position of exactly 0,0 is
+flagged as suspect, since devices write it when they had no fix. DateTimeOriginal is printed as
+written, with its OffsetTime when the camera recorded one (never shifted to another zone).
+Broken or truncated files still show what can be read, with the EXIF warnings.
+
+Output: key/value blocks; --json prints one object for one file and one line per file for
+several (as --format ndjson does). Exit 2 when the only file cannot be read; with several files
+the others are still inspected and the exit code is 7.
+
+Examples:
+  $ geo inspect photo.jpg
+  $ geo inspect --json photo.jpg | jq .exif.gps
+  $ geo inspect shots/*.jpg --format ndjson | jq -r 'select(.exif.gps) | [.input, .place.text] | @tsv'
+  $ curl -s https://example.org/p.jpg | geo inspect -`,
+    )
+    .action(act(async () => (await import('./handler.js')).inspect));
+};

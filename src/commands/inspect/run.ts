@@ -1,0 +1,69 @@
+/**
+ * `geo inspect`: what the file itself says, offline and free. Nothing here talks to the API; the
+ * place name comes from the offline geocoder, and `api` only says whether `geo locate` would send
+ * the file as it is.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Ctx } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { readDimensions } from '../../local/dimensions.js';
+import { type ExifSummary, readExif } from '../../local/exif.js';
+import { type Place, formatPlace, reverseGeocode } from '../../local/geocode.js';
+import { type ImageKind, readImage, unsendableReason } from '../../local/image.js';
+
+export interface InspectOk {
+  input: string;
+  ok: true;
+  sha256: string;
+  size: number;
+  type: ImageKind;
+  mime: string;
+  width?: number;
+  height?: number;
+  exif: ExifSummary;
+  /** Offline place of the EXIF GPS point; absent without GPS or for a suspect 0,0. */
+  place?: Place & { text: string };
+  /** Would `geo locate` send this file as it is? */
+  api: { accepted: boolean; reason?: string };
+}
+
+export interface InspectFailed {
+  input: string;
+  ok: false;
+  error: { message: string; hint?: string };
+}
+
+export type InspectRecord = InspectOk | InspectFailed;
+
+/** A pipe is held in memory; beyond this it is not an image anyone would inspect. */
+const MAX_PIPE_BYTES = 256 * 1024 * 1024;
+
+export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>): Promise<InspectRecord> {
+  try {
+    const img = await readImage(input, ctx.io.stdin, { maxBytes: MAX_PIPE_BYTES });
+    // EXIF can sit at the end of the file (HEIC exif-at-eof), so the whole file is read.
+    const bytes = img.bytes ?? (await readFile(input));
+    const rec: InspectOk = { input, ok: true, sha256: img.sha256, size: img.size, type: img.kind, mime: img.mime, exif: await readExif(bytes), api: { accepted: true } };
+    const dims = readDimensions(bytes, img.kind);
+    if (dims) Object.assign(rec, dims);
+    const gps = rec.exif.gps;
+    if (gps && !gps.suspect) {
+      const place = reverseGeocode(gps.lat, gps.lng);
+      if (place) rec.place = { ...place, text: formatPlace(place) };
+    }
+    const refused = unsendableReason(img.kind, img.size);
+    if (refused) rec.api = { accepted: false, reason: refused.message };
+    return rec;
+  } catch (e) {
+    if (e instanceof UsageError) return { input, ok: false, error: { message: e.message, ...(e.hint ? { hint: e.hint } : {}) } };
+    throw e;
+  }
+}
+
+export async function runInspect(ctx: Pick<Ctx, 'io'>, inputs: string[]): Promise<InspectRecord[]> {
+  if (inputs.filter((i) => i === '-').length > 1) throw new UsageError('stdin (-) can be given only once');
+  const out: InspectRecord[] = [];
+  // One at a time: files are read whole, and order must follow the arguments.
+  for (const input of inputs) out.push(await inspectOne(input, ctx));
+  return out;
+}

@@ -1,0 +1,58 @@
+/**
+ * The human view of `geo inspect`: one key/value block per file. Every string that came from the
+ * file (EXIF text can hold anything, escape sequences included) is sanitized by renderKv.
+ */
+import { type Drawn, type KvInput, renderKv } from '../../output/kv.js';
+import { coord, osmLink } from '../../output/maps.js';
+import type { ViewOpts } from '../../output/render.js';
+import { sanitizeInline } from '../../output/sanitize.js';
+import type { InspectOk, InspectRecord } from './run.js';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+function drawn(s: string): Drawn {
+  return { drawn: s };
+}
+
+function gpsRows(r: InspectOk, view: ViewOpts): KvInput[] {
+  const g = r.exif.gps;
+  if (!g) return [['GPS', r.exif.errors.some((e) => /GPS/i.test(e)) ? 'unreadable (broken GPS block)' : 'none']];
+  if (g.suspect === 'zero') return [['GPS', drawn(view.style.yellow('0, 0 (suspect: written by devices without a fix, not a location)'))]];
+  const extra = [g.altitude !== undefined ? `altitude ${g.altitude} m` : '', g.direction !== undefined ? `facing ${Math.round(g.direction)}°` : ''].filter(Boolean);
+  const rows: KvInput[] = [['GPS', `${coord(g.lat)}, ${coord(g.lng)}${extra.length ? `  (${extra.join(', ')})` : ''}`]];
+  if (r.place) {
+    const p = r.place;
+    const dist = p.place && p.distanceKm !== undefined && !p.atSea ? ` (${p.distanceKm < 1 ? '<1' : Math.round(p.distanceKm)} km away)` : '';
+    rows.push(['place', `${p.text || 'unknown'}${dist}`]);
+  }
+  rows.push(['map', osmLink(g.lat, g.lng)]);
+  return rows;
+}
+
+export function recordRows(r: InspectOk, view: ViewOpts): KvInput[] {
+  const e = r.exif;
+  const rows: KvInput[] = [
+    ['sha256', r.sha256],
+    ['type', `${r.type.toUpperCase()} (${r.mime})${r.width ? `, ${r.width}x${r.height}` : ''}`],
+    ['size', `${fmt(r.size)} bytes`],
+    ...gpsRows(r, view),
+    // As written: EXIF local time, shifted nowhere; without OffsetTime the zone is unknown.
+    ['taken', e.dateTimeOriginal ? `${e.dateTimeOriginal}${e.offsetTime ? ` ${e.offsetTime}` : ' (time zone not recorded)'}` : 'not recorded'],
+  ];
+  const camera = [e.make, e.model && e.make && e.model.startsWith(e.make) ? e.model.slice(e.make.length).trim() : e.model].filter(Boolean).join(' ');
+  if (camera) rows.push(['camera', camera]);
+  if (e.lens) rows.push(['lens', e.lens]);
+  if (e.software) rows.push(['software', e.software]);
+  rows.push(['API', r.api.accepted ? 'accepted as is' : drawn(view.style.yellow(`not as is: ${sanitizeInline(r.api.reason ?? '')}`))]);
+  for (const err of e.errors) rows.push(['EXIF warning', err]);
+  return rows;
+}
+
+export function inspectView(records: InspectRecord[], view: ViewOpts): string {
+  const blocks = records.map((r) => {
+    const title = view.style.bold(sanitizeInline(r.input));
+    if (!r.ok) return `${title}\n${renderKv([['error', drawn(view.style.red(sanitizeInline(r.error.message)))]], view, '  ')}`;
+    return `${title}\n${renderKv(recordRows(r, view), view, '  ')}`;
+  });
+  return blocks.join('\n\n');
+}

@@ -1,0 +1,111 @@
+/**
+ * Pixel dimensions from the container headers, without decoding: JPEG SOF, PNG IHDR, GIF logical
+ * screen, WebP VP8/VP8L/VP8X, TIFF IFD0, HEIC/AVIF `ispe`. Every read is bounds-checked, so a
+ * truncated or fuzzed file gives undefined, never an exception.
+ */
+import type { ImageKind } from './sniff.js';
+
+export interface Dimensions {
+  width: number;
+  height: number;
+}
+
+export function readDimensions(buf: Uint8Array, kind: ImageKind): Dimensions | undefined {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  try {
+    const d = byKind(b, kind);
+    return d && d.width > 0 && d.height > 0 ? d : undefined;
+  } catch {
+    return undefined; // RangeError from a read past the end: a truncated header
+  }
+}
+
+function byKind(b: Buffer, kind: ImageKind): Dimensions | undefined {
+  switch (kind) {
+    case 'jpeg':
+      return jpeg(b);
+    case 'png':
+      return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+    case 'gif':
+      return { width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
+    case 'webp':
+      return webp(b);
+    case 'tiff':
+      return tiff(b);
+    case 'heic':
+    case 'avif':
+      return ispe(b);
+    default:
+      return undefined;
+  }
+}
+
+/** Walks the marker segments to the first SOFn (C0-CF except DHT C4, JPG C8, DAC CC). */
+function jpeg(b: Buffer): Dimensions | undefined {
+  let p = 2;
+  while (p + 4 <= b.length) {
+    if (b[p] !== 0xff) return undefined;
+    const marker = b[p + 1]!;
+    if (marker === 0xff) {
+      p++; // fill byte
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      p += 2; // markers without a length
+      continue;
+    }
+    const len = b.readUInt16BE(p + 2);
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: b.readUInt16BE(p + 5), width: b.readUInt16BE(p + 7) };
+    }
+    if (marker === 0xda || marker === 0xd9) return undefined; // image data began before any SOF
+    p += 2 + len;
+  }
+  return undefined;
+}
+
+function webp(b: Buffer): Dimensions | undefined {
+  const chunk = b.toString('latin1', 12, 16);
+  if (chunk === 'VP8X') return { width: 1 + b.readUIntLE(24, 3), height: 1 + b.readUIntLE(27, 3) };
+  if (chunk === 'VP8L') {
+    const bits = b.readUInt32LE(21);
+    return { width: 1 + (bits & 0x3fff), height: 1 + ((bits >> 14) & 0x3fff) };
+  }
+  if (chunk === 'VP8 ') return { width: b.readUInt16LE(26) & 0x3fff, height: b.readUInt16LE(28) & 0x3fff };
+  return undefined;
+}
+
+/** IFD0's ImageWidth (256) and ImageLength (257), SHORT or LONG. */
+function tiff(b: Buffer): Dimensions | undefined {
+  const le = b[0] === 0x49;
+  const u16 = (o: number) => (le ? b.readUInt16LE(o) : b.readUInt16BE(o));
+  const u32 = (o: number) => (le ? b.readUInt32LE(o) : b.readUInt32BE(o));
+  const ifd = u32(4);
+  const count = u16(ifd);
+  let width = 0;
+  let height = 0;
+  for (let i = 0; i < count; i++) {
+    const e = ifd + 2 + i * 12;
+    const tag = u16(e);
+    const value = u16(e + 2) === 3 ? u16(e + 8) : u32(e + 8);
+    if (tag === 256) width = value;
+    if (tag === 257) height = value;
+  }
+  return { width, height };
+}
+
+/**
+ * HEIF/AVIF: the `ispe` property boxes. Tiled images carry one per tile (512x512) and one for the
+ * whole picture; the largest is the picture, as exiftool reports it.
+ */
+function ispe(b: Buffer): Dimensions | undefined {
+  let best: Dimensions | undefined;
+  // ispe lives in the meta box near the start; files with metadata at the end still keep it there.
+  const limit = Math.min(b.length, 1 << 20);
+  for (let p = b.indexOf('ispe', 0, 'latin1'); p !== -1 && p + 16 <= limit; p = b.indexOf('ispe', p + 4, 'latin1')) {
+    const width = b.readUInt32BE(p + 8);
+    const height = b.readUInt32BE(p + 12);
+    if (!best || width * height > best.width * best.height) best = { width, height };
+  }
+  return best;
+}
