@@ -1,15 +1,11 @@
 /** geo cases list/create against a real sandbox: tables when piped and on a TTY, JSON as received. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CaseListSchema, CaseSchema } from '../../src/api/schemas.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { withSandbox } from '../helpers/sandbox.js';
 import { type RunOptions, runCli } from '../helpers/run-cli.js';
 import { stripAnsi } from '../pty/pty.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0, host: '127.0.0.1' });
-});
-afterAll(() => sb.close());
+const sb = withSandbox();
 
 const as = (key: string) => (argv: string[], opts: RunOptions = {}) => runCli(argv, { ...opts, env: { GEO_BASE_URL: sb.url, GEO_API_KEY: key, CI: undefined, ...opts.env } });
 

@@ -1,15 +1,11 @@
 /** geo docs: the URL, --html (no key needed), --open with and without a browser opener. */
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { withSandbox } from '../helpers/sandbox.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0, host: '127.0.0.1' });
-});
-afterAll(() => sb.close());
+const sb = withSandbox();
 
 const waitFor = async (check: () => boolean, ms = 5000) => {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) if (check()) return;

@@ -1,15 +1,11 @@
 /** geo keys: add/list/use/remove/show/test against a real sandbox, TTY and piped. */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { withSandbox } from '../helpers/sandbox.js';
 import { type RunOptions, runCli, tempConfigDir } from '../helpers/run-cli.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0, host: '127.0.0.1' });
-});
-afterAll(() => sb.close());
+const sb = withSandbox();
 
 /** One config folder shared by a sequence of runs, no env key or base URL unless given. */
 function session(env: Record<string, string | undefined> = {}) {
