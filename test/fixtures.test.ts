@@ -73,6 +73,33 @@ describe('manifest values match what exifr reads', () => {
   }
 });
 
+/** exiftool is the reference reader; CI installs it when it can, otherwise this check skips (and says so). */
+const exiftool = (() => {
+  try {
+    execFileSync('exiftool', ['-ver'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('manifest values match exiftool', () => {
+  it.skipIf(!exiftool)(exiftool ? 'GPS, camera and dates of every JPEG' : 'skipped: exiftool is not installed (apt-get install libimage-exiftool-perl)', () => {
+    const jpegs = manifest.images.filter((x) => x.kind === 'jpeg');
+    const args = ['-json', '-n', '-GPSLatitude', '-GPSLongitude', '-Make', '-Model', '-DateTimeOriginal', '-OffsetTimeOriginal', ...jpegs.map((e) => join(IMAGES, e.file))];
+    const rows = JSON.parse(execFileSync('exiftool', args, { encoding: 'utf8' })) as Record<string, string | number | undefined>[];
+    rows.forEach((row, i) => {
+      const e = jpegs[i]!;
+      expect([row.Make, row.Model, row.DateTimeOriginal, row.OffsetTimeOriginal], e.file).toEqual([e.Make, e.Model, e.DateTimeOriginal, e.OffsetTimeOriginal]);
+      if (e.lat === null) expect(row.GPSLatitude, e.file).toBeUndefined();
+      else {
+        expect(Math.abs(Number(row.GPSLatitude) - e.lat), e.file).toBeLessThan(1e-6);
+        expect(Math.abs(Number(row.GPSLongitude) - (e.lng as number)), e.file).toBeLessThan(1e-6);
+      }
+    });
+  });
+});
+
 describe('file shapes', () => {
   it('JPEGs start with SOI+APP1 Exif and end with EOI; truncated.jpg is the first half of paris.jpg', () => {
     for (const e of manifest.images.filter((x) => x.kind === 'jpeg')) {
