@@ -1,0 +1,135 @@
+/**
+ * Cost before spending (issue 5): unique images × DEPTH_COST[depth] against GET /credits'
+ * total_available, the --max-credits refusal, the confirm-threshold decision (returned as data:
+ * only the command knows whether it may prompt) and --dry-run's request previews.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { routes } from '../api/routes.js';
+import { DEPTH_COST } from '../api/schemas.js';
+import { stateDir } from '../config/paths.js';
+import { UsageError } from '../errors.js';
+import { b64Length } from './convert.js';
+import { type JournalState, isFinished } from './journal.js';
+import { type Job, needsSharp } from './sources.js';
+import type { BatchParams } from './types.js';
+
+export const DEFAULT_CONFIRM_THRESHOLD = 20;
+
+export interface RequestPreview {
+  inputs: string[];
+  sha256: string | null;
+  method: 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+export interface BatchPlan {
+  inputs: number;
+  unique: number;
+  /** Unique images finished by an earlier run of this journal: re-emitted, not sent. */
+  fromJournal: number;
+  toSend: number;
+  depth: number;
+  costPerImage: number;
+  /** The most this run can spend (failures are not charged, replays are free). */
+  credits: number;
+  /** GET /credits total_available; undefined when it could not be read. */
+  available?: number;
+  insufficient: boolean;
+  confirmThreshold: number;
+  /** Above the threshold, or above the balance: the command asks on a TTY unless --yes. */
+  needsConfirm: boolean;
+  /** Jobs that need sharp (conversion or --downscale). */
+  conversions: number;
+  journal?: string;
+  /** --dry-run only. */
+  requests?: RequestPreview[];
+}
+
+export interface PlanInput {
+  jobs: Job[];
+  inputs: number;
+  params: BatchParams;
+  journal?: { path: string; state: JournalState };
+  available?: number;
+  confirmThreshold?: number;
+  maxCredits?: number;
+}
+
+export function buildPlan(p: PlanInput): BatchPlan {
+  const done = p.journal?.state.done;
+  const pending = p.jobs.filter((j) => !isFinished(done?.get(j.id)));
+  const cost = DEPTH_COST[p.params.depth];
+  const credits = pending.length * cost;
+  const threshold = p.confirmThreshold ?? DEFAULT_CONFIRM_THRESHOLD;
+  if (p.maxCredits !== undefined && credits > p.maxCredits) {
+    throw new UsageError(
+      `the plan needs up to ${credits} credits (${pending.length} images × ${cost} at depth ${p.params.depth}), above --max-credits ${p.maxCredits}; nothing was sent`,
+      'raise --max-credits, lower --depth, or give fewer inputs',
+    );
+  }
+  const insufficient = p.available !== undefined && credits > p.available;
+  return {
+    inputs: p.inputs,
+    unique: p.jobs.length,
+    fromJournal: p.jobs.length - pending.length,
+    toSend: pending.length,
+    depth: p.params.depth,
+    costPerImage: cost,
+    credits,
+    ...(p.available !== undefined ? { available: p.available } : {}),
+    insufficient,
+    confirmThreshold: threshold,
+    needsConfirm: credits > threshold || insufficient,
+    conversions: pending.filter(needsSharp).length,
+    ...(p.journal ? { journal: p.journal.path } : {}),
+  };
+}
+
+/** The requests a run would send, key redacted and image elided (they are what --dry-run prints). */
+export function previewRequests(jobs: Job[], params: BatchParams, baseUrl: string, state?: JournalState): RequestPreview[] {
+  return jobs
+    .filter((j) => !isFinished(state?.done.get(j.id)))
+    .map((j) => {
+      const s = j.source;
+      const image =
+        s.kind === 'url' ? { image_url: s.url }
+          : s.kind === 'image' ? { image_b64: `<${s.image.b64.length} base64 characters elided>` }
+            : s.kind === 'convert' ? { image_b64: `<${s.from.toUpperCase()} converted to JPEG when sent; elided>` }
+              : { image_b64: `<downscaled to fit 20 MB when sent (from ${b64Length(s.bytes)} characters); elided>` };
+      return {
+        inputs: j.inputs,
+        sha256: j.sha256,
+        method: 'POST' as const,
+        url: baseUrl + routes.geolocate.path,
+        headers: {
+          authorization: 'Bearer [REDACTED]',
+          'content-type': 'application/json',
+          'idempotency-key': state?.keys.get(j.id) ?? '<new key, written to the journal before sending>',
+        },
+        body: { ...image, ...requestParams(params) },
+      };
+    });
+}
+
+/** Request fields besides the image, in a stable order (the journal hash depends on it). */
+export function requestParams(p: BatchParams): Record<string, unknown> {
+  const out: Record<string, unknown> = { depth: p.depth };
+  if (p.effort !== undefined) out.effort = p.effort;
+  if (p.scope !== undefined) out.scope = p.scope;
+  if (p.batch_id !== undefined) out.batch_id = p.batch_id;
+  if (p.model !== undefined) out.model = p.model;
+  return out;
+}
+
+/**
+ * The default journal: stateDir/journals/<hash>.ndjson, the hash over what makes two runs "the
+ * same command": the images (ids in order), the request fields and the service's base URL (a
+ * sandbox result must never be re-emitted for a production run).
+ */
+export function defaultJournalPath(env: Record<string, string | undefined>, ids: string[], params: BatchParams, baseUrl: string): string {
+  const h = createHash('sha256').update(JSON.stringify({ ids, params: requestParams(params), baseUrl })).digest('hex').slice(0, 24);
+  return join(stateDir(env), 'journals', `${h}.ndjson`);
+}

@@ -1,0 +1,83 @@
+/**
+ * Everything before the plan: which command this is (fresh, rerun, or --resume FILE), its inputs
+ * loaded and deduplicated, its request fields checked, and which journal it writes to.
+ */
+import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { RequestValidationError } from '../api/errors.js';
+import { type Depth, checkGeolocateRequest } from '../api/schemas.js';
+import { UsageError } from '../errors.js';
+import { expandInputs } from './inputs.js';
+import { type HeadLine, type JournalState, readJournalState } from './journal.js';
+import { defaultJournalPath, requestParams } from './plan.js';
+import { type Job, loadJobs } from './sources.js';
+import type { BatchParams } from './types.js';
+
+export interface PrepareInput {
+  args: string[];
+  fromFile?: string;
+  cwd: string;
+  stdin: Readable;
+  env: Record<string, string | undefined>;
+  baseUrl: string;
+  params: Omit<BatchParams, 'depth'> & { depth?: Depth };
+  journal?: string | false;
+  resume?: string;
+  downscale?: boolean;
+}
+
+export interface Prepared {
+  jobs: Job[];
+  order: Array<{ input: string; id: string }>;
+  params: BatchParams;
+  skipped: Array<{ path: string; reason: string }>;
+  journalPath?: string;
+  state?: JournalState;
+  head: Omit<HeadLine, 'created'>;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
+  let args = p.args;
+  let fromFile = p.fromFile;
+  let cwd = p.cwd;
+  let params: BatchParams = { ...p.params, depth: p.params.depth ?? 1 };
+  let resumed: JournalState | undefined;
+  if (p.resume !== undefined) {
+    resumed = await readJournalState(resolve(p.cwd, p.resume));
+    if (!resumed?.head) throw new UsageError(`--resume ${p.resume}: not a geo batch journal (or it does not exist)`);
+    const h = resumed.head;
+    // --resume alone re-runs the journal's own command; inputs given with it must be the same run.
+    if (args.length === 0 && fromFile === undefined) ({ args, fromFile, cwd } = h);
+    if (p.params.depth === undefined) params = { ...(h.params as unknown as BatchParams) };
+    if (!same(requestParams(params), h.params)) {
+      throw new UsageError(`--resume ${p.resume}: the journal was written for ${JSON.stringify(h.params)}, not ${JSON.stringify(requestParams(params))}`, 'resume with the same --depth, --effort, --scope and --batch-id, or start a new journal');
+    }
+  }
+  if (args.length === 0 && fromFile === undefined) throw new UsageError('no inputs given', 'name image files, folders, https URLs, `-`, or --from-file LIST');
+
+  // Every request shares these fields: check them once, so a bad --effort fails before anything is sent.
+  const check = checkGeolocateRequest({ image_url: 'https://example.com/placeholder.jpg', ...requestParams(params) });
+  if (!check.ok) throw new RequestValidationError(check.problem.code, check.problem.message, check.problem.max_effort, check.problem.field);
+
+  const expanded = await expandInputs(args, { cwd, ...(fromFile !== undefined ? { fromFile } : {}) });
+  const { jobs, order } = await loadJobs(expanded.entries, { stdin: p.stdin, ...(p.downscale ? { downscale: true } : {}) });
+
+  let journalPath: string | undefined;
+  if (p.resume !== undefined) journalPath = resolve(p.cwd, p.resume);
+  else if (typeof p.journal === 'string') journalPath = resolve(p.cwd, p.journal);
+  else if (p.journal !== false) journalPath = defaultJournalPath(p.env, jobs.map((j) => j.id), params, p.baseUrl);
+  const state = resumed ?? (journalPath ? await readJournalState(journalPath) : undefined);
+  if (state?.head && p.resume === undefined && !same(state.head.params, requestParams(params))) {
+    throw new UsageError(`--journal ${journalPath}: it was written for ${JSON.stringify(state.head.params)}; this run sends ${JSON.stringify(requestParams(params))}`, 'give another --journal file');
+  }
+  return {
+    jobs, order, params, skipped: expanded.skipped,
+    ...(journalPath ? { journalPath } : {}),
+    ...(state ? { state } : {}),
+    head: { t: 'head', v: 1, params: requestParams(params), args, ...(fromFile !== undefined ? { fromFile } : {}), cwd, baseUrl: p.baseUrl },
+  };
+}

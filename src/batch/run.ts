@@ -1,0 +1,200 @@
+/**
+ * runBatch: inputs -> plan -> (confirm) -> journal -> scheduler -> one record per input.
+ * Records are handed to onEvent as each request finishes (the command writes and flushes one
+ * NDJSON line per record); the returned list is in input order.
+ */
+import { Readable } from 'node:stream';
+import { DEPTH_COST, type Depth, type Effort, type Scope } from '../api/schemas.js';
+import { CancelledError } from '../errors.js';
+import { loadSharp } from './convert.js';
+import { Journal, isFinished } from './journal.js';
+import { describeStop } from './outcome.js';
+import { type BatchPlan, buildPlan, previewRequests, requestParams } from './plan.js';
+import { prepareBatch } from './prepare.js';
+import { ProgressMeter } from './progress.js';
+import { schedule } from './scheduler.js';
+import type { Job } from './sources.js';
+import type { BatchEvent, BatchRecord, BatchSummary } from './types.js';
+import { type BatchClient, type JobOutcome, sendJob } from './worker.js';
+
+export interface BatchDeps {
+  client: BatchClient;
+  env: Record<string, string | undefined>;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal?: AbortSignal;
+  onEvent?: (e: BatchEvent) => void;
+  /** Where relative paths start (the command passes the process's folder). */
+  cwd: string;
+  /** For `-`; absent means empty. */
+  stdin?: Readable;
+  /** Asked when plan.needsConfirm; false cancels (nothing sent). Absent: go on (no TTY, --yes). */
+  confirm?: (plan: BatchPlan) => Promise<boolean>;
+  /** The record's exif block (evidence engine); default null. Never fails a record. */
+  exif?: (input: { input: string; path?: string; sha256: string | null }) => Promise<unknown>;
+}
+
+export interface BatchOptions {
+  inputs: string[];
+  fromFile?: string;
+  /** Default: the --resume journal's depth, else 1. */
+  depth?: Depth;
+  effort?: Effort;
+  scope?: Scope;
+  batchId?: string;
+  model?: string;
+  concurrency?: number;
+  /** A path, false for none; default stateDir/journals/<hash>.ndjson. */
+  journal?: string | false;
+  resume?: string;
+  /** Ignore what the journal holds and start it anew. */
+  fresh?: boolean;
+  maxCredits?: number;
+  confirmThreshold?: number;
+  dryRun?: boolean;
+  downscale?: boolean;
+  /** Retries shared by the whole batch; default max(10, requests to send). */
+  retryBudget?: number;
+}
+
+export interface BatchResult {
+  plan: BatchPlan;
+  records: BatchRecord[];
+  summary: BatchSummary;
+}
+
+export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<BatchResult> {
+  const emit = (e: BatchEvent) => deps.onEvent?.(e);
+  const started = deps.now();
+  const prep = await prepareBatch({
+    args: opts.inputs, cwd: deps.cwd, stdin: deps.stdin ?? Readable.from([]), env: deps.env, baseUrl: deps.client.baseUrl,
+    params: { ...(opts.depth !== undefined ? { depth: opts.depth } : {}), ...(opts.effort ? { effort: opts.effort } : {}), ...(opts.scope ? { scope: opts.scope } : {}), ...(opts.batchId ? { batch_id: opts.batchId } : {}), ...(opts.model ? { model: opts.model } : {}) },
+    ...(opts.fromFile !== undefined ? { fromFile: opts.fromFile } : {}),
+    ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
+    ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
+    ...(opts.downscale ? { downscale: true } : {}),
+  });
+  const state = opts.fresh ? undefined : prep.state;
+  for (const s of prep.skipped) emit({ type: 'notice', message: `skipped ${s.path}: ${s.reason}` });
+  const pending = prep.jobs.filter((j) => !isFinished(state?.done.get(j.id)));
+
+  // The balance, and the first rate-limit headers for the pacer (GET is free).
+  let available: number | undefined;
+  let initialRateLimit;
+  if (pending.length > 0) {
+    try {
+      const c = await deps.client.credits();
+      available = c.data.data.total_available;
+      initialRateLimit = c.rateLimit;
+    } catch (err) {
+      const status = (err as { status?: number }).status;
+      if (status === 401 || status === 403) throw err;
+      emit({ type: 'notice', message: `could not read the credit balance (${err instanceof Error ? err.message : String(err)})` });
+    }
+  }
+  const plan = buildPlan({
+    jobs: prep.jobs, inputs: prep.order.length, params: prep.params,
+    ...(prep.journalPath ? { journal: { path: prep.journalPath, state: state ?? { keys: new Map(), done: new Map(), skippedLines: 0, intactBytes: 0 } } } : {}),
+    ...(available !== undefined ? { available } : {}),
+    ...(opts.confirmThreshold !== undefined ? { confirmThreshold: opts.confirmThreshold } : {}),
+    ...(opts.maxCredits !== undefined ? { maxCredits: opts.maxCredits } : {}),
+  });
+  if (plan.conversions > 0) await loadSharp(`converting or downscaling ${plan.conversions} image(s)`);
+  if (opts.dryRun) plan.requests = previewRequests(prep.jobs, prep.params, deps.client.baseUrl, state);
+  emit({ type: 'plan', plan });
+  if (plan.insufficient) emit({ type: 'notice', message: `the plan needs up to ${plan.credits} credits but ${plan.available} are available; the batch stops at the first 402` });
+  const meter = new ProgressMeter(prep.order.length, pending.length, deps.now);
+  const summary: BatchSummary = {
+    inputs: prep.order.length, unique: prep.jobs.length, ok: 0, failed: 0, notSent: 0, fromJournal: 0, replayed: 0,
+    creditsSpent: 0, retriesUsed: 0, rateLimited: 0, elapsedMs: 0, concurrency: 0, ...(prep.journalPath ? { journal: prep.journalPath } : {}),
+  };
+  if (opts.dryRun) return { plan, records: [], summary: { ...summary, elapsedMs: deps.now() - started } };
+  if (plan.needsConfirm && deps.confirm && !(await deps.confirm(plan))) throw new CancelledError('cancelled: nothing was sent');
+
+  const byId = new Map<string, BatchRecord[]>();
+  /** `how`: answered now, answered by an earlier run's journal, or never sent (batch stopped). */
+  const settle = async (job: Job, o: JobOutcome, how: 'sent' | 'journal' | 'not_sent') => {
+    const fromJournal = how === 'journal';
+    const recs: BatchRecord[] = [];
+    for (let i = 0; i < job.inputs.length; i++) {
+      let exif: unknown = null;
+      try {
+        if (deps.exif) exif = (await deps.exif({ input: job.inputs[i]!, ...(job.paths[i] ? { path: job.paths[i]! } : {}), sha256: job.sha256 })) ?? null;
+      } catch {
+        exif = null;
+      }
+      const { code, message, status } = o.ok ? ({} as Record<string, never>) : o.error;
+      recs.push({ input: job.inputs[i]!, sha256: job.sha256, ok: o.ok, ...(o.ok ? { result: o.result } : { error: { code, message, ...(status !== undefined ? { status } : {}) } }), exif });
+    }
+    byId.set(job.id, recs);
+    if (how !== 'sent') meter.recordSkipped(recs.length, o.ok);
+    else meter.record(recs.length, o.ok, o.ok ? o.credits : 0);
+    for (const record of recs) emit({ type: 'finished', record, fromJournal, replayed: o.ok && o.replayed });
+    emit({ type: 'progress', progress: meter.snapshot() });
+  };
+
+  // Earlier runs' answers first: re-emitted, never resent.
+  for (const j of prep.jobs) {
+    const d = state?.done.get(j.id);
+    if (!isFinished(d)) continue;
+    summary.fromJournal++;
+    await settle(j, d!.ok ? { ok: true, result: d!.result, replayed: false, credits: 0 } : { ok: false, error: d!.error }, 'journal');
+  }
+
+  const journal = prep.journalPath ? (await Journal.open(prep.journalPath, { fresh: Boolean(opts.fresh) })) : undefined;
+  if (journal && (!journal.state.head || opts.fresh)) await journal.journal.append({ ...prep.head, created: new Date(deps.now()).toISOString() });
+  const budget = { remaining: opts.retryBudget ?? Math.max(10, pending.length) };
+  const budgetStart = budget.remaining;
+  const counters = { rateLimited: 0 };
+  const keys = new Map(state?.keys ?? []);
+  let result;
+  try {
+    result = await schedule(pending, (job, ctl) => {
+      meter.inFlight++;
+      return sendJob(
+        {
+          client: deps.client, ...(journal ? { journal: journal.journal } : {}), keys, request: requestParams(prep.params),
+          cost: DEPTH_COST[prep.params.depth], budget, now: deps.now, ...(deps.signal ? { signal: deps.signal } : {}), emit, counters,
+          finish: async (j, o) => {
+            meter.inFlight--;
+            if (o.ok && o.replayed) summary.replayed++;
+            await settle(j, o, 'sent');
+          },
+        },
+        job, ctl,
+      );
+    }, {
+      now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+      ...(initialRateLimit ? { initialRateLimit } : {}), onPause: (untilMs) => emit({ type: 'paused', untilMs, reason: 'rate_limited' }),
+    });
+  } finally {
+    await journal?.journal.close();
+  }
+  // Inputs never tried because the batch stopped: one record each, so every input has a line.
+  if (result.stopped) {
+    emit({ type: 'stopped', stop: result.stopped });
+    const why = describeStop(result.stopped);
+    for (const j of pending) if (!byId.has(j.id)) await settle(j, { ok: false, error: { code: 'not_sent', message: `not sent: ${why}`, final: false } }, 'not_sent');
+  }
+  // Duplicates: the k-th input naming an image gets that image's k-th record.
+  const seen = new Map<string, number>();
+  const records = prep.order.flatMap((o) => {
+    const k = seen.get(o.id) ?? 0;
+    seen.set(o.id, k + 1);
+    const r = byId.get(o.id)?.[k];
+    return r ? [r] : [];
+  });
+  for (const r of records) {
+    if (r.ok) summary.ok++;
+    else if (r.error?.code === 'not_sent') summary.notSent++;
+    else summary.failed++;
+  }
+  return {
+    plan,
+    records,
+    summary: {
+      ...summary, creditsSpent: meter.creditsSpent, retriesUsed: budgetStart - budget.remaining, rateLimited: counters.rateLimited,
+      elapsedMs: deps.now() - started, concurrency: result.concurrency, ...(result.stopped ? { stopped: result.stopped } : {}),
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * Turns expanded inputs into jobs: each local image is hashed (sha256), identical images collapse
+ * into one job whose answer every duplicate shares, and each job knows how its upload body is
+ * made (as is, converted to JPEG, or downscaled). The body itself is produced only when the job is
+ * sent (prepareUpload), so a batch of hundreds never holds hundreds of converted images.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { type ImageB64Source, imageFromBuffer } from '../api/body.js';
+import { UsageError } from '../errors.js';
+import { MAX_IMAGE_BYTES } from '../api/schemas.js';
+import { type LocalImage, readImage, sniffKind } from '../local/image.js';
+import { CONVERTIBLE_KINDS, downscaleToFit, fitsLimit, heicError, toJpeg, tooLargeError } from './convert.js';
+import type { InputEntry } from './inputs.js';
+
+export type UploadSource =
+  | { kind: 'url'; url: string }
+  | { kind: 'image'; image: LocalImage }
+  | { kind: 'convert'; from: string; image: LocalImage; path?: string }
+  | { kind: 'downscale'; path: string; bytes: number };
+
+/** One request: a unique image (or URL) and every input that named it. */
+export interface Job {
+  /** sha256 of the bytes, or `url:<url>`: the unit the journal and dedupe work on. */
+  id: string;
+  sha256: string | null;
+  inputs: string[];
+  source: UploadSource;
+  /** Paths of the inputs, for hooks that read the file again (EXIF). */
+  paths: Array<string | undefined>;
+}
+
+export interface LoadOptions {
+  stdin: Readable;
+  downscale?: boolean;
+}
+
+async function sha256File(path: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+async function headBytes(path: string, n = 64): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Oversized files are caught from their size alone, before a single image byte is read whole. */
+async function loadOne(e: InputEntry, opts: LoadOptions): Promise<{ id: string; sha256: string | null; source: UploadSource; path?: string }> {
+  if (e.kind === 'url') return { id: `url:${e.url}`, sha256: null, source: { kind: 'url', url: e.url } };
+  if (e.kind === 'path') {
+    const s = await stat(e.path);
+    if (!fitsLimit(s.size)) {
+      if (!opts.downscale) throw tooLargeError(e.input, s.size);
+      const kind = sniffKind(await headBytes(e.path));
+      if (kind === 'heic') throw heicError(e.input);
+      if (kind === 'unknown') throw new UsageError(`${e.input}: not an image geo can read (unknown format)`);
+      const sha = await sha256File(e.path);
+      return { id: sha, sha256: sha, source: { kind: 'downscale', path: e.path, bytes: s.size }, path: e.path };
+    }
+  }
+  // readImage, not loadImage: WebP & co. are converted here rather than refused. Files are streamed
+  // from disk when sent, so hundreds of inputs never sit in memory; stdin (read once) is held.
+  const image = await readImage(e.kind === 'stdin' ? '-' : e.path, opts.stdin, { maxBytes: opts.downscale ? 20 * MAX_IMAGE_BYTES : MAX_IMAGE_BYTES });
+  const path = e.kind === 'path' ? e.path : undefined;
+  if (image.kind === 'heic') throw heicError(e.input);
+  if (CONVERTIBLE_KINDS.has(image.kind)) return { id: image.sha256, sha256: image.sha256, source: { kind: 'convert', from: image.kind, image, ...(path ? { path } : {}) }, ...(path ? { path } : {}) };
+  if (image.kind !== 'jpeg' && image.kind !== 'png') throw new UsageError(`${e.input}: not an image geo can read (${image.kind})`, 'give JPEG or PNG (WebP, AVIF, TIFF and GIF are converted)');
+  return { id: image.sha256, sha256: image.sha256, source: { kind: 'image', image }, ...(path ? { path } : {}) };
+}
+
+/** Jobs in the order their first input appears; every local problem is a UsageError (nothing sent). */
+export async function loadJobs(entries: InputEntry[], opts: LoadOptions): Promise<{ jobs: Job[]; order: Array<{ input: string; id: string }> }> {
+  const jobs = new Map<string, Job>();
+  const order: Array<{ input: string; id: string }> = [];
+  for (const e of entries) {
+    const one = await loadOne(e, opts);
+    order.push({ input: e.input, id: one.id });
+    const j = jobs.get(one.id);
+    if (j) {
+      j.inputs.push(e.input);
+      j.paths.push(one.path);
+    } else jobs.set(one.id, { id: one.id, sha256: one.sha256, inputs: [e.input], source: one.source, paths: [one.path] });
+  }
+  return { jobs: [...jobs.values()], order };
+}
+
+/** True when sending this job needs sharp. */
+export function needsSharp(j: Job): boolean {
+  return j.source.kind === 'convert' || j.source.kind === 'downscale' || (j.source.kind === 'image' && !fitsLimit(j.source.image.size));
+}
+
+export interface Upload {
+  image_url?: string;
+  image?: ImageB64Source;
+  /** A line for the user: what was done to the image before upload. */
+  notice?: string;
+}
+
+async function bytesOf(image: LocalImage): Promise<Buffer> {
+  if (image.bytes) return Buffer.from(image.bytes);
+  // Decode the base64 stream loadImage prepared: works for stdin as well as files.
+  const parts: Buffer[] = [];
+  for await (const c of image.b64.stream()) parts.push(Buffer.from(c));
+  return Buffer.from(Buffer.concat(parts).toString('latin1'), 'base64');
+}
+
+/** Produces the body of one job, right before it is sent. Same input, same bytes (resume relies on it). */
+export async function prepareUpload(j: Job): Promise<Upload> {
+  const s = j.source;
+  const name = j.inputs[0]!;
+  if (s.kind === 'url') return { image_url: s.url };
+  if (s.kind === 'image') {
+    // Stdin beyond the limit (files were caught by size above) can only go out downscaled.
+    if (!fitsLimit(s.image.size)) return { image: imageFromBuffer(Buffer.from((await downscaleToFit(name, await bytesOf(s.image))).toString('base64'), 'latin1')), notice: `${name}: downscaled to fit the 20 MB limit` };
+    return { image: s.image.b64 };
+  }
+  const jpeg = s.kind === 'convert' ? await toJpeg(name, s.path ?? (await bytesOf(s.image))) : await downscaleToFit(name, s.path);
+  if (!fitsLimit(jpeg.length)) throw tooLargeError(name, jpeg.length);
+  const notice = s.kind === 'convert' ? `${name}: converted ${s.from.toUpperCase()} to JPEG for upload` : `${name}: downscaled to ${(jpeg.length / 1e6).toFixed(1)} MB JPEG to fit the 20 MB limit`;
+  return { image: imageFromBuffer(Buffer.from(jpeg.toString('base64'), 'latin1')), notice };
+}

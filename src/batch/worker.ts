@@ -1,0 +1,88 @@
+/**
+ * Sends one job: journal the key (fsync'd) BEFORE the request, send with that key, journal the
+ * outcome, then hand it on. The order is what makes kill -9 safe (journal.ts).
+ */
+import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import type { RetryBudget } from '../api/retry.js';
+import type { GeolocateRequest } from '../api/schemas.js';
+import { type Journal, newIdempotencyKey } from './journal.js';
+import { stopFor, toBatchError } from './outcome.js';
+import type { TaskControl, TaskResult } from './scheduler.js';
+import { type Job, prepareUpload } from './sources.js';
+import type { BatchError, BatchEvent } from './types.js';
+
+/** The slice of ApiClient the engine uses (tests and wrappers can supply their own). */
+export type BatchClient = Pick<ApiClient, 'geolocate' | 'credits' | 'baseUrl'>;
+
+export type JobOutcome = { ok: true; result: unknown; replayed: boolean; credits: number } | { ok: false; error: BatchError };
+
+export interface WorkerEnv {
+  client: BatchClient;
+  journal?: Journal;
+  /** id -> idempotency key (from the journal, or made here). */
+  keys: Map<string, string>;
+  request: Omit<GeolocateRequest, 'image_b64' | 'image_url'>;
+  cost: number;
+  budget: RetryBudget;
+  now: () => number;
+  signal?: AbortSignal;
+  emit: (e: BatchEvent) => void;
+  /** Called once per job that got an answer (or a local failure). */
+  finish: (job: Job, outcome: JobOutcome) => Promise<void>;
+  counters: { rateLimited: number };
+}
+
+export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise<TaskResult> {
+  let key = w.keys.get(job.id);
+  if (key === undefined) {
+    key = newIdempotencyKey();
+    // On disk before a single byte goes out: if we die after sending, the rerun reuses this key.
+    await w.journal?.append({ t: 'send', id: job.id, key, input: job.inputs[0]!, at: new Date(w.now()).toISOString() });
+    w.keys.set(job.id, key);
+  }
+  w.emit({ type: 'started', input: job.inputs[0]!, sha256: job.sha256, idempotencyKey: key });
+  try {
+    const upload = await prepareUpload(job);
+    if (upload.notice) w.emit({ type: 'notice', message: upload.notice });
+    const req = { ...w.request, ...(upload.image_url !== undefined ? { image_url: upload.image_url } : {}) } as GeolocateRequest;
+    const res = await w.client.geolocate(req, {
+      idempotencyKey: key,
+      ...(upload.image ? { image: upload.image } : {}),
+      ...(w.signal ? { signal: w.signal } : {}),
+      retryBudget: w.budget,
+      onRetry: (info) => {
+        w.emit({ type: 'retry', input: job.inputs[0]!, reason: info.reason, attempt: info.attempt, delayMs: info.delayMs, ...(info.status !== undefined ? { status: info.status } : {}) });
+        if (info.reason === 'rate_limited') {
+          w.counters.rateLimited++;
+          // The client waits this long before its retry; every other worker waits with it.
+          ctl.pauseUntil(w.now() + info.delayMs);
+        }
+      },
+    });
+    // Latency only from single-attempt answers: a retried one measures backoff, not the service.
+    ctl.observe(res.rateLimit, res.attempts === 1 ? res.elapsedMs : undefined);
+    // A replay on the first attempt answers an earlier run's charge; a replay after a retry
+    // answers this run's own first attempt (reset-after, truncate), which was charged.
+    const credits = res.replayed && res.attempts === 1 ? 0 : w.cost;
+    await w.journal?.append({ t: 'done', id: job.id, key, ok: true, result: res.data, credits, ...(res.replayed ? { replayed: true } : {}), at: new Date(w.now()).toISOString() });
+    await w.finish(job, { ok: true, result: res.data, replayed: res.replayed, credits });
+    return { kind: 'done' };
+  } catch (err) {
+    const aborted = Boolean(w.signal?.aborted);
+    if (err instanceof ApiError) {
+      ctl.observe(err.rateLimit);
+      if (err.status === 429) {
+        w.counters.rateLimited++;
+        if (err.rateLimit?.retryAfterS !== undefined) ctl.pauseUntil(w.now() + err.rateLimit.retryAfterS * 1000);
+      }
+    } else ctl.observe(undefined);
+    const error = toBatchError(err);
+    // A cancelled request stays "sent, no outcome": the rerun resends the same key and the
+    // server replays it if it had finished. Anything else is written down.
+    if (!aborted) await w.journal?.append({ t: 'done', id: job.id, key, ok: false, error, at: new Date(w.now()).toISOString() });
+    await w.finish(job, { ok: false, error });
+    const stop = stopFor(err, w.budget.remaining, aborted);
+    return stop ? { kind: 'stop', stop } : { kind: 'done' };
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Shared pieces of the batch tests: distinct images on disk, a real client, ledger arithmetic.
+ * Images are fixtures/images/nogps.jpg with a JPEG comment (COM) segment after SOI holding a
+ * counter: still a valid JPEG, a different sha256 per copy.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiClient } from '../../src/api/client.js';
+import type { Ledger } from '../../src/sandbox/server.js';
+
+export const FIXTURES = new URL('../../fixtures/images/', import.meta.url).pathname;
+
+export function distinctJpeg(i: number, base = readFileSync(join(FIXTURES, 'nogps.jpg'))): Buffer {
+  const text = Buffer.from(`geo batch test image ${i}`, 'latin1');
+  const seg = Buffer.alloc(4);
+  seg.writeUInt16BE(0xfffe, 0);
+  seg.writeUInt16BE(text.length + 2, 2);
+  return Buffer.concat([base.subarray(0, 2), seg, text, base.subarray(2)]);
+}
+
+/** n distinct JPEGs named 000.jpg, 001.jpg, ... in a fresh folder. */
+export function makeImages(n: number, dir = mkdtempSync(join(tmpdir(), 'geo-batch-img-'))): string {
+  const base = readFileSync(join(FIXTURES, 'nogps.jpg'));
+  for (let i = 0; i < n; i++) writeFileSync(join(dir, `${String(i).padStart(3, '0')}.jpg`), distinctJpeg(i, base));
+  return dir;
+}
+
+/** Fast backoff so 5xx storms do not make the suite slow; 429 waits still follow Retry-After. */
+export function testClient(baseUrl: string, apiKey = 'orca_sandbox_enterprise'): ApiClient {
+  return new ApiClient({ baseUrl, apiKey, timeoutMs: 10_000, retry: { baseMs: 20, capMs: 200 } });
+}
+
+export const realSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+  });
+
+/** The figures that prove "nothing charged twice" for one key. */
+export function ledgerFigures(l: Ledger, key: string) {
+  const k = l.keys[key]!;
+  const debited = k.entries.filter((e) => e.kind === 'debit').reduce((s, e) => s + e.amount, 0);
+  const refunded = k.entries.filter((e) => e.kind === 'refund').reduce((s, e) => s + e.amount, 0);
+  const requests = Object.values(k.idempotency).reduce((s, v) => s + v.requests, 0);
+  return {
+    debits: k.debits, refunds: k.refunds, netCredits: debited - refunded, modelCalls: k.model_calls,
+    idempotencyKeys: Object.keys(k.idempotency).length, geolocateRequests: requests,
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * runBatch against the real sandbox over HTTP with the real client: duplicates, a 422 image, a
+ * 402 stop, dry-run, --max-credits, rerun from the journal. Ledger figures are the proof.
+ */
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type BatchDeps, runBatch } from '../../src/batch/run.js';
+import type { BatchEvent } from '../../src/batch/types.js';
+import { UsageError } from '../../src/errors.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { FIXTURES, ledgerFigures, makeImages, realSleep, testClient } from './helpers.js';
+
+let sb: Sandbox | undefined;
+afterEach(async () => {
+  await sb?.close();
+  sb = undefined;
+});
+
+function deps(url: string, cwd: string, key?: string, events: BatchEvent[] = []): BatchDeps {
+  return {
+    client: testClient(url, key), env: { GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-state-')) }, now: Date.now, sleep: realSleep,
+    cwd, onEvent: (e) => events.push(e),
+  };
+}
+
+describe('runBatch', () => {
+  it('sends duplicates once, records a 422 and goes on, one record per input', async () => {
+    sb = await startSandbox({ rateLimit: 600 });
+    const dir = makeImages(5);
+    copyFileSync(join(dir, '001.jpg'), join(dir, 'dup-of-001.jpg'));
+    copyFileSync(join(FIXTURES, 'blocked.png'), join(dir, 'blocked.png'));
+    const events: BatchEvent[] = [];
+    const { records, summary } = await runBatch(deps(sb.url, dir, undefined, events), { inputs: ['.', './000.jpg'], depth: 2 });
+    expect(records).toHaveLength(8);
+    expect(records.map((r) => r.input)).toEqual(['000.jpg', '001.jpg', '002.jpg', '003.jpg', '004.jpg', 'blocked.png', 'dup-of-001.jpg', './000.jpg']);
+    const blocked = records.find((r) => r.input === 'blocked.png')!;
+    expect(blocked).toMatchObject({ ok: false, error: { code: 'content_blocked', status: 422 }, exif: null });
+    expect(records.filter((r) => r.ok)).toHaveLength(7);
+    expect(records[1]!.result).toEqual(records[6]!.result); // the duplicate shares the answer
+    expect(summary).toMatchObject({ inputs: 8, unique: 6, ok: 7, failed: 1, creditsSpent: 10 });
+    const f = ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise');
+    console.log('[duplicates+422] ledger', f);
+    expect(f.geolocateRequests).toBe(6);
+    expect(f.netCredits).toBe(5 * 2);
+    // NDJSON lines go out as each input finishes, and progress follows each one.
+    expect(events.filter((e) => e.type === 'finished')).toHaveLength(8);
+    expect(events.filter((e) => e.type === 'progress').at(-1)).toMatchObject({ progress: { done: 7, failed: 1, total: 8 } });
+
+    // Rerun of the same command: everything comes from the journal, nothing is sent.
+    const again = await runBatch({ ...deps(sb.url, dir), cwd: dir }, { inputs: ['.', './000.jpg'], depth: 2, journal: summary.journal! });
+    expect(again.summary).toMatchObject({ fromJournal: 6, creditsSpent: 0 });
+    expect(again.records.map((r) => r.ok)).toEqual(records.map((r) => r.ok));
+    expect(ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise').geolocateRequests).toBe(6);
+  });
+
+  it('402 stops the batch: nothing further is sent, the rest are not_sent', async () => {
+    sb = await startSandbox({ rateLimit: 600 });
+    const dir = makeImages(8);
+    const { records, summary } = await runBatch(deps(sb.url, dir, 'orca_sandbox_broke'), { inputs: ['.'], depth: 1, concurrency: 2 });
+    expect(summary.stopped?.reason).toBe('credits');
+    expect(records).toHaveLength(8);
+    const sent = records.filter((r) => r.error?.code === 'payment_required').length;
+    expect(sent).toBeGreaterThanOrEqual(1);
+    expect(sent).toBeLessThanOrEqual(2); // only what was in flight
+    expect(records.filter((r) => r.error?.code === 'not_sent')).toHaveLength(8 - sent);
+    const f = ledgerFigures(sb.ledger(), 'orca_sandbox_broke');
+    console.log('[402 stop] ledger', f, 'sent', sent);
+    expect(f.geolocateRequests).toBe(sent);
+    expect(f.netCredits).toBe(0);
+  });
+
+  it('--dry-run previews redacted requests and sends nothing; --max-credits refuses', async () => {
+    sb = await startSandbox({ rateLimit: 600 });
+    const dir = makeImages(3);
+    const d = deps(sb.url, dir, 'orca_sandbox_pro');
+    const { plan, records } = await runBatch(d, { inputs: ['.'], depth: 3, dryRun: true });
+    expect(records).toEqual([]);
+    expect(plan).toMatchObject({ inputs: 3, unique: 3, toSend: 3, costPerImage: 10, credits: 30, available: 10_000, needsConfirm: true, insufficient: false });
+    expect(plan.requests).toHaveLength(3);
+    const text = JSON.stringify(plan.requests);
+    expect(text).not.toContain('orca_sandbox_pro');
+    expect(text).toContain('[REDACTED]');
+    expect(plan.requests![0]!.body).toMatchObject({ depth: 3, image_b64: expect.stringMatching(/elided/) });
+    await expect(runBatch(d, { inputs: ['.'], depth: 3, maxCredits: 29 })).rejects.toThrow(UsageError);
+    expect(ledgerFigures(sb.ledger(), 'orca_sandbox_pro').geolocateRequests).toBe(0);
+  });
+
+  it('a declined confirmation sends nothing', async () => {
+    sb = await startSandbox({ rateLimit: 600 });
+    const dir = makeImages(3);
+    writeFileSync(join(dir, 'list.txt'), '000.jpg\n# a comment\n\n001.jpg\n002.jpg\n');
+    const d = { ...deps(sb.url, dir), confirm: async () => false };
+    await expect(runBatch(d, { inputs: [], fromFile: 'list.txt', depth: 3 })).rejects.toThrow(/cancelled/);
+    expect(ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise').geolocateRequests).toBe(0);
+  });
+});
