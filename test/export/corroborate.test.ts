@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { TIER_TOLERANCE_KM, corroborate, describeCorroboration, estimateOf } from '../../src/local/corroborate.js';
+import { forensicBody } from './fixtures.js';
+
+const paris = { lat: 48.8584, lng: 2.2945 };
+const exifAt = (lat: number, lng: number, extra = {}) => ({ gps: { lat, lng }, make: 'Apple', errors: [], ...extra });
+
+describe('corroborate: EXIF GPS against the estimate', () => {
+  it('agrees within the precision tier and contradicts beyond it', () => {
+    const near = corroborate({ ...paris, precisionTier: 'site_level' }, exifAt(48.8610, 2.2945)); // ~290 m
+    expect(near).toMatchObject({ verdict: 'agrees', toleranceKm: 0.5, toleranceBasis: 'site_level', exifPoint: { lat: 48.861, lng: 2.2945 } });
+    expect(near.distanceKm).toBeCloseTo(0.289, 2);
+    const far = corroborate({ ...paris, precisionTier: 'exact' }, exifAt(48.8610, 2.2945));
+    expect(far).toMatchObject({ verdict: 'contradicts', toleranceKm: 0.1 });
+  });
+
+  it('maps every tier, and uses 25 km for depth 1/2 answers without one', () => {
+    expect(TIER_TOLERANCE_KM).toMatchObject({ exact: 0.1, site_level: 0.5, block: 1, neighborhood_level: 2, city_level: 25, region_level: 200 });
+    const d1 = corroborate({ ...paris, depth: 1 }, exifAt(48.9, 2.5)); // ~16 km
+    expect(d1).toMatchObject({ verdict: 'agrees', toleranceKm: 25, toleranceBasis: 'depth 1 default' });
+    expect(corroborate({ ...paris, precisionTier: 'galaxy_level' }, exifAt(0.1, 0.1)).toleranceBasis).toBe('unknown tier galaxy_level');
+    expect(corroborate(paris, exifAt(48.9, 2.5), { toleranceKm: 1 }).verdict).toBe('contradicts');
+  });
+
+  it('stripped: EXIF without GPS, or GPS 0,0 (no fix); none: no EXIF at all', () => {
+    expect(corroborate(paris, { make: 'Canon', model: 'EOS', errors: [] }).verdict).toBe('stripped');
+    expect(corroborate(paris, { dateTimeOriginal: '2024:05:14 18:32:07', errors: [] }).verdict).toBe('stripped');
+    const zero = corroborate(paris, { gps: { lat: 0, lng: 0, suspect: 'zero' }, errors: [] });
+    expect(zero.verdict).toBe('stripped');
+    expect(zero.exifPoint).toBeUndefined();
+    expect(corroborate(paris, undefined).verdict).toBe('none');
+    expect(corroborate(paris, { errors: ['Unknown file format'] }).verdict).toBe('none');
+  });
+
+  it('reads the estimate from a response body and describes the verdict in one line', () => {
+    const est = estimateOf(forensicBody());
+    expect(est).toEqual({ lat: 48.8584, lng: 2.2945, precisionTier: 'site_level', depth: 3 });
+    const line = describeCorroboration(corroborate(est, exifAt(35.6586, 139.7454)));
+    expect(line).toMatch(/^EXIF GPS 35\.658600, 139\.745400: 97\d\d\.\d km from the estimate, CONTRADICTS \(tolerance 500 m, site_level\)$/);
+    expect(describeCorroboration(corroborate(est, undefined))).toMatch(/none/);
+  });
+});

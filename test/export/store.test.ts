@@ -1,0 +1,79 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RECORD_SCHEMA, listRecords, parseNdjsonResults, readNdjsonResults, saveRecord } from '../../src/local/store.js';
+import { PARIS_SHA, forensicBody, parisRecord, sydneyRecord } from './fixtures.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'geo-store-'));
+const mode = (p: string) => statSync(p).mode & 0o777;
+
+describe('provenance store', () => {
+  it('keeps request, response (parsed and raw), headers of note, key, timings, version and base URL, never the image or an API key', async () => {
+    const rec = parisRecord();
+    expect(rec).toMatchObject({
+      schema: RECORD_SCHEMA,
+      stored_at: '2025-05-14T16:32:07.123Z',
+      cli: { version: '0.1.0-test', base_url: 'http://127.0.0.1:4010' },
+      input: { path: 'fixtures/images/paris.jpg', sha256: PARIS_SHA, size: 995 },
+      request: { depth: 3, image_b64_chars: 4, scope: { name: 'Paris' } },
+      response: { status: 200, body: { analysis_id: 'an_paris_1' } },
+      headers: { idempotent_replayed: false, request_id: 'req_1', rate_limit: { 'ratelimit-remaining': '29', 'x-ratelimit-limit': '30' } },
+      idempotency_key: '6f1c0c1e-idem',
+      timing: { elapsed_ms: 8200, attempts: 1, server_timing_ms: 8123 },
+      exif: { verdict: 'agrees' },
+    });
+    expect(rec.request).not.toHaveProperty('image_b64');
+    expect(rec.headers!.rate_limit).not.toHaveProperty('content-type');
+    expect(JSON.parse(rec.response.raw!)).toEqual(rec.response.body);
+  });
+
+  it('writes <data>/results/<sha256>/<stamp>-<analysis id>.json, files 0600 and folders 0700, never overwriting', async () => {
+    const dir = tmp();
+    const a = await saveRecord(dir, parisRecord());
+    const b = await saveRecord(dir, parisRecord());
+    expect(a).toBe(join(dir, 'results', PARIS_SHA, '20250514T163207.123Z-an_paris_1.json'));
+    expect(b).not.toBe(a);
+    expect(mode(a)).toBe(0o600);
+    expect(mode(join(dir, 'results'))).toBe(0o700);
+    expect(mode(join(dir, 'results', PARIS_SHA))).toBe(0o700);
+    expect(JSON.parse(readFileSync(a, 'utf8'))).toEqual(parisRecord());
+  });
+
+  it('lists by sha256 prefix, analysis id or all; reports unreadable files instead of failing', async () => {
+    const dir = tmp();
+    await saveRecord(dir, parisRecord());
+    await saveRecord(dir, sydneyRecord());
+    writeFileSync(join(dir, 'results', PARIS_SHA, 'zz-broken.json'), '{not json');
+    const problems: string[] = [];
+    const onProblem = (f: string) => problems.push(f);
+    expect(await listRecords(dir, { sha256: PARIS_SHA.slice(0, 8) }, onProblem)).toHaveLength(1);
+    expect(problems[0]).toMatch(/zz-broken\.json$/);
+    expect((await listRecords(dir, { analysisId: 'an_paris_1' })).map((r) => r.input.path)).toEqual(['fixtures/images/paris.jpg']);
+    expect(await listRecords(dir, { all: true })).toHaveLength(2);
+    expect(await listRecords(dir, {})).toEqual([]);
+    expect(await listRecords(tmp(), { all: true })).toEqual([]);
+    expect(readdirSync(join(dir, 'results')).sort()).toEqual([PARIS_SHA, 'cd'.repeat(32)].sort());
+  });
+
+  it('rebuilds records from batch NDJSON, stored records and bare bodies; skips failed and broken lines', async () => {
+    const exif = { verdict: 'agrees', exifPoint: { lat: 48.85837, lng: 2.294481 }, distanceKm: 0.004, toleranceKm: 0.5, toleranceBasis: 'site_level' };
+    const lines = [
+      JSON.stringify({ input: 'a.jpg', sha256: PARIS_SHA, ok: true, result: forensicBody(), exif }),
+      JSON.stringify({ input: 'b.jpg', sha256: 'ff'.repeat(32), ok: false, error: { code: 'content_blocked' }, exif: null }),
+      'not json',
+      JSON.stringify(sydneyRecord()),
+      JSON.stringify(forensicBody({ analysis_id: 'bare' })),
+      '',
+    ].join('\n');
+    const problems: string[] = [];
+    const recs = parseNdjsonResults(lines, 'run.ndjson', { now: 0, onProblem: (w, why) => problems.push(`${w} ${why}`) });
+    expect(recs.map((r) => r.origin)).toEqual(['ndjson', 'store', 'response']);
+    expect(recs[0]).toMatchObject({ input: { path: 'a.jpg', sha256: PARIS_SHA }, exif: { verdict: 'agrees' } });
+    expect(problems).toEqual(['run.ndjson:2 failed input "b.jpg" skipped', 'run.ndjson:3 not valid JSON']);
+    // A pretty-printed stored record file reads as one value.
+    const file = join(tmp(), 'one.json');
+    writeFileSync(file, JSON.stringify(parisRecord(), null, 2));
+    expect(await readNdjsonResults(file)).toEqual([parisRecord()]);
+  });
+});
