@@ -30,7 +30,11 @@ export type Fetched = { ok: true; buf: Buffer } | { ok: false; reason: string };
 export function fetchImage(url: string, signal: AbortSignal): Promise<Fetched> {
   return new Promise((resolve) => {
     let done = false;
-    let timer: NodeJS.Timeout | undefined;
+    let req: ReturnType<typeof httpGet> | undefined;
+    const timer = setTimeout(() => {
+      req?.destroy();
+      finish({ ok: false, reason: `image_url did not answer within ${FETCH_TIMEOUT_MS / 1000} s` });
+    }, FETCH_TIMEOUT_MS);
     const finish = (r: Fetched) => {
       if (done) return;
       done = true;
@@ -38,7 +42,6 @@ export function fetchImage(url: string, signal: AbortSignal): Promise<Fetched> {
       resolve(r);
     };
     const get = url.startsWith('https:') ? httpsGet : httpGet;
-    let req: ReturnType<typeof httpGet>;
     try {
       req = get(url, { signal, headers: { accept: 'image/jpeg, image/png' } }, (res) => {
         if (res.statusCode !== 200) {
@@ -61,10 +64,6 @@ export function fetchImage(url: string, signal: AbortSignal): Promise<Fetched> {
     } catch (e) {
       return finish({ ok: false, reason: `image_url could not be fetched: ${(e as Error).message}` });
     }
-    timer = setTimeout(() => {
-      req.destroy();
-      finish({ ok: false, reason: `image_url did not answer within ${FETCH_TIMEOUT_MS / 1000} s` });
-    }, FETCH_TIMEOUT_MS);
     req.on('error', (e) => finish({ ok: false, reason: `image_url could not be fetched: ${e.message}` }));
   });
 }

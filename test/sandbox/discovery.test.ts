@@ -1,10 +1,11 @@
 /** Routing, auth headers, docs HTML, OpenAPI, problem+json, and the honest results. */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { routeList } from '../../src/api/routes.js';
 import { ERROR_CATALOG } from '../../src/sandbox/errors.js';
-import { FIXTURES, KEYS, fixtureB64, withSandbox } from '../helpers/sandbox.js';
+import { FIXTURES, KEYS, fixtureB64, startTestSandbox, withSandbox } from '../helpers/sandbox.js';
 import { call, geolocate } from './contract.js';
 
 const sb = withSandbox();
@@ -77,6 +78,18 @@ describe('docs and OpenAPI', () => {
     expect(Object.keys(c.body.keys)).toEqual(Object.values(KEYS));
     expect(c.body.keys[KEYS.d1cap]).toMatchObject({ tier: 'pro', max_depth: 1 });
   });
+});
+
+const lan = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4')?.address;
+it.skipIf(!lan)('the ledger answers loopback callers only (403 forbidden from a LAN address)', async () => {
+  const own = await startTestSandbox({ host: '0.0.0.0' });
+  try {
+    const fromLan = await call(`http://${lan}:${own.port}`, 'GET', '/__sandbox/ledger');
+    expect([fromLan.status, fromLan.body.code]).toEqual([403, 'forbidden']);
+    expect((await call(`http://127.0.0.1:${own.port}`, 'GET', '/__sandbox/ledger')).status).toBe(200);
+  } finally {
+    await own.close();
+  }
 });
 
 const manifest = JSON.parse(readFileSync(FIXTURES + 'manifest.json', 'utf8')) as { images: Array<{ file: string; lat: number | null; lng: number | null }> };
