@@ -73,7 +73,16 @@ export function describe(err: unknown): Described {
       invalid_scope: '--scope NAME --center LAT,LNG [--radius 1-500] [--captured-at YYYY-MM-DD]',
       invalid_image_b64: 'send a JPEG or PNG file; raw base64 without a data: prefix',
     };
-    return { message: `${e.message} (${e.code}; nothing was sent)`, hint: hints[e.code] ?? 'see `geo locate --help`' };
+    // invalid_request covers several fields; the field says which flag to fix.
+    const byField: Record<string, string> = {
+      depth: '--depth takes 1, 2 or 3',
+      model: 'omit --model, or use --model orca-1.5',
+      image_url: 'use an https:// URL, or download the image and pass the file',
+      idempotency_key: '--idempotency-key takes 1 to 256 characters',
+      batch_id: '--batch-id takes the id of a console batch bound to this key',
+      limit: '--limit takes a whole number from 1 to 200',
+    };
+    return { message: `${e.message} (${e.code}; nothing was sent)`, hint: hints[e.code] ?? (e.field ? byField[e.field] : undefined) ?? 'see `geo locate --help`' };
   }
   if (err instanceof TimeoutError) return { message: `no answer from the service: ${err.message}, after retries`, hint: 'the analysis may have run; rerun the same command to replay it free (same Idempotency-Key), or raise --timeout' };
   if (err instanceof NetworkError) {

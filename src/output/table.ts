@@ -16,6 +16,8 @@ export interface TableSpec {
   align?: Align[];
   /** Longest cell on a terminal before it is cut with an ellipsis (piped output is never cut). */
   maxCell?: number;
+  /** Columns never cut (links: half a URL is worse than a wide table). */
+  keep?: number[];
 }
 
 /** Display width: code points, which is right for the Latin/Cyrillic/Greek text servers send. */
@@ -54,10 +56,10 @@ export function renderTable(spec: TableSpec, view: ViewOpts): string {
   const max = spec.maxCell ?? Math.max(16, Math.floor(view.columns / 2));
   const t = new Table({
     head: head.map((h) => view.style.bold(h)),
-    style: { head: [], border: [], 'padding-left': 1, 'padding-right': 1 },
+    style: { head: [], border: [], 'padding-left': 1, 'padding-right': 1, compact: true },
     colAligns: spec.head.map((_, i) => spec.align?.[i] ?? 'left'),
   });
-  for (const r of rows) t.push(r.map((c) => cut(c, max)));
+  for (const r of rows) t.push(r.map((c, i) => (spec.keep?.includes(i) ? c : cut(c, max))));
   return t.toString();
 }
 

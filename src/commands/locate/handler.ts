@@ -3,6 +3,7 @@
  * chosen format, warnings after it, and exit 8 below --min-confidence (after printing, so the
  * analyst still sees what was found).
  */
+import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { RetryInfo } from '../../api/client.js';
 import { DEPTH_LATENCY, isLoopbackHost } from '../../api/schemas.js';
@@ -54,9 +55,11 @@ function retryLine(i: RetryInfo): string {
 
 async function ndjsonLine(input: InputInfo, result: unknown): Promise<Record<string, unknown>> {
   let exif: unknown = null;
-  if (input.bytes) {
+  // Files are streamed to the API, not held, so EXIF reads them again (only for ndjson lines).
+  const bytes = input.bytes ?? (input.kind === 'file' ? await readFile(input.source).catch(() => undefined) : undefined);
+  if (bytes) {
     const { readExif } = await import('../../local/exif.js');
-    exif = await readExif(input.bytes).catch(() => null);
+    exif = await readExif(bytes).catch(() => null);
   }
   return { input: input.source, sha256: input.sha256 ?? null, ok: true, result, exif };
 }
@@ -69,13 +72,13 @@ export const locate: Handler = async (ctx, args, opts) => {
   const input = inputs[0]!;
   const format = resolveFormat(ctx);
   const flags = Object.fromEntries(FLAG_NAMES.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]])) as LocateFlags;
-  if (!opts.dryRun) sandboxBanner(ctx);
 
   let spinner: Spinner | undefined;
   let outcome: LocateOutcome;
   try {
     outcome = await runLocate(ctx, { input, flags, dryRun: Boolean(opts.dryRun) }, {
       onSend: async (plan) => {
+        sandboxBanner(ctx);
         spinner = await startSpinner(ctx, `locating ${label(input)} · ${costOf(plan.depth)} · usually ${DEPTH_LATENCY[plan.depth]}`);
       },
       onRetry: (info) => spinner?.note(retryLine(info)),

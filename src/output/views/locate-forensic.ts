@@ -33,7 +33,7 @@ function candidates(res: GeolocateResponse, view: ViewOpts): string[] {
     km(haversineKm(latitude, longitude, c.lat, c.lng)),
     osmLink(c.lat, c.lng),
   ]);
-  const table = renderTable({ head: ['label', 'coordinates', 'confidence', 'distance', 'map'], rows, align: ['left', 'left', 'right', 'right', 'left'], maxCell: 60 }, view);
+  const table = renderTable({ head: ['label', 'coordinates', 'confidence', 'distance', 'map'], rows, align: ['left', 'left', 'right', 'right', 'left'], maxCell: 40, keep: [4] }, view);
   return ['', head, table.split('\n').map((l) => '  ' + l).join('\n')];
 }
 

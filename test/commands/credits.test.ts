@@ -1,0 +1,64 @@
+/** geo credits and geo usage against a real sandbox, TTY and piped. */
+import { describe, expect, it } from 'vitest';
+import { CreditsSchema, UsageSchema } from '../../src/api/schemas.js';
+import { KEYS, withSandbox } from '../helpers/sandbox.js';
+import { ANSI, runner } from './locate-helpers.js';
+
+const sb = withSandbox();
+const run = runner(sb);
+
+describe('geo credits', () => {
+  it('piped: aligned plain rows, no ANSI', async () => {
+    const r = await run(['credits']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).not.toMatch(ANSI);
+    expect(r.stdout).toMatch(/^balance +\d+\napi balance +\d+\ntotal available +\d+\npurchased +(\d+|not reported)\nused +(\d+|not reported)\n$/);
+  });
+  it('on a terminal: same rows, keys dimmed', async () => {
+    const r = await run(['credits'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(ANSI);
+    expect(r.stdout).toContain('total available');
+  });
+  it('--json prints the body as received; it parses with CreditsSchema', async () => {
+    const r = await run(['credits', '--json']);
+    expect(r.code).toBe(0);
+    const body = CreditsSchema.parse(JSON.parse(r.stdout));
+    expect(body.data.api_balance).toBeGreaterThan(0);
+    const table = await run(['credits']);
+    expect(table.stdout).toMatch(new RegExp(`total available +${body.data.total_available}\n`));
+  });
+  it('401 exits 3', async () => {
+    const r = await runner(sb, 'orca_sandbox_wrong')(['credits']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/the API key was refused \(401\)/);
+  });
+  it('a broke key still reads its balance (0)', async () => {
+    const r = await runner(sb, KEYS.broke)(['credits', '--json']);
+    expect(r.code).toBe(0);
+    expect(CreditsSchema.parse(JSON.parse(r.stdout)).data.api_balance).toBe(0);
+  });
+});
+
+describe('geo usage', () => {
+  it('piped: the open data object flattened into dotted key/value rows', async () => {
+    const json = UsageSchema.parse(JSON.parse((await run(['usage', '--json'])).stdout));
+    const r = await run(['usage']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(ANSI);
+    const keys = r.stdout.trimEnd().split('\n').map((l) => l.split(/\s{2,}/)[0]);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const k of Object.keys(json.data)) expect(keys.some((row) => row === k || row!.startsWith(`${k}.`))).toBe(true);
+  });
+  it('on a terminal', async () => {
+    const r = await run(['usage'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(ANSI);
+  });
+  it('--format ndjson prints one {key, value} line per row', async () => {
+    const r = await run(['usage', '--format', 'ndjson']);
+    expect(r.code).toBe(0);
+    for (const line of r.stdout.trimEnd().split('\n')) expect(Object.keys(JSON.parse(line))).toEqual(['key', 'value']);
+  });
+});
