@@ -1,0 +1,98 @@
+/**
+ * What the completion scripts offer. Commands are loaded lazily, so `geo completion` cannot see
+ * the other nouns' flags at run time without loading them all; this list is kept instead, and
+ * test/commands/completion.test.ts fails when it drifts from the real commander program.
+ * A flag ending in "=" takes a value.
+ */
+export interface CmdSpec {
+  description: string;
+  flags: string[];
+  subcommands?: Record<string, CmdSpec>;
+  /** What positional arguments are: files, profile names, or a fixed list. */
+  args?: 'files' | 'profiles' | 'config-keys' | readonly string[];
+}
+
+export const GLOBAL_FLAGS = ['--json', '--format=', '--profile=', '--base-url=', '--no-color', '--quiet', '--debug', '--timeout=', '--no-input', '--yes', '--sandbox', '--version', '--help'];
+
+/** Values offered after a flag, whatever the command. */
+export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles'> = {
+  '--format': ['table', 'json', 'ndjson', 'csv', 'geojson', 'kml', 'html'],
+  '--depth': ['1', '2', '3'],
+  '-d': ['1', '2', '3'],
+  '--effort': ['instant', 'low', 'medium', 'high'],
+  '-e': ['instant', 'low', 'medium', 'high'],
+  '--profile': 'profiles',
+  '--journal': 'files',
+  '--resume': 'files',
+  '--report': 'files',
+  '--html': 'files',
+  '--out': 'files',
+  '--output': 'files',
+};
+
+const leaf = (description: string, flags: string[] = [], args?: CmdSpec['args']): CmdSpec => ({ description, flags, ...(args ? { args } : {}) });
+
+export const COMMANDS: Record<string, CmdSpec> = {
+  locate: leaf('locate images: files, folders, - (stdin) or https URLs', [
+    '--depth=', '--effort=', '--scope=', '--center=', '--radius=', '--captured-at=', '--batch-id=', '--async', '--model=', '--idempotency-key=',
+    '--dry-run', '--max-credits=', '--min-confidence=',
+  ], 'files'),
+  inspect: leaf('local, free: hashes, EXIF GPS/time/camera, offline place name', [], 'files'),
+  credits: leaf('credit balance'),
+  usage: leaf('usage status'),
+  analyses: leaf('saved analyses', ['--query=', '--city=', '--limit=']),
+  cases: {
+    description: 'investigation cases',
+    flags: [],
+    subcommands: {
+      list: leaf('list cases', ['--team=', '--limit=']),
+      create: leaf('create a case', ['--name=', '--description=', '--team=']),
+    },
+  },
+  keys: {
+    description: 'API key profiles',
+    flags: [],
+    subcommands: {
+      add: leaf('store a key (hidden prompt or --stdin)', ['--stdin', '--no-verify']),
+      list: leaf('list profiles'),
+      use: leaf('make a profile active', [], 'profiles'),
+      remove: leaf('delete a profile', [], 'profiles'),
+      show: leaf('which key, base URL and profile win now'),
+      test: leaf('check the key with a credits call'),
+    },
+  },
+  config: {
+    description: 'defaults: depth, format, confirm_threshold',
+    flags: [],
+    subcommands: {
+      get: leaf('print a default', [], 'config-keys'),
+      set: leaf('change a default', [], 'config-keys'),
+      unset: leaf('forget a default', [], 'config-keys'),
+      list: leaf('all defaults'),
+    },
+  },
+  docs: leaf('the HTML API documentation', ['--open', '--html=']),
+  sandbox: leaf('run the local reference server', ['--host=', '--port=', '--latency=', '--rate-limit=', '--rate-window=', '--faults=', '--seed=']),
+  export: leaf('turn results into geojson, kml, csv or html files', ['--all', '--history', '--out='], 'files'),
+  completion: leaf('print a shell completion script', [], ['bash', 'zsh', 'fish']),
+};
+
+export const CONFIG_KEYS = ['depth', 'format', 'confirm_threshold'];
+
+/** Long flag names without the "=" marker. */
+export const bare = (flags: string[]) => flags.map((f) => f.replace(/=$/, ''));
+export const takesValue = (flags: string[]) => flags.filter((f) => f.endsWith('=')).map((f) => f.slice(0, -1));
+
+/** Short flags that take a value (skipped with their value when finding the noun). */
+export const SHORT_VALUE_FLAGS = ['-d', '-e'];
+
+/** Every flag that takes a value, anywhere: the scripts skip the word after it. */
+export function allValueFlags(): string[] {
+  const out = new Set(takesValue(GLOBAL_FLAGS));
+  const walk = (c: CmdSpec) => {
+    for (const f of takesValue(c.flags)) out.add(f);
+    for (const s of Object.values(c.subcommands ?? {})) walk(s);
+  };
+  for (const c of Object.values(COMMANDS)) walk(c);
+  return [...out, ...SHORT_VALUE_FLAGS];
+}
