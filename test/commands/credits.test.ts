@@ -1,6 +1,6 @@
-/** geo credits and geo usage against a real sandbox, TTY and piped. */
+/** geo credits against a real sandbox, TTY and piped. */
 import { describe, expect, it } from 'vitest';
-import { CreditsSchema, UsageSchema } from '../../src/api/schemas.js';
+import { CreditsSchema } from '../../src/api/schemas.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
 import { ANSI, runner } from './locate-helpers.js';
 
@@ -38,27 +38,5 @@ describe('geo credits', () => {
     const r = await runner(sb, KEYS.broke)(['credits', '--json']);
     expect(r.code).toBe(0);
     expect(CreditsSchema.parse(JSON.parse(r.stdout)).data.api_balance).toBe(0);
-  });
-});
-
-describe('geo usage', () => {
-  it('piped: the open data object flattened into dotted key/value rows', async () => {
-    const json = UsageSchema.parse(JSON.parse((await run(['usage', '--json'])).stdout));
-    const r = await run(['usage']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).not.toMatch(ANSI);
-    const keys = r.stdout.trimEnd().split('\n').map((l) => l.split(/\s{2,}/)[0]);
-    expect(keys.length).toBeGreaterThan(0);
-    for (const k of Object.keys(json.data)) expect(keys.some((row) => row === k || row!.startsWith(`${k}.`))).toBe(true);
-  });
-  it('on a terminal', async () => {
-    const r = await run(['usage'], { tty: true });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(ANSI);
-  });
-  it('--format ndjson prints one {key, value} line per row', async () => {
-    const r = await run(['usage', '--format', 'ndjson']);
-    expect(r.code).toBe(0);
-    for (const line of r.stdout.trimEnd().split('\n')) expect(Object.keys(JSON.parse(line))).toEqual(['key', 'value']);
   });
 });

@@ -3,7 +3,6 @@ import { type RunOptions, runCli } from '../helpers/run-cli.js';
 import { KEYS, type TestSandbox } from '../helpers/sandbox.js';
 
 export const IMG = 'fixtures/images/';
-// eslint-disable-next-line no-control-regex
 export const ANSI = /\u001b[[\]]/;
 
 export function runner(sb: TestSandbox, key: string = KEYS.pro) {
