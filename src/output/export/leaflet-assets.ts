@@ -25,5 +25,7 @@ export async function loadLeafletAssets(): Promise<LeafletAssets | undefined> {
   }
   const [js, css] = await Promise.all([readFile(jsPath, 'utf8'), readFile(cssPath, 'utf8')]);
   const version = /version\s*=\s*"(\d+\.\d+\.\d+[^"]*)"/.exec(js)?.[1];
-  return { js, css, ...(version ? { version } : {}) };
+  // The source-map comments point at files next to the package, which the report does not carry.
+  const strip = (s: string) => s.replace(/^\s*(\/\/|\/\*)# sourceMappingURL=.*$/gm, '');
+  return { js: strip(js), css: strip(css), ...(version ? { version } : {}) };
 }

@@ -28,7 +28,7 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .legend { display: flex; gap: 16px; font-size: 12px; color: var(--muted); margin-top: 6px; }
 .legend span::before { content: ""; display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 5px; vertical-align: -1px; }
 .legend .l-est::before { background: var(--est); } .legend .l-cand::before { background: var(--cand); }
-.legend .l-exif::before { background: var(--exif); } .legend .l-scope::before { border: 2px solid var(--scope); width: 8px; height: 8px; }
+.legend .l-exif::before { border: 2px solid var(--exif); width: 8px; height: 8px; } .legend .l-scope::before { border: 2px solid var(--scope); width: 8px; height: 8px; }
 .verdict { padding: 8px 12px; border-radius: 4px; border-left: 4px solid var(--scope); background: #f1f3f5; margin: 0; }
 .verdict-agrees { border-color: var(--exif); } .verdict-contradicts { border-color: var(--est); background: #fdf0f0; }
 .note { color: var(--muted); font-size: 12px; margin: 4px 0 0; }
@@ -52,6 +52,7 @@ export const REPORT_SCRIPT = `
   'use strict';
   var data = JSON.parse(document.getElementById('geo-data').textContent);
   if (typeof L === 'undefined') return;
+  var NEAR_M = 1000 * 1000;
   var COLORS = { estimate: '#d62424', candidate: '#247ad6', exif: '#2fa82f', scope: '#888888' };
   function tip(layer, text) {
     var span = document.createElement('span');
@@ -61,6 +62,8 @@ export const REPORT_SCRIPT = `
   }
   function dot(map, p, role, radius, text) {
     var opts = { radius: radius, color: '#ffffff', weight: 2, fillColor: COLORS[role], fillOpacity: 0.95, className: 'geo-' + role };
+    // The EXIF point is a ring, so it stays visible when it sits under an estimate it agrees with.
+    if (role === 'exif') opts = { radius: radius, color: COLORS.exif, weight: 3, fillOpacity: 0, className: 'geo-exif' };
     return tip(L.circleMarker([p.lat, p.lng], opts), text).addTo(map);
   }
   data.items.forEach(function (it, i) {
@@ -80,13 +83,15 @@ export const REPORT_SCRIPT = `
       tip(c, 'scope: ' + it.scope.name + ' (' + it.scope.radiusKm + ' km)').addTo(map);
       bounds.extend(c.getBounds());
     }
+    // The view frames the local picture; a far-off alternative (another continent) is still drawn
+    // and listed in the table, but would shrink the estimate, EXIF point and scope to one pixel.
     it.candidates.forEach(function (c) {
       dot(map, c, 'candidate', 6, '#' + c.rank + ' ' + c.label + (c.confidencePct === null ? '' : ' (' + c.confidencePct + '%)'));
-      bounds.extend([c.lat, c.lng]);
+      if (map.distance([it.estimate.lat, it.estimate.lng], [c.lat, c.lng]) < NEAR_M) bounds.extend([c.lat, c.lng]);
     });
     if (it.exif) {
       L.polyline([[it.estimate.lat, it.estimate.lng], [it.exif.lat, it.exif.lng]], { color: COLORS.exif, weight: 2, dashArray: '4 4', className: 'geo-link' }).addTo(map);
-      dot(map, it.exif, 'exif', 7, 'EXIF GPS: ' + it.exif.verdict + (it.exif.distanceKm === null ? '' : ', ' + it.exif.distanceKm + ' km'));
+      dot(map, it.exif, 'exif', 13, 'EXIF GPS: ' + it.exif.verdict + (it.exif.distanceKm === null ? '' : ', ' + it.exif.distanceKm + ' km'));
       bounds.extend([it.exif.lat, it.exif.lng]);
     }
     dot(map, it.estimate, 'estimate', 9, it.estimate.label);

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { renderHtmlReport } from '../../src/output/export/html-report.js';
+import { loadLeafletAssets } from '../../src/output/export/leaflet-assets.js';
+import { sniffImageMime, thumbnailDataUrl } from '../../src/output/export/thumbnail.js';
+import { FIXTURES } from '../helpers/sandbox.js';
+import { hostileRecord, parisRecord } from '../export/fixtures.js';
+
+const fake = { js: 'window.L = undefined; // </script><!-- \r\n', css: '.x{}\r\n</style>' };
+const opts = { leaflet: fake, generatedAt: '2025-05-14T16:32:07.123Z', cliVersion: '0.1.0' };
+const inline = (html: string, tag: string) => [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => m[1]!);
+const hash = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
+
+describe('HTML report (static checks)', () => {
+  it('escapes every hostile server string and keeps the data block free of <', () => {
+    const html = renderHtmlReport([{ record: hostileRecord() }], opts);
+    expect(html).not.toContain('<script>alert');
+    expect(html).not.toContain('<!-- =cmd');
+    expect(html).not.toMatch(/[\u001b\u202e]/);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;]]&gt;&lt;!--');
+    const data = /<script type="application\/json" id="geo-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    expect(data).not.toMatch(/[<>&]/);
+    expect(JSON.parse(data).items[0].candidates[0].label).toContain('<script>alert(1)</script>');
+  });
+
+  it('pins a strict CSP to the hashes of exactly the inline scripts and styles', () => {
+    const html = renderHtmlReport([{ record: parisRecord() }], opts);
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1]!.replace(/&#39;/g, "'");
+    expect(csp).toMatch(/^default-src 'none'; /);
+    expect(csp).toContain('img-src data: https://tile.openstreetmap.org');
+    expect(csp).not.toContain('unsafe');
+    const scripts = inline(html, 'script');
+    const styles = inline(html, 'style');
+    expect(scripts).toHaveLength(2);
+    expect(styles).toHaveLength(2);
+    for (const s of scripts) expect(csp).toContain(hash(s));
+    for (const s of styles) expect(csp).toContain(hash(s));
+    // Library text that could end its element early, and CRLF the parser would rewrite, are neutralised.
+    expect(scripts[0]).toContain('<\\/script><\\!-- \n');
+    expect(styles[0]).toBe('.x{}\n<\\/style>');
+  });
+
+  it('embeds the image as a data URL, and says so when the map or image is unavailable', async () => {
+    const bytes = readFileSync(FIXTURES + 'paris.jpg');
+    expect(sniffImageMime(bytes)).toBe('image/jpeg');
+    const plain = await thumbnailDataUrl(bytes, { useSharp: false });
+    expect(plain).toBe(`data:image/jpeg;base64,${bytes.toString('base64')}`);
+    expect(await thumbnailDataUrl(Buffer.from('not an image'))).toBeUndefined();
+    const html = renderHtmlReport([{ record: parisRecord(), thumbnail: plain! }, { record: parisRecord(), missingImage: 'image not found at <x>' }], { ...opts, leaflet: undefined });
+    expect(html).toContain(`<img src="${plain}" alt="analysed image">`);
+    expect(html).toContain('image not found at &lt;x&gt;');
+    expect(html).toContain('Map unavailable');
+    expect(html).not.toMatch(/<script>/);
+  });
+
+  it('finds the installed leaflet package (or reports it absent)', async () => {
+    const assets = await loadLeafletAssets();
+    if (!assets) return console.log('leaflet not installed: the report would have no map');
+    expect(assets.version).toMatch(/^1\.\d+\.\d+/);
+    expect(assets.js).not.toContain('sourceMappingURL');
+    expect(assets.css).toContain('.leaflet-container');
+  });
+});
