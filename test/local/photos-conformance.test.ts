@@ -34,13 +34,21 @@ interface ExifTool {
   ImageHeight?: number;
 }
 
+interface Ours {
+  input: string;
+  ok: boolean;
+  width?: number;
+  height?: number;
+  exif: { gps?: { lat: number; lng: number; altitude?: number; direction?: number }; dateTimeOriginal?: string; make?: string; model?: string };
+}
+
 describe(`geo inspect --json vs exiftool -n${skipReason ? ` (skipped: ${skipReason})` : ` ${version}`}`, () => {
   it.skipIf(Boolean(skipReason))(`all ${files.length} photos: GPS within 1e-6, date, camera and size as exiftool reads them`, async () => {
     const args = ['-n', '-j', '-GPSLatitude', '-GPSLongitude', '-GPSAltitude', '-GPSImgDirection', '-DateTimeOriginal', '-Make', '-Model', '-ImageWidth', '-ImageHeight'];
     const tool = JSON.parse(execFileSync('exiftool', [...args, ...files.map((f) => PHOTOS + f)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as ExifTool[];
     const run = await runCli(['inspect', '--json', ...files.map((f) => PHOTOS + f)]);
     expect(run.code, run.stderr).toBe(0);
-    const ours = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const ours = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Ours);
     expect(ours).toHaveLength(files.length);
 
     let gpsCompared = 0;
@@ -49,7 +57,7 @@ describe(`geo inspect --json vs exiftool -n${skipReason ? ` (skipped: ${skipReas
       const where = t.SourceFile.slice(PHOTOS.length);
       expect(o, where).toBeDefined();
       expect(o.ok, where).toBe(true);
-      const gps = o.exif.gps as { lat: number; lng: number; altitude?: number; direction?: number } | undefined;
+      const gps = o.exif.gps;
       if (t.GPSLatitude === undefined) expect(gps, where).toBeUndefined();
       else {
         expect(Math.abs(gps!.lat - t.GPSLatitude), `${where} latitude`).toBeLessThan(1e-6);
