@@ -41,6 +41,16 @@ describe('geo export', () => {
     expect(csv.stdout.split('\r\n')[1]).toMatch(/^fixtures\/images\/paris\.jpg,868735/);
   });
 
+  it('writes the HTML report, embedding the image when it is still there and unchanged', async () => {
+    const out = join(tmp(), 'report.html');
+    const r = await geo(['export', '--all', '--out', out]);
+    expect(r.code).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+    expect(html).toContain('<img src="data:image/jpeg;base64,'); // fixtures/images/paris.jpg, same sha256
+    expect(html).toContain('image not found at photos/sydney.jpg');
+  });
+
   it('reads NDJSON files and stdin', async () => {
     const line = JSON.stringify({ input: 'x.jpg', sha256: 'ee'.repeat(32), ok: true, result: forensicBody({ analysis_id: 'from_ndjson' }), exif: null });
     const file = join(tmp(), 'run.ndjson');
