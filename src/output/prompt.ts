@@ -32,7 +32,8 @@ export function createPrompter(io: IO, signal?: AbortSignal): Prompter {
     password: (message) =>
       guard(async () => {
         const { password } = await import('@inquirer/prompts');
-        return password({ message, mask: false }, context);
+        // No ctrl+t reveal either: a key must never be drawn on screen (screen shares, recordings).
+        return password({ message, mask: false, toggleMask: false }, context);
       }),
     confirm: (message, def = false) =>
       guard(async () => {

@@ -1,12 +1,12 @@
 /**
- * Drives the built binary in a pseudo-terminal (test/pty/pty.py), the way a person at a terminal
+ * Drives the built binary in a pseudo-terminal (test/pty/run_in_pty.py), the way a person at a terminal
  * would: wait for a prompt on the screen, type, press Enter. stdout and stderr share the screen.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { GEO_BIN } from '../helpers/run-cli.js';
 
-const PTY_PY = new URL('./pty.py', import.meta.url).pathname;
+const PTY_PY = new URL('./run_in_pty.py', import.meta.url).pathname;
 const DIST = new URL('../../dist/cli.js', import.meta.url).pathname;
 
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|\u001b[()][0-9A-B]|\u001b[=>]/g;
@@ -35,6 +35,7 @@ export function spawnGeoInPty(argv: string[], env: Record<string, string | undef
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';
+  let exited = false;
   const waiters = new Set<() => void>();
   child.stdout.on('data', (c: Buffer) => {
     out += c.toString('utf8');
@@ -44,6 +45,7 @@ export function spawnGeoInPty(argv: string[], env: Record<string, string | undef
   const exit = new Promise<number>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {
+      exited = true;
       resolve(code ?? -1);
       for (const w of [...waiters]) w();
     });
@@ -53,7 +55,7 @@ export function spawnGeoInPty(argv: string[], env: Record<string, string | undef
     raw: () => out,
     screen: () => stripAnsi(out),
     exit,
-    waitFor(pattern, timeoutMs = 10_000) {
+    waitFor(pattern, timeoutMs = 20_000) {
       const matches = () => (typeof pattern === 'string' ? stripAnsi(out).includes(pattern) : pattern.test(stripAnsi(out)));
       return new Promise<void>((resolve, reject) => {
         if (matches()) return resolve();
@@ -63,10 +65,12 @@ export function spawnGeoInPty(argv: string[], env: Record<string, string | undef
           reject(new Error(`timed out waiting for ${String(pattern)}; screen:\n${stripAnsi(out)}`));
         }, timeoutMs);
         const check = () => {
-          if (!matches()) return;
+          const ok = matches();
+          if (!ok && !exited) return;
           clearTimeout(timer);
           waiters.delete(check);
-          resolve();
+          if (ok) resolve();
+          else reject(new Error(`exited before ${String(pattern)} appeared; screen:\n${stripAnsi(out)}`));
         };
         waiters.add(check);
       });

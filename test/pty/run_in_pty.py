@@ -4,7 +4,7 @@ Runs a command inside a pseudo-terminal and relays bytes: our stdin -> the termi
 the terminal -> our stdout (the screen). Tests drive interactive prompts through it; it needs only
 python3, not a native node module. Exits with the command's exit code.
 
-usage: pty.py [--size COLSxROWS] -- command [args...]
+usage: run_in_pty.py [--size COLSxROWS] -- command [args...]
 """
 import fcntl
 import os

@@ -1,0 +1,94 @@
+/**
+ * Interactive case creation driven through a pseudo-terminal: the built binary asks for name,
+ * description and team, shows a summary, confirms, and the case exists in the sandbox afterwards.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CaseListSchema } from '../../src/api/schemas.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { KEYS, withSandbox } from '../helpers/sandbox.js';
+import { KEY, builtBinaryOrThrow, spawnGeoInPty } from './pty.js';
+
+const sb = withSandbox();
+beforeAll(() => builtBinaryOrThrow());
+
+const env = () => ({ HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), GEO_BASE_URL: sb.url, GEO_API_KEY: KEYS.enterprise });
+
+/** Cases of one team: every test uses its own team id, since the sandbox keeps cases per key. */
+async function listed(e: Record<string, string>, team: string) {
+  const r = await runCli(['cases', 'list', '--team', team, '--json'], { env: e });
+  expect(r.code).toBe(0);
+  return CaseListSchema.parse(JSON.parse(r.stdout)).data;
+}
+
+describe('geo cases create in a terminal', { timeout: 60_000 }, () => {
+  it('asks for name, description and team, summarises, confirms and creates', async () => {
+    const e = env();
+    const t = spawnGeoInPty(['cases', 'create'], e);
+    await t.waitFor('Case name');
+    t.type('Harbour fire');
+    t.type(KEY.enter);
+    await t.waitFor('Description (optional)');
+    t.type('Port footage from May');
+    t.type(KEY.enter);
+    await t.waitFor('Team id (optional');
+    t.type('team_blue');
+    t.type(KEY.enter);
+    await t.waitFor('Create this case?');
+    expect(t.screen()).toMatch(/New case:\s+name\s+Harbour fire\s+description\s+Port footage from May\s+team\s+team_blue/);
+    t.type('y');
+    t.type(KEY.enter);
+    expect(await t.exit).toBe(0);
+    expect(t.screen()).toMatch(/id\s+case_\S+/);
+    expect(t.screen()).toMatch(/Created case case_/);
+    const cases = await listed(e, 'team_blue');
+    expect(cases).toEqual([expect.objectContaining({ name: 'Harbour fire', description: 'Port footage from May', teamId: 'team_blue' })]);
+  });
+
+  it('the name is required: an empty answer is refused and asked again', async () => {
+    const e = env();
+    const t = spawnGeoInPty(['cases', 'create', '--team', 'team_red'], e);
+    await t.waitFor('Case name');
+    t.type(KEY.enter);
+    await t.waitFor('You must provide a value');
+    t.type('Second try');
+    t.type(KEY.enter);
+    await t.waitFor('Description (optional)');
+    t.type(KEY.enter);
+    await t.waitFor('Create this case?');
+    expect(t.screen()).not.toContain('Team id');
+    t.type(KEY.enter); // default yes
+    expect(await t.exit).toBe(0);
+    expect((await listed(e, 'team_red')).map((c) => [c.name, c.description, c.teamId])).toEqual([['Second try', '', 'team_red']]);
+  });
+
+  it('answering no creates nothing and exits 130', async () => {
+    const e = env();
+    const t = spawnGeoInPty(['cases', 'create', '--name', 'Not wanted', '--description', 'x'], e);
+    await t.waitFor('Team id');
+    t.type('team_no');
+    t.type(KEY.enter);
+    await t.waitFor('Create this case?');
+    t.type('n');
+    t.type(KEY.enter);
+    expect(await t.exit).toBe(130);
+    expect(t.screen()).toMatch(/no case created/);
+    expect(await listed(e, 'team_no')).toEqual([]);
+  });
+
+  it('Ctrl-C at a question cancels with exit 130', async () => {
+    const e = env();
+    const t = spawnGeoInPty(['cases', 'create', '--team', 'team_ctrlc'], e);
+    await t.waitFor('Case name');
+    t.type('Half');
+    t.type(KEY.ctrlC);
+    expect(await t.exit).toBe(130);
+    expect(await listed(e, 'team_ctrlc')).toEqual([]);
+  });
+
+  it('with --no-input in a terminal nothing is asked: exit 2', async () => {
+    const t = spawnGeoInPty(['cases', 'create', '--no-input'], env());
+    expect(await t.exit).toBe(2);
+    expect(t.screen()).toMatch(/--name is required/);
+    expect(t.screen()).not.toContain('Case name');
+  });
+});
