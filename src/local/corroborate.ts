@@ -4,7 +4,7 @@
  * shown. In locate's NDJSON it is the record's `exif` block; provenance records store it as is.
  */
 import { haversineKm } from './distance.js';
-import type { ExifSummary } from './exif.js';
+import { type ExifSummary, readExif } from './exif.js';
 
 export type Verdict = 'agrees' | 'contradicts' | 'stripped' | 'none';
 
@@ -94,6 +94,15 @@ export function estimateOf(body: { location: { latitude: number; longitude: numb
     precisionTier: body.forensic?.precision_tier,
     depth: body.depth,
   };
+}
+
+/**
+ * The NDJSON `exif` block for one answered input: reads the image's EXIF from its bytes and
+ * compares it with the answer. Never throws: an unreadable file is simply 'none'.
+ */
+export async function corroborateImage(bytes: Uint8Array, body: Parameters<typeof estimateOf>[0], opts: CorroborateOptions = {}): Promise<Corroboration> {
+  const exif = await readExif(bytes).catch(() => undefined);
+  return corroborate(estimateOf(body), exif, opts);
 }
 
 function km(n: number): string {

@@ -40,3 +40,19 @@ describe('corroborate: EXIF GPS against the estimate', () => {
     expect(describeCorroboration(corroborate(est, undefined))).toMatch(/none/);
   });
 });
+
+describe('corroborateImage: the NDJSON exif block from image bytes', () => {
+  it('reads the fixture EXIF and compares it with the answer; unreadable bytes give none', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { corroborateImage } = await import('../../src/local/corroborate.js');
+    const { FIXTURES } = await import('../helpers/sandbox.js');
+    const c = await corroborateImage(readFileSync(FIXTURES + 'paris.jpg'), forensicBody());
+    expect(c).toMatchObject({ verdict: 'agrees', toleranceKm: 0.5 });
+    expect(c.exifPoint!.lat).toBeCloseTo(48.85837, 6);
+    expect(c.exifPoint!.lng).toBeCloseTo(2.294481, 6);
+    // nogps.jpg has a camera make and model but no GPS block: the location was stripped.
+    expect((await corroborateImage(readFileSync(FIXTURES + 'nogps.jpg'), forensicBody())).verdict).toBe('stripped');
+    expect((await corroborateImage(readFileSync(FIXTURES + 'zero.jpg'), forensicBody())).note).toMatch(/0,0/);
+    expect((await corroborateImage(Buffer.from('not an image'), forensicBody())).verdict).toBe('none');
+  });
+});
