@@ -12,9 +12,50 @@ export interface Columns {
   lng: Float64Array;
   nameAt: Uint32Array;
   nameEnd: Uint32Array;
-  country: string[];
-  admin1: string[];
+  /** Index into `groups`: each distinct "CC.admin1" key ("FR.11") is one string, not one per place. */
+  group: Uint32Array;
+  groups: string[];
   src: Buffer;
+}
+
+/**
+ * Interns "CC.admin1" keys from bytes without making a string per record (171,000 strings were
+ * most of the load time, in the garbage collector): FNV-1a over the bytes, checked byte by byte.
+ */
+class Groups {
+  readonly list: string[] = [];
+  private readonly byHash = new Map<number, number[]>();
+
+  idOfBytes(buf: Buffer, c0: number, a0: number, a1: number): number {
+    let h = 0x811c9dc5;
+    const mix = (b: number) => (h = Math.imul(h ^ b, 0x01000193));
+    mix(buf[c0]!);
+    mix(buf[c0 + 1]!);
+    mix(0x2e);
+    for (let p = a0; p < a1; p++) mix(buf[p]!);
+    const bucket = this.byHash.get(h >>> 0);
+    for (const id of bucket ?? []) if (this.sameBytes(this.list[id]!, buf, c0, a0, a1)) return id;
+    return this.add(h >>> 0, `${buf.toString('latin1', c0, c0 + 2)}.${buf.toString('utf8', a0, a1)}`);
+  }
+
+  idOf(key: string): number {
+    const bytes = Buffer.from(key);
+    return this.idOfBytes(Buffer.concat([bytes.subarray(0, 2), bytes.subarray(3)]), 0, 2, bytes.length - 1);
+  }
+
+  private sameBytes(key: string, buf: Buffer, c0: number, a0: number, a1: number): boolean {
+    if (key.length !== 3 + a1 - a0 || key.charCodeAt(0) !== buf[c0] || key.charCodeAt(1) !== buf[c0 + 1]) return false;
+    for (let i = 0; i < a1 - a0; i++) if (key.charCodeAt(3 + i) !== buf[a0 + i]) return false;
+    return true;
+  }
+
+  private add(h: number, key: string): number {
+    const id = this.list.push(key) - 1;
+    const bucket = this.byHash.get(h);
+    if (bucket) bucket.push(id);
+    else this.byHash.set(h, [id]);
+    return id;
+  }
 }
 
 /** The record layout the scan expects; anything else goes to the JSON.parse path. */
@@ -31,8 +72,9 @@ export function scan(buf: Buffer): Columns | undefined {
   const cap = Math.ceil(buf.length / 60) + 1;
   const c: Columns = {
     n: 0, lat: new Float64Array(cap), lng: new Float64Array(cap), nameAt: new Uint32Array(cap), nameEnd: new Uint32Array(cap),
-    country: [], admin1: [], src: buf,
+    group: new Uint32Array(cap), groups: [], src: buf,
   };
+  const groups = new Groups();
   const len = buf.length;
   const start = new Uint32Array(KEYS.length);
   const end = new Uint32Array(KEYS.length);
@@ -57,10 +99,10 @@ export function scan(buf: Buffer): Columns | undefined {
     c.lng[c.n] = lng;
     c.nameAt[c.n] = start[0]!;
     c.nameEnd[c.n] = end[0]!;
-    c.country.push(buf.toString('latin1', start[3], end[3]));
-    c.admin1.push(buf.toString('latin1', start[4], end[4]));
+    c.group[c.n] = groups.idOfBytes(buf, start[3]!, start[4]!, end[4]!);
     c.n++;
   }
+  c.groups = groups.list;
   return c.n > 0 ? c : undefined;
 }
 
@@ -93,14 +135,17 @@ export function parseSlow(buf: Buffer): Columns {
   const n = rows.length;
   const c: Columns = {
     n, lat: new Float64Array(n), lng: new Float64Array(n), nameAt: new Uint32Array(n), nameEnd: new Uint32Array(n),
-    country: rows.map((r) => String(r.country)), admin1: rows.map((r) => String(r.admin1 ?? '')), src: Buffer.concat(names),
+    group: new Uint32Array(n), groups: [], src: Buffer.concat(names),
   };
+  const groups = new Groups();
   let off = 0;
   rows.forEach((r, i) => {
+    c.group[i] = groups.idOf(`${String(r.country)}.${String(r.admin1 ?? '')}`);
     c.lat[i] = Number(r.lat);
     c.lng[i] = Number(r.lng);
     c.nameAt[i] = off;
     c.nameEnd[i] = off += names[i]!.length;
   });
+  c.groups = groups.list;
   return c;
 }
