@@ -65,14 +65,26 @@ export class Pacer {
   observe(seq: number, info: RateLimitInfo | undefined): void {
     if (info) {
       this.learn(info);
-      if (info.remaining !== undefined && info.resetAt !== undefined && (!this.snap || seq >= this.snap.seq)) {
-        this.snap = { seq, remaining: info.remaining, resetAt: info.resetAt };
-      }
+      if (info.remaining !== undefined && info.resetAt !== undefined) this.snapshot(seq, info.remaining, info.resetAt);
     }
     if (!this.observed) {
       this.observed = true;
       for (const w of this.waiters.splice(0)) w();
     }
+  }
+
+  /**
+   * Reset times come in whole seconds, rounded up (RateLimit `t`, RateLimit-Reset), so each one is
+   * an upper bound that may be up to 1 s late. Within one window the smallest bound seen is the
+   * tightest: after a few answers it is within one start gap of the true reset, and a batch that
+   * exhausts a window waits milliseconds for the next, not a second. A bound a second or more
+   * later than the current one belongs to the next window.
+   */
+  private snapshot(seq: number, remaining: number, resetAt: number): void {
+    const s = this.snap;
+    const sameWindow = s !== undefined && resetAt < s.resetAt + 1000 && resetAt > s.resetAt - 1000;
+    if (!s || seq >= s.seq) this.snap = { seq, remaining, resetAt: sameWindow ? Math.min(resetAt, s!.resetAt) : resetAt };
+    else if (sameWindow) s.resetAt = Math.min(s.resetAt, resetAt);
   }
 
   /** A 429: nobody starts before `untilMs`, and the server's count is taken as spent until then. */
@@ -102,15 +114,20 @@ export class Pacer {
     if (this.seq >= 1 && !this.observed && this.limit === undefined) {
       await new Promise<void>((r) => this.waiters.push(r));
     }
+    let at: number;
     for (;;) {
       this.o.signal?.throwIfAborted();
       const now = this.o.now();
-      const at = this.nextStartAt();
+      at = this.nextStartAt();
       if (at <= now) break;
       // Sleep in slices so a pause or a fresh snapshot that arrives meanwhile is seen promptly.
       await this.o.sleep(Math.min(at - now, 1000), this.o.signal);
     }
-    this.lastStart = this.o.now();
+    // Keep to the planned grid: timers fire late by a few ms, and counting from the late wake-up
+    // would add that lateness to every one of hundreds of gaps. After an idle spell (more than
+    // one gap behind), start the grid afresh instead of bursting to catch up.
+    const now = this.o.now();
+    this.lastStart = now - at < this.intervalMs ? at : now;
     return ++this.seq;
   }
 }

@@ -80,10 +80,17 @@ async function loadOne(e: InputEntry, opts: LoadOptions): Promise<{ id: string; 
 
 /** Jobs in the order their first input appears; every local problem is a UsageError (nothing sent). */
 export async function loadJobs(entries: InputEntry[], opts: LoadOptions): Promise<{ jobs: Job[]; order: Array<{ input: string; id: string }> }> {
+  // Hash a few files at once (disk and hashing overlap), then assemble in input order.
+  const loaded: Array<Awaited<ReturnType<typeof loadOne>>> = new Array(entries.length);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < entries.length; i = next++) loaded[i] = await loadOne(entries[i]!, opts);
+  };
+  await Promise.all(Array.from({ length: Math.min(8, entries.length) }, lane));
   const jobs = new Map<string, Job>();
   const order: Array<{ input: string; id: string }> = [];
-  for (const e of entries) {
-    const one = await loadOne(e, opts);
+  for (const [i, e] of entries.entries()) {
+    const one = loaded[i]!;
     order.push({ input: e.input, id: one.id });
     const j = jobs.get(one.id);
     if (j) {
