@@ -1,4 +1,4 @@
-/** `geo keys add` in a pseudo-terminal: the key is typed at a hidden prompt and never echoed. */
+/** `geo keys add` and `keys remove` in a pseudo-terminal: the key is typed at a hidden prompt and never echoed. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,26 @@ describe('geo keys add in a terminal', { timeout: 60_000 }, () => {
     expect(await t.exit).toBe(3);
     expect(t.screen()).toMatch(/key not saved: the service refused it/);
     expect(t.raw()).not.toContain(bad);
+    expect((await runCli(['keys', 'list', '--json'], { env: { GEO_CONFIG_DIR: dir } })).stdout.trim()).toBe('[]');
+  });
+});
+
+describe('geo keys remove in a terminal', { timeout: 60_000 }, () => {
+  it('asks first: no keeps the profile (exit 130), yes removes it', async () => {
+    const dir = tempConfigDir();
+    await runCli(['keys', 'add', 'old', '--stdin', '--no-verify', '--base-url', sb.url], { env: { GEO_CONFIG_DIR: dir }, stdin: KEYS.pro });
+    const env = { HOME: tempConfigDir(), GEO_CONFIG_DIR: dir };
+    const no = spawnGeoInPty(['keys', 'remove', 'old'], env);
+    await no.waitFor('Remove profile "old" and its key?');
+    no.type(KEY.enter); // the default is no
+    expect(await no.exit).toBe(130);
+    expect(no.screen()).toMatch(/nothing removed/);
+    const yes = spawnGeoInPty(['keys', 'remove', 'old'], env);
+    await yes.waitFor('Remove profile "old" and its key?');
+    yes.type('y');
+    yes.type(KEY.enter);
+    expect(await yes.exit).toBe(0);
+    expect(yes.screen()).toMatch(/Removed profile "old"; no active profile now/);
     expect((await runCli(['keys', 'list', '--json'], { env: { GEO_CONFIG_DIR: dir } })).stdout.trim()).toBe('[]');
   });
 });

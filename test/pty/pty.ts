@@ -31,7 +31,7 @@ export function builtBinaryOrThrow(): void {
 
 export function spawnGeoInPty(argv: string[], env: Record<string, string | undefined>): PtySession {
   const child: ChildProcessWithoutNullStreams = spawn('python3', [PTY_PY, '--size', '100x30', '--', process.execPath, GEO_BIN, ...argv], {
-    env: { TERM: 'xterm-256color', PATH: process.env.PATH, ...env },
+    env: { TERM: 'xterm-256color', PATH: process.env.PATH, PYTHONDONTWRITEBYTECODE: '1', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';
