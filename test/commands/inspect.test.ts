@@ -54,6 +54,9 @@ describe('geo inspect', () => {
     const r = await runCli(['inspect', '--json', '-'], { stdin: readFileSync(f('tokyo.jpg')) });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ input: '-', type: 'jpeg', exif: { make: 'SONY' } });
+    const tty = await runCli(['inspect', '-'], { tty: { stdin: true } });
+    expect(tty.code).toBe(2);
+    expect(tty.stderr).toMatch(/stdin is a terminal/);
   });
 
   it('one missing or non-image file: exit 2, one line with a hint, nothing on stdout', async () => {

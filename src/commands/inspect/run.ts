@@ -62,6 +62,8 @@ export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>): Promise<I
 
 export async function runInspect(ctx: Pick<Ctx, 'io'>, inputs: string[]): Promise<InspectRecord[]> {
   if (inputs.filter((i) => i === '-').length > 1) throw new UsageError('stdin (-) can be given only once');
+  // Reading a terminal would wait for bytes that never come.
+  if (inputs.includes('-') && ctx.io.stdinIsTTY) throw new UsageError('- reads image bytes from stdin, but stdin is a terminal', 'pipe an image in: geo inspect - < photo.jpg');
   const out: InspectRecord[] = [];
   // One at a time: files are read whole, and order must follow the arguments.
   for (const input of inputs) out.push(await inspectOne(input, ctx));
