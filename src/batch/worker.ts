@@ -77,7 +77,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
         if (err.rateLimit?.retryAfterS !== undefined) ctl.pauseUntil(w.now() + err.rateLimit.retryAfterS * 1000);
       }
     } else ctl.observe(undefined);
-    const error = toBatchError(err);
+    const error = aborted ? { code: 'cancelled', message: 'cancelled while in flight; a rerun resends it with the same key', final: false } : toBatchError(err);
     // A cancelled request stays "sent, no outcome": the rerun resends the same key and the
     // server replays it if it had finished. Anything else is written down.
     if (!aborted) await w.journal?.append({ t: 'done', id: job.id, key, ok: false, error, at: new Date(w.now()).toISOString() });

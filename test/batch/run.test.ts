@@ -96,3 +96,22 @@ describe('runBatch', () => {
     expect(ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise').geolocateRequests).toBe(0);
   });
 });
+
+describe('runBatch cancelled', () => {
+  it('Ctrl-C mid-batch: in-flight requests are left resendable, a rerun finishes with one charge each', async () => {
+    sb = await startSandbox({ rateLimit: 600, latencyMs: 150 });
+    const dir = makeImages(12);
+    const ac = new AbortController();
+    let finished = 0;
+    const d = { ...deps(sb.url, dir), signal: ac.signal, onEvent: (e: BatchEvent) => void (e.type === 'finished' && ++finished === 3 && ac.abort(new Error('interrupted'))) };
+    const first = await runBatch(d, { inputs: ['.'], depth: 1 });
+    expect(first.summary.stopped?.reason).toBe('cancelled');
+    expect(first.records).toHaveLength(12);
+    const second = await runBatch({ ...d, signal: new AbortController().signal, onEvent: () => undefined }, { inputs: ['.'], depth: 1 });
+    expect(second.records.every((r) => r.ok)).toBe(true);
+    const f = ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise');
+    console.log('[cancel] first', { ok: first.summary.ok, failed: first.summary.failed, notSent: first.summary.notSent }, 'ledger', f);
+    expect(f.netCredits).toBe(12);
+    expect(f.modelCalls).toBe(12);
+  });
+});

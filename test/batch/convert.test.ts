@@ -1,0 +1,87 @@
+/**
+ * WebP & co. go out as JPEG (with a notice); --downscale fits an oversized image under the limit.
+ * Local refusals happen before anything is sent: WebP without sharp (hint: npm install sharp),
+ * HEIC, and an image whose base64 would pass 20 MB (caught from its size, never read whole).
+ */
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBatch } from '../../src/batch/run.js';
+import type { BatchEvent } from '../../src/batch/types.js';
+import { UsageError } from '../../src/errors.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { ledgerFigures, makeImages, realSleep, testClient } from './helpers.js';
+
+let sb: Sandbox;
+beforeAll(async () => (sb = await startSandbox({ rateLimit: 600 })));
+afterAll(() => sb.close());
+
+const sharpInstalled = await import('sharp' as string).then(() => true, () => false);
+
+function deps(cwd: string) {
+  return { client: testClient(sb.url), env: { GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-state-')) }, now: Date.now, sleep: realSleep, cwd };
+}
+
+/** RIFF....WEBPVP8 : enough for the magic-byte sniffer. */
+const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([36, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(32)]);
+/** ....ftypheic */
+const HEIC = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(16)]);
+
+describe('conversion and size refusals', () => {
+  it.skipIf(sharpInstalled)('a WebP without sharp installed: UsageError with the install hint, nothing sent', async () => {
+    const dir = makeImages(2);
+    writeFileSync(join(dir, 'photo.webp'), WEBP);
+    const err = await runBatch(deps(dir), { inputs: ['.'], depth: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).hint).toMatch(/npm install sharp/);
+    expect(ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise').geolocateRequests).toBe(0);
+  });
+
+  it('HEIC named on the command line: a clear UsageError with a hint', async () => {
+    const dir = makeImages(1);
+    writeFileSync(join(dir, 'IMG_0001.HEIC'), HEIC);
+    const err = await runBatch(deps(dir), { inputs: ['000.jpg', 'IMG_0001.HEIC'], depth: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect(String((err as Error).message)).toMatch(/HEIC/);
+    expect((err as UsageError).hint).toMatch(/JPEG/);
+  });
+
+  it('an image over the 20 MB base64 limit is refused from its size, with --downscale as the hint', async () => {
+    const dir = makeImages(1);
+    const big = join(dir, 'huge.jpg');
+    writeFileSync(big, '');
+    truncateSync(big, 15_000_001); // sparse: nothing is written, and nothing may be read whole
+    const err = await runBatch(deps(dir), { inputs: ['.'], depth: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toMatch(/above the 20 MB limit/);
+    expect((err as UsageError).hint).toMatch(/--downscale/);
+  });
+
+  it.runIf(sharpInstalled)('WebP and GIF are sent as JPEG with a notice; the answer is ok', async () => {
+    const { default: sharp } = (await import('sharp' as string)) as { default: (o: unknown) => { webp(): { toBuffer(): Promise<Buffer> }; gif(): { toBuffer(): Promise<Buffer> } } };
+    const dir = makeImages(1);
+    const create = { create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 120, b: 40 } } };
+    writeFileSync(join(dir, 'a.webp'), await sharp(create).webp().toBuffer());
+    writeFileSync(join(dir, 'b.gif'), await sharp(create).gif().toBuffer());
+    const events: BatchEvent[] = [];
+    const before = ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise').debits;
+    const { records } = await runBatch({ ...deps(dir), onEvent: (e) => events.push(e) }, { inputs: ['.'], depth: 1 });
+    expect(records.map((r) => [r.input, r.ok])).toEqual([['000.jpg', true], ['a.webp', true], ['b.gif', true]]);
+    const notices = events.flatMap((e) => (e.type === 'notice' ? [e.message] : []));
+    expect(notices).toEqual(expect.arrayContaining([expect.stringMatching(/a\.webp: converted WEBP to JPEG/), expect.stringMatching(/b\.gif: converted GIF to JPEG/)]));
+    expect(ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise').debits - before).toBe(3);
+  });
+
+  it.runIf(sharpInstalled)('--downscale fits a 17 MB image under the limit and sends it', async () => {
+    const { default: sharp } = (await import('sharp' as string)) as { default: (o: unknown) => { png(o: unknown): { toBuffer(): Promise<Buffer> } } };
+    const dir = mkdtempSync(join(tmpdir(), 'geo-big-'));
+    const noise = { create: { width: 2400, height: 2400, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } };
+    writeFileSync(join(dir, 'big.png'), await sharp(noise).png({ compressionLevel: 0 }).toBuffer());
+    await expect(runBatch(deps(dir), { inputs: ['big.png'], depth: 1 })).rejects.toThrow(/--downscale|20 MB/);
+    const events: BatchEvent[] = [];
+    const { records } = await runBatch({ ...deps(dir), onEvent: (e) => events.push(e) }, { inputs: ['big.png'], depth: 1, downscale: true });
+    expect(records[0]).toMatchObject({ input: 'big.png', ok: true });
+    expect(events.some((e) => e.type === 'notice' && /downscaled/.test(e.message))).toBe(true);
+  }, 30_000);
+});
