@@ -126,10 +126,11 @@ export function requestParams(p: BatchParams): Record<string, unknown> {
 
 /**
  * The default journal: stateDir/journals/<hash>.ndjson, the hash over what makes two runs "the
- * same command": the images (ids in order), the request fields and the service's base URL (a
- * sandbox result must never be re-emitted for a production run).
+ * same command": the inputs as named (paths made absolute), the request fields and the service's
+ * base URL (a sandbox result must never be re-emitted for a production run). Not the images
+ * themselves: after adding a photo to a folder, rerunning sends only the new one.
  */
-export function defaultJournalPath(env: Record<string, string | undefined>, ids: string[], params: BatchParams, baseUrl: string): string {
-  const h = createHash('sha256').update(JSON.stringify({ ids, params: requestParams(params), baseUrl })).digest('hex').slice(0, 24);
+export function defaultJournalPath(env: Record<string, string | undefined>, inputs: { args: string[]; fromFile?: string }, params: BatchParams, baseUrl: string): string {
+  const h = createHash('sha256').update(JSON.stringify({ ...inputs, params: requestParams(params), baseUrl })).digest('hex').slice(0, 24);
   return join(stateDir(env), 'journals', `${h}.ndjson`);
 }

@@ -69,7 +69,10 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   let journalPath: string | undefined;
   if (p.resume !== undefined) journalPath = resolve(p.cwd, p.resume);
   else if (typeof p.journal === 'string') journalPath = resolve(p.cwd, p.journal);
-  else if (p.journal !== false) journalPath = defaultJournalPath(p.env, jobs.map((j) => j.id), params, p.baseUrl);
+  else if (p.journal !== false) {
+    const abs = (a: string) => (a === '-' || /^[a-z][a-z0-9+.-]*:\/\//i.test(a) ? a : resolve(cwd, a));
+    journalPath = defaultJournalPath(p.env, { args: args.map(abs), ...(fromFile !== undefined ? { fromFile: abs(fromFile) } : {}) }, params, p.baseUrl);
+  }
   const state = resumed ?? (journalPath ? await readJournalState(journalPath) : undefined);
   if (state?.head && p.resume === undefined && !same(state.head.params, requestParams(params))) {
     throw new UsageError(`--journal ${journalPath}: it was written for ${JSON.stringify(state.head.params)}; this run sends ${JSON.stringify(requestParams(params))}`, 'give another --journal file');

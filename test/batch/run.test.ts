@@ -32,7 +32,8 @@ describe('runBatch', () => {
     copyFileSync(join(dir, '001.jpg'), join(dir, 'dup-of-001.jpg'));
     copyFileSync(join(FIXTURES, 'blocked.png'), join(dir, 'blocked.png'));
     const events: BatchEvent[] = [];
-    const { records, summary } = await runBatch(deps(sb.url, dir, undefined, events), { inputs: ['.', './000.jpg'], depth: 2 });
+    const d = deps(sb.url, dir, undefined, events);
+    const { records, summary } = await runBatch(d, { inputs: ['.', './000.jpg'], depth: 2 });
     expect(records).toHaveLength(8);
     expect(records.map((r) => r.input)).toEqual(['000.jpg', '001.jpg', '002.jpg', '003.jpg', '004.jpg', 'blocked.png', 'dup-of-001.jpg', './000.jpg']);
     const blocked = records.find((r) => r.input === 'blocked.png')!;
@@ -48,11 +49,16 @@ describe('runBatch', () => {
     expect(events.filter((e) => e.type === 'finished')).toHaveLength(8);
     expect(events.filter((e) => e.type === 'progress').at(-1)).toMatchObject({ progress: { done: 7, failed: 1, total: 8 } });
 
-    // Rerun of the same command: everything comes from the journal, nothing is sent.
-    const again = await runBatch({ ...deps(sb.url, dir), cwd: dir }, { inputs: ['.', './000.jpg'], depth: 2, journal: summary.journal! });
-    expect(again.summary).toMatchObject({ fromJournal: 6, creditsSpent: 0 });
+    // Rerun of the same command (default journal): everything comes from the journal, nothing is sent.
+    const again = await runBatch({ ...d, onEvent: undefined }, { inputs: ['.', './000.jpg'], depth: 2 });
+    expect(again.summary).toMatchObject({ fromJournal: 6, creditsSpent: 0, journal: summary.journal });
     expect(again.records.map((r) => r.ok)).toEqual(records.map((r) => r.ok));
     expect(ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise').geolocateRequests).toBe(6);
+    // A photo added to the folder: the same command sends only the new one.
+    copyFileSync(join(FIXTURES, 'paris.jpg'), join(dir, 'new.jpg'));
+    const third = await runBatch({ ...d, onEvent: undefined }, { inputs: ['.', './000.jpg'], depth: 2 });
+    expect(third.summary).toMatchObject({ fromJournal: 6, creditsSpent: 2, inputs: 9 });
+    expect(ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise').geolocateRequests).toBe(7);
   });
 
   it('402 stops the batch: nothing further is sent, the rest are not_sent', async () => {
