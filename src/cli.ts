@@ -74,6 +74,16 @@ function invokedNoun(argv: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * DESIGN.md gives -q two meanings: the global --quiet, and `geo analyses -q TEXT` (the spec's q).
+ * Commander lets program options win everywhere, so after the analyses noun -q is read as --query.
+ */
+export function rewriteAnalysesQ(argv: string[]): string[] {
+  const at = argv.indexOf('analyses');
+  if (at < 0 || invokedNoun(argv) !== 'analyses') return argv;
+  return argv.map((a, i) => (i > at && a === '-q' ? '--query' : a));
+}
+
 export function readVersion(): string {
   try {
     return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -195,7 +205,7 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
   const debug = argv.includes('--debug') || Boolean(env.GEO_DEBUG && env.GEO_DEBUG !== '0');
   try {
     const program = await buildProgram(rt, argv, (code) => (exitCode = code));
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(rewriteAnalysesQ(argv), { from: 'user' });
   } catch (err) {
     exitCode = exitCodeFor(err);
     if (exitCode !== 0 && !(err instanceof PartialFailureError)) {

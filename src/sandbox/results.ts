@@ -40,18 +40,41 @@ export interface AnalyzeInput {
 /** Coordinates rounded to about 100 m, as the hosted service does by default (DESIGN.md). */
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-async function place(lat: number, lng: number): Promise<{ country: string; city: string; region: string }> {
+/** GeoNames' nearest place is the city; the sandbox knows no neighbourhoods, so it leaves that empty. */
+async function place(lat: number, lng: number): Promise<{ country: string; city: string; region: string; address: string }> {
   const { reverseGeocode } = await import('../local/geocode.js');
   const g = reverseGeocode(lat, lng);
-  if (!g) return { country: '', city: '', region: '' };
-  return { country: g.country, city: g.place ?? g.region ?? '', region: g.region ?? '' };
+  if (!g) return { country: '', city: '', region: '', address: '' };
+  const city = g.place ?? g.region ?? '';
+  const address = city ? `near ${[city, g.region !== city ? g.region : undefined, g.country].filter(Boolean).join(', ')}` : '';
+  return { country: g.country, city, region: g.region ?? '', address };
+}
+
+/** A point `km` away from (lat, lng) on `bearing` radians (flat-earth step; fine below 100 km). */
+function offset(lat: number, lng: number, km: number, bearing: number): { lat: number; lng: number } {
+  return {
+    lat: lat + (km / 111.32) * Math.cos(bearing),
+    lng: lng + (km / (111.32 * Math.max(0.01, Math.cos((lat * Math.PI) / 180)))) * Math.sin(bearing),
+  };
+}
+
+/** Depth-3 alternatives for an EXIF-placed image: nearby points, not far-away cities. */
+async function nearbyCandidates(e: Estimate, hash: Buffer): Promise<Array<{ lat: number; lng: number; label: string; km: number }>> {
+  const out = [];
+  for (let i = 0; i < 2; i++) {
+    const km = 0.8 + (hash[20 + i]! / 255) * 2.5;
+    const p = offset(e.lat, e.lng, km, (hash[22 + i]! / 255) * 2 * Math.PI);
+    const name = (await place(p.lat, p.lng)).city || 'unnamed place';
+    out.push({ lat: round3(p.lat), lng: round3(p.lng), label: `${name} (${km.toFixed(1)} km away)`, km });
+  }
+  return out;
 }
 
 async function fromExif(gps: { lat: number; lng: number }, req: GeolocateRequest): Promise<Estimate> {
   const p = await place(gps.lat, gps.lng);
   const at = `${gps.lat.toFixed(5)},${gps.lng.toFixed(5)}`;
   const e: Estimate = {
-    lat: gps.lat, lng: gps.lng, country: p.country, city: p.city, neighborhood: p.region, address: '',
+    lat: gps.lat, lng: gps.lng, country: p.country, city: p.city, neighborhood: '', address: p.address,
     confidence: EXIF_CONFIDENCE, source: 'exif',
     reasoning: `EXIF GPS metadata places the image at ${at}${p.country ? ` (${[p.city, p.country].filter(Boolean).join(', ')})` : ''}; the sandbox read the metadata, not the pixels.`,
     cues: ['EXIF GPS position', 'EXIF camera metadata'],
@@ -81,10 +104,9 @@ async function synthetic(hash: Buffer, req: GeolocateRequest): Promise<Estimate>
     const radius = req.scope.radius_km ?? LIMITS.radiusKm.default;
     const km = (hash[6]! / 255) * radius * 0.5;
     const bearing = (hash[7]! / 255) * 2 * Math.PI;
-    const lat = req.scope.lat + (km / 111.32) * Math.cos(bearing);
-    const lng = req.scope.lng + (km / (111.32 * Math.max(0.01, Math.cos((req.scope.lat * Math.PI) / 180)))) * Math.sin(bearing);
+    const { lat, lng } = offset(req.scope.lat, req.scope.lng, km, bearing);
     const p = await place(lat, lng);
-    Object.assign(e, { lat, lng, city: req.scope.name, country: p.country, neighborhood: p.region, address: '', scopeConsistent: true });
+    Object.assign(e, { lat, lng, city: req.scope.name, country: p.country, neighborhood: p.city !== req.scope.name ? p.city : '', address: p.address, scopeConsistent: true });
     e.reasoning = `[sandbox] Synthetic result inside the scope ${req.scope.name}: no EXIF GPS, position chosen from the image's sha256. Nothing in the pixels was analysed.`;
   }
   return e;
@@ -122,16 +144,19 @@ export async function analyze(input: AnalyzeInput): Promise<GeolocateResponse> {
   if (e.scopeConsistent !== undefined) out.scope_consistent = e.scopeConsistent;
   out.timing_ms = Math.max(0, Math.round(performance.now() - input.startedAt));
   if (depth === 3) {
-    const alts = alternatives(hash, Math.max(0, CITIES.findIndex((c) => c.city === e.city)), 2);
+    const alts =
+      e.source === 'exif'
+        ? (await nearbyCandidates(e, hash)).map((c) => ({ ...c, cue: 'similar street furniture nearby', why: `${c.km.toFixed(1)} km from the EXIF position` }))
+        : alternatives(hash, Math.max(0, CITIES.findIndex((c) => c.city === e.city)), 2).map((c) => ({ lat: c.lat, lng: c.lng, label: `${c.city}, ${c.country}`, cue: `${c.cues[0]} (synthetic)`, why: 'weaker match than the leading candidate' }));
     out.forensic = {
       precision_tier: e.source === 'exif' ? 'site_level' : 'city_level',
       verification_status: e.source === 'exif' ? 'partially_verified' : 'unverified',
       supports: e.supports,
       contradictions: e.contradictions,
       candidates: alts.map((c, i) => ({
-        lat: c.lat, lng: c.lng, label: `${c.city}, ${c.country}`,
+        lat: c.lat, lng: c.lng, label: c.label,
         confidence: Math.round(e.confidence * 100 * (0.5 - i * 0.2)),
-        supports: [`${c.cues[0]} (synthetic)`], contradictions: ['weaker match than the leading candidate'],
+        supports: [c.cue], contradictions: [c.why],
       })),
     };
     out.calibration = {

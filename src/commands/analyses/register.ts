@@ -6,7 +6,7 @@ export const register: Register = (program, act) => {
     .command('analyses')
     .description('list saved analyses; search by neighborhood, city or filename')
     .argument('[text]', 'search text (same as --query)')
-    .option('--query <text>', 'search neighborhood, city or filename (sent as q)')
+    .option('-q, --query <text>', 'search neighborhood, city or filename (sent as q)')
     .option('--city <slug>', 'only this city (a slug, for example paris)')
     .option('--limit <n>', 'at most N analyses, 1-200 (default 50)')
     .addHelpText(

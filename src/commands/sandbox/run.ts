@@ -50,6 +50,8 @@ export async function runSandbox(ctx: Ctx, _args: unknown[], opts: Record<string
   if (!isLoopbackHost(host)) err.write(`warning: listening on ${host}: the sandbox keys are public; the ledger answers loopback callers only\n`);
   if (faults) err.write(`faults: ${faults} (seed ${seed ?? 1})\n`);
   err.write(`sandbox ready in ${ms.toFixed(0)} ms; Ctrl-C to stop\n`);
+  // Load the offline geocoder now, while nobody waits, so the first EXIF-placed answer is not slow.
+  setTimeout(() => void import('../../local/geocode.js').then((g) => g.reverseGeocode(0, 0)).catch(() => undefined), 50).unref();
 
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) return resolve();
