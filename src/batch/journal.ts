@@ -3,8 +3,10 @@
  *
  *   {"t":"head","v":1,"params":{...},"args":[...],"cwd":"...","baseUrl":"...","created":"..."}
  *   {"t":"send","id":"<sha256|url:...>","key":"<Idempotency-Key>","input":"a.jpg","at":"..."}   BEFORE the request
- *   {"t":"done","id":"...","key":"...","ok":true,"result":{...},"credits":1,"at":"..."}         after the answer
+ *   {"t":"done","id":"...","key":"...","ok":true,"result":{...},"raw":"...","status":200,"credits":1,"at":"..."}   after the answer
  *   {"t":"done","id":"...","key":"...","ok":false,"error":{"code","message","status","final"}}
+ *
+ * `raw` is the body text as received: a rerun re-emits exactly what `locate --json` printed first.
  *
  * Why this order makes kill -9 safe (api-spec.md "States and transitions"): a "send" line without
  * its "done" is resent with the SAME key, so a request that did complete is replayed by the server
@@ -36,7 +38,7 @@ export interface SendLine {
   at: string;
 }
 export type DoneLine =
-  | { t: 'done'; id: string; key: string; ok: true; result: unknown; credits: number; replayed?: boolean; at: string }
+  | { t: 'done'; id: string; key: string; ok: true; result: unknown; credits: number; replayed?: boolean; raw?: string; status?: number; at: string }
   | { t: 'done'; id: string; key: string; ok: false; error: BatchError; at: string };
 export type JournalLine = HeadLine | SendLine | DoneLine;
 

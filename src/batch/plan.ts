@@ -44,6 +44,8 @@ export interface BatchPlan {
   /** Jobs that need sharp (conversion or --downscale). */
   conversions: number;
   journal?: string;
+  /** The request fields every image is sent with (provenance records keep them). */
+  request: Record<string, unknown>;
   /** --dry-run only. */
   requests?: RequestPreview[];
 }
@@ -85,6 +87,7 @@ export function buildPlan(p: PlanInput): BatchPlan {
     needsConfirm: credits > threshold || insufficient,
     conversions: pending.filter(needsSharp).length,
     ...(p.journal ? { journal: p.journal.path } : {}),
+    request: requestParams(p.params),
   };
 }
 
@@ -121,6 +124,8 @@ export function requestParams(p: BatchParams): Record<string, unknown> {
   if (p.scope !== undefined) out.scope = p.scope;
   if (p.batch_id !== undefined) out.batch_id = p.batch_id;
   if (p.model !== undefined) out.model = p.model;
+  // Only when set, so journals written before async existed keep their hash.
+  if (p.async) out.async = true;
   return out;
 }
 

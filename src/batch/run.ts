@@ -5,13 +5,14 @@
  */
 import { Readable } from 'node:stream';
 import { DEPTH_COST, type Depth, type Effort, type Scope } from '../api/schemas.js';
-import { CancelledError } from '../errors.js';
+import { CancelledError, UsageError } from '../errors.js';
 import { loadSharp } from './convert.js';
 import { Journal, isFinished } from './journal.js';
 import { describeStop } from './outcome.js';
 import { type BatchPlan, buildPlan, previewRequests, requestParams } from './plan.js';
 import { prepareBatch } from './prepare.js';
 import { ProgressMeter } from './progress.js';
+import { type ExifHook, recordsFor } from './records.js';
 import { schedule } from './scheduler.js';
 import type { Job } from './sources.js';
 import type { BatchEvent, BatchRecord, BatchSummary } from './types.js';
@@ -31,7 +32,7 @@ export interface BatchDeps {
   /** Asked when plan.needsConfirm; false cancels (nothing sent). Absent: go on (no TTY, --yes). */
   confirm?: (plan: BatchPlan) => Promise<boolean>;
   /** The record's exif block (evidence engine); default null. Never fails a record. */
-  exif?: (input: { input: string; path?: string; sha256: string | null }) => Promise<unknown>;
+  exif?: ExifHook;
 }
 
 export interface BatchOptions {
@@ -43,6 +44,9 @@ export interface BatchOptions {
   scope?: Scope;
   batchId?: string;
   model?: string;
+  async?: boolean;
+  /** One input only: the key to send it with (the caller's own idempotency, e.g. a case number). */
+  idempotencyKey?: string;
   concurrency?: number;
   /** A path, false for none; default stateDir/journals/<hash>.ndjson. */
   journal?: string | false;
@@ -68,12 +72,14 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const started = deps.now();
   const prep = await prepareBatch({
     args: opts.inputs, cwd: deps.cwd, stdin: deps.stdin ?? Readable.from([]), env: deps.env, baseUrl: deps.client.baseUrl,
-    params: { ...(opts.depth !== undefined ? { depth: opts.depth } : {}), ...(opts.effort ? { effort: opts.effort } : {}), ...(opts.scope ? { scope: opts.scope } : {}), ...(opts.batchId ? { batch_id: opts.batchId } : {}), ...(opts.model ? { model: opts.model } : {}) },
+    params: { ...(opts.depth !== undefined ? { depth: opts.depth } : {}), ...(opts.effort ? { effort: opts.effort } : {}), ...(opts.scope ? { scope: opts.scope } : {}), ...(opts.batchId ? { batch_id: opts.batchId } : {}), ...(opts.model ? { model: opts.model } : {}), ...(opts.async ? { async: true } : {}) },
     ...(opts.fromFile !== undefined ? { fromFile: opts.fromFile } : {}),
     ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
     ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
     ...(opts.downscale ? { downscale: true } : {}),
   });
+  const n = prep.order.length;
+  if (opts.idempotencyKey !== undefined && n !== 1) throw new UsageError(`--idempotency-key names one request, but there are ${n} inputs`, 'give one input, or leave the keys to the journal');
   const state = opts.fresh ? undefined : prep.state;
   for (const s of prep.skipped) emit({ type: 'notice', message: `skipped ${s.path}: ${s.reason}` });
   const pending = prep.jobs.filter((j) => !isFinished(state?.done.get(j.id)));
@@ -114,22 +120,15 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const byId = new Map<string, BatchRecord[]>();
   /** `how`: answered now, answered by an earlier run's journal, or never sent (batch stopped). */
   const settle = async (job: Job, o: JobOutcome, how: 'sent' | 'journal' | 'not_sent') => {
-    const fromJournal = how === 'journal';
-    const recs: BatchRecord[] = [];
-    for (let i = 0; i < job.inputs.length; i++) {
-      let exif: unknown = null;
-      try {
-        if (deps.exif) exif = (await deps.exif({ input: job.inputs[i]!, ...(job.paths[i] ? { path: job.paths[i]! } : {}), sha256: job.sha256 })) ?? null;
-      } catch {
-        exif = null;
-      }
-      const { code, message, status } = o.ok ? ({} as Record<string, never>) : o.error;
-      recs.push({ input: job.inputs[i]!, sha256: job.sha256, ok: o.ok, ...(o.ok ? { result: o.result } : { error: { code, message, ...(status !== undefined ? { status } : {}) } }), exif });
-    }
+    const recs = await recordsFor(job, o, deps.exif);
     byId.set(job.id, recs);
     if (how !== 'sent') meter.recordSkipped(recs.length, o.ok);
     else meter.record(recs.length, o.ok, o.ok ? o.credits : 0);
-    for (const record of recs) emit({ type: 'finished', record, fromJournal, replayed: o.ok && o.replayed });
+    const extra = o.ok ? (o.response ? { response: o.response } : {}) : o.cause !== undefined ? { cause: o.cause } : {};
+    recs.forEach((record, i) => {
+      const path = job.paths[i];
+      emit({ type: 'finished', record, fromJournal: how === 'journal', replayed: o.ok && o.replayed, ...(path ? { path } : {}), ...extra });
+    });
     emit({ type: 'progress', progress: meter.snapshot() });
   };
 
@@ -138,7 +137,8 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     const d = state?.done.get(j.id);
     if (!isFinished(d)) continue;
     summary.fromJournal++;
-    await settle(j, d!.ok ? { ok: true, result: d!.result, replayed: false, credits: 0 } : { ok: false, error: d!.error }, 'journal');
+    const response = d!.ok ? { idempotencyKey: d!.key, ...(d!.raw !== undefined ? { raw: d!.raw } : {}), ...(d!.status !== undefined ? { status: d!.status } : {}) } : undefined;
+    await settle(j, d!.ok ? { ok: true, result: d!.result, replayed: false, credits: 0, response } : { ok: false, error: d!.error }, 'journal');
   }
 
   const journal = prep.journalPath ? (await Journal.open(prep.journalPath, { fresh: Boolean(opts.fresh) })) : undefined;
@@ -147,6 +147,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const budgetStart = budget.remaining;
   const counters = { rateLimited: 0 };
   const keys = new Map(state?.keys ?? []);
+  if (opts.idempotencyKey !== undefined) keys.set(prep.jobs[0]!.id, opts.idempotencyKey);
   let result;
   try {
     result = await schedule(pending, (job, ctl) => {

@@ -11,6 +11,20 @@ export interface BatchParams {
   scope?: Scope;
   batch_id?: string;
   model?: string;
+  /** 202 instead of the result (locate --async); part of the journal's identity like the rest. */
+  async?: boolean;
+}
+
+/** What the exchange said besides the body (single-input views, provenance records). */
+export interface ResponseMeta {
+  /** The body text exactly as received (locate --json prints it; kept in the journal too). */
+  raw?: string;
+  status?: number;
+  headers?: Record<string, string>;
+  requestId?: string;
+  idempotencyKey?: string;
+  attempts?: number;
+  elapsedMs?: number;
 }
 
 /** One failure, as recorded in the journal and printed. `final`: resending cannot change it. */
@@ -55,7 +69,15 @@ export type BatchEvent =
   | { type: 'plan'; plan: import('./plan.js').BatchPlan }
   | { type: 'notice'; message: string }
   | { type: 'started'; input: string; sha256: string | null; idempotencyKey: string }
-  | { type: 'finished'; record: BatchRecord; fromJournal: boolean; replayed: boolean }
+  | {
+      type: 'finished'; record: BatchRecord; fromJournal: boolean; replayed: boolean;
+      /** Absolute path of a local input (reports and provenance re-read or name it). */
+      path?: string;
+      /** Present for answers (this run's, or an earlier run's raw body from the journal). */
+      response?: ResponseMeta;
+      /** The error as thrown, for failures of this run (a one-input locate reports it as such). */
+      cause?: unknown;
+    }
   | { type: 'retry'; input: string; reason: string; attempt: number; delayMs: number; status?: number }
   | { type: 'paused'; untilMs: number; reason: 'rate_limited' }
   | { type: 'progress'; progress: BatchProgress }

@@ -10,12 +10,14 @@ import { type Journal, newIdempotencyKey } from './journal.js';
 import { stopFor, toBatchError } from './outcome.js';
 import type { TaskControl, TaskResult } from './scheduler.js';
 import { type Job, prepareUpload } from './sources.js';
-import type { BatchError, BatchEvent } from './types.js';
+import type { BatchError, BatchEvent, ResponseMeta } from './types.js';
 
 /** The slice of ApiClient the engine uses (tests and wrappers can supply their own). */
 export type BatchClient = Pick<ApiClient, 'geolocate' | 'credits' | 'baseUrl'>;
 
-export type JobOutcome = { ok: true; result: unknown; replayed: boolean; credits: number } | { ok: false; error: BatchError };
+export type JobOutcome =
+  | { ok: true; result: unknown; replayed: boolean; credits: number; response?: ResponseMeta }
+  | { ok: false; error: BatchError; cause?: unknown };
 
 export interface WorkerEnv {
   client: BatchClient;
@@ -65,8 +67,11 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     // A replay on the first attempt answers an earlier run's charge; a replay after a retry
     // answers this run's own first attempt (reset-after, truncate), which was charged.
     const credits = res.replayed && res.attempts === 1 ? 0 : w.cost;
-    await w.journal?.append({ t: 'done', id: job.id, key, ok: true, result: res.data, credits, ...(res.replayed ? { replayed: true } : {}), at: new Date(w.now()).toISOString() });
-    await w.finish(job, { ok: true, result: res.data, replayed: res.replayed, credits });
+    await w.journal?.append({ t: 'done', id: job.id, key, ok: true, result: res.data, raw: res.raw, status: res.status, credits, ...(res.replayed ? { replayed: true } : {}), at: new Date(w.now()).toISOString() });
+    const response: ResponseMeta = {
+      raw: res.raw, status: res.status, headers: res.headers, idempotencyKey: key, attempts: res.attempts, elapsedMs: res.elapsedMs, ...(res.requestId ? { requestId: res.requestId } : {}),
+    };
+    await w.finish(job, { ok: true, result: res.data, replayed: res.replayed, credits, response });
     return { kind: 'done' };
   } catch (err) {
     const aborted = Boolean(w.signal?.aborted);
@@ -81,7 +86,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     // A cancelled request stays "sent, no outcome": the rerun resends the same key and the
     // server replays it if it had finished. Anything else is written down.
     if (!aborted) await w.journal?.append({ t: 'done', id: job.id, key, ok: false, error, at: new Date(w.now()).toISOString() });
-    await w.finish(job, { ok: false, error });
+    await w.finish(job, { ok: false, error, cause: err });
     const stop = stopFor(err, w.budget.remaining, aborted);
     return stop ? { kind: 'stop', stop } : { kind: 'done' };
   }

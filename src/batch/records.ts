@@ -1,0 +1,48 @@
+/**
+ * One job's outcome -> one record per input that named it (duplicates share the answer), each with
+ * its `exif` block from the evidence hook. The hook gets the answer, so it can compare the image's
+ * own GPS with the estimate, and the bytes when only memory holds them (stdin).
+ */
+import type { Job } from './sources.js';
+import type { BatchRecord } from './types.js';
+import type { JobOutcome } from './worker.js';
+
+export interface ExifHookInput {
+  input: string;
+  /** Absolute path of a local file (the hook reads it again: files are streamed, not held). */
+  path?: string;
+  sha256: string | null;
+  ok: boolean;
+  /** The answer body, for successes. */
+  result?: unknown;
+  /** The image bytes when they are held in memory (stdin). */
+  bytes?: Uint8Array;
+}
+export type ExifHook = (input: ExifHookInput) => Promise<unknown>;
+
+function heldBytes(job: Job): Uint8Array | undefined {
+  const s = job.source;
+  return s.kind === 'image' || s.kind === 'convert' ? s.image.bytes : undefined;
+}
+
+/** The hook's block, or null: evidence is informational and never fails a record. */
+async function exifOf(hook: ExifHook | undefined, job: Job, i: number, o: JobOutcome): Promise<unknown> {
+  if (!hook) return null;
+  const path = job.paths[i];
+  const bytes = heldBytes(job);
+  try {
+    return (await hook({ input: job.inputs[i]!, ...(path ? { path } : {}), sha256: job.sha256, ok: o.ok, ...(o.ok ? { result: o.result } : {}), ...(bytes ? { bytes } : {}) })) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export async function recordsFor(job: Job, o: JobOutcome, hook?: ExifHook): Promise<BatchRecord[]> {
+  const recs: BatchRecord[] = [];
+  for (let i = 0; i < job.inputs.length; i++) {
+    const exif = await exifOf(hook, job, i, o);
+    const { code, message, status } = o.ok ? ({} as Record<string, never>) : o.error;
+    recs.push({ input: job.inputs[i]!, sha256: job.sha256, ok: o.ok, ...(o.ok ? { result: o.result } : { error: { code, message, ...(status !== undefined ? { status } : {}) } }), exif });
+  }
+  return recs;
+}
