@@ -68,7 +68,7 @@ export function buildPlan(p: PlanInput): BatchPlan {
   const threshold = p.confirmThreshold ?? DEFAULT_CONFIRM_THRESHOLD;
   if (p.maxCredits !== undefined && credits > p.maxCredits) {
     throw new UsageError(
-      `the plan needs up to ${credits} credits (${pending.length} images × ${cost} at depth ${p.params.depth}), above --max-credits ${p.maxCredits}; nothing was sent`,
+      `the plan needs up to ${credits} credits (${pending.length} image${pending.length === 1 ? '' : 's'} × ${cost} at depth ${p.params.depth}), above --max-credits ${p.maxCredits}; nothing was sent`,
       'raise --max-credits, lower --depth, or give fewer inputs',
     );
   }

@@ -59,11 +59,17 @@ describe('strict flag parsing (exit 2, same code as the server, nothing sent)', 
     await refused(['locate', IMG], /images/);
     await refused(['locate', `${IMG}not-image.jpg`], /not-image\.jpg/);
   });
-  it('one input at a time for now', async () => {
-    await refused(['locate', PARIS, `${IMG}tokyo.jpg`], /locate takes one input for now, got 2 — hint: several files and folders arrive with batches/);
+  it('--idempotency-key names one request: refused with several inputs', async () => {
+    await refused(['locate', PARIS, `${IMG}tokyo.jpg`, '--idempotency-key', 'k1'], /--idempotency-key names one request/);
   });
   it('an unknown --format is refused before sending', async () => {
-    await refused(['locate', PARIS, '--format', 'kml'], /--format kml is not available here/);
+    await refused(['locate', PARIS, '--format', 'yaml'], /--format yaml is not available here/);
+  });
+  it('--concurrency must be a whole number', async () => {
+    await refused(['locate', PARIS, '--concurrency', '0'], /--concurrency must be a whole number from 1 to 256/);
+  });
+  it('no inputs at all', async () => {
+    await refused(['locate'], /no inputs given/);
   });
 });
 
@@ -75,7 +81,7 @@ describe('--dry-run and --max-credits', () => {
     expect(r.stdout).toMatch(new RegExp(`^POST ${sb.url}/api/v1/geolocate\\n`));
     expect(r.stdout).toContain('authorization: Bearer [REDACTED]');
     expect(r.stdout).not.toContain('orca_sandbox_pro');
-    expect(r.stdout).toMatch(/"image_b64": "<1328 base64 chars>"/);
+    expect(r.stdout).toMatch(/"image_b64": "<1328 base64 characters elided>"/);
     expect(r.stdout).toContain('"effort": "medium"');
     expect(r.stdout).toContain('cost: depth 3 · 10 credits · usually 70-150 s; charged only on success');
     expect(r.stdout).toContain('dry run: nothing was sent');
@@ -88,7 +94,7 @@ describe('--dry-run and --max-credits', () => {
     expect(p).toMatchObject({ method: 'POST', body: { image_url: 'https://example.org/street.jpg' }, cost: { depth: 1, credits: 1 }, sent: false });
   });
   it('--max-credits below the cost refuses with exit 2 and sends nothing', async () => {
-    await refused(['locate', PARIS, '--depth', '3', '--max-credits', '5'], 'depth 3 costs 10 credits, above --max-credits 5; nothing was sent');
+    await refused(['locate', PARIS, '--depth', '3', '--max-credits', '5'], 'the plan needs up to 10 credits (1 image × 10 at depth 3), above --max-credits 5; nothing was sent');
   });
   it('--max-credits at the cost goes ahead', async () => {
     const r = await run(['locate', PARIS, '--depth', '2', '--max-credits', '2', '--json']);

@@ -23,6 +23,7 @@ export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles
   '-e': ['instant', 'low', 'medium', 'high'],
   '--profile': 'profiles',
   '--journal': 'files',
+  '--from-file': 'files',
   '--resume': 'files',
   '--report': 'files',
   '--html': 'files',
@@ -33,9 +34,10 @@ export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles
 const leaf = (description: string, flags: string[] = [], args?: CmdSpec['args']): CmdSpec => ({ description, flags, ...(args ? { args } : {}) });
 
 export const COMMANDS: Record<string, CmdSpec> = {
-  locate: leaf('locate images: files, folders, - (stdin) or https URLs', [
+  locate: leaf('locate images: files, folders, - (stdin), https URLs or a --from-file list', [
     '--depth=', '--effort=', '--scope=', '--center=', '--radius=', '--captured-at=', '--batch-id=', '--async', '--model=', '--idempotency-key=',
-    '--dry-run', '--max-credits=', '--min-confidence=',
+    '--from-file=', '--concurrency=', '--journal=', '--resume=', '--fresh', '--downscale',
+    '--dry-run', '--max-credits=', '--min-confidence=', '--report=', '--no-store',
   ], 'files'),
   inspect: leaf('local, free: hashes, EXIF GPS/time/camera, offline place name', [], 'files'),
   credits: leaf('credit balance'),
@@ -84,7 +86,12 @@ export const bare = (flags: string[]) => flags.map((f) => f.replace(/=$/, ''));
 export const takesValue = (flags: string[]) => flags.filter((f) => f.endsWith('=')).map((f) => f.slice(0, -1));
 
 /** Short flags that take a value (skipped with their value when finding the noun). */
-export const SHORT_VALUE_FLAGS = ['-d', '-e'];
+export const SHORT_VALUE_FLAGS = ['-d', '-e', '-q'];
+/**
+ * -q is the global --quiet before a noun and `analyses -q TEXT` only after it (cli.ts
+ * rewriteAnalysesQ): skipping the word after it would hide the noun in `geo -q locate`.
+ */
+const GLOBAL_SHORT_BOOLEANS = new Set(['-q']);
 
 /** Every flag that takes a value, anywhere: the scripts skip the word after it. */
 export function allValueFlags(): string[] {
@@ -94,5 +101,5 @@ export function allValueFlags(): string[] {
     for (const s of Object.values(c.subcommands ?? {})) walk(s);
   };
   for (const c of Object.values(COMMANDS)) walk(c);
-  return [...out, ...SHORT_VALUE_FLAGS];
+  return [...out, ...SHORT_VALUE_FLAGS.filter((f) => !GLOBAL_SHORT_BOOLEANS.has(f))];
 }

@@ -1,109 +1,87 @@
 /**
- * Glue for `geo locate`: the sandbox banner and spinner on stderr, the result on stdout in the
- * chosen format, warnings after it, and exit 8 below --min-confidence (after printing, so the
- * analyst still sees what was found).
+ * Glue for `geo locate`. Every locate, one image or a thousand, runs through the batch engine with
+ * its journal: the project rule "a rerun of the same work never pays twice" then holds for a single
+ * photo too (a rerun re-emits the stored answer; an interrupted one resends with the same key).
+ * What differs is the output: one named image prints today's rich view (single.ts), anything else
+ * one record per input (many.ts). Evidence (EXIF check, provenance, exports) is local (evidence.ts).
  */
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
-import type { RetryInfo } from '../../api/client.js';
-import { DEPTH_LATENCY, isLoopbackHost } from '../../api/schemas.js';
+import { resolve } from 'node:path';
+import { normalizeBaseUrl } from '../../api/client.js';
+import type { BatchClient } from '../../batch/worker.js';
+import type { BatchPlan } from '../../batch/plan.js';
+import { runBatch } from '../../batch/run.js';
 import type { Handler } from '../../cli.js';
 import type { Ctx } from '../../context.js';
-import { BelowConfidenceError, UsageError } from '../../errors.js';
-import { costOf } from '../../output/errors.js';
-import { formatOutput, resolveFormat, viewOpts } from '../../output/render.js';
-import { type Spinner, startSpinner } from '../../output/spinner.js';
-import { locateView } from '../../output/views/locate.js';
-import { acceptedView, dryRunView } from '../../output/views/locate-dry-run.js';
-import type { LocateFlags } from './request.js';
-import { type InputInfo, type LocateOutcome, isUrlInput, runLocate } from './run.js';
+import { MissingKeyError } from '../../errors.js';
+import { viewOpts } from '../../output/render.js';
+import { planLine } from '../../output/views/batch.js';
+import { dryRunText } from './dry-run.js';
+import { Evidence } from './evidence.js';
+import { EXPORT_FORMATS, chooseFormat, writeReport } from './exports.js';
+import { ManyOutput } from './many.js';
+import { note } from './notes.js';
+import { parseLocate } from './options.js';
+import { SingleOutput } from './single.js';
 
-const FLAG_NAMES = ['depth', 'effort', 'scope', 'center', 'radius', 'capturedAt', 'batchId', 'async', 'model', 'idempotencyKey', 'maxCredits', 'minConfidence'] as const;
-
-function note(ctx: Ctx, line: string): void {
-  if (!ctx.globals.quiet) ctx.io.stderr.write(line + '\n');
-}
-
-/** DESIGN.md: sandbox results are simulated; say so wherever the base URL is loopback. */
-function sandboxBanner(ctx: Ctx): void {
+/** --dry-run needs no key: without one, the plan simply has no balance. */
+function clientFor(ctx: Ctx, dryRun: boolean): BatchClient {
   try {
-    if (isLoopbackHost(new URL(ctx.resolved().baseUrl.value).hostname)) note(ctx, 'sandbox: results are simulated, no credits are spent');
-  } catch {
-    // an unparsable base URL is reported by the client with its own hint
+    return ctx.client();
+  } catch (err) {
+    if (!(dryRun && err instanceof MissingKeyError)) throw err;
+    const fail = () => Promise.reject(err);
+    return { baseUrl: normalizeBaseUrl(ctx.resolved().baseUrl.value), credits: fail, geolocate: fail };
   }
 }
 
-function label(input: string): string {
-  if (input === '-') return 'stdin';
-  if (isUrlInput(input)) return input.length > 48 ? input.slice(0, 47) + '…' : input;
-  return basename(input);
-}
-
-function retryLine(i: RetryInfo): string {
-  const wait = `${Math.max(1, Math.round(i.delayMs / 1000))} s`;
-  switch (i.reason) {
-    case 'rate_limited':
-      return `rate limited (429); retrying in ${wait}`;
-    case 'in_progress':
-      return `the same request is still running on the server (409); checking again in ${wait}`;
-    case 'timeout':
-      return `no answer in time; retrying in ${wait} with the same Idempotency-Key, so it is never charged twice`;
-    default:
-      return `${i.status ? `the service answered ${i.status}` : `connection problem (${i.reason})`}; retrying in ${wait} with the same Idempotency-Key`;
-  }
-}
-
-async function ndjsonLine(input: InputInfo, result: unknown): Promise<Record<string, unknown>> {
-  let exif: unknown = null;
-  // Files are streamed to the API, not held, so EXIF reads them again (only for ndjson lines).
-  const bytes = input.bytes ?? (input.kind === 'file' ? await readFile(input.source).catch(() => undefined) : undefined);
-  if (bytes) {
-    const { readExif } = await import('../../local/exif.js');
-    exif = await readExif(bytes).catch(() => null);
-  }
-  return { input: input.source, sha256: input.sha256 ?? null, ok: true, result, exif };
+/** On a terminal, a plan above the threshold (or the balance) asks first; --yes and pipes never ask. */
+function confirmer(ctx: Ctx): ((plan: BatchPlan) => Promise<boolean>) | undefined {
+  if (!ctx.interactive || ctx.globals.yes) return undefined;
+  return async (plan) => {
+    ctx.io.stderr.write(`plan: ${planLine(plan)}\n`);
+    const over = plan.insufficient ? `more than the balance of ${plan.available}` : `above the confirm threshold of ${plan.confirmThreshold}`;
+    return ctx.prompt.confirm(`Spend up to ${plan.credits} credits (${over})?`, false);
+  };
 }
 
 export const locate: Handler = async (ctx, args, opts) => {
   const inputs = (args[0] as string[] | undefined) ?? [];
-  if (inputs.length !== 1) {
-    throw new UsageError(`locate takes one input for now, got ${inputs.length}`, 'several files and folders arrive with batches in the next release; run geo locate once per image');
-  }
-  const input = inputs[0]!;
-  const format = resolveFormat(ctx);
-  const flags = Object.fromEntries(FLAG_NAMES.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]])) as LocateFlags;
-
-  let spinner: Spinner | undefined;
-  let outcome: LocateOutcome;
+  const s = await parseLocate(ctx, inputs, opts);
+  const format = chooseFormat(ctx);
+  const client = clientFor(ctx, s.dryRun);
+  const warn = (l: string) => note(ctx, l);
+  const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn });
+  const shared = { format, baseUrl: client.baseUrl, evidence, ...(s.minConfidence !== undefined ? { minConfidence: s.minConfidence } : {}) };
+  const out = s.single ? new SingleOutput(ctx, shared) : new ManyOutput(ctx, shared);
+  const confirm = confirmer(ctx);
+  let result;
   try {
-    outcome = await runLocate(ctx, { input, flags, dryRun: Boolean(opts.dryRun) }, {
-      onSend: async (plan) => {
-        sandboxBanner(ctx);
-        spinner = await startSpinner(ctx, `locating ${label(input)} · ${costOf(plan.depth)} · usually ${DEPTH_LATENCY[plan.depth]}`);
+    result = await runBatch(
+      {
+        client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: ctx.signal, stdin: ctx.io.stdin,
+        // Relative names are the user's, from where geo was started (path.resolve reads it).
+        cwd: resolve('.'),
+        onEvent: (e) => {
+          evidence.onEvent(e);
+          out.onEvent(e);
+        },
+        exif: evidence.exif,
+        ...(confirm ? { confirm } : {}),
       },
-      onRetry: (info) => spinner?.note(retryLine(info)),
-    });
+      s.batch,
+    );
   } finally {
-    spinner?.stop();
+    await out.stop();
   }
-
-  const view = viewOpts(ctx);
-  const write = (s: string) => ctx.io.stdout.write(s);
-  if (outcome.kind === 'preview') {
-    const p = outcome.preview;
-    return void write(formatOutput({ data: p, human: (v) => dryRunView(p, v) }, format, view));
+  await evidence.flush();
+  if (s.dryRun) {
+    const f = (EXPORT_FORMATS as readonly string[]).includes(format) ? 'table' : format;
+    ctx.io.stdout.write(dryRunText(result.plan, { single: s.single, format: f, view: viewOpts(ctx), ...(s.batch.maxCredits !== undefined ? { maxCredits: s.batch.maxCredits } : {}) }));
+    return;
   }
-  const res = outcome.response;
-  if (outcome.kind === 'accepted') {
-    return void write(formatOutput({ raw: res.raw, data: res.data, human: (v) => acceptedView(res.data as Record<string, unknown>, v) }, format, view));
+  try {
+    await out.finish(result);
+  } finally {
+    if (s.report !== undefined) await writeReport(s.report, evidence.recordsFor(result.records), evidence, warn);
   }
-  const data = outcome.response.data;
-  const line = format === 'ndjson' ? await ndjsonLine(outcome.input, data) : undefined;
-  const meta = { input, replayed: res.replayed, elapsedMs: res.elapsedMs, attempts: res.attempts, ...(res.requestId ? { requestId: res.requestId } : {}) };
-  write(formatOutput({ raw: res.raw, data, records: () => [line ?? data], human: (v) => locateView(data, meta, v) }, format, view));
-
-  if (res.replayed && format !== 'table') note(ctx, 'replayed: the stored response for this Idempotency-Key, no credits charged');
-  if (data.scope_consistent === false) note(ctx, 'warning: the image contradicts the --scope; the result is the unscoped estimate (scope_consistent: false)');
-  const min = outcome.plan.minConfidence;
-  if (min !== undefined && data.confidence < min) throw new BelowConfidenceError(data.confidence, min);
 };

@@ -5,6 +5,7 @@
  */
 import type { GeolocateResponse } from '../../api/schemas.js';
 import { DEPTH_NAME, type Depth } from '../../api/schemas.js';
+import { type Corroboration, describeCorroboration } from '../../local/corroborate.js';
 import { formatConfidence } from '../confidence.js';
 import { renderKv, type KvInput } from '../kv.js';
 import { coord, mapLinks } from '../maps.js';
@@ -20,6 +21,10 @@ export interface LocateMeta {
   attempts?: number;
   requestId?: string;
   idempotencyKey?: string;
+  /** The image's own EXIF GPS against the estimate (local; never sent, never moves the confidence). */
+  evidence?: Corroboration | null;
+  /** Answered from the journal of an earlier run (nothing sent now). */
+  fromJournal?: boolean;
 }
 
 export function heading(title: string, view: ViewOpts): string {
@@ -60,6 +65,17 @@ function summary(res: GeolocateResponse, view: ViewOpts): string[] {
   return [heading(placeLine(loc), view), renderKv(rows, view, '  ')];
 }
 
+/** Beside the estimate, kept apart from it: the API's confidence above is shown as received. */
+function evidenceSection(c: Corroboration, view: ViewOpts): string[] {
+  const s = view.style;
+  const verdict = c.verdict === 'agrees' ? s.green(c.verdict) : c.verdict === 'contradicts' ? s.red(s.bold(c.verdict)) : c.verdict;
+  return [
+    '',
+    heading('EXIF check', view) + s.dim(' (local: never sent, does not change the confidence)'),
+    renderKv([['verdict', { drawn: verdict }], ['detail', describeCorroboration(c)]], view, '  '),
+  ];
+}
+
 function clues(res: GeolocateResponse, view: ViewOpts): string[] {
   const out: string[] = [];
   if (res.thinking !== undefined) out.push('', heading('Thinking', view), block(res.thinking || '(empty)'));
@@ -85,6 +101,7 @@ function footer(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): strin
   const ids = [`analysis ${res.analysis_id === null ? '(not saved: history is off)' : sanitizeInline(res.analysis_id)}`];
   if (meta.requestId) ids.push(`request ${sanitizeInline(meta.requestId)}`);
   const lines = ['', view.style.dim(facts.join(' · ')), view.style.dim(ids.join(' · '))];
+  if (meta.fromJournal) lines.push(view.style.yellow('from the journal of an earlier run: nothing sent, not charged'));
   if (meta.replayed) lines.push(view.style.yellow('replayed: the stored response for this Idempotency-Key, no credits charged'));
   return lines;
 }
@@ -92,6 +109,7 @@ function footer(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): strin
 export function locateView(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): string {
   return [
     ...summary(res, view),
+    ...(meta.evidence ? evidenceSection(meta.evidence, view) : []),
     '',
     heading('Reasoning', view),
     block(res.reasoning || '(empty)'),

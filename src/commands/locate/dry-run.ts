@@ -1,0 +1,59 @@
+/**
+ * `--dry-run`: the plan and the exact requests, key redacted and image elided, built by the batch
+ * engine from the same code that sends them; nothing is sent. One image keeps the familiar
+ * single-request preview; many print the plan, then one request each.
+ */
+import { DEPTH_LATENCY, type Depth } from '../../api/schemas.js';
+import type { BatchPlan, RequestPreview } from '../../batch/plan.js';
+import { formatOutput, type ViewOpts } from '../../output/render.js';
+import { sanitize, sanitizeInline } from '../../output/sanitize.js';
+import { planLine } from '../../output/views/batch.js';
+import { dryRunView } from '../../output/views/locate-dry-run.js';
+import { fromJournalNote } from './notes.js';
+
+function single(plan: BatchPlan, req: RequestPreview, maxCredits: number | undefined) {
+  return {
+    method: req.method, url: req.url, headers: req.headers, body: req.body,
+    cost: { depth: plan.depth, credits: plan.costPerImage, usually: DEPTH_LATENCY[plan.depth as Depth], ...(maxCredits !== undefined ? { max_credits: maxCredits } : {}) },
+    ...(plan.available !== undefined ? { available: plan.available } : {}),
+    sent: false as const,
+  };
+}
+
+function requestText(req: RequestPreview, view: ViewOpts): string {
+  const names = req.inputs.map((i) => sanitizeInline(i)).join(', ');
+  return [
+    view.style.dim(`# ${names}${req.sha256 ? ` · sha256 ${req.sha256.slice(0, 12)}…` : ''}`),
+    view.style.bold(`${req.method} ${sanitizeInline(req.url)}`),
+    ...Object.entries(req.headers).map(([k, v]) => `${sanitizeInline(k)}: ${sanitizeInline(v)}`),
+    '',
+    sanitize(JSON.stringify(req.body, null, 2)),
+  ].join('\n');
+}
+
+export function dryRunText(plan: BatchPlan, opts: { single: boolean; format: string; view: ViewOpts; maxCredits?: number }): string {
+  const reqs = plan.requests ?? [];
+  const { format, view } = opts;
+  if (opts.single && reqs.length === 1) {
+    const p = single(plan, reqs[0]!, opts.maxCredits);
+    return formatOutput({ data: p, human: (v) => dryRunView(p, v) }, format === 'ndjson' ? 'json' : format, view);
+  }
+  const data = { ...plan, sent: false };
+  return formatOutput(
+    {
+      data,
+      records: () => reqs,
+      human: (v) =>
+        [
+          `plan: ${planLine(plan)}`,
+          ...(plan.journal ? [v.style.dim(`journal ${sanitizeInline(plan.journal)}`)] : []),
+          ...(plan.fromJournal > 0 ? [fromJournalNote(undefined)] : []),
+          ...reqs.flatMap((r) => ['', requestText(r, v)]),
+          '',
+          v.style.yellow(`dry run: nothing was sent (${reqs.length} request${reqs.length === 1 ? '' : 's'} previewed)`),
+        ].join('\n'),
+    },
+    format,
+    view,
+  );
+}

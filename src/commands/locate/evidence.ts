@@ -1,0 +1,108 @@
+/**
+ * Local evidence for locate (issue 6): the EXIF corroboration block of every answered input (the
+ * batch's exif hook), the provenance record of every successful result (stored unless --no-store;
+ * a failed write warns and never fails a result that was paid for), and the records that
+ * --format geojson|kml|csv|html and --report render. Nothing here is ever sent to the API.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { ExifHook } from '../../batch/records.js';
+import type { BatchEvent, BatchRecord } from '../../batch/types.js';
+import { dataDir } from '../../config/paths.js';
+import type { Ctx } from '../../context.js';
+import { type Corroboration, corroborateImage } from '../../local/corroborate.js';
+import { type ProvenanceRecord, buildRecord, isResultBody, saveRecord } from '../../local/store.js';
+import { type ReportSource, buildHtmlReport } from '../../output/export/index.js';
+import { isUrlInput } from './options.js';
+
+type Finished = Extract<BatchEvent, { type: 'finished' }>;
+/** Larger images are not embedded, as in `geo export`: a report should stay mailable. */
+const MAX_EMBED_BYTES = 25 * 1024 * 1024;
+
+const isCorroboration = (v: unknown): v is Corroboration => typeof v === 'object' && v !== null && typeof (v as Corroboration).verdict === 'string';
+
+export class Evidence {
+  /** Provenance of each successful record (the batch's own objects are the keys). */
+  readonly provenance = new Map<BatchRecord, ProvenanceRecord>();
+  stored = 0;
+  private request: Record<string, unknown> = {};
+  private stdinBytes: Uint8Array | undefined;
+  private writes: Array<Promise<void>> = [];
+
+  constructor(
+    private readonly ctx: Pick<Ctx, 'env' | 'now' | 'version'>,
+    private readonly opts: { store: boolean; baseUrl: string; warn: (line: string) => void },
+  ) {}
+
+  /** The `exif` block: read the image again (files are streamed, not held) and compare. */
+  readonly exif: ExifHook = async (i) => {
+    if (i.input === '-' && i.bytes) this.stdinBytes = i.bytes;
+    if (!i.ok || !isResultBody(i.result)) return null;
+    const bytes = i.bytes ?? (i.path ? await readFile(i.path) : undefined);
+    return bytes ? corroborateImage(bytes, i.result) : null;
+  };
+
+  onEvent(e: BatchEvent): void {
+    if (e.type === 'plan') this.request = e.plan.request;
+    if (e.type !== 'finished' || !e.record.ok || !isResultBody(e.record.result)) return;
+    const rec = this.recordOf(e);
+    this.provenance.set(e.record, rec);
+    // An answer re-emitted from the journal was stored when it arrived; a URL has no sha256 to file it under.
+    if (this.opts.store && !e.fromJournal && e.record.sha256 !== null) this.writes.push(this.save(rec, e.record.input));
+  }
+
+  private recordOf(e: Finished): ProvenanceRecord {
+    const r = e.record;
+    const m = e.response ?? {};
+    const url = isUrlInput(r.input);
+    return buildRecord({
+      input: { path: e.path ?? r.input, sha256: r.sha256 ?? '' },
+      request: { ...(url ? { image_url: r.input } : {}), ...this.request },
+      response: {
+        data: r.result, raw: m.raw ?? JSON.stringify(r.result), status: m.status ?? 200, headers: m.headers ?? {}, replayed: e.replayed,
+        ...(m.requestId ? { requestId: m.requestId } : {}), ...(m.idempotencyKey ? { idempotencyKey: m.idempotencyKey } : {}),
+        ...(m.attempts !== undefined ? { attempts: m.attempts } : {}), ...(m.elapsedMs !== undefined ? { elapsedMs: m.elapsedMs } : {}),
+      },
+      baseUrl: this.opts.baseUrl,
+      cliVersion: this.ctx.version,
+      ...(isCorroboration(r.exif) ? { exif: r.exif } : {}),
+      now: this.ctx.now(),
+    });
+  }
+
+  private async save(rec: ProvenanceRecord, input: string): Promise<void> {
+    try {
+      await saveRecord(dataDir(this.ctx.env), rec);
+      this.stored++;
+    } catch (err) {
+      this.opts.warn(`warning: could not store the provenance record of ${input} (${err instanceof Error ? err.message : String(err)}); the result itself is unaffected`);
+    }
+  }
+
+  /** Waits for the record writes (they run while the batch goes on). */
+  async flush(): Promise<void> {
+    await Promise.all(this.writes.splice(0));
+  }
+
+  /** The provenance of these records, in their order (failures and async acceptances have none). */
+  recordsFor(records: readonly BatchRecord[]): ProvenanceRecord[] {
+    return records.flatMap((r) => this.provenance.get(r) ?? []);
+  }
+
+  private async imageOf(rec: ProvenanceRecord): Promise<ReportSource> {
+    const path = rec.input.path;
+    if (path === '-') return this.stdinBytes ? { record: rec, imageBytes: this.stdinBytes } : { record: rec, missingImage: 'image came from stdin' };
+    if (isUrlInput(path)) return { record: rec, missingImage: `image was sent by URL: ${path}` };
+    try {
+      if ((await stat(path)).size > MAX_EMBED_BYTES) return { record: rec, missingImage: `image too large to embed: ${path}` };
+      return { record: rec, imageBytes: await readFile(path) };
+    } catch {
+      return { record: rec, missingImage: `image not found at ${path}` };
+    }
+  }
+
+  /** The self-contained HTML report of these records, with their images. */
+  async report(records: readonly ProvenanceRecord[]): Promise<{ html: string; hasMap: boolean }> {
+    const sources = await Promise.all(records.map((r) => this.imageOf(r)));
+    return buildHtmlReport(sources, { generatedAt: new Date(this.ctx.now()).toISOString(), cliVersion: this.ctx.version });
+  }
+}

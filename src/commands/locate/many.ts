@@ -1,0 +1,91 @@
+/**
+ * Many inputs (several names, a folder, --from-file, --resume). Piped, --json or --format ndjson:
+ * one NDJSON line per input, written as it finishes, so a crash loses no printed result. On a
+ * terminal: a live progress line on stderr, the results table on stdout at the end. Exports
+ * (--format geojson|kml|csv|html) at the end. Always a summary on stderr, and the exit code of
+ * DESIGN.md: 7 when some inputs failed, 3/4/5/6/130 when the batch stopped early.
+ */
+import type { BatchResult } from '../../batch/run.js';
+import type { BatchEvent, BatchRecord } from '../../batch/types.js';
+import { describeStop } from '../../batch/outcome.js';
+import type { Ctx } from '../../context.js';
+import { PartialFailureError } from '../../errors.js';
+import { isResultBody } from '../../local/store.js';
+import { makeStyle, viewOpts } from '../../output/render.js';
+import { sanitizeJsonText } from '../../output/sanitize.js';
+import { type ResultRow, progressLine, resultsTable, summaryLines } from '../../output/views/batch.js';
+import type { Evidence } from './evidence.js';
+import { exportText } from './exports.js';
+import { LiveLine } from './live.js';
+import { SANDBOX_BANNER, isSandbox, stopExitCode } from './notes.js';
+
+function row(r: BatchRecord): ResultRow {
+  if (!r.ok || !isResultBody(r.result)) return { input: r.input, ok: false, error: r.error ?? { code: 'accepted', message: '' } };
+  const b = r.result;
+  const place = [b.location.neighborhood, b.location.city, b.location.country].filter((p) => typeof p === 'string' && p.trim() !== '');
+  const verdict = (r.exif as { verdict?: string } | null)?.verdict;
+  return { input: r.input, ok: true, place: [...new Set(place)].join(', '), lat: b.location.latitude, lng: b.location.longitude, confidence: b.confidence, ...(verdict ? { verdict } : {}) };
+}
+
+export class ManyOutput {
+  private readonly live: LiveLine;
+  private readonly lines: boolean;
+  private bannered = false;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly o: { format: string; baseUrl: string; minConfidence?: number; evidence: Evidence },
+  ) {
+    this.live = new LiveLine(ctx);
+    // DESIGN.md: piped output is NDJSON, one line per input; --json means the same for many inputs.
+    this.lines = o.format === 'ndjson' || o.format === 'json' || (o.format === 'table' && !ctx.io.stdoutIsTTY);
+  }
+
+  onEvent(e: BatchEvent): void {
+    const style = makeStyle(this.ctx.io.colorErr);
+    switch (e.type) {
+      case 'notice':
+        return this.live.note(e.message);
+      case 'started':
+        if (!this.bannered && isSandbox(this.o.baseUrl)) this.live.note(SANDBOX_BANNER);
+        this.bannered = true;
+        return;
+      case 'paused':
+        return this.live.note(`rate limited (429): every worker waits ${Math.max(1, Math.round((e.untilMs - this.ctx.now()) / 1000))} s`);
+      case 'progress':
+        return this.live.update(progressLine(e.progress, style));
+      case 'stopped':
+        return this.live.note(`stopping: ${describeStop(e.stop)}; requests in flight finish and are recorded`);
+      case 'finished':
+        // Flushed per line: a reader of the pipe sees each result as soon as it exists.
+        if (this.lines) this.ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(e.record)) + '\n');
+        return;
+      default:
+        return;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.live.clear();
+  }
+
+  async finish(result: BatchResult): Promise<void> {
+    const { ctx, o } = this;
+    const { records, summary } = result;
+    const warn = (l: string) => this.live.note(l);
+    const exported = await exportText(o.format, o.evidence.recordsFor(records), o.evidence, warn);
+    if (exported !== undefined) ctx.io.stdout.write(exported);
+    else if (!this.lines && records.length > 0) ctx.io.stdout.write(resultsTable(records.map(row), viewOpts(ctx)) + '\n');
+    const min = o.minConfidence;
+    const below = min === undefined ? 0 : records.filter((r) => r.ok && isResultBody(r.result) && r.result.confidence < min).length;
+    if (!ctx.globals.quiet) {
+      const { stopped, ...counts } = summary;
+      const data = { ...counts, ...(stopped ? { stopped: describeStop(stopped) } : {}), belowConfidence: below, ...(o.evidence.stored > 0 ? { stored: o.evidence.stored } : {}) };
+      ctx.io.stderr.write(summaryLines(data, makeStyle(ctx.io.colorErr)).join('\n') + '\n');
+    }
+    const failed = summary.failed + summary.notSent;
+    if (summary.stopped) throw new PartialFailureError(failed, summary.inputs, stopExitCode(summary.stopped));
+    if (failed > 0) throw new PartialFailureError(failed, summary.inputs);
+    if (below > 0) throw new PartialFailureError(below, summary.inputs, 8);
+  }
+}

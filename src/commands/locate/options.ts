@@ -1,0 +1,98 @@
+/**
+ * `geo locate` flags -> the batch options and the output settings. Everything here runs before a
+ * byte is read or sent, so a bad flag costs nothing (exit 2).
+ */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Depth } from '../../api/schemas.js';
+import type { BatchOptions } from '../../batch/run.js';
+import type { Ctx } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { type LocateFlags, planLocate } from './request.js';
+
+const FLAG_NAMES = ['depth', 'effort', 'scope', 'center', 'radius', 'capturedAt', 'batchId', 'async', 'model', 'idempotencyKey', 'maxCredits', 'minConfidence'] as const;
+
+export interface LocateSettings {
+  batch: BatchOptions;
+  /** One named image (not a folder, not a list): the rich view, and --json is the body as received. */
+  single: boolean;
+  dryRun: boolean;
+  minConfidence?: number;
+  store: boolean;
+  report?: string;
+}
+
+export function isUrlInput(input: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(input);
+}
+
+function wholeNumber(v: unknown, flag: string, min: number, max: number, hint: string): number | undefined {
+  if (v === undefined) return undefined;
+  const s = String(v).trim();
+  const n = /^\d+$/.test(s) ? Number(s) : Number.NaN;
+  if (!(n >= min && n <= max)) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${String(v)}"`, hint);
+  return n;
+}
+
+function confirmThreshold(ctx: Ctx): number | undefined {
+  const v = ctx.config.getDefault('confirm_threshold');
+  if (v === undefined) return undefined;
+  const n = /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
+  if (!Number.isFinite(n)) throw new UsageError(`the configured confirm_threshold "${v}" is not a whole number of credits`, 'geo config set confirm_threshold 20');
+  return n;
+}
+
+/** A folder, a list or several names always print one record per input, even when they hold one image. */
+async function namesOneImage(inputs: string[], fromFile: unknown): Promise<boolean> {
+  if (inputs.length !== 1 || fromFile !== undefined) return false;
+  const only = inputs[0]!;
+  if (only === '-' || isUrlInput(only)) return true;
+  return !(await stat(resolve(only)).then((s) => s.isDirectory(), () => false));
+}
+
+export async function parseLocate(ctx: Ctx, inputs: string[], opts: Record<string, unknown>): Promise<LocateSettings> {
+  const flags = Object.fromEntries(FLAG_NAMES.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]])) as LocateFlags;
+  const resume = opts.resume as string | undefined;
+  const single = await namesOneImage(inputs, opts.fromFile);
+  // On --resume the journal's depth wins over the configured default (a flag still must match it).
+  const configDepth = resume === undefined ? ctx.config.getDefault('depth') : undefined;
+  const plan = planLocate(flags, single && isUrlInput(inputs[0]!) ? inputs[0] : undefined, configDepth);
+  const r = plan.request;
+  if (plan.idempotencyKey !== undefined && !single) {
+    throw new UsageError('--idempotency-key names one request: give exactly one image', 'for many inputs the journal keeps one key per image (--journal FILE)');
+  }
+  const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 256, 'by default it follows the rate limit and the observed latency');
+  const threshold = confirmThreshold(ctx);
+  const journal = opts.journal as string | undefined;
+  const batch: BatchOptions = {
+    inputs,
+    ...(opts.fromFile !== undefined ? { fromFile: String(opts.fromFile) } : {}),
+    ...(r.depth !== undefined ? { depth: r.depth as Depth } : {}),
+    ...(r.effort !== undefined ? { effort: r.effort } : {}),
+    ...(r.scope !== undefined ? { scope: r.scope } : {}),
+    ...(r.batch_id !== undefined ? { batchId: r.batch_id } : {}),
+    ...(r.model !== undefined ? { model: r.model } : {}),
+    ...(r.async ? { async: true } : {}),
+    ...(plan.idempotencyKey !== undefined ? { idempotencyKey: plan.idempotencyKey } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    // A caller's own key already makes a rerun free (the service replays it): no journal needed.
+    ...(journal !== undefined ? { journal } : plan.idempotencyKey !== undefined ? { journal: false as const } : {}),
+    ...(resume !== undefined ? { resume } : {}),
+    ...(opts.fresh ? { fresh: true } : {}),
+    ...(plan.maxCredits !== undefined ? { maxCredits: plan.maxCredits } : {}),
+    ...(threshold !== undefined ? { confirmThreshold: threshold } : {}),
+    ...(opts.dryRun ? { dryRun: true } : {}),
+    ...(opts.downscale ? { downscale: true } : {}),
+  };
+  if (journal !== undefined && resume !== undefined) throw new UsageError('--journal and --resume both name the journal', '--resume FILE alone reruns that journal\'s command');
+  const report = opts.report as string | undefined;
+  if (report !== undefined && r.async) throw new UsageError('--report needs the result, which --async does not wait for');
+  return {
+    batch,
+    single,
+    dryRun: Boolean(opts.dryRun),
+    ...(plan.minConfidence !== undefined ? { minConfidence: plan.minConfidence } : {}),
+    store: opts.store !== false,
+    ...(report !== undefined ? { report } : {}),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * One named image. The batch engine runs underneath (its journal makes a rerun free), but what is
+ * printed is one answer: the body exactly as received for --json, the rich view on a terminal or
+ * piped, one NDJSON record, an export; a failure is thrown as the error it was, so the exit code
+ * and the hint are those of a plain call.
+ */
+import { DEPTH_LATENCY, type Depth, type GeolocateResponse } from '../../api/schemas.js';
+import type { BatchPlan } from '../../batch/plan.js';
+import type { BatchResult } from '../../batch/run.js';
+import type { BatchEvent } from '../../batch/types.js';
+import type { Ctx } from '../../context.js';
+import { BelowConfidenceError, CancelledError, UsageError } from '../../errors.js';
+import { isResultBody } from '../../local/store.js';
+import { costOf } from '../../output/errors.js';
+import { formatOutput, viewOpts } from '../../output/render.js';
+import { type Spinner, startSpinner } from '../../output/spinner.js';
+import { locateView } from '../../output/views/locate.js';
+import { acceptedView } from '../../output/views/locate-dry-run.js';
+import type { Evidence } from './evidence.js';
+import { exportText } from './exports.js';
+import { SANDBOX_BANNER, fromJournalNote, isSandbox, label, note, retryLine } from './notes.js';
+
+type Finished = Extract<BatchEvent, { type: 'finished' }>;
+
+export class SingleOutput {
+  private plan: BatchPlan | undefined;
+  private spinner: Promise<Spinner> | undefined;
+  private finished: Finished | undefined;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly o: { format: string; baseUrl: string; minConfidence?: number; evidence: Evidence },
+  ) {}
+
+  onEvent(e: BatchEvent): void {
+    if (e.type === 'plan') this.plan = e.plan;
+    else if (e.type === 'notice') note(this.ctx, e.message);
+    else if (e.type === 'started') {
+      // Banner only when something is sent: a rerun answered by the journal sends nothing.
+      if (isSandbox(this.o.baseUrl)) note(this.ctx, SANDBOX_BANNER);
+      const depth = (this.plan?.depth ?? 1) as Depth;
+      this.spinner = startSpinner(this.ctx, `locating ${label(e.input)} · ${costOf(depth)} · usually ${DEPTH_LATENCY[depth]}`);
+    } else if (e.type === 'retry') void this.spinner?.then((s) => s.note(retryLine(e)));
+    else if (e.type === 'finished') this.finished = e;
+  }
+
+  async stop(): Promise<void> {
+    (await this.spinner)?.stop();
+  }
+
+  async finish(result: BatchResult): Promise<void> {
+    const f = this.finished;
+    const stop = result.summary.stopped;
+    if (stop?.reason === 'cancelled') throw new CancelledError('cancelled: the same command resends it with the same key, never charged twice');
+    if (!f) throw new Error('locate: the batch ended without an answer');
+    if (!f.record.ok) {
+      if (f.cause !== undefined) throw f.cause;
+      if (stop) throw stop.error;
+      // A final failure an earlier run wrote in the journal (a 422): the same answer again.
+      const e = f.record.error!;
+      throw new UsageError(`${f.record.input}: ${e.message} (${e.code}${e.status ? `, ${e.status}` : ''}), recorded in the journal by an earlier run`, 'add --fresh to send it again');
+    }
+    const ctx = this.ctx;
+    const res = f.response ?? {};
+    const data = f.record.result;
+    const view = viewOpts(ctx);
+    const write = (s: string) => ctx.io.stdout.write(s);
+    if (f.fromJournal) note(ctx, fromJournalNote(result.summary.journal));
+    if (!isResultBody(data)) {
+      // The 202 of --async: its body shape is not shown in the spec, so it is passed on as is.
+      return void write(formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data, records: () => [f.record], human: (v) => acceptedView(data as Record<string, unknown>, v) }, this.o.format, view));
+    }
+    const body = data as GeolocateResponse;
+    const prov = this.o.evidence.recordsFor([f.record]);
+    const exported = await exportText(this.o.format, prov, this.o.evidence, (l) => note(ctx, l));
+    if (exported !== undefined) write(exported);
+    else {
+      const meta = {
+        input: f.record.input, replayed: f.replayed, fromJournal: f.fromJournal, evidence: (f.record.exif ?? null) as Parameters<typeof locateView>[1]['evidence'],
+        ...(res.elapsedMs !== undefined ? { elapsedMs: res.elapsedMs } : {}), ...(res.attempts !== undefined ? { attempts: res.attempts } : {}),
+        ...(res.requestId ? { requestId: res.requestId } : {}),
+      };
+      write(formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => locateView(body, meta, v) }, this.o.format, view));
+    }
+    if (f.replayed && this.o.format !== 'table') note(ctx, 'replayed: the stored response for this Idempotency-Key, no credits charged');
+    if (body.scope_consistent === false) note(ctx, 'warning: the image contradicts the --scope; the result is the unscoped estimate (scope_consistent: false)');
+    const min = this.o.minConfidence;
+    if (min !== undefined && body.confidence < min) throw new BelowConfidenceError(body.confidence, min);
+  }
+}

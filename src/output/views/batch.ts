@@ -1,0 +1,133 @@
+/**
+ * A locate over many inputs, for people: the live progress line (stderr), the results table
+ * (stdout, terminal), the plan (dry run, confirmation) and the closing summary (stderr). Plain
+ * data in, text out; the shapes are structural so output/ stays independent of batch/.
+ */
+import { coord } from '../maps.js';
+import type { Style, ViewOpts } from '../render.js';
+import { sanitizeInline } from '../sanitize.js';
+import { renderTable } from '../table.js';
+
+export interface ProgressData {
+  done: number;
+  failed: number;
+  total: number;
+  inFlight: number;
+  creditsSpent: number;
+  ratePerMin: number;
+  etaS?: number;
+}
+
+/** "45 s", "3 min 04 s", "1 h 02 min". */
+export function duration(s: number): string {
+  const t = Math.max(0, Math.round(s));
+  if (t < 60) return `${t} s`;
+  if (t < 3600) return `${Math.floor(t / 60)} min ${String(t % 60).padStart(2, '0')} s`;
+  return `${Math.floor(t / 3600)} h ${String(Math.floor((t % 3600) / 60)).padStart(2, '0')} min`;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** One line, redrawn in place: what is finished, what it cost, how fast, how long to go. */
+export function progressLine(p: ProgressData, style: Style): string {
+  const settled = p.done + p.failed;
+  const cells = 16;
+  const full = p.total > 0 ? Math.round((settled / p.total) * cells) : 0;
+  const bar = '█'.repeat(full) + '░'.repeat(cells - full);
+  const parts = [
+    `${bar} ${settled}/${p.total}`,
+    `${p.done} ok`,
+    p.failed ? style.red(`${p.failed} failed`) : '0 failed',
+    `${p.inFlight} in flight`,
+    plural(p.creditsSpent, 'credit'),
+    `${p.ratePerMin.toFixed(1)}/min`,
+    p.etaS !== undefined ? `ETA ${duration(p.etaS)}` : 'ETA …',
+  ];
+  return parts.join(' · ');
+}
+
+export interface ResultRow {
+  input: string;
+  ok: boolean;
+  place?: string;
+  lat?: number;
+  lng?: number;
+  confidence?: number;
+  /** The EXIF corroboration verdict: agrees, contradicts, stripped, none. */
+  verdict?: string;
+  error?: { code: string; message: string };
+}
+
+function paintVerdict(v: string | undefined, style: Style): string {
+  if (v === 'agrees') return style.green(v);
+  if (v === 'contradicts') return style.red(v);
+  return v ?? '';
+}
+
+export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string {
+  return renderTable(
+    {
+      head: ['input', 'place', 'coordinates', 'confidence', 'EXIF'],
+      rows: rows.map((r) =>
+        r.ok
+          ? [r.input, r.place ?? '', r.lat !== undefined && r.lng !== undefined ? `${coord(r.lat)}, ${coord(r.lng)}` : '', r.confidence?.toFixed(2) ?? '', r.verdict ?? '']
+          : [r.input, `failed: ${r.error?.code ?? 'error'}`, '', '', ''],
+      ),
+      align: ['left', 'left', 'left', 'right', 'left'],
+      maxCell: 40,
+    },
+    view,
+  // The verdict column is coloured after layout so cli-table3 measures plain text.
+  ).replace(/\b(agrees|contradicts)\b(?=\s*│?\s*$)/gm, (v) => paintVerdict(v, view.style));
+}
+
+export interface PlanData {
+  inputs: number;
+  unique: number;
+  fromJournal: number;
+  toSend: number;
+  depth: number;
+  costPerImage: number;
+  credits: number;
+  available?: number;
+  journal?: string;
+}
+
+/** What the run will send and cost, against the balance (dry run and the confirmation). */
+export function planLine(p: PlanData): string {
+  const dupes = p.inputs - p.unique;
+  const what = [plural(p.inputs, 'input'), ...(dupes > 0 ? [`${p.unique} unique`] : []), ...(p.fromJournal > 0 ? [`${p.fromJournal} already in the journal`] : [])].join(', ');
+  const cost = `${p.toSend} to send × depth ${p.depth} (${plural(p.costPerImage, 'credit')}) = up to ${plural(p.credits, 'credit')}`;
+  const balance = p.available !== undefined ? `balance ${p.available}` : 'balance unknown';
+  return `${what} · ${cost} · ${balance}`;
+}
+
+export interface SummaryData {
+  inputs: number;
+  ok: number;
+  failed: number;
+  notSent: number;
+  fromJournal: number;
+  replayed: number;
+  creditsSpent: number;
+  rateLimited: number;
+  elapsedMs: number;
+  journal?: string;
+  /** describeStop() of the reason the batch stopped early. */
+  stopped?: string;
+  belowConfidence?: number;
+  stored?: number;
+}
+
+export function summaryLines(s: SummaryData, style: Style): string[] {
+  const counts = [`${s.ok} ok`, s.failed ? style.red(`${s.failed} failed`) : '0 failed', ...(s.notSent ? [style.yellow(`${s.notSent} not sent`)] : [])];
+  const lines = [`${plural(s.inputs, 'input')}: ${counts.join(', ')} · ${plural(s.creditsSpent, 'credit')} spent · ${duration(s.elapsedMs / 1000)}`];
+  if (s.fromJournal) lines.push(`${plural(s.fromJournal, 'image')} from the journal, not charged (--fresh to analyse again)`);
+  if (s.replayed) lines.push(`${plural(s.replayed, 'answer')} replayed by the service for its idempotency key, not charged`);
+  if (s.rateLimited) lines.push(`${plural(s.rateLimited, 'rate-limit pause')} (429)`);
+  if (s.belowConfidence) lines.push(style.yellow(`${plural(s.belowConfidence, 'result')} below --min-confidence`));
+  if (s.stored !== undefined) lines.push(`${plural(s.stored, 'result')} stored as provenance records`);
+  if (s.stopped) lines.push(style.red(`stopped: ${sanitizeInline(s.stopped)}`), 'the same command (or --resume with the journal) sends what is left, with the same keys');
+  if (s.journal) lines.push(style.dim(`journal ${sanitizeInline(s.journal)}`));
+  return lines;
+}
