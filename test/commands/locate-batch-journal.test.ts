@@ -1,0 +1,81 @@
+/**
+ * "A rerun of the same work never pays twice", through the command: the same single-input locate
+ * run again prints the same body without a charge, --fresh pays again, and --resume FILE finishes
+ * a batch a 402 stopped, sending only what was left. Ledger debits are the proof.
+ */
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GeolocateResponseSchema } from '../../src/api/schemas.js';
+import { KEYS, withSandbox } from '../helpers/sandbox.js';
+import { IMG, footprint, runner } from './locate-helpers.js';
+
+const sb = withSandbox();
+const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
+
+describe('the journal behind every locate', () => {
+  it('rerunning the same single-input command re-emits the stored body, not charged; --fresh pays again', async () => {
+    const env = { GEO_STATE_DIR: tmp('geo-state-'), GEO_DATA_DIR: tmp('geo-data-') };
+    const run = (argv: string[]) => runner(sb)(argv, { env });
+    const argv = ['locate', `${IMG}sydney.jpg`, '--depth', '2', '--json'];
+    const first = await run(argv);
+    expect(first.code).toBe(0);
+    const body = GeolocateResponseSchema.parse(JSON.parse(first.stdout));
+    const paid = footprint(sb);
+
+    const again = await run(argv);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(first.stdout);
+    expect(again.stderr).toMatch(/from the journal, not charged: .*--fresh to analyse again/);
+    expect(again.stderr).not.toContain('sandbox: results are simulated'); // nothing was sent
+    expect(footprint(sb)).toEqual(paid);
+
+    const view = await run(argv.slice(0, -1));
+    expect(view.code).toBe(0);
+    expect(view.stdout).toContain('from the journal of an earlier run: nothing sent, not charged');
+    expect(footprint(sb)).toEqual(paid);
+
+    const fresh = await run([...argv, '--fresh']);
+    expect(fresh.code).toBe(0);
+    expect(JSON.parse(fresh.stdout).analysis_id).not.toBe(body.analysis_id);
+    const after = footprint(sb);
+    console.log('[rerun] debits', { first: paid.debits, rerun: paid.debits, fresh: after.debits });
+    expect(after.debits).toBe(paid.debits + 1);
+    expect(after.idempotency).toBe(paid.idempotency + 1); // a new key
+  });
+
+  it('--resume FILE: a batch stopped by a 402 is finished later, sending only what was left', async () => {
+    const dir = tmp('geo-resume-');
+    for (const n of ['tokyo.jpg', 'nogps.jpg', 'plain.png']) copyFileSync(`${IMG}${n}`, join(dir, n));
+    const journal = join(tmp('geo-journal-'), 'case42.ndjson');
+    const stopped = await runner(sb, KEYS.broke)(['locate', dir, '--journal', journal, '--concurrency', '1']);
+    expect(stopped.code).toBe(4);
+    expect(readFileSync(journal, 'utf8')).toMatch(/^\{"t":"head"/);
+
+    const before = footprint(sb);
+    const resumed = await runner(sb)(['locate', '--resume', journal]);
+    expect(resumed.code).toBe(0);
+    const recs = resumed.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(recs.map((r) => [r.input.replace(/.*\//, ''), r.ok])).toEqual([['nogps.jpg', true], ['plain.png', true], ['tokyo.jpg', true]]);
+    expect(footprint(sb).debits).toBe(before.debits + 3);
+
+    // And once more: everything from the journal, nothing sent.
+    const done = footprint(sb);
+    const again = await runner(sb)(['locate', '--resume', journal]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/3 images from the journal, not charged \(--fresh to analyse again\)/);
+    expect(footprint(sb)).toEqual(done);
+  });
+
+  it('--idempotency-key: the caller\'s key, resent and replayed by the service, never charged twice', async () => {
+    const env = { GEO_STATE_DIR: tmp('geo-state-') };
+    const key = `journal-test-${Date.now()}`;
+    const first = await runner(sb)(['locate', `${IMG}tokyo.jpg`, '--idempotency-key', key, '--json'], { env });
+    const paid = footprint(sb);
+    const again = await runner(sb)(['locate', `${IMG}tokyo.jpg`, '--idempotency-key', key, '--json'], { env });
+    expect(again.stderr).toContain('replayed: the stored response for this Idempotency-Key, no credits charged');
+    expect(JSON.parse(again.stdout).analysis_id).toBe(JSON.parse(first.stdout).analysis_id);
+    expect(footprint(sb).debits).toBe(paid.debits);
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Local evidence in geo locate: the EXIF check beside the estimate (agrees / stripped / none),
+ * provenance records (stored by default, --no-store, a store failure only warns), exports via
+ * --format geojson|kml|csv and the --report HTML file.
+ */
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GeolocateResponseSchema } from '../../src/api/schemas.js';
+import { OGRINFO, OGRINFO_SKIP, featureCount, ogrinfo, writeOut } from '../export/tools.js';
+import { KEYS, withSandbox } from '../helpers/sandbox.js';
+import { IMG, runner } from './locate-helpers.js';
+
+const sb = withSandbox();
+const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
+const run = (argv: string[], env: Record<string, string> = {}) => runner(sb)(argv, { env });
+const PARIS_SHA = '868735296a0bd351a2afca9abc7ee9683183a56d097dc3fc87607e1bb724618a';
+
+/** Every stored record under GEO_DATA_DIR. */
+function stored(dataDir: string): Array<{ file: string; rec: Record<string, any> }> {
+  const root = join(dataDir, 'results');
+  if (!existsSync(root)) return [];
+  return readdirSync(root).flatMap((sha) => readdirSync(join(root, sha)).map((f) => ({ file: join(root, sha, f), rec: JSON.parse(readFileSync(join(root, sha, f), 'utf8')) })));
+}
+
+describe('the EXIF check in the single view (local, never changes the confidence)', () => {
+  it.each([
+    ['paris.jpg', 'agrees', /detail +EXIF GPS 48\.858370, 2\.294481: \d+ m from the estimate, agrees/],
+    ['nogps.jpg', 'stripped', /detail +EXIF: present but without GPS/],
+    ['plain.png', 'none', /detail +EXIF: none in the file/],
+  ])('%s: %s', async (name, verdict, detail) => {
+    const r = await run(['locate', `${IMG}${name}`]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('EXIF check (local: never sent, does not change the confidence)');
+    expect(r.stdout).toMatch(new RegExp(`\\n  verdict +${verdict}\\n`));
+    expect(r.stdout).toMatch(detail);
+    // The confidence shown is the API's, as received.
+    const json = await run(['locate', `${IMG}${name}`, '--json']);
+    expect(r.stdout).toContain(`confidence   ${GeolocateResponseSchema.parse(JSON.parse(json.stdout)).confidence.toFixed(2)}`);
+  });
+});
+
+describe('provenance records', () => {
+  it('every successful result is stored (no key, no image bytes); --no-store writes none', async () => {
+    const data = tmp('geo-data-');
+    const r = await run(['locate', `${IMG}paris.jpg`, '--json'], { GEO_DATA_DIR: data });
+    expect(r.code).toBe(0);
+    const recs = stored(data);
+    expect(recs).toHaveLength(1);
+    const { rec, file } = recs[0]!;
+    expect(file).toContain(`/results/${PARIS_SHA}/`);
+    expect(rec).toMatchObject({ schema: 'geo.provenance/1', origin: 'store', input: { sha256: PARIS_SHA }, request: { depth: 1 }, response: { status: 200, raw: r.stdout.trimEnd() } });
+    expect(rec.input.path).toMatch(/^\/.*fixtures\/images\/paris\.jpg$/);
+    expect(rec.idempotency_key).toMatch(/^geo-batch-/);
+    expect(rec.exif).toMatchObject({ verdict: 'agrees' });
+    expect(rec.cli.base_url).toBe(sb.url);
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(KEYS.pro);
+    expect(text).not.toContain(readFileSync(`${IMG}paris.jpg`).toString('base64').slice(0, 64));
+
+    const none = tmp('geo-data-');
+    expect((await run(['locate', `${IMG}paris.jpg`, '--no-store'], { GEO_DATA_DIR: none })).code).toBe(0);
+    expect(stored(none)).toEqual([]);
+  });
+
+  it('a store that cannot be written warns and keeps the paid result (exit 0)', async () => {
+    const blocker = join(tmp('geo-data-'), 'not-a-folder');
+    writeFileSync(blocker, 'x');
+    const r = await run(['locate', `${IMG}tokyo.jpg`, '--json'], { GEO_DATA_DIR: blocker });
+    expect(r.code).toBe(0);
+    expect(GeolocateResponseSchema.parse(JSON.parse(r.stdout)).location.latitude).toBeCloseTo(35.66, 1);
+    expect(r.stderr).toMatch(/warning: could not store the provenance record of .*tokyo\.jpg .*the result itself is unaffected/);
+  });
+});
+
+describe('exports and the report from locate', () => {
+  it('--format geojson, kml and csv for one image and for many', async () => {
+    const geo = JSON.parse((await run(['locate', `${IMG}paris.jpg`, '--format', 'geojson'])).stdout);
+    expect(geo.type).toBe('FeatureCollection');
+    expect(geo.features.map((f: any) => f.properties.role)).toEqual(expect.arrayContaining(['estimate', 'exif']));
+    const dir = tmp('geo-export-');
+    for (const n of ['tokyo.jpg', 'nogps.jpg']) copyFileSync(`${IMG}${n}`, join(dir, n));
+    const many = await run(['locate', dir, '--format', 'geojson']);
+    expect(many.code).toBe(0);
+    expect(JSON.parse(many.stdout).features.filter((f: any) => f.properties.role === 'estimate')).toHaveLength(2);
+    const kml = await run(['locate', dir, '--format', 'kml']);
+    expect(kml.stdout).toMatch(/^<\?xml[^>]*\?>\s*<kml xmlns="http:\/\/www\.opengis\.net\/kml\/2\.2">/);
+    expect(kml.stdout.match(/<Placemark/g)!.length).toBeGreaterThanOrEqual(2);
+    const csv = (await run(['locate', dir, '--format', 'csv'])).stdout.split('\r\n').filter(Boolean);
+    expect(csv[0]).toMatch(/^input,sha256,lat,lng,confidence,/);
+    expect(csv).toHaveLength(3);
+    expect(csv.find((l) => l.includes('nogps.jpg'))).toContain(',stripped,');
+  });
+
+  it.skipIf(!OGRINFO)(`ogrinfo reads locate's GeoJSON and KML of a folder (${OGRINFO ? 'gdal-bin' : OGRINFO_SKIP})`, async () => {
+    const dir = tmp('geo-ogr-');
+    for (const n of ['paris.jpg', 'tokyo.jpg', 'plain.png']) copyFileSync(`${IMG}${n}`, join(dir, n));
+    for (const fmt of ['geojson', 'kml']) {
+      const r = await run(['locate', dir, '--depth', '3', '--format', fmt]);
+      expect(r.code).toBe(0);
+      const summary = ogrinfo(writeOut('export', `locate-folder.${fmt}`, r.stdout));
+      console.log(`[ogrinfo locate ${fmt}] features`, featureCount(summary));
+      expect(featureCount(summary)).toBeGreaterThanOrEqual(3 + 2); // 3 estimates, 2 EXIF points, candidates
+    }
+  });
+
+  it('--report FILE.html writes one self-contained report with the result and the image', async () => {
+    const out = join(tmp('geo-report-'), 'case.html');
+    const r = await run(['locate', `${IMG}paris.jpg`, '--depth', '3', '--report', out, '--json']);
+    expect(r.code).toBe(0);
+    const body = GeolocateResponseSchema.parse(JSON.parse(r.stdout));
+    expect(r.stderr).toContain(`report: ${out} (1 result)`);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+    expect(html).toContain(body.analysis_id!);
+    expect(html).toContain('data:image/');
+    expect(html).toContain('agrees');
+  });
+});
