@@ -17,8 +17,11 @@ const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
 const run = (argv: string[], env: Record<string, string> = {}) => runner(sb)(argv, { env });
 const PARIS_SHA = '868735296a0bd351a2afca9abc7ee9683183a56d097dc3fc87607e1bb724618a';
 
+// Records and features as parsed JSON: the assertions name the fields they check.
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
 /** Every stored record under GEO_DATA_DIR. */
-function stored(dataDir: string): Array<{ file: string; rec: Record<string, any> }> {
+function stored(dataDir: string): Array<{ file: string; rec: Json }> {
   const root = join(dataDir, 'results');
   if (!existsSync(root)) return [];
   return readdirSync(root).flatMap((sha) => readdirSync(join(root, sha)).map((f) => ({ file: join(root, sha, f), rec: JSON.parse(readFileSync(join(root, sha, f), 'utf8')) })));
@@ -78,12 +81,12 @@ describe('exports and the report from locate', () => {
   it('--format geojson, kml and csv for one image and for many', async () => {
     const geo = JSON.parse((await run(['locate', `${IMG}paris.jpg`, '--format', 'geojson'])).stdout);
     expect(geo.type).toBe('FeatureCollection');
-    expect(geo.features.map((f: any) => f.properties.role)).toEqual(expect.arrayContaining(['estimate', 'exif']));
+    expect(geo.features.map((f: Json) => f.properties.role)).toEqual(expect.arrayContaining(['estimate', 'exif']));
     const dir = tmp('geo-export-');
     for (const n of ['tokyo.jpg', 'nogps.jpg']) copyFileSync(`${IMG}${n}`, join(dir, n));
     const many = await run(['locate', dir, '--format', 'geojson']);
     expect(many.code).toBe(0);
-    expect(JSON.parse(many.stdout).features.filter((f: any) => f.properties.role === 'estimate')).toHaveLength(2);
+    expect(JSON.parse(many.stdout).features.filter((f: Json) => f.properties.role === 'estimate')).toHaveLength(2);
     const kml = await run(['locate', dir, '--format', 'kml']);
     expect(kml.stdout).toMatch(/^<\?xml[^>]*\?>\s*<kml xmlns="http:\/\/www\.opengis\.net\/kml\/2\.2">/);
     expect(kml.stdout.match(/<Placemark/g)!.length).toBeGreaterThanOrEqual(2);
