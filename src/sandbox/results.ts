@@ -40,14 +40,18 @@ export interface AnalyzeInput {
 /** Coordinates rounded to about 100 m, as the hosted service does by default (DESIGN.md). */
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** GeoNames' nearest place is the city; the sandbox knows no neighbourhoods, so it leaves that empty. */
-async function place(lat: number, lng: number): Promise<{ country: string; city: string; region: string; address: string }> {
+/**
+ * GeoNames' nearest place is often a district ("Shibakōen", "Paris 16 Passy"), so it is reported as
+ * the neighbourhood and the first-level region ("Tokyo", "Île-de-France") as the city.
+ */
+async function place(lat: number, lng: number): Promise<{ country: string; city: string; neighborhood: string; region: string; address: string }> {
   const { reverseGeocode } = await import('../local/geocode.js');
   const g = reverseGeocode(lat, lng);
-  if (!g) return { country: '', city: '', region: '', address: '' };
-  const city = g.place ?? g.region ?? '';
-  const address = city ? `near ${[city, g.region !== city ? g.region : undefined, g.country].filter(Boolean).join(', ')}` : '';
-  return { country: g.country, city, region: g.region ?? '', address };
+  if (!g) return { country: '', city: '', neighborhood: '', region: '', address: '' };
+  const city = g.region ?? g.place ?? '';
+  const neighborhood = g.place && g.place !== city ? g.place : '';
+  const address = city ? `near ${[neighborhood, city, g.country].filter(Boolean).join(', ')}` : '';
+  return { country: g.country, city, neighborhood, region: g.region ?? '', address };
 }
 
 /** A point `km` away from (lat, lng) on `bearing` radians (flat-earth step; fine below 100 km). */
@@ -64,7 +68,8 @@ async function nearbyCandidates(e: Estimate, hash: Buffer): Promise<Array<{ lat:
   for (let i = 0; i < 2; i++) {
     const km = 0.8 + (hash[20 + i]! / 255) * 2.5;
     const p = offset(e.lat, e.lng, km, (hash[22 + i]! / 255) * 2 * Math.PI);
-    const name = (await place(p.lat, p.lng)).city || 'unnamed place';
+    const near = await place(p.lat, p.lng);
+    const name = near.neighborhood || near.city || 'unnamed place';
     out.push({ lat: round3(p.lat), lng: round3(p.lng), label: `${name} (${km.toFixed(1)} km away)`, km });
   }
   return out;
@@ -74,9 +79,9 @@ async function fromExif(gps: { lat: number; lng: number }, req: GeolocateRequest
   const p = await place(gps.lat, gps.lng);
   const at = `${gps.lat.toFixed(5)},${gps.lng.toFixed(5)}`;
   const e: Estimate = {
-    lat: gps.lat, lng: gps.lng, country: p.country, city: p.city, neighborhood: '', address: p.address,
+    lat: gps.lat, lng: gps.lng, country: p.country, city: p.city, neighborhood: p.neighborhood, address: p.address,
     confidence: EXIF_CONFIDENCE, source: 'exif',
-    reasoning: `EXIF GPS metadata places the image at ${at}${p.country ? ` (${[p.city, p.country].filter(Boolean).join(', ')})` : ''}; the sandbox read the metadata, not the pixels.`,
+    reasoning: `EXIF GPS metadata places the image at ${at}${p.country ? ` (${[p.neighborhood, p.city, p.country].filter(Boolean).join(', ')})` : ''}; the sandbox read the metadata, not the pixels.`,
     cues: ['EXIF GPS position', 'EXIF camera metadata'],
     supports: [`EXIF GPS position ${at}`], contradictions: ['metadata can be edited; pixels were not corroborated by the sandbox'],
   };
@@ -106,7 +111,7 @@ async function synthetic(hash: Buffer, req: GeolocateRequest): Promise<Estimate>
     const bearing = (hash[7]! / 255) * 2 * Math.PI;
     const { lat, lng } = offset(req.scope.lat, req.scope.lng, km, bearing);
     const p = await place(lat, lng);
-    Object.assign(e, { lat, lng, city: req.scope.name, country: p.country, neighborhood: p.city !== req.scope.name ? p.city : '', address: p.address, scopeConsistent: true });
+    Object.assign(e, { lat, lng, city: req.scope.name, country: p.country, neighborhood: p.neighborhood, address: p.address, scopeConsistent: true });
     e.reasoning = `[sandbox] Synthetic result inside the scope ${req.scope.name}: no EXIF GPS, position chosen from the image's sha256. Nothing in the pixels was analysed.`;
   }
   return e;
