@@ -9,7 +9,7 @@ import { ConfigStore } from './config/store.js';
 import { MissingKeyError } from './errors.js';
 import { type Env, type IO, canAnimate, canPrompt } from './output/io.js';
 import { type Prompter, createPrompter } from './output/prompt.js';
-import { redact } from './output/sanitize.js';
+import { redact, sanitizeInline } from './output/sanitize.js';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -59,7 +59,8 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
   const debugOn = Boolean(globals.debug) || (rt.env.GEO_DEBUG !== undefined && rt.env.GEO_DEBUG !== '' && rt.env.GEO_DEBUG !== '0');
   const secrets: string[] = [];
   const debug = (line: string) => {
-    if (debugOn) rt.io.stderr.write(`[debug] ${redact(line, secrets)}\n`);
+    // Debug lines quote response headers (x-request-id, ratelimit), which may carry raw C1 bytes.
+    if (debugOn) rt.io.stderr.write(`[debug] ${sanitizeInline(redact(line, secrets))}\n`);
   };
 
   let override: Resolved | undefined;

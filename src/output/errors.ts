@@ -4,6 +4,7 @@
  */
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from '../api/errors.js';
 import { DEPTH_COST, type Depth } from '../api/schemas.js';
+import { ConfigError, UsageError } from '../errors.js';
 import { sanitizeInline } from './sanitize.js';
 
 interface Described {
@@ -28,14 +29,17 @@ function fromApiError(e: ApiError): Described {
       return { message: `this key allows depth <= ${n}${ref}`, hint: `try --depth ${n}` };
     }
     case 'payment_required': {
-      const d = e.details as { balance?: number; cost?: number } | undefined;
-      const figures = d && d.balance !== undefined && d.cost !== undefined ? `: balance ${d.balance}, this call costs ${d.cost}` : '';
+      // details is an open object: the figures are the server's and are sanitized like any string.
+      const d = e.details as { balance?: unknown; cost?: unknown } | undefined;
+      const figures = d && d.balance !== undefined && d.cost !== undefined ? `: balance ${sanitizeInline(d.balance)}, this call costs ${sanitizeInline(d.cost)}` : '';
       return { message: `not enough credits${figures} (402)${ref}`, hint: `check \`geo credits\`; depth costs are 1/2/10 credits; ${NOTHING_CHARGED}` };
     }
     case 'prepaid_credits_exhausted':
       return { message: `the prepaid enterprise allocation is spent (402)${ref}`, hint: 'contact your operator; do not retry' };
-    case 'effort_exceeds_depth':
-      return { message: server, hint: e.maxEffort ? `the highest effort for this depth is ${e.maxEffort}: use --effort ${e.maxEffort} or a higher --depth` : 'lower --effort or raise --depth' };
+    case 'effort_exceeds_depth': {
+      const max = e.maxEffort ? sanitizeInline(e.maxEffort) : undefined; // max_effort is a server string
+      return { message: server, hint: max ? `the highest effort for this depth is ${max}: use --effort ${max} or a higher --depth` : 'lower --effort or raise --depth' };
+    }
     case 'invalid_effort':
       return { message: server, hint: '--effort takes instant, low, medium or high' };
     case 'invalid_scope':
@@ -87,8 +91,8 @@ export function describe(err: unknown): Described {
   if (err instanceof TimeoutError) return { message: `no answer from the service: ${err.message}, after retries`, hint: 'the analysis may have run; rerun the same command to replay it free (same Idempotency-Key), or raise --timeout' };
   if (err instanceof NetworkError) {
     return err.mayHaveRun
-      ? { message: `the connection failed (${err.causeCode ?? err.message}) after retries`, hint: 'the request may have run; rerun the same command to replay it free' }
-      : { message: `cannot reach the service (${err.causeCode ?? err.message})`, hint: `${NOTHING_CHARGED}; check --base-url and your network` };
+      ? { message: `the connection failed (${sanitizeInline(err.causeCode ?? err.message)}) after retries`, hint: 'the request may have run; rerun the same command to replay it free' }
+      : { message: `cannot reach the service (${sanitizeInline(err.causeCode ?? err.message)})`, hint: `${NOTHING_CHARGED}; check --base-url and your network` };
   }
   if (err instanceof ContractError) return { message: `the response could not be read: ${sanitizeInline(err.message)}`, hint: 'the outcome is unknown; rerun the same command to replay it without paying twice' };
   if (err instanceof RedirectError) return { message: err.message, hint: 'the key never leaves the configured origin; check --base-url' };
@@ -103,10 +107,16 @@ export function describe(err: unknown): Described {
   return { message: sanitizeInline(String(err)) };
 }
 
+/**
+ * The one line. Every line has a hint (issue 7): where the code that failed gave none, a usage or
+ * config error points at the command's help, anything else at --debug. Hints may quote user or
+ * server text, so they are sanitized like messages.
+ */
 export function describeError(err: unknown, opts: { color?: boolean } = {}): string {
   const d = describe(err);
   const label = opts.color ? '\u001b[31merror\u001b[39m' : 'error';
-  return `${label}: ${d.message}${d.hint ? ` — hint: ${d.hint}` : ''}`;
+  const fallback = err instanceof UsageError || err instanceof ConfigError ? 'see `geo <command> --help`' : 'rerun with --debug for details';
+  return `${label}: ${d.message} — hint: ${sanitizeInline(d.hint ?? fallback)}`;
 }
 
 /** Cost wording shared by errors and plans: "depth 3 · 10 credits". */

@@ -31,9 +31,12 @@ export function sanitizeInline(s: unknown): string {
 /**
  * For JSON text printed as received: raw C1 and bidi characters become \\u escapes, which parse to
  * the same value, so `--json` stays byte-for-byte the body except where a terminal would be at risk.
+ * A raw carriage return can only be whitespace between tokens in valid JSON (inside a string it must
+ * be escaped), yet on a terminal it sends the cursor back to overwrite the line: it is dropped,
+ * which leaves the parsed value unchanged.
  */
 export function sanitizeJsonText(raw: string): string {
-  return raw.replace(UNSAFE_WITH_NEWLINES, (ch) => (ch === '\n' || ch === '\t' || ch === '\r' ? ch : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return raw.replace(UNSAFE_WITH_NEWLINES, (ch) => (ch === '\n' || ch === '\t' ? ch : ch === '\r' ? '' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 /** Replaces every occurrence of each secret (and Bearer/x-api-key header values) with a mask. */

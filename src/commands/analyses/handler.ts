@@ -5,11 +5,12 @@
  */
 import type { Handler } from '../../cli.js';
 import { UsageError } from '../../errors.js';
-import { render } from '../../output/render.js';
+import { render, resolveFormat } from '../../output/render.js';
 import { analysesView } from '../../output/views/account.js';
 import { runAnalyses } from './run.js';
 
 export const analyses: Handler = async (ctx, args, opts) => {
+  resolveFormat(ctx); // a bad --format fails before anything is sent (issue 7)
   const positional = args[0] as string | undefined;
   const query = opts.query as string | undefined;
   if (positional !== undefined && query !== undefined && positional !== query) {

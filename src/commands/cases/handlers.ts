@@ -1,7 +1,7 @@
 /** Glue for `geo cases`: --json prints the body as received; tables sanitize every server string. */
 import type { Case } from '../../api/schemas.js';
 import type { Handler } from '../../cli.js';
-import { render } from '../../output/render.js';
+import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { renderKv } from '../../output/kv.js';
 import { renderTable } from '../../output/table.js';
@@ -12,6 +12,7 @@ const str = (v: unknown) => sanitizeInline(typeof v === 'string' ? v : v === und
 const teamOf = (c: Case) => str((c as Record<string, unknown>).teamId ?? (c as Record<string, unknown>).team_id ?? '');
 
 export const list: Handler = async (ctx, _args, opts) => {
+  resolveFormat(ctx); // a bad --format fails before anything is sent (issue 7)
   const res = await runList(ctx, { team: opts.team as string | undefined, limit: opts.limit as string | undefined });
   const cases = res.data.data;
   render(ctx, {
@@ -32,6 +33,7 @@ export const list: Handler = async (ctx, _args, opts) => {
 };
 
 export const create: Handler = async (ctx, _args, opts) => {
+  resolveFormat(ctx); // before the POST: a bad --format must not leave a case created behind an error
   const res = await runCreate(ctx, {
     name: opts.name as string | undefined,
     description: opts.description as string | undefined,

@@ -63,7 +63,7 @@ export async function selectRecords(ctx: Pick<Ctx, 'env' | 'io' | 'now'>, sel: S
       try {
         files.push(...(await readNdjsonResults(source, { now: ctx.now(), onProblem })));
       } catch (e) {
-        throw new UsageError(`cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+        throw new UsageError(`cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path; results files are the NDJSON that `geo locate --format ndjson` writes');
       }
     } else stored.push(...(await fromStore(dir, source, warn)));
   }

@@ -13,7 +13,7 @@ function int(name: string, v: unknown, min: number, max: number): number | undef
   if (v === undefined) return undefined;
   const s = String(v);
   const n = Number(s);
-  if (!/^\d+$/.test(s) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${s}"`);
+  if (!/^\d+$/.test(s) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${s}"`, 'see `geo sandbox --help`');
   return n;
 }
 

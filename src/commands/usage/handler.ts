@@ -1,11 +1,12 @@
 /** Glue for `geo usage`: --json prints the body as received; otherwise flattened key/value rows. */
 import type { Handler } from '../../cli.js';
 import { flatten } from '../../output/kv.js';
-import { render } from '../../output/render.js';
+import { render, resolveFormat } from '../../output/render.js';
 import { usageView } from '../../output/views/account.js';
 import { runUsage } from './run.js';
 
 export const usage: Handler = async (ctx) => {
+  resolveFormat(ctx); // a bad --format fails before anything is sent (issue 7)
   const res = await runUsage(ctx);
   render(ctx, {
     raw: res.raw,
