@@ -211,7 +211,8 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
     if (exitCode !== 0 && !(err instanceof PartialFailureError)) {
       const { describeError } = await import('./output/errors.js');
       io.stderr.write(describeError(err, { color: decideColor(io.stderrIsTTY, env, argv.includes('--no-color')) }) + '\n');
-      if (debug && err instanceof Error && err.stack) io.stderr.write(err.stack + '\n');
+      // The stack's first line is the message, which may quote the server: escaped like the rest.
+      if (debug && err instanceof Error && err.stack) io.stderr.write((await import('./output/sanitize.js')).sanitize(err.stack) + '\n');
     }
   } finally {
     if (ownSignal) process.off('SIGINT', onSigint);

@@ -12,6 +12,7 @@ import { RequestValidationError } from './errors.js';
 import { parseRateLimit } from './ratelimit.js';
 import { type RetryBudget, type RetryClass, type RetryInfo, type RetryPolicy, DEFAULT_RETRY_POLICY, withRetry } from './retry.js';
 import { parseSuccess, requestIdOf, toApiError } from './response.js';
+import { scrubAnswer } from './secret.js';
 import { type Route, routes } from './routes.js';
 import {
   type AnalysesList, type AsyncAccepted, type Case, type CaseList, type CreateCaseBody, type Credits, type GeolocateRequest,
@@ -151,13 +152,15 @@ export class ApiClient {
         attempts = n;
         const t0 = this.#now();
         this.#log(`> ${route.method} ${url} attempt ${n} ${showHeaders(headers, route.auth)}`);
-        const ans = await sendOnce({
+        // Scrubbed before anything reads it: a server echoing the key must not get it printed.
+        const sent = await sendOnce({
           method: route.method, url, headers: sendHeaders, body: spec.body?.open(), timeoutMs: this.#timeoutMs,
           maxResponseBytes: this.#o.maxResponseBytes ?? 8 * MiB, signal, dispatcher: this.#dispatcher(),
         }).catch((err: unknown) => {
           this.#log(`x ${route.method} ${url} attempt ${n} ${this.#now() - t0} ms: ${err instanceof Error ? err.message : String(err)}`);
           throw err;
         });
+        const ans = scrubAnswer(sent, this.#key);
         const rateLimit = parseRateLimit(ans.headers, this.#now());
         this.#log(`< ${ans.status} ${route.method} ${url} ${this.#now() - t0} ms ${showHeaders(ans.headers, false, RESPONSE_HEADERS)}`);
         if (ans.status < 200 || ans.status >= 300) throw toApiError(ans, rateLimit);

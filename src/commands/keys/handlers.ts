@@ -1,7 +1,7 @@
 /** Glue between commander and the run functions: arguments in, rendered data out. */
 import type { Handler } from '../../cli.js';
 import type { Ctx } from '../../context.js';
-import { render } from '../../output/render.js';
+import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { renderTable } from '../../output/table.js';
 import { runAdd } from './add.js';
@@ -74,6 +74,7 @@ export const show: Handler = async (ctx) => {
 };
 
 export const test: Handler = async (ctx) => {
+  resolveFormat(ctx); // a bad --format fails before anything is sent (issue 7)
   const r = await runTest(ctx);
   render(ctx, {
     data: r,
