@@ -167,7 +167,8 @@ Environment: GEO_API_KEY, GEO_BASE_URL, GEO_PROFILE, GEO_CONFIG_DIR, GEO_DEBUG, 
 
   const noun = invokedNoun(argv);
   const loaders = noun && NOUNS[noun] ? [NOUNS[noun]] : Object.values(NOUNS);
-  for (const load of loaders) (await load()).register(program, act);
+  // Imported in parallel (the full --help needs all of them), registered in the listed order.
+  for (const m of await Promise.all(loaders.map((load) => load()))) m.register(program, act);
   return program;
 }
 

@@ -5,7 +5,7 @@
  * configured origin (redirects are refused), and never printed.
  */
 import { randomUUID } from 'node:crypto';
-import { Agent } from 'undici';
+import { Agent } from './undici.js';
 import { type RequestBody, jsonBody, streamedImageBody } from './body.js';
 import { RESPONSE_HEADERS, checkLimit, normalizeBaseUrl, realSleep, showHeaders, withoutImage } from './client-util.js';
 import { RequestValidationError } from './errors.js';

@@ -4,7 +4,8 @@
  * does not follow them unless a redirect interceptor is installed, and none is.
  */
 import { Readable } from 'node:stream';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { request } from './undici.js';
 import { BodySourceError } from './body.js';
 import { ContractError, NetworkError, TimeoutError } from './errors.js';
 

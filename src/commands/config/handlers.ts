@@ -14,13 +14,13 @@ function one(ctx: Ctx, e: Entry): void {
 export const get: Handler = async (ctx, args) => one(ctx, runGet(ctx, String(args[0])));
 
 export const set: Handler = async (ctx, args) => {
-  const e = runSet(ctx, String(args[0]), String(args[1]));
+  const e = await runSet(ctx, String(args[0]), String(args[1]));
   if (ctx.globals.json || ctx.globals.format !== undefined) return one(ctx, e);
   if (!ctx.globals.quiet) ctx.io.stderr.write(`${e.key} = ${e.value}\n`);
 };
 
 export const unset: Handler = async (ctx, args) => {
-  const e = runUnset(ctx, String(args[0]));
+  const e = await runUnset(ctx, String(args[0]));
   if (ctx.globals.json || ctx.globals.format !== undefined) return one(ctx, e);
   if (!ctx.globals.quiet) ctx.io.stderr.write(`${e.key} reset to the default (${e.value})\n`);
 };

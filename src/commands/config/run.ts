@@ -58,16 +58,16 @@ export function runGet(ctx: Ctx, key: string): Entry {
   return stored === undefined ? { key: k, value: SPECS[k].builtin, source: 'default' } : { key: k, value: stored, source: 'config' };
 }
 
-export function runSet(ctx: Ctx, key: string, value: string): Entry {
+export async function runSet(ctx: Ctx, key: string, value: string): Promise<Entry> {
   const k = parseKey(key);
   const v = SPECS[k].check(value);
-  ctx.config.setDefault(k, v);
+  await ctx.config.setDefault(k, v);
   return { key: k, value: v, source: 'config' };
 }
 
-export function runUnset(ctx: Ctx, key: string): Entry {
+export async function runUnset(ctx: Ctx, key: string): Promise<Entry> {
   const k = parseKey(key);
-  ctx.config.setDefault(k, undefined);
+  await ctx.config.setDefault(k, undefined);
   return { key: k, value: SPECS[k].builtin, source: 'default' };
 }
 

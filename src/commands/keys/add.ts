@@ -97,7 +97,7 @@ export async function runAdd(ctx: Ctx, opts: AddOptions): Promise<AddResult> {
     }
   }
 
-  ctx.config.saveProfile({ name, key, baseUrl });
+  await ctx.config.saveProfile({ name, key, baseUrl });
   return {
     name,
     key: maskKey(key),

@@ -41,7 +41,7 @@ export const list: Handler = async (ctx) => {
 };
 
 export const use: Handler = async (ctx, args) => {
-  const p = runUse(ctx, String(args[0]));
+  const p = await runUse(ctx, String(args[0]));
   if (wantsJson(ctx)) return void ctx.io.stdout.write(JSON.stringify(p, null, 2) + '\n');
   note(ctx, `Active profile: ${p.name} (${p.key}, ${p.baseUrl})`);
   const env = ctx.env.GEO_API_KEY ? 'GEO_API_KEY' : ctx.env.GEO_PROFILE ? 'GEO_PROFILE' : undefined;

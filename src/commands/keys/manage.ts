@@ -25,9 +25,9 @@ function mustExist(ctx: Ctx, name: string): void {
   }
 }
 
-export function runUse(ctx: Ctx, name: string): ProfileRow {
+export async function runUse(ctx: Ctx, name: string): Promise<ProfileRow> {
   mustExist(ctx, name);
-  ctx.config.setActive(name);
+  await ctx.config.setActive(name);
   return runList(ctx).find((p) => p.name === name)!;
 }
 
@@ -45,7 +45,7 @@ export async function runRemove(ctx: Ctx, name: string): Promise<RemoveResult> {
     if (!ctx.interactive) throw new UsageError(`removing profile "${name}" needs confirmation`, 'pass --yes in scripts');
     if (!(await ctx.prompt.confirm(`Remove profile "${name}" and its key?`, false))) throw new CancelledError('nothing removed');
   }
-  const removed = ctx.config.removeProfile(name);
+  const removed = await ctx.config.removeProfile(name);
   const active = ctx.config.activeName();
   return { name, removed, ...(active ? { active } : {}) };
 }

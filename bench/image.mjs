@@ -1,0 +1,109 @@
+/**
+ * bench/image (issue 7): one 14.9 MB JPEG through `geo locate --json` against `geo sandbox`: peak
+ * RSS and wall time, next to bench/baseline-post.mjs (plain node: read, encode, post) and to bare
+ * `node -e 0`. Budget: peak RSS <= bare-node RSS + 1.5 x image size. Figures only, no verdict.
+ *
+ *   node bench/image.mjs [--runs 3] [--bytes 14900000]
+ *
+ * Peak RSS is GNU time's %M (the kernel's maximum resident set size); without /usr/bin/time it is
+ * /proc/<pid>/status VmHWM polled every 2 ms, which can miss a peak in the last moments.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { GEO_BIN, ROOT, benchEnv, load, median, printRows, row, startSandbox } from './lib.mjs';
+
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/**
+ * A valid JPEG of exactly `size` bytes: a fixture with COM segments (printable filler) inserted
+ * after SOI. Every segment is at most 65,535 bytes long, its 2-byte length included.
+ */
+export function makeJpeg(path, size) {
+  const base = readFileSync(join(ROOT, 'fixtures/images/nogps.jpg'));
+  let pad = size - base.length;
+  const segs = [];
+  while (pad > 0) {
+    // A segment is 4 bytes (marker + length) plus its payload; never leave a remainder under 4.
+    let n = Math.min(pad, 65_537);
+    if (pad - n > 0 && pad - n < 4) n -= 4;
+    const seg = Buffer.alloc(n, 0x41 + (segs.length % 26));
+    seg.writeUInt16BE(0xfffe, 0);
+    seg.writeUInt16BE(n - 2, 2);
+    segs.push(seg);
+    pad -= n;
+  }
+  writeFileSync(path, Buffer.concat([base.subarray(0, 2), ...segs, base.subarray(2)]));
+}
+
+/** Runs a command; resolves with its exit code, wall ms, peak RSS in KB and stdout. */
+function measure(cmd, args, env) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const argv = GNU_TIME ? [GNU_TIME, ['-f', '__RSS_KB=%M', cmd, ...args]] : [cmd, args];
+    const child = spawn(argv[0], argv[1], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let hwm = 0;
+    const poll = GNU_TIME ? undefined : setInterval(() => {
+      try {
+        const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) hwm = Math.max(hwm, Number(m[1]));
+      } catch { /* the process has just exited */ }
+    }, 2);
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (poll) clearInterval(poll);
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      const m = /__RSS_KB=(\d+)/.exec(err);
+      resolve({ code, ms, rssKb: m ? Number(m[1]) : hwm, out, err: err.replace(/__RSS_KB=\d+\n?/, '') });
+    });
+  });
+}
+
+export async function runImage({ runs = 3, bytes = 14_900_000 } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'geo-bench-image-'));
+  const file = join(dir, 'big.jpg');
+  makeJpeg(file, bytes);
+  const sb = await startSandbox(['--rate-limit', '1000000']);
+  const env = benchEnv({ GEO_API_KEY: 'orca_sandbox_pro', GEO_BASE_URL: sb.url, GEO_CONFIG_DIR: join(dir, 'config'), GEO_DATA_DIR: join(dir, 'data'), GEO_STATE_DIR: join(dir, 'state'), NO_COLOR: '1' });
+  const results = { bare: [], baseline: [], geo: [] };
+  try {
+    for (let i = 0; i < runs; i++) {
+      results.bare.push(await measure(process.execPath, ['-e', '0'], env));
+      results.baseline.push(await measure(process.execPath, [join(ROOT, 'bench/baseline-post.mjs'), file, sb.url], env));
+      results.geo.push(await measure(process.execPath, [GEO_BIN, 'locate', '--json', file], env));
+    }
+  } finally {
+    sb.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  for (const [k, rs] of Object.entries(results)) {
+    const bad = rs.find((r) => r.code !== 0);
+    if (bad) throw new Error(`${k} failed (exit ${bad.code}): ${bad.err.trim() || bad.out.trim()}`);
+  }
+  const mb = (kb) => kb / 1024;
+  const rss = (k) => mb(median(results[k].map((r) => r.rssKb)));
+  const wall = (k) => median(results[k].map((r) => r.ms));
+  const imageMb = bytes / 1024 / 1024;
+  const limit = rss('bare') + 1.5 * imageMb;
+  const budget = `<= ${limit.toFixed(1)} MiB (bare ${rss('bare').toFixed(1)} + 1.5 x ${imageMb.toFixed(1)})`;
+  console.log(`  image ${bytes.toLocaleString('en-US')} bytes (${imageMb.toFixed(1)} MiB), ${runs} runs, medians; ${GNU_TIME ? 'GNU time %M' : '/proc VmHWM polling'}; load ${load()}`);
+  return [
+    row('image: bare node -e 0 peak RSS', rss('bare'), 'MiB', '(reference)'),
+    row('image: baseline-post.mjs peak RSS', rss('baseline'), 'MiB', budget, limit),
+    row('image: baseline-post.mjs wall', wall('baseline'), 'ms', '(reference)'),
+    row('image: geo locate --json peak RSS', rss('geo'), 'MiB', budget, limit),
+    row('image: geo locate --json wall', wall('geo'), 'ms', '(figure only)'),
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, bytes: { type: 'string', default: '14900000' } } });
+  console.log(`bench/image  (NODE_EXTRA_CA_CERTS unset; ${process.version}; load ${load()})`);
+  printRows(await runImage({ runs: Number(values.runs), bytes: Number(values.bytes) }));
+}

@@ -1,0 +1,104 @@
+/**
+ * Shared helpers of the bench scripts: a `geo sandbox` in its own process, figures (median of
+ * several runs) and the machine's state next to them. Benches print figures, never pass/fail.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir, loadavg } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = new URL('..', import.meta.url).pathname;
+export const GEO_BIN = join(ROOT, 'bin/geo.js');
+
+/** NODE_EXTRA_CA_CERTS makes every Node 20 start ~45 ms slower: timings run without it. */
+export function benchEnv(extra = {}) {
+  const env = { ...process.env, ...extra };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
+
+export function needBuild() {
+  if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+}
+
+/** The Node 24 binary cached by .ci/run, or BENCH_NODE24; undefined when neither exists. */
+export function node24() {
+  const candidates = [process.env.BENCH_NODE24, join(homedir(), '.cache/geo-ci/node24/bin/node')].filter(Boolean);
+  return candidates.find((p) => existsSync(p));
+}
+
+export function nodeVersion(bin) {
+  return spawnSync(bin, ['--version'], { encoding: 'utf8', env: benchEnv() }).stdout.trim();
+}
+
+export function load() {
+  return loadavg().map((x) => x.toFixed(2)).join(' ');
+}
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export function hasCommand(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** `geo sandbox` (the built CLI) on a free loopback port; resolves once it printed its URL. */
+export async function startSandbox(args = [], nodeBin = process.execPath) {
+  needBuild();
+  const child = spawn(nodeBin, [GEO_BIN, 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: benchEnv() });
+  let err = '';
+  child.stderr.on('data', (c) => (err += c));
+  const url = await new Promise((resolve, reject) => {
+    let buf = '';
+    child.stdout.on('data', (c) => {
+      buf += c.toString('utf8');
+      if (buf.includes('\n')) resolve(buf.split('\n')[0].trim());
+    });
+    child.on('exit', (code) => reject(new Error(`geo sandbox exited ${code}: ${err.trim()}`)));
+  });
+  child.stdout.resume();
+  await settle(child.pid);
+  return { url, pid: child.pid, stop: () => child.kill('SIGTERM') };
+}
+
+/**
+ * The sandbox warms its offline geocoder in the background after start (~1 s of CPU on this
+ * machine), which would be timed as part of the first figures: wait until its CPU time stops
+ * growing (Linux /proc), at most 5 s; elsewhere wait 1.5 s.
+ */
+async function settle(pid) {
+  const cpu = () => {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(f[11]) + Number(f[12]); // utime + stime, in clock ticks
+  };
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  if (!existsSync(`/proc/${pid}/stat`)) return sleep(1500);
+  const end = Date.now() + 5000;
+  let last = cpu();
+  while (Date.now() < end) {
+    await sleep(250);
+    const now = cpu();
+    if (now - last <= 1) return;
+    last = now;
+  }
+}
+
+/** A row of the summary table: figure, value, budget, ratio (value / budget limit). */
+export function row(figure, value, unit, budget, limit) {
+  return { figure, value, unit, budget, ratio: limit ? value / limit : undefined };
+}
+
+export function printRows(rows) {
+  const fmt = (r) => [r.figure, `${typeof r.value === 'number' ? round(r.value) : r.value} ${r.unit}`.trim(), r.budget ?? '', r.ratio === undefined ? '' : r.ratio.toFixed(2)];
+  const table = [['figure', 'value', 'budget', 'value/budget'], ...rows.map(fmt)];
+  const widths = table[0].map((_, i) => Math.max(...table.map((t) => String(t[i]).length)));
+  for (const t of table) console.log('  ' + t.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd());
+}
+
+export function round(x) {
+  if (Number.isInteger(x)) return String(x);
+  return Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(3);
+}

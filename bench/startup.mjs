@@ -1,0 +1,85 @@
+/**
+ * bench/startup (issue 7): start-up of `geo --version`, `geo --help` and `geo credits --json`
+ * (against a running `geo sandbox`) next to `node -e 0`, with hyperfine, on this Node and on
+ * Node 24 when it is cached. Budgets: 1.5x, 2x and 4x `node -e 0`. Figures only, no verdict.
+ *
+ *   node bench/startup.mjs [--rounds 3] [--runs 15]
+ *
+ * Each round times the four commands back to back and its ratios are taken within the round, so
+ * a change of machine load between commands weighs less; the figure is the median over rounds.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { GEO_BIN, benchEnv, hasCommand, load, median, node24, nodeVersion, printRows, row, startSandbox } from './lib.mjs';
+
+const BUDGETS = { version: 1.5, help: 2, credits: 4 };
+
+/** One round with hyperfine: median ms per command. */
+function hyperfineRound(cmds, runs, env, dir) {
+  const out = join(dir, 'hf.json');
+  const args = ['-N', '--style', 'none', '--warmup', '3', '--runs', String(runs), '--export-json', out, ...cmds];
+  const r = spawnSync('hyperfine', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) throw new Error(`hyperfine failed (${r.status})`);
+  return JSON.parse(readFileSync(out, 'utf8')).results.map((x) => x.median * 1000);
+}
+
+/** The same round without hyperfine: commands interleaved, wall time of each spawn. */
+function loopRound(cmds, runs, env) {
+  const times = cmds.map(() => []);
+  for (let i = 0; i < runs + 3; i++) {
+    cmds.forEach((c, j) => {
+      const [bin, ...args] = c.split(' ');
+      const t0 = process.hrtime.bigint();
+      spawnSync(bin, args, { env, stdio: 'ignore' });
+      if (i >= 3) times[j].push(Number(process.hrtime.bigint() - t0) / 1e6);
+    });
+  }
+  return times.map(median);
+}
+
+export async function runStartup({ rounds = 3, runs = 15 } = {}) {
+  const hyperfine = hasCommand('hyperfine');
+  if (!hyperfine) console.log('  NOTICE: hyperfine is not installed (apt-get install hyperfine); using a plain spawn loop instead');
+  const sb = await startSandbox(['--rate-limit', '1000000']);
+  const dir = mkdtempSync(join(tmpdir(), 'geo-bench-startup-'));
+  // An empty config folder: credits resolves its key and base URL from the environment.
+  const env = benchEnv({ GEO_API_KEY: 'orca_sandbox_pro', GEO_BASE_URL: sb.url, GEO_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' });
+  const rows = [];
+  try {
+    for (const bin of [process.execPath, node24()].filter(Boolean)) {
+      const v = nodeVersion(bin);
+      const cmds = [`${bin} -e 0`, `${bin} ${GEO_BIN} --version`, `${bin} ${GEO_BIN} --help`, `${bin} ${GEO_BIN} credits --json`];
+      // Node >= 22 fills its compile cache on the first run; warm it so every round sees it.
+      for (const c of cmds.slice(1)) spawnSync(c.split(' ')[0], c.split(' ').slice(1), { env, stdio: 'ignore' });
+      const per = { base: [], version: [], help: [], credits: [] };
+      for (let r = 0; r < rounds; r++) {
+        const [base, version, help, credits] = hyperfine ? hyperfineRound(cmds, runs, env, dir) : loopRound(cmds, runs, env);
+        per.base.push(base);
+        per.version.push(version / base);
+        per.help.push(help / base);
+        per.credits.push(credits / base);
+      }
+      const base = median(per.base);
+      console.log(`  ${v}: node -e 0 = ${base.toFixed(1)} ms (median of ${rounds} rounds x ${runs} runs; load ${load()})`);
+      rows.push(row(`startup ${v} node -e 0`, base, 'ms', '(reference)'));
+      for (const k of ['version', 'help', 'credits']) {
+        const ratio = median(per[k]);
+        const label = k === 'credits' ? 'credits --json' : `--${k}`;
+        rows.push({ figure: `startup ${v} geo ${label}`, value: ratio * base, unit: `ms (${ratio.toFixed(2)}x)`, budget: `<= ${BUDGETS[k]}x`, ratio: ratio / BUDGETS[k] });
+      }
+    }
+  } finally {
+    sb.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, runs: { type: 'string', default: '15' } } });
+  console.log(`bench/startup  (NODE_EXTRA_CA_CERTS unset for timing; load ${load()})`);
+  printRows(await runStartup({ rounds: Number(values.rounds), runs: Number(values.runs) }));
+}
