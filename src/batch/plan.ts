@@ -60,18 +60,24 @@ export interface PlanInput {
   maxCredits?: number;
 }
 
+/** --max-credits refuses a larger plan before anything, even the free balance read, is sent. */
+export function checkMaxCredits(pending: number, depth: BatchParams['depth'], maxCredits: number | undefined): void {
+  const cost = DEPTH_COST[depth];
+  const credits = pending * cost;
+  if (maxCredits === undefined || credits <= maxCredits) return;
+  throw new UsageError(
+    `the plan needs up to ${credits} credits (${pending} image${pending === 1 ? '' : 's'} × ${cost} at depth ${depth}), above --max-credits ${maxCredits}; nothing was sent`,
+    'raise --max-credits, lower --depth, or give fewer inputs',
+  );
+}
+
 export function buildPlan(p: PlanInput): BatchPlan {
   const done = p.journal?.state.done;
   const pending = p.jobs.filter((j) => !isFinished(done?.get(j.id)));
   const cost = DEPTH_COST[p.params.depth];
   const credits = pending.length * cost;
   const threshold = p.confirmThreshold ?? DEFAULT_CONFIRM_THRESHOLD;
-  if (p.maxCredits !== undefined && credits > p.maxCredits) {
-    throw new UsageError(
-      `the plan needs up to ${credits} credits (${pending.length} image${pending.length === 1 ? '' : 's'} × ${cost} at depth ${p.params.depth}), above --max-credits ${p.maxCredits}; nothing was sent`,
-      'raise --max-credits, lower --depth, or give fewer inputs',
-    );
-  }
+  checkMaxCredits(pending.length, p.params.depth, p.maxCredits);
   const insufficient = p.available !== undefined && credits > p.available;
   return {
     inputs: p.inputs,

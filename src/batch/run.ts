@@ -9,7 +9,7 @@ import { CancelledError, UsageError } from '../errors.js';
 import { loadSharp } from './convert.js';
 import { Journal, isFinished } from './journal.js';
 import { describeStop } from './outcome.js';
-import { type BatchPlan, buildPlan, previewRequests, requestParams } from './plan.js';
+import { type BatchPlan, buildPlan, checkMaxCredits, previewRequests, requestParams } from './plan.js';
 import { prepareBatch } from './prepare.js';
 import { ProgressMeter } from './progress.js';
 import { type ExifHook, recordsFor } from './records.js';
@@ -84,6 +84,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   for (const s of prep.skipped) emit({ type: 'notice', message: `skipped ${s.path}: ${s.reason}` });
   const pending = prep.jobs.filter((j) => !isFinished(state?.done.get(j.id)));
 
+  checkMaxCredits(pending.length, prep.params.depth, opts.maxCredits);
   // The balance, and the first rate-limit headers for the pacer (GET is free).
   let available: number | undefined;
   let initialRateLimit;
