@@ -59,8 +59,13 @@ export class ApiClient {
     this.#now = opts.now ?? Date.now;
     this.#timeoutMs = opts.timeoutMs ?? LIMITS.recommendedTimeoutS * 1000;
     const r = opts.retry ?? {};
-    // Long enough for a timed-out attempt plus polling the in-progress key for as long again.
-    this.#policy = { ...DEFAULT_RETRY_POLICY, deadlineMs: 2 * this.#timeoutMs, ...r, max: { ...DEFAULT_RETRY_POLICY.max, ...r.max } } as RetryPolicy;
+    const max = { ...DEFAULT_RETRY_POLICY.max, ...r.max };
+    // Room for every timed-out attempt the table allows (1 + its timeout retries) plus the longest
+    // wait (a 429 hint). It was 2 x the timeout: a second timeout retry could never start, and
+    // under a short --timeout not even a 1 s backoff or Retry-After fitted, so 5xx, resets and 429s
+    // went unretried (found by test/reliability/single.test.ts).
+    const deadlineMs = (1 + max.timeout) * this.#timeoutMs + (r.rateLimitCapMs ?? DEFAULT_RETRY_POLICY.rateLimitCapMs);
+    this.#policy = { ...DEFAULT_RETRY_POLICY, deadlineMs, ...r, max } as RetryPolicy;
   }
 
   async geolocate(req: GeolocateRequest, opts: GeolocateOptions = {}): Promise<ApiResponse<GeolocateResponse | AsyncAccepted>> {

@@ -48,7 +48,8 @@ export class TimeoutError extends Error {
   override readonly name = 'TimeoutError';
   readonly mayHaveRun = true;
   constructor(readonly timeoutMs: number) {
-    super(`no answer within ${Math.round(timeoutMs / 1000)} s`);
+    // Not rounded to whole seconds: `--timeout 0.25` read "no answer within 0 s" (fault suite).
+    super(`no answer within ${Number((timeoutMs / 1000).toPrecision(3))} s`);
   }
 }
 
