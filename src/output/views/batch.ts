@@ -1,22 +1,16 @@
 /**
  * A locate over many inputs, for people: the live progress line (stderr), the results table
  * (stdout, terminal), the plan (dry run, confirmation) and the closing summary (stderr). Plain
- * data in, text out; the shapes are structural so output/ stays independent of batch/.
+ * data in, text out (the shapes are batch/'s own types, imported as types only).
  */
+import type { BatchPlan } from '../../batch/plan.js';
+import type { BatchProgress } from '../../batch/types.js';
 import { coord } from '../maps.js';
 import type { Style, ViewOpts } from '../render.js';
 import { sanitizeInline } from '../sanitize.js';
 import { renderTable } from '../table.js';
 
-export interface ProgressData {
-  done: number;
-  failed: number;
-  total: number;
-  inFlight: number;
-  creditsSpent: number;
-  ratePerMin: number;
-  etaS?: number;
-}
+export type ProgressData = BatchProgress;
 
 /** "45 s", "3 min 04 s", "1 h 02 min". */
 export function duration(s: number): string {
@@ -81,17 +75,7 @@ export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string
   ).replace(/\b(agrees|contradicts)\b(?=\s*│?\s*$)/gm, (v) => paintVerdict(v, view.style));
 }
 
-export interface PlanData {
-  inputs: number;
-  unique: number;
-  fromJournal: number;
-  toSend: number;
-  depth: number;
-  costPerImage: number;
-  credits: number;
-  available?: number;
-  journal?: string;
-}
+export type PlanData = Pick<BatchPlan, 'inputs' | 'unique' | 'fromJournal' | 'toSend' | 'depth' | 'costPerImage' | 'credits' | 'available' | 'journal'>;
 
 /** What the run will send and cost, against the balance (dry run and the confirmation). */
 export function planLine(p: PlanData): string {
