@@ -4,13 +4,12 @@
  * made (as is, converted to JPEG, or downscaled). The body itself is produced only when the job is
  * sent (prepareUpload), so a batch of hundreds never holds hundreds of converted images.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { type ImageB64Source, imageFromBuffer } from '../api/body.js';
 import { UsageError } from '../errors.js';
 import { MAX_IMAGE_BYTES } from '../api/schemas.js';
+import { readFileHead, sha256File } from '../local/files.js';
 import { type LocalImage, readImage, sniffKind } from '../local/image.js';
 import { CONVERTIBLE_KINDS, downscaleToFit, fitsLimit, heicError, toJpeg, tooLargeError } from './convert.js';
 import type { InputEntry } from './inputs.js';
@@ -37,22 +36,6 @@ export interface LoadOptions {
   downscale?: boolean;
 }
 
-async function sha256File(path: string): Promise<string> {
-  const h = createHash('sha256');
-  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
-  return h.digest('hex');
-}
-
-async function headBytes(path: string, n = 64): Promise<Buffer> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(n);
-    const { bytesRead } = await fh.read(buf, 0, n, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-}
 
 /** Oversized files are caught from their size alone, before a single image byte is read whole. */
 async function loadOne(e: InputEntry, opts: LoadOptions): Promise<{ id: string; sha256: string | null; source: UploadSource; path?: string }> {
@@ -61,7 +44,7 @@ async function loadOne(e: InputEntry, opts: LoadOptions): Promise<{ id: string; 
     const s = await stat(e.path);
     if (!fitsLimit(s.size)) {
       if (!opts.downscale) throw tooLargeError(e.input, s.size);
-      const kind = sniffKind(await headBytes(e.path));
+      const kind = sniffKind(await readFileHead(e.path, 64));
       if (kind === 'heic') throw heicError(e.input);
       if (kind === 'unknown') throw new UsageError(`${e.input}: not an image geo can read (unknown format)`);
       const sha = await sha256File(e.path);

@@ -6,9 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { LIMITS, MAX_IMAGE_BYTES } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
+import { readFileHead, sha256File } from './files.js';
 import { type ImageKind, MIME, SNIFF_BYTES, describeNonImage, sniffKind } from './sniff.js';
 
 export { type ImageKind, MIME, sniffKind } from './sniff.js';
@@ -87,7 +88,7 @@ async function prepare(source: string, stdin: NodeJS.ReadableStream, maxPipe: nu
   const kind = sniffKind(head);
   if (kind === 'unknown') throw notImage(source, head);
   check(kind, st.size, source);
-  const sha256 = await hashFile(source);
+  const sha256 = await sha256File(source);
   return {
     source, size: st.size, sha256, kind, mime: MIME[kind],
     b64: { length: b64Length(st.size), stream: () => encodeChunks(createReadStream(source, { highWaterMark: CHUNK })) },
@@ -134,23 +135,10 @@ function fsError(source: string, e: NodeJS.ErrnoException): UsageError {
   return new UsageError(`${source}: cannot be read (${e.code ?? e.message})`);
 }
 
-async function readHead(path: string): Promise<Buffer> {
-  const fh = await open(path, 'r').catch((e: NodeJS.ErrnoException) => {
+function readHead(path: string): Promise<Buffer> {
+  return readFileHead(path, SNIFF_BYTES).catch((e: NodeJS.ErrnoException) => {
     throw fsError(path, e);
   });
-  try {
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-}
-
-async function hashFile(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /** Reads a stream whole, refusing (without buffering further) once it passes `max` bytes. */

@@ -3,11 +3,12 @@
  * place name comes from the offline geocoder, and `api` only says whether `geo locate` would send
  * the file as it is.
  */
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readDimensions } from '../../local/dimensions.js';
 import { type ExifSummary, readExif } from '../../local/exif.js';
+import { readFileHead } from '../../local/files.js';
 import { type Place, formatPlace, reverseGeocode } from '../../local/geocode.js';
 import { type ImageKind, readImage, unsendableReason } from '../../local/image.js';
 
@@ -41,16 +42,6 @@ const MAX_PIPE_BYTES = 256 * 1024 * 1024;
 const MAX_READ_BYTES = 256 * 1024 * 1024;
 const HEAD_BYTES = 16 * 1024 * 1024;
 
-async function readStart(path: string, n: number): Promise<Buffer> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(n);
-    const { bytesRead } = await fh.read(buf, 0, n, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-}
 
 export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>): Promise<InspectRecord> {
   try {
@@ -58,7 +49,7 @@ export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>): Promise<I
     // EXIF can sit at the end of the file (HEIC exif-at-eof), so the whole file is read, unless
     // it is huge: then only its start, which holds the EXIF of JPEG, PNG and TIFF anyway.
     const whole = img.bytes ?? img.size <= MAX_READ_BYTES;
-    const bytes = img.bytes ?? (whole ? await readFile(input) : await readStart(input, HEAD_BYTES));
+    const bytes = img.bytes ?? (whole ? await readFile(input) : await readFileHead(input, HEAD_BYTES));
     const rec: InspectOk = { input, ok: true, sha256: img.sha256, size: img.size, type: img.kind, mime: img.mime, exif: await readExif(bytes), api: { accepted: true } };
     if (!whole) rec.exif.errors.push(`only the first ${HEAD_BYTES / 1024 / 1024} MB were read for EXIF (file over ${MAX_READ_BYTES / 1024 / 1024} MB)`);
     const dims = readDimensions(bytes, img.kind);

@@ -10,6 +10,7 @@ import type { BatchEvent, BatchRecord } from '../../batch/types.js';
 import { dataDir } from '../../config/paths.js';
 import type { Ctx } from '../../context.js';
 import { type Corroboration, corroborateImage } from '../../local/corroborate.js';
+import { readForExif } from '../../local/files.js';
 import { type ProvenanceRecord, buildRecord, isResultBody, saveRecord } from '../../local/store.js';
 import { type ReportSource, buildHtmlReport } from '../../output/export/index.js';
 import { isUrlInput } from './options.js';
@@ -33,11 +34,11 @@ export class Evidence {
     private readonly opts: { store: boolean; baseUrl: string; warn: (line: string) => void },
   ) {}
 
-  /** The `exif` block: read the image again (files are streamed, not held) and compare. */
+  /** The `exif` block: read what EXIF needs of the image again (files are streamed, not held) and compare. */
   readonly exif: ExifHook = async (i) => {
     if (i.input === '-' && i.bytes) this.stdinBytes = i.bytes;
     if (!i.ok || !isResultBody(i.result)) return null;
-    const bytes = i.bytes ?? (i.path ? await readFile(i.path) : undefined);
+    const bytes = i.bytes ?? (i.path ? await readForExif(i.path) : undefined);
     return bytes ? corroborateImage(bytes, i.result) : null;
   };
 
