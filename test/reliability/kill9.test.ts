@@ -43,8 +43,11 @@ afterAll(async () => sb?.close());
 const args = (journal: string) => ['locate', dir, '--json', '--depth', String(DEPTH), '--concurrency', '2', '--journal', journal];
 const envFor = (s: TestSandbox) => ({ GEO_API_KEY: KEY, GEO_BASE_URL: s.url, GEO_STATE_DIR: tempConfigDir() });
 
-/** Spawns the binary and SIGKILLs it after `afterMs`; resolves with what it printed and whether the kill landed. */
-function runAndKill(argv: string[], env: Record<string, string>, afterMs: number): Promise<{ lines: number; killed: boolean }> {
+/**
+ * Spawns the binary and SIGKILLs it `delayMs` after `ready()` first holds (polled every 5 ms);
+ * resolves with what it printed and whether the kill landed before the run ended.
+ */
+function runAndKill(argv: string[], env: Record<string, string>, ready: () => boolean, delayMs: number): Promise<{ lines: number; killed: boolean }> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(process.execPath, [GEO_BIN, ...argv], {
       env: { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), PATH: process.env.PATH, ...env },
@@ -52,9 +55,15 @@ function runAndKill(argv: string[], env: Record<string, string>, afterMs: number
     });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
+    let timer: NodeJS.Timeout | undefined;
+    const poll = setInterval(() => {
+      if (!ready()) return;
+      clearInterval(poll);
+      timer = setTimeout(() => child.kill('SIGKILL'), delayMs);
+    }, 5);
     child.on('error', reject);
     child.on('close', (_code, signal) => {
+      clearInterval(poll);
       clearTimeout(timer);
       resolve({ lines: out.split('\n').filter(Boolean).length, killed: signal === 'SIGKILL' });
     });
@@ -96,10 +105,13 @@ describe(`kill -9 of the built binary: ${KILLS} cases`, () => {
       const s = sb;
       const env = envFor(s);
       const journal = join(mkdtempSync(join(tmpdir(), 'geo-k9-')), 'j.ndjson');
-      // From a little before the first request to near the end of the run (not right at it: a
-      // later run may be a little faster than the measured one, and its kill would come too late).
-      const at = Math.round(firstMs - 50 + 0.85 * (runMs - firstMs) * rand());
-      const k = await runAndKill(args(journal), env, at);
+      // The moment is chosen by progress, not by the clock, so it lands mid-batch on a loaded
+      // machine too: after the sandbox has received `sentBefore` of the unique requests (0: at
+      // start-up, before anything is sent), plus a random part of one latency (answers in flight).
+      const sentBefore = Math.floor(rand() * UNIQUE);
+      const delay = Math.round(rand() * (sentBefore === 0 ? firstMs : LATENCY_MS * 0.6));
+      const at = `${sentBefore} requests + ${delay} ms`;
+      const k = await runAndKill(args(journal), env, () => Object.keys(s.ledger().keys[KEY]?.idempotency ?? {}).length >= sentBefore, delay);
       if (k.killed) landed++;
       // Requests the killed run had in flight still finish on the server (and are charged).
       await new Promise((r) => setTimeout(r, LATENCY_MS + 100));
@@ -124,7 +136,7 @@ describe(`kill -9 of the built binary: ${KILLS} cases`, () => {
       const replayed = summaryCount(r.stderr, /answers? replayed/);
       const fromJournal = summaryCount(r.stderr, /images? from the journal/);
       rows.push(
-        `#${i} kill at ${at} ms${k.killed ? '' : ' (run had ended)'}: ${k.lines} printed; journal ${sent} sent, ${answered} answered; ` +
+        `#${i} kill at ${at}${k.killed ? '' : ' (run had ended)'}: ${k.lines} printed; journal ${sent} sent, ${answered} answered; ` +
           `${killed.debits} debited by then (${unheard} paid, unheard) | ${how}: exit ${r.code}, ${recs.length} results, ${fromJournal} from the journal, ${replayed} replayed | ` +
           `ledger: debits ${f.debits}, refunds ${f.refunds}, net ${f.net} credits, keys ${f.netByKey.size}, model calls ${f.modelCalls}`,
       );
@@ -156,6 +168,6 @@ describe(`kill -9 of the built binary: ${KILLS} cases`, () => {
         `after every resume: ${INPUTS} results, debits ${UNIQUE}, net ${UNIQUE * COST} credits (${UNIQUE} unique x ${COST}), no key charged twice`,
     );
     // A moment drawn inside the run's length should almost always land before it ends.
-    expect(landed).toBeGreaterThanOrEqual(KILLS - 2);
+    expect(landed).toBe(KILLS);
   }, 60_000);
 });
