@@ -62,7 +62,9 @@ describe('batch under faults', () => {
     const { records, f, summary } = await stormRun('reset-after:0.25,truncate:0.2', 16);
     expect(records.every((r) => r.ok)).toBe(true);
     expect(summary.replayed).toBeGreaterThan(0);
-    expect(summary.creditsSpent).toBe(16);
+    // Run 1's own estimate: an image whose retries all failed may still have been charged (the
+    // ledger below is the authority); its later replay is free, so the estimate never exceeds it.
+    expect(summary.creditsSpent).toBeLessThanOrEqual(16);
     expect(f.netCredits).toBe(16);
     expect(f.debits).toBe(16);
     expect(f.modelCalls).toBe(16);
