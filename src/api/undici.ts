@@ -2,25 +2,28 @@
  * The two parts of undici the client uses (Agent and request), loaded from their own files.
  * undici's index also loads fetch, WebSocket, caches, mocks and interceptors: about 60 ms more
  * start-up on every API command on Node 20 (issue 7 budgets; bench/startup.mjs). undici has no
- * "exports" map, so these are reachable files of the package; the types are undici's own.
- * `require` (not `import`) skips the ESM loader's CommonJS export scan of each file.
+ * "exports" map, so these are reachable files of the package (pinned by the lockfile); the types
+ * are undici's own. Static imports let the build bundle them into dist/ (one file to load, not
+ * a hundred: module loading dominated `geo credits` start-up).
  */
-import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { Agent as AgentClass, Dispatcher } from 'undici';
+// @ts-expect-error undici's internal files ship no type declarations; typed below with undici's own.
+import AgentImpl from 'undici/lib/dispatcher/agent.js';
+// @ts-expect-error as above
+import apiRequestImpl from 'undici/lib/api/api-request.js';
 
-const require = createRequire(import.meta.url);
 // undici parses HTTP with llhttp compiled to WebAssembly. V8 also compiles it with its optimising
 // tier, on every start: ~35 MB more peak RSS and ~150 ms that Node waits for at exit (measured on
 // Node 20 with bench/). A CLI parses a few small answers, so the baseline compiler is enough.
 // Set here, after node's own modules are loaded, and before llhttp is compiled on first connect.
 setFlagsFromString('--liftoff-only');
 
-export const Agent = require('undici/lib/dispatcher/agent.js') as typeof AgentClass;
+export const Agent = AgentImpl as typeof AgentClass;
 export type Agent = AgentClass;
 
 type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher };
-const apiRequest = require('undici/lib/api/api-request.js') as (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+const apiRequest = apiRequestImpl as (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 /** undici's request(url, opts) for an explicit dispatcher: the URL split into origin and path. */
 export function request(url: string, opts: RequestOptions): Promise<Dispatcher.ResponseData> {
