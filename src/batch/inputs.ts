@@ -16,7 +16,8 @@ export const CONVERT_EXT = new Set(['.webp', '.avif', '.tif', '.tiff', '.gif']);
 const HEIC_EXT = new Set(['.heic', '.heif']);
 
 export type InputEntry =
-  | { kind: 'path'; input: string; path: string }
+  /** `walked`: found in a folder, not named by the user (a bad one is skipped, not fatal). */
+  | { kind: 'path'; input: string; path: string; walked?: boolean }
   | { kind: 'stdin'; input: '-' }
   | { kind: 'url'; input: string; url: string };
 
@@ -52,7 +53,7 @@ async function walk(dir: string, out: InputEntry[], skipped: Expanded['skipped']
       const ext = extname(d.name).toLowerCase();
       if (DIRECT_EXT.has(ext) || CONVERT_EXT.has(ext)) {
         if (d.isSymbolicLink() && !(await stat(full).then((s) => s.isFile(), () => false))) continue;
-        out.push({ kind: 'path', input: shown, path: full });
+        out.push({ kind: 'path', input: shown, path: full, walked: true });
       } else if (HEIC_EXT.has(ext)) skipped.push({ path: shown, reason: 'HEIC is not supported; export it as JPEG first' });
     }
   }

@@ -61,19 +61,37 @@ async function loadOne(e: InputEntry, opts: LoadOptions): Promise<{ id: string; 
   return { id: image.sha256, sha256: image.sha256, source: { kind: 'image', image }, ...(path ? { path } : {}) };
 }
 
-/** Jobs in the order their first input appears; every local problem is a UsageError (nothing sent). */
-export async function loadJobs(entries: InputEntry[], opts: LoadOptions): Promise<{ jobs: Job[]; order: Array<{ input: string; id: string }> }> {
+/**
+ * Jobs in the order their first input appears. A local problem with an input the user named is a
+ * UsageError (nothing sent); a file found by walking a folder (empty, not an image, …) is skipped
+ * with its reason instead, so one broken file does not stop a folder of hundreds.
+ */
+export async function loadJobs(
+  entries: InputEntry[],
+  opts: LoadOptions,
+): Promise<{ jobs: Job[]; order: Array<{ input: string; id: string }>; skipped: Array<{ path: string; reason: string }> }> {
   // Hash a few files at once (disk and hashing overlap), then assemble in input order.
-  const loaded: Array<Awaited<ReturnType<typeof loadOne>>> = new Array(entries.length);
+  const loaded: Array<Awaited<ReturnType<typeof loadOne>> | undefined> = new Array(entries.length);
+  const skipped: Array<{ path: string; reason: string }> = [];
   let next = 0;
   const lane = async () => {
-    for (let i = next++; i < entries.length; i = next++) loaded[i] = await loadOne(entries[i]!, opts);
+    for (let i = next++; i < entries.length; i = next++) {
+      const e = entries[i]!;
+      try {
+        loaded[i] = await loadOne(e, opts);
+      } catch (err) {
+        if (!(e.kind === 'path' && e.walked && err instanceof UsageError)) throw err;
+        const reason = err.message.replace(e.path, '').replace(/^[:\s]+/, '') || err.message;
+        skipped.push({ path: e.input, reason: err.hint ? `${reason} (${err.hint})` : reason });
+      }
+    }
   };
   await Promise.all(Array.from({ length: Math.min(8, entries.length) }, lane));
   const jobs = new Map<string, Job>();
   const order: Array<{ input: string; id: string }> = [];
   for (const [i, e] of entries.entries()) {
-    const one = loaded[i]!;
+    const one = loaded[i];
+    if (!one) continue;
     order.push({ input: e.input, id: one.id });
     const j = jobs.get(one.id);
     if (j) {
@@ -81,7 +99,7 @@ export async function loadJobs(entries: InputEntry[], opts: LoadOptions): Promis
       j.paths.push(one.path);
     } else jobs.set(one.id, { id: one.id, sha256: one.sha256, inputs: [e.input], source: one.source, paths: [one.path] });
   }
-  return { jobs: [...jobs.values()], order };
+  return { jobs: [...jobs.values()], order, skipped };
 }
 
 /** True when sending this job needs sharp. */

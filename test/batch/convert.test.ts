@@ -52,10 +52,16 @@ describe('conversion and size refusals', () => {
     const big = join(dir, 'huge.jpg');
     writeFileSync(big, '');
     truncateSync(big, 15_000_001); // sparse: nothing is written, and nothing may be read whole
-    const err = await runBatch(deps(dir), { inputs: ['.'], depth: 1 }).catch((e: unknown) => e);
+    // Named on the command line: a usage error, nothing sent.
+    const err = await runBatch(deps(dir), { inputs: ['huge.jpg'], depth: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).message).toMatch(/above the 20 MB limit/);
     expect((err as UsageError).hint).toMatch(/--downscale/);
+    // Found in a folder: skipped with the same reason and hint; the folder's other image goes on.
+    const notices: string[] = [];
+    const res = await runBatch({ ...deps(dir), onEvent: (e) => e.type === 'notice' && notices.push(e.message) }, { inputs: ['.'], depth: 1 });
+    expect(res.records).toHaveLength(1);
+    expect(notices.join('\n')).toMatch(/skipped huge\.jpg: .*above the 20 MB limit.*--downscale/);
   });
 
   it.runIf(sharpInstalled)('WebP and GIF are sent as JPEG with a notice; the answer is ok', async () => {

@@ -50,6 +50,20 @@ describe('geo locate <folder>, piped', () => {
     expect(r.stderr).toMatch(/6 inputs: 5 ok, 1 failed · 8 credits spent/);
   });
 
+  it('a broken file found in a folder is skipped with its reason; a named one is a usage error (exit 2, nothing sent)', async () => {
+    const dir = folder(['tokyo.jpg', 'empty.jpg', 'not-image.jpg']);
+    const r = await run(['locate', dir]);
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toHaveLength(1);
+    expect(r.stderr).toMatch(/skipped \S*empty\.jpg: is empty \(0 bytes\)/);
+    expect(r.stderr).toMatch(/skipped \S*not-image\.jpg: is not an image/);
+    const before = footprint(sb);
+    const named = await run(['locate', join(dir, 'tokyo.jpg'), join(dir, 'empty.jpg')]);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toMatch(/empty\.jpg is empty/);
+    expect(footprint(sb)).toEqual(before);
+  });
+
   it('--json with many inputs is NDJSON too; --from-file reads a list', async () => {
     const dir = folder(['tokyo.jpg', 'nogps.jpg']);
     const list = join(dir, 'list.txt');
