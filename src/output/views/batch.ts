@@ -4,7 +4,7 @@
  * data in, text out (the shapes are batch/'s own types, imported as types only).
  */
 import type { BatchPlan } from '../../batch/plan.js';
-import type { BatchProgress } from '../../batch/types.js';
+import type { BatchProgress, BatchSummary } from '../../batch/types.js';
 import { coord } from '../maps.js';
 import type { Style, ViewOpts } from '../render.js';
 import { sanitizeInline } from '../sanitize.js';
@@ -86,22 +86,13 @@ export function planLine(p: PlanData): string {
   return `${what} · ${cost} · ${balance}`;
 }
 
-export interface SummaryData {
-  inputs: number;
-  ok: number;
-  failed: number;
-  notSent: number;
-  fromJournal: number;
-  replayed: number;
-  creditsSpent: number;
-  rateLimited: number;
-  elapsedMs: number;
-  journal?: string;
+/** The batch's own summary counts, plus what the command adds (stop reason as text, stores). */
+export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'fromJournal' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
   /** describeStop() of the reason the batch stopped early. */
   stopped?: string;
   belowConfidence?: number;
   stored?: number;
-}
+};
 
 export function summaryLines(s: SummaryData, style: Style): string[] {
   const counts = [`${s.ok} ok`, s.failed ? style.red(`${s.failed} failed`) : '0 failed', ...(s.notSent ? [style.yellow(`${s.notSent} not sent`)] : [])];
