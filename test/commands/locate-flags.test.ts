@@ -1,4 +1,7 @@
 /** geo locate: strict flags, contract checks before sending, --dry-run, --max-credits, --min-confidence. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GeolocateResponseSchema } from '../../src/api/schemas.js';
 import { withSandbox } from '../helpers/sandbox.js';
@@ -54,9 +57,9 @@ describe('strict flag parsing (exit 2, same code as the server, nothing sent)', 
     await refused(['locate', PARIS, '--min-confidence', '1.5'], /--min-confidence must be a number from 0 to 1/);
     await refused(['locate', PARIS, '--max-credits', '-1'], /--max-credits must be a whole number/);
   });
-  it('a missing file, a folder and a non-image are usage errors', async () => {
+  it('a missing file, a folder without images and a non-image are usage errors', async () => {
     await refused(['locate', `${IMG}nope.jpg`], /nope\.jpg/);
-    await refused(['locate', IMG], /images/);
+    await refused(['locate', mkdtempSync(join(tmpdir(), 'geo-empty-'))], /holds no images/);
     await refused(['locate', `${IMG}not-image.jpg`], /not-image\.jpg/);
   });
   it('--idempotency-key names one request: refused with several inputs', async () => {
