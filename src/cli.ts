@@ -194,6 +194,12 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
     controller.abort(new CancelledError('interrupted'));
   };
   if (ownSignal) process.on('SIGINT', onSigint);
+  // `geo … | head`: the reader left, so stop quietly instead of dying on EPIPE with a stack
+  // (journaled work is safe; a rerun picks up the rest).
+  const onPipeClosed = (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(EXIT.ok);
+  };
+  if (!deps?.io) process.stdout.on('error', onPipeClosed);
   const rt: Runtime = {
     io,
     env,
