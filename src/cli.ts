@@ -215,7 +215,9 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
     await program.parseAsync(rewriteAnalysesQ(argv), { from: 'user' });
   } catch (err) {
     exitCode = exitCodeFor(err);
-    if (exitCode !== 0 && !(err instanceof PartialFailureError)) {
+    // `geo` or `geo cases` without a command: commander has already printed the help to stderr.
+    const helpShown = isCommanderError(err) && err.code === 'commander.help';
+    if (exitCode !== 0 && !helpShown && !(err instanceof PartialFailureError)) {
       const { describeError } = await import('./output/errors.js');
       io.stderr.write(describeError(err, { color: decideColor(io.stderrIsTTY, env, argv.includes('--no-color')) }) + '\n');
       // The stack's first line is the message, which may quote the server: escaped like the rest.

@@ -100,7 +100,7 @@ export function describe(err: unknown): Described {
   if (err instanceof Error) {
     const withHint = err as Error & { hint?: string; code?: string };
     if (typeof withHint.code === 'string' && withHint.code.startsWith('commander.')) {
-      return { message: err.message.replace(/^error: /, ''), hint: 'see `geo --help` or `geo <command> --help`' };
+      return { message: err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '), hint: 'see `geo --help` or `geo <command> --help`' };
     }
     return { message: sanitizeInline(err.message), ...(withHint.hint ? { hint: withHint.hint } : {}) };
   }
