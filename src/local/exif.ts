@@ -146,7 +146,9 @@ function degrees(v: unknown, ref: unknown, negative: 'S' | 'W'): number | undefi
   const parts = Array.isArray(v) ? v : typeof v === 'number' ? [v] : undefined;
   if (!parts || parts.length === 0 || !parts.every((p) => typeof p === 'number' && Number.isFinite(p))) return undefined;
   const [d = 0, m = 0, s = 0] = parts as number[];
-  const dd = d + m / 60 + s / 3600;
+  // Rounded to 1e-9 degrees (under a millimetre): drops the float noise of d + m/60 + s/3600
+  // (-33.856784000000005) that would otherwise reach CSV and JSON output.
+  const dd = Math.round((d + m / 60 + s / 3600) * 1e9) / 1e9;
   return String(ref ?? '').trim().toUpperCase().startsWith(negative) ? -dd : dd;
 }
 
