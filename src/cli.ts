@@ -8,6 +8,18 @@ import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, Req
 import type { Ctx, GlobalOptions, Runtime } from './context.js';
 import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor } from './output/io.js';
+import { register as locateRegister } from './commands/locate/register.js';
+import { register as inspectRegister } from './commands/inspect/register.js';
+import { register as creditsRegister } from './commands/credits/register.js';
+import { register as usageRegister } from './commands/usage/register.js';
+import { register as analysesRegister } from './commands/analyses/register.js';
+import { register as casesRegister } from './commands/cases/register.js';
+import { register as keysRegister } from './commands/keys/register.js';
+import { register as configRegister } from './commands/config/register.js';
+import { register as docsRegister } from './commands/docs/register.js';
+import { register as sandboxRegister } from './commands/sandbox/register.js';
+import { register as exportRegister } from './commands/export/register.js';
+import { register as completionRegister } from './commands/completion/register.js';
 
 export const EXIT = {
   ok: 0, unexpected: 1, usage: 2, auth: 3, credits: 4, rateLimited: 5, service: 6, partial: 7, belowConfidence: 8, cancelled: 130,
@@ -47,20 +59,24 @@ export type Handler = (ctx: Ctx, args: unknown[], opts: Record<string, unknown>)
 export type Act = (load: () => Promise<Handler>) => (...args: unknown[]) => Promise<void>;
 export type Register = (program: Command, act: Act) => void;
 
-/** Each noun is imported only when it is invoked (or for the full --help). */
-const NOUNS: Record<string, () => Promise<{ register: Register }>> = {
-  locate: () => import('./commands/locate/register.js'),
-  inspect: () => import('./commands/inspect/register.js'),
-  credits: () => import('./commands/credits/register.js'),
-  usage: () => import('./commands/usage/register.js'),
-  analyses: () => import('./commands/analyses/register.js'),
-  cases: () => import('./commands/cases/register.js'),
-  keys: () => import('./commands/keys/register.js'),
-  config: () => import('./commands/config/register.js'),
-  docs: () => import('./commands/docs/register.js'),
-  sandbox: () => import('./commands/sandbox/register.js'),
-  export: () => import('./commands/export/register.js'),
-  completion: () => import('./commands/completion/register.js'),
+/**
+ * The register modules hold flags only (their handlers are imported when a command runs), so they
+ * are bundled into this file: loading twelve tiny files cost more start-up than their code. Only
+ * the invoked noun is registered (all of them for the full --help).
+ */
+const NOUNS: Record<string, Register> = {
+  locate: locateRegister,
+  inspect: inspectRegister,
+  credits: creditsRegister,
+  usage: usageRegister,
+  analyses: analysesRegister,
+  cases: casesRegister,
+  keys: keysRegister,
+  config: configRegister,
+  docs: docsRegister,
+  sandbox: sandboxRegister,
+  export: exportRegister,
+  completion: completionRegister,
 };
 export const NOUN_NAMES = Object.keys(NOUNS);
 
@@ -166,9 +182,9 @@ Environment: GEO_API_KEY, GEO_BASE_URL, GEO_PROFILE, GEO_CONFIG_DIR, GEO_DEBUG, 
   };
 
   const noun = invokedNoun(argv);
-  const loaders = noun && NOUNS[noun] ? [NOUNS[noun]] : Object.values(NOUNS);
+  const registers = noun && NOUNS[noun] ? [NOUNS[noun]] : Object.values(NOUNS);
   // Imported in parallel (the full --help needs all of them), registered in the listed order.
-  for (const m of await Promise.all(loaders.map((load) => load()))) m.register(program, act);
+  for (const register of registers) register(program, act);
   return program;
 }
 
