@@ -2,7 +2,7 @@
  * From a raw answer to data or a typed error. A 2xx is a success only when its body parses and
  * matches the route's schema; anything else is an unknown outcome (ContractError), never a success.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ApiError, ContractError, RedirectError } from './errors.js';
 import type { RateLimitInfo } from './ratelimit.js';
 import { ErrorBodySchema } from './schemas.js';

@@ -2,7 +2,7 @@
  * The endpoints of api-spec.md "Endpoints" as data: one table read by the client (paths, retry
  * class), the sandbox (dispatch, 405s) and the generated docs and OpenAPI document.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import {
   AnalysesListSchema, AnalysesQuerySchema, AsyncAcceptedSchema, CaseListSchema, CaseSchema, CasesQuerySchema,
   CreateCaseBodySchema, CreditsSchema, GeolocateRequestSchema, GeolocateResponseSchema, UsageSchema,

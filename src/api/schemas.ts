@@ -5,7 +5,7 @@
  * Response objects are `looseObject`: fields the spec does not list pass through untouched
  * (DESIGN.md: "where it says 'not shown', the CLI assumes nothing").
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---- Constants the spec fixes (api-spec.md "Limits", "Versioning") -------------------------------
 

@@ -3,7 +3,7 @@
  * 2020-12, which OpenAPI 3.1 uses as is). Nothing here is written by hand but the prose, so the
  * published contract cannot drift from what the client and the sandbox check.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Route, routeList } from '../api/routes.js';
 import { ApiErrorBodySchema, LIMITS, ProblemBodySchema, RATE_LIMIT_HEADERS } from '../api/schemas.js';
 import { ERROR_CATALOG } from './errors.js';
