@@ -83,8 +83,8 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
     animate: canAnimate(rt.io, rt.env, Boolean(globals.quiet)),
     debug,
     resolved() {
-      resolved ??= override ?? resolveCredentials({ profile: globals.profile, baseUrl: globals.baseUrl }, rt.env, config);
-      if (override && globals.baseUrl) resolved = { ...override };
+      if (resolved) return resolved;
+      resolved = override ?? resolveCredentials({ profile: globals.profile, baseUrl: globals.baseUrl }, rt.env, config);
       if (resolved.key) secrets.push(resolved.key.value);
       return resolved;
     },

@@ -44,7 +44,3 @@ export function isCI(env: Env): boolean {
 export function canAnimate(io: IO, env: Env, quiet: boolean): boolean {
   return !quiet && io.stderrIsTTY && !isCI(env) && env.TERM !== 'dumb';
 }
-
-export function writeLine(stream: Writable, line = ''): void {
-  stream.write(line + '\n');
-}

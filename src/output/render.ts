@@ -2,7 +2,8 @@
  * Format dispatch (DESIGN.md "Output"): every command hands render() plain data plus, where the
  * API body matters, the body exactly as received. `table` is the human view (tables and colour
  * on a TTY, plain stable text when piped), `json` the body as received, `ndjson` one line per
- * record. Other formats (csv, geojson, kml, html) join through registerFormat().
+ * record. The file formats (csv, geojson, kml, html) render provenance records instead, in
+ * output/export/ (locate and export choose between the two).
  */
 import { Chalk } from 'chalk';
 import { UsageError } from '../errors.js';
@@ -62,11 +63,6 @@ const registry = new Map<string, Formatter>([
   ['json', (out) => withNewline(out.raw !== undefined ? sanitizeJsonText(out.raw) : sanitizeJsonText(JSON.stringify(out.data, null, 2)))],
   ['ndjson', (out) => (out.records?.() ?? [out.data]).map((r) => sanitizeJsonText(JSON.stringify(r)) + '\n').join('')],
 ]);
-
-/** Lets other formats (csv, geojson, kml, html) join without touching the dispatch. */
-export function registerFormat(name: string, fn: Formatter): void {
-  registry.set(name, fn);
-}
 
 export const BASE_FORMATS = ['table', 'json', 'ndjson'] as const;
 
