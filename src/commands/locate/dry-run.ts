@@ -6,9 +6,9 @@
 import { DEPTH_LATENCY, type Depth } from '../../api/schemas.js';
 import type { BatchPlan, RequestPreview } from '../../batch/plan.js';
 import { formatOutput, type ViewOpts } from '../../output/render.js';
-import { sanitize, sanitizeInline } from '../../output/sanitize.js';
+import { sanitizeInline } from '../../output/sanitize.js';
 import { planLine } from '../../output/views/batch.js';
-import { dryRunView } from '../../output/views/locate-dry-run.js';
+import { batchRequestView, dryRunView } from '../../output/views/locate-dry-run.js';
 import { fromJournalNote } from './notes.js';
 
 function single(plan: BatchPlan, req: RequestPreview, maxCredits: number | undefined) {
@@ -18,17 +18,6 @@ function single(plan: BatchPlan, req: RequestPreview, maxCredits: number | undef
     ...(plan.available !== undefined ? { available: plan.available } : {}),
     sent: false as const,
   };
-}
-
-function requestText(req: RequestPreview, view: ViewOpts): string {
-  const names = req.inputs.map((i) => sanitizeInline(i)).join(', ');
-  return [
-    view.style.dim(`# ${names}${req.sha256 ? ` · sha256 ${req.sha256.slice(0, 12)}…` : ''}`),
-    view.style.bold(`${req.method} ${sanitizeInline(req.url)}`),
-    ...Object.entries(req.headers).map(([k, v]) => `${sanitizeInline(k)}: ${sanitizeInline(v)}`),
-    '',
-    sanitize(JSON.stringify(req.body, null, 2)),
-  ].join('\n');
 }
 
 export function dryRunText(plan: BatchPlan, opts: { single: boolean; format: string; view: ViewOpts; maxCredits?: number }): string {
@@ -48,7 +37,7 @@ export function dryRunText(plan: BatchPlan, opts: { single: boolean; format: str
           `plan: ${planLine(plan)}`,
           ...(plan.journal ? [v.style.dim(`journal ${sanitizeInline(plan.journal)}`)] : []),
           ...(plan.fromJournal > 0 ? [fromJournalNote(undefined)] : []),
-          ...reqs.flatMap((r) => ['', requestText(r, v)]),
+          ...reqs.flatMap((r) => ['', batchRequestView(r, v)]),
           '',
           v.style.yellow(`dry run: nothing was sent (${reqs.length} request${reqs.length === 1 ? '' : 's'} previewed)`),
         ].join('\n'),

@@ -14,14 +14,27 @@ export interface PreviewData {
   cost: { depth: number; credits: number; usually: string; max_credits?: number };
 }
 
+/** A request as an HTTP message: request line, headers, blank line, JSON body. */
+export function httpMessage(req: Pick<PreviewData, 'method' | 'url' | 'headers' | 'body'>, view: ViewOpts): string {
+  return [
+    view.style.bold(`${req.method} ${sanitizeInline(req.url)}`),
+    ...Object.entries(req.headers).map(([k, v]) => `${sanitizeInline(k)}: ${sanitizeInline(v)}`),
+    '',
+    sanitize(JSON.stringify(req.body, null, 2)),
+  ].join('\n');
+}
+
+/** One request of a batch preview: which inputs it carries, then the message. */
+export function batchRequestView(req: Pick<PreviewData, 'method' | 'url' | 'headers' | 'body'> & { inputs: string[]; sha256?: string | null }, view: ViewOpts): string {
+  const names = req.inputs.map((i) => sanitizeInline(i)).join(', ');
+  return [view.style.dim(`# ${names}${req.sha256 ? ` · sha256 ${req.sha256.slice(0, 12)}…` : ''}`), httpMessage(req, view)].join('\n');
+}
+
 export function dryRunView(p: PreviewData, view: ViewOpts): string {
   const credits = `${p.cost.credits} credit${p.cost.credits === 1 ? '' : 's'}`;
   const cap = p.cost.max_credits !== undefined ? ` (within --max-credits ${p.cost.max_credits})` : '';
   return [
-    view.style.bold(`${p.method} ${sanitizeInline(p.url)}`),
-    ...Object.entries(p.headers).map(([k, v]) => `${sanitizeInline(k)}: ${sanitizeInline(v)}`),
-    '',
-    sanitize(JSON.stringify(p.body, null, 2)),
+    httpMessage(p, view),
     '',
     `cost: depth ${p.cost.depth} · ${credits}${cap} · usually ${p.cost.usually}; charged only on success`,
     view.style.yellow('dry run: nothing was sent'),
