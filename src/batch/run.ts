@@ -9,7 +9,7 @@ import { CancelledError, UsageError } from '../errors.js';
 import { loadSharp } from './convert.js';
 import { Journal, isFinished } from './journal.js';
 import { describeStop } from './outcome.js';
-import { type BatchPlan, buildPlan, checkMaxCredits, previewRequests, requestParams } from './plan.js';
+import { type BatchPlan, DEFAULT_CONFIRM_THRESHOLD, buildPlan, checkMaxCredits, previewRequests, requestParams } from './plan.js';
 import { prepareBatch } from './prepare.js';
 import { ProgressMeter } from './progress.js';
 import { type ExifHook, recordsFor } from './records.js';
@@ -85,10 +85,13 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const pending = prep.jobs.filter((j) => !isFinished(state?.done.get(j.id)));
 
   checkMaxCredits(pending.length, prep.params.depth, opts.maxCredits);
-  // The balance, and the first rate-limit headers for the pacer (GET is free).
+  // The balance, and the first rate-limit headers for the pacer (GET is free of credits, not of
+  // rate limit). One image that cannot need a confirmation skips it: a 402 says the same thing,
+  // and a free key (5 a minute) should not spend half its requests on balance checks.
   let available: number | undefined;
   let initialRateLimit;
-  if (pending.length > 0) {
+  const mayConfirm = pending.length * DEPTH_COST[prep.params.depth] > (opts.confirmThreshold ?? DEFAULT_CONFIRM_THRESHOLD);
+  if (pending.length > 1 || (pending.length === 1 && (opts.dryRun || mayConfirm))) {
     try {
       const c = await deps.client.credits();
       available = c.data.data.total_available;

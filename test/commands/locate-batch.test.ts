@@ -64,6 +64,16 @@ describe('geo locate <folder>, piped', () => {
     expect(footprint(sb)).toEqual(before);
   });
 
+  it('the balance is read once for a batch, and not at all for one image (each GET uses the rate limit)', async () => {
+    const credits = (stderr: string) => stderr.split('\n').filter((l) => /> GET \S*\/api\/v1\/credits attempt 1/.test(l)).length;
+    const one = await run(['--debug', 'locate', `${IMG}tokyo.jpg`, '--fresh']);
+    expect(one.code).toBe(0);
+    expect(credits(one.stderr)).toBe(0);
+    const two = await run(['--debug', 'locate', `${IMG}tokyo.jpg`, `${IMG}paris.jpg`, '--fresh']);
+    expect(two.code).toBe(0);
+    expect(credits(two.stderr)).toBe(1);
+  });
+
   it('--json with many inputs is NDJSON too; --from-file reads a list', async () => {
     const dir = folder(['tokyo.jpg', 'nogps.jpg']);
     const list = join(dir, 'list.txt');
