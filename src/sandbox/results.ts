@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type Depth, type GeolocateRequest, type GeolocateResponse, LIMITS, MODEL } from '../api/schemas.js';
-import { haversineKm } from '../local/distance.js';
+import { destination, haversineKm } from '../local/distance.js';
 import { CITIES, alternatives, mapLinks, pickCity } from './cities.js';
 
 /** Below this the calibration says abstain (fields inside calibration: not shown; sandbox's own). */
@@ -54,20 +54,12 @@ async function place(lat: number, lng: number): Promise<{ country: string; city:
   return { country: g.country, city, neighborhood, region: g.region ?? '', address };
 }
 
-/** A point `km` away from (lat, lng) on `bearing` radians (flat-earth step; fine below 100 km). */
-function offset(lat: number, lng: number, km: number, bearing: number): { lat: number; lng: number } {
-  return {
-    lat: lat + (km / 111.32) * Math.cos(bearing),
-    lng: lng + (km / (111.32 * Math.max(0.01, Math.cos((lat * Math.PI) / 180)))) * Math.sin(bearing),
-  };
-}
-
 /** Depth-3 alternatives for an EXIF-placed image: nearby points, not far-away cities. */
 async function nearbyCandidates(e: Estimate, hash: Buffer): Promise<Array<{ lat: number; lng: number; label: string; km: number }>> {
   const out = [];
   for (let i = 0; i < 2; i++) {
     const km = 0.8 + (hash[20 + i]! / 255) * 2.5;
-    const p = offset(e.lat, e.lng, km, (hash[22 + i]! / 255) * 2 * Math.PI);
+    const p = destination(e.lat, e.lng, km, (hash[22 + i]! / 255) * 360);
     const near = await place(p.lat, p.lng);
     const name = near.neighborhood || near.city || 'unnamed place';
     out.push({ lat: round3(p.lat), lng: round3(p.lng), label: `${name} (${km.toFixed(1)} km away)`, km });
@@ -108,8 +100,8 @@ async function synthetic(hash: Buffer, req: GeolocateRequest): Promise<Estimate>
     // The scope narrows where the model looks, never raises confidence (rule 3): same confidence, placed inside the circle.
     const radius = req.scope.radius_km ?? LIMITS.radiusKm.default;
     const km = (hash[6]! / 255) * radius * 0.5;
-    const bearing = (hash[7]! / 255) * 2 * Math.PI;
-    const { lat, lng } = offset(req.scope.lat, req.scope.lng, km, bearing);
+    const bearing = (hash[7]! / 255) * 360;
+    const { lat, lng } = destination(req.scope.lat, req.scope.lng, km, bearing);
     const p = await place(lat, lng);
     Object.assign(e, { lat, lng, city: req.scope.name, country: p.country, neighborhood: p.neighborhood, address: p.address, scopeConsistent: true });
     e.reasoning = `[sandbox] Synthetic result inside the scope ${req.scope.name}: no EXIF GPS, position chosen from the image's sha256. Nothing in the pixels was analysed.`;

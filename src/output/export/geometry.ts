@@ -1,19 +1,12 @@
 /** Geodesic shapes for the exports: plain math, [lng, lat] order as GeoJSON and KML want. */
-
-const R_KM = 6371.0088;
-const rad = Math.PI / 180;
+import { destination } from '../../local/distance.js';
 
 export type LngLat = [number, number];
 
-/** The point `distanceKm` from (lat, lng) along `bearingDeg` (clockwise from north), on a sphere. */
-export function destination(lat: number, lng: number, distanceKm: number, bearingDeg: number): LngLat {
-  const d = distanceKm / R_KM;
-  const b = bearingDeg * rad;
-  const p1 = lat * rad;
-  const l1 = lng * rad;
-  const p2 = Math.asin(Math.sin(p1) * Math.cos(d) + Math.cos(p1) * Math.sin(d) * Math.cos(b));
-  const l2 = l1 + Math.atan2(Math.sin(b) * Math.sin(d) * Math.cos(p1), Math.cos(d) - Math.sin(p1) * Math.sin(p2));
-  return [round(l2 / rad), round(p2 / rad)];
+/** destination() from local/distance as [lng, lat], rounded to 1e-7 degrees (about 1 cm). */
+function destinationLngLat(lat: number, lng: number, distanceKm: number, bearingDeg: number): LngLat {
+  const p = destination(lat, lng, distanceKm, bearingDeg);
+  return [round(p.lng), round(p.lat)];
 }
 
 const round = (n: number) => Math.round(n * 1e7) / 1e7;
@@ -26,7 +19,7 @@ const round = (n: number) => Math.round(n * 1e7) / 1e7;
  */
 export function circleRing(lat: number, lng: number, radiusKm: number, sides = 64): LngLat[] {
   const ring: LngLat[] = [];
-  for (let i = 0; i < sides; i++) ring.push(destination(lat, lng, radiusKm, 360 - (i * 360) / sides));
+  for (let i = 0; i < sides; i++) ring.push(destinationLngLat(lat, lng, radiusKm, 360 - (i * 360) / sides));
   ring.push([ring[0]![0], ring[0]![1]]);
   return ring;
 }
