@@ -2,6 +2,8 @@
  * Map links built from the coordinates, never taken from the response: the response's own links
  * are server strings (shape not shown) and a link is exactly what a hostile server would forge.
  */
+import { mapUrls } from '../local/maps.js';
+
 export interface MapLink {
   name: 'Google Maps' | 'OpenStreetMap' | 'Apple Maps';
   url: string;
@@ -14,12 +16,11 @@ export function coord(n: number): string {
 
 export function mapLinks(lat: number, lng: number): MapLink[] {
   if (!Number.isFinite(lat) || !Number.isFinite(lng)) return [];
-  const la = coord(lat);
-  const ln = coord(lng);
+  const u = mapUrls(coord(lat), coord(lng));
   return [
-    { name: 'Google Maps', url: `https://www.google.com/maps/search/?api=1&query=${la},${ln}` },
-    { name: 'OpenStreetMap', url: `https://www.openstreetmap.org/?mlat=${la}&mlon=${ln}#map=17/${la}/${ln}` },
-    { name: 'Apple Maps', url: `https://maps.apple.com/?ll=${la},${ln}&q=${la},${ln}` },
+    { name: 'Google Maps', url: u.google },
+    { name: 'OpenStreetMap', url: u.osm },
+    { name: 'Apple Maps', url: u.apple },
   ];
 }
 

@@ -52,12 +52,3 @@ export function alternatives(hash: Buffer, index: number, n: number): City[] {
 export function slug(s: string): string {
   return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
-
-/** Ready-made map links (the spec's location "also ready-made map links"; field names not shown). */
-export function mapLinks(lat: number, lng: number): { google: string; osm: string; apple: string } {
-  return {
-    google: `https://www.google.com/maps/search/?api=1&query=${lat},${lng}`,
-    osm: `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=16/${lat}/${lng}`,
-    apple: `https://maps.apple.com/?ll=${lat},${lng}&q=${lat},${lng}`,
-  };
-}

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { type Depth, type GeolocateRequest, type GeolocateResponse, LIMITS, MODEL } from '../api/schemas.js';
 import { destination, haversineKm } from '../local/distance.js';
-import { CITIES, alternatives, mapLinks, pickCity } from './cities.js';
+import { mapUrls } from '../local/maps.js';
+import { CITIES, alternatives, pickCity } from './cities.js';
 
 /** Below this the calibration says abstain (fields inside calibration: not shown; sandbox's own). */
 const ABSTAIN_BELOW = 0.35;
@@ -122,10 +123,11 @@ export async function analyze(input: AnalyzeInput): Promise<GeolocateResponse> {
   const { e, hash } = await estimate(input.image, req);
   const lat = round3(e.lat);
   const lng = round3(e.lng);
+  // location carries "also ready-made map links" (api-spec.md; field names not shown): the sandbox's own names.
   const out: Record<string, unknown> = {
     success: true,
     analysis_id: input.analysisId,
-    location: { latitude: lat, longitude: lng, country: e.country, city: e.city, neighborhood: e.neighborhood, address: e.address, maps: mapLinks(lat, lng) },
+    location: { latitude: lat, longitude: lng, country: e.country, city: e.city, neighborhood: e.neighborhood, address: e.address, maps: mapUrls(String(lat), String(lng)) },
     confidence: e.confidence,
     reasoning: e.reasoning,
     model: MODEL,
