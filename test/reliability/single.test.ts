@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEPTH_COST } from '../../src/api/schemas.js';
 import { FIXTURES, KEYS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 import { type CliRun, runCli } from '../helpers/run-cli.js';
-import { KINDS, type KindCase, STALL_MS, TIMEOUT_S, attemptsFor, errorLines, fastClock, figures, hasStack, seedFaultingFirst } from './helpers.js';
+import { HANG_GUARD_MS, KINDS, type KindCase, STALL_MS, TIMEOUT_S, attemptsFor, errorLines, fastClock, figures, hasStack, seedFaultingFirst, timeoutFor } from './helpers.js';
 
 const KEY = KEYS.pro;
 const DEPTH = 2;
@@ -35,9 +35,9 @@ async function faultingFirst(c: KindCase, k: number): Promise<TestSandbox> {
 }
 
 /** One run of the command; the state folder (journal) is the caller's, so a rerun finds it. */
-async function locate(s: TestSandbox, stateDir: string): Promise<CliRun & { slept: number[] }> {
+async function locate(c: KindCase, s: TestSandbox, stateDir: string): Promise<CliRun & { slept: number[] }> {
   const clock = fastClock();
-  const r = await runCli(['locate', join(FIXTURES, 'paris.jpg'), '--json', '--depth', String(DEPTH), '--timeout', TIMEOUT_S], {
+  const r = await runCli(['locate', join(FIXTURES, 'paris.jpg'), '--json', '--depth', String(DEPTH), '--timeout', timeoutFor(c.kind)], {
     env: { GEO_API_KEY: KEY, GEO_BASE_URL: s.url, GEO_STATE_DIR: stateDir },
     now: clock.now,
     sleep: clock.sleep,
@@ -69,7 +69,7 @@ describe(`one input under each of the ${KINDS.length} Sandbox-Fault kinds: ${KIN
   describe.each(KINDS)('$kind', (c) => {
     it('transient (first attempt faults, the retry succeeds): exit 0, the body, one net charge', async () => {
       const s = await faultingFirst(c, 1);
-      const r = await locate(s, mkdtempSync(join(tmpdir(), 'geo-rel-state-')));
+      const r = await locate(c, s, mkdtempSync(join(tmpdir(), 'geo-rel-state-')));
       expect(r.stderr).not.toMatch(/^error:/m);
       expect(r.code).toBe(0);
       expectBody(r, s);
@@ -87,13 +87,13 @@ describe(`one input under each of the ${KINDS.length} Sandbox-Fault kinds: ${KIN
       // request the client abandoned has lost its body by the time it wakes.
       const reached = c.kind === 'reset-before' || c.kind === 'stall' ? 1 : 2;
       if (c.kind !== '429') expect([...f.requestsByKey.values()]).toEqual([reached]);
-    });
+    }, HANG_GUARD_MS);
 
     it(`persistent (${attemptsFor(c.reason)} attempts fault): exit ${c.exit}, empty stdout, one error line with a hint; rerun returns the result, one net charge`, async () => {
       const k = attemptsFor(c.reason);
       const s = await faultingFirst(c, k);
       const state = mkdtempSync(join(tmpdir(), 'geo-rel-state-'));
-      const r1 = await locate(s, state);
+      const r1 = await locate(c, s, state);
       expect(r1.code).toBe(c.exit);
       expect(r1.stdout).toBe('');
       const errs = errorLines(r1.stderr);
@@ -109,7 +109,7 @@ describe(`one input under each of the ${KINDS.length} Sandbox-Fault kinds: ${KIN
       // reset-after: the server did the work and charged; the client never heard. Not lost:
       if (c.kind === 'reset-after') expect(f1.net).toBe(COST);
 
-      const r2 = await locate(s, state);
+      const r2 = await locate(c, s, state);
       expect(r2.stderr).not.toMatch(/^error:/m);
       expect(r2.code).toBe(0);
       expectBody(r2, s);
@@ -119,6 +119,6 @@ describe(`one input under each of the ${KINDS.length} Sandbox-Fault kinds: ${KIN
       expect(f2.debits - f2.refunds).toBe(1);
       expectOneKeyAtMostOnce(s);
       if (c.kind === 'reset-after') expect(r2.stderr).toMatch(/replayed/);
-    });
+    }, HANG_GUARD_MS);
   });
 });
