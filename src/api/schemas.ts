@@ -4,6 +4,10 @@
  *
  * Response objects are `looseObject`: fields the spec does not list pass through untouched
  * (DESIGN.md: "where it says 'not shown', the CLI assumes nothing").
+ *
+ * Every schema is wrapped in z.lazy and built on its first parse: zod's constructors cost about
+ * 25 ms for the whole contract on Node 20, and `geo credits` needs two of these schemas, not forty
+ * (issue 7's start-up budget; bench/startup.mjs).
  */
 import * as z from 'zod';
 
@@ -33,6 +37,12 @@ export const LIMITS = {
   recommendedTimeoutS: 180,
 } as const;
 export const MAX_IMAGE_BYTES = (LIMITS.imageB64MaxChars / 4) * 3;
+
+/** The value of `build()`, computed on the first call. */
+function once<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
 
 // ---- Small validators ------------------------------------------------------------------------
 
@@ -77,17 +87,23 @@ export function isAcceptableImageUrl(s: string): boolean {
 
 // ---- Geolocation request --------------------------------------------------------------------
 
-export const ScopeSchema = z.looseObject({
-  name: z.string().min(1),
-  lat: z.number().min(-90).max(90),
-  lng: z.number().min(-180).max(180),
-  radius_km: z.number().min(LIMITS.radiusKm.min).max(LIMITS.radiusKm.max).optional(),
-  captured_at: z.string().refine(beginsWithCalendarDate, 'must begin with a real calendar date (YYYY-MM-DD)').optional(),
-});
+export const ScopeSchema = z.lazy(() =>
+  z.looseObject({
+    name: z.string().min(1),
+    lat: z.number().min(-90).max(90),
+    lng: z.number().min(-180).max(180),
+    radius_km: z.number().min(LIMITS.radiusKm.min).max(LIMITS.radiusKm.max).optional(),
+    captured_at: z.string().refine(beginsWithCalendarDate, 'must begin with a real calendar date (YYYY-MM-DD)').optional(),
+  }),
+);
 export type Scope = z.infer<typeof ScopeSchema>;
 
-/** Field rules grouped by the error code the spec gives when they fail (api-spec.md "Error cases"). */
-export const RequestFields = {
+/**
+ * Field rules grouped by the error code the spec gives when they fail (api-spec.md "Error cases").
+ * Built on first use, like every schema here (z.lazy below): constructing zod schemas costs
+ * start-up time, and a command builds only the few it parses (bench/startup.mjs).
+ */
+const requestFields = once(() => ({
   image_url: z.string().refine(isAcceptableImageUrl, 'must be an https URL').optional(),
   image_b64: z.string().max(LIMITS.imageB64MaxChars, 'image_b64 exceeds 20 MB').refine(isStrictBase64, 'not strict base64').optional(),
   model: z.literal(MODEL).optional(),
@@ -96,12 +112,12 @@ export const RequestFields = {
   batch_id: z.string().min(1).optional(),
   scope: ScopeSchema.optional(),
   async: z.boolean().optional(),
-};
+}));
 
-export const GeolocateRequestSchema = z.looseObject(RequestFields);
+export const GeolocateRequestSchema = z.lazy(() => z.looseObject(requestFields()));
 export type GeolocateRequest = z.infer<typeof GeolocateRequestSchema>;
 
-export const IdempotencyKeySchema = z.string().min(1).max(LIMITS.idempotencyKeyMaxChars);
+export const IdempotencyKeySchema = z.lazy(() => z.string().min(1).max(LIMITS.idempotencyKeyMaxChars));
 
 export interface RequestProblem {
   status: 400 | 422;
@@ -113,8 +129,8 @@ export interface RequestProblem {
 
 type CheckResult = { ok: true; value: GeolocateRequest } | { ok: false; problem: RequestProblem };
 
-function fieldProblem(field: keyof typeof RequestFields, value: unknown): string | undefined {
-  const r = RequestFields[field].safeParse(value);
+function fieldProblem(field: keyof ReturnType<typeof requestFields>, value: unknown): string | undefined {
+  const r = requestFields()[field].safeParse(value);
   return r.success ? undefined : (r.error.issues[0]?.message ?? 'invalid');
 }
 
@@ -160,67 +176,75 @@ export function checkGeolocateRequest(body: unknown): CheckResult {
 
 // ---- Geolocation response -------------------------------------------------------------------
 
-export const LocationSchema = z.looseObject({
-  latitude: z.number(),
-  longitude: z.number(),
-  country: z.string(),
-  city: z.string(),
-  neighborhood: z.string(),
-  address: z.string(),
-});
+export const LocationSchema = z.lazy(() =>
+  z.looseObject({
+    latitude: z.number(),
+    longitude: z.number(),
+    country: z.string(),
+    city: z.string(),
+    neighborhood: z.string(),
+    address: z.string(),
+  }),
+);
 
 /** Clues may or may not carry image coordinates or contours (shape not shown): both must parse. */
-export const VisualClueSchema = z.looseObject({ label: z.string(), detail: z.string() });
+export const VisualClueSchema = z.lazy(() => z.looseObject({ label: z.string(), detail: z.string() }));
 
 /** Candidate confidence is 0-100, unlike the top-level 0-1 (api-spec.md "Note the scales"). */
-export const CandidateSchema = z.looseObject({
-  lat: z.number(),
-  lng: z.number(),
-  label: z.string(),
-  confidence: z.number().min(0).max(100),
-  supports: z.array(z.string()),
-  contradictions: z.array(z.string()),
-});
+export const CandidateSchema = z.lazy(() =>
+  z.looseObject({
+    lat: z.number(),
+    lng: z.number(),
+    label: z.string(),
+    confidence: z.number().min(0).max(100),
+    supports: z.array(z.string()),
+    contradictions: z.array(z.string()),
+  }),
+);
 
-export const ForensicSchema = z.looseObject({
-  precision_tier: z.string(),
-  verification_status: z.string(),
-  supports: z.array(z.string()),
-  contradictions: z.array(z.string()),
-  candidates: z.array(CandidateSchema).optional(),
-});
+export const ForensicSchema = z.lazy(() =>
+  z.looseObject({
+    precision_tier: z.string(),
+    verification_status: z.string(),
+    supports: z.array(z.string()),
+    contradictions: z.array(z.string()),
+    candidates: z.array(CandidateSchema).optional(),
+  }),
+);
 
 /** Fields inside calibration: not shown. */
-export const CalibrationSchema = z.looseObject({});
+export const CalibrationSchema = z.lazy(() => z.looseObject({}));
 
-export const GeolocateResponseSchema = z
-  .looseObject({
-    success: z.literal(true),
-    analysis_id: z.string().nullable(),
-    location: LocationSchema,
-    confidence: z.number().min(0).max(1),
-    reasoning: z.string(),
-    thinking: z.string().optional(),
-    visual_clues: z.array(VisualClueSchema).optional(),
-    model: z.string(),
-    depth: z.number().int().min(1).max(3),
-    effort: z.string().optional(),
-    batch_id: z.string().optional(),
-    scope_consistent: z.boolean().optional(),
-    timing_ms: z.number().int().min(0),
-    forensic: ForensicSchema.optional(),
-    calibration: CalibrationSchema.optional(),
-  })
-  .superRefine((r, ctx) => {
-    // Presence rules: thinking and visual_clues from depth 2; forensic and calibration at depth 3 only.
-    const need = (field: string, present: boolean, wanted: boolean) => {
-      if (present !== wanted) ctx.addIssue({ code: 'custom', path: [field], message: `${field} must be ${wanted ? 'present' : 'absent'} at depth ${r.depth}` });
-    };
-    need('thinking', r.thinking !== undefined, r.depth >= 2);
-    need('visual_clues', r.visual_clues !== undefined, r.depth >= 2);
-    need('forensic', r.forensic !== undefined, r.depth === 3);
-    need('calibration', r.calibration !== undefined, r.depth === 3);
-  });
+export const GeolocateResponseSchema = z.lazy(() =>
+  z
+    .looseObject({
+      success: z.literal(true),
+      analysis_id: z.string().nullable(),
+      location: LocationSchema,
+      confidence: z.number().min(0).max(1),
+      reasoning: z.string(),
+      thinking: z.string().optional(),
+      visual_clues: z.array(VisualClueSchema).optional(),
+      model: z.string(),
+      depth: z.number().int().min(1).max(3),
+      effort: z.string().optional(),
+      batch_id: z.string().optional(),
+      scope_consistent: z.boolean().optional(),
+      timing_ms: z.number().int().min(0),
+      forensic: ForensicSchema.optional(),
+      calibration: CalibrationSchema.optional(),
+    })
+    .superRefine((r, ctx) => {
+      // Presence rules: thinking and visual_clues from depth 2; forensic and calibration at depth 3 only.
+      const need = (field: string, present: boolean, wanted: boolean) => {
+        if (present !== wanted) ctx.addIssue({ code: 'custom', path: [field], message: `${field} must be ${wanted ? 'present' : 'absent'} at depth ${r.depth}` });
+      };
+      need('thinking', r.thinking !== undefined, r.depth >= 2);
+      need('visual_clues', r.visual_clues !== undefined, r.depth >= 2);
+      need('forensic', r.forensic !== undefined, r.depth === 3);
+      need('calibration', r.calibration !== undefined, r.depth === 3);
+    }),
+);
 export type GeolocateResponse = z.infer<typeof GeolocateResponseSchema>;
 export type Candidate = z.infer<typeof CandidateSchema>;
 
@@ -238,58 +262,66 @@ export function echoProblems(req: GeolocateRequest, res: GeolocateResponse): str
  * The 202 body of an async submit. The spec does not show it ("not shown"); this is the
  * sandbox's own shape, and the CLI prints whatever it receives.
  */
-export const AsyncAcceptedSchema = z.looseObject({
-  success: z.literal(true),
-  status: z.string(),
-  job_id: z.string(),
-  analysis_id: z.string().nullable(),
-});
+export const AsyncAcceptedSchema = z.lazy(() =>
+  z.looseObject({
+    success: z.literal(true),
+    status: z.string(),
+    job_id: z.string(),
+    analysis_id: z.string().nullable(),
+  }),
+);
 export type AsyncAccepted = z.infer<typeof AsyncAcceptedSchema>;
 
 // ---- Account, history, cases ----------------------------------------------------------------
 
-export const CreditsSchema = z.looseObject({
-  success: z.literal(true),
-  data: z.looseObject({
-    balance: z.number(),
-    api_balance: z.number(),
-    total_available: z.number(),
-    total_purchased: z.number().nullable(),
-    total_used: z.number().nullable(),
+export const CreditsSchema = z.lazy(() =>
+  z.looseObject({
+    success: z.literal(true),
+    data: z.looseObject({
+      balance: z.number(),
+      api_balance: z.number(),
+      total_available: z.number(),
+      total_purchased: z.number().nullable(),
+      total_used: z.number().nullable(),
+    }),
   }),
-});
+);
 export type Credits = z.infer<typeof CreditsSchema>;
 
 /** Fields of usage data: not shown. */
-export const UsageSchema = z.looseObject({ success: z.literal(true), data: z.record(z.string(), z.unknown()) });
+export const UsageSchema = z.lazy(() => z.looseObject({ success: z.literal(true), data: z.record(z.string(), z.unknown()) }));
 export type Usage = z.infer<typeof UsageSchema>;
 
 /** Fields of each analysis: not shown. */
-export const AnalysesListSchema = z.looseObject({ success: z.literal(true), data: z.array(z.looseObject({})) });
+export const AnalysesListSchema = z.lazy(() => z.looseObject({ success: z.literal(true), data: z.array(z.looseObject({})) }));
 export type AnalysesList = z.infer<typeof AnalysesListSchema>;
 
 /** createdAt/updatedAt format: not shown, so any string (the sandbox sends ISO-8601). */
-export const CaseSchema = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const CaseSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+);
 export type Case = z.infer<typeof CaseSchema>;
-export const CaseListSchema = z.looseObject({ success: z.literal(true), data: z.array(CaseSchema) });
+export const CaseListSchema = z.lazy(() => z.looseObject({ success: z.literal(true), data: z.array(CaseSchema) }));
 export type CaseList = z.infer<typeof CaseListSchema>;
 
-export const CreateCaseBodySchema = z.object({
-  name: z.string().trim().min(1),
-  description: z.string().optional(),
-  teamId: z.string().min(1).optional(),
-});
+export const CreateCaseBodySchema = z.lazy(() =>
+  z.object({
+    name: z.string().trim().min(1),
+    description: z.string().optional(),
+    teamId: z.string().min(1).optional(),
+  }),
+);
 export type CreateCaseBody = z.infer<typeof CreateCaseBodySchema>;
 
-const listLimit = z.coerce.number().int().min(LIMITS.listLimit.min).max(LIMITS.listLimit.max).default(LIMITS.listLimit.default);
-export const AnalysesQuerySchema = z.object({ q: z.string().optional(), city: z.string().optional(), limit: listLimit });
-export const CasesQuerySchema = z.object({ teamId: z.string().optional(), limit: listLimit });
+const listLimit = () => z.coerce.number().int().min(LIMITS.listLimit.min).max(LIMITS.listLimit.max).default(LIMITS.listLimit.default);
+export const AnalysesQuerySchema = z.lazy(() => z.object({ q: z.string().optional(), city: z.string().optional(), limit: listLimit() }));
+export const CasesQuerySchema = z.lazy(() => z.object({ teamId: z.string().optional(), limit: listLimit() }));
 
 // ---- Errors ---------------------------------------------------------------------------------
 
@@ -300,43 +332,47 @@ export const ERROR_CODES = [
   'webhook_required_for_async', 'analysis_failed', 'analysis_timeout',
 ] as const;
 
-const errorExtras = {
+const errorExtras = () => ({
   retry_after: z.number().optional(),
   max_effort: z.string().optional(),
   max_depth: z.number().int().optional(),
   retryable: z.boolean().optional(),
-};
-
-export const ApiErrorBodySchema = z.looseObject({
-  success: z.literal(false),
-  error: z.string(),
-  code: z.string(),
-  message: z.string(),
-  hint: z.string().optional(),
-  details: z.record(z.string(), z.unknown()).optional(),
-  docs: z.string(),
-  type: z.string(),
-  title: z.string(),
-  status: z.number().int(),
-  detail: z.string(),
-  instance: z.string().optional(),
-  ...errorExtras,
 });
+
+export const ApiErrorBodySchema = z.lazy(() =>
+  z.looseObject({
+    success: z.literal(false),
+    error: z.string(),
+    code: z.string(),
+    message: z.string(),
+    hint: z.string().optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+    docs: z.string(),
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    instance: z.string().optional(),
+    ...errorExtras(),
+  }),
+);
 export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;
 
 /** The problem-only form (application/problem+json). */
-export const ProblemBodySchema = z.looseObject({
-  type: z.string(),
-  title: z.string(),
-  status: z.number().int(),
-  detail: z.string(),
-  instance: z.string().optional(),
-  code: z.string().optional(),
-  docs: z.string().optional(),
-  ...errorExtras,
-});
+export const ProblemBodySchema = z.lazy(() =>
+  z.looseObject({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    instance: z.string().optional(),
+    code: z.string().optional(),
+    docs: z.string().optional(),
+    ...errorExtras(),
+  }),
+);
 export type ProblemBody = z.infer<typeof ProblemBodySchema>;
-export const ErrorBodySchema = z.union([ApiErrorBodySchema, ProblemBodySchema]);
+export const ErrorBodySchema = z.lazy(() => z.union([ApiErrorBodySchema, ProblemBodySchema]));
 
 // ---- Rate-limit headers (api-spec.md "Limits") ------------------------------------------------
 
@@ -344,16 +380,18 @@ export const RATE_LIMIT_HEADERS = [
   'ratelimit', 'ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset',
   'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset',
 ] as const;
-const digits = z.string().regex(/^\d+$/);
+const digits = () => z.string().regex(/^\d+$/);
 /** What every API response carries; Retry-After only on 429. */
-export const RateLimitHeadersSchema = z.looseObject({
-  ratelimit: z.string().min(1),
-  'ratelimit-policy': z.string().min(1),
-  'ratelimit-limit': digits,
-  'ratelimit-remaining': digits,
-  'ratelimit-reset': digits,
-  'x-ratelimit-limit': digits,
-  'x-ratelimit-remaining': digits,
-  'x-ratelimit-reset': digits,
-  'retry-after': digits.optional(),
-});
+export const RateLimitHeadersSchema = z.lazy(() =>
+  z.looseObject({
+    ratelimit: z.string().min(1),
+    'ratelimit-policy': z.string().min(1),
+    'ratelimit-limit': digits(),
+    'ratelimit-remaining': digits(),
+    'ratelimit-reset': digits(),
+    'x-ratelimit-limit': digits(),
+    'x-ratelimit-remaining': digits(),
+    'x-ratelimit-reset': digits(),
+    'retry-after': digits().optional(),
+  }),
+);
