@@ -2,7 +2,7 @@
  * From a raw answer to data or a typed error. A 2xx is a success only when its body parses and
  * matches the route's schema; anything else is an unknown outcome (ContractError), never a success.
  */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { ApiError, ContractError, RedirectError } from './errors.js';
 import type { RateLimitInfo } from './ratelimit.js';
 import { ErrorBodySchema } from './schemas.js';
@@ -21,7 +21,7 @@ function jsonOrUndefined(raw: string): unknown {
 }
 
 /** The parsed data of a 2xx, by the schema for its status; throws ContractError otherwise. */
-export function parseSuccess<T>(ans: RawAnswer, schemas: Record<number, z.ZodType | 'text/html'>): T {
+export function parseSuccess<T>(ans: RawAnswer, schemas: Record<number, z.ZodMiniType | 'text/html'>): T {
   const schema = schemas[ans.status];
   if (schema === undefined) throw new ContractError(`unexpected success status ${ans.status}`, ans.status);
   if (schema === 'text/html') return ans.raw as T;

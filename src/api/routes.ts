@@ -2,7 +2,7 @@
  * The endpoints of api-spec.md "Endpoints" as data: one table read by the client (paths, retry
  * class), the sandbox (dispatch, 405s) and the generated docs and OpenAPI document.
  */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import {
   AnalysesListSchema, AnalysesQuerySchema, AsyncAcceptedSchema, CaseListSchema, CaseSchema, CasesQuerySchema,
   CreateCaseBodySchema, CreditsSchema, GeolocateRequestSchema, GeolocateResponseSchema, UsageSchema,
@@ -17,10 +17,10 @@ export interface Route {
   tag: string;
   summary: string;
   auth: boolean;
-  query?: z.ZodType;
-  body?: z.ZodType;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
   /** Success bodies by status. */
-  responses: Record<number, z.ZodType | 'text/html'>;
+  responses: Record<number, z.ZodMiniType | 'text/html'>;
   /** Every status the spec lists for the operation. */
   statuses: number[];
   /**

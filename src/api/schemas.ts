@@ -5,11 +5,20 @@
  * Response objects are `looseObject`: fields the spec does not list pass through untouched
  * (DESIGN.md: "where it says 'not shown', the CLI assumes nothing").
  *
+ * Written with zod/mini (checks and wrappers are functions: z.optional(x), x.check(z.gte(0))).
  * Every schema is wrapped in z.lazy and built on its first parse: zod's constructors cost about
  * 25 ms for the whole contract on Node 20, and `geo credits` needs two of these schemas, not forty
  * (issue 7's start-up budget; bench/startup.mjs).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { $ZodCheckNumberFormat } from 'zod/v4/core';
+import en from 'zod/v4/locales/en.js';
+
+// zod/mini: the same parser core as zod's classic API without a method table on every schema,
+// so it loads in about half the time (issue 7's start-up budgets; bench/startup.mjs). Its English
+// messages are opt-in. zod's JIT (object parsers compiled with new Function on first use) costs
+// more than it saves for the handful of bodies a CLI run parses, and it is one eval fewer.
+z.config({ ...en(), jitless: true });
 
 // ---- Constants the spec fixes (api-spec.md "Limits", "Versioning") -------------------------------
 
@@ -89,11 +98,11 @@ export function isAcceptableImageUrl(s: string): boolean {
 
 export const ScopeSchema = z.lazy(() =>
   z.looseObject({
-    name: z.string().min(1),
-    lat: z.number().min(-90).max(90),
-    lng: z.number().min(-180).max(180),
-    radius_km: z.number().min(LIMITS.radiusKm.min).max(LIMITS.radiusKm.max).optional(),
-    captured_at: z.string().refine(beginsWithCalendarDate, 'must begin with a real calendar date (YYYY-MM-DD)').optional(),
+    name: z.string().check(z.minLength(1)),
+    lat: z.number().check(z.gte(-90), z.lte(90)),
+    lng: z.number().check(z.gte(-180), z.lte(180)),
+    radius_km: z.optional(z.number().check(z.gte(LIMITS.radiusKm.min), z.lte(LIMITS.radiusKm.max))),
+    captured_at: z.optional(z.string().check(z.refine(beginsWithCalendarDate, 'must begin with a real calendar date (YYYY-MM-DD)'))),
   }),
 );
 export type Scope = z.infer<typeof ScopeSchema>;
@@ -104,20 +113,20 @@ export type Scope = z.infer<typeof ScopeSchema>;
  * start-up time, and a command builds only the few it parses (bench/startup.mjs).
  */
 const requestFields = once(() => ({
-  image_url: z.string().refine(isAcceptableImageUrl, 'must be an https URL').optional(),
-  image_b64: z.string().max(LIMITS.imageB64MaxChars, 'image_b64 exceeds 20 MB').refine(isStrictBase64, 'not strict base64').optional(),
-  model: z.literal(MODEL).optional(),
-  depth: z.number().int().min(1).max(3).optional(),
-  effort: z.enum(EFFORTS).optional(),
-  batch_id: z.string().min(1).optional(),
-  scope: ScopeSchema.optional(),
-  async: z.boolean().optional(),
+  image_url: z.optional(z.string().check(z.refine(isAcceptableImageUrl, 'must be an https URL'))),
+  image_b64: z.optional(z.string().check(z.maxLength(LIMITS.imageB64MaxChars, 'image_b64 exceeds 20 MB'), z.refine(isStrictBase64, 'not strict base64'))),
+  model: z.optional(z.literal(MODEL)),
+  depth: z.optional(z.int().check(z.gte(1), z.lte(3))),
+  effort: z.optional(z.enum(EFFORTS)),
+  batch_id: z.optional(z.string().check(z.minLength(1))),
+  scope: z.optional(ScopeSchema),
+  async: z.optional(z.boolean()),
 }));
 
 export const GeolocateRequestSchema = z.lazy(() => z.looseObject(requestFields()));
 export type GeolocateRequest = z.infer<typeof GeolocateRequestSchema>;
 
-export const IdempotencyKeySchema = z.lazy(() => z.string().min(1).max(LIMITS.idempotencyKeyMaxChars));
+export const IdempotencyKeySchema = z.lazy(() => z.string().check(z.minLength(1), z.maxLength(LIMITS.idempotencyKeyMaxChars)));
 
 export interface RequestProblem {
   status: 400 | 422;
@@ -196,7 +205,7 @@ export const CandidateSchema = z.lazy(() =>
     lat: z.number(),
     lng: z.number(),
     label: z.string(),
-    confidence: z.number().min(0).max(100),
+    confidence: z.number().check(z.gte(0), z.lte(100)),
     supports: z.array(z.string()),
     contradictions: z.array(z.string()),
   }),
@@ -208,7 +217,7 @@ export const ForensicSchema = z.lazy(() =>
     verification_status: z.string(),
     supports: z.array(z.string()),
     contradictions: z.array(z.string()),
-    candidates: z.array(CandidateSchema).optional(),
+    candidates: z.optional(z.array(CandidateSchema)),
   }),
 );
 
@@ -219,22 +228,23 @@ export const GeolocateResponseSchema = z.lazy(() =>
   z
     .looseObject({
       success: z.literal(true),
-      analysis_id: z.string().nullable(),
+      analysis_id: z.nullable(z.string()),
       location: LocationSchema,
-      confidence: z.number().min(0).max(1),
+      confidence: z.number().check(z.gte(0), z.lte(1)),
       reasoning: z.string(),
-      thinking: z.string().optional(),
-      visual_clues: z.array(VisualClueSchema).optional(),
+      thinking: z.optional(z.string()),
+      visual_clues: z.optional(z.array(VisualClueSchema)),
       model: z.string(),
-      depth: z.number().int().min(1).max(3),
-      effort: z.string().optional(),
-      batch_id: z.string().optional(),
-      scope_consistent: z.boolean().optional(),
-      timing_ms: z.number().int().min(0),
-      forensic: ForensicSchema.optional(),
-      calibration: CalibrationSchema.optional(),
+      depth: z.int().check(z.gte(1), z.lte(3)),
+      effort: z.optional(z.string()),
+      batch_id: z.optional(z.string()),
+      scope_consistent: z.optional(z.boolean()),
+      timing_ms: z.int().check(z.gte(0)),
+      forensic: z.optional(ForensicSchema),
+      calibration: z.optional(CalibrationSchema),
     })
-    .superRefine((r, ctx) => {
+    .check(
+      z.superRefine((r, ctx) => {
       // Presence rules: thinking and visual_clues from depth 2; forensic and calibration at depth 3 only.
       const need = (field: string, present: boolean, wanted: boolean) => {
         if (present !== wanted) ctx.addIssue({ code: 'custom', path: [field], message: `${field} must be ${wanted ? 'present' : 'absent'} at depth ${r.depth}` });
@@ -243,7 +253,8 @@ export const GeolocateResponseSchema = z.lazy(() =>
       need('visual_clues', r.visual_clues !== undefined, r.depth >= 2);
       need('forensic', r.forensic !== undefined, r.depth === 3);
       need('calibration', r.calibration !== undefined, r.depth === 3);
-    }),
+      }),
+    ),
 );
 export type GeolocateResponse = z.infer<typeof GeolocateResponseSchema>;
 export type Candidate = z.infer<typeof CandidateSchema>;
@@ -267,7 +278,7 @@ export const AsyncAcceptedSchema = z.lazy(() =>
     success: z.literal(true),
     status: z.string(),
     job_id: z.string(),
-    analysis_id: z.string().nullable(),
+    analysis_id: z.nullable(z.string()),
   }),
 );
 export type AsyncAccepted = z.infer<typeof AsyncAcceptedSchema>;
@@ -281,8 +292,8 @@ export const CreditsSchema = z.lazy(() =>
       balance: z.number(),
       api_balance: z.number(),
       total_available: z.number(),
-      total_purchased: z.number().nullable(),
-      total_used: z.number().nullable(),
+      total_purchased: z.nullable(z.number()),
+      total_used: z.nullable(z.number()),
     }),
   }),
 );
@@ -312,16 +323,21 @@ export type CaseList = z.infer<typeof CaseListSchema>;
 
 export const CreateCaseBodySchema = z.lazy(() =>
   z.object({
-    name: z.string().trim().min(1),
-    description: z.string().optional(),
-    teamId: z.string().min(1).optional(),
+    name: z.string().check(z.trim(), z.minLength(1)),
+    description: z.optional(z.string()),
+    teamId: z.optional(z.string().check(z.minLength(1))),
   }),
 );
 export type CreateCaseBody = z.infer<typeof CreateCaseBodySchema>;
 
-const listLimit = () => z.coerce.number().int().min(LIMITS.listLimit.min).max(LIMITS.listLimit.max).default(LIMITS.listLimit.default);
-export const AnalysesQuerySchema = z.lazy(() => z.object({ q: z.string().optional(), city: z.string().optional(), limit: listLimit() }));
-export const CasesQuerySchema = z.lazy(() => z.object({ teamId: z.string().optional(), limit: listLimit() }));
+/** Query strings carry text: coerced to a number, then the same safe-integer check as z.int(). */
+const listLimit = () =>
+  z._default(
+    z.coerce.number().check(new $ZodCheckNumberFormat({ check: 'number_format', format: 'safeint' }), z.gte(LIMITS.listLimit.min), z.lte(LIMITS.listLimit.max)),
+    LIMITS.listLimit.default,
+  );
+export const AnalysesQuerySchema = z.lazy(() => z.object({ q: z.optional(z.string()), city: z.optional(z.string()), limit: listLimit() }));
+export const CasesQuerySchema = z.lazy(() => z.object({ teamId: z.optional(z.string()), limit: listLimit() }));
 
 // ---- Errors ---------------------------------------------------------------------------------
 
@@ -333,10 +349,10 @@ export const ERROR_CODES = [
 ] as const;
 
 const errorExtras = () => ({
-  retry_after: z.number().optional(),
-  max_effort: z.string().optional(),
-  max_depth: z.number().int().optional(),
-  retryable: z.boolean().optional(),
+  retry_after: z.optional(z.number()),
+  max_effort: z.optional(z.string()),
+  max_depth: z.optional(z.int()),
+  retryable: z.optional(z.boolean()),
 });
 
 export const ApiErrorBodySchema = z.lazy(() =>
@@ -345,14 +361,14 @@ export const ApiErrorBodySchema = z.lazy(() =>
     error: z.string(),
     code: z.string(),
     message: z.string(),
-    hint: z.string().optional(),
-    details: z.record(z.string(), z.unknown()).optional(),
+    hint: z.optional(z.string()),
+    details: z.optional(z.record(z.string(), z.unknown())),
     docs: z.string(),
     type: z.string(),
     title: z.string(),
-    status: z.number().int(),
+    status: z.int(),
     detail: z.string(),
-    instance: z.string().optional(),
+    instance: z.optional(z.string()),
     ...errorExtras(),
   }),
 );
@@ -363,11 +379,11 @@ export const ProblemBodySchema = z.lazy(() =>
   z.looseObject({
     type: z.string(),
     title: z.string(),
-    status: z.number().int(),
+    status: z.int(),
     detail: z.string(),
-    instance: z.string().optional(),
-    code: z.string().optional(),
-    docs: z.string().optional(),
+    instance: z.optional(z.string()),
+    code: z.optional(z.string()),
+    docs: z.optional(z.string()),
     ...errorExtras(),
   }),
 );
@@ -380,18 +396,18 @@ export const RATE_LIMIT_HEADERS = [
   'ratelimit', 'ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset',
   'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset',
 ] as const;
-const digits = () => z.string().regex(/^\d+$/);
+const digits = () => z.string().check(z.regex(/^\d+$/));
 /** What every API response carries; Retry-After only on 429. */
 export const RateLimitHeadersSchema = z.lazy(() =>
   z.looseObject({
-    ratelimit: z.string().min(1),
-    'ratelimit-policy': z.string().min(1),
+    ratelimit: z.string().check(z.minLength(1)),
+    'ratelimit-policy': z.string().check(z.minLength(1)),
     'ratelimit-limit': digits(),
     'ratelimit-remaining': digits(),
     'ratelimit-reset': digits(),
     'x-ratelimit-limit': digits(),
     'x-ratelimit-remaining': digits(),
     'x-ratelimit-reset': digits(),
-    'retry-after': digits().optional(),
+    'retry-after': z.optional(digits()),
   }),
 );

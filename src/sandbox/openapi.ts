@@ -3,14 +3,14 @@
  * 2020-12, which OpenAPI 3.1 uses as is). Nothing here is written by hand but the prose, so the
  * published contract cannot drift from what the client and the sandbox check.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type Route, routeList } from '../api/routes.js';
 import { ApiErrorBodySchema, LIMITS, ProblemBodySchema, RATE_LIMIT_HEADERS } from '../api/schemas.js';
 import { ERROR_CATALOG } from './errors.js';
 
 type Json = Record<string, unknown>;
 
-function schema(s: z.ZodType, io: 'input' | 'output'): Json {
+function schema(s: z.ZodMiniType, io: 'input' | 'output'): Json {
   const out = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
   delete out.$schema;
   return out;
