@@ -4,7 +4,6 @@
  * follow the table in retry.ts. The key is sent only as `Authorization: Bearer`, only to the
  * configured origin (redirects are refused), and never printed.
  */
-import { randomUUID } from 'node:crypto';
 import { Agent } from './undici.js';
 import { type RequestBody, jsonBody, streamedImageBody } from './body.js';
 import { RESPONSE_HEADERS, checkLimit, normalizeBaseUrl, realSleep, showHeaders, withoutImage } from './client-util.js';
@@ -78,7 +77,8 @@ export class ApiClient {
     if (opts.image && opts.image.length > LIMITS.imageB64MaxChars) {
       throw new RequestValidationError('invalid_image_b64', `image_b64 exceeds 20 MB (${opts.image.length} base64 characters, at most ${LIMITS.imageB64MaxChars})`, undefined, 'image_b64');
     }
-    const key = opts.idempotencyKey ?? randomUUID();
+    // node:crypto is loaded here, not at the top: every other command would pay ~3 ms of start-up for it.
+    const key = opts.idempotencyKey ?? (await import('node:crypto')).randomUUID();
     if (!IdempotencyKeySchema.safeParse(key).success) {
       throw new RequestValidationError('invalid_request', `the Idempotency-Key must be 1 to ${LIMITS.idempotencyKeyMaxChars} characters (got ${key.length})`, undefined, 'idempotency_key');
     }
