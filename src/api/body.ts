@@ -4,10 +4,15 @@
  * under the same key is a 409), so the bytes must never be rebuilt between attempts.
  */
 
-/** The image as base64 ASCII bytes, streamed so a 15 MB image is never held as three copies. stream() must yield identical bytes on every call (one per attempt). */
+/**
+ * The image as base64 text, streamed so a 15 MB image is never held as three copies. stream() must
+ * yield identical text on every call (one per attempt); chunks are ASCII strings or their bytes.
+ */
+export type B64Chunk = string | Uint8Array;
 export interface ImageB64Source {
+  /** In base64 characters, which are also the bytes on the wire. */
   length: number;
-  stream(): AsyncIterable<Uint8Array>;
+  stream(): AsyncIterable<B64Chunk>;
 }
 
 /**
@@ -22,7 +27,7 @@ export class BodySourceError extends Error {
 export interface RequestBody {
   length: number;
   /** A Buffer (reused as is) or a fresh iterable per attempt. */
-  open(): Buffer | AsyncIterable<Uint8Array>;
+  open(): Buffer | AsyncIterable<B64Chunk>;
 }
 
 /** JSON.stringify once; every attempt sends the same Buffer. */
@@ -47,19 +52,19 @@ export function streamedImageBody(rest: Record<string, unknown>, image: ImageB64
   };
 }
 
-async function* imageBodyChunks(head: Buffer, image: ImageB64Source, tail: Buffer): AsyncGenerator<Uint8Array> {
+async function* imageBodyChunks(head: Buffer, image: ImageB64Source, tail: Buffer): AsyncGenerator<B64Chunk> {
   yield head;
   let n = 0;
   const it = image.stream()[Symbol.asyncIterator]();
   for (;;) {
-    let r: IteratorResult<Uint8Array>;
+    let r: IteratorResult<B64Chunk>;
     try {
       r = await it.next();
     } catch (err) {
       throw new BodySourceError(`cannot read the image: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     if (r.done) break;
-    n += r.value.byteLength;
+    n += typeof r.value === 'string' ? r.value.length : r.value.byteLength;
     if (n > image.length) throw new BodySourceError(`image source yielded more than its declared ${image.length} bytes`);
     yield r.value;
   }

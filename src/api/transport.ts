@@ -3,17 +3,16 @@
  * whether the request may have run (errors.ts). Redirects are never followed: undici's request()
  * does not follow them unless a redirect interceptor is installed, and none is.
  */
-import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { request } from './undici.js';
-import { BodySourceError } from './body.js';
+import { type B64Chunk, BodySourceError } from './body.js';
 import { ContractError, NetworkError, TimeoutError } from './errors.js';
 
 export interface Attempt {
   method: 'GET' | 'POST';
   url: string;
   headers: Record<string, string>;
-  body?: Buffer | AsyncIterable<Uint8Array>;
+  body?: Buffer | AsyncIterable<B64Chunk>;
   timeoutMs: number;
   maxResponseBytes: number;
   signal?: AbortSignal;
@@ -56,9 +55,14 @@ function flatHeaders(h: Record<string, string | string[] | undefined>): Record<s
   return out;
 }
 
-function toBody(b: Attempt['body']): Buffer | Readable | null {
+/**
+ * undici takes an async iterable body as it is (its README; its types list only streams) and writes
+ * each chunk to the socket, strings included, waiting for 'drain' between them. Wrapping it in a
+ * Readable would turn every string into a Buffer that lingers until a garbage collection.
+ */
+function toBody(b: Attempt['body']): Dispatcher.RequestOptions['body'] {
   if (b === undefined) return null;
-  return Buffer.isBuffer(b) ? b : Readable.from(b, { objectMode: false });
+  return b as Dispatcher.RequestOptions['body'];
 }
 
 export async function sendOnce(a: Attempt): Promise<RawAnswer> {

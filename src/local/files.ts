@@ -1,6 +1,5 @@
 /** Small file reads shared by image loading, batch hashing, inspect and the EXIF check. */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 
 /** The first `n` bytes of a file (fewer when it is shorter), without reading the rest. */
@@ -15,10 +14,30 @@ export async function readFileHead(path: string, n: number): Promise<Buffer> {
   }
 }
 
+/**
+ * A file's bytes in order, read into ONE buffer that every chunk reuses: each yielded view is valid
+ * only until the next is requested, so the consumer must copy or digest it first. A read stream
+ * allocates a fresh buffer per chunk instead, and those stay in memory until a garbage collection:
+ * 15 MB of them for a 15 MB photo (issue 7's peak-RSS budget; bench/image.mjs).
+ */
+export async function* readChunks(path: string, chunkBytes: number): AsyncGenerator<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(chunkBytes);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, chunkBytes, null);
+      if (bytesRead === 0) return;
+      yield buf.subarray(0, bytesRead);
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
 /** sha256 of a file, streamed: the file is never held whole. */
-export async function sha256File(path: string, chunkBytes = 1024 * 1024): Promise<string> {
+export async function sha256File(path: string, chunkBytes = 256 * 1024): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes })) hash.update(chunk as Buffer);
+  for await (const chunk of readChunks(path, chunkBytes)) hash.update(chunk);
   return hash.digest('hex');
 }
 

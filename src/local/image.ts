@@ -7,9 +7,10 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import type { ImageB64Source } from '../api/body.js';
 import { LIMITS, MAX_IMAGE_BYTES } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
-import { readFileHead, sha256File } from './files.js';
+import { readChunks, readFileHead, sha256File } from './files.js';
 import { type ImageKind, MIME, SNIFF_BYTES, describeNonImage, sniffKind } from './sniff.js';
 
 export { type ImageKind, MIME, sniffKind } from './sniff.js';
@@ -23,14 +24,15 @@ export interface LocalImage {
   mime: string;
   /** Present when the input was read whole (stdin, pipes); files are streamed from disk instead. */
   bytes?: Buffer;
-  b64: { length: number; stream(): AsyncIterable<Uint8Array> };
+  b64: ImageB64Source;
 }
 
 /** What the API takes as-is; other kinds need converting (issue 5). */
 export const SENDABLE: ReadonlySet<ImageKind> = new Set<ImageKind>(['jpeg', 'png']);
 
-// A multiple of 3, so every chunk but the last encodes to base64 without padding.
-const CHUNK = 3 * 64 * 1024;
+// A multiple of 3, so every chunk but the last encodes to base64 without padding. Its base64 (64 KiB)
+// is a string small enough for V8's young generation, which is reclaimed as the upload goes.
+const CHUNK = 3 * 16 * 1024;
 const fmt = (n: number) => n.toLocaleString('en-US');
 const DOWNSCALE_HINT = 'downscale or recompress it (e.g. `convert in.jpg -resize 50% -quality 85 out.jpg`)';
 
@@ -91,7 +93,7 @@ async function prepare(source: string, stdin: NodeJS.ReadableStream, maxPipe: nu
   const sha256 = await sha256File(source);
   return {
     source, size: st.size, sha256, kind, mime: MIME[kind],
-    b64: { length: b64Length(st.size), stream: () => encodeChunks(createReadStream(source, { highWaterMark: CHUNK })) },
+    b64: { length: b64Length(st.size), stream: () => encodeChunks(readChunks(source, CHUNK)) },
   };
 }
 
@@ -158,14 +160,20 @@ function* slices(bytes: Buffer): Iterable<Buffer> {
   for (let i = 0; i < bytes.length; i += CHUNK) yield bytes.subarray(i, i + CHUNK);
 }
 
-/** Base64 text of a byte stream; whatever the chunk sizes, 0-2 bytes are carried to the next. */
-async function* encodeChunks(source: AsyncIterable<unknown> | Iterable<Buffer>): AsyncIterable<Uint8Array> {
+/**
+ * Base64 text of a byte stream, as strings; whatever the chunk sizes, 0-2 bytes are carried to the
+ * next. Each chunk is encoded before the next is read, so the source may reuse its buffer
+ * (readChunks does). Strings, not Buffers: the socket writes and frees their bytes as it goes, and
+ * the strings are young-generation garbage, whereas a Buffer per chunk would stay allocated until
+ * a full collection (issue 7's peak-RSS budget).
+ */
+async function* encodeChunks(source: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncIterable<string> {
   let carry = Buffer.alloc(0);
-  for await (const chunk of source as AsyncIterable<Buffer>) {
+  for await (const chunk of source) {
     const buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
     const whole = buf.length - (buf.length % 3);
     carry = Buffer.from(buf.subarray(whole));
-    if (whole > 0) yield Buffer.from(buf.subarray(0, whole).toString('base64'), 'latin1');
+    if (whole > 0) yield buf.toString('base64', 0, whole);
   }
-  if (carry.length) yield Buffer.from(carry.toString('base64'), 'latin1');
+  if (carry.length) yield carry.toString('base64');
 }

@@ -27,9 +27,9 @@ function ftyp(major: string, ...compatible: string[]): Buffer {
   return Buffer.concat([size, Buffer.from('ftyp'), brands, Buffer.alloc(16)]);
 }
 
-async function collect(it: AsyncIterable<Uint8Array>): Promise<string> {
+async function collect(it: AsyncIterable<string | Uint8Array>): Promise<string> {
   const parts: Buffer[] = [];
-  for await (const c of it) parts.push(Buffer.from(c));
+  for await (const c of it) parts.push(typeof c === 'string' ? Buffer.from(c, 'latin1') : Buffer.from(c));
   return Buffer.concat(parts).toString('latin1');
 }
 
