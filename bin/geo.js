@@ -13,11 +13,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // Node >= 22.1 caches compiled code between runs; on Node 20 this is a no-op.
   module.enableCompileCache?.();
 
-  // A CLI run is short, so V8's young generation need not grow: each doubling stays resident until
-  // exit, and streaming a 15 MB photo as base64 strings doubled it twice (issue 7's peak-RSS budget,
-  // bench/image.mjs: -4 MiB). `geo sandbox` is a server and keeps V8's default.
-  if (!argv.includes('sandbox')) (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
-
   const { main } = await import('../dist/cli.js');
   process.exitCode = await main(argv);
 }
