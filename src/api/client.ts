@@ -4,7 +4,7 @@
  * follow the table in retry.ts. The key is sent only as `Authorization: Bearer`, only to the
  * configured origin (redirects are refused), and never printed.
  */
-import { Agent } from './undici.js';
+import { type Agent, createAgent } from './undici.js';
 import { type RequestBody, jsonBody, streamedImageBody } from './body.js';
 import { RESPONSE_HEADERS, checkLimit, normalizeBaseUrl, realSleep, showHeaders, withoutImage } from './client-util.js';
 import { RequestValidationError } from './errors.js';
@@ -189,7 +189,7 @@ export class ApiClient {
 
   #dispatcher(): Agent {
     // Header and body timeouts are off: the per-attempt timer in transport.ts covers both.
-    this.#agent ??= new Agent({ headersTimeout: 0, bodyTimeout: 0, connect: { timeout: Math.min(this.#timeoutMs, 30_000) } });
+    this.#agent ??= createAgent({ headersTimeout: 0, bodyTimeout: 0, connect: { timeout: Math.min(this.#timeoutMs, 30_000) } });
     return this.#agent;
   }
 
