@@ -5,7 +5,6 @@
  * record. The file formats (csv, geojson, kml, html) render provenance records instead, in
  * output/export/ (locate and export choose between the two).
  */
-import { Chalk } from 'chalk';
 import { UsageError } from '../errors.js';
 import type { IO } from './io.js';
 import { sanitizeJsonText } from './sanitize.js';
@@ -26,10 +25,17 @@ export interface Style {
   cyan(s: string): string;
 }
 
-/** Chalk with its level forced from our own decision, never from global detection. */
-export function makeStyle(color: boolean): Style {
-  const c = new Chalk({ level: color ? 1 : 0 });
-  return { bold: (s) => c.bold(s), dim: (s) => c.dim(s), red: (s) => c.red(s), yellow: (s) => c.yellow(s), green: (s) => c.green(s), cyan: (s) => c.cyan(s) };
+const same = (s: string) => s;
+/** No colour: what pipes, --no-color and NO_COLOR get. */
+export const PLAIN: Style = { bold: same, dim: same, red: same, yellow: same, green: same, cyan: same };
+
+/**
+ * The style for this decision. Chalk (output/style.ts) is imported only when colour is on, so
+ * piped and --json runs never load it (~12 ms of `geo credits --json` on Node 20 with the table
+ * views; issue 7's start-up budget, bench/startup.mjs).
+ */
+export async function loadStyle(color: boolean): Promise<Style> {
+  return color ? (await import('./style.js')).makeStyle(true) : PLAIN;
 }
 
 /** How the human view may draw: the terminal decides boxes, colour and unicode bars. */
@@ -39,8 +45,8 @@ export interface ViewOpts {
   columns: number;
 }
 
-export function viewOpts(ctx: Pick<RenderCtx, 'io'>): ViewOpts {
-  return { style: makeStyle(ctx.io.colorOut), tty: ctx.io.stdoutIsTTY, columns: ctx.io.columns };
+export async function viewOpts(ctx: Pick<RenderCtx, 'io'>): Promise<ViewOpts> {
+  return { style: await loadStyle(ctx.io.colorOut), tty: ctx.io.stdoutIsTTY, columns: ctx.io.columns };
 }
 
 export interface Renderable {
@@ -48,18 +54,21 @@ export interface Renderable {
   raw?: string;
   /** Parsed data: JSON fallback when there is no raw body, and the ndjson records. */
   data: unknown;
-  /** The human view. Every server string in it went through sanitize/sanitizeInline. */
-  human(view: ViewOpts): string;
+  /**
+   * The human view. Every server string in it went through sanitize/sanitizeInline. It may load
+   * its view module first (async): --json and piped runs then never load tables or chalk.
+   */
+  human(view: ViewOpts): string | Promise<string>;
   /** One record per ndjson line; defaults to [data]. */
   records?(): unknown[];
 }
 
-export type Formatter = (out: Renderable, view: ViewOpts) => string;
+export type Formatter = (out: Renderable, view: ViewOpts) => string | Promise<string>;
 
 const withNewline = (s: string) => (s.endsWith('\n') ? s : s + '\n');
 
 const registry = new Map<string, Formatter>([
-  ['table', (out, view) => withNewline(out.human(view))],
+  ['table', async (out, view) => withNewline(await out.human(view))],
   ['json', (out) => withNewline(out.raw !== undefined ? sanitizeJsonText(out.raw) : sanitizeJsonText(JSON.stringify(out.data, null, 2)))],
   ['ndjson', (out) => (out.records?.() ?? [out.data]).map((r) => sanitizeJsonText(JSON.stringify(r)) + '\n').join('')],
 ]);
@@ -89,12 +98,15 @@ export function resolveFormat(ctx: Pick<RenderCtx, 'globals' | 'config'>, suppor
 }
 
 /** Formats the data; stdout only, so pipes get data and nothing else. */
-export function formatOutput(out: Renderable, format: string, view: ViewOpts): string {
+export async function formatOutput(out: Renderable, format: string, view: ViewOpts): Promise<string> {
   const fn = registry.get(format);
   if (!fn) throw new UsageError(`unknown format "${format}"`, `use one of: ${[...registry.keys()].join(', ')}`);
   return fn(out, view);
 }
 
-export function render(ctx: RenderCtx, out: Renderable, supported?: readonly string[]): void {
-  ctx.io.stdout.write(formatOutput(out, resolveFormat(ctx, supported), viewOpts(ctx)));
+export async function render(ctx: RenderCtx, out: Renderable, supported?: readonly string[]): Promise<void> {
+  const format = resolveFormat(ctx, supported);
+  // Only the human view draws: the data formats need no style (and so no chalk).
+  const view = format === 'table' ? await viewOpts(ctx) : { style: PLAIN, tty: ctx.io.stdoutIsTTY, columns: ctx.io.columns };
+  ctx.io.stdout.write(await formatOutput(out, format, view));
 }

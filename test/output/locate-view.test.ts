@@ -1,7 +1,8 @@
 /** The locate view from hand-made responses: layout by depth, distances, and hostile server strings. */
 import { describe, expect, it } from 'vitest';
 import type { GeolocateResponse } from '../../src/api/schemas.js';
-import { makeStyle, type ViewOpts } from '../../src/output/render.js';
+import type { ViewOpts } from '../../src/output/render.js';
+import { makeStyle } from '../../src/output/style.js';
 import { locateView } from '../../src/output/views/locate.js';
 
 const plain: ViewOpts = { style: makeStyle(false), tty: false, columns: 100 };

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { confidenceBar, confidenceWord, formatConfidence, percent } from '../../src/output/confidence.js';
 import { flatten, renderKv } from '../../src/output/kv.js';
 import { mapLinks } from '../../src/output/maps.js';
-import { formatOutput, makeStyle, type ViewOpts } from '../../src/output/render.js';
+import { formatOutput, type ViewOpts } from '../../src/output/render.js';
+import { makeStyle } from '../../src/output/style.js';
 import { plainTable, renderTable } from '../../src/output/table.js';
 
 const plain: ViewOpts = { style: makeStyle(false), tty: false, columns: 100 };
@@ -65,13 +66,13 @@ describe('table', () => {
 
 describe('render', () => {
   const out = { raw: '{"a":"\u009b31m"}', data: { a: 1 }, human: () => 'human', records: () => [{ a: 1 }, { b: 2 }] };
-  it('json prints the raw body (C1 escaped) plus a newline', () => {
-    expect(formatOutput(out, 'json', plain)).toBe('{"a":"\\u009b31m"}\n');
+  it('json prints the raw body (C1 escaped) plus a newline', async () => {
+    expect(await formatOutput(out, 'json', plain)).toBe('{"a":"\\u009b31m"}\n');
   });
-  it('ndjson prints one line per record', () => {
-    expect(formatOutput(out, 'ndjson', plain)).toBe('{"a":1}\n{"b":2}\n');
+  it('ndjson prints one line per record', async () => {
+    expect(await formatOutput(out, 'ndjson', plain)).toBe('{"a":1}\n{"b":2}\n');
   });
-  it('table is the human view', () => {
-    expect(formatOutput(out, 'table', plain)).toBe('human\n');
+  it('table is the human view', async () => {
+    expect(await formatOutput(out, 'table', plain)).toBe('human\n');
   });
 });

@@ -6,7 +6,6 @@
 import type { Handler } from '../../cli.js';
 import { UsageError } from '../../errors.js';
 import { render, resolveFormat } from '../../output/render.js';
-import { analysesView } from '../../output/views/account.js';
 import { runAnalyses } from './run.js';
 
 export const analyses: Handler = async (ctx, args, opts) => {
@@ -18,5 +17,5 @@ export const analyses: Handler = async (ctx, args, opts) => {
   }
   const res = await runAnalyses(ctx, { q: query ?? positional, city: opts.city as string | undefined, limit: opts.limit as string | undefined });
   const items = res.data.data;
-  render(ctx, { raw: res.raw, data: res.data, records: () => items, human: (view) => analysesView(items, view) });
+  await render(ctx, { raw: res.raw, data: res.data, records: () => items, human: async (view) => (await import('../../output/views/account.js')).analysesView(items, view) });
 };

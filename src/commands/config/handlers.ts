@@ -6,8 +6,8 @@ import { renderTable } from '../../output/table.js';
 import { type Entry, runGet, runList, runSet, runUnset } from './run.js';
 
 /** Only an explicit --json/--format changes `get`; a configured default format must not break `$(…)`. */
-function one(ctx: Ctx, e: Entry): void {
-  if (ctx.globals.json || ctx.globals.format !== undefined) render(ctx, { data: e, human: () => e.value });
+async function one(ctx: Ctx, e: Entry): Promise<void> {
+  if (ctx.globals.json || ctx.globals.format !== undefined) await render(ctx, { data: e, human: () => e.value });
   else ctx.io.stdout.write(e.value + '\n');
 }
 
@@ -27,7 +27,7 @@ export const unset: Handler = async (ctx, args) => {
 
 export const list: Handler = async (ctx) => {
   const entries = runList(ctx);
-  render(ctx, {
+  await render(ctx, {
     // JSON: a plain {key: value} object, the shape scripts want.
     data: Object.fromEntries(entries.map((e) => [e.key, e.value])),
     records: () => entries,

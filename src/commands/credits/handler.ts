@@ -1,11 +1,14 @@
-/** Glue for `geo credits`: --json prints the body as received; the table sanitizes every value. */
+/**
+ * Glue for `geo credits`: --json prints the body as received; the table sanitizes every value.
+ * The view (tables, chalk) is imported only for the table: --json stays light (issue 7's start-up
+ * budget is measured on `geo credits --json`).
+ */
 import type { Handler } from '../../cli.js';
 import { render, resolveFormat } from '../../output/render.js';
-import { creditsView } from '../../output/views/account.js';
 import { runCredits } from './run.js';
 
 export const credits: Handler = async (ctx) => {
   resolveFormat(ctx); // a bad --format fails before anything is sent (issue 7)
   const res = await runCredits(ctx);
-  render(ctx, { raw: res.raw, data: res.data, human: (view) => creditsView(res.data.data, view) });
+  await render(ctx, { raw: res.raw, data: res.data, human: async (view) => (await import('../../output/views/account.js')).creditsView(res.data.data, view) });
 };

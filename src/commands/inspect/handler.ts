@@ -22,7 +22,7 @@ export const inspect: Handler = async (ctx, args) => {
 
   const many = inputs.length > 1;
   const out = { data: many ? records : records[0], records: () => records, human: (v: Parameters<typeof inspectView>[1]) => inspectView(records, v) };
-  ctx.io.stdout.write(formatOutput(out, format === 'json' && many ? 'ndjson' : format, viewOpts(ctx)));
+  ctx.io.stdout.write(await formatOutput(out, format === 'json' && many ? 'ndjson' : format, await viewOpts(ctx)));
 
   if (failed.length > 0) {
     for (const r of failed) if (!r.ok) ctx.io.stderr.write(describeError(new UsageError(r.error.message, r.error.hint), { color: ctx.io.colorErr }) + '\n');

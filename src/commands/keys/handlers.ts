@@ -30,7 +30,7 @@ export const add: Handler = async (ctx, args, opts) => {
 
 export const list: Handler = async (ctx) => {
   const rows = runList(ctx);
-  render(ctx, {
+  await render(ctx, {
     data: rows,
     records: () => rows,
     human: (view) =>
@@ -56,7 +56,7 @@ export const remove: Handler = async (ctx, args) => {
 
 export const show: Handler = async (ctx) => {
   const s = runShow(ctx);
-  render(ctx, {
+  await render(ctx, {
     data: s,
     human: (view) =>
       renderTable(
@@ -76,7 +76,7 @@ export const show: Handler = async (ctx) => {
 export const test: Handler = async (ctx) => {
   resolveFormat(ctx); // a bad --format fails before anything is sent (issue 7)
   const r = await runTest(ctx);
-  render(ctx, {
+  await render(ctx, {
     data: r,
     human: () =>
       [

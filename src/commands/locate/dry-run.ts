@@ -20,7 +20,7 @@ function single(plan: BatchPlan, req: RequestPreview, maxCredits: number | undef
   };
 }
 
-export function dryRunText(plan: BatchPlan, opts: { single: boolean; format: string; view: ViewOpts; maxCredits?: number }): string {
+export function dryRunText(plan: BatchPlan, opts: { single: boolean; format: string; view: ViewOpts; maxCredits?: number }): Promise<string> {
   const reqs = plan.requests ?? [];
   const { format, view } = opts;
   if (opts.single && reqs.length === 1) {

@@ -76,7 +76,7 @@ export const locate: Handler = async (ctx, args, opts) => {
   await evidence.flush();
   if (s.dryRun) {
     const f = (EXPORT_FORMATS as readonly string[]).includes(format) ? 'table' : format;
-    ctx.io.stdout.write(dryRunText(result.plan, { single: s.single, format: f, view: viewOpts(ctx), ...(s.batch.maxCredits !== undefined ? { maxCredits: s.batch.maxCredits } : {}) }));
+    ctx.io.stdout.write(await dryRunText(result.plan, { single: s.single, format: f, view: await viewOpts(ctx), ...(s.batch.maxCredits !== undefined ? { maxCredits: s.batch.maxCredits } : {}) }));
     return;
   }
   try {

@@ -11,7 +11,8 @@ import { describeStop } from '../../batch/outcome.js';
 import type { Ctx } from '../../context.js';
 import { PartialFailureError } from '../../errors.js';
 import { isResultBody } from '../../local/store.js';
-import { makeStyle, viewOpts } from '../../output/render.js';
+import { viewOpts } from '../../output/render.js';
+import { makeStyle } from '../../output/style.js';
 import { sanitizeJsonText } from '../../output/sanitize.js';
 import { type ResultRow, progressLine, resultsTable, summaryLines } from '../../output/views/batch.js';
 import type { Evidence } from './evidence.js';
@@ -75,7 +76,7 @@ export class ManyOutput {
     const warn = (l: string) => this.live.note(l);
     const exported = await exportText(o.format, o.evidence.recordsFor(records), o.evidence, warn);
     if (exported !== undefined) ctx.io.stdout.write(exported);
-    else if (!this.lines && records.length > 0) ctx.io.stdout.write(resultsTable(records.map(row), viewOpts(ctx)) + '\n');
+    else if (!this.lines && records.length > 0) ctx.io.stdout.write(resultsTable(records.map(row), await viewOpts(ctx)) + '\n');
     const min = o.minConfidence;
     const below = min === undefined ? 0 : records.filter((r) => r.ok && isResultBody(r.result) && r.result.confidence < min).length;
     if (!ctx.globals.quiet) {

@@ -63,12 +63,12 @@ export class SingleOutput {
     const ctx = this.ctx;
     const res = f.response ?? {};
     const data = f.record.result;
-    const view = viewOpts(ctx);
+    const view = await viewOpts(ctx);
     const write = (s: string) => ctx.io.stdout.write(s);
     if (f.fromJournal) note(ctx, fromJournalNote(result.summary.journal));
     if (!isResultBody(data)) {
       // The 202 of --async: its body shape is not shown in the spec, so it is passed on as is.
-      return void write(formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data, records: () => [f.record], human: (v) => acceptedView(data as Record<string, unknown>, v) }, this.o.format, view));
+      return void write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data, records: () => [f.record], human: (v) => acceptedView(data as Record<string, unknown>, v) }, this.o.format, view));
     }
     const body = data as GeolocateResponse;
     const prov = this.o.evidence.recordsFor([f.record]);
@@ -80,7 +80,7 @@ export class SingleOutput {
         ...(res.elapsedMs !== undefined ? { elapsedMs: res.elapsedMs } : {}), ...(res.attempts !== undefined ? { attempts: res.attempts } : {}),
         ...(res.requestId ? { requestId: res.requestId } : {}),
       };
-      write(formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => locateView(body, meta, v) }, this.o.format, view));
+      write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => locateView(body, meta, v) }, this.o.format, view));
     }
     if (f.replayed && this.o.format !== 'table') note(ctx, 'replayed: the stored response for this Idempotency-Key, no credits charged');
     if (body.scope_consistent === false) note(ctx, 'warning: the image contradicts the --scope; the result is the unscoped estimate (scope_consistent: false)');
