@@ -3,7 +3,7 @@
  * exit code (DESIGN.md "Exit codes"). Only this file and bin/ touch process.*.
  */
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from './api/errors.js';
 import type { Ctx, GlobalOptions, Runtime } from './context.js';
 import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, UsageError } from './errors.js';
@@ -123,7 +123,6 @@ function parseTimeout(v: string): number {
 }
 
 export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: number) => void): Promise<Command> {
-  const { Command, Option } = await import('commander');
   const program = new Command('geo')
     .description('geo: from a photo to an evidence-backed location (Visual Geolocation API)')
     .version(rt.version, '-V, --version', 'print the version')
