@@ -56,17 +56,22 @@ async function* imageBodyChunks(head: Buffer, image: ImageB64Source, tail: Buffe
   yield head;
   let n = 0;
   const it = image.stream()[Symbol.asyncIterator]();
-  for (;;) {
-    let r: IteratorResult<B64Chunk>;
-    try {
-      r = await it.next();
-    } catch (err) {
-      throw new BodySourceError(`cannot read the image: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  try {
+    for (;;) {
+      let r: IteratorResult<B64Chunk>;
+      try {
+        r = await it.next();
+      } catch (err) {
+        throw new BodySourceError(`cannot read the image: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      }
+      if (r.done) break;
+      n += typeof r.value === 'string' ? r.value.length : r.value.byteLength;
+      if (n > image.length) throw new BodySourceError(`image source yielded more than its declared ${image.length} bytes`);
+      yield r.value;
     }
-    if (r.done) break;
-    n += typeof r.value === 'string' ? r.value.length : r.value.byteLength;
-    if (n > image.length) throw new BodySourceError(`image source yielded more than its declared ${image.length} bytes`);
-    yield r.value;
+  } finally {
+    // Closed early (the attempt ended before the body was sent): let the source close its file.
+    await it.return?.();
   }
   if (n !== image.length) throw new BodySourceError(`image source yielded ${n} bytes, declared ${image.length}`);
   yield tail;
