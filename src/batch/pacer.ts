@@ -93,9 +93,12 @@ export class Pacer {
     this.snap = { seq: this.seq, remaining: 0, resetAt: untilMs };
   }
 
-  /** The time the next start may happen, from the current state (no side effects). */
-  nextStartAt(): number {
-    const now = this.o.now();
+  /**
+   * The time the next start may happen, from the current state (no side effects). Pass the `now`
+   * you compare the answer with: reading the clock again here could land a millisecond later and
+   * turn "start now" into a needless 1 ms sleep.
+   */
+  nextStartAt(now = this.o.now()): number {
     let t = Math.max(now, this.gateUntil, this.lastStart + this.intervalMs);
     const s = this.snap;
     if (s && now < s.resetAt && this.seq - s.seq >= s.remaining) t = Math.max(t, s.resetAt + 50);
@@ -118,7 +121,7 @@ export class Pacer {
     for (;;) {
       this.o.signal?.throwIfAborted();
       const now = this.o.now();
-      at = this.nextStartAt();
+      at = this.nextStartAt(now);
       if (at <= now) break;
       // Sleep in slices so a pause or a fresh snapshot that arrives meanwhile is seen promptly.
       await this.o.sleep(Math.min(at - now, 1000), this.o.signal);

@@ -78,4 +78,12 @@ describe('pacer', () => {
     p.observe(4, { remaining: 9, resetAt: 20_100 });
     expect(p.nextStartAt()).toBeLessThan(10_200);
   });
+
+  it('a start that may happen now never sleeps, even when the clock ticks between two reads', async () => {
+    let t = 0;
+    const slept: number[] = [];
+    const p = new Pacer({ now: () => ++t, sleep: async (ms: number) => void slept.push(ms) });
+    await p.acquire();
+    expect(slept).toEqual([]);
+  });
 });
