@@ -1,0 +1,38 @@
+/**
+ * The root help lists the nouns from a recorder (src/cli.ts listNouns) instead of building each one
+ * with all its flags. Each line must be what the fully registered noun gives: same order, usage
+ * term and description.
+ */
+import { PassThrough } from 'node:stream';
+import { type Command, Help } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { NOUN_NAMES, buildProgram } from '../../src/cli.js';
+import { runCli } from '../helpers/run-cli.js';
+
+async function program(argv: string[]): Promise<Command> {
+  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, colorOut: false, colorErr: false, columns: 100 };
+  return buildProgram({ io, env: {}, now: Date.now, sleep: async () => {}, signal: new AbortController().signal, version: '0.0.0' }, argv, () => {});
+}
+
+describe('root help from recorded nouns', () => {
+  it(`lists all ${NOUN_NAMES.length} nouns in order, each with the term and description of its full registration`, async () => {
+    const root = await program(['--help']);
+    expect(root.commands.map((c) => c.name())).toEqual([...NOUN_NAMES]);
+    const help = root.createHelp();
+    for (const listed of root.commands) {
+      const full = (await program([listed.name()])).commands.find((c) => c.name() === listed.name())!;
+      expect(help.subcommandTerm(listed), listed.name()).toBe(new Help().subcommandTerm(full));
+      expect(listed.description(), listed.name()).toBe(full.description());
+    }
+  });
+
+  it('geo --help prints every noun line; geo help NOUN still shows that noun\'s own flags', async () => {
+    const root = await runCli(['--help']);
+    expect(root.code).toBe(0);
+    expect(root.stdout).toMatch(/^ {2}locate \[options\] \[input\.\.\.\] /m);
+    expect(root.stdout).toMatch(/^ {2}completion <shell> /m);
+    const locate = await runCli(['help', 'locate']);
+    expect(locate.code).toBe(0);
+    expect(locate.stdout).toContain('--depth');
+  });
+});
