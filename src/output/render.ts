@@ -45,8 +45,9 @@ export interface ViewOpts {
   columns: number;
 }
 
-export async function viewOpts(ctx: Pick<RenderCtx, 'io'>): Promise<ViewOpts> {
-  return { style: await loadStyle(ctx.io.colorOut), tty: ctx.io.stdoutIsTTY, columns: ctx.io.columns };
+/** `color` defaults to the terminal's decision; false gives PLAIN without loading chalk. */
+export async function viewOpts(ctx: Pick<RenderCtx, 'io'>, color = ctx.io.colorOut): Promise<ViewOpts> {
+  return { style: await loadStyle(color), tty: ctx.io.stdoutIsTTY, columns: ctx.io.columns };
 }
 
 export interface Renderable {
@@ -107,6 +108,6 @@ export async function formatOutput(out: Renderable, format: string, view: ViewOp
 export async function render(ctx: RenderCtx, out: Renderable, supported?: readonly string[]): Promise<void> {
   const format = resolveFormat(ctx, supported);
   // Only the human view draws: the data formats need no style (and so no chalk).
-  const view = format === 'table' ? await viewOpts(ctx) : { style: PLAIN, tty: ctx.io.stdoutIsTTY, columns: ctx.io.columns };
+  const view = await viewOpts(ctx, format === 'table' && ctx.io.colorOut);
   ctx.io.stdout.write(await formatOutput(out, format, view));
 }

@@ -4,9 +4,10 @@
  * where a view always styles (batch progress on stderr).
  */
 import { Chalk } from 'chalk';
-import type { Style } from './render.js';
+import { PLAIN, type Style } from './render.js';
 
 export function makeStyle(color: boolean): Style {
-  const c = new Chalk({ level: color ? 1 : 0 });
+  if (!color) return PLAIN;
+  const c = new Chalk({ level: 1 });
   return { bold: (s) => c.bold(s), dim: (s) => c.dim(s), red: (s) => c.red(s), yellow: (s) => c.yellow(s), green: (s) => c.green(s), cyan: (s) => c.cyan(s) };
 }
