@@ -5,11 +5,9 @@
  * (issue 7's start-up budget; bench/startup.mjs). geo itself spawns only to open a browser
  * (`geo docs --open`). spawn() loads the real module on its first call.
  */
-import { createRequire } from 'node:module';
 import type * as ChildProcess from 'node:child_process';
+import { lazyBuiltin } from './builtin.js';
 
-// createRequire, not `import`: the build's alias rewrites static imports of node:child_process to this file.
-let real: typeof ChildProcess | undefined;
-const load = (): typeof ChildProcess => (real ??= createRequire(import.meta.url)('node:child_process') as typeof ChildProcess);
+const load = lazyBuiltin<typeof ChildProcess>('node:child_process');
 
 export const spawn: typeof ChildProcess.spawn = ((...args: Parameters<typeof ChildProcess.spawn>) => load().spawn(...args)) as typeof ChildProcess.spawn;

@@ -11,8 +11,8 @@
  * error codes (RFC 9113 sections 8.3 and 7), and test/build/lazy-builtins.test.ts checks every one
  * against the real module.
  */
-import { createRequire } from 'node:module';
 import type * as Http2 from 'node:http2';
+import { lazyBuiltin } from './builtin.js';
 
 export const constants = {
   HTTP2_HEADER_AUTHORITY: ':authority',
@@ -27,8 +27,6 @@ export const constants = {
   NGHTTP2_CANCEL: 8,
 } as const;
 
-// createRequire, not `import`: the build's alias rewrites static imports of node:http2 to this file.
-let real: typeof Http2 | undefined;
-const load = (): typeof Http2 => (real ??= createRequire(import.meta.url)('node:http2') as typeof Http2);
+const load = lazyBuiltin<typeof Http2>('node:http2');
 
 export const connect: typeof Http2.connect = ((...args: Parameters<typeof Http2.connect>) => load().connect(...args)) as typeof Http2.connect;
