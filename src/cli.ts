@@ -3,11 +3,12 @@
  * exit code (DESIGN.md "Exit codes"). Only this file and bin/ touch process.*.
  */
 import { readFileSync } from 'node:fs';
-import { Command, Help, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from './api/errors.js';
 import type { Ctx, GlobalOptions, Runtime } from './context.js';
 import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor } from './output/io.js';
+import { listNouns } from './root-help.js';
 import { register as locateRegister } from './commands/locate/register.js';
 import { register as inspectRegister } from './commands/inspect/register.js';
 import { register as creditsRegister } from './commands/credits/register.js';
@@ -184,49 +185,8 @@ Environment: GEO_API_KEY, GEO_BASE_URL, GEO_PROFILE, GEO_CONFIG_DIR, GEO_DEBUG, 
   const first = invokedNoun(argv);
   const noun = first === 'help' ? invokedNoun(argv.slice(argv.indexOf('help') + 1)) : first;
   if (noun && NOUNS[noun]) NOUNS[noun](program, act);
-  else listNouns(program, act);
+  else listNouns(program, act, Object.values(NOUNS));
   return program;
-}
-
-/**
- * Without a known noun (`geo`, `geo --help`, a typo) commander needs each noun only for the list
- * in the root help, and for suggestions: its usage term and description. Building all twelve with
- * their flags cost ~3 ms of `geo --help` on Node 20 (issue 7's budget, bench/startup.mjs), so each
- * register runs against a recorder that keeps just those, and the nouns are added bare. The lines
- * match the full registration (test/cli/root-help.test.ts).
- */
-function listNouns(program: Command, act: Act): void {
-  const terms = new Map<Command, string>();
-  for (const register of Object.values(NOUNS)) {
-    const seen = { term: '', description: '', args: [] as string[], hasOptions: false };
-    register(recorder(seen) as unknown as Command, act);
-    const [name = '', ...inline] = seen.term.split(' ');
-    const term = [name, ...(seen.hasOptions ? ['[options]'] : []), ...inline, ...seen.args].join(' ');
-    terms.set(program.command(name).description(seen.description), term);
-  }
-  const help = new Help();
-  program.configureHelp({ subcommandTerm: (cmd) => terms.get(cmd) ?? help.subcommandTerm(cmd) });
-}
-
-/**
- * Stands in for `program` in listNouns: records the noun's own term, description, arguments and
- * whether it has options; every other call (subcommands, help texts, actions) is accepted and ignored.
- */
-function recorder(seen: { term: string; description: string; args: string[]; hasOptions: boolean }): unknown {
-  const ignore: unknown = new Proxy(() => ignore, { get: () => () => ignore });
-  const noun: unknown = new Proxy(
-    {},
-    {
-      get: (_t, prop) => (...args: unknown[]) => {
-        if (prop === 'description' && typeof args[0] === 'string') seen.description = args[0];
-        else if (prop === 'argument' && typeof args[0] === 'string') seen.args.push(args[0]);
-        else if (prop === 'option' || prop === 'addOption' || prop === 'requiredOption') seen.hasOptions = true;
-        else if (prop === 'command') return ignore;
-        return noun;
-      },
-    },
-  );
-  return { command: (term: string) => ((seen.term = term), noun) };
 }
 
 /** Runs the CLI; returns the exit code. Tests call this in-process with injected deps. */

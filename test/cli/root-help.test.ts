@@ -1,5 +1,5 @@
 /**
- * The root help lists the nouns from a recorder (src/cli.ts listNouns) instead of building each one
+ * The root help lists the nouns from a recorder (src/root-help.ts listNouns) instead of building each one
  * with all its flags. Each line must be what the fully registered noun gives: same order, usage
  * term and description.
  */

@@ -1,0 +1,47 @@
+/**
+ * The root help's list of nouns (`geo`, `geo --help`, a typo), built without registering every
+ * noun in full: see listNouns.
+ */
+import { type Command, Help } from 'commander';
+import type { Act, Register } from './cli.js';
+
+/**
+ * Without a known noun (`geo`, `geo --help`, a typo) commander needs each noun only for the list
+ * in the root help, and for suggestions: its usage term and description. Building all twelve with
+ * their flags cost ~3 ms of `geo --help` on Node 20 (issue 7's budget, bench/startup.mjs), so each
+ * register runs against a recorder that keeps just those, and the nouns are added bare. The lines
+ * match the full registration (test/cli/root-help.test.ts).
+ */
+export function listNouns(program: Command, act: Act, registers: readonly Register[]): void {
+  const terms = new Map<Command, string>();
+  for (const register of registers) {
+    const seen = { term: '', description: '', args: [] as string[], hasOptions: false };
+    register(recorder(seen) as unknown as Command, act);
+    const [name = '', ...inline] = seen.term.split(' ');
+    const term = [name, ...(seen.hasOptions ? ['[options]'] : []), ...inline, ...seen.args].join(' ');
+    terms.set(program.command(name).description(seen.description), term);
+  }
+  const help = new Help();
+  program.configureHelp({ subcommandTerm: (cmd) => terms.get(cmd) ?? help.subcommandTerm(cmd) });
+}
+
+/**
+ * Stands in for `program` in listNouns: records the noun's own term, description, arguments and
+ * whether it has options; every other call (subcommands, help texts, actions) is accepted and ignored.
+ */
+function recorder(seen: { term: string; description: string; args: string[]; hasOptions: boolean }): unknown {
+  const ignore: unknown = new Proxy(() => ignore, { get: () => () => ignore });
+  const noun: unknown = new Proxy(
+    {},
+    {
+      get: (_t, prop) => (...args: unknown[]) => {
+        if (prop === 'description' && typeof args[0] === 'string') seen.description = args[0];
+        else if (prop === 'argument' && typeof args[0] === 'string') seen.args.push(args[0]);
+        else if (prop === 'option' || prop === 'addOption' || prop === 'requiredOption') seen.hasOptions = true;
+        else if (prop === 'command') return ignore;
+        return noun;
+      },
+    },
+  );
+  return { command: (term: string) => ((seen.term = term), noun) };
+}
