@@ -15,7 +15,7 @@ import { DEPTH_COST } from '../../src/api/schemas.js';
 import { KEYS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 import { makeImages } from '../batch/helpers.js';
-import { KINDS, type KindCase, STALL_MS, attemptsFor, errorLines, HANG_GUARD_MS, fastClock, faultsInFirst, figures, seedFaultingFirst, timeoutFor } from './helpers.js';
+import { KINDS, type KindCase, STALL_MS, attemptsFor, errorLines, fastClock, faultsInFirst, figures, seedFaultingFirst, timeoutFor } from './helpers.js';
 
 const KEY = KEYS.pro;
 const DEPTH = 2;
@@ -107,7 +107,7 @@ describe(`a batch (${INPUTS} inputs, ${UNIQUE} unique) under each of the ${KINDS
     // Every image draws at least once, so this many of its first requests are faulted for sure.
     expect(faultsInFirst(SEED, UNIQUE, 0.3)).toBeGreaterThanOrEqual(3);
     await runUntilDone(c, { seed: SEED });
-  }, HANG_GUARD_MS);
+  });
 
   // One at a time, so the draws are deterministic: the first image gets every attempt the retry
   // table allows faulted, fails, and the batch goes on (exit 7); the rerun finishes it (exit 0).
@@ -115,5 +115,5 @@ describe(`a batch (${INPUTS} inputs, ${UNIQUE} unique) under each of the ${KINDS
     const codes = await runUntilDone(c, { seed: seedFaultingFirst(attemptsFor(c.reason), 0.3), concurrency: 1 });
     expect(codes[0]).toBe(7);
     expect(codes.at(-1)).toBe(0);
-  }, HANG_GUARD_MS);
+  });
 });

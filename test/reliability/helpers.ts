@@ -49,9 +49,6 @@ export const TIMEOUT_S = '0.5';
  * kinds get 5 s, so a slow answer on a loaded CI machine (the sandbox's first analysis also loads
  * the geocoder, about 0.3 s) is never mistaken for a stall and retried.
  */
-/** Vitest's per-test limit for the fault cases: a guard against a hang, not a speed check (stall runs wait out real stalls). */
-export const HANG_GUARD_MS = 30_000;
-
 export const timeoutFor = (kind: string): string => (kind === 'stall' ? TIMEOUT_S : '5');
 
 export const KINDS: readonly KindCase[] = [

@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEPTH_COST } from '../../src/api/schemas.js';
 import { FIXTURES, KEYS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 import { type CliRun, runCli } from '../helpers/run-cli.js';
-import { HANG_GUARD_MS, KINDS, type KindCase, STALL_MS, TIMEOUT_S, attemptsFor, errorLines, fastClock, figures, hasStack, seedFaultingFirst, timeoutFor } from './helpers.js';
+import { KINDS, type KindCase, STALL_MS, TIMEOUT_S, attemptsFor, errorLines, fastClock, figures, hasStack, seedFaultingFirst, timeoutFor } from './helpers.js';
 
 const KEY = KEYS.pro;
 const DEPTH = 2;
@@ -87,7 +87,7 @@ describe(`one input under each of the ${KINDS.length} Sandbox-Fault kinds: ${KIN
       // request the client abandoned has lost its body by the time it wakes.
       const reached = c.kind === 'reset-before' || c.kind === 'stall' ? 1 : 2;
       if (c.kind !== '429') expect([...f.requestsByKey.values()]).toEqual([reached]);
-    }, HANG_GUARD_MS);
+    });
 
     it(`persistent (${attemptsFor(c.reason)} attempts fault): exit ${c.exit}, empty stdout, one error line with a hint; rerun returns the result, one net charge`, async () => {
       const k = attemptsFor(c.reason);
@@ -119,6 +119,6 @@ describe(`one input under each of the ${KINDS.length} Sandbox-Fault kinds: ${KIN
       expect(f2.debits - f2.refunds).toBe(1);
       expectOneKeyAtMostOnce(s);
       if (c.kind === 'reset-after') expect(r2.stderr).toMatch(/replayed/);
-    }, HANG_GUARD_MS);
+    });
   });
 });
