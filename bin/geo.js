@@ -1,18 +1,31 @@
 #!/usr/bin/env node
-// Entry point (DESIGN.md "Layers"): enable the compile cache, load the built CLI, set the exit code.
-import { readFileSync } from 'node:fs';
-import module from 'node:module';
+// Entry point (DESIGN.md "Layers"): answer --version, load the built CLI through a code cache, set
+// the exit code. CommonJS (bin/package.json): an ES-module entry costs Node 20 ~11 ms of start-up
+// (issue 7's budgets, bench/startup.mjs).
+'use strict';
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
 
 const argv = process.argv.slice(2);
 
-// `geo --version` alone is answered before any of the CLI is loaded (budget: 1.5x `node -e 0`,
-// bench/startup.mjs). Same output as commander's -V; every other form goes through commander.
+// `geo --version` alone is answered before any of the CLI is loaded (budget: 1.5x `node -e 0`).
+// Same output as commander's -V; every other form goes through commander.
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
+  process.stdout.write(JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version + '\n');
 } else {
-  // Node >= 22.1 caches compiled code between runs; on Node 20 this is a no-op.
-  module.enableCompileCache?.();
-
-  const { main } = await import('../dist/cli.js');
-  process.exitCode = await main(argv);
+  // Node >= 22.1 caches the packages loaded outside the bundle (conf, @inquirer/prompts); no-op on 20.
+  require('node:module').enableCompileCache?.();
+  const bundle = join(__dirname, '..', 'dist', 'cli.js');
+  let cli;
+  try {
+    cli = require('./load-cli.js').loadCli(bundle);
+  } catch (err) {
+    if (err.code !== 'ENOENT' || err.path !== bundle) throw err;
+    // A clone where `npm install` (which builds dist/) has not run yet: exit 1, "unexpected".
+    process.stderr.write(`error: ${bundle} is missing — hint: run \`npm install\` (or \`npm run build\`) in ${join(__dirname, '..')}\n`);
+    process.exit(1);
+  }
+  cli.main(argv).then((code) => {
+    process.exitCode = code;
+  });
 }

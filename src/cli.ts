@@ -9,6 +9,8 @@ import type { Ctx, GlobalOptions, Runtime } from './context.js';
 import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor } from './output/io.js';
 import { listNouns } from './root-help.js';
+// bin/geo.js registers its code-cache save here (the bundle's exports are main and this).
+export { onBeforeV8Tuning } from './api/v8-tuning.js';
 import { register as locateRegister } from './commands/locate/register.js';
 import { register as inspectRegister } from './commands/inspect/register.js';
 import { register as creditsRegister } from './commands/credits/register.js';

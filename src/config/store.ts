@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../errors.js';
+import { importEsm } from '../lazy/esm.js';
 
 export interface Profile {
   name: string;
@@ -59,7 +60,7 @@ export class ConfigStore {
     if (this.conf) return this.conf;
     try {
       this.ensureDir();
-      const { default: ConfClass } = await import('conf');
+      const { default: ConfClass } = await importEsm<typeof import('conf')>('conf');
       this.conf = new ConfClass<Stored>({
         cwd: this.dir,
         configName: 'config',

@@ -4,6 +4,9 @@
  */
 import type { IO } from './io.js';
 import { CancelledError } from '../errors.js';
+import { importEsm } from '../lazy/esm.js';
+
+type Prompts = typeof import('@inquirer/prompts');
 
 export interface Prompter {
   input(message: string, opts?: { required?: boolean; default?: string }): Promise<string>;
@@ -26,18 +29,18 @@ export function createPrompter(io: IO, signal?: AbortSignal): Prompter {
   return {
     input: (message, opts = {}) =>
       guard(async () => {
-        const { input } = await import('@inquirer/prompts');
+        const { input } = await importEsm<Prompts>('@inquirer/prompts');
         return input({ message, required: opts.required ?? false, ...(opts.default !== undefined ? { default: opts.default } : {}) }, context);
       }),
     password: (message) =>
       guard(async () => {
-        const { password } = await import('@inquirer/prompts');
+        const { password } = await importEsm<Prompts>('@inquirer/prompts');
         // No ctrl+t reveal either: a key must never be drawn on screen (screen shares, recordings).
         return password({ message, mask: false, toggleMask: false }, context);
       }),
     confirm: (message, def = false) =>
       guard(async () => {
-        const { confirm } = await import('@inquirer/prompts');
+        const { confirm } = await importEsm<Prompts>('@inquirer/prompts');
         return confirm({ message, default: def }, context);
       }),
   };

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GEO_BIN, tempConfigDir } from '../helpers/run-cli.js';
+import { GEO_BIN, binEnv } from '../helpers/run-cli.js';
 
 const built = existsSync(new URL('../../dist/cli.js', import.meta.url));
 
@@ -13,7 +13,7 @@ describe.runIf(built)('broken pipe on stdout', () => {
   for (const argv of [['locate', '--help'], ['completion', 'bash']]) {
     it(`geo ${argv.join(' ')} with its reader gone: exit 0, no stack on stderr`, async () => {
       const child = spawn(process.execPath, [GEO_BIN, ...argv], {
-        env: { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), PATH: process.env.PATH },
+        env: binEnv(),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout.destroy(); // the reader leaves before the first byte

@@ -63,11 +63,22 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Cli
 
 export const GEO_BIN = new URL('../../bin/geo.js', import.meta.url).pathname;
 
+/**
+ * One code-cache folder (bin/load-cli.js) for the binaries a test file spawns, so each run after the
+ * first starts from the cache as a user's does; test/build/compile-cache.test.ts tests the cache.
+ */
+export const CODE_CACHE_DIR = mkdtempSync(join(tmpdir(), 'geo-test-code-cache-'));
+
+/** A spawned binary's environment: fresh HOME and config folder, PATH, the shared code cache; `env` wins. */
+export function binEnv(env: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), GEO_CACHE_DIR: CODE_CACHE_DIR, PATH: process.env.PATH, ...env };
+}
+
 /** Spawns the built binary (bin/geo.js -> dist/) as a user would. */
 export function spawnGeo(argv: string[], opts: { env?: Record<string, string | undefined>; stdin?: string | Buffer } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [GEO_BIN, ...argv], {
-      env: { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), PATH: process.env.PATH, ...opts.env },
+      env: binEnv(opts.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let out = '';

@@ -4,7 +4,7 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { GEO_BIN } from '../helpers/run-cli.js';
+import { CODE_CACHE_DIR, GEO_BIN } from '../helpers/run-cli.js';
 
 const PTY_PY = new URL('./run_in_pty.py', import.meta.url).pathname;
 const DIST = new URL('../../dist/cli.js', import.meta.url).pathname;
@@ -31,7 +31,7 @@ export function builtBinaryOrThrow(): void {
 
 export function spawnGeoInPty(argv: string[], env: Record<string, string | undefined>): PtySession {
   const child: ChildProcessWithoutNullStreams = spawn('python3', [PTY_PY, '--size', '100x30', '--', process.execPath, GEO_BIN, ...argv], {
-    env: { TERM: 'xterm-256color', PATH: process.env.PATH, PYTHONDONTWRITEBYTECODE: '1', ...env },
+    env: { TERM: 'xterm-256color', PATH: process.env.PATH, PYTHONDONTWRITEBYTECODE: '1', GEO_CACHE_DIR: CODE_CACHE_DIR, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';

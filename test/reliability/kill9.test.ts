@@ -17,7 +17,7 @@ import { DEPTH_COST } from '../../src/api/schemas.js';
 import { parseJournal } from '../../src/batch/journal.js';
 import { mulberry32 } from '../../src/sandbox/faults.js';
 import { KEYS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
-import { GEO_BIN, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
+import { GEO_BIN, binEnv, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
 import { makeImages } from '../batch/helpers.js';
 import { errorLines, figures } from './helpers.js';
 
@@ -50,7 +50,7 @@ const envFor = (s: TestSandbox) => ({ GEO_API_KEY: KEY, GEO_BASE_URL: s.url, GEO
 function runAndKill(argv: string[], env: Record<string, string>, ready: () => boolean, delayMs: number): Promise<{ lines: number; killed: boolean }> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(process.execPath, [GEO_BIN, ...argv], {
-      env: { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), PATH: process.env.PATH, ...env },
+      env: binEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -72,7 +72,7 @@ export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string
     },
     view,
   // The verdict column is coloured after layout so cli-table3 measures plain text.
-  ).replace(/\b(agrees|contradicts)\b(?=\s*│?\s*$)/gm, (v) => paintVerdict(v, view.style));
+  ).replace(/\b(agrees|contradicts)\b(?=\s*\u2502?\s*$)/gm, (v) => paintVerdict(v, view.style));
 }
 
 export type PlanData = Pick<BatchPlan, 'inputs' | 'unique' | 'fromJournal' | 'toSend' | 'depth' | 'costPerImage' | 'credits' | 'available' | 'journal'>;
