@@ -12,8 +12,8 @@
 const { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
 const { homedir } = require('node:os');
 const { dirname, isAbsolute, join } = require('node:path');
-const { isAscii } = require('node:buffer');
 const { createRequire } = require('node:module');
+const { setFlagsFromString } = require('node:v8');
 const vm = require('node:vm');
 
 /** Same rule as src/config/paths.ts uses for the config, state and data folders. */
@@ -81,17 +81,21 @@ function openCache(bundle, env) {
 
 /** Runs the bundle as CommonJS and returns its exports ({ main, onBeforeV8Tuning }). */
 function loadCli(bundle, env = process.env) {
-  const bytes = readFileSync(bundle);
-  // The build writes ASCII only (--charset=ascii); latin1 is then the same text, decoded ~2x faster.
-  const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+  // The young generation keeps its first size: a short-lived CLI doubled it while loading, and each
+  // doubling stays resident until exit (~1.2 MB of `geo locate`'s peak RSS, bench/image.mjs). Set
+  // before the bundle is compiled, so every cache is made and read under the same flags (V8 refuses
+  // a cache made under others); set this early, it costs no start-up time (bench/startup.mjs).
+  // The client's other flags wait for its first connection (src/api/v8-tuning.ts).
+  setFlagsFromString('--semi-space-growth-factor=1');
+  // The build writes the bundle as one function expression: the CommonJS wrapper around it (its
+  // --banner and --footer), plus __geoImport. On Node 20, import() in code compiled from a cache
+  // has no loader behind it, so the bundle imports its ES-module-only packages through that one
+  // (src/lazy/esm.ts); the build makes every other import() a require(). Compiling the file's text
+  // as it is keeps one copy of it (1.4 MB) in memory, not two. It is ASCII only (--charset=ascii,
+  // checked by test/build/compile-cache.test.ts), so latin1 reads it ~2x faster than utf8.
+  const source = readFileSync(bundle, 'latin1');
   const cache = openCache(bundle, env);
-  // The CommonJS wrapper, plus __geoImport: on Node 20, import() in code compiled from a cache has
-  // no loader behind it, so the bundle imports its ES-module-only packages through this one
-  // (src/lazy/esm.ts); the build makes every other import() a require().
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __geoImport) {${source}\n})`, {
-    filename: bundle,
-    cachedData: cache?.data,
-  });
+  const script = new vm.Script(source, { filename: bundle, cachedData: cache?.data });
   const module = { exports: {} };
   const geoImport = (id) => import(id);
   script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), geoImport);
@@ -110,4 +114,4 @@ function loadCli(bundle, env = process.env) {
   return module.exports;
 }
 
-module.exports = { loadCli, cacheDir };
+module.exports = { loadCli };
