@@ -45,14 +45,16 @@ export async function runStartup({ rounds = 3, runs = 15 } = {}) {
   if (!hyperfine) console.log('  NOTICE: hyperfine is not installed (apt-get install hyperfine); using a plain spawn loop instead');
   const sb = await startSandbox(['--rate-limit', '1000000']);
   const dir = mkdtempSync(join(tmpdir(), 'geo-bench-startup-'));
-  // An empty config folder: credits resolves its key and base URL from the environment.
-  const env = benchEnv({ GEO_API_KEY: 'orca_sandbox_pro', GEO_BASE_URL: sb.url, GEO_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' });
+  // An empty config folder: credits resolves its key and base URL from the environment. An empty
+  // code-cache folder too (bin/load-cli.js), so the figures never depend on an earlier build's cache.
+  const env = benchEnv({ GEO_API_KEY: 'orca_sandbox_pro', GEO_BASE_URL: sb.url, GEO_CONFIG_DIR: join(dir, 'config'), GEO_CACHE_DIR: join(dir, 'cache'), NO_COLOR: '1' });
   const rows = [];
   try {
     for (const bin of [process.execPath, node24()].filter(Boolean)) {
       const v = nodeVersion(bin);
       const cmds = [`${bin} -e 0`, `${bin} ${GEO_BIN} --version`, `${bin} ${GEO_BIN} --help`, `${bin} ${GEO_BIN} credits --json`];
-      // Node >= 22 fills its compile cache on the first run; warm it so every round sees it.
+      // A user's first run: the first `--help` writes geo's code cache (and `credits` then runs
+      // with that cache, compiling what it lacks), and Node >= 22 fills its own compile cache.
       for (const c of cmds.slice(1)) spawnSync(c.split(' ')[0], c.split(' ').slice(1), { env, stdio: 'ignore' });
       const per = { base: [], version: [], help: [], credits: [] };
       for (let r = 0; r < rounds; r++) {

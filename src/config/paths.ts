@@ -1,4 +1,8 @@
-/** XDG base directories for geo (GEO_CONFIG_DIR overrides the config folder). */
+/**
+ * XDG base directories for geo (GEO_CONFIG_DIR overrides the config folder). The cache folder
+ * (GEO_CACHE_DIR, $XDG_CACHE_HOME/geo) follows the same rule in bin/load-cli.js, which runs before
+ * any of src/ is loaded.
+ */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Env } from '../output/io.js';
