@@ -18,7 +18,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const bundle = join(__dirname, '..', 'dist', 'cli.js');
   let cli;
   try {
-    cli = require('./load-cli.js').loadCli(bundle);
+    cli = require('./load-cli.js').loadCli(bundle, argv);
   } catch (err) {
     if (err.code !== 'ENOENT' || err.path !== bundle) throw err;
     // A clone where `npm install` (which builds dist/) has not run yet: exit 1, "unexpected".

@@ -13,7 +13,6 @@ const { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, sta
 const { homedir } = require('node:os');
 const { dirname, isAbsolute, join } = require('node:path');
 const { createRequire } = require('node:module');
-const { setFlagsFromString } = require('node:v8');
 const vm = require('node:vm');
 
 /** Same rule as src/config/paths.ts uses for the config, state and data folders. */
@@ -28,6 +27,17 @@ function trusted(stat) {
   return (process.getuid === undefined || stat.uid === process.getuid()) && (stat.mode & 0o022) === 0;
 }
 
+/**
+ * One cache per command noun, each holding what its command compiled: one shared cache holds what
+ * the first command compiled, and `credits --json` run from a cache made by `geo --help` compiled
+ * undici every time (+18 ms on Node 20). The nouns are src/cli.ts's NOUN_NAMES (a test compares).
+ */
+const NOUNS = ['locate', 'inspect', 'credits', 'usage', 'analyses', 'cases', 'keys', 'config', 'docs', 'sandbox', 'export', 'completion'];
+
+function cacheKey(argv) {
+  return argv.find((a) => NOUNS.includes(a)) ?? 'root';
+}
+
 /** A short, stable name for one install of geo, so two checkouts do not replace each other's cache. */
 function hashPath(path) {
   let h = 5381;
@@ -36,12 +46,12 @@ function hashPath(path) {
 }
 
 /**
- * The cache for `bundle` on this Node: its bytes (undefined when there is none yet, or it belongs to
+ * The cache for `bundle`, this Node and the command in `argv`: its bytes (undefined when there is none yet, or it belongs to
  * another build of the bundle) and save(). Undefined when caching is off or the folder is unusable.
  * V8 itself refuses a cache from another V8 version, other flags, or a source of another length; the
  * stamp (size and mtime of the bundle) catches a rebuild of the same length.
  */
-function openCache(bundle, env) {
+function openCache(bundle, argv, env) {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const dir = cacheDir(env);
   try {
@@ -52,7 +62,7 @@ function openCache(bundle, env) {
   }
   const st = statSync(bundle);
   const stamp = Buffer.from(`geo-code-cache 1 ${st.size} ${Math.trunc(st.mtimeMs)}\n`);
-  const file = join(dir, `cli-${hashPath(bundle)}-node${process.version}.v8cache`);
+  const file = join(dir, `cli-${hashPath(bundle)}-node${process.version}-${cacheKey(argv)}.v8cache`);
   let data;
   try {
     const fd = openSync(file, 'r');
@@ -80,13 +90,7 @@ function openCache(bundle, env) {
 }
 
 /** Runs the bundle as CommonJS and returns its exports ({ main, onBeforeV8Tuning }). */
-function loadCli(bundle, env = process.env) {
-  // The young generation keeps its first size: a short-lived CLI doubled it while loading, and each
-  // doubling stays resident until exit (~1.2 MB of `geo locate`'s peak RSS, bench/image.mjs). Set
-  // before the bundle is compiled, so every cache is made and read under the same flags (V8 refuses
-  // a cache made under others); set this early, it costs no start-up time (bench/startup.mjs).
-  // The client's other flags wait for its first connection (src/api/v8-tuning.ts).
-  setFlagsFromString('--semi-space-growth-factor=1');
+function loadCli(bundle, argv, env = process.env) {
   // The build writes the bundle as one function expression: the CommonJS wrapper around it (its
   // --banner and --footer), plus __geoImport. On Node 20, import() in code compiled from a cache
   // has no loader behind it, so the bundle imports its ES-module-only packages through that one
@@ -94,7 +98,7 @@ function loadCli(bundle, env = process.env) {
   // as it is keeps one copy of it (1.4 MB) in memory, not two. It is ASCII only (--charset=ascii,
   // checked by test/build/compile-cache.test.ts), so latin1 reads it ~2x faster than utf8.
   const source = readFileSync(bundle, 'latin1');
-  const cache = openCache(bundle, env);
+  const cache = openCache(bundle, argv, env);
   const script = new vm.Script(source, { filename: bundle, cachedData: cache?.data });
   const module = { exports: {} };
   const geoImport = (id) => import(id);
@@ -114,4 +118,4 @@ function loadCli(bundle, env = process.env) {
   return module.exports;
 }
 
-module.exports = { loadCli };
+module.exports = { loadCli, NOUNS };

@@ -9,8 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NOUN_NAMES } from '../../src/cli.js';
 import { spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
 
@@ -61,6 +63,23 @@ describe('the code cache of the built CLI (bin/load-cli.js)', () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toBe(first.stdout);
     expect(cacheFile(dir).ino).toBe(a.ino);
+  });
+
+  it('each command noun keeps its own cache: --help and credits side by side, neither rewritten by the other', async () => {
+    const dir = freshDir();
+    await help({ GEO_CACHE_DIR: dir });
+    await credits({ GEO_CACHE_DIR: dir });
+    const inodes = () => Object.fromEntries(readdirSync(dir).map((n) => [n.replace(/^cli-\w+-node[^-]+-/, ''), statSync(join(dir, n)).ino]));
+    const before = inodes();
+    expect(Object.keys(before).sort()).toEqual(['credits.v8cache', 'root.v8cache']);
+    await help({ GEO_CACHE_DIR: dir });
+    await credits({ GEO_CACHE_DIR: dir });
+    expect(inodes()).toEqual(before);
+  });
+
+  it("the loader's noun list is src/cli.ts's NOUN_NAMES", () => {
+    const { NOUNS } = createRequire(import.meta.url)('../../bin/load-cli.js') as { NOUNS: string[] };
+    expect([...NOUNS].sort()).toEqual([...NOUN_NAMES].sort());
   });
 
   it('a cache stamped for another build of dist/cli.js is not used, and is replaced', async () => {
