@@ -53,8 +53,8 @@ export async function runStartup({ rounds = 3, runs = 15 } = {}) {
     for (const bin of [process.execPath, node24()].filter(Boolean)) {
       const v = nodeVersion(bin);
       const cmds = [`${bin} -e 0`, `${bin} ${GEO_BIN} --version`, `${bin} ${GEO_BIN} --help`, `${bin} ${GEO_BIN} credits --json`];
-      // A user's first run: the first `--help` writes geo's code cache (and `credits` then runs
-      // with that cache, compiling what it lacks), and Node >= 22 fills its own compile cache.
+      // A user's first runs: each command's first run writes its code cache (bin/load-cli.js), and
+      // Node >= 22 fills its own compile cache.
       for (const c of cmds.slice(1)) spawnSync(c.split(' ')[0], c.split(' ').slice(1), { env, stdio: 'ignore' });
       const per = { base: [], version: [], help: [], credits: [] };
       for (let r = 0; r < rounds; r++) {

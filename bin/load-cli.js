@@ -46,12 +46,13 @@ function hashPath(path) {
 }
 
 /**
- * The cache for `bundle`, this Node and the command in `argv`: its bytes (undefined when there is none yet, or it belongs to
- * another build of the bundle) and save(). Undefined when caching is off or the folder is unusable.
- * V8 itself refuses a cache from another V8 version, other flags, or a source of another length; the
- * stamp (size and mtime of the bundle) catches a rebuild of the same length.
+ * The cache for `bundle` (whose stat is `st`), this Node and the command in `argv`: its bytes
+ * (undefined when there is none yet, or it belongs to another build of the bundle) and save().
+ * Undefined when caching is off or the folder is unusable. V8 itself refuses a cache from another
+ * V8 version, other flags, or a source of another length; the stamp (size and mtime of the bundle)
+ * catches a rebuild of the same length.
  */
-function openCache(bundle, argv, env) {
+function openCache(bundle, st, argv, env) {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const dir = cacheDir(env);
   try {
@@ -60,7 +61,6 @@ function openCache(bundle, argv, env) {
   } catch {
     return undefined;
   }
-  const st = statSync(bundle);
   const stamp = Buffer.from(`geo-code-cache 1 ${st.size} ${Math.trunc(st.mtimeMs)}\n`);
   const file = join(dir, `cli-${hashPath(bundle)}-node${process.version}-${cacheKey(argv)}.v8cache`);
   let data;
@@ -97,8 +97,15 @@ function loadCli(bundle, argv, env = process.env) {
   // (src/lazy/esm.ts); the build makes every other import() a require(). Compiling the file's text
   // as it is keeps one copy of it (1.4 MB) in memory, not two. It is ASCII only (--charset=ascii,
   // checked by test/build/compile-cache.test.ts), so latin1 reads it ~2x faster than utf8.
-  const source = readFileSync(bundle, 'latin1');
-  const cache = openCache(bundle, argv, env);
+  const fd = openSync(bundle, 'r');
+  let source, st;
+  try {
+    st = fstatSync(fd);
+    source = readFileSync(fd, 'latin1');
+  } finally {
+    closeSync(fd);
+  }
+  const cache = openCache(bundle, st, argv, env);
   const script = new vm.Script(source, { filename: bundle, cachedData: cache?.data });
   const module = { exports: {} };
   const geoImport = (id) => import(id);

@@ -9,8 +9,6 @@ import type { Ctx, GlobalOptions, Runtime } from './context.js';
 import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor } from './output/io.js';
 import { listNouns } from './root-help.js';
-// bin/geo.js registers its code-cache save here (the bundle's exports are main and this).
-export { onBeforeV8Tuning } from './api/v8-tuning.js';
 import { register as locateRegister } from './commands/locate/register.js';
 import { register as inspectRegister } from './commands/inspect/register.js';
 import { register as creditsRegister } from './commands/credits/register.js';
@@ -23,6 +21,9 @@ import { register as docsRegister } from './commands/docs/register.js';
 import { register as sandboxRegister } from './commands/sandbox/register.js';
 import { register as exportRegister } from './commands/export/register.js';
 import { register as completionRegister } from './commands/completion/register.js';
+
+// bin/load-cli.js registers its code-cache save here (the bundle's exports are main and this).
+export { onBeforeV8Tuning } from './api/v8-tuning.js';
 
 export const EXIT = {
   ok: 0, unexpected: 1, usage: 2, auth: 3, credits: 4, rateLimited: 5, service: 6, partial: 7, belowConfidence: 8, cancelled: 130,

@@ -9,9 +9,9 @@ let tuned = false;
 let beforeTuning: (() => void) | undefined;
 
 /**
- * Registers a function to run once, right before tuneV8() changes V8's flags. bin/load-cli.js saves its
- * code cache there: V8 checks a cache against the flag hash of the process that made it, so a cache
- * made after the change would be refused by every later run.
+ * Registers a function to run once, right before tuneV8() changes V8's flags. bin/load-cli.js
+ * saves its code cache there: V8 checks a cache against the flag hash of the process that made
+ * it, so a cache made after the change would be refused by every later run.
  */
 export function onBeforeV8Tuning(fn: () => void): void {
   beforeTuning = fn;
@@ -42,4 +42,3 @@ export function tuneV8(): void {
   setFlagsFromString('--wasm-tiering-budget=2000000000');
   setFlagsFromString('--semi-space-growth-factor=1');
 }
-
