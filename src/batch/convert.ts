@@ -6,6 +6,8 @@
  */
 import { LIMITS } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
+import { MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../local/dimensions.js';
+import type { ImageKind } from '../local/sniff.js';
 
 /** The slice of sharp's API used here (sharp is optional, so its types may not be installed). */
 interface SharpPipeline {
@@ -60,11 +62,29 @@ export function tooLargeError(input: string, bytes: number): UsageError {
   );
 }
 
+/**
+ * Refuses an image whose header claims more pixels than geo decodes (MAX_DECODE_PIXELS), before
+ * sharp is even loaded: a decompression bomb costs a header read, not gigabytes. `head` is the
+ * file's first DIMENSIONS_HEAD_BYTES (or all of it).
+ */
+export function checkDecodable(input: string, head: Uint8Array, kind: ImageKind): void {
+  const claim = tooManyPixels(readDimensions(head, kind));
+  if (claim === undefined) return;
+  const mp = MAX_DECODE_PIXELS / 1e6;
+  throw new UsageError(
+    `${input}: the image claims ${claim}, above the ${mp} MP geo decodes locally (a decompression bomb?); nothing was sent`,
+    `if it is a real image, shrink it below ${mp} MP with another tool first`,
+  );
+}
+
+/** sharp refuses past this many pixels from the header too (for headers checkDecodable did not find). */
+const SHARP_LIMITS = { limitInputPixels: MAX_DECODE_PIXELS };
+
 /** Decodes any format sharp reads and encodes JPEG (first frame of an animation; EXIF kept). */
 export async function toJpeg(input: string, src: string | Buffer): Promise<Buffer> {
   const sharp = await loadSharp(`converting ${input} to JPEG`);
   try {
-    return await sharp(src, { animated: false, limitInputPixels: false }).rotate().withMetadata().jpeg({ quality: 92 }).toBuffer();
+    return await sharp(src, { animated: false, ...SHARP_LIMITS }).rotate().withMetadata().jpeg({ quality: 92 }).toBuffer();
   } catch (err) {
     throw new UsageError(`${input}: cannot convert to JPEG (${err instanceof Error ? err.message : String(err)})`);
   }
@@ -76,13 +96,22 @@ export async function toJpeg(input: string, src: string | Buffer): Promise<Buffe
  */
 export async function downscaleToFit(input: string, src: string | Buffer): Promise<Buffer> {
   const sharp = await loadSharp(`--downscale of ${input}`);
+  try {
+    return await shrinkUntilItFits(sharp, input, src);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`${input}: cannot downscale (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+async function shrinkUntilItFits(sharp: SharpFactory, input: string, src: string | Buffer): Promise<Buffer> {
   const maxBytes = Math.floor((LIMITS.imageB64MaxChars / 4) * 3);
-  const meta = await sharp(src, { limitInputPixels: false }).metadata();
+  const meta = await sharp(src, SHARP_LIMITS).metadata();
   let width = meta.width ?? 8000;
   let height = meta.height ?? 8000;
   let quality = 90;
   for (let pass = 0; pass < 6; pass++) {
-    const out = await sharp(src, { animated: false, limitInputPixels: false })
+    const out = await sharp(src, { animated: false, ...SHARP_LIMITS })
       .rotate()
       .resize({ width, height, fit: 'inside', withoutEnlargement: true })
       .withMetadata()

@@ -9,9 +9,10 @@ import type { Readable } from 'node:stream';
 import { type ImageB64Source, imageFromBuffer } from '../api/body.js';
 import { UsageError } from '../errors.js';
 import { MAX_IMAGE_BYTES } from '../api/schemas.js';
+import { DIMENSIONS_HEAD_BYTES } from '../local/dimensions.js';
 import { readFileHead, sha256File } from '../local/files.js';
 import { type LocalImage, readImage, sniffKind } from '../local/image.js';
-import { CONVERTIBLE_KINDS, downscaleToFit, fitsLimit, heicError, toJpeg, tooLargeError } from './convert.js';
+import { CONVERTIBLE_KINDS, checkDecodable, downscaleToFit, fitsLimit, heicError, toJpeg, tooLargeError } from './convert.js';
 import type { InputEntry } from './inputs.js';
 
 export type UploadSource =
@@ -44,9 +45,11 @@ async function loadOne(e: InputEntry, opts: LoadOptions): Promise<{ id: string; 
     const s = await stat(e.path);
     if (!fitsLimit(s.size)) {
       if (!opts.downscale) throw tooLargeError(e.input, s.size);
-      const kind = sniffKind(await readFileHead(e.path, 64));
+      const head = await readFileHead(e.path, DIMENSIONS_HEAD_BYTES);
+      const kind = sniffKind(head);
       if (kind === 'heic') throw heicError(e.input);
       if (kind === 'unknown') throw new UsageError(`${e.input}: not an image geo can read (unknown format)`);
+      checkDecodable(e.input, head, kind);
       const sha = await sha256File(e.path);
       return { id: sha, sha256: sha, source: { kind: 'downscale', path: e.path, bytes: s.size }, path: e.path };
     }
@@ -56,7 +59,11 @@ async function loadOne(e: InputEntry, opts: LoadOptions): Promise<{ id: string; 
   const image = await readImage(e.kind === 'stdin' ? '-' : e.path, opts.stdin, { maxBytes: opts.downscale ? 20 * MAX_IMAGE_BYTES : MAX_IMAGE_BYTES });
   const path = e.kind === 'path' ? e.path : undefined;
   if (image.kind === 'heic') throw heicError(e.input);
-  if (CONVERTIBLE_KINDS.has(image.kind)) return { id: image.sha256, sha256: image.sha256, source: { kind: 'convert', from: image.kind, image, ...(path ? { path } : {}) }, ...(path ? { path } : {}) };
+  const convert = CONVERTIBLE_KINDS.has(image.kind);
+  // Converting or downscaling (stdin past the limit) decodes every pixel: the header's claim is
+  // checked first, so a decompression bomb costs a header read.
+  if (convert || !fitsLimit(image.size)) checkDecodable(e.input, image.bytes ?? (await readFileHead(image.source, DIMENSIONS_HEAD_BYTES)), image.kind);
+  if (convert) return { id: image.sha256, sha256: image.sha256, source: { kind: 'convert', from: image.kind, image, ...(path ? { path } : {}) }, ...(path ? { path } : {}) };
   if (image.kind !== 'jpeg' && image.kind !== 'png') throw new UsageError(`${e.input}: not an image geo can read (${image.kind})`, 'give JPEG or PNG (WebP, AVIF, TIFF and GIF are converted)');
   return { id: image.sha256, sha256: image.sha256, source: { kind: 'image', image }, ...(path ? { path } : {}) };
 }

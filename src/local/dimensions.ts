@@ -10,6 +10,30 @@ export interface Dimensions {
   height: number;
 }
 
+/**
+ * The most pixels geo decodes locally (conversion to JPEG, --downscale, report thumbnails). A decoded
+ * pixel costs 3-4 bytes, so a 35-byte GIF whose header claims 20000x20000 asks for ~1.6 GB before
+ * a single row is read (a decompression bomb; issue 11 found 3.9 GB, and 11 GB for an 8 KB TIFF).
+ * 120 MP is above the largest camera sensors (~102 MP medium format) and a fifth of sharp's own
+ * default (268 MP), which it would still decode.
+ */
+export const MAX_DECODE_PIXELS = 120_000_000;
+
+/**
+ * How much of a file is read to find its dimensions. A JPEG's SOF follows its APPn segments (EXIF,
+ * XMP and ICC are at most 64 KiB each); a TIFF's IFD0 is usually near the start. Where the header
+ * is not found in this much, sharp's own limitInputPixels (set to the same bound) still refuses
+ * from the header before decoding.
+ */
+export const DIMENSIONS_HEAD_BYTES = 256 * 1024;
+
+/** "20,000 x 20,000 pixels (400 MP)" when the dimensions pass MAX_DECODE_PIXELS, else undefined. */
+export function tooManyPixels(d: Dimensions | undefined): string | undefined {
+  if (!d || d.width * d.height <= MAX_DECODE_PIXELS) return undefined;
+  const n = (v: number) => v.toLocaleString('en-US');
+  return `${n(d.width)} x ${n(d.height)} pixels (${Math.round((d.width * d.height) / 1e6)} MP)`;
+}
+
 export function readDimensions(buf: Uint8Array, kind: ImageKind): Dimensions | undefined {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   try {

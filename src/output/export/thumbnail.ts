@@ -3,6 +3,9 @@
  * the image is downscaled to a 1024 px JPEG so a 15 MB photo does not make a 20 MB report;
  * without it, the original bytes are embedded as they are.
  */
+import { MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../../local/dimensions.js';
+import { sniffKind } from '../../local/sniff.js';
+
 const MAX_EDGE = 1024;
 
 /** JPEG, PNG, WebP and GIF by magic bytes; anything else is not embedded (a browser could not show it). */
@@ -14,7 +17,7 @@ export function sniffImageMime(b: Uint8Array): string | undefined {
   return undefined;
 }
 
-type SharpFn = (input: Uint8Array) => {
+type SharpFn = (input: Uint8Array, opts?: { limitInputPixels?: number }) => {
   rotate(): ReturnType<SharpFn>;
   resize(o: { width: number; height: number; fit: 'inside'; withoutEnlargement: boolean }): ReturnType<SharpFn>;
   jpeg(o: { quality: number }): ReturnType<SharpFn>;
@@ -34,11 +37,14 @@ async function loadSharp(): Promise<SharpFn | undefined> {
 export async function thumbnailDataUrl(bytes: Uint8Array, opts: { useSharp?: boolean } = {}): Promise<string | undefined> {
   const mime = sniffImageMime(bytes);
   if (!mime) return undefined;
+  // A header claiming more pixels than geo decodes (a decompression bomb) is neither decoded here
+  // nor embedded for the browser to decode.
+  if (tooManyPixels(readDimensions(bytes, sniffKind(bytes))) !== undefined) return undefined;
   if (opts.useSharp !== false) {
     const sharp = await loadSharp();
     if (sharp) {
       try {
-        const small = await sharp(bytes).rotate().resize({ width: MAX_EDGE, height: MAX_EDGE, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 80 }).toBuffer();
+        const small = await sharp(bytes, { limitInputPixels: MAX_DECODE_PIXELS }).rotate().resize({ width: MAX_EDGE, height: MAX_EDGE, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 80 }).toBuffer();
         return `data:image/jpeg;base64,${small.toString('base64')}`;
       } catch {
         // A file sharp cannot decode is still shown as is.
