@@ -27,7 +27,8 @@ export default tseslint.config(
   },
   {
     // bin/ is CommonJS (bin/package.json): an ES-module entry costs Node 20 ~11 ms of start-up.
-    files: ['bin/**/*.js'],
+    // Test preloads (node --require) are CommonJS too.
+    files: ['bin/**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { ...nodeGlobals, require: 'readonly', module: 'writable', __dirname: 'readonly', __filename: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
