@@ -12,7 +12,7 @@ import { parseRateLimit } from './ratelimit.js';
 import { type RetryBudget, type RetryClass, type RetryInfo, type RetryPolicy, DEFAULT_RETRY_POLICY, withRetry } from './retry.js';
 import { parseSuccess, requestIdOf, toApiError } from './response.js';
 import { scrubAnswer } from './secret.js';
-import { type Route, routes } from './routes.js';
+import { type Route, SANDBOX_HEADER, routes } from './routes.js';
 import {
   type AnalysesList, type AsyncAccepted, type Case, type CaseList, type CreateCaseBody, type Credits, type GeolocateRequest,
   type GeolocateResponse, type Usage, CreateCaseBodySchema, IdempotencyKeySchema, LIMITS, checkGeolocateRequest,
@@ -50,6 +50,7 @@ export class ApiClient {
   readonly #timeoutMs: number;
   readonly #now: () => number;
   #agent: Agent | undefined;
+  #sandbox = false;
 
   constructor(opts: ClientOptions) {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl);
@@ -122,6 +123,11 @@ export class ApiClient {
     return this.#call({ route: routes.docs });
   }
 
+  /** True once any answer carried the sandbox's header (routes.ts SANDBOX_HEADER): results simulated, credits the sandbox's. */
+  get servedBySandbox(): boolean {
+    return this.#sandbox;
+  }
+
   /** Closes pooled connections (idle sockets are unref'd, so exiting without this is fine too). */
   async close(): Promise<void> {
     const a = this.#agent;
@@ -166,6 +172,7 @@ export class ApiClient {
           throw err;
         });
         const ans = scrubAnswer(sent, this.#key);
+        if (ans.headers[SANDBOX_HEADER] !== undefined) this.#sandbox = true;
         const rateLimit = parseRateLimit(ans.headers, this.#now());
         this.#log(`< ${ans.status} ${route.method} ${url} ${this.#now() - t0} ms ${showHeaders(ans.headers, false, RESPONSE_HEADERS)}`);
         if (ans.status < 200 || ans.status >= 300) throw toApiError(ans, rateLimit);

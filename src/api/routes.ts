@@ -10,6 +10,13 @@ import {
 
 export const API_PREFIX = '/api/v1';
 
+/**
+ * The header with which `geo sandbox` marks every answer (DESIGN.md "Sandbox surface"). The CLI
+ * prints its sandbox banner only when an answer carried it: a loopback base URL may just as well
+ * be a local proxy or tunnel to the real, paid service.
+ */
+export const SANDBOX_HEADER = 'geo-sandbox';
+
 export interface Route {
   operationId: string;
   method: 'GET' | 'POST';

@@ -13,7 +13,7 @@ import { type Job, prepareUpload } from './sources.js';
 import type { BatchError, BatchEvent, ResponseMeta } from './types.js';
 
 /** The slice of ApiClient the engine uses (tests and wrappers can supply their own). */
-export type BatchClient = Pick<ApiClient, 'geolocate' | 'credits' | 'baseUrl'>;
+export type BatchClient = Pick<ApiClient, 'geolocate' | 'credits' | 'baseUrl'> & { readonly servedBySandbox?: boolean };
 
 export type JobOutcome =
   | { ok: true; result: unknown; replayed: boolean; credits: number; response?: ResponseMeta }

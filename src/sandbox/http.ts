@@ -3,6 +3,7 @@
  * reset-after) live here, at the single place bytes are written.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SANDBOX_HEADER } from '../api/routes.js';
 import type { Account } from './state.js';
 import { type ErrorCode, type ErrorExtras, apiErrorBody, prefersProblem, problemBody } from './errors.js';
 import type { Fault } from './faults.js';
@@ -30,6 +31,7 @@ export function send(ex: Exchange, status: number, contentType: string, payload:
   const buf = Buffer.from(payload, 'utf8');
   res.statusCode = status;
   res.setHeader('X-Request-Id', ex.id);
+  res.setHeader(SANDBOX_HEADER, 'simulated; credits=sandbox');
   for (const [k, v] of Object.entries({ ...ex.rateHeaders, ...headers })) res.setHeader(k, v);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Length', String(buf.length));

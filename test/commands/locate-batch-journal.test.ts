@@ -28,7 +28,7 @@ describe('the journal behind every locate', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(first.stdout);
     expect(again.stderr).toMatch(/from the journal, not charged: .*--fresh to analyse again/);
-    expect(again.stderr).not.toContain('sandbox: results are simulated'); // nothing was sent
+    expect(again.stderr).not.toContain('sandbox: simulated results'); // nothing was sent
     expect(footprint(sb)).toEqual(paid);
 
     const view = await run(argv.slice(0, -1));

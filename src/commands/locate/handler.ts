@@ -51,7 +51,7 @@ export const locate: Handler = async (ctx, args, opts) => {
   const client = clientFor(ctx, s.dryRun);
   const warn = (l: string) => note(ctx, l);
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn });
-  const shared = { format, baseUrl: client.baseUrl, evidence, ...(s.minConfidence !== undefined ? { minConfidence: s.minConfidence } : {}) };
+  const shared = { format, sandbox: () => client.servedBySandbox === true, evidence, ...(s.minConfidence !== undefined ? { minConfidence: s.minConfidence } : {}) };
   const out = s.single ? new SingleOutput(ctx, shared) : new ManyOutput(ctx, shared);
   const confirm = confirmer(ctx);
   let result;

@@ -18,7 +18,7 @@ import { type ResultRow, progressLine, resultsTable, summaryLines } from '../../
 import type { Evidence } from './evidence.js';
 import { exportText } from './exports.js';
 import { LiveLine } from './live.js';
-import { SANDBOX_BANNER, isSandbox, stopExitCode } from './notes.js';
+import { sandboxBanner, stopExitCode } from './notes.js';
 
 function row(r: BatchRecord): ResultRow {
   if (!r.ok || !isResultBody(r.result)) return { input: r.input, ok: false, error: r.error ?? { code: 'accepted', message: '' } };
@@ -31,13 +31,14 @@ function row(r: BatchRecord): ResultRow {
 export class ManyOutput {
   private readonly live: LiveLine;
   private readonly lines: boolean;
-  private bannered = false;
+  private readonly banner: () => void;
 
   constructor(
     private readonly ctx: Ctx,
-    private readonly o: { format: string; baseUrl: string; minConfidence?: number; evidence: Evidence },
+    private readonly o: { format: string; sandbox: () => boolean; minConfidence?: number; evidence: Evidence },
   ) {
     this.live = new LiveLine(ctx);
+    this.banner = sandboxBanner(o.sandbox, (l) => this.live.note(l));
     // DESIGN.md: piped output is NDJSON, one line per input; --json means the same for many inputs.
     this.lines = o.format === 'ndjson' || o.format === 'json' || (o.format === 'table' && !ctx.io.stdoutIsTTY);
   }
@@ -48,9 +49,7 @@ export class ManyOutput {
       case 'notice':
         return this.live.note(e.message);
       case 'started':
-        if (!this.bannered && isSandbox(this.o.baseUrl)) this.live.note(SANDBOX_BANNER);
-        this.bannered = true;
-        return;
+        return this.banner();
       case 'paused':
         return this.live.note(`rate limited (429): every worker waits ${Math.max(1, Math.round((e.untilMs - this.ctx.now()) / 1000))} s`);
       case 'progress':
@@ -58,6 +57,7 @@ export class ManyOutput {
       case 'stopped':
         return this.live.note(`stopping: ${describeStop(e.stop)}; requests in flight finish and are recorded`);
       case 'finished':
+        this.banner();
         // Flushed per line: a reader of the pipe sees each result as soon as it exists.
         if (this.lines) this.ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(e.record)) + '\n');
         return;

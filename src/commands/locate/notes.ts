@@ -1,7 +1,6 @@
 /** Lines on stderr shared by the one-image and the many-image output: banner, labels, retries, stops. */
 import { basename } from 'node:path';
 import { ApiError } from '../../api/errors.js';
-import { isLoopbackHost } from '../../api/schemas.js';
 import type { BatchStop } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
 import { sanitizeInline } from '../../output/sanitize.js';
@@ -11,15 +10,21 @@ export function note(ctx: Pick<Ctx, 'globals' | 'io'>, line: string): void {
   if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');
 }
 
-/** DESIGN.md: sandbox results are simulated; say so wherever the base URL is loopback. */
-export function isSandbox(baseUrl: string): boolean {
-  try {
-    return isLoopbackHost(new URL(baseUrl).hostname);
-  } catch {
-    return false; // an unparsable base URL is reported by the client with its own hint
-  }
+export const SANDBOX_BANNER = 'sandbox: simulated results and sandbox credits, no real money';
+
+/**
+ * The banner, once, as soon as an answer came from the sandbox (its header, not a loopback base
+ * URL: that may be a tunnel to the paid service). An answer from the journal sends nothing and
+ * shows no banner. Call it on every event; it prints at most once.
+ */
+export function sandboxBanner(seen: () => boolean, print: (line: string) => void): () => void {
+  let shown = false;
+  return () => {
+    if (shown || !seen()) return;
+    shown = true;
+    print(SANDBOX_BANNER);
+  };
 }
-export const SANDBOX_BANNER = 'sandbox: results are simulated, no credits are spent';
 
 export function label(input: string): string {
   if (input === '-') return 'stdin';

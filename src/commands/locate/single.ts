@@ -18,7 +18,7 @@ import { locateView } from '../../output/views/locate.js';
 import { acceptedView } from '../../output/views/locate-dry-run.js';
 import type { Evidence } from './evidence.js';
 import { exportText } from './exports.js';
-import { SANDBOX_BANNER, fromJournalNote, isSandbox, label, note, retryLine } from './notes.js';
+import { fromJournalNote, label, note, retryLine, sandboxBanner } from './notes.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 
@@ -26,22 +26,27 @@ export class SingleOutput {
   private plan: BatchPlan | undefined;
   private spinner: Promise<Spinner> | undefined;
   private finished: Finished | undefined;
+  private readonly banner: () => void;
 
   constructor(
     private readonly ctx: Ctx,
-    private readonly o: { format: string; baseUrl: string; minConfidence?: number; evidence: Evidence },
-  ) {}
+    private readonly o: { format: string; sandbox: () => boolean; minConfidence?: number; evidence: Evidence },
+  ) {
+    this.banner = sandboxBanner(o.sandbox, (l) => note(ctx, l));
+  }
 
   onEvent(e: BatchEvent): void {
     if (e.type === 'plan') this.plan = e.plan;
     else if (e.type === 'notice') note(this.ctx, e.message);
     else if (e.type === 'started') {
-      // Banner only when something is sent: a rerun answered by the journal sends nothing.
-      if (isSandbox(this.o.baseUrl)) note(this.ctx, SANDBOX_BANNER);
+      this.banner(); // known already when the balance was read first
       const depth = (this.plan?.depth ?? 1) as Depth;
       this.spinner = startSpinner(this.ctx, `locating ${label(e.input)} · ${costOf(depth)} · usually ${DEPTH_LATENCY[depth]}`);
     } else if (e.type === 'retry') void this.spinner?.then((s) => s.note(retryLine(e)));
-    else if (e.type === 'finished') this.finished = e;
+    else if (e.type === 'finished') {
+      this.finished = e;
+      this.banner();
+    }
   }
 
   async stop(): Promise<void> {
