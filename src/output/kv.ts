@@ -5,7 +5,7 @@
  */
 import type { ViewOpts } from './render.js';
 import { sanitizeInline } from './sanitize.js';
-import { width } from './table.js';
+import { width, wrapFor } from './fit.js';
 
 export type KvRow = [key: string, value: string];
 
@@ -39,9 +39,20 @@ export interface Drawn {
 }
 export type KvInput = [key: string, value: string | Drawn];
 
-/** Aligned "key  value" lines; keys dimmed on a colour terminal. Server text is sanitized. */
+/**
+ * Aligned "key  value" lines; keys dimmed on a colour terminal. Server text is sanitized. On a
+ * terminal a long value wraps under itself; drawn values (bars) are the CLI's own and short.
+ */
 export function renderKv(rows: KvInput[], view: ViewOpts, indent = ''): string {
-  const safe = rows.map(([k, v]) => [sanitizeInline(k), typeof v === 'string' ? sanitizeInline(v) : v.drawn] as const);
+  const safe = rows.map(([k, v]) => [sanitizeInline(k), typeof v === 'string' ? sanitizeInline(v) : v.drawn, typeof v === 'string'] as const);
   const w = Math.max(0, ...safe.map(([k]) => width(k)));
-  return safe.map(([k, v]) => `${indent}${view.style.dim(k)}${' '.repeat(w - width(k) + 2)}${v}`.trimEnd()).join('\n');
+  const under = ' '.repeat(width(indent) + w + 2);
+  return safe
+    .flatMap(([k, v, wraps]) => {
+      const lead = `${indent}${k}${' '.repeat(w - width(k) + 2)}`;
+      const lines = wraps ? wrapFor(view, v, under, lead) : [`${lead}${v}`.trimEnd()];
+      // The key is dimmed after wrapping, so widths are measured on plain text.
+      return lines.map((l, i) => (i === 0 ? `${indent}${view.style.dim(k)}${l.slice(indent.length + k.length)}` : l));
+    })
+    .join('\n');
 }

@@ -3,6 +3,7 @@
  * stdout stays pure data, and logs never fill with frames. Shows elapsed seconds, ticking once a
  * second from ctx.now so tests can drive the clock.
  */
+import { cut, width } from './fit.js';
 import type { IO } from './io.js';
 import { sanitizeInline } from './sanitize.js';
 
@@ -42,9 +43,16 @@ export async function startSpinner(ctx: SpinnerCtx, label: string): Promise<Spin
     // Our own streams decide colour; ora must not touch process.stdin.
     color: ctx.io.colorErr ? 'cyan' : false,
     discardStdin: false,
-    text: `${text} · 0 s`,
-  }).start();
-  const tick = () => (spinner.text = `${text} · ${elapsed(ctx.now() - started)}`);
+  });
+  // One row: ora clears a wrapped spinner by counting rows, which goes wrong when the terminal is
+  // resized mid-run, so the label is cut to the width ("⠋ " takes two columns) and the clock kept.
+  const line = () => {
+    const clock = ` · ${elapsed(ctx.now() - started)}`;
+    return cut(text, Math.max(8, ctx.io.columns - 3 - width(clock))) + clock;
+  };
+  spinner.text = line();
+  spinner.start();
+  const tick = () => (spinner.text = line());
   const timer = setInterval(tick, 1000);
   timer.unref?.();
   return {

@@ -144,7 +144,7 @@ describe('geo locate <folder> on a terminal', () => {
     expect(stderr).toMatch(/6\/6 · 5 ok · 1 failed · 0 in flight · 4 credits · [\d.]+\/min · ETA/);
     expect(stdout).toMatch(/│ input +│ place +│ coordinates +│ confidence │ EXIF +│/);
     expect(stdout).toMatch(/blocked\.png +│ failed: content_blocked/);
-    expect(stdout).toMatch(/paris\.jpg +│ [^│]*France +│ 48\.858\d+, 2\.294\d+ +│ +0\.\d\d │ agrees/);
+    expect(stdout).toMatch(/paris\.jpg +│ Paris[^│]* +│ 48\.858\d+, 2\.294\d+ +│ +0\.\d\d │ agrees/);
     expect(stdout).toMatch(/plain\.png .*│ none +│/);
     expect(stderr).toMatch(/6 inputs: 5 ok, 1 failed · 4 credits spent/);
     expect(stderr).toMatch(/journal .*journals\/[0-9a-f]{24}\.ndjson/);

@@ -16,7 +16,7 @@ describe.skipIf(!built)('geo (built binary)', () => {
     const body = GeolocateResponseSchema.parse(JSON.parse(r.stdout));
     expect(body.location.latitude).toBeCloseTo(48.858, 2);
     expect(r.stdout).not.toMatch(ANSI);
-    expect(r.stderr).toBe('sandbox: simulated results and sandbox credits, no real money\n');
+    expect(r.stderr).toBe('sandbox: simulated results, sandbox credits, no real money\n');
   });
 
   it('exit codes survive the process boundary: 8 below --min-confidence, 2 for a bad depth', async () => {

@@ -26,7 +26,7 @@ describe('geo locate, piped (plain text, no ANSI)', () => {
     expect(r.stdout).not.toContain('Forensic');
     expect(r.stdout).toMatch(/depth 1 \(Surface\) · model orca-1\.5 · server [\d.]+ s · total [\d.]+ s/);
     expect(r.stdout).toMatch(/analysis an_[0-9a-f]+/);
-    expect(r.stderr).toBe('sandbox: simulated results and sandbox credits, no real money\n');
+    expect(r.stderr).toBe('sandbox: simulated results, sandbox credits, no real money\n');
   });
 
   it('depth 2 adds thinking and visual clues (with their image coordinates when present)', async () => {
@@ -99,7 +99,7 @@ describe('geo locate on a terminal', () => {
     expect(r.stdout).toContain('█');
     expect(r.stdout).toContain('┌');
     expect(r.stdout).toContain('https://www.openstreetmap.org/?mlat=');
-    expect(r.stderr).toContain('sandbox: simulated results and sandbox credits, no real money');
+    expect(r.stderr).toContain('sandbox: simulated results, sandbox credits, no real money');
     expect(r.stderr).toContain('locating paris.jpg · depth 3 · 10 credits · usually 70-150 s');
   });
 

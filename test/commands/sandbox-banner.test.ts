@@ -12,7 +12,7 @@ import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
 
 const sb = withSandbox();
-const BANNER = 'sandbox: simulated results and sandbox credits, no real money';
+const BANNER = 'sandbox: simulated results, sandbox credits, no real money';
 
 /** A loopback stand-in for a tunnel to the real service: a valid depth-1 answer, no sandbox header. */
 const RESULT = {

@@ -29,8 +29,8 @@ export function builtBinaryOrThrow(): void {
   if (!existsSync(DIST)) throw new Error('dist/cli.js is missing: run `npm run build` before the pty tests');
 }
 
-export function spawnGeoInPty(argv: string[], env: Record<string, string | undefined>): PtySession {
-  const child: ChildProcessWithoutNullStreams = spawn('python3', [PTY_PY, '--size', '100x30', '--', process.execPath, GEO_BIN, ...argv], {
+export function spawnGeoInPty(argv: string[], env: Record<string, string | undefined>, size = { columns: 100, rows: 30 }): PtySession {
+  const child: ChildProcessWithoutNullStreams = spawn('python3', [PTY_PY, '--size', `${size.columns}x${size.rows}`, '--', process.execPath, GEO_BIN, ...argv], {
     env: { TERM: 'xterm-256color', PATH: process.env.PATH, PYTHONDONTWRITEBYTECODE: '1', GEO_CACHE_DIR: CODE_CACHE_DIR, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -5,6 +5,7 @@
  */
 import type { Ctx } from '../../context.js';
 import { sanitizeInline } from '../../output/sanitize.js';
+import { stderrLines } from './notes.js';
 
 const CLEAR = '\r\u001b[2K';
 // eslint-disable-next-line no-control-regex -- our own SGR colour codes, measured out of the width
@@ -25,7 +26,7 @@ export class LiveLine {
   note(line: string): void {
     if (this.ctx.globals.quiet) return;
     const live = this.ctx.animate && this.current !== '';
-    this.ctx.io.stderr.write((live ? CLEAR : '') + sanitizeInline(line) + '\n' + (live ? this.current : ''));
+    this.ctx.io.stderr.write((live ? CLEAR : '') + stderrLines(this.ctx, sanitizeInline(line)) + '\n' + (live ? this.current : ''));
   }
 
   clear(): void {

@@ -18,7 +18,7 @@ import { type ResultRow, progressLine, resultsTable, summaryLines } from '../../
 import type { Evidence } from './evidence.js';
 import { exportText } from './exports.js';
 import { LiveLine } from './live.js';
-import { sandboxBanner, stopExitCode } from './notes.js';
+import { sandboxBanner, stderrLines, stopExitCode } from './notes.js';
 
 function row(r: BatchRecord): ResultRow {
   if (!r.ok || !isResultBody(r.result)) return { input: r.input, ok: false, error: r.error ?? { code: 'accepted', message: '' } };
@@ -82,7 +82,7 @@ export class ManyOutput {
     if (!ctx.globals.quiet) {
       const { stopped, ...counts } = summary;
       const data = { ...counts, ...(stopped ? { stopped: describeStop(stopped) } : {}), belowConfidence: below, ...(o.evidence.stored > 0 ? { stored: o.evidence.stored } : {}) };
-      ctx.io.stderr.write(summaryLines(data, makeStyle(ctx.io.colorErr)).join('\n') + '\n');
+      ctx.io.stderr.write(summaryLines(data, makeStyle(ctx.io.colorErr)).map((l) => stderrLines(ctx, l)).join('\n') + '\n');
     }
     const failed = summary.failed + summary.notSent;
     if (summary.stopped) throw new PartialFailureError(failed, summary.inputs, stopExitCode(summary.stopped));

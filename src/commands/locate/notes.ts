@@ -3,14 +3,20 @@ import { basename } from 'node:path';
 import { ApiError } from '../../api/errors.js';
 import type { BatchStop } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
+import { wrapFor } from '../../output/fit.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { isUrlInput } from './options.js';
 
 export function note(ctx: Pick<Ctx, 'globals' | 'io'>, line: string): void {
-  if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');
+  if (!ctx.globals.quiet) ctx.io.stderr.write(stderrLines(ctx, sanitizeInline(line)) + '\n');
 }
 
-export const SANDBOX_BANNER = 'sandbox: simulated results and sandbox credits, no real money';
+/** Text for stderr, wrapped to the terminal when stderr is one (issue 13: nothing wider than the screen). */
+export function stderrLines(ctx: Pick<Ctx, 'io'>, text: string): string {
+  return wrapFor({ tty: ctx.io.stderrIsTTY, columns: ctx.io.columns }, text).join('\n');
+}
+
+export const SANDBOX_BANNER = 'sandbox: simulated results, sandbox credits, no real money';
 
 /**
  * The banner, once, as soon as an answer came from the sandbox (its header, not a loopback base

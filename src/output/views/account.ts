@@ -40,6 +40,11 @@ const get = (o: Item, ...keys: string[]): unknown => {
  * Item fields are "not shown" in the spec, so each column lists the names it accepts and the
  * table keeps only columns at least one item fills. `--json` has everything.
  */
+/** Narrow terminals list these under the table, in this order; id, file, city and confidence stay. */
+const OPTIONAL = ['COORDINATES', 'NEIGHBORHOOD', 'CREATED', 'COUNTRY', 'DEPTH'];
+/** Never cut: half a number is a wrong one. */
+const NUMERIC = new Set(['COORDINATES', 'CONFIDENCE', 'DEPTH']);
+
 const COLUMNS: Array<{ head: string; pick: (o: Item) => unknown; align?: 'right' }> = [
   { head: 'ID', pick: (o) => get(o, 'analysis_id', 'id') },
   { head: 'CREATED', pick: (o) => get(o, 'created_at', 'createdAt', 'created') },
@@ -70,6 +75,8 @@ export function analysesView(items: Item[], view: ViewOpts): string {
       head: cols.map((c) => c.head),
       rows: items.map((o) => cols.map((c) => cell(c.pick(o)))),
       align: cols.map((c) => c.align ?? 'left'),
+      optional: OPTIONAL.map((h) => cols.findIndex((c) => c.head === h)).filter((i) => i >= 0),
+      floor: cols.map((c) => (NUMERIC.has(c.head) ? Infinity : undefined)),
     },
     view,
   );

@@ -5,6 +5,8 @@
  */
 import type { BatchPlan } from '../../batch/plan.js';
 import type { BatchProgress, BatchSummary } from '../../batch/types.js';
+import { basename } from 'node:path';
+import { width } from '../fit.js';
 import { coord } from '../maps.js';
 import type { Style, ViewOpts } from '../render.js';
 import { sanitizeInline } from '../sanitize.js';
@@ -58,7 +60,13 @@ function paintVerdict(v: string | undefined, style: Style): string {
   return v ?? '';
 }
 
+/**
+ * One row per input. On a narrow terminal the coordinates, then the EXIF verdict, go below the
+ * table; then the place is cut before the input, which is cut from the left and never past its
+ * file name: two photos of one folder must stay told apart.
+ */
 export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string {
+  const names = Math.min(48, Math.max(6, ...rows.map((r) => width(basename(r.input)) + 1)));
   return renderTable(
     {
       head: ['input', 'place', 'coordinates', 'confidence', 'EXIF'],
@@ -68,7 +76,10 @@ export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string
           : [r.input, `failed: ${r.error?.code ?? 'error'}`, '', '', ''],
       ),
       align: ['left', 'left', 'left', 'right', 'left'],
-      maxCell: 40,
+      optional: [2, 4],
+      cutLeft: [0],
+      // Numbers are never cut (half a coordinate is a wrong one); "0.90" is 4 wide, so is "con…".
+      floor: [names, undefined, Infinity, 4, Infinity],
     },
     view,
   // The verdict column is coloured after layout so cli-table3 measures plain text.

@@ -15,6 +15,8 @@ export function casesView(cases: readonly Case[], view: ViewOpts): string {
     {
       head: ['ID', 'NAME', 'DESCRIPTION', 'TEAM', 'CREATED', 'UPDATED'],
       rows: cases.map((c) => [str(c.id), str(c.name), str(c.description), teamOf(c), str(c.createdAt), str(c.updatedAt)]),
+      // Narrow terminals list these under the table; id, name and description stay in it.
+      optional: [5, 3, 4],
     },
     view,
   );

@@ -9,6 +9,7 @@ import { percent } from '../confidence.js';
 import { flatten, renderKv } from '../kv.js';
 import { coord, osmLink } from '../maps.js';
 import type { ViewOpts } from '../render.js';
+import { wrapFor } from '../fit.js';
 import { sanitizeInline } from '../sanitize.js';
 import { renderTable } from '../table.js';
 
@@ -16,8 +17,8 @@ function km(d: number): string {
   return d < 10 ? `${d.toFixed(2)} km` : `${Math.round(d)} km`;
 }
 
-function bullets(items: readonly string[], mark: string): string[] {
-  return items.length ? items.map((s) => `  ${mark} ${sanitizeInline(s)}`) : ['  (none)'];
+function bullets(items: readonly string[], mark: string, view: ViewOpts): string[] {
+  return items.length ? items.flatMap((s) => wrapFor(view, sanitizeInline(s), '    ', `  ${mark} `)) : ['  (none)'];
 }
 
 function candidates(res: GeolocateResponse, view: ViewOpts): string[] {
@@ -33,7 +34,7 @@ function candidates(res: GeolocateResponse, view: ViewOpts): string[] {
     km(haversineKm(latitude, longitude, c.lat, c.lng)),
     osmLink(c.lat, c.lng),
   ]);
-  const table = renderTable({ head: ['label', 'coordinates', 'confidence', 'distance', 'map'], rows, align: ['left', 'left', 'right', 'right', 'left'], maxCell: 40, keep: [4] }, view);
+  const table = renderTable({ head: ['label', 'coordinates', 'confidence', 'distance', 'map'], rows, align: ['left', 'left', 'right', 'right', 'left'], optional: [4], keep: [4], floor: [undefined, Infinity, Infinity, Infinity], indent: 2 }, view);
   return ['', head, table.split('\n').map((l) => '  ' + l).join('\n')];
 }
 
@@ -46,10 +47,10 @@ export function forensicSection(res: GeolocateResponse, view: ViewOpts): string[
     renderKv([['precision tier', f.precision_tier], ['verification status', f.verification_status]], view, '  '),
     '',
     view.style.bold(`Supports (${f.supports.length})`),
-    ...bullets(f.supports, '+'),
+    ...bullets(f.supports, '+', view),
     '',
     view.style.bold(`Contradictions (${f.contradictions.length})`),
-    ...bullets(f.contradictions, '-'),
+    ...bullets(f.contradictions, '-', view),
     ...candidates(res, view),
   ];
   if (res.calibration !== undefined) {

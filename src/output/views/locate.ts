@@ -8,6 +8,7 @@ import { DEPTH_NAME, type Depth } from '../../api/schemas.js';
 import { type Corroboration, describeCorroboration } from '../../local/corroborate.js';
 import { formatConfidence } from '../confidence.js';
 import { renderKv, type KvInput } from '../kv.js';
+import { width, wrapFor } from '../fit.js';
 import { coord, mapLinks } from '../maps.js';
 import type { ViewOpts } from '../render.js';
 import { sanitize, sanitizeInline } from '../sanitize.js';
@@ -27,16 +28,20 @@ export interface LocateMeta {
   fromJournal?: boolean;
 }
 
+/** A bold title, wrapped to the terminal (a place name can be long). */
 export function heading(title: string, view: ViewOpts): string {
-  return view.style.bold(title);
+  return wrapFor(view, title).map((l) => view.style.bold(l)).join('\n');
 }
 
-/** A text block, indented two spaces, newlines kept (sanitize keeps \n and \t). */
-export function block(text: string, indent = '  '): string {
-  return sanitize(text)
-    .split('\n')
-    .map((l) => (indent + l).trimEnd())
-    .join('\n');
+/** A text block, indented two spaces, newlines kept (sanitize keeps \n and \t), wrapped on a terminal. */
+export function block(text: string, view: ViewOpts, indent = '  '): string {
+  return wrapFor(view, sanitize(text), indent).join('\n');
+}
+
+/** `title (note)` on one line when it fits, the note on the next line otherwise. */
+function titled(title: string, note: string, view: ViewOpts): string {
+  const oneLine = !view.tty || width(`${title} ${note}`) <= view.columns;
+  return heading(title, view) + (oneLine ? ' ' : '\n  ') + view.style.dim(note);
 }
 
 export function placeLine(loc: GeolocateResponse['location']): string {
@@ -71,20 +76,20 @@ function evidenceSection(c: Corroboration, view: ViewOpts): string[] {
   const verdict = c.verdict === 'agrees' ? s.green(c.verdict) : c.verdict === 'contradicts' ? s.red(s.bold(c.verdict)) : c.verdict;
   return [
     '',
-    heading('EXIF check', view) + s.dim(' (local: never sent, does not change the confidence)'),
+    titled('EXIF check', '(local: never sent, does not change the confidence)', view),
     renderKv([['verdict', { drawn: verdict }], ['detail', describeCorroboration(c)]], view, '  '),
   ];
 }
 
 function clues(res: GeolocateResponse, view: ViewOpts): string[] {
   const out: string[] = [];
-  if (res.thinking !== undefined) out.push('', heading('Thinking', view), block(res.thinking || '(empty)'));
+  if (res.thinking !== undefined) out.push('', heading('Thinking', view), block(res.thinking || '(empty)', view));
   if (res.visual_clues !== undefined) {
     out.push('', heading(`Visual clues (${res.visual_clues.length})`, view));
     if (!res.visual_clues.length) out.push('  (none)');
     for (const c of res.visual_clues) {
       const detail = c.detail ? `: ${sanitizeInline(c.detail)}` : '';
-      out.push(`  - ${sanitizeInline(c.label)}${detail}${clueExtras(c)}`);
+      out.push(...wrapFor(view, `${sanitizeInline(c.label)}${detail}${clueExtras(c)}`, '    ', '  - '));
     }
   }
   return out;
@@ -100,7 +105,8 @@ function footer(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): strin
   if (meta.attempts !== undefined && meta.attempts > 1) facts.push(`${meta.attempts} attempts`);
   const ids = [`analysis ${res.analysis_id === null ? '(not saved: history is off)' : sanitizeInline(res.analysis_id)}`];
   if (meta.requestId) ids.push(`request ${sanitizeInline(meta.requestId)}`);
-  const lines = ['', view.style.dim(facts.join(' · ')), view.style.dim(ids.join(' · '))];
+  const dim = (parts: string[]) => wrapFor(view, parts.join(' · ')).map((l) => view.style.dim(l));
+  const lines = ['', ...dim(facts), ...dim(ids)];
   if (meta.fromJournal) lines.push(view.style.yellow('from the journal of an earlier run: nothing sent, not charged'));
   if (meta.replayed) lines.push(view.style.yellow('replayed: the stored response for this Idempotency-Key, no credits charged'));
   return lines;
@@ -112,7 +118,7 @@ export function locateView(res: GeolocateResponse, meta: LocateMeta, view: ViewO
     ...(meta.evidence ? evidenceSection(meta.evidence, view) : []),
     '',
     heading('Reasoning', view),
-    block(res.reasoning || '(empty)'),
+    block(res.reasoning || '(empty)', view),
     ...clues(res, view),
     ...(res.forensic ? forensicSection(res, view) : []),
     ...footer(res, meta, view),
