@@ -6,12 +6,13 @@
 import { haversineKm } from './distance.js';
 import { type ExifSummary, readExif } from './exif.js';
 
-export type Verdict = 'agrees' | 'contradicts' | 'stripped' | 'none';
+export type Verdict = 'agrees' | 'contradicts' | 'stripped' | 'unreadable' | 'none';
 
 export interface Corroboration {
   /**
    * agrees: EXIF GPS within toleranceKm of the estimate; contradicts: beyond it;
-   * stripped: the file has EXIF (camera, date, software) but no usable GPS; none: no EXIF at all.
+   * stripped: the file has EXIF (camera, date, software) but no GPS; unreadable: it has a GPS
+   * block that cannot be read (damaged: the location may be there, geo cannot tell); none: no EXIF.
    */
   verdict: Verdict;
   exifPoint?: { lat: number; lng: number };
@@ -64,7 +65,7 @@ export function toleranceFor(est: Estimate, opts: CorroborateOptions = {}): { km
 
 /** True when the EXIF block says anything at all (GPS, camera, time or editing software). */
 function hasAnyExif(exif: ExifSummary): boolean {
-  return Boolean(exif.gps || exif.make || exif.model || exif.dateTimeOriginal || exif.software || exif.lens || exif.offsetTime);
+  return Boolean(exif.gps || exif.gpsUnreadable || exif.make || exif.model || exif.dateTimeOriginal || exif.software || exif.lens || exif.offsetTime);
 }
 
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
@@ -74,6 +75,7 @@ export function corroborate(estimate: Estimate, exif: ExifSummary | undefined, o
   const base = { toleranceKm: tol.km, toleranceBasis: tol.basis };
   if (!exif || !hasAnyExif(exif)) return { verdict: 'none', ...base };
   const gps = exif.gps;
+  if (!gps && exif.gpsUnreadable) return { verdict: 'unreadable', ...base, ...(exif.errors[0] ? { note: exif.errors[0] } : {}) };
   if (!gps || !Number.isFinite(gps.lat) || !Number.isFinite(gps.lng)) return { verdict: 'stripped', ...base };
   // 0,0 is a camera without a fix, not a place: comparing it would "contradict" every estimate.
   if (gps.suspect === 'zero') return { verdict: 'stripped', ...base, note: 'EXIF GPS is 0,0 (no fix); not compared' };
@@ -114,6 +116,8 @@ export function describeCorroboration(c: Corroboration): string {
   switch (c.verdict) {
     case 'none':
       return 'EXIF: none in the file (nothing to compare)';
+    case 'unreadable':
+      return `EXIF: a GPS block is present but cannot be read${c.note ? ` (${c.note})` : ''}: not compared (damaged, not stripped)`;
     case 'stripped':
       return `EXIF: present but without GPS${c.note ? ` (${c.note})` : ''}: location stripped or never recorded`;
     default: {

@@ -15,6 +15,8 @@ export interface ExifGps {
 
 export interface ExifSummary {
   gps?: ExifGps;
+  /** The file has a GPS block that cannot be read (the reason is in `errors`): damaged, not stripped. */
+  gpsUnreadable?: boolean;
   /** As written, e.g. "2008:10:22 16:28:39"; never shifted to another zone. */
   dateTimeOriginal?: string;
   offsetTime?: string;
@@ -103,6 +105,7 @@ export async function readExif(input: Buffer | Uint8Array): Promise<ExifSummary>
   const exif = out.exif ?? {};
   const summary: ExifSummary = { errors: [...new Set(errors)] };
   if (gps) summary.gps = gps;
+  else if (out.gps) summary.gpsUnreadable = true;
   const dto = text(exif.DateTimeOriginal);
   if (dto) summary.dateTimeOriginal = dto;
   // OffsetTimeOriginal belongs to DateTimeOriginal; OffsetTime (of ModifyDate) is the fallback.

@@ -1,8 +1,11 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TIER_TOLERANCE_KM, corroborate, describeCorroboration, estimateOf } from '../../src/local/corroborate.js';
+import { TIER_TOLERANCE_KM, corroborate, corroborateImage, describeCorroboration, estimateOf } from '../../src/local/corroborate.js';
 import { forensicBody } from './fixtures.js';
 
 const paris = { lat: 48.8584, lng: 2.2945 };
+/** A real photo whose GPS IFD is broken (../shared/photos/MANIFEST.md); the test skips where the folder is absent. */
+const D1X = new URL('../../../shared/photos/odd_broken_gps_ifd_nikon_d1x.jpg', import.meta.url).pathname;
 const exifAt = (lat: number, lng: number, extra = {}) => ({ gps: { lat, lng }, make: 'Apple', errors: [], ...extra });
 
 describe('corroborate: EXIF GPS against the estimate', () => {
@@ -30,6 +33,16 @@ describe('corroborate: EXIF GPS against the estimate', () => {
     expect(zero.exifPoint).toBeUndefined();
     expect(corroborate(paris, undefined).verdict).toBe('none');
     expect(corroborate(paris, { errors: ['Unknown file format'] }).verdict).toBe('none');
+  });
+
+  it('unreadable: a GPS block that is there but cannot be read is damaged, not stripped (issue 13)', () => {
+    const c = corroborate(paris, { gpsUnreadable: true, make: 'NIKON', errors: ['Invalid TIFF value type. block: GPS'] });
+    expect(c).toMatchObject({ verdict: 'unreadable', note: 'Invalid TIFF value type. block: GPS' });
+    expect(describeCorroboration(c)).toBe('EXIF: a GPS block is present but cannot be read (Invalid TIFF value type. block: GPS): not compared (damaged, not stripped)');
+  });
+
+  it.skipIf(!existsSync(D1X))('the Nikon D1X photo of ../shared/photos, whose GPS IFD is broken, is unreadable, not stripped', async () => {
+    expect((await corroborateImage(readFileSync(D1X), forensicBody())).verdict).toBe('unreadable');
   });
 
   it('reads the estimate from a response body and describes the verdict in one line', () => {
