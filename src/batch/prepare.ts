@@ -20,6 +20,8 @@ export interface PrepareInput {
   stdin: Readable;
   env: Record<string, string | undefined>;
   baseUrl: string;
+  /** accountFingerprint of the key (journal head and default journal path); see account.ts. */
+  account?: string;
   params: Omit<BatchParams, 'depth'> & { depth?: Depth };
   journal?: string | false;
   resume?: string;
@@ -75,7 +77,7 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   else if (typeof p.journal === 'string') journalPath = resolve(p.cwd, p.journal);
   else if (p.journal !== false) {
     const abs = (a: string) => (a === '-' || /^[a-z][a-z0-9+.-]*:\/\//i.test(a) ? a : resolve(cwd, a));
-    journalPath = defaultJournalPath(p.env, { args: args.map(abs), ...(fromFile !== undefined ? { fromFile: abs(fromFile) } : {}) }, params, p.baseUrl);
+    journalPath = defaultJournalPath(p.env, { args: args.map(abs), ...(fromFile !== undefined ? { fromFile: abs(fromFile) } : {}) }, params, p.baseUrl, p.account);
   }
   const state = resumed ?? (journalPath ? await readJournalState(journalPath) : undefined);
   if (state?.head && p.resume === undefined && !same(state.head.params, requestParams(params))) {
@@ -85,6 +87,6 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
     jobs, order, params, skipped: [...expanded.skipped, ...skipped],
     ...(journalPath ? { journalPath } : {}),
     ...(state ? { state } : {}),
-    head: { t: 'head', v: 1, params: requestParams(params), args, ...(fromFile !== undefined ? { fromFile } : {}), cwd, baseUrl: p.baseUrl },
+    head: { t: 'head', v: 1, params: requestParams(params), args, ...(fromFile !== undefined ? { fromFile } : {}), cwd, baseUrl: p.baseUrl, ...(p.account !== undefined ? { account: p.account } : {}) },
   };
 }

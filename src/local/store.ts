@@ -38,6 +38,8 @@ export interface BuildRecordArgs {
   request: Record<string, unknown>;
   response: ApiResponseLike;
   baseUrl: string;
+  /** accountFingerprint of the key that paid; absent when unknown. */
+  account?: string;
   cliVersion: string;
   exif?: Corroboration;
   /** ms since epoch (ctx.now()). */
@@ -66,6 +68,7 @@ export function buildRecord(a: BuildRecordArgs): ProvenanceRecord {
     stored_at: new Date(a.now).toISOString(),
     origin: 'store',
     cli: { version: a.cliVersion, base_url: a.baseUrl },
+    ...(a.account !== undefined ? { account: a.account } : {}),
     input: a.input,
     request: requestParams(a.request),
     response: { status: a.response.status, body, raw: a.response.raw },
