@@ -25,6 +25,8 @@ export interface LocateMeta {
   evidence?: Corroboration | null;
   /** Answered from the journal of an earlier run (nothing sent now). */
   fromJournal?: boolean;
+  /** Answered by a stored result of an earlier command (issue 11). */
+  fromResults?: boolean;
 }
 
 export function heading(title: string, view: ViewOpts): string {
@@ -102,6 +104,7 @@ function footer(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): strin
   if (meta.requestId) ids.push(`request ${sanitizeInline(meta.requestId)}`);
   const lines = ['', view.style.dim(facts.join(' · ')), view.style.dim(ids.join(' · '))];
   if (meta.fromJournal) lines.push(view.style.yellow('from the journal of an earlier run: nothing sent, not charged'));
+  if (meta.fromResults) lines.push(view.style.yellow('from your results of an earlier command: nothing sent, not charged'));
   if (meta.replayed) lines.push(view.style.yellow('replayed: the stored response for this Idempotency-Key, no credits charged'));
   return lines;
 }
