@@ -6,7 +6,7 @@
  *
  * Never reused: --async (the answer is a 202, not a result), records without an account (written
  * before fingerprints: whose credits paid them is unknown), records rebuilt from NDJSON, and
- * anything that is not a usable 2xx body.
+ * anything that is not a usable 200 body.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -39,10 +39,10 @@ function canonical(v: unknown, top = true): string {
 }
 
 function matches(rec: ProvenanceRecord, q: ReuseQuery, want: string): boolean {
-  const status = rec.response?.status ?? 0;
+  // 200 is the geolocation response (api-spec.md); a 202 is an --async acceptance, not a result.
   return (
     rec.schema === RECORD_SCHEMA && rec.origin === 'store' && rec.account === q.account && rec.cli?.base_url === q.baseUrl &&
-    status >= 200 && status < 300 && isResultBody(rec.response.body) && canonical(rec.request ?? {}) === want
+    rec.response?.status === 200 && isResultBody(rec.response.body) && canonical(rec.request ?? {}) === want
   );
 }
 
