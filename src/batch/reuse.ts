@@ -68,7 +68,7 @@ export interface Held {
 /** What this account already holds for the batch: its journal first, then the store. --fresh: nothing. */
 export async function answersHeld(prep: Prepared, s: Omit<ReuseScope, 'params'> & { fresh?: boolean }): Promise<Held> {
   if (s.fresh) return { stored: new Map() };
-  const { state, notice } = journalForAccount(prep.state, s.account, prep.journalPath ?? 'given');
+  const { state, notice } = journalForAccount(prep.state, s.account, prep.stateFrom ?? prep.journalPath ?? '');
   const open = prep.jobs.filter((j) => !isFinished(state?.done.get(j.id)));
   const stored = await storedAnswers(open, { ...s, params: prep.params });
   return { ...(state ? { state } : {}), stored, ...(notice ? { notice } : {}) };
