@@ -65,11 +65,19 @@ export interface Held {
   notice?: string;
 }
 
+/** The BatchDeps this needs. */
+export interface HeldDeps {
+  client: { baseUrl: string };
+  account?: string;
+  dataDir?: string;
+}
+
 /** What this account already holds for the batch: its journal first, then the store. --fresh: nothing. */
-export async function answersHeld(prep: Prepared, s: Omit<ReuseScope, 'params'> & { fresh?: boolean }): Promise<Held> {
-  if (s.fresh) return { stored: new Map() };
-  const { state, notice } = journalForAccount(prep.state, s.account, prep.stateFrom ?? prep.journalPath ?? '');
+export async function answersHeld(prep: Prepared, deps: HeldDeps, fresh: boolean): Promise<Held> {
+  if (fresh) return { stored: new Map() };
+  const { state, notice } = journalForAccount(prep.state, deps.account, prep.stateFrom ?? prep.journalPath ?? '');
   const open = prep.jobs.filter((j) => !isFinished(state?.done.get(j.id)));
-  const stored = await storedAnswers(open, { ...s, params: prep.params });
+  const { account, dataDir } = deps;
+  const stored = await storedAnswers(open, { baseUrl: deps.client.baseUrl, params: prep.params, ...(account !== undefined ? { account } : {}), ...(dataDir !== undefined ? { dataDir } : {}) });
   return { ...(state ? { state } : {}), stored, ...(notice ? { notice } : {}) };
 }

@@ -87,9 +87,8 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   if (opts.idempotencyKey !== undefined && n !== 1) throw new UsageError(`--idempotency-key names one request, but there are ${n} inputs`, 'give one input, or leave the keys to the journal');
   for (const s of prep.skipped) emit({ type: 'notice', message: `skipped ${s.path}: ${s.reason}` });
   // This account's answers from earlier runs: the journal's, then stored results of other commands.
-  const held = await answersHeld(prep, { baseUrl: deps.client.baseUrl, ...(deps.account !== undefined ? { account: deps.account } : {}), ...(deps.dataDir !== undefined ? { dataDir: deps.dataDir } : {}), ...(opts.fresh ? { fresh: true } : {}) });
-  const { state, stored } = held;
-  if (held.notice) emit({ type: 'notice', message: held.notice });
+  const { state, stored, notice } = await answersHeld(prep, deps, Boolean(opts.fresh));
+  if (notice) emit({ type: 'notice', message: notice });
   const pending = prep.jobs.filter((j) => !isFinished(state?.done.get(j.id)) && !stored.has(j.id));
 
   checkMaxCredits(pending.length, prep.params.depth, opts.maxCredits);

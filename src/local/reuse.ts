@@ -10,7 +10,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ProvenanceRecord, RECORD_SCHEMA, isResultBody, resultsDir } from './store.js';
+import { type ProvenanceRecord, RECORD_SCHEMA, SHA, isResultBody, resultsDir } from './store.js';
 
 export interface ReuseQuery {
   sha256: string;
@@ -48,7 +48,7 @@ function matches(rec: ProvenanceRecord, q: ReuseQuery, want: string): boolean {
 
 /** The newest stored result for this query, or undefined. Unreadable files are skipped. */
 export async function findReusable(dataDirPath: string, q: ReuseQuery): Promise<Reusable | undefined> {
-  if (q.request.async === true || !/^[0-9a-f]{64}$/.test(q.sha256)) return undefined;
+  if (q.request.async === true || !SHA.test(q.sha256)) return undefined;
   const folder = join(resultsDir(dataDirPath), q.sha256);
   let names: string[];
   try {

@@ -88,7 +88,8 @@ export function resultsDir(dataDirPath: string): string {
   return join(dataDirPath, 'results');
 }
 
-const SHA = /^[0-9a-f]{64}$/;
+/** A results folder's name: a lowercase sha256. */
+export const SHA = /^[0-9a-f]{64}$/;
 const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
 
 async function ensureDir(path: string): Promise<void> {
