@@ -19,10 +19,10 @@ export interface StoredAnswer {
 }
 
 export interface ReuseScope {
-  /** dataDir(env): where the records are; absent, nothing is reused. */
-  dataDir?: string;
-  /** accountFingerprint of the key; absent (no key), nothing is reused. */
-  account?: string;
+  /** dataDir(env): where the records are; undefined, nothing is reused. */
+  dataDir: string | undefined;
+  /** accountFingerprint of the key; undefined (no key), nothing is reused. */
+  account: string | undefined;
   baseUrl: string;
   params: BatchParams;
 }
@@ -77,7 +77,6 @@ export async function answersHeld(prep: Prepared, deps: HeldDeps, fresh: boolean
   if (fresh) return { stored: new Map() };
   const { state, notice } = journalForAccount(prep.state, deps.account, prep.stateFrom ?? prep.journalPath ?? '');
   const open = prep.jobs.filter((j) => !isFinished(state?.done.get(j.id)));
-  const { account, dataDir } = deps;
-  const stored = await storedAnswers(open, { baseUrl: deps.client.baseUrl, params: prep.params, ...(account !== undefined ? { account } : {}), ...(dataDir !== undefined ? { dataDir } : {}) });
+  const stored = await storedAnswers(open, { dataDir: deps.dataDir, account: deps.account, baseUrl: deps.client.baseUrl, params: prep.params });
   return { ...(state ? { state } : {}), stored, ...(notice ? { notice } : {}) };
 }
