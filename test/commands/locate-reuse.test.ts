@@ -65,17 +65,24 @@ describe('paid once, across commands', () => {
     expect(dry.code).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({ unique: 2, fromResults: 2, toSend: 0, credits: 0, sent: false });
 
+    // --max-credits counts only what is sent: a new photo beside two reused ones costs 10.
+    copyFileSync(`${IMG}paris.jpg`, join(dir, 'paris.jpg'));
+    const grown = await run(['locate', ...['tokyo.jpg', 'nogps.jpg', 'paris.jpg'].map((n) => join(dir, n)), '--depth', '3', '--max-credits', '10']);
+    expect(grown.code).toBe(0);
+    expect(grown.stderr).toContain('2 images from your results of earlier commands, not charged');
+    expect(footprint(sb).debits).toBe(paid.debits + 1);
+
     // --fresh pays again, and stores the new answer beside the old one.
     const fresh = await run(['locate', join(dir, 'tokyo.jpg'), '--depth', '3', '--json', '--fresh']);
     expect(fresh.code).toBe(0);
     expect(fresh.stderr).not.toMatch(NOTE);
     expect(JSON.parse(fresh.stdout).analysis_id).not.toBe(tokyo.result.analysis_id);
-    expect(footprint(sb).debits).toBe(paid.debits + 1);
-    expect(filesUnder(join(env.GEO_DATA_DIR, 'results'))).toHaveLength(3);
+    expect(footprint(sb).debits).toBe(paid.debits + 2);
+    expect(filesUnder(join(env.GEO_DATA_DIR, 'results'))).toHaveLength(4);
 
     // The key itself is in no file geo wrote: journals and records carry the fingerprint only.
     const files = [...filesUnder(env.GEO_STATE_DIR), ...filesUnder(env.GEO_DATA_DIR)];
-    expect(files.length).toBeGreaterThan(3);
+    expect(files.length).toBeGreaterThan(4);
     for (const f of files) expect(readFileSync(f, 'utf8')).not.toContain(KEYS.pro);
     expect(recs[0].account).toMatch(/^[0-9a-f]{20}$/);
   });
