@@ -2,7 +2,8 @@
  * Ctx: everything a command may touch (DESIGN.md "Layers"). Only cli.ts builds one from process.*;
  * tests build one with fake streams, TTY flags, clock, env and config folder.
  */
-import { ApiClient } from './api/client.js';
+import { ApiClient, normalizeBaseUrl } from './api/client.js';
+import { accountFingerprint } from './api/secret.js';
 import { configDir } from './config/paths.js';
 import { type Resolved, resolveCredentials } from './config/resolve.js';
 import { ConfigStore } from './config/store.js';
@@ -41,6 +42,11 @@ export interface Ctx extends Runtime {
   resolved(): Resolved;
   /** The API client for the resolved key and base URL (memoised). */
   client(): ApiClient;
+  /**
+   * The account fingerprint of the resolved key on the resolved service (accountFingerprint):
+   * what journals and provenance records carry instead of the key. undefined without a key.
+   */
+  account(): string | undefined;
   prompt: Prompter;
   /** May we ask questions? (TTY, not CI, not --no-input) */
   interactive: boolean;
@@ -103,6 +109,10 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
         debug: debugOn ? debug : undefined,
       });
       return client;
+    },
+    account() {
+      const r = ctx.resolved();
+      return r.key ? accountFingerprint(normalizeBaseUrl(r.baseUrl.value), r.key.value) : undefined;
     },
     onCleanup(fn) {
       cleanups.push(fn);

@@ -3,6 +3,7 @@
  * it sends, the key must not reach a terminal, a log or a file, so every answer is scrubbed here,
  * in the one layer that holds the key, before anything else reads it (errors, --json, --debug).
  */
+import { createHmac } from 'node:crypto';
 import type { RawAnswer } from './transport.js';
 
 export const SECRET_MASK = '[REDACTED]';
@@ -23,4 +24,22 @@ export function scrubAnswer(ans: RawAnswer, secret: string): RawAnswer {
     }
   }
   return { ...ans, headers, raw };
+}
+
+/**
+ * Which account paid for a result, without keeping the key: journals and provenance records carry
+ * this so one key's answers are never re-emitted for another (issue 11). HMAC-SHA256 under a fixed
+ * domain string, over the service origin and the key: one-way, so a file that leaks tells nothing
+ * about the key, and the same key gets a different fingerprint on another service (a sandbox key
+ * named like a production one never matches it). 20 hex digits (80 bits): collisions between the
+ * handful of keys one user holds are out of reach, and the line stays short.
+ */
+export function accountFingerprint(baseUrl: string, key: string): string {
+  let origin = baseUrl;
+  try {
+    origin = new URL(baseUrl).origin;
+  } catch {
+    // An unparsable base URL fails in the client with its own hint; the raw text still scopes it.
+  }
+  return createHmac('sha256', 'geo account fingerprint v1').update(`${origin}\n${key}`).digest('hex').slice(0, 20);
 }

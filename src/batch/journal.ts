@@ -1,7 +1,7 @@
 /**
  * The batch journal: append-only NDJSON, each line fsync'd before anyone acts on it.
  *
- *   {"t":"head","v":1,"params":{...},"args":[...],"cwd":"...","baseUrl":"...","created":"..."}
+ *   {"t":"head","v":1,"params":{...},"args":[...],"cwd":"...","baseUrl":"...","account":"<fingerprint>","created":"..."}
  *   {"t":"send","id":"<sha256|url:...>","key":"<Idempotency-Key>","input":"a.jpg","at":"..."}   BEFORE the request
  *   {"t":"done","id":"...","key":"...","ok":true,"result":{...},"raw":"...","status":200,"credits":1,"at":"..."}   after the answer
  *   {"t":"done","id":"...","key":"...","ok":false,"error":{"code","message","status","final"}}
@@ -28,6 +28,11 @@ export interface HeadLine {
   fromFile?: string;
   cwd: string;
   baseUrl: string;
+  /**
+   * accountFingerprint of the key that wrote it (never the key): answers are re-emitted only for
+   * the same account (account.ts). Absent in journals written before geo recorded it.
+   */
+  account?: string;
   created: string;
 }
 export interface SendLine {

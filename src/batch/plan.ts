@@ -30,6 +30,8 @@ export interface BatchPlan {
   unique: number;
   /** Unique images finished by an earlier run of this journal: re-emitted, not sent. */
   fromJournal: number;
+  /** Unique images a stored result of an earlier command answers (reuse.ts): not sent, not charged. */
+  fromResults: number;
   toSend: number;
   depth: number;
   costPerImage: number;
@@ -55,6 +57,8 @@ export interface PlanInput {
   inputs: number;
   params: BatchParams;
   journal?: { path: string; state: JournalState };
+  /** Ids of jobs the provenance store answers. */
+  reused?: ReadonlySet<string>;
   available?: number;
   confirmThreshold?: number;
   maxCredits?: number;
@@ -73,7 +77,8 @@ export function checkMaxCredits(pending: number, depth: BatchParams['depth'], ma
 
 export function buildPlan(p: PlanInput): BatchPlan {
   const done = p.journal?.state.done;
-  const pending = p.jobs.filter((j) => !isFinished(done?.get(j.id)));
+  const fromJournal = p.jobs.filter((j) => isFinished(done?.get(j.id))).length;
+  const pending = p.jobs.filter((j) => !isFinished(done?.get(j.id)) && !p.reused?.has(j.id));
   const cost = DEPTH_COST[p.params.depth];
   const credits = pending.length * cost;
   const threshold = p.confirmThreshold ?? DEFAULT_CONFIRM_THRESHOLD;
@@ -82,7 +87,8 @@ export function buildPlan(p: PlanInput): BatchPlan {
   return {
     inputs: p.inputs,
     unique: p.jobs.length,
-    fromJournal: p.jobs.length - pending.length,
+    fromJournal,
+    fromResults: p.jobs.length - fromJournal - pending.length,
     toSend: pending.length,
     depth: p.params.depth,
     costPerImage: cost,
@@ -138,10 +144,11 @@ export function requestParams(p: BatchParams): Record<string, unknown> {
 /**
  * The default journal: stateDir/journals/<hash>.ndjson, the hash over what makes two runs "the
  * same command": the inputs as named (paths made absolute), the request fields and the service's
- * base URL (a sandbox result must never be re-emitted for a production run). Not the images
- * themselves: after adding a photo to a folder, rerunning sends only the new one.
+ * base URL (a sandbox result must never be re-emitted for a production run) and the account
+ * fingerprint (two keys never share a journal). Not the images themselves: after adding a photo
+ * to a folder, rerunning sends only the new one.
  */
-export function defaultJournalPath(env: Record<string, string | undefined>, inputs: { args: string[]; fromFile?: string }, params: BatchParams, baseUrl: string): string {
-  const h = createHash('sha256').update(JSON.stringify({ ...inputs, params: requestParams(params), baseUrl })).digest('hex').slice(0, 24);
+export function defaultJournalPath(env: Record<string, string | undefined>, inputs: { args: string[]; fromFile?: string }, params: BatchParams, baseUrl: string, account?: string): string {
+  const h = createHash('sha256').update(JSON.stringify({ ...inputs, params: requestParams(params), baseUrl, ...(account !== undefined ? { account } : {}) })).digest('hex').slice(0, 24);
   return join(stateDir(env), 'journals', `${h}.ndjson`);
 }

@@ -20,6 +20,8 @@ export interface PrepareInput {
   stdin: Readable;
   env: Record<string, string | undefined>;
   baseUrl: string;
+  /** accountFingerprint of the key (journal head and default journal path); see account.ts. */
+  account?: string;
   params: Omit<BatchParams, 'depth'> & { depth?: Depth };
   journal?: string | false;
   resume?: string;
@@ -33,6 +35,8 @@ export interface Prepared {
   skipped: Array<{ path: string; reason: string }>;
   journalPath?: string;
   state?: JournalState;
+  /** Where `state` was read when not from journalPath: this command's journal from before account fingerprints. */
+  stateFrom?: string;
   head: Omit<HeadLine, 'created'>;
 }
 
@@ -71,13 +75,22 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   }
 
   let journalPath: string | undefined;
+  let legacyPath: string | undefined;
   if (p.resume !== undefined) journalPath = resolve(p.cwd, p.resume);
   else if (typeof p.journal === 'string') journalPath = resolve(p.cwd, p.journal);
   else if (p.journal !== false) {
     const abs = (a: string) => (a === '-' || /^[a-z][a-z0-9+.-]*:\/\//i.test(a) ? a : resolve(cwd, a));
-    journalPath = defaultJournalPath(p.env, { args: args.map(abs), ...(fromFile !== undefined ? { fromFile: abs(fromFile) } : {}) }, params, p.baseUrl);
+    const named = { args: args.map(abs), ...(fromFile !== undefined ? { fromFile: abs(fromFile) } : {}) };
+    journalPath = defaultJournalPath(p.env, named, params, p.baseUrl, p.account);
+    // Before fingerprints the path hashed no account: that journal's keys still replay free (account.ts).
+    if (p.account !== undefined) legacyPath = defaultJournalPath(p.env, named, params, p.baseUrl);
   }
-  const state = resumed ?? (journalPath ? await readJournalState(journalPath) : undefined);
+  let state = resumed ?? (journalPath ? await readJournalState(journalPath) : undefined);
+  let stateFrom: string | undefined;
+  if (!state && legacyPath) {
+    state = await readJournalState(legacyPath);
+    if (state) stateFrom = legacyPath;
+  }
   if (state?.head && p.resume === undefined && !same(state.head.params, requestParams(params))) {
     throw new UsageError(`--journal ${journalPath}: it was written for ${JSON.stringify(state.head.params)}; this run sends ${JSON.stringify(requestParams(params))}`, 'give another --journal file');
   }
@@ -85,6 +98,7 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
     jobs, order, params, skipped: [...expanded.skipped, ...skipped],
     ...(journalPath ? { journalPath } : {}),
     ...(state ? { state } : {}),
-    head: { t: 'head', v: 1, params: requestParams(params), args, ...(fromFile !== undefined ? { fromFile } : {}), cwd, baseUrl: p.baseUrl },
+    ...(stateFrom ? { stateFrom } : {}),
+    head: { t: 'head', v: 1, params: requestParams(params), args, ...(fromFile !== undefined ? { fromFile } : {}), cwd, baseUrl: p.baseUrl, ...(p.account !== undefined ? { account: p.account } : {}) },
   };
 }

@@ -13,9 +13,10 @@ import { type BatchPlan, DEFAULT_CONFIRM_THRESHOLD, buildPlan, checkMaxCredits, 
 import { prepareBatch } from './prepare.js';
 import { ProgressMeter } from './progress.js';
 import { type ExifHook, recordsFor } from './records.js';
+import { answersHeld } from './reuse.js';
 import { schedule } from './scheduler.js';
 import type { Job } from './sources.js';
-import type { BatchEvent, BatchRecord, BatchSummary } from './types.js';
+import type { BatchEvent, BatchRecord, BatchSummary, ReusedFrom } from './types.js';
 import { type BatchClient, type JobOutcome, sendJob } from './worker.js';
 
 export interface BatchDeps {
@@ -33,6 +34,10 @@ export interface BatchDeps {
   confirm?: (plan: BatchPlan) => Promise<boolean>;
   /** The record's exif block (evidence engine); default null. Never fails a record. */
   exif?: ExifHook;
+  /** accountFingerprint of the client's key: journals carry it, answers are reused only for it. */
+  account?: string;
+  /** dataDir(env): stored results of earlier commands are reused from here (reuse.ts); absent, none. */
+  dataDir?: string;
 }
 
 export interface BatchOptions {
@@ -51,7 +56,7 @@ export interface BatchOptions {
   /** A path, false for none; default stateDir/journals/<hash>.ndjson. */
   journal?: string | false;
   resume?: string;
-  /** Ignore what the journal holds and start it anew. */
+  /** Ignore what the journal and the stored results hold: send again, and start the journal anew. */
   fresh?: boolean;
   maxCredits?: number;
   confirmThreshold?: number;
@@ -71,7 +76,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const emit = (e: BatchEvent) => deps.onEvent?.(e);
   const started = deps.now();
   const prep = await prepareBatch({
-    args: opts.inputs, cwd: deps.cwd, stdin: deps.stdin ?? Readable.from([]), env: deps.env, baseUrl: deps.client.baseUrl,
+    args: opts.inputs, cwd: deps.cwd, stdin: deps.stdin ?? Readable.from([]), env: deps.env, baseUrl: deps.client.baseUrl, ...(deps.account !== undefined ? { account: deps.account } : {}),
     params: { ...(opts.depth !== undefined ? { depth: opts.depth } : {}), ...(opts.effort ? { effort: opts.effort } : {}), ...(opts.scope ? { scope: opts.scope } : {}), ...(opts.batchId ? { batch_id: opts.batchId } : {}), ...(opts.model ? { model: opts.model } : {}), ...(opts.async ? { async: true } : {}) },
     ...(opts.fromFile !== undefined ? { fromFile: opts.fromFile } : {}),
     ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
@@ -80,9 +85,11 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   });
   const n = prep.order.length;
   if (opts.idempotencyKey !== undefined && n !== 1) throw new UsageError(`--idempotency-key names one request, but there are ${n} inputs`, 'give one input, or leave the keys to the journal');
-  const state = opts.fresh ? undefined : prep.state;
   for (const s of prep.skipped) emit({ type: 'notice', message: `skipped ${s.path}: ${s.reason}` });
-  const pending = prep.jobs.filter((j) => !isFinished(state?.done.get(j.id)));
+  // This account's answers from earlier runs: the journal's, then stored results of other commands.
+  const { state, stored, notice } = await answersHeld(prep, deps, Boolean(opts.fresh));
+  if (notice) emit({ type: 'notice', message: notice });
+  const pending = prep.jobs.filter((j) => !isFinished(state?.done.get(j.id)) && !stored.has(j.id));
 
   checkMaxCredits(pending.length, prep.params.depth, opts.maxCredits);
   // The balance, and the first rate-limit headers for the pacer (GET is free of credits, not of
@@ -105,25 +112,25 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const plan = buildPlan({
     jobs: prep.jobs, inputs: prep.order.length, params: prep.params,
     ...(prep.journalPath ? { journal: { path: prep.journalPath, state: state ?? { keys: new Map(), done: new Map(), skippedLines: 0, intactBytes: 0 } } } : {}),
-    ...(available !== undefined ? { available } : {}),
+    ...(available !== undefined ? { available } : {}), reused: new Set(stored.keys()),
     ...(opts.confirmThreshold !== undefined ? { confirmThreshold: opts.confirmThreshold } : {}),
     ...(opts.maxCredits !== undefined ? { maxCredits: opts.maxCredits } : {}),
   });
   if (plan.conversions > 0) await loadSharp(`converting or downscaling ${plan.conversions} image(s)`);
-  if (opts.dryRun) plan.requests = previewRequests(prep.jobs, prep.params, deps.client.baseUrl, state);
+  if (opts.dryRun) plan.requests = previewRequests(prep.jobs.filter((j) => !stored.has(j.id)), prep.params, deps.client.baseUrl, state);
   emit({ type: 'plan', plan });
   if (plan.insufficient) emit({ type: 'notice', message: `the plan needs up to ${plan.credits} credits but ${plan.available} are available; the batch stops at the first 402` });
   const meter = new ProgressMeter(prep.order.length, pending.length, deps.now);
   const summary: BatchSummary = {
-    inputs: prep.order.length, unique: prep.jobs.length, ok: 0, failed: 0, notSent: 0, fromJournal: 0, replayed: 0,
+    inputs: prep.order.length, unique: prep.jobs.length, ok: 0, failed: 0, notSent: 0, fromJournal: 0, fromResults: 0, replayed: 0,
     creditsSpent: 0, retriesUsed: 0, rateLimited: 0, elapsedMs: 0, concurrency: 0, ...(prep.journalPath ? { journal: prep.journalPath } : {}),
   };
   if (opts.dryRun) return { plan, records: [], summary: { ...summary, elapsedMs: deps.now() - started } };
   if (plan.needsConfirm && deps.confirm && !(await deps.confirm(plan))) throw new CancelledError('cancelled: nothing was sent');
 
   const byId = new Map<string, BatchRecord[]>();
-  /** `how`: answered now, answered by an earlier run's journal, or never sent (batch stopped). */
-  const settle = async (job: Job, o: JobOutcome, how: 'sent' | 'journal' | 'not_sent') => {
+  /** `how`: answered now, by an earlier run's journal, by a stored result (`reused`), or never sent (batch stopped). */
+  const settle = async (job: Job, o: JobOutcome, how: 'sent' | 'journal' | 'results' | 'not_sent', reused?: ReusedFrom) => {
     const recs = await recordsFor(job, o, deps.exif);
     byId.set(job.id, recs);
     if (how !== 'sent') meter.recordSkipped(recs.length, o.ok);
@@ -131,7 +138,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     const extra = o.ok ? (o.response ? { response: o.response } : {}) : o.cause !== undefined ? { cause: o.cause } : {};
     recs.forEach((record, i) => {
       const path = job.paths[i];
-      emit({ type: 'finished', record, fromJournal: how === 'journal', replayed: o.ok && o.replayed, ...(path ? { path } : {}), ...extra });
+      emit({ type: 'finished', record, fromJournal: how === 'journal', replayed: o.ok && o.replayed, ...(path ? { path } : {}), ...extra, ...(reused ? { reused } : {}) });
     });
     emit({ type: 'progress', progress: meter.snapshot() });
   };
@@ -143,6 +150,12 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     summary.fromJournal++;
     const response = d!.ok ? { idempotencyKey: d!.key, ...(d!.raw !== undefined ? { raw: d!.raw } : {}), ...(d!.status !== undefined ? { status: d!.status } : {}) } : undefined;
     await settle(j, d!.ok ? { ok: true, result: d!.result, replayed: false, credits: 0, response } : { ok: false, error: d!.error }, 'journal');
+  }
+  for (const j of prep.jobs) {
+    const a = stored.get(j.id);
+    if (!a) continue;
+    summary.fromResults++;
+    await settle(j, a.outcome, 'results', a.from);
   }
 
   const journal = prep.journalPath ? (await Journal.open(prep.journalPath, { fresh: Boolean(opts.fresh) })) : undefined;

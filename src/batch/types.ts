@@ -27,6 +27,16 @@ export interface ResponseMeta {
   elapsedMs?: number;
 }
 
+/** Where a result settled from the provenance store came from (the note names it). */
+export interface ReusedFrom {
+  /** stored_at of the record: when that answer arrived. */
+  storedAt: string;
+  depth: number;
+  analysisId: string | null;
+  /** The record file. */
+  file: string;
+}
+
 /** One failure, as recorded in the journal and printed. `final`: resending cannot change it. */
 export interface BatchError {
   code: string;
@@ -77,6 +87,8 @@ export type BatchEvent =
       response?: ResponseMeta;
       /** The error as thrown, for failures of this run (a one-input locate reports it as such). */
       cause?: unknown;
+      /** Answered by a stored result of an earlier command (reuse.ts): nothing sent, not charged. */
+      reused?: ReusedFrom;
     }
   | { type: 'retry'; input: string; reason: string; attempt: number; delayMs: number; status?: number }
   | { type: 'paused'; untilMs: number; reason: 'rate_limited' }
@@ -91,6 +103,8 @@ export interface BatchSummary {
   notSent: number;
   /** Unique images answered from an earlier run's journal (nothing sent). */
   fromJournal: number;
+  /** Unique images answered by a stored result of an earlier command (nothing sent). */
+  fromResults: number;
   /** Answers the server replayed for an idempotency key (charged nothing this run). */
   replayed: number;
   creditsSpent: number;

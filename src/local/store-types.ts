@@ -18,6 +18,11 @@ export interface ProvenanceRecord {
   /** Written by locate ('store'), or rebuilt from an NDJSON line ('ndjson') or a bare body ('response'). */
   origin: 'store' | 'ndjson' | 'response';
   cli?: { version: string; base_url: string };
+  /**
+   * accountFingerprint of the key that paid (never the key). Only records with the caller's own
+   * account are reused (reuse.ts); records written before it existed have none and are not reused.
+   */
+  account?: string;
   input: { path: string; sha256: string; size?: number; mime?: string };
   /** The request body without image_b64 (see requestParams in store.ts). */
   request?: Record<string, unknown>;

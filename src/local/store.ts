@@ -38,6 +38,8 @@ export interface BuildRecordArgs {
   request: Record<string, unknown>;
   response: ApiResponseLike;
   baseUrl: string;
+  /** accountFingerprint of the key that paid; absent when unknown. */
+  account?: string;
   cliVersion: string;
   exif?: Corroboration;
   /** ms since epoch (ctx.now()). */
@@ -66,6 +68,7 @@ export function buildRecord(a: BuildRecordArgs): ProvenanceRecord {
     stored_at: new Date(a.now).toISOString(),
     origin: 'store',
     cli: { version: a.cliVersion, base_url: a.baseUrl },
+    ...(a.account !== undefined ? { account: a.account } : {}),
     input: a.input,
     request: requestParams(a.request),
     response: { status: a.response.status, body, raw: a.response.raw },
@@ -85,7 +88,8 @@ export function resultsDir(dataDirPath: string): string {
   return join(dataDirPath, 'results');
 }
 
-const SHA = /^[0-9a-f]{64}$/;
+/** A results folder's name: a lowercase sha256. */
+export const SHA = /^[0-9a-f]{64}$/;
 const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
 
 async function ensureDir(path: string): Promise<void> {

@@ -163,6 +163,8 @@ export interface KeyLedger {
   refunds: number;
   entries: LedgerEntry[];
   model_calls: number;
+  /** Authenticated requests of any kind, refused ones too (a 403 reached the service). */
+  requests: number;
   idempotency: Record<string, { requests: number; state: IdemRecord['state'] | 'unseen' }>;
   analyses: number;
   jobs: JobRecord[];
@@ -187,7 +189,7 @@ export class SandboxState {
       keys[k] = {
         tier: a.tier, balance: a.balance, api_balance: a.apiBalance, total_used: a.used, history: a.history, max_depth: a.maxDepth,
         debits: a.entries.filter((e) => e.kind === 'debit').length, refunds: a.entries.filter((e) => e.kind === 'refund').length,
-        entries: a.entries.map((e) => ({ ...e })), model_calls: a.modelCalls, idempotency, analyses: a.analyses.length,
+        entries: a.entries.map((e) => ({ ...e })), model_calls: a.modelCalls, requests: a.requests, idempotency, analyses: a.analyses.length,
         jobs: a.jobs.map((j) => ({ ...j })),
       };
     }

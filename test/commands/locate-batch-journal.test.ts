@@ -1,9 +1,10 @@
 /**
  * "A rerun of the same work never pays twice", through the command: the same single-input locate
  * run again prints the same body without a charge, --fresh pays again, and --resume FILE finishes
- * a batch a 402 stopped, sending only what was left. Ledger debits are the proof.
+ * what the same key left, sending only that (another key's journal is refused). Ledger debits are
+ * the proof.
  */
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,25 +46,38 @@ describe('the journal behind every locate', () => {
     expect(after.idempotency).toBe(paid.idempotency + 1); // a new key
   });
 
-  it('--resume FILE: a batch stopped by a 402 is finished later, sending only what was left', async () => {
+  it('--resume FILE: a batch stopped by a 402 is not finished by another key; the same key sends only what was left', async () => {
     const dir = tmp('geo-resume-');
     for (const n of ['tokyo.jpg', 'nogps.jpg', 'plain.png']) copyFileSync(`${IMG}${n}`, join(dir, n));
     const journal = join(tmp('geo-journal-'), 'case42.ndjson');
     const stopped = await runner(sb, KEYS.broke)(['locate', dir, '--journal', journal, '--concurrency', '1']);
     expect(stopped.code).toBe(4);
     expect(readFileSync(journal, 'utf8')).toMatch(/^\{"t":"head"/);
-
+    // A journal is one account's (issue 11): another key is refused, nothing sent.
     const before = footprint(sb);
-    const resumed = await runner(sb)(['locate', '--resume', journal]);
+    const other = await runner(sb)(['locate', '--resume', journal]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/written with another API key/);
+    expect(footprint(sb)).toEqual(before);
+
+    // The same key: a run that stopped before its last image (its lines never written) resumes it alone.
+    const own = join(tmp('geo-journal-'), 'case43.ndjson');
+    expect((await runner(sb)(['locate', dir, '--journal', own, '--no-store'])).code).toBe(0);
+    const lines = readFileSync(own, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const left = lines.find((l) => l.t === 'send' && l.input.endsWith('plain.png')).id;
+    writeFileSync(own, lines.filter((l) => l.id !== left).map((l) => JSON.stringify(l) + '\n').join(''));
+    const paid = footprint(sb);
+    const resumed = await runner(sb)(['locate', '--resume', own]);
     expect(resumed.code).toBe(0);
     const recs = resumed.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     // Lines come as inputs finish (concurrently), so their order is not fixed.
     expect(recs.map((r) => [r.input.replace(/.*\//, ''), r.ok]).sort()).toEqual([['nogps.jpg', true], ['plain.png', true], ['tokyo.jpg', true]]);
-    expect(footprint(sb).debits).toBe(before.debits + 3);
+    expect(resumed.stderr).toMatch(/2 images from the journal, not charged/);
+    expect(footprint(sb).debits).toBe(paid.debits + 1);
 
     // And once more: everything from the journal, nothing sent.
     const done = footprint(sb);
-    const again = await runner(sb)(['locate', '--resume', journal]);
+    const again = await runner(sb)(['locate', '--resume', own]);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/3 images from the journal, not charged \(--fresh to analyse again\)/);
     expect(footprint(sb)).toEqual(done);

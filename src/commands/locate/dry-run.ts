@@ -37,6 +37,7 @@ export function dryRunText(plan: BatchPlan, opts: { single: boolean; format: str
           `plan: ${planLine(plan)}`,
           ...(plan.journal ? [v.style.dim(`journal ${sanitizeInline(plan.journal)}`)] : []),
           ...(plan.fromJournal > 0 ? [fromJournalNote(undefined)] : []),
+          ...(plan.fromResults > 0 ? [`${plan.fromResults} answered by your results of earlier commands: not sent, not charged; --fresh to pay again`] : []),
           ...reqs.flatMap((r) => ['', batchRequestView(r, v)]),
           '',
           v.style.yellow(`dry run: nothing was sent (${reqs.length} request${reqs.length === 1 ? '' : 's'} previewed)`),

@@ -31,7 +31,7 @@ export class Evidence {
 
   constructor(
     private readonly ctx: Pick<Ctx, 'env' | 'now' | 'version'>,
-    private readonly opts: { store: boolean; baseUrl: string; warn: (line: string) => void },
+    private readonly opts: { store: boolean; baseUrl: string; warn: (line: string) => void; account?: string },
   ) {}
 
   /** The `exif` block: read what EXIF needs of the image again (files are streamed, not held) and compare. */
@@ -47,8 +47,9 @@ export class Evidence {
     if (e.type !== 'finished' || !e.record.ok || !isResultBody(e.record.result)) return;
     const rec = this.recordOf(e);
     this.provenance.set(e.record, rec);
-    // An answer re-emitted from the journal was stored when it arrived; a URL has no sha256 to file it under.
-    if (this.opts.store && !e.fromJournal && e.record.sha256 !== null) this.writes.push(this.save(rec, e.record.input));
+    // An answer re-emitted from the journal or reused from the store was stored when it arrived;
+    // a URL has no sha256 to file it under.
+    if (this.opts.store && !e.fromJournal && !e.reused && e.record.sha256 !== null) this.writes.push(this.save(rec, e.record.input));
   }
 
   private recordOf(e: Finished): ProvenanceRecord {
@@ -64,6 +65,7 @@ export class Evidence {
         ...(m.attempts !== undefined ? { attempts: m.attempts } : {}), ...(m.elapsedMs !== undefined ? { elapsedMs: m.elapsedMs } : {}),
       },
       baseUrl: this.opts.baseUrl,
+      ...(this.opts.account !== undefined ? { account: this.opts.account } : {}),
       cliVersion: this.ctx.version,
       ...(isCorroboration(r.exif) ? { exif: r.exif } : {}),
       now: this.ctx.now(),

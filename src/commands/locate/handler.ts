@@ -11,6 +11,7 @@ import type { BatchClient } from '../../batch/worker.js';
 import type { BatchPlan } from '../../batch/plan.js';
 import { runBatch } from '../../batch/run.js';
 import type { Handler } from '../../cli.js';
+import { dataDir } from '../../config/paths.js';
 import type { Ctx } from '../../context.js';
 import { MissingKeyError } from '../../errors.js';
 import { viewOpts } from '../../output/render.js';
@@ -50,7 +51,8 @@ export const locate: Handler = async (ctx, args, opts) => {
   const format = chooseFormat(ctx);
   const client = clientFor(ctx, s.dryRun);
   const warn = (l: string) => note(ctx, l);
-  const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn });
+  const account = ctx.account();
+  const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn, ...(account !== undefined ? { account } : {}) });
   const shared = { format, sandbox: () => client.servedBySandbox === true, evidence, ...(s.minConfidence !== undefined ? { minConfidence: s.minConfidence } : {}) };
   const out = s.single ? new SingleOutput(ctx, shared) : new ManyOutput(ctx, shared);
   const confirm = confirmer(ctx);
@@ -66,6 +68,8 @@ export const locate: Handler = async (ctx, args, opts) => {
           out.onEvent(e);
         },
         exif: evidence.exif,
+        // Stored results are read for reuse even with --no-store, which only stops new writes.
+        ...(account !== undefined ? { account } : {}), dataDir: dataDir(ctx.env),
         ...(confirm ? { confirm } : {}),
       },
       s.batch,

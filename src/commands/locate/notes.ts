@@ -1,7 +1,7 @@
 /** Lines on stderr shared by the one-image and the many-image output: banner, labels, retries, stops. */
 import { basename } from 'node:path';
 import { ApiError } from '../../api/errors.js';
-import type { BatchStop } from '../../batch/types.js';
+import type { BatchStop, ReusedFrom } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
 import { wrapFor } from '../../output/fit.js';
 import { sanitizeInline } from '../../output/sanitize.js';
@@ -73,4 +73,10 @@ export function stopExitCode(s: BatchStop): number {
 
 export function fromJournalNote(journal: string | undefined): string {
   return `from the journal, not charged: this exact run was answered before${journal ? ` (${journal})` : ''}; --fresh to analyse again`;
+}
+
+/** One input answered by a stored result of an earlier command (issue 11); note() sanitizes the id. */
+export function fromResultsNote(r: ReusedFrom, input?: string): string {
+  const id = r.analysisId ?? 'no analysis id';
+  return `${input !== undefined ? `${label(input)}: ` : ''}located at depth ${r.depth} on ${r.storedAt.slice(0, 10)} (${id}): from your results, not charged; --fresh to pay again`;
 }

@@ -20,7 +20,7 @@ export const register: Register = (program, act) => {
     .option('--concurrency <n>', 'requests in flight at most (default: from the rate limit and the latency seen)')
     .option('--journal <file>', 'the journal to write (default: one per command in the XDG state folder)')
     .option('--resume <file>', 'run a journal\'s command again: finished inputs are re-emitted, the rest resent with their keys')
-    .option('--fresh', 'ignore what the journal holds: analyse again, with new idempotency keys (charged again)')
+    .option('--fresh', 'ignore the journal and your stored results: analyse again, with new idempotency keys (charged again)')
     .option('--downscale', 'fit images above the 20 MB base64 limit under it as JPEG instead of refusing them')
     .option('--dry-run', 'print the plan and each request (key redacted, image elided) with the cost; send nothing')
     .option('--max-credits <n>', 'refuse (exit 2, nothing sent) when the plan could cost more than N credits')
@@ -42,7 +42,8 @@ results table. Identical images are sent once. Exit 7 when some inputs failed.
 
 Never paying twice: every run keeps a journal (idempotency key written before each request).
 Rerunning the same command re-emits what was answered, free, and resends the rest with the same
-keys, after a crash or Ctrl-C too. --fresh analyses again. On a terminal a plan above the
+keys, after a crash or Ctrl-C too. Any other command reuses a stored result for the same image
+bytes, request fields, service and key, with a note, instead of paying again. --fresh analyses again. On a terminal a plan above the
 confirm threshold (geo config set confirm_threshold, default 20 credits) asks first unless --yes.
 
 Formats: --format table|json|ndjson, or geojson|kml|csv|html for files others open.

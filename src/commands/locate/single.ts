@@ -18,7 +18,7 @@ import { locateView } from '../../output/views/locate.js';
 import { acceptedView } from '../../output/views/locate-dry-run.js';
 import type { Evidence } from './evidence.js';
 import { exportText } from './exports.js';
-import { fromJournalNote, label, note, retryLine, sandboxBanner } from './notes.js';
+import { fromJournalNote, fromResultsNote, label, note, retryLine, sandboxBanner } from './notes.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 
@@ -71,6 +71,7 @@ export class SingleOutput {
     const view = await viewOpts(ctx);
     const write = (s: string) => ctx.io.stdout.write(s);
     if (f.fromJournal) note(ctx, fromJournalNote(result.summary.journal));
+    if (f.reused) note(ctx, fromResultsNote(f.reused));
     if (!isResultBody(data)) {
       // The 202 of --async: its body shape is not shown in the spec, so it is passed on as is.
       return void write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data, records: () => [f.record], human: (v) => acceptedView(data as Record<string, unknown>, v) }, this.o.format, view));
@@ -81,7 +82,7 @@ export class SingleOutput {
     if (exported !== undefined) write(exported);
     else {
       const meta = {
-        input: f.record.input, replayed: f.replayed, fromJournal: f.fromJournal, evidence: (f.record.exif ?? null) as Parameters<typeof locateView>[1]['evidence'],
+        input: f.record.input, replayed: f.replayed, fromJournal: f.fromJournal, ...(f.reused ? { fromResults: true } : {}), evidence: (f.record.exif ?? null) as Parameters<typeof locateView>[1]['evidence'],
         ...(res.elapsedMs !== undefined ? { elapsedMs: res.elapsedMs } : {}), ...(res.attempts !== undefined ? { attempts: res.attempts } : {}),
         ...(res.requestId ? { requestId: res.requestId } : {}),
       };

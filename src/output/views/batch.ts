@@ -86,19 +86,19 @@ export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string
   ).replace(/\b(agrees|contradicts)\b(?=\s*\u2502?\s*$)/gm, (v) => paintVerdict(v, view.style));
 }
 
-export type PlanData = Pick<BatchPlan, 'inputs' | 'unique' | 'fromJournal' | 'toSend' | 'depth' | 'costPerImage' | 'credits' | 'available' | 'journal'>;
+export type PlanData = Pick<BatchPlan, 'inputs' | 'unique' | 'fromJournal' | 'fromResults' | 'toSend' | 'depth' | 'costPerImage' | 'credits' | 'available' | 'journal'>;
 
 /** What the run will send and cost, against the balance (dry run and the confirmation). */
 export function planLine(p: PlanData): string {
   const dupes = p.inputs - p.unique;
-  const what = [plural(p.inputs, 'input'), ...(dupes > 0 ? [`${p.unique} unique`] : []), ...(p.fromJournal > 0 ? [`${p.fromJournal} already in the journal`] : [])].join(', ');
+  const what = [plural(p.inputs, 'input'), ...(dupes > 0 ? [`${p.unique} unique`] : []), ...(p.fromJournal > 0 ? [`${p.fromJournal} already in the journal`] : []), ...(p.fromResults > 0 ? [`${p.fromResults} already in your results`] : [])].join(', ');
   const cost = `${p.toSend} to send × depth ${p.depth} (${plural(p.costPerImage, 'credit')}) = up to ${plural(p.credits, 'credit')}`;
   const balance = p.available !== undefined ? `balance ${p.available}` : 'balance unknown';
   return `${what} · ${cost} · ${balance}`;
 }
 
 /** The batch's own summary counts, plus what the command adds (stop reason as text, stores). */
-export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'fromJournal' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
+export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'fromJournal' | 'fromResults' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
   /** describeStop() of the reason the batch stopped early. */
   stopped?: string;
   belowConfidence?: number;
@@ -109,6 +109,7 @@ export function summaryLines(s: SummaryData, style: Style): string[] {
   const counts = [`${s.ok} ok`, s.failed ? style.red(`${s.failed} failed`) : '0 failed', ...(s.notSent ? [style.yellow(`${s.notSent} not sent`)] : [])];
   const lines = [`${plural(s.inputs, 'input')}: ${counts.join(', ')} · ${plural(s.creditsSpent, 'credit')} spent · ${duration(s.elapsedMs / 1000)}`];
   if (s.fromJournal) lines.push(`${plural(s.fromJournal, 'image')} from the journal, not charged (--fresh to analyse again)`);
+  if (s.fromResults) lines.push(`${plural(s.fromResults, 'image')} from your results of earlier commands, not charged (--fresh to pay again)`);
   if (s.replayed) lines.push(`${plural(s.replayed, 'answer')} replayed by the service for its idempotency key, not charged`);
   if (s.rateLimited) lines.push(`${plural(s.rateLimited, 'rate-limit pause')} (429)`);
   if (s.belowConfidence) lines.push(style.yellow(`${plural(s.belowConfidence, 'result')} below --min-confidence`));

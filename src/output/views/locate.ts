@@ -26,6 +26,8 @@ export interface LocateMeta {
   evidence?: Corroboration | null;
   /** Answered from the journal of an earlier run (nothing sent now). */
   fromJournal?: boolean;
+  /** Answered by a stored result of an earlier command (issue 11). */
+  fromResults?: boolean;
 }
 
 /** A bold title, wrapped to the terminal (a place name can be long). */
@@ -108,6 +110,7 @@ function footer(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): strin
   const dim = (parts: string[]) => wrapFor(view, parts.join(' · ')).map((l) => view.style.dim(l));
   const lines = ['', ...dim(facts), ...dim(ids)];
   if (meta.fromJournal) lines.push(view.style.yellow('from the journal of an earlier run: nothing sent, not charged'));
+  if (meta.fromResults) lines.push(view.style.yellow('from your results of an earlier command: nothing sent, not charged'));
   if (meta.replayed) lines.push(view.style.yellow('replayed: the stored response for this Idempotency-Key, no credits charged'));
   return lines;
 }
