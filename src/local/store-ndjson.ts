@@ -37,7 +37,7 @@ function toRecord(v: unknown, label: string, storedAt: string): ProvenanceRecord
   }
   if ('ok' in o && ('result' in o || 'error' in o)) {
     const line = o as BatchLine;
-    if (line.ok !== true) return `failed input ${JSON.stringify(str(line.input))} skipped`;
+    if (line.ok !== true) return `input ${JSON.stringify(str(line.input))} failed, so it has no result to export`;
     if (!isResultBody(line.result)) return 'result without a usable location';
     return {
       schema: RECORD_SCHEMA,

@@ -4,7 +4,7 @@
  */
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from '../api/errors.js';
 import { DEPTH_COST, type Depth } from '../api/schemas.js';
-import { ConfigError, UsageError } from '../errors.js';
+import { BelowConfidenceError, CancelledError, ConfigError, UsageError } from '../errors.js';
 import { sanitizeInline } from './sanitize.js';
 
 interface Described {
@@ -14,16 +14,33 @@ interface Described {
 
 const NOTHING_CHARGED = 'nothing was charged';
 
+/**
+ * The spec's base code for a status, for answers whose body gave none (an empty 401 is still
+ * "unauthorized", with its own hint, not "HTTP 401 (http_401)"). 502-504 keep their own wording below.
+ */
+const BASE_CODE: Record<number, string> = {
+  401: 'unauthorized', 402: 'payment_required', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 429: 'rate_limited', 500: 'server_error',
+};
+
+/**
+ * The server's own words win over generic ones (issue 13): its message and hint where a status
+ * means different things per route (402 on cases is the plan, not the balance; 403, 404, codes
+ * geo does not know). Where geo knows the flag to change (--depth, --effort, --async, the key
+ * commands), its own hint says so.
+ */
 function fromApiError(e: ApiError): Described {
   const server = e.message ? sanitizeInline(e.message) : `HTTP ${e.status}`;
   const serverHint = e.hint ? sanitizeInline(e.hint) : undefined;
   const ref = e.requestId ? ` [request ${sanitizeInline(e.requestId)}]` : '';
   const wait = e.retryAfter !== undefined ? `retry in ${Math.ceil(e.retryAfter)} s` : 'retry later';
-  switch (e.code) {
+  const code = e.code.startsWith('http_') ? (BASE_CODE[e.status] ?? e.code) : e.code;
+  /** The server's own message, not the client's "HTTP 402" stand-in for an empty body. */
+  const said = e.message !== '' && e.message !== `HTTP ${e.status}`;
+  switch (code) {
     case 'unauthorized':
       return { message: `the API key was refused (401)${ref}`, hint: 'check it with `geo keys test`, or add one with `geo keys add`' };
     case 'forbidden':
-      return { message: `this key may not call that endpoint (403)${ref}`, hint: serverHint ?? 'depth 3 and cases need a pro key or above' };
+      return { message: `${said ? server : 'this key may not call that endpoint'} (403)${ref}`, hint: serverHint ?? 'depth 3 and cases need a pro key or above; `geo keys test` shows the key' };
     case 'depth_not_permitted': {
       const n = e.maxDepth ?? 1;
       return { message: `this key allows depth <= ${n}${ref}`, hint: `try --depth ${n}` };
@@ -32,6 +49,7 @@ function fromApiError(e: ApiError): Described {
       // details is an open object: the figures are the server's and are sanitized like any string.
       const d = e.details as { balance?: unknown; cost?: unknown } | undefined;
       const figures = d && d.balance !== undefined && d.cost !== undefined ? `: balance ${sanitizeInline(d.balance)}, this call costs ${sanitizeInline(d.cost)}` : '';
+      if (!figures && said && !/credit|balance|fund/i.test(e.message)) return { message: `${server} (402)${ref}`, hint: serverHint ?? `check your plan and \`geo credits\`; ${NOTHING_CHARGED}` };
       return { message: `not enough credits${figures} (402)${ref}`, hint: `check \`geo credits\`; depth costs are 1/2/10 credits; ${NOTHING_CHARGED}` };
     }
     case 'prepaid_credits_exhausted':
@@ -60,6 +78,10 @@ function fromApiError(e: ApiError): Described {
       return { message: `the analysis timed out on the server (504) after retries${ref}`, hint: `credits are refunded automatically; ${NOTHING_CHARGED}` };
     case 'not_found':
       return { message: `${server} (404)${ref}`, hint: serverHint ?? 'check --batch-id and --base-url' };
+    case 'method_not_allowed':
+      return { message: `${server} (405)${ref}`, hint: 'check --base-url: it should name the API service, not another site' };
+    case 'server_error':
+      return { message: `the service failed (${e.status}) after retries${ref}`, hint: `${NOTHING_CHARGED}; retry later` };
     default:
       if (e.status === 409) return { message: `${server} (409)${ref}`, hint: 'an Idempotency-Key is reused only for an identical request; drop --idempotency-key to send a new one' };
       if (e.status >= 500) return { message: `the service failed (${e.status}) after retries${ref}`, hint: `${NOTHING_CHARGED}; retry later` };
@@ -115,8 +137,15 @@ export function describe(err: unknown): Described {
 export function describeError(err: unknown, opts: { color?: boolean } = {}): string {
   const d = describe(err);
   const label = opts.color ? '\u001b[31merror\u001b[39m' : 'error';
-  const fallback = err instanceof UsageError || err instanceof ConfigError ? 'see `geo <command> --help`' : 'rerun with --debug for details';
-  return `${label}: ${d.message} — hint: ${sanitizeInline(d.hint ?? fallback)}`;
+  return `${label}: ${d.message} — hint: ${sanitizeInline(d.hint ?? fallbackHint(err))}`;
+}
+
+/** "--debug for details" only where --debug shows more (the HTTP log, a stack), not after a choice the user made. */
+function fallbackHint(err: unknown): string {
+  if (err instanceof UsageError || err instanceof ConfigError) return 'see `geo <command> --help`';
+  if (err instanceof CancelledError) return 'nothing more was sent; run the same command again when ready';
+  if (err instanceof BelowConfidenceError) return 'the result was printed in full; lower --min-confidence to accept it';
+  return 'rerun with --debug for details';
 }
 
 /** Cost wording shared by errors and plans: "depth 3 · 10 credits". */

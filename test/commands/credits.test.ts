@@ -13,7 +13,11 @@ describe('geo credits', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).not.toMatch(ANSI);
-    expect(r.stdout).toMatch(/^balance +\d+\napi balance +\d+\ntotal available +\d+\npurchased +(\d+|not reported)\nused +(\d+|not reported)\n$/);
+    expect(r.stdout).toMatch(/^balance +\d+\napi balance +\d+\ntotal available +\d+\npurchased +(\d+|not reported)\nused +(\d+|not reported)\nfunding +api_only\n$/);
+  });
+  it('the funding line the README shows: data fields beyond the spec\'s five are listed, not dropped (issue 13)', async () => {
+    const r = await run(['credits']);
+    expect(r.stdout).toMatch(/^funding +api_only$/m);
   });
   it('on a terminal: same rows, keys dimmed', async () => {
     const r = await run(['credits'], { tty: true });

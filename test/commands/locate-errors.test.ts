@@ -53,10 +53,17 @@ describe('geo locate errors', () => {
     expect(r.stderr).toMatch(/async needs analysis history.* — hint: drop --async/);
   });
 
-  it('403 forbidden: batches need the enterprise grant', async () => {
+  it('403 forbidden: the server\'s own message and hint, not a generic line (issue 13)', async () => {
     const r = await runner(sb)(['locate', PARIS, '--batch-id', 'batch_sandbox']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/this key may not call that endpoint \(403\)/);
+    expect(r.stderr).toMatch(/error: a pro key may not submit to a batch \(batch:submit needs enterprise\) \(403\).* — hint: This key lacks the grant/);
+  });
+
+  it('402 that is about the plan, not the balance (cases on a free key): the server\'s words, no depth costs', async () => {
+    const r = await runner(sb, KEYS.free)(['cases', 'list']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/error: the free plan does not include cases \(402\).* — hint: Cases need a pro or enterprise plan\./);
+    expect(r.stderr).not.toContain('depth costs');
   });
 
   it('404: an unknown batch_id exits 2 with a hint', async () => {

@@ -58,7 +58,7 @@ describe('geo export', () => {
     const r = await geo(['export', file, '--format', 'csv']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('from_ndjson');
-    expect(r.stderr).toMatch(/skipped .*run\.ndjson:2: failed input "y\.jpg" skipped/);
+    expect(r.stderr).toMatch(/skipped .*run\.ndjson:2: input "y\.jpg" failed, so it has no result to export/);
     const piped = await geo(['export', '-', '--format', 'geojson'], line);
     expect(JSON.parse(piped.stdout).features[0].properties.analysis_id).toBe('from_ndjson');
   });

@@ -70,7 +70,7 @@ describe('provenance store', () => {
     const recs = parseNdjsonResults(lines, 'run.ndjson', { now: 0, onProblem: (w, why) => problems.push(`${w} ${why}`) });
     expect(recs.map((r) => r.origin)).toEqual(['ndjson', 'store', 'response']);
     expect(recs[0]).toMatchObject({ input: { path: 'a.jpg', sha256: PARIS_SHA }, exif: { verdict: 'agrees' } });
-    expect(problems).toEqual(['run.ndjson:2 failed input "b.jpg" skipped', 'run.ndjson:3 not valid JSON']);
+    expect(problems).toEqual(['run.ndjson:2 input "b.jpg" failed, so it has no result to export', 'run.ndjson:3 not valid JSON']);
     // A pretty-printed stored record file reads as one value.
     const file = join(tmp(), 'one.json');
     writeFileSync(file, JSON.stringify(parisRecord(), null, 2));

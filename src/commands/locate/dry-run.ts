@@ -35,7 +35,7 @@ export function dryRunText(plan: BatchPlan, opts: { single: boolean; format: str
       human: (v) =>
         [
           `plan: ${planLine(plan)}`,
-          ...(plan.journal ? [v.style.dim(`journal ${sanitizeInline(plan.journal)}`)] : []),
+          ...(plan.journal ? [v.style.dim(`a real run journals to ${sanitizeInline(plan.journal)} (this dry run wrote nothing)`)] : []),
           ...(plan.fromJournal > 0 ? [fromJournalNote(undefined)] : []),
           ...(plan.fromResults > 0 ? [`${plan.fromResults} answered by your results of earlier commands: not sent, not charged; --fresh to pay again`] : []),
           ...reqs.flatMap((r) => ['', batchRequestView(r, v)]),

@@ -9,7 +9,14 @@ import { renderTable, type Cell } from '../table.js';
 
 const figure = (n: number | null) => (n === null ? 'not reported' : String(n));
 
+const CREDIT_FIELDS = new Set(['balance', 'api_balance', 'total_available', 'total_purchased', 'total_used']);
+
+/**
+ * The five figures of the spec, then whatever else the service sends in data (the sandbox's
+ * `funding`, say: the spec gives two funding statements, so which one applies is worth showing).
+ */
 export function creditsView(data: Credits['data'], view: ViewOpts): string {
+  const extra = Object.fromEntries(Object.entries(data).filter(([k]) => !CREDIT_FIELDS.has(k)));
   return renderKv(
     [
       ['balance', figure(data.balance)],
@@ -17,6 +24,7 @@ export function creditsView(data: Credits['data'], view: ViewOpts): string {
       ['total available', figure(data.total_available)],
       ['purchased', figure(data.total_purchased)],
       ['used', figure(data.total_used)],
+      ...flatten(extra).map(([k, v]): [string, string] => [k.replace(/_/g, ' '), v]),
     ],
     view,
   );

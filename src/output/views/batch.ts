@@ -73,7 +73,7 @@ export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string
       rows: rows.map((r) =>
         r.ok
           ? [r.input, r.place ?? '', r.lat !== undefined && r.lng !== undefined ? `${coord(r.lat)}, ${coord(r.lng)}` : '', r.confidence?.toFixed(2) ?? '', r.verdict ?? '']
-          : [r.input, `failed: ${r.error?.code ?? 'error'}`, '', '', ''],
+          : [r.input, r.error?.code === 'not_sent' ? 'not sent' : `failed: ${r.error?.code ?? 'error'}`, '', '', ''],
       ),
       align: ['left', 'left', 'left', 'right', 'left'],
       optional: [2, 4],
