@@ -25,6 +25,8 @@ export interface ResponseMeta {
   idempotencyKey?: string;
   attempts?: number;
   elapsedMs?: number;
+  /** How the answer is off the contract, one line per field (response.ts); shown as warnings. */
+  deviations?: string[];
 }
 
 /** One failure, as recorded in the journal and printed. `final`: resending cannot change it. */
