@@ -6,6 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { ExifHook } from '../../batch/records.js';
+import { UNUSABLE } from '../../batch/outcome.js';
 import type { BatchEvent, BatchRecord } from '../../batch/types.js';
 import { dataDir } from '../../config/paths.js';
 import type { Ctx } from '../../context.js';
@@ -18,6 +19,15 @@ import { isUrlInput } from './options.js';
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 /** Larger images are not embedded, as in `geo export`: a report should stay mailable. */
 const MAX_EMBED_BYTES = 25 * 1024 * 1024;
+
+/** The parsed raw body (it parsed once already, in the client), else the text itself. */
+export function bodyOf(raw: string | undefined): unknown {
+  try {
+    return raw === undefined ? null : (JSON.parse(raw) as unknown);
+  } catch {
+    return raw;
+  }
+}
 
 const isCorroboration = (v: unknown): v is Corroboration => typeof v === 'object' && v !== null && typeof (v as Corroboration).verdict === 'string';
 
@@ -44,28 +54,41 @@ export class Evidence {
 
   onEvent(e: BatchEvent): void {
     if (e.type === 'plan') this.request = e.plan.request;
-    if (e.type !== 'finished' || !e.record.ok || !isResultBody(e.record.result)) return;
+    if (e.type !== 'finished') return;
+    if (!e.record.ok) {
+      // A paid answer without usable coordinates is stored too (raw body and all), not exported.
+      if (e.record.error?.code === UNUSABLE && e.response?.raw !== undefined) this.store(e, this.recordOf(e, e.record.error.message));
+      return;
+    }
+    if (!isResultBody(e.record.result)) return;
     const rec = this.recordOf(e);
     this.provenance.set(e.record, rec);
+    this.store(e, rec);
+  }
+
+  private store(e: Finished, rec: ProvenanceRecord): void {
     // An answer re-emitted from the journal was stored when it arrived; a URL has no sha256 to file it under.
     if (this.opts.store && !e.fromJournal && e.record.sha256 !== null) this.writes.push(this.save(rec, e.record.input));
   }
 
-  private recordOf(e: Finished): ProvenanceRecord {
+  private recordOf(e: Finished, unusable?: string): ProvenanceRecord {
     const r = e.record;
     const m = e.response ?? {};
+    const body = unusable === undefined ? r.result : bodyOf(m.raw);
     const url = isUrlInput(r.input);
     return buildRecord({
       input: { path: e.path ?? r.input, sha256: r.sha256 ?? '' },
       request: { ...(url ? { image_url: r.input } : {}), ...this.request },
       response: {
-        data: r.result, raw: m.raw ?? JSON.stringify(r.result), status: m.status ?? 200, headers: m.headers ?? {}, replayed: e.replayed,
+        data: body, raw: m.raw ?? JSON.stringify(r.result), status: m.status ?? 200, headers: m.headers ?? {}, replayed: e.replayed,
         ...(m.requestId ? { requestId: m.requestId } : {}), ...(m.idempotencyKey ? { idempotencyKey: m.idempotencyKey } : {}),
         ...(m.attempts !== undefined ? { attempts: m.attempts } : {}), ...(m.elapsedMs !== undefined ? { elapsedMs: m.elapsedMs } : {}),
       },
       baseUrl: this.opts.baseUrl,
       cliVersion: this.ctx.version,
       ...(isCorroboration(r.exif) ? { exif: r.exif } : {}),
+      ...(m.deviations?.length ? { deviations: m.deviations } : {}),
+      ...(unusable !== undefined ? { unusable } : {}),
       now: this.ctx.now(),
     });
   }

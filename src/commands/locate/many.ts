@@ -18,7 +18,7 @@ import { type ResultRow, progressLine, resultsTable, summaryLines } from '../../
 import type { Evidence } from './evidence.js';
 import { exportText } from './exports.js';
 import { LiveLine } from './live.js';
-import { SANDBOX_BANNER, isSandbox, stopExitCode } from './notes.js';
+import { SANDBOX_BANNER, isSandbox, stopExitCode, warnDeviations } from './notes.js';
 
 function row(r: BatchRecord): ResultRow {
   if (!r.ok || !isResultBody(r.result)) return { input: r.input, ok: false, error: r.error ?? { code: 'accepted', message: '' } };
@@ -60,7 +60,7 @@ export class ManyOutput {
       case 'finished':
         // Flushed per line: a reader of the pipe sees each result as soon as it exists.
         if (this.lines) this.ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(e.record)) + '\n');
-        return;
+        return warnDeviations((l) => this.live.note(l), e.response?.deviations, e.record.input);
       default:
         return;
     }

@@ -7,9 +7,11 @@ import { flatten, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
 import { renderTable, type Cell } from '../table.js';
 
-const figure = (n: number | null) => (n === null ? 'not reported' : String(n));
+const figure = (n: unknown) => (n === null ? 'not reported' : n === undefined ? 'missing' : typeof n === 'number' ? String(n) : JSON.stringify(n));
 
-export function creditsView(data: Credits['data'], view: ViewOpts): string {
+/** Read leniently: a snapshot off the contract shows what it has (the warnings name the rest). */
+export function creditsView(data: Credits['data'] | undefined, view: ViewOpts): string {
+  if (typeof data !== 'object' || data === null) return 'No credit figures in the answer.';
   return renderKv(
     [
       ['balance', figure(data.balance)],
