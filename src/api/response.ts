@@ -39,7 +39,7 @@ export function deviationsOf(issues: readonly $ZodIssue[], json: unknown): strin
   const lines = issues.map((i) => {
     const path = i.path.length ? i.path.join('.') : 'body';
     const got = i.path.reduce<unknown>((o, k) => (isObject(o) || Array.isArray(o) ? (o as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), json);
-    if (got === undefined && /received undefined/.test(i.message)) return `${path}: missing`;
+    if (got === undefined && i.code !== 'custom') return `${path}: missing`;
     return `${path}: ${i.message}${got === undefined ? '' : ` (got ${shown(got)})`}`;
   });
   return lines.length > MAX_DEVIATIONS ? [...lines.slice(0, MAX_DEVIATIONS), `… and ${lines.length - MAX_DEVIATIONS} more`] : lines;

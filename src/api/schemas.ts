@@ -187,8 +187,9 @@ export function checkGeolocateRequest(body: unknown): CheckResult {
 
 export const LocationSchema = z.lazy(() =>
   z.looseObject({
-    latitude: z.number(),
-    longitude: z.number(),
+    // The spec types them as numbers; their range is what a latitude and a longitude are.
+    latitude: z.number().check(z.gte(-90), z.lte(90)),
+    longitude: z.number().check(z.gte(-180), z.lte(180)),
     country: z.string(),
     city: z.string(),
     neighborhood: z.string(),

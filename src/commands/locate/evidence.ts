@@ -55,12 +55,14 @@ export class Evidence {
   onEvent(e: BatchEvent): void {
     if (e.type === 'plan') this.request = e.plan.request;
     if (e.type !== 'finished') return;
-    if (!e.record.ok) {
-      // A paid answer without usable coordinates is stored too (raw body and all), not exported.
-      if (e.record.error?.code === UNUSABLE && e.response?.raw !== undefined) this.store(e, this.recordOf(e, e.record.error.message));
+    const r = e.record;
+    if (!r.ok || !isResultBody(r.result)) {
+      // A paid answer without usable coordinates (or an async acceptance) is stored too, raw body
+      // and all, marked so that exports and look-ups skip it.
+      const why = r.ok ? 'accepted for asynchronous analysis (202): no coordinates yet' : r.error?.code === UNUSABLE ? r.error.message : undefined;
+      if (why !== undefined && e.response?.raw !== undefined) this.store(e, this.recordOf(e, why));
       return;
     }
-    if (!isResultBody(e.record.result)) return;
     const rec = this.recordOf(e);
     this.provenance.set(e.record, rec);
     this.store(e, rec);
