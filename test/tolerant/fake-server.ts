@@ -88,7 +88,8 @@ export async function startFakeApi(): Promise<FakeApi> {
 // ---- Answers ---------------------------------------------------------------------------------
 
 export const ok = (body: unknown, status = 200, headers: Record<string, string> = {}): Answer => ({ status, body: typeof body === 'string' ? body : JSON.stringify(body), headers });
-export const gzip = (body: unknown, header = true): Answer => ({ status: 200, body: gzipSync(JSON.stringify(body)), headers: header ? { 'content-encoding': 'gzip' } : {} });
+/** `body` as JSON, or these exact bytes when it is a Buffer. */
+export const gzip = (body: unknown, header = true): Answer => ({ status: 200, body: gzipSync(Buffer.isBuffer(body) ? body : JSON.stringify(body)), headers: header ? { 'content-encoding': 'gzip' } : {} });
 export const deflate = (body: unknown): Answer => ({ status: 200, body: deflateSync(JSON.stringify(body)), headers: { 'content-encoding': 'deflate' } });
 export const brotli = (body: unknown): Answer => ({ status: 200, body: brotliCompressSync(JSON.stringify(body)), headers: { 'content-encoding': 'br' } });
 export const bom = (body: unknown): Answer => ({ status: 200, body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(body))]) });
