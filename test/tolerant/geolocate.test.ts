@@ -48,6 +48,7 @@ describe(`${GEO_CASES.length} deviating geolocate answers`, () => {
     const recs = records(dirs);
     expect(recs).toHaveLength(1);
     expect(recs[0]!.response.raw).toBe(text);
+    if (c.warn.length) expect(recs[0]!.response.deviations?.length).toBeGreaterThanOrEqual(c.warn.length);
     const usable = c.exit === 0 && !c.flags?.includes('--async');
     expect(recs[0]!.unusable === undefined).toBe(usable);
 
