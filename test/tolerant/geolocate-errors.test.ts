@@ -89,3 +89,17 @@ describe('409 idempotency_in_progress until the deadline', () => {
     expect(new Set(api.keys).size).toBe(1);
   });
 });
+
+describe('an unusable answer asked for as an export', () => {
+  it('--format geojson: nothing on stdout (no feature without coordinates), exit 6, the raw body kept', async () => {
+    const body = { ...D1, location: { ...D1.location, latitude: 95 } };
+    api.answers.geolocate = ok(body);
+    const dirs = freshDirs();
+    const r = await geo(api, ['locate', PARIS, '--format', 'geojson'], dirs);
+    expect(r.code, r.stderr).toBe(6);
+    expect(r.stdout).toBe('');
+    expect(errorLine(r.stderr)).toMatch(/no usable coordinates/);
+    expect(doneLines(dirs)[0]).toMatchObject({ ok: false, raw: JSON.stringify(body) });
+    expect(records(dirs)[0]).toMatchObject({ unusable: expect.stringMatching(/latitude 95/), response: { raw: JSON.stringify(body) } });
+  });
+});

@@ -14,7 +14,7 @@ import { UNUSABLE } from '../../batch/outcome.js';
 import { BelowConfidenceError, CancelledError, ServiceAnswerError, UsageError } from '../../errors.js';
 import { isResultBody } from '../../local/store.js';
 import { costOf } from '../../output/errors.js';
-import { formatOutput, viewOpts } from '../../output/render.js';
+import { BASE_FORMATS, formatOutput, viewOpts } from '../../output/render.js';
 import { type Spinner, startSpinner } from '../../output/spinner.js';
 import { locateView } from '../../output/views/locate.js';
 import { acceptedView, fieldsView } from '../../output/views/locate-dry-run.js';
@@ -67,7 +67,8 @@ export class SingleOutput {
       if (e.code === UNUSABLE) {
         // Paid, kept, but no coordinates: the body as received for --json, its fields otherwise.
         const body = bodyOf(res.raw);
-        write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => fieldsView(`The answer (${res.status ?? e.status ?? 200}) has no usable coordinates`, body, v) }, this.o.format, view));
+        // An export format (geojson, kml, csv, html) has no place to put it: nothing on stdout.
+        if ((BASE_FORMATS as readonly string[]).includes(this.o.format)) write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => fieldsView(`The answer (${res.status ?? e.status ?? 200}) has no usable coordinates`, body, v) }, this.o.format, view));
         warnDeviations(warn, res.deviations);
         throw new ServiceAnswerError(`${f.record.input}: ${e.message}`, keptHint(journal));
       }
