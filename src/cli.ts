@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from './api/errors.js';
 import type { Ctx, GlobalOptions, Runtime } from './context.js';
-import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, UsageError } from './errors.js';
+import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor } from './output/io.js';
 import { listNouns } from './root-help.js';
 import { register as locateRegister } from './commands/locate/register.js';
@@ -40,10 +40,11 @@ export function exitCodeFor(err: unknown): number {
     if (err.status === 401 || err.status === 403) return EXIT.auth;
     if (err.status === 402) return EXIT.credits;
     if (err.status === 429) return EXIT.rateLimited;
-    if (err.status >= 500) return EXIT.service;
+    // Still running when the deadline passed: nothing about the input is wrong; the service has it.
+    if (err.status >= 500 || err.code === 'idempotency_in_progress') return EXIT.service;
     return EXIT.usage;
   }
-  if (err instanceof NetworkError || err instanceof TimeoutError || err instanceof ContractError || err instanceof RedirectError) return EXIT.service;
+  if (err instanceof NetworkError || err instanceof TimeoutError || err instanceof ContractError || err instanceof RedirectError || err instanceof ServiceAnswerError) return EXIT.service;
   if (isCommanderError(err)) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   return EXIT.unexpected;
 }

@@ -51,3 +51,16 @@ export class MissingKeyError extends Error {
     super('no API key is configured');
   }
 }
+
+/**
+ * The service answered, or may have, but geo cannot settle the outcome now: a paid answer without
+ * usable coordinates (kept in the journal), an analysis still running past the deadline, a case
+ * that may have been created. Exit 6 (service); the hint says where the answer is kept or how to
+ * look, never to send a non-idempotent request again.
+ */
+export class ServiceAnswerError extends Error {
+  override readonly name = 'ServiceAnswerError';
+  constructor(message: string, readonly hint: string) {
+    super(message);
+  }
+}

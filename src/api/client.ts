@@ -10,7 +10,7 @@ import { RESPONSE_HEADERS, checkLimit, normalizeBaseUrl, realSleep, showHeaders,
 import { RequestValidationError } from './errors.js';
 import { parseRateLimit } from './ratelimit.js';
 import { type RetryBudget, type RetryClass, type RetryInfo, type RetryPolicy, DEFAULT_RETRY_POLICY, withRetry } from './retry.js';
-import { parseSuccess, requestIdOf, toApiError } from './response.js';
+import { type Reshape, parseSuccess, requestIdOf, toApiError, unwrapCase } from './response.js';
 import { scrubAnswer } from './secret.js';
 import { type Route, SANDBOX_HEADER, routes } from './routes.js';
 import {
@@ -36,6 +36,7 @@ interface CallSpec {
   signal?: AbortSignal;
   onRetry?: (info: RetryInfo) => void;
   budget?: RetryBudget;
+  reshape?: Reshape;
 }
 
 const MiB = 1024 * 1024;
@@ -116,7 +117,7 @@ export class ApiClient {
       const issue = r.error.issues[0];
       throw new RequestValidationError('invalid_request', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`, undefined, String(issue?.path[0] ?? ''));
     }
-    return this.#call({ route: routes.createCase, body: jsonBody(r.data) });
+    return this.#call({ route: routes.createCase, body: jsonBody(r.data), reshape: unwrapCase });
   }
 
   async docs(): Promise<ApiResponse<string>> {
@@ -176,10 +177,10 @@ export class ApiClient {
         const rateLimit = parseRateLimit(ans.headers, this.#now());
         this.#log(`< ${ans.status} ${route.method} ${url} ${this.#now() - t0} ms ${showHeaders(ans.headers, false, RESPONSE_HEADERS)}`);
         if (ans.status < 200 || ans.status >= 300) throw toApiError(ans, rateLimit);
-        const data = parseSuccess<T>(ans, route.responses);
+        const { data, deviations } = parseSuccess<T>(ans, route.responses, rateLimit, spec.reshape);
         const requestId = requestIdOf(ans.headers);
         return {
-          data, raw: ans.raw, status: ans.status, headers: ans.headers, rateLimit,
+          data, deviations, raw: ans.raw, status: ans.status, headers: ans.headers, rateLimit,
           replayed: ans.headers['idempotent-replayed']?.trim().toLowerCase() === 'true',
           ...(requestId !== undefined ? { requestId } : {}),
           attempts, elapsedMs: this.#now() - start,

@@ -54,15 +54,21 @@ export class TimeoutError extends Error {
 }
 
 /**
- * A success status whose body could not be read or did not match the contract: an unknown
- * outcome, never a success. For geolocate, retrying with the same Idempotency-Key settles it.
+ * A success status whose body could not be read (not JSON, cut off, not decodable): an unknown
+ * outcome, never a success. For geolocate, retrying with the same Idempotency-Key settles it. A
+ * body that parsed but deviates from the contract is not this: it is kept (response.ts).
  */
 export class ContractError extends Error {
   override readonly name = 'ContractError';
+  /** The body text when it arrived whole but could not be read (kept in the journal). */
+  raw?: string;
   constructor(message: string, readonly status: number, readonly truncated: boolean = false) {
     super(message);
   }
 }
+
+/** The answer was bigger than the cap (as sent, or once decompressed): deterministic, never retried. */
+export class ResponseTooLargeError extends ContractError {}
 
 /** Client-side check failed (same rules and code as the server): nothing was sent. */
 export class RequestValidationError extends Error {

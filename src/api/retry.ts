@@ -11,7 +11,10 @@
  * | connection reset / other network error    | 3 retries         | 3 retries        | never                | backoff                     |
  * | per-attempt timeout                       | 2 retries         | 2 retries        | never                | backoff                     |
  * | truncated or aborted body                 | 3 retries         | 3 retries        | never                | backoff                     |
- * | 2xx body not JSON / fails the schema      | 2 retries         | 2 retries        | never                | backoff                     |
+ * | 2xx body not JSON or not decodable        | 2 retries         | 2 retries        | never                | backoff                     |
+ * | 2xx JSON off the contract (any field,     | never             | never            | never                | -                           |
+ * |   status 201/202, BOM): kept, see below   |                   |                  |                      |                             |
+ * | 2xx carrying an error body                | as that error's status (its `status`, else its code's)                         |
  * | 429 rate_limited                          | 4 retries         | 4 retries        | 4 retries            | longest hint, capped 60 s   |
  * | 409 idempotency_in_progress               | until deadline    | -                | -                    | backoff (min 500 ms)        |
  * | 500 (and any unlisted 5xx)                | 2 retries         | 2 retries        | never                | backoff                     |
@@ -28,9 +31,13 @@
  * it falls back to backoff. No retry starts if its wait would end after the request's deadline.
  * An optional shared RetryBudget caps the retries of a whole batch; 409 polls do not spend it,
  * because abandoning an analysis already running would lose a result that is being paid for.
+ *
+ * A 2xx whose body parses is never resent, whatever it holds: the server replays a completed key
+ * with the same body, so a retry changes nothing but the bill of a keyless POST. It is returned
+ * with its deviations named (response.ts); the caller keeps it and decides what it can use
+ * (DESIGN.md "Never lose what was paid").
  */
-import { ApiError, ContractError, NetworkError, TimeoutError } from './errors.js';
-import { ResponseTooLargeError } from './transport.js';
+import { ApiError, ContractError, NetworkError, ResponseTooLargeError, TimeoutError } from './errors.js';
 
 export type RetryClass = 'keyed' | 'idempotent' | 'unsafe';
 export type RetryReason =

@@ -187,8 +187,9 @@ export function checkGeolocateRequest(body: unknown): CheckResult {
 
 export const LocationSchema = z.lazy(() =>
   z.looseObject({
-    latitude: z.number(),
-    longitude: z.number(),
+    // The spec types them as numbers; their range is what a latitude and a longitude are.
+    latitude: z.number().check(z.gte(-90), z.lte(90)),
+    longitude: z.number().check(z.gte(-180), z.lte(180)),
     country: z.string(),
     city: z.string(),
     neighborhood: z.string(),
@@ -341,12 +342,18 @@ export const CasesQuerySchema = z.lazy(() => z.object({ teamId: z.optional(z.str
 
 // ---- Errors ---------------------------------------------------------------------------------
 
-export const ERROR_CODES = [
-  'not_found', 'method_not_allowed', 'unauthorized', 'forbidden', 'payment_required', 'rate_limited',
-  'invalid_request', 'invalid_image_b64', 'server_error', 'prepaid_credits_exhausted', 'depth_not_permitted',
-  'idempotency_in_progress', 'invalid_effort', 'effort_exceeds_depth', 'content_blocked', 'invalid_scope',
-  'webhook_required_for_async', 'analysis_failed', 'analysis_timeout',
-] as const;
+/**
+ * The codes of api-spec.md "Error body" and "Error cases", each with the status the spec gives it
+ * (base codes without a row take their usual status). A 2xx carrying an error shape without a
+ * usable `status` is read as the error its code names (response.ts).
+ */
+export const ERROR_CODE_STATUS = {
+  not_found: 404, method_not_allowed: 405, unauthorized: 401, forbidden: 403, payment_required: 402, rate_limited: 429,
+  invalid_request: 422, invalid_image_b64: 422, server_error: 500, prepaid_credits_exhausted: 402, depth_not_permitted: 403,
+  idempotency_in_progress: 409, invalid_effort: 422, effort_exceeds_depth: 422, content_blocked: 422, invalid_scope: 422,
+  webhook_required_for_async: 422, analysis_failed: 502, analysis_timeout: 504,
+} as const satisfies Record<string, number>;
+export const ERROR_CODES = Object.keys(ERROR_CODE_STATUS) as Array<keyof typeof ERROR_CODE_STATUS>;
 
 const errorExtras = () => ({
   retry_after: z.optional(z.number()),

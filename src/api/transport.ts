@@ -6,7 +6,10 @@
 import type { Dispatcher } from 'undici';
 import { request } from './undici.js';
 import { type B64Chunk, BodySourceError } from './body.js';
-import { ContractError, NetworkError, TimeoutError } from './errors.js';
+import { decodeBody } from './decode.js';
+import { ContractError, NetworkError, ResponseTooLargeError, TimeoutError } from './errors.js';
+
+export { ResponseTooLargeError } from './errors.js';
 
 export interface Attempt {
   method: 'GET' | 'POST';
@@ -23,11 +26,11 @@ export interface RawAnswer {
   status: number;
   /** lower-case names; repeated headers joined with ", " */
   headers: Record<string, string>;
+  /** The body text, decoded (decode.ts). */
   raw: string;
+  /** How the bytes deviated from plain JSON text (a BOM, gzip without Content-Encoding). */
+  deviations: string[];
 }
-
-/** The answer was bigger than the cap: deterministic, so it is never retried (see retry.ts). */
-export class ResponseTooLargeError extends ContractError {}
 
 /**
  * Codes that mean the connection was never established, so no byte reached the server. Only these
@@ -110,7 +113,8 @@ export async function sendOnce(a: Attempt): Promise<RawAnswer> {
       if (err instanceof ResponseTooLargeError) throw err;
       throw failed(err, 'body', res.statusCode);
     }
-    return { status: res.statusCode, headers, raw: Buffer.concat(chunks).toString('utf8') };
+    const body = await decodeBody(Buffer.concat(chunks), headers['content-encoding'], a.maxResponseBytes, res.statusCode);
+    return { status: res.statusCode, headers, raw: body.text, deviations: body.deviations };
   } finally {
     clearTimeout(t);
   }

@@ -33,8 +33,13 @@ export interface ClientOptions {
 }
 
 export interface ApiResponse<T> {
-  /** Parsed with the route's zod schema from schemas.ts. */
+  /**
+   * The parsed body. Typed by the contract, but only as far as `deviations` is empty: a paid answer
+   * that deviates is returned as received (response.ts), so readers check what they rely on.
+   */
   data: T;
+  /** One line per way the answer is off the contract, naming the field ("confidence: … (got 85)"). */
+  deviations: string[];
   /** The body text exactly as received (locate --json prints it). */
   raw: string;
   status: number;

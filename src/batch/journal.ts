@@ -4,9 +4,13 @@
  *   {"t":"head","v":1,"params":{...},"args":[...],"cwd":"...","baseUrl":"...","account":"<fingerprint>","created":"..."}
  *   {"t":"send","id":"<sha256|url:...>","key":"<Idempotency-Key>","input":"a.jpg","at":"..."}   BEFORE the request
  *   {"t":"done","id":"...","key":"...","ok":true,"result":{...},"raw":"...","status":200,"credits":1,"at":"..."}   after the answer
- *   {"t":"done","id":"...","key":"...","ok":false,"error":{"code","message","status","final"}}
+ *   {"t":"done","id":"...","key":"...","ok":false,"error":{"code","message","status","final"},"raw":"...","status":200,"credits":1}
  *
- * `raw` is the body text as received: a rerun re-emits exactly what `locate --json` printed first.
+ * `raw` is the body text as received, for every 2xx (and an unreadable one): a rerun re-emits
+ * exactly what `locate --json` printed first. A paid answer without usable coordinates is a final
+ * failure (code `unusable_answer`) that keeps its raw body and its charge: a rerun replays it from
+ * here and sends nothing (DESIGN.md "Never lose what was paid"). `deviations` names what was off
+ * the contract.
  *
  * Why this order makes kill -9 safe (api-spec.md "States and transitions"): a "send" line without
  * its "done" is resent with the SAME key, so a request that did complete is replayed by the server
@@ -42,9 +46,15 @@ export interface SendLine {
   input: string;
   at: string;
 }
+/** What the answer itself was, when one arrived. */
+interface Answered {
+  raw?: string;
+  status?: number;
+  deviations?: string[];
+}
 export type DoneLine =
-  | { t: 'done'; id: string; key: string; ok: true; result: unknown; credits: number; replayed?: boolean; raw?: string; status?: number; at: string }
-  | { t: 'done'; id: string; key: string; ok: false; error: BatchError; at: string };
+  | ({ t: 'done'; id: string; key: string; ok: true; result: unknown; credits: number; replayed?: boolean; at: string } & Answered)
+  | ({ t: 'done'; id: string; key: string; ok: false; error: BatchError; credits?: number; at: string } & Answered);
 export type JournalLine = HeadLine | SendLine | DoneLine;
 
 export interface JournalState {

@@ -10,6 +10,7 @@
 import { ApiError, ContractError, NetworkError, RequestValidationError, TimeoutError } from '../api/errors.js';
 import { classify } from '../api/retry.js';
 import { CancelledError, UsageError } from '../errors.js';
+import { asResultBody } from '../local/store-types.js';
 import type { BatchError, BatchStop } from './types.js';
 
 export function toBatchError(err: unknown): BatchError {
@@ -26,6 +27,28 @@ export function toBatchError(err: unknown): BatchError {
   if (err instanceof ContractError) return { code: err.truncated ? 'truncated_response' : 'bad_response', status: err.status, message: err.message, final: false };
   if (err instanceof CancelledError) return { code: 'cancelled', message: err.message, final: false };
   return { code: 'error', message: err instanceof Error ? err.message : String(err), final: false };
+}
+
+/** The error code of a paid answer geo cannot use (kept, final: a rerun replays it from the journal). */
+export const UNUSABLE = 'unusable_answer';
+
+const shown = (v: unknown) => (v === undefined ? 'missing' : JSON.stringify(v)?.slice(0, 40));
+
+/**
+ * What a 2xx body means (DESIGN.md "Never lose what was paid"): usable coordinates make it a
+ * result, however else it deviates; with --async, a 202 without them is the accepted job, passed
+ * on as received (its shape is "not shown"); anything else is a final failure that keeps the body.
+ */
+export function classifyAnswer(data: unknown, status: number, async: boolean): { ok: true; result: unknown } | { ok: false; error: BatchError } {
+  const result = asResultBody(data);
+  if (result) return { ok: true, result };
+  if (status === 202 && async) return { ok: true, result: data };
+  const loc = (data as { location?: { latitude?: unknown; longitude?: unknown } } | null)?.location;
+  const why =
+    status === 202 ? 'it was accepted for asynchronous analysis (202), but --async was not asked'
+    : typeof loc !== 'object' || loc === null ? 'location is missing'
+    : `location.latitude ${shown(loc.latitude)}, location.longitude ${shown(loc.longitude)} are not usable coordinates`;
+  return { ok: false, error: { code: UNUSABLE, status, message: `the ${status} answer has no usable coordinates: ${why}`, final: true } };
 }
 
 /** Whether this failure ends the batch; undefined means record it and go on. */

@@ -101,7 +101,9 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   if (pending.length > 1 || (pending.length === 1 && (opts.dryRun || mayConfirm))) {
     try {
       const c = await deps.client.credits();
-      available = c.data.data.total_available;
+      // Read leniently: a snapshot off the contract only leaves the balance unknown.
+      const total = (c.data as { data?: { total_available?: unknown } }).data?.total_available;
+      if (typeof total === 'number') available = total;
       initialRateLimit = c.rateLimit;
     } catch (err) {
       const status = (err as { status?: number }).status;
@@ -134,8 +136,8 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     const recs = await recordsFor(job, o, deps.exif);
     byId.set(job.id, recs);
     if (how !== 'sent') meter.recordSkipped(recs.length, o.ok);
-    else meter.record(recs.length, o.ok, o.ok ? o.credits : 0);
-    const extra = o.ok ? (o.response ? { response: o.response } : {}) : o.cause !== undefined ? { cause: o.cause } : {};
+    else meter.record(recs.length, o.ok, o.credits ?? 0);
+    const extra = { ...(o.response ? { response: o.response } : {}), ...(!o.ok && o.cause !== undefined ? { cause: o.cause } : {}) };
     recs.forEach((record, i) => {
       const path = job.paths[i];
       emit({ type: 'finished', record, fromJournal: how === 'journal', replayed: o.ok && o.replayed, ...(path ? { path } : {}), ...extra, ...(reused ? { reused } : {}) });
@@ -148,8 +150,8 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     const d = state?.done.get(j.id);
     if (!isFinished(d)) continue;
     summary.fromJournal++;
-    const response = d!.ok ? { idempotencyKey: d!.key, ...(d!.raw !== undefined ? { raw: d!.raw } : {}), ...(d!.status !== undefined ? { status: d!.status } : {}) } : undefined;
-    await settle(j, d!.ok ? { ok: true, result: d!.result, replayed: false, credits: 0, response } : { ok: false, error: d!.error }, 'journal');
+    const response = d!.ok || d!.raw !== undefined ? { idempotencyKey: d!.key, ...(d!.raw !== undefined ? { raw: d!.raw } : {}), ...(d!.status !== undefined ? { status: d!.status } : {}), ...(d!.deviations ? { deviations: d!.deviations } : {}) } : undefined;
+    await settle(j, d!.ok ? { ok: true, result: d!.result, replayed: false, credits: 0, ...(response ? { response } : {}) } : { ok: false, error: d!.error, ...(response ? { response } : {}) }, 'journal');
   }
   for (const j of prep.jobs) {
     const a = stored.get(j.id);

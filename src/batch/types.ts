@@ -25,6 +25,8 @@ export interface ResponseMeta {
   idempotencyKey?: string;
   attempts?: number;
   elapsedMs?: number;
+  /** How the answer is off the contract, one line per field (response.ts); shown as warnings. */
+  deviations?: string[];
 }
 
 /** Where a result settled from the provenance store came from (the note names it). */

@@ -1,13 +1,14 @@
 /**
  * Sends one job: journal the key (fsync'd) BEFORE the request, send with that key, journal the
- * outcome, then hand it on. The order is what makes kill -9 safe (journal.ts).
+ * outcome with the raw body, then hand it on. The order is what makes kill -9 safe (journal.ts),
+ * and what keeps a paid answer that deviates: it is on disk before anything shows or stores it.
  */
 import type { ApiClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { ApiError, ContractError } from '../api/errors.js';
 import type { RetryBudget } from '../api/retry.js';
 import type { GeolocateRequest } from '../api/schemas.js';
 import { type Journal, newIdempotencyKey } from './journal.js';
-import { stopFor, toBatchError } from './outcome.js';
+import { classifyAnswer, stopFor, toBatchError } from './outcome.js';
 import type { TaskControl, TaskResult } from './scheduler.js';
 import { type Job, prepareUpload } from './sources.js';
 import type { BatchError, BatchEvent, ResponseMeta } from './types.js';
@@ -15,9 +16,10 @@ import type { BatchError, BatchEvent, ResponseMeta } from './types.js';
 /** The slice of ApiClient the engine uses (tests and wrappers can supply their own). */
 export type BatchClient = Pick<ApiClient, 'geolocate' | 'credits' | 'baseUrl'> & { readonly servedBySandbox?: boolean };
 
+/** `credits`: what the server charged for this answer in this run (0 for a replay of an earlier run). */
 export type JobOutcome =
   | { ok: true; result: unknown; replayed: boolean; credits: number; response?: ResponseMeta }
-  | { ok: false; error: BatchError; cause?: unknown };
+  | { ok: false; error: BatchError; cause?: unknown; credits?: number; response?: ResponseMeta };
 
 export interface WorkerEnv {
   client: BatchClient;
@@ -65,13 +67,18 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     // Latency only from single-attempt answers: a retried one measures backoff, not the service.
     ctl.observe(res.rateLimit, res.attempts === 1 ? res.elapsedMs : undefined);
     // A replay on the first attempt answers an earlier run's charge; a replay after a retry
-    // answers this run's own first attempt (reset-after, truncate), which was charged.
+    // answers this run's own first attempt (reset-after, truncate), which was charged. A 2xx
+    // costs the same whether or not it deviates: what counts is what the server charged.
     const credits = res.replayed && res.attempts === 1 ? 0 : w.cost;
-    await w.journal?.append({ t: 'done', id: job.id, key, ok: true, result: res.data, raw: res.raw, status: res.status, credits, ...(res.replayed ? { replayed: true } : {}), at: new Date(w.now()).toISOString() });
+    const answer = classifyAnswer(res.data, res.status, w.request.async === true);
+    const deviations = res.deviations.length ? { deviations: res.deviations } : {};
+    const at = new Date(w.now()).toISOString();
+    const kept = { raw: res.raw, status: res.status, credits, ...deviations };
+    await w.journal?.append(answer.ok ? { t: 'done', id: job.id, key, ok: true, result: answer.result, ...kept, ...(res.replayed ? { replayed: true } : {}), at } : { t: 'done', id: job.id, key, ok: false, error: answer.error, ...kept, at });
     const response: ResponseMeta = {
-      raw: res.raw, status: res.status, headers: res.headers, idempotencyKey: key, attempts: res.attempts, elapsedMs: res.elapsedMs, ...(res.requestId ? { requestId: res.requestId } : {}),
+      raw: res.raw, status: res.status, headers: res.headers, idempotencyKey: key, attempts: res.attempts, elapsedMs: res.elapsedMs, ...(res.requestId ? { requestId: res.requestId } : {}), ...deviations,
     };
-    await w.finish(job, { ok: true, result: res.data, replayed: res.replayed, credits, response });
+    await w.finish(job, answer.ok ? { ok: true, result: answer.result, replayed: res.replayed, credits, response } : { ok: false, error: answer.error, credits, response });
     return { kind: 'done' };
   } catch (err) {
     const aborted = Boolean(w.signal?.aborted);
@@ -85,7 +92,9 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     const error = aborted ? { code: 'cancelled', message: 'cancelled while in flight; a rerun resends it with the same key', final: false } : toBatchError(err);
     // A cancelled request stays "sent, no outcome": the rerun resends the same key and the
     // server replays it if it had finished. Anything else is written down.
-    if (!aborted) await w.journal?.append({ t: 'done', id: job.id, key, ok: false, error, at: new Date(w.now()).toISOString() });
+    // An unreadable 2xx is kept as it came too (it may be the only copy of a paid answer).
+    const raw = err instanceof ContractError && err.raw !== undefined ? { raw: err.raw, status: err.status } : {};
+    if (!aborted) await w.journal?.append({ t: 'done', id: job.id, key, ok: false, error, ...raw, at: new Date(w.now()).toISOString() });
     await w.finish(job, { ok: false, error, cause: err });
     const stop = stopFor(err, w.budget.remaining, aborted);
     return stop ? { kind: 'stop', stop } : { kind: 'done' };

@@ -26,19 +26,51 @@ export interface ProvenanceRecord {
   input: { path: string; sha256: string; size?: number; mime?: string };
   /** The request body without image_b64 (see requestParams in store.ts). */
   request?: Record<string, unknown>;
-  response: { status?: number; body: ResultBody; raw?: string };
+  /** `body` is a usable result unless `unusable` says why not; `raw` is the text as received. */
+  response: { status?: number; body: ResultBody; raw?: string; deviations?: string[] };
   headers?: { idempotent_replayed: boolean; request_id?: string; rate_limit: Record<string, string> };
   idempotency_key?: string;
   timing?: { elapsed_ms?: number; attempts?: number; server_timing_ms?: number };
   /** The corroboration block (locate's NDJSON `exif`). */
   exif?: Corroboration;
+  /**
+   * Set when the paid answer had no usable coordinates: the record keeps it (raw body included),
+   * and readers that need a place (exports, look-ups) skip it.
+   */
+  unusable?: string;
 }
 
-const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+/** A coordinate within ±max; with `lenient`, a numeric string is read as its number. */
+function coordinate(v: unknown, max: number, lenient: boolean): number | undefined {
+  const n = typeof v === 'number' ? v : lenient && typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+  return Number.isFinite(n) && Math.abs(n) <= max ? n : undefined;
+}
 
-/** Enough of a geolocate body to place it on a map. */
+function locationOf(v: unknown): { latitude?: unknown; longitude?: unknown } | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const loc = (v as { location?: unknown }).location;
+  return typeof loc === 'object' && loc !== null ? (loc as { latitude?: unknown; longitude?: unknown }) : undefined;
+}
+
+/**
+ * What geo needs of a geolocate body, the one place that says it: coordinates it can put on a map
+ * (finite, latitude within ±90, longitude within ±180). Everything else is shown as received.
+ */
 export function isResultBody(v: unknown): v is ResultBody {
-  if (typeof v !== 'object' || v === null) return false;
-  const loc = (v as { location?: { latitude?: unknown; longitude?: unknown } }).location;
-  return typeof loc === 'object' && loc !== null && finite(loc.latitude) && finite(loc.longitude) && Math.abs(loc.latitude) <= 90 && Math.abs(loc.longitude) <= 180;
+  const loc = locationOf(v);
+  return loc !== undefined && coordinate(loc.latitude, 90, false) !== undefined && coordinate(loc.longitude, 180, false) !== undefined;
+}
+
+/**
+ * The body as a usable result, or undefined. Coordinates sent as numeric strings ("48.85") are
+ * read as those numbers, in a copy: the same meaning, so the answer is usable; the caller reports
+ * the deviation, and the raw body keeps what was sent.
+ */
+export function asResultBody(v: unknown): ResultBody | undefined {
+  if (isResultBody(v)) return v;
+  const loc = locationOf(v);
+  const latitude = coordinate(loc?.latitude, 90, true);
+  const longitude = coordinate(loc?.longitude, 180, true);
+  if (latitude === undefined || longitude === undefined) return undefined;
+  return { ...(v as ResultBody), location: { ...(loc as ResultBody['location']), latitude, longitude } };
 }

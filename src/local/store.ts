@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { Corroboration } from './corroborate.js';
 import { type ProvenanceRecord, type ResultBody, RECORD_SCHEMA, isResultBody } from './store-types.js';
 
-export { type ProvenanceRecord, type ResultBody, RECORD_SCHEMA, isResultBody } from './store-types.js';
+export { type ProvenanceRecord, type ResultBody, RECORD_SCHEMA, asResultBody, isResultBody } from './store-types.js';
 export { parseNdjsonResults, readNdjsonResults } from './store-ndjson.js';
 
 /** What client.ts's ApiResponse carries that a record needs (structural, so no import of api/). */
@@ -44,6 +44,10 @@ export interface BuildRecordArgs {
   exif?: Corroboration;
   /** ms since epoch (ctx.now()). */
   now: number;
+  /** How the answer deviated from the contract (kept beside the raw body). */
+  deviations?: string[];
+  /** Why the answer is not a usable result (the record is kept all the same). */
+  unusable?: string;
 }
 
 const RATE_HEADER = /^(x-)?ratelimit(-|$)|^retry-after$/;
@@ -71,15 +75,16 @@ export function buildRecord(a: BuildRecordArgs): ProvenanceRecord {
     ...(a.account !== undefined ? { account: a.account } : {}),
     input: a.input,
     request: requestParams(a.request),
-    response: { status: a.response.status, body, raw: a.response.raw },
+    response: { status: a.response.status, body, raw: a.response.raw, ...(a.deviations?.length ? { deviations: a.deviations } : {}) },
     headers: {
       idempotent_replayed: a.response.replayed,
       ...(a.response.requestId ? { request_id: a.response.requestId } : {}),
       rate_limit: rate,
     },
     ...(a.response.idempotencyKey ? { idempotency_key: a.response.idempotencyKey } : {}),
-    timing: { elapsed_ms: a.response.elapsedMs, attempts: a.response.attempts, server_timing_ms: body?.timing_ms },
+    timing: { elapsed_ms: a.response.elapsedMs, attempts: a.response.attempts, ...(typeof body?.timing_ms === 'number' ? { server_timing_ms: body.timing_ms } : {}) },
     ...(a.exif ? { exif: a.exif } : {}),
+    ...(a.unusable ? { unusable: a.unusable } : {}),
   };
 }
 
@@ -109,7 +114,9 @@ export async function saveRecord(dataDirPath: string, rec: ProvenanceRecord): Pr
   await ensureDir(folder);
   // 2025-05-14T18:32:07.123Z -> 20250514T183207.123Z: sorts by time, no ':' (Windows, scp).
   const stamp = fileSafe(rec.stored_at.replace(/[-:]/g, ''));
-  const id = fileSafe(rec.response.body?.analysis_id ?? rec.idempotency_key ?? 'result');
+  // analysis_id is whatever the server sent (a number, null, absent): only a string names the file.
+  const aid = rec.response.body?.analysis_id;
+  const id = fileSafe(typeof aid === 'string' && aid !== '' ? aid : (rec.idempotency_key ?? 'result'));
   const text = JSON.stringify(rec, null, 2) + '\n';
   // 'wx' never overwrites a record: a same-millisecond twin gets a suffix instead.
   for (let n = 0; ; n++) {
@@ -148,6 +155,8 @@ export async function listRecords(dataDirPath: string, filter: RecordFilter, onP
       const file = join(root, folder, name);
       try {
         const rec = JSON.parse(await readFile(file, 'utf8')) as ProvenanceRecord;
+        // A paid answer without usable coordinates is kept on disk, not offered as a result.
+        if (rec?.schema === RECORD_SCHEMA && typeof rec.unusable === 'string') continue;
         if (rec?.schema !== RECORD_SCHEMA || !isResultBody(rec.response?.body)) throw new Error('not a geo provenance record');
         if (filter.analysisId && rec.response.body.analysis_id !== filter.analysisId) continue;
         out.push(rec);

@@ -69,7 +69,7 @@ function fromApiError(e: ApiError): Described {
     case 'webhook_required_for_async':
       return { message: `async needs analysis history, which this account has disabled (422)${ref}`, hint: 'drop --async, or enable history for the account' };
     case 'idempotency_in_progress':
-      return { message: `the same request is still running on the server (409)${ref}`, hint: 'wait, then rerun with the same --idempotency-key' };
+      return { message: `the same request is still running on the server (409), past the deadline${ref}`, hint: 'the analysis may still finish on the server; rerun the same command (same journal, same key) to replay it free' };
     case 'rate_limited':
       return { message: `rate limited after retries (429)${ref}`, hint: `${wait}, or lower --concurrency` };
     case 'analysis_failed':

@@ -7,12 +7,13 @@
  */
 import { UsageError } from '../errors.js';
 import type { IO } from './io.js';
+import { deviationLines } from './deviations.js';
 import { sanitizeJsonText } from './sanitize.js';
 
 /** The slice of Ctx rendering needs (output/ never imports context: it takes plain data). */
 export interface RenderCtx {
   io: IO;
-  globals: { json?: boolean; format?: string };
+  globals: { json?: boolean; format?: string; quiet?: boolean };
   config: { getDefault(key: 'format'): string | undefined };
 }
 
@@ -62,6 +63,8 @@ export interface Renderable {
   human(view: ViewOpts): string | Promise<string>;
   /** One record per ndjson line; defaults to [data]. */
   records?(): unknown[];
+  /** How the answer is off the contract: one warning line each on stderr, after the data. */
+  deviations?: readonly string[];
 }
 
 export type Formatter = (out: Renderable, view: ViewOpts) => string | Promise<string>;
@@ -110,4 +113,5 @@ export async function render(ctx: RenderCtx, out: Renderable, supported?: readon
   // Only the human view draws: the data formats need no style (and so no chalk).
   const view = await viewOpts(ctx, format === 'table' && ctx.io.colorOut);
   ctx.io.stdout.write(await formatOutput(out, format, view));
+  if (!ctx.globals.quiet) for (const l of deviationLines(out.deviations)) ctx.io.stderr.write(l + '\n');
 }

@@ -109,14 +109,15 @@ describe('retry table: POST /geolocate', () => {
     expectOneKeyAndBody(server, 3);
   });
 
-  it('retry: a 2xx body that fails the schema is retried and the replay settles it', async () => {
+  it('never: a 2xx JSON body off the contract is returned with its deviations, not retried (a replay would carry the same body)', async () => {
     const { confidence: _c, ...broken } = OK_D1;
-    server = await scriptedServer([json(200, broken), json(200, OK_D1, { 'idempotent-replayed': 'true' })]);
+    server = await scriptedServer([json(200, { ...broken, timing_ms: -1 }), json(200, OK_D1, { 'idempotent-replayed': 'true' })]);
     client = makeClient(server.url, fakeClock());
     const res = await client.geolocate(REQ);
-    expect(res.data).toMatchObject({ confidence: 0.82 });
-    expect(res.replayed).toBe(true);
-    expectOneKeyAndBody(server, 2);
+    expect(res.data).not.toHaveProperty('confidence');
+    expect(res.deviations).toEqual(['confidence: missing', 'timing_ms: Too small: expected number to be >=0 (got -1)']);
+    expect(res.replayed).toBe(false);
+    expectOneKeyAndBody(server, 1);
   });
 
   it('retry: 500 is retried up to 2 times with the same Idempotency-Key', () => statusRow(500, 'server_error', 2));

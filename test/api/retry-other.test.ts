@@ -7,7 +7,7 @@ import type { ApiClient } from '../../src/api/client.js';
 import { ApiError, ContractError, NetworkError, RedirectError } from '../../src/api/errors.js';
 import type { RetryInfo } from '../../src/api/retry.js';
 import {
-  OK_D1, REQ, type Scripted, errBody, fakeClock, freePort, json, makeClient, reset, scriptedServer, truncate,
+  OK_D1, REQ, type Scripted, errBody, fakeClock, freePort, json, makeClient, reset, scriptedServer, text, truncate,
 } from './helpers.js';
 
 let server: Scripted | undefined;
@@ -102,8 +102,8 @@ describe('retry table: POST /cases (unsafe: no key)', () => {
     expect(server.seen).toHaveLength(1);
   });
 
-  it('retry: POST /cases is not retried on a reset, a truncated body or a bad body', async () => {
-    for (const step of [reset, truncate(200, CASE), json(200, { nope: true })]) {
+  it('retry: POST /cases is not retried on a reset, a truncated body or an unreadable body', async () => {
+    for (const step of [reset, truncate(200, CASE), text(200, '<html>created?</html>')]) {
       server = await scriptedServer([step, json(200, CASE)]);
       client = makeClient(server.url, fakeClock());
       const err = await client.createCase({ name: 'Harbour' }).catch((e: unknown) => e);
@@ -114,6 +114,15 @@ describe('retry table: POST /cases (unsafe: no key)', () => {
       await server.close();
     }
     server = client = undefined;
+  });
+
+  it('retry: a POST /cases answer off the contract is kept, with its deviations, and never resent', async () => {
+    server = await scriptedServer([json(201, { success: true, data: { ...CASE, description: null } }), json(200, CASE)]);
+    client = makeClient(server.url, fakeClock());
+    const res = await client.createCase({ name: 'Harbour' });
+    expect(res.data).toMatchObject({ id: 'case_1', description: null });
+    expect(res.deviations).toEqual(['body: the case is wrapped in {success, data}', 'status: 201 where the spec answers 200', 'description: Invalid input: expected string, received null (got null)']);
+    expect(server.seen).toHaveLength(1);
   });
 
   it('retry: POST /cases is retried on 429', async () => {

@@ -16,6 +16,7 @@ export const analyses: Handler = async (ctx, args, opts) => {
     throw new UsageError('give the search text once: either --query TEXT or a positional TEXT');
   }
   const res = await runAnalyses(ctx, { q: query ?? positional, city: opts.city as string | undefined, limit: opts.limit as string | undefined });
-  const items = res.data.data;
-  await render(ctx, { raw: res.raw, data: res.data, records: () => items, human: async (view) => (await import('../../output/views/account.js')).analysesView(items, view) });
+  // Off the contract (not a list, items that are not objects): shown as far as it goes; the warnings say the rest.
+  const items = Array.isArray(res.data.data) ? res.data.data.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
+  await render(ctx, { raw: res.raw, data: res.data, deviations: res.deviations, records: () => items, human: async (view) => (await import('../../output/views/account.js')).analysesView(items, view) });
 };

@@ -2,7 +2,9 @@
 import type { ApiResponse } from '../../api/client.js';
 import { type Case, type CaseList, CreateCaseBodySchema, LIMITS } from '../../api/schemas.js';
 import type { Ctx } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, ContractError, NetworkError, TimeoutError } from '../../api/errors.js';
+import { ServiceAnswerError, UsageError } from '../../errors.js';
+import { describe } from '../../output/errors.js';
 import { askMissing } from './ask.js';
 
 export interface ListOptions {
@@ -41,5 +43,21 @@ export async function runCreate(ctx: Ctx, opts: CreateOptions): Promise<ApiRespo
   });
   if (!parsed.success) throw new UsageError('the case name must not be empty', 'geo cases create --name "Harbour fire"');
   // Fail before the request when there is no key, rather than after the questions.
-  return ctx.client().createCase(parsed.data);
+  const client = ctx.client();
+  try {
+    return await client.createCase(parsed.data);
+  } catch (err) {
+    throw mayExist(err);
+  }
+}
+
+/**
+ * POST /cases has no idempotency key: once the request may have reached the server (no answer in
+ * time, a dropped connection, an unreadable answer, a 5xx), the case may exist, and sending it
+ * again could make a second one. So the hint is to look, never to rerun.
+ */
+function mayExist(err: unknown): unknown {
+  const reached = err instanceof TimeoutError || (err instanceof NetworkError && err.mayHaveRun) || err instanceof ContractError || (err instanceof ApiError && err.status >= 500);
+  if (!reached) return err;
+  return new ServiceAnswerError(`the case was sent, but its outcome is unknown: ${describe(err).message}`, 'the case may exist: check `geo cases list` before creating it again');
 }

@@ -10,5 +10,5 @@ import { runCredits } from './run.js';
 export const credits: Handler = async (ctx) => {
   resolveFormat(ctx); // a bad --format fails before anything is sent (issue 7)
   const res = await runCredits(ctx);
-  await render(ctx, { raw: res.raw, data: res.data, human: async (view) => (await import('../../output/views/account.js')).creditsView(res.data.data, view) });
+  await render(ctx, { raw: res.raw, data: res.data, deviations: res.deviations, human: async (view) => (await import('../../output/views/account.js')).creditsView(res.data.data, view) });
 };

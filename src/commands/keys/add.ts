@@ -89,7 +89,9 @@ export async function runAdd(ctx: Ctx, opts: AddOptions): Promise<AddResult> {
       debug: (line: string) => ctx.debug(redact(line, [key])),
     });
     try {
-      balance = (await client.credits()).data.data.total_available;
+      // Any 2xx verifies the key; the figure is shown only when the snapshot carries it as a number.
+      const total = ((await client.credits()).data as { data?: { total_available?: unknown } }).data?.total_available;
+      balance = typeof total === 'number' ? total : undefined;
     } catch (err) {
       const why = err instanceof ApiError && (err.status === 401 || err.status === 403) ? 'the service refused it' : 'it could not be checked (use --no-verify to store it unchecked)';
       ctx.io.stderr.write(`key not saved: ${why}\n`);

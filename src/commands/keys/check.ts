@@ -24,16 +24,18 @@ export interface TestResult {
   keySource: Source;
   baseUrl: string;
   profile?: string;
-  balance: number;
-  apiBalance: number;
-  totalAvailable: number;
+  /** undefined when the snapshot left the figure out (shown as "missing"). */
+  balance: number | undefined;
+  apiBalance: number | undefined;
+  totalAvailable: number | undefined;
 }
 
 export async function runTest(ctx: Ctx): Promise<TestResult> {
   const r = ctx.resolved();
   if (!r.key) throw new MissingKeyError();
   const res = await ctx.client().credits();
-  const d = res.data.data;
+  // A snapshot off the contract still proves the key works; missing figures show as such.
+  const d: Partial<typeof res.data.data> = res.data.data ?? {};
   return {
     ok: true,
     key: maskKey(r.key.value),

@@ -83,7 +83,7 @@ export const test: Handler = async (ctx) => {
         `ok: the key works`,
         `key       ${r.key} (from ${r.keySource}${r.profile ? `, profile ${sanitizeInline(r.profile)}` : ''})`,
         `base URL  ${sanitizeInline(r.baseUrl)}`,
-        `credits   ${r.totalAvailable} available (balance ${r.balance}, api_balance ${r.apiBalance})`,
+        `credits   ${r.totalAvailable ?? 'missing'} available (balance ${r.balance ?? 'missing'}, api_balance ${r.apiBalance ?? 'missing'})`,
       ].join('\n'),
   });
 };

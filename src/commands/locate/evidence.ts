@@ -6,6 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { ExifHook } from '../../batch/records.js';
+import { UNUSABLE } from '../../batch/outcome.js';
 import type { BatchEvent, BatchRecord } from '../../batch/types.js';
 import { dataDir } from '../../config/paths.js';
 import type { Ctx } from '../../context.js';
@@ -18,6 +19,15 @@ import { isUrlInput } from './options.js';
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 /** Larger images are not embedded, as in `geo export`: a report should stay mailable. */
 const MAX_EMBED_BYTES = 25 * 1024 * 1024;
+
+/** The parsed raw body (it parsed once already, in the client), else the text itself. */
+export function bodyOf(raw: string | undefined): unknown {
+  try {
+    return raw === undefined ? null : (JSON.parse(raw) as unknown);
+  } catch {
+    return raw;
+  }
+}
 
 const isCorroboration = (v: unknown): v is Corroboration => typeof v === 'object' && v !== null && typeof (v as Corroboration).verdict === 'string';
 
@@ -44,23 +54,36 @@ export class Evidence {
 
   onEvent(e: BatchEvent): void {
     if (e.type === 'plan') this.request = e.plan.request;
-    if (e.type !== 'finished' || !e.record.ok || !isResultBody(e.record.result)) return;
+    if (e.type !== 'finished') return;
+    const r = e.record;
+    if (!r.ok || !isResultBody(r.result)) {
+      // A paid answer without usable coordinates (or an async acceptance) is stored too, raw body
+      // and all, marked so that exports and look-ups skip it.
+      const why = r.ok ? 'accepted for asynchronous analysis (202): no coordinates yet' : r.error?.code === UNUSABLE ? r.error.message : undefined;
+      if (why !== undefined && e.response?.raw !== undefined) this.store(e, this.recordOf(e, why));
+      return;
+    }
     const rec = this.recordOf(e);
     this.provenance.set(e.record, rec);
+    this.store(e, rec);
+  }
+
+  private store(e: Finished, rec: ProvenanceRecord): void {
     // An answer re-emitted from the journal or reused from the store was stored when it arrived;
     // a URL has no sha256 to file it under.
     if (this.opts.store && !e.fromJournal && !e.reused && e.record.sha256 !== null) this.writes.push(this.save(rec, e.record.input));
   }
 
-  private recordOf(e: Finished): ProvenanceRecord {
+  private recordOf(e: Finished, unusable?: string): ProvenanceRecord {
     const r = e.record;
     const m = e.response ?? {};
+    const body = unusable === undefined ? r.result : bodyOf(m.raw);
     const url = isUrlInput(r.input);
     return buildRecord({
       input: { path: e.path ?? r.input, sha256: r.sha256 ?? '' },
       request: { ...(url ? { image_url: r.input } : {}), ...this.request },
       response: {
-        data: r.result, raw: m.raw ?? JSON.stringify(r.result), status: m.status ?? 200, headers: m.headers ?? {}, replayed: e.replayed,
+        data: body, raw: m.raw ?? JSON.stringify(r.result), status: m.status ?? 200, headers: m.headers ?? {}, replayed: e.replayed,
         ...(m.requestId ? { requestId: m.requestId } : {}), ...(m.idempotencyKey ? { idempotencyKey: m.idempotencyKey } : {}),
         ...(m.attempts !== undefined ? { attempts: m.attempts } : {}), ...(m.elapsedMs !== undefined ? { elapsedMs: m.elapsedMs } : {}),
       },
@@ -68,6 +91,8 @@ export class Evidence {
       ...(this.opts.account !== undefined ? { account: this.opts.account } : {}),
       cliVersion: this.ctx.version,
       ...(isCorroboration(r.exif) ? { exif: r.exif } : {}),
+      ...(m.deviations?.length ? { deviations: m.deviations } : {}),
+      ...(unusable !== undefined ? { unusable } : {}),
       now: this.ctx.now(),
     });
   }

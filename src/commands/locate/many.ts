@@ -18,7 +18,7 @@ import { type ResultRow, progressLine, resultsTable, summaryLines } from '../../
 import type { Evidence } from './evidence.js';
 import { exportText } from './exports.js';
 import { LiveLine } from './live.js';
-import { fromResultsNote, sandboxBanner, stderrLines, stopExitCode } from './notes.js';
+import { fromResultsNote, sandboxBanner, stderrLines, stopExitCode, warnDeviations } from './notes.js';
 
 function row(r: BatchRecord): ResultRow {
   if (!r.ok || !isResultBody(r.result)) return { input: r.input, ok: false, error: r.error ?? { code: 'accepted', message: '' } };
@@ -61,7 +61,7 @@ export class ManyOutput {
         if (e.reused) this.live.note(fromResultsNote(e.reused, e.record.input));
         // Flushed per line: a reader of the pipe sees each result as soon as it exists.
         if (this.lines) this.ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(e.record)) + '\n');
-        return;
+        return warnDeviations((l) => this.live.note(l), e.response?.deviations, e.record.input);
       default:
         return;
     }

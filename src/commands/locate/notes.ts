@@ -4,6 +4,7 @@ import { ApiError } from '../../api/errors.js';
 import type { BatchStop, ReusedFrom } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
 import { wrapFor } from '../../output/fit.js';
+import { deviationLines } from '../../output/deviations.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { isUrlInput } from './options.js';
 
@@ -79,4 +80,20 @@ export function fromJournalNote(journal: string | undefined): string {
 export function fromResultsNote(r: ReusedFrom, input?: string): string {
   const id = r.analysisId ?? 'no analysis id';
   return `${input !== undefined ? `${label(input)}: ` : ''}located at depth ${r.depth} on ${r.storedAt.slice(0, 10)} (${id}): from your results, not charged; --fresh to pay again`;
+}
+
+/** The deviation warnings of one answer (output/deviations.ts), through `warn`. */
+export function warnDeviations(warn: (line: string) => void, deviations: readonly string[] | undefined, input?: string): void {
+  for (const l of deviationLines(deviations, input === undefined ? undefined : label(input))) warn(l);
+}
+
+/** Where a paid answer geo could not use is kept, and how to get it again without paying. */
+export function keptHint(journal: string | undefined): string {
+  const where = journal ? `the raw body is kept in the journal ${journal} and the provenance store` : 'the raw body is kept in the provenance store';
+  return `${where}; a rerun replays it from there and sends nothing (--fresh sends a new, charged request)`;
+}
+
+/** A 409 that outlived the deadline: the analysis may still finish, and the same key replays it. */
+export function stillRunningHint(journal: string | undefined): string {
+  return `the analysis may still finish on the server; ${journal ? `\`geo locate --resume ${journal}\`` : 'the same command'} replays it free with the same key`;
 }

@@ -9,16 +9,18 @@ import type { BatchPlan } from '../../batch/plan.js';
 import type { BatchResult } from '../../batch/run.js';
 import type { BatchEvent } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
-import { BelowConfidenceError, CancelledError, UsageError } from '../../errors.js';
+import { ApiError } from '../../api/errors.js';
+import { UNUSABLE } from '../../batch/outcome.js';
+import { BelowConfidenceError, CancelledError, ServiceAnswerError, UsageError } from '../../errors.js';
 import { isResultBody } from '../../local/store.js';
 import { costOf } from '../../output/errors.js';
-import { formatOutput, viewOpts } from '../../output/render.js';
+import { BASE_FORMATS, formatOutput, viewOpts } from '../../output/render.js';
 import { type Spinner, startSpinner } from '../../output/spinner.js';
 import { locateView } from '../../output/views/locate.js';
-import { acceptedView } from '../../output/views/locate-dry-run.js';
-import type { Evidence } from './evidence.js';
+import { acceptedView, fieldsView } from '../../output/views/locate-dry-run.js';
+import { type Evidence, bodyOf } from './evidence.js';
 import { exportText } from './exports.js';
-import { fromJournalNote, fromResultsNote, label, note, retryLine, sandboxBanner } from './notes.js';
+import { fromJournalNote, fromResultsNote, keptHint, label, note, retryLine, sandboxBanner, stillRunningHint, warnDeviations } from './notes.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 
@@ -56,29 +58,41 @@ export class SingleOutput {
   async finish(result: BatchResult): Promise<void> {
     const f = this.finished;
     const stop = result.summary.stopped;
+    const journal = result.summary.journal;
     if (stop?.reason === 'cancelled') throw new CancelledError('cancelled: the same command resends it with the same key, never charged twice');
     if (!f) throw new Error('locate: the batch ended without an answer');
-    if (!f.record.ok) {
-      if (f.cause !== undefined) throw f.cause;
-      if (stop) throw stop.error;
-      // A final failure an earlier run wrote in the journal (a 422): the same answer again.
-      const e = f.record.error!;
-      throw new UsageError(`${f.record.input}: ${e.message} (${e.code}${e.status ? `, ${e.status}` : ''}), recorded in the journal by an earlier run`, 'add --fresh to send it again');
-    }
     const ctx = this.ctx;
     const res = f.response ?? {};
-    const data = f.record.result;
     const view = await viewOpts(ctx);
     const write = (s: string) => ctx.io.stdout.write(s);
-    if (f.fromJournal) note(ctx, fromJournalNote(result.summary.journal));
+    const warn = (l: string) => note(ctx, l);
+    if (f.fromJournal) note(ctx, fromJournalNote(journal));
     if (f.reused) note(ctx, fromResultsNote(f.reused));
+    if (!f.record.ok) {
+      const e = f.record.error!;
+      if (e.code === UNUSABLE) {
+        // Paid, kept, but no coordinates: the body as received for --json, its fields otherwise.
+        const body = bodyOf(res.raw);
+        // An export format (geojson, kml, csv, html) has no place to put it: nothing on stdout.
+        if ((BASE_FORMATS as readonly string[]).includes(this.o.format)) write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => fieldsView(`The answer (${res.status ?? e.status ?? 200}) has no usable coordinates`, body, v) }, this.o.format, view));
+        warnDeviations(warn, res.deviations);
+        throw new ServiceAnswerError(`${f.record.input}: ${e.message}`, keptHint(journal));
+      }
+      const cause = f.cause ?? stop?.error;
+      if (cause instanceof ApiError && cause.code === 'idempotency_in_progress') throw new ServiceAnswerError(`${f.record.input}: the same request was still running on the server (409) when the deadline passed`, stillRunningHint(journal));
+      if (cause !== undefined) throw cause;
+      // A final failure an earlier run wrote in the journal (a 422): the same answer again.
+      throw new UsageError(`${f.record.input}: ${e.message} (${e.code}${e.status ? `, ${e.status}` : ''}), recorded in the journal by an earlier run`, 'add --fresh to send it again');
+    }
+    const data = f.record.result;
     if (!isResultBody(data)) {
       // The 202 of --async: its body shape is not shown in the spec, so it is passed on as is.
-      return void write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data, records: () => [f.record], human: (v) => acceptedView(data as Record<string, unknown>, v) }, this.o.format, view));
+      write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data, records: () => [f.record], human: (v) => acceptedView(data, v) }, this.o.format, view));
+      return warnDeviations(warn, res.deviations);
     }
     const body = data as GeolocateResponse;
     const prov = this.o.evidence.recordsFor([f.record]);
-    const exported = await exportText(this.o.format, prov, this.o.evidence, (l) => note(ctx, l));
+    const exported = await exportText(this.o.format, prov, this.o.evidence, warn);
     if (exported !== undefined) write(exported);
     else {
       const meta = {
@@ -86,11 +100,21 @@ export class SingleOutput {
         ...(res.elapsedMs !== undefined ? { elapsedMs: res.elapsedMs } : {}), ...(res.attempts !== undefined ? { attempts: res.attempts } : {}),
         ...(res.requestId ? { requestId: res.requestId } : {}),
       };
-      write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => locateView(body, meta, v) }, this.o.format, view));
+      write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => richOrFields(body, meta, v) }, this.o.format, view));
     }
+    warnDeviations(warn, res.deviations);
     if (f.replayed && this.o.format !== 'table') note(ctx, 'replayed: the stored response for this Idempotency-Key, no credits charged');
     if (body.scope_consistent === false) note(ctx, 'warning: the image contradicts the --scope; the result is the unscoped estimate (scope_consistent: false)');
     const min = this.o.minConfidence;
-    if (min !== undefined && body.confidence < min) throw new BelowConfidenceError(body.confidence, min);
+    if (min !== undefined && typeof body.confidence === 'number' && body.confidence < min) throw new BelowConfidenceError(body.confidence, min);
+  }
+}
+
+/** The rich view; if a deviating answer still trips it, every field as received instead. */
+function richOrFields(body: GeolocateResponse, meta: Parameters<typeof locateView>[1], v: Parameters<typeof locateView>[2]): string {
+  try {
+    return locateView(body, meta, v);
+  } catch {
+    return fieldsView('The answer (shown field by field: it is off the contract)', body, v);
   }
 }

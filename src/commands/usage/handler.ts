@@ -7,10 +7,13 @@ import { runUsage } from './run.js';
 export const usage: Handler = async (ctx) => {
   resolveFormat(ctx); // a bad --format fails before anything is sent (issue 7)
   const res = await runUsage(ctx);
+  // Read leniently: without the data object, the whole body is what there is to show.
+  const data: unknown = typeof res.data.data === 'object' && res.data.data !== null ? res.data.data : res.data;
   await render(ctx, {
     raw: res.raw,
     data: res.data,
-    records: () => flatten(res.data.data).map(([key, value]) => ({ key, value })),
-    human: async (view) => (await import('../../output/views/account.js')).usageView(res.data.data, view),
+    deviations: res.deviations,
+    records: () => flatten(data).map(([key, value]) => ({ key, value })),
+    human: async (view) => (await import('../../output/views/account.js')).usageView(data as Record<string, unknown>, view),
   });
 };

@@ -7,15 +7,17 @@ import { flatten, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
 import { renderTable, type Cell } from '../table.js';
 
-const figure = (n: number | null) => (n === null ? 'not reported' : String(n));
+const figure = (n: unknown) => (n === null ? 'not reported' : n === undefined ? 'missing' : typeof n === 'number' ? String(n) : JSON.stringify(n));
 
 const CREDIT_FIELDS = new Set(['balance', 'api_balance', 'total_available', 'total_purchased', 'total_used']);
 
 /**
- * The five figures of the spec, then whatever else the service sends in data (the sandbox's
- * `funding`, say: the spec gives two funding statements, so which one applies is worth showing).
+ * Read leniently: a snapshot off the contract shows what it has (the warnings name the rest).
+ * The five figures of the spec come first, then whatever else the service sends in data (the
+ * sandbox's `funding`, say: the spec gives two funding statements, so which applies is worth showing).
  */
-export function creditsView(data: Credits['data'], view: ViewOpts): string {
+export function creditsView(data: Credits['data'] | undefined, view: ViewOpts): string {
+  if (typeof data !== 'object' || data === null) return 'No credit figures in the answer.';
   const extra = Object.fromEntries(Object.entries(data).filter(([k]) => !CREDIT_FIELDS.has(k)));
   return renderKv(
     [

@@ -41,12 +41,17 @@ export function dryRunView(p: PreviewData, view: ViewOpts): string {
   ].join('\n');
 }
 
-/** The 202 body's shape is "not shown" in the spec, so every field it carries is listed. */
-export function acceptedView(body: Record<string, unknown>, view: ViewOpts): string {
+/** Every field of a body whose shape geo cannot rely on, under a title (flattened, sanitized). */
+export function fieldsView(title: string, body: unknown, view: ViewOpts, footer?: string): string {
   const rows = flatten(body).filter(([k]) => k !== 'success');
   return [
-    view.style.bold('Accepted for asynchronous analysis (202)'),
+    view.style.bold(title),
     rows.length ? renderKv(rows, view, '  ') : '  (no details in the answer)',
-    view.style.dim('The service runs it after this request; find the result later with `geo analyses`.'),
+    ...(footer ? [view.style.dim(footer)] : []),
   ].join('\n');
+}
+
+/** The 202 body's shape is "not shown" in the spec, so every field it carries is listed. */
+export function acceptedView(body: unknown, view: ViewOpts): string {
+  return fieldsView('Accepted for asynchronous analysis (202)', body, view, 'The service runs it after this request; find the result later with `geo analyses`.');
 }

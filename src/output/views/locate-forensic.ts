@@ -17,17 +17,20 @@ function km(d: number): string {
   return d < 10 ? `${d.toFixed(2)} km` : `${Math.round(d)} km`;
 }
 
+/** A list the server may have left out or sent as something else (a deviating answer is shown too). */
+const list = <T>(v: readonly T[] | undefined): readonly T[] => (Array.isArray(v) ? v : []);
+
 function bullets(items: readonly string[], mark: string, view: ViewOpts): string[] {
   return items.length ? items.flatMap((s) => wrapFor(view, sanitizeInline(s), '    ', `  ${mark} `)) : ['  (none)'];
 }
 
 function candidates(res: GeolocateResponse, view: ViewOpts): string[] {
-  const list = res.forensic?.candidates;
-  if (list === undefined) return [];
-  const head = view.style.bold(`Candidates (${list.length})`);
-  if (!list.length) return ['', head, '  (none)'];
+  const all = res.forensic?.candidates;
+  if (!Array.isArray(all)) return [];
+  const head = view.style.bold(`Candidates (${all.length})`);
+  if (!all.length) return ['', head, '  (none)'];
   const { latitude, longitude } = res.location;
-  const rows = list.map((c) => [
+  const rows = all.map((c) => [
     c.label,
     `${coord(c.lat)}, ${coord(c.lng)}`,
     percent(c.confidence),
@@ -46,11 +49,11 @@ export function forensicSection(res: GeolocateResponse, view: ViewOpts): string[
     view.style.bold('Forensic'),
     renderKv([['precision tier', f.precision_tier], ['verification status', f.verification_status]], view, '  '),
     '',
-    view.style.bold(`Supports (${f.supports.length})`),
-    ...bullets(f.supports, '+', view),
+    view.style.bold(`Supports (${list(f.supports).length})`),
+    ...bullets(list(f.supports), '+', view),
     '',
-    view.style.bold(`Contradictions (${f.contradictions.length})`),
-    ...bullets(f.contradictions, '-', view),
+    view.style.bold(`Contradictions (${list(f.contradictions).length})`),
+    ...bullets(list(f.contradictions), '-', view),
     ...candidates(res, view),
   ];
   if (res.calibration !== undefined) {

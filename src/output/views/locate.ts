@@ -1,7 +1,9 @@
 /**
  * The result of one locate, for people: place, coordinates, confidence, address and map links
  * first (what an analyst acts on), then the evidence, then the bookkeeping. Every server string
- * goes through sanitize (blocks) or sanitizeInline (one-line fields) before it is drawn.
+ * goes through sanitize (blocks) or sanitizeInline (one-line fields) before it is drawn. Only the
+ * coordinates are guaranteed (a paid answer that deviates is still shown): every other field is
+ * drawn as far as it is there and of its type.
  */
 import type { GeolocateResponse } from '../../api/schemas.js';
 import { DEPTH_NAME, type Depth } from '../../api/schemas.js';
@@ -64,7 +66,7 @@ function summary(res: GeolocateResponse, view: ViewOpts): string[] {
   const links = mapLinks(loc.latitude, loc.longitude);
   const rows: KvInput[] = [
     ['coordinates', `${coord(loc.latitude)}, ${coord(loc.longitude)}`],
-    ['confidence', { drawn: formatConfidence(res.confidence, view) }],
+    ['confidence', typeof res.confidence === 'number' ? { drawn: formatConfidence(res.confidence, view) } : `${shownValue(res.confidence)} (not a number)`],
     ['address', loc.address || '(none given)'],
     ...links.map((l, i): KvInput => [i === 0 ? 'maps' : '', l.url]),
   ];
@@ -83,13 +85,20 @@ function evidenceSection(c: Corroboration, view: ViewOpts): string[] {
   ];
 }
 
+/** A field of the wrong type, as JSON text (drawn sanitized by the caller). */
+const shownValue = (v: unknown): string => (v === undefined ? 'missing' : (JSON.stringify(v) ?? String(v)));
+
 function clues(res: GeolocateResponse, view: ViewOpts): string[] {
   const out: string[] = [];
-  if (res.thinking !== undefined) out.push('', heading('Thinking', view), block(res.thinking || '(empty)', view));
-  if (res.visual_clues !== undefined) {
+  if (res.thinking !== undefined) out.push('', heading('Thinking', view), block(typeof res.thinking === 'string' ? res.thinking || '(empty)' : shownValue(res.thinking), view));
+  if (Array.isArray(res.visual_clues)) {
     out.push('', heading(`Visual clues (${res.visual_clues.length})`, view));
     if (!res.visual_clues.length) out.push('  (none)');
     for (const c of res.visual_clues) {
+      if (typeof c !== 'object' || c === null) {
+        out.push(`  - ${sanitizeInline(shownValue(c))}`);
+        continue;
+      }
       const detail = c.detail ? `: ${sanitizeInline(c.detail)}` : '';
       out.push(...wrapFor(view, `${sanitizeInline(c.label)}${detail}${clueExtras(c)}`, '    ', '  - '));
     }
@@ -102,7 +111,8 @@ function footer(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): strin
   const facts = [`depth ${depth}${DEPTH_NAME[depth] ? ` (${DEPTH_NAME[depth]})` : ''}`];
   if (res.effort !== undefined) facts.push(`effort ${sanitizeInline(res.effort)}`);
   if (res.batch_id !== undefined) facts.push(`batch ${sanitizeInline(res.batch_id)}`);
-  facts.push(`model ${sanitizeInline(res.model)}`, `server ${(res.timing_ms / 1000).toFixed(1)} s`);
+  facts.push(`model ${sanitizeInline(res.model)}`);
+  if (typeof res.timing_ms === 'number') facts.push(`server ${(res.timing_ms / 1000).toFixed(1)} s`);
   if (meta.elapsedMs !== undefined) facts.push(`total ${(meta.elapsedMs / 1000).toFixed(1)} s`);
   if (meta.attempts !== undefined && meta.attempts > 1) facts.push(`${meta.attempts} attempts`);
   const ids = [`analysis ${res.analysis_id === null ? '(not saved: history is off)' : sanitizeInline(res.analysis_id)}`];
@@ -121,9 +131,9 @@ export function locateView(res: GeolocateResponse, meta: LocateMeta, view: ViewO
     ...(meta.evidence ? evidenceSection(meta.evidence, view) : []),
     '',
     heading('Reasoning', view),
-    block(res.reasoning || '(empty)', view),
+    block(typeof res.reasoning === 'string' ? res.reasoning || '(empty)' : shownValue(res.reasoning), view),
     ...clues(res, view),
-    ...(res.forensic ? forensicSection(res, view) : []),
+    ...(typeof res.forensic === 'object' && res.forensic !== null ? forensicSection(res, view) : []),
     ...footer(res, meta, view),
   ].join('\n');
 }
