@@ -1,11 +1,12 @@
 /**
- * runBatch: inputs -> plan -> (confirm) -> journal -> scheduler -> one record per input.
+ * runBatch: inputs -> plan -> consent -> journal -> scheduler -> one record per input.
  * Records are handed to onEvent as each request finishes (the command writes and flushes one
  * NDJSON line per record); the returned list is in input order.
  */
 import { Readable } from 'node:stream';
 import { DEPTH_COST, type Depth, type Effort, type Scope } from '../api/schemas.js';
-import { CancelledError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { requireConsent } from './consent.js';
 import { loadSharp } from './convert.js';
 import { Journal, isFinished } from './journal.js';
 import { describeStop } from './outcome.js';
@@ -29,8 +30,10 @@ export interface BatchDeps {
   cwd: string;
   /** For `-`; absent means empty. */
   stdin?: Readable;
-  /** Asked when plan.needsConfirm; false cancels (nothing sent). Absent: go on (no TTY, --yes). */
+  /** Asked when the plan needs consent; false cancels (nothing sent). Absent: refused (consent.ts). */
   confirm?: (plan: BatchPlan) => Promise<boolean>;
+  /** Why there is no confirm, for the refusal ("stdin is not a terminal"). */
+  noPrompt?: string;
   /** The record's exif block (evidence engine); default null. Never fails a record. */
   exif?: ExifHook;
 }
@@ -54,6 +57,8 @@ export interface BatchOptions {
   /** Ignore what the journal holds and start it anew. */
   fresh?: boolean;
   maxCredits?: number;
+  /** Consent to the plan whatever its cost (--yes). */
+  yes?: boolean;
   confirmThreshold?: number;
   dryRun?: boolean;
   downscale?: boolean;
@@ -119,7 +124,10 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     creditsSpent: 0, retriesUsed: 0, rateLimited: 0, elapsedMs: 0, concurrency: 0, ...(prep.journalPath ? { journal: prep.journalPath } : {}),
   };
   if (opts.dryRun) return { plan, records: [], summary: { ...summary, elapsedMs: deps.now() - started } };
-  if (plan.needsConfirm && deps.confirm && !(await deps.confirm(plan))) throw new CancelledError('cancelled: nothing was sent');
+  await requireConsent(plan, {
+    ...(opts.yes ? { yes: true } : {}), ...(opts.maxCredits !== undefined ? { maxCredits: opts.maxCredits } : {}),
+    ...(deps.confirm ? { confirm: deps.confirm } : {}), ...(deps.noPrompt ? { noPrompt: deps.noPrompt } : {}),
+  });
 
   const byId = new Map<string, BatchRecord[]>();
   /** `how`: answered now, answered by an earlier run's journal, or never sent (batch stopped). */

@@ -123,8 +123,9 @@ describe('cost before spending', () => {
     expect(footprint(sb)).toEqual(before);
   });
 
-  it('--yes skips the question on a TTY; without a TTY nothing ever prompts', async () => {
-    for (const opts of [{ tty: true, yes: true }, { tty: false, yes: false }]) {
+  // Without --yes and without a TTY, this plan is refused: locate-consent.test.ts.
+  it('--yes skips the question on a TTY, and consents on a pipe', async () => {
+    for (const opts of [{ tty: true, yes: true }, { tty: false, yes: true }]) {
       const dir = folder(['tokyo.jpg', 'nogps.jpg', 'plain.png']);
       const r = await run(['locate', dir, '--depth', '3', ...(opts.yes ? ['--yes'] : [])], { tty: opts.tty });
       expect(r.code).toBe(0);

@@ -77,13 +77,16 @@ export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string
 
 export type PlanData = Pick<BatchPlan, 'inputs' | 'unique' | 'fromJournal' | 'toSend' | 'depth' | 'costPerImage' | 'credits' | 'available' | 'journal'>;
 
-/** What the run will send and cost, against the balance (dry run and the confirmation). */
-export function planLine(p: PlanData): string {
+/**
+ * What the run will send and cost, against the balance (before spending, dry run, confirmation).
+ * `balance: false` leaves out a balance that was not read (one image below the threshold).
+ */
+export function planLine(p: PlanData, opts: { balance?: boolean } = {}): string {
   const dupes = p.inputs - p.unique;
   const what = [plural(p.inputs, 'input'), ...(dupes > 0 ? [`${p.unique} unique`] : []), ...(p.fromJournal > 0 ? [`${p.fromJournal} already in the journal`] : [])].join(', ');
   const cost = `${p.toSend} to send × depth ${p.depth} (${plural(p.costPerImage, 'credit')}) = up to ${plural(p.credits, 'credit')}`;
   const balance = p.available !== undefined ? `balance ${p.available}` : 'balance unknown';
-  return `${what} · ${cost} · ${balance}`;
+  return opts.balance === false && p.available === undefined ? `${what} · ${cost}` : `${what} · ${cost} · ${balance}`;
 }
 
 /** The batch's own summary counts, plus what the command adds (stop reason as text, stores). */
