@@ -26,7 +26,10 @@ export interface RequestPreview {
 }
 
 export interface BatchPlan {
+  /** Every input, the skipped ones included. */
   inputs: number;
+  /** Inputs found in a folder but unusable (HEIC, empty, not an image…): recorded, never sent. */
+  skipped: Array<{ input: string; reason: string }>;
   unique: number;
   /** Unique images finished by an earlier run of this journal: re-emitted, not sent. */
   fromJournal: number;
@@ -53,6 +56,7 @@ export interface BatchPlan {
 export interface PlanInput {
   jobs: Job[];
   inputs: number;
+  skipped?: BatchPlan['skipped'];
   params: BatchParams;
   journal?: { path: string; state: JournalState };
   available?: number;
@@ -81,6 +85,7 @@ export function buildPlan(p: PlanInput): BatchPlan {
   const insufficient = p.available !== undefined && credits > p.available;
   return {
     inputs: p.inputs,
+    skipped: p.skipped ?? [],
     unique: p.jobs.length,
     fromJournal: p.jobs.length - pending.length,
     toSend: pending.length,

@@ -1,11 +1,12 @@
 /**
  * runBatch: inputs -> plan -> consent -> journal -> scheduler -> one record per input.
  * Records are handed to onEvent as each request finishes (the command writes and flushes one
- * NDJSON line per record); the returned list is in input order.
+ * NDJSON line per record); the returned list is the skipped inputs, then the rest in input order.
  */
 import { Readable } from 'node:stream';
 import { DEPTH_COST, type Depth, type Effort, type Scope } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
+import { countRecords, skippedRecord } from './accounting.js';
 import { requireConsent } from './consent.js';
 import { loadSharp } from './convert.js';
 import { Journal, isFinished } from './journal.js';
@@ -84,6 +85,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     ...(opts.downscale ? { downscale: true } : {}),
   });
   const n = prep.order.length;
+  const inputs = n + prep.skipped.length;
   if (opts.idempotencyKey !== undefined && n !== 1) throw new UsageError(`--idempotency-key names one request, but there are ${n} inputs`, 'give one input, or leave the keys to the journal');
   const state = opts.fresh ? undefined : prep.state;
   for (const s of prep.skipped) emit({ type: 'notice', message: `skipped ${s.path}: ${s.reason}` });
@@ -108,7 +110,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     }
   }
   const plan = buildPlan({
-    jobs: prep.jobs, inputs: prep.order.length, params: prep.params,
+    jobs: prep.jobs, inputs, skipped: prep.skipped.map((s) => ({ input: s.path, reason: s.reason })), params: prep.params,
     ...(prep.journalPath ? { journal: { path: prep.journalPath, state: state ?? { keys: new Map(), done: new Map(), skippedLines: 0, intactBytes: 0 } } } : {}),
     ...(available !== undefined ? { available } : {}),
     ...(opts.confirmThreshold !== undefined ? { confirmThreshold: opts.confirmThreshold } : {}),
@@ -118,9 +120,9 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   if (opts.dryRun) plan.requests = previewRequests(prep.jobs, prep.params, deps.client.baseUrl, state);
   emit({ type: 'plan', plan });
   if (plan.insufficient) emit({ type: 'notice', message: `the plan needs up to ${plan.credits} credits but ${plan.available} are available; the batch stops at the first 402` });
-  const meter = new ProgressMeter(prep.order.length, pending.length, deps.now);
+  const meter = new ProgressMeter(inputs, pending.length, deps.now);
   const summary: BatchSummary = {
-    inputs: prep.order.length, unique: prep.jobs.length, ok: 0, failed: 0, notSent: 0, fromJournal: 0, replayed: 0,
+    inputs, unique: prep.jobs.length, ok: 0, failed: 0, notSent: 0, skipped: 0, fromJournal: 0, replayed: 0,
     creditsSpent: 0, retriesUsed: 0, rateLimited: 0, elapsedMs: 0, concurrency: 0, ...(prep.journalPath ? { journal: prep.journalPath } : {}),
   };
   if (opts.dryRun) return { plan, records: [], summary: { ...summary, elapsedMs: deps.now() - started } };
@@ -128,6 +130,12 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     ...(opts.yes ? { yes: true } : {}), ...(opts.maxCredits !== undefined ? { maxCredits: opts.maxCredits } : {}),
     ...(deps.confirm ? { confirm: deps.confirm } : {}), ...(deps.noPrompt ? { noPrompt: deps.noPrompt } : {}),
   });
+  // Inputs skipped while loading are settled before anything is sent: one record each.
+  const skipped = prep.skipped.map(skippedRecord);
+  for (const record of skipped) {
+    meter.recordSkipped(1, false);
+    emit({ type: 'finished', record, fromJournal: false, replayed: false });
+  }
 
   const byId = new Map<string, BatchRecord[]>();
   /** `how`: answered now, answered by an earlier run's journal, or never sent (batch stopped). */
@@ -191,22 +199,17 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   }
   // Duplicates: the k-th input naming an image gets that image's k-th record.
   const seen = new Map<string, number>();
-  const records = prep.order.flatMap((o) => {
+  const records = [...skipped, ...prep.order.flatMap((o) => {
     const k = seen.get(o.id) ?? 0;
     seen.set(o.id, k + 1);
     const r = byId.get(o.id)?.[k];
     return r ? [r] : [];
-  });
-  for (const r of records) {
-    if (r.ok) summary.ok++;
-    else if (r.error?.code === 'not_sent') summary.notSent++;
-    else summary.failed++;
-  }
+  })];
   return {
     plan,
     records,
     summary: {
-      ...summary, creditsSpent: meter.creditsSpent, retriesUsed: budgetStart - budget.remaining, rateLimited: counters.rateLimited,
+      ...summary, ...countRecords(records), creditsSpent: meter.creditsSpent, retriesUsed: budgetStart - budget.remaining, rateLimited: counters.rateLimited,
       elapsedMs: deps.now() - started, concurrency: result.concurrency, ...(result.stopped ? { stopped: result.stopped } : {}),
     },
   };

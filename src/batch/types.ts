@@ -87,8 +87,11 @@ export interface BatchSummary {
   inputs: number;
   unique: number;
   ok: number;
+  /** Sent and failed (422, 5xx after retries, …). */
   failed: number;
   notSent: number;
+  /** Found in a folder but unusable; never sent. */
+  skipped: number;
   /** Unique images answered from an earlier run's journal (nothing sent). */
   fromJournal: number;
   /** Answers the server replayed for an idempotency key (charged nothing this run). */

@@ -37,6 +37,8 @@ export function dryRunText(plan: BatchPlan, opts: { single: boolean; format: str
           `plan: ${planLine(plan)}`,
           ...(plan.journal ? [v.style.dim(`journal ${sanitizeInline(plan.journal)}`)] : []),
           ...(plan.fromJournal > 0 ? [fromJournalNote(undefined)] : []),
+          // Skipped inputs would get a record each (exit 7); the dry run names them the same way.
+          ...plan.skipped.map((k) => v.style.yellow(`skipped ${sanitizeInline(k.input)}: ${sanitizeInline(k.reason)}`)),
           ...reqs.flatMap((r) => ['', batchRequestView(r, v)]),
           '',
           v.style.yellow(`dry run: nothing was sent (${reqs.length} request${reqs.length === 1 ? '' : 's'} previewed)`),

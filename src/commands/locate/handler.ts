@@ -45,9 +45,12 @@ function consentDeps(ctx: Ctx): { confirm: (plan: BatchPlan) => Promise<boolean>
   return { noPrompt: noPromptReason(ctx.io, ctx.env, ctx.globals.input === false) ?? 'not interactive' };
 }
 
-/** DESIGN.md: the plan is on stderr before anything is spent (unless -q); a dry run prints it on stdout instead. */
-function showPlan(ctx: Ctx, plan: BatchPlan, single: boolean): void {
-  if (plan.toSend > 0) note(ctx, `plan: ${planLine(plan, { balance: !single })}`);
+/**
+ * Issue 11: the plan is on stderr before anything is spent (unless -q); a dry run prints it on
+ * stdout instead. A balance not read (one image below the threshold) is left out, not "unknown".
+ */
+function showPlan(ctx: Ctx, plan: BatchPlan): void {
+  if (plan.toSend > 0) note(ctx, `plan: ${planLine(plan, { balance: false })}`);
 }
 
 export const locate: Handler = async (ctx, args, opts) => {
@@ -67,7 +70,7 @@ export const locate: Handler = async (ctx, args, opts) => {
         // Relative names are the user's, from where geo was started (path.resolve reads it).
         cwd: resolve('.'),
         onEvent: (e) => {
-          if (e.type === 'plan' && !s.dryRun) showPlan(ctx, e.plan, s.single);
+          if (e.type === 'plan' && !s.dryRun) showPlan(ctx, e.plan);
           evidence.onEvent(e);
           out.onEvent(e);
         },

@@ -84,7 +84,7 @@ export class ManyOutput {
       const data = { ...counts, ...(stopped ? { stopped: describeStop(stopped) } : {}), belowConfidence: below, ...(o.evidence.stored > 0 ? { stored: o.evidence.stored } : {}) };
       ctx.io.stderr.write(summaryLines(data, makeStyle(ctx.io.colorErr)).join('\n') + '\n');
     }
-    const failed = summary.failed + summary.notSent;
+    const failed = summary.failed + summary.notSent + summary.skipped;
     if (summary.stopped) throw new PartialFailureError(failed, summary.inputs, stopExitCode(summary.stopped));
     if (failed > 0) throw new PartialFailureError(failed, summary.inputs);
     if (below > 0) throw new PartialFailureError(below, summary.inputs, 8);

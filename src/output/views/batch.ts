@@ -75,22 +75,28 @@ export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string
   ).replace(/\b(agrees|contradicts)\b(?=\s*\u2502?\s*$)/gm, (v) => paintVerdict(v, view.style));
 }
 
-export type PlanData = Pick<BatchPlan, 'inputs' | 'unique' | 'fromJournal' | 'toSend' | 'depth' | 'costPerImage' | 'credits' | 'available' | 'journal'>;
+export type PlanData = Pick<BatchPlan, 'inputs' | 'unique' | 'fromJournal' | 'toSend' | 'depth' | 'costPerImage' | 'credits' | 'available' | 'journal'> & {
+  skipped?: readonly unknown[];
+};
 
 /**
  * What the run will send and cost, against the balance (before spending, dry run, confirmation).
  * `balance: false` leaves out a balance that was not read (one image below the threshold).
  */
 export function planLine(p: PlanData, opts: { balance?: boolean } = {}): string {
-  const dupes = p.inputs - p.unique;
-  const what = [plural(p.inputs, 'input'), ...(dupes > 0 ? [`${p.unique} unique`] : []), ...(p.fromJournal > 0 ? [`${p.fromJournal} already in the journal`] : [])].join(', ');
+  const skipped = p.skipped?.length ?? 0;
+  const dupes = p.inputs - skipped - p.unique;
+  const what = [
+    plural(p.inputs, 'input'), ...(skipped > 0 ? [`${skipped} skipped`] : []), ...(dupes > 0 ? [`${p.unique} unique`] : []),
+    ...(p.fromJournal > 0 ? [`${p.fromJournal} already in the journal`] : []),
+  ].join(', ');
   const cost = `${p.toSend} to send × depth ${p.depth} (${plural(p.costPerImage, 'credit')}) = up to ${plural(p.credits, 'credit')}`;
   const balance = p.available !== undefined ? `balance ${p.available}` : 'balance unknown';
   return opts.balance === false && p.available === undefined ? `${what} · ${cost}` : `${what} · ${cost} · ${balance}`;
 }
 
 /** The batch's own summary counts, plus what the command adds (stop reason as text, stores). */
-export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'fromJournal' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
+export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'skipped' | 'fromJournal' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
   /** describeStop() of the reason the batch stopped early. */
   stopped?: string;
   belowConfidence?: number;
@@ -98,8 +104,12 @@ export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSe
 };
 
 export function summaryLines(s: SummaryData, style: Style): string[] {
-  const counts = [`${s.ok} ok`, s.failed ? style.red(`${s.failed} failed`) : '0 failed', ...(s.notSent ? [style.yellow(`${s.notSent} not sent`)] : [])];
+  const counts = [
+    `${s.ok} ok`, s.failed ? style.red(`${s.failed} failed`) : '0 failed', ...(s.skipped ? [style.red(`${s.skipped} skipped`)] : []),
+    ...(s.notSent ? [style.yellow(`${s.notSent} not sent`)] : []),
+  ];
   const lines = [`${plural(s.inputs, 'input')}: ${counts.join(', ')} · ${plural(s.creditsSpent, 'credit')} spent · ${duration(s.elapsedMs / 1000)}`];
+  if (s.skipped) lines.push(`${plural(s.skipped, 'input')} skipped, never sent: unusable files found in a folder (each record says why)`);
   if (s.fromJournal) lines.push(`${plural(s.fromJournal, 'image')} from the journal, not charged (--fresh to analyse again)`);
   if (s.replayed) lines.push(`${plural(s.replayed, 'answer')} replayed by the service for its idempotency key, not charged`);
   if (s.rateLimited) lines.push(`${plural(s.rateLimited, 'rate-limit pause')} (429)`);
