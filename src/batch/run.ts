@@ -122,7 +122,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   if (plan.insufficient) emit({ type: 'notice', message: `the plan needs up to ${plan.credits} credits but ${plan.available} are available; the batch stops at the first 402` });
   const meter = new ProgressMeter(inputs, pending.length, deps.now);
   const summary: BatchSummary = {
-    inputs, unique: prep.jobs.length, ok: 0, failed: 0, notSent: 0, skipped: 0, fromJournal: 0, replayed: 0,
+    inputs, unique: prep.jobs.length, ok: 0, failed: 0, notSent: 0, inFlight: 0, skipped: 0, fromJournal: 0, replayed: 0,
     creditsSpent: 0, retriesUsed: 0, rateLimited: 0, elapsedMs: 0, concurrency: 0, ...(prep.journalPath ? { journal: prep.journalPath } : {}),
   };
   if (opts.dryRun) return { plan, records: [], summary: { ...summary, elapsedMs: deps.now() - started } };

@@ -21,7 +21,7 @@ import { dryRunText } from './dry-run.js';
 import { Evidence } from './evidence.js';
 import { EXPORT_FORMATS, chooseFormat, writeReport } from './exports.js';
 import { ManyOutput } from './many.js';
-import { note } from './notes.js';
+import { note, resumeCommand } from './notes.js';
 import { parseLocate } from './options.js';
 import { SingleOutput } from './single.js';
 
@@ -60,7 +60,8 @@ export const locate: Handler = async (ctx, args, opts) => {
   const client = clientFor(ctx, s.dryRun);
   const warn = (l: string) => note(ctx, l);
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn });
-  const shared = { format, baseUrl: client.baseUrl, evidence, ...(s.minConfidence !== undefined ? { minConfidence: s.minConfidence } : {}) };
+  const resume = (journal: string | undefined) => (journal ? resumeCommand(ctx, journal, s.batch) : undefined);
+  const shared = { format, baseUrl: client.baseUrl, evidence, resume, ...(s.minConfidence !== undefined ? { minConfidence: s.minConfidence } : {}) };
   const out = s.single ? new SingleOutput(ctx, shared) : new ManyOutput(ctx, shared);
   let result;
   try {

@@ -96,9 +96,11 @@ export function planLine(p: PlanData, opts: { balance?: boolean } = {}): string 
 }
 
 /** The batch's own summary counts, plus what the command adds (stop reason as text, stores). */
-export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'skipped' | 'fromJournal' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
+export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'inFlight' | 'skipped' | 'fromJournal' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
   /** describeStop() of the reason the batch stopped early. */
   stopped?: string;
+  /** The exact command that sends what is left (stops and in-flight requests). */
+  resume?: string;
   belowConfidence?: number;
   stored?: number;
 };
@@ -106,16 +108,19 @@ export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSe
 export function summaryLines(s: SummaryData, style: Style): string[] {
   const counts = [
     `${s.ok} ok`, s.failed ? style.red(`${s.failed} failed`) : '0 failed', ...(s.skipped ? [style.red(`${s.skipped} skipped`)] : []),
-    ...(s.notSent ? [style.yellow(`${s.notSent} not sent`)] : []),
+    ...(s.inFlight ? [style.yellow(`${s.inFlight} in flight`)] : []), ...(s.notSent ? [style.yellow(`${s.notSent} not sent`)] : []),
   ];
+  // Credits are those of answers received: the service confirmed them. In-flight ones are named apart.
   const lines = [`${plural(s.inputs, 'input')}: ${counts.join(', ')} · ${plural(s.creditsSpent, 'credit')} spent · ${duration(s.elapsedMs / 1000)}`];
   if (s.skipped) lines.push(`${plural(s.skipped, 'input')} skipped, never sent: unusable files found in a folder (each record says why)`);
+  if (s.inFlight) lines.push(style.yellow(`${s.inFlight} in flight: may have been charged; resuming replays them free`));
   if (s.fromJournal) lines.push(`${plural(s.fromJournal, 'image')} from the journal, not charged (--fresh to analyse again)`);
   if (s.replayed) lines.push(`${plural(s.replayed, 'answer')} replayed by the service for its idempotency key, not charged`);
   if (s.rateLimited) lines.push(`${plural(s.rateLimited, 'rate-limit pause')} (429)`);
   if (s.belowConfidence) lines.push(style.yellow(`${plural(s.belowConfidence, 'result')} below --min-confidence`));
   if (s.stored !== undefined) lines.push(`${plural(s.stored, 'result')} stored as provenance records`);
-  if (s.stopped) lines.push(style.red(`stopped: ${sanitizeInline(s.stopped)}`), 'the same command (or --resume with the journal) sends what is left, with the same keys');
+  if (s.stopped) lines.push(style.red(`stopped: ${sanitizeInline(s.stopped)}`));
+  if ((s.stopped || s.inFlight) && s.resume) lines.push(`to send what is left, with the same keys: ${sanitizeInline(s.resume)}`);
   if (s.journal) lines.push(style.dim(`journal ${sanitizeInline(s.journal)}`));
   return lines;
 }
