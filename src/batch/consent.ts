@@ -10,12 +10,12 @@ import type { BatchPlan } from './plan.js';
 
 export interface ConsentInput {
   /** --yes. */
-  yes?: boolean;
-  maxCredits?: number;
+  yes?: boolean | undefined;
+  maxCredits?: number | undefined;
   /** Present when a prompt can be shown; false means no. */
-  confirm?: (plan: BatchPlan) => Promise<boolean>;
+  confirm?: ((plan: BatchPlan) => Promise<boolean>) | undefined;
   /** Why no prompt can be shown ("stdin is not a terminal"), for the refusal. */
-  noPrompt?: string;
+  noPrompt?: string | undefined;
 }
 
 /** Why the plan needs consent, in words ("above the confirm threshold of 20"). */

@@ -126,10 +126,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     creditsSpent: 0, retriesUsed: 0, rateLimited: 0, elapsedMs: 0, concurrency: 0, ...(prep.journalPath ? { journal: prep.journalPath } : {}),
   };
   if (opts.dryRun) return { plan, records: [], summary: { ...summary, elapsedMs: deps.now() - started } };
-  await requireConsent(plan, {
-    ...(opts.yes ? { yes: true } : {}), ...(opts.maxCredits !== undefined ? { maxCredits: opts.maxCredits } : {}),
-    ...(deps.confirm ? { confirm: deps.confirm } : {}), ...(deps.noPrompt ? { noPrompt: deps.noPrompt } : {}),
-  });
+  await requireConsent(plan, { yes: opts.yes, maxCredits: opts.maxCredits, confirm: deps.confirm, noPrompt: deps.noPrompt });
   // Inputs skipped while loading are settled before anything is sent: one record each.
   const skipped = prep.skipped.map(skippedRecord);
   for (const record of skipped) {
