@@ -41,17 +41,20 @@ function run(argv: string[], env: Record<string, string>, opts: RunOptions = {})
   return runCli(argv, { ...opts, env: { GEO_API_KEY: KEY, GEO_BASE_URL: sb.url, ...env } });
 }
 
+const keysSeen = () => Object.keys(sb.ledger().keys[KEY]!.idempotency).length;
+
 /**
- * Starts the command, waits until the service has answered `answered` requests of it, then
- * presses Ctrl-C halfway through the next ones' latency; waits until the service has finished
- * (and charged) what was in flight.
+ * Starts the command, waits until the service has answered `answered` requests of it and holds
+ * the next `inFlight` ones in progress (their keys registered, their 600 ms not yet over), then
+ * presses Ctrl-C; waits until the service has finished (and charged) what was in flight.
  */
 async function interrupt(argv: string[], env: Record<string, string>, answered: number, inFlight: number) {
   const start = debitsOf().length;
+  const keys = keysSeen();
   const ac = new AbortController();
   const pending = run(argv, env, { signal: ac.signal });
   await until('the first answers', () => debitsOf().length >= start + answered);
-  await new Promise((r) => setTimeout(r, LATENCY_MS / 2));
+  await until('the next requests in progress on the service', () => keysSeen() >= keys + answered + inFlight);
   ac.abort(new Error('interrupted'));
   const r = await pending;
   await until('the service to finish what was in flight', () => debitsOf().length >= start + answered + inFlight);
