@@ -22,7 +22,7 @@ export class ConfigError extends Error {
 /** The user said no, pressed Ctrl-C or the run was interrupted. Exit 130. */
 export class CancelledError extends Error {
   override readonly name = 'CancelledError';
-  constructor(message = 'cancelled') {
+  constructor(message = 'cancelled', readonly hint?: string) {
     super(message);
   }
 }

@@ -60,6 +60,8 @@ async function walk(dir: string, out: InputEntry[], skipped: Expanded['skipped']
 }
 
 async function expandOne(arg: string, cwd: string, out: InputEntry[], skipped: Expanded['skipped']): Promise<void> {
+  // `geo locate "$EMPTY"` would otherwise resolve to the current folder and locate all of it.
+  if (arg.trim() === '') throw new UsageError('an input is an empty string; nothing was read or sent', 'name a file, a folder (`.` for this one), an https URL or `-`');
   if (arg === '-') {
     if (out.some((e) => e.kind === 'stdin')) throw new UsageError('`-` (standard input) can be given only once');
     out.push({ kind: 'stdin', input: '-' });

@@ -26,7 +26,10 @@ export interface RequestPreview {
 }
 
 export interface BatchPlan {
+  /** Every input, the skipped ones included. */
   inputs: number;
+  /** Inputs found in a folder but unusable (HEIC, empty, not an image…): recorded, never sent. */
+  skipped: Array<{ input: string; reason: string }>;
   unique: number;
   /** Unique images finished by an earlier run of this journal: re-emitted, not sent. */
   fromJournal: number;
@@ -55,6 +58,7 @@ export interface BatchPlan {
 export interface PlanInput {
   jobs: Job[];
   inputs: number;
+  skipped?: BatchPlan['skipped'];
   params: BatchParams;
   journal?: { path: string; state: JournalState };
   /** Ids of jobs the provenance store answers. */
@@ -86,6 +90,7 @@ export function buildPlan(p: PlanInput): BatchPlan {
   const insufficient = p.available !== undefined && credits > p.available;
   return {
     inputs: p.inputs,
+    skipped: p.skipped ?? [],
     unique: p.jobs.length,
     fromJournal,
     fromResults: p.jobs.length - fromJournal - pending.length,

@@ -68,7 +68,9 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   if (!check.ok) throw new RequestValidationError(check.problem.code, check.problem.message, check.problem.max_effort, check.problem.field);
 
   const expanded = await expandInputs(args, { cwd, ...(fromFile !== undefined ? { fromFile } : {}) });
-  const { jobs, order, skipped } = await loadJobs(expanded.entries, { stdin: p.stdin, ...(p.downscale ? { downscale: true } : {}) });
+  const loaded = await loadJobs(expanded.entries, { stdin: p.stdin, ...(p.downscale ? { downscale: true } : {}) });
+  const { jobs, order } = loaded;
+  const skipped = [...expanded.skipped, ...loaded.skipped];
   if (order.length === 0) {
     const why = skipped.slice(0, 3).map((s) => `${s.path} ${s.reason}`).join('; ');
     throw new UsageError(`no usable image among the inputs (${skipped.length} skipped: ${why}${skipped.length > 3 ? '; …' : ''})`, 'images are JPEG or PNG (WebP, AVIF, TIFF and GIF are converted)');
@@ -95,7 +97,7 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
     throw new UsageError(`--journal ${journalPath}: it was written for ${JSON.stringify(state.head.params)}; this run sends ${JSON.stringify(requestParams(params))}`, 'give another --journal file');
   }
   return {
-    jobs, order, params, skipped: [...expanded.skipped, ...skipped],
+    jobs, order, params, skipped,
     ...(journalPath ? { journalPath } : {}),
     ...(state ? { state } : {}),
     ...(stateFrom ? { stateFrom } : {}),

@@ -1,11 +1,13 @@
 /**
- * runBatch: inputs -> plan -> (confirm) -> journal -> scheduler -> one record per input.
+ * runBatch: inputs -> plan -> consent -> journal -> scheduler -> one record per input.
  * Records are handed to onEvent as each request finishes (the command writes and flushes one
- * NDJSON line per record); the returned list is in input order.
+ * NDJSON line per record); the returned list is the skipped inputs, then the rest in input order.
  */
 import { Readable } from 'node:stream';
 import { DEPTH_COST, type Depth, type Effort, type Scope } from '../api/schemas.js';
-import { CancelledError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { countRecords, skippedRecord } from './accounting.js';
+import { requireConsent } from './consent.js';
 import { loadSharp } from './convert.js';
 import { Journal, isFinished } from './journal.js';
 import { describeStop } from './outcome.js';
@@ -30,8 +32,10 @@ export interface BatchDeps {
   cwd: string;
   /** For `-`; absent means empty. */
   stdin?: Readable;
-  /** Asked when plan.needsConfirm; false cancels (nothing sent). Absent: go on (no TTY, --yes). */
+  /** Asked when the plan needs consent; false cancels (nothing sent). Absent: refused (consent.ts). */
   confirm?: (plan: BatchPlan) => Promise<boolean>;
+  /** Why there is no confirm, for the refusal ("stdin is not a terminal"). */
+  noPrompt?: string;
   /** The record's exif block (evidence engine); default null. Never fails a record. */
   exif?: ExifHook;
   /** accountFingerprint of the client's key: journals carry it, answers are reused only for it. */
@@ -59,6 +63,8 @@ export interface BatchOptions {
   /** Ignore what the journal and the stored results hold: send again, and start the journal anew. */
   fresh?: boolean;
   maxCredits?: number;
+  /** Consent to the plan whatever its cost (--yes). */
+  yes?: boolean;
   confirmThreshold?: number;
   dryRun?: boolean;
   downscale?: boolean;
@@ -84,6 +90,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     ...(opts.downscale ? { downscale: true } : {}),
   });
   const n = prep.order.length;
+  const inputs = n + prep.skipped.length;
   if (opts.idempotencyKey !== undefined && n !== 1) throw new UsageError(`--idempotency-key names one request, but there are ${n} inputs`, 'give one input, or leave the keys to the journal');
   for (const s of prep.skipped) emit({ type: 'notice', message: `skipped ${s.path}: ${s.reason}` });
   // This account's answers from earlier runs: the journal's, then stored results of other commands.
@@ -112,7 +119,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     }
   }
   const plan = buildPlan({
-    jobs: prep.jobs, inputs: prep.order.length, params: prep.params,
+    jobs: prep.jobs, inputs, skipped: prep.skipped.map((s) => ({ input: s.path, reason: s.reason })), params: prep.params,
     ...(prep.journalPath ? { journal: { path: prep.journalPath, state: state ?? { keys: new Map(), done: new Map(), skippedLines: 0, intactBytes: 0 } } } : {}),
     ...(available !== undefined ? { available } : {}), reused: new Set(stored.keys()),
     ...(opts.confirmThreshold !== undefined ? { confirmThreshold: opts.confirmThreshold } : {}),
@@ -122,13 +129,19 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   if (opts.dryRun) plan.requests = previewRequests(prep.jobs.filter((j) => !stored.has(j.id)), prep.params, deps.client.baseUrl, state);
   emit({ type: 'plan', plan });
   if (plan.insufficient) emit({ type: 'notice', message: `the plan needs up to ${plan.credits} credits but ${plan.available} are available; the batch stops at the first 402` });
-  const meter = new ProgressMeter(prep.order.length, pending.length, deps.now);
+  const meter = new ProgressMeter(inputs, pending.length, deps.now);
   const summary: BatchSummary = {
-    inputs: prep.order.length, unique: prep.jobs.length, ok: 0, failed: 0, notSent: 0, fromJournal: 0, fromResults: 0, replayed: 0,
+    inputs, unique: prep.jobs.length, ok: 0, failed: 0, notSent: 0, inFlight: 0, skipped: 0, fromJournal: 0, fromResults: 0, replayed: 0,
     creditsSpent: 0, retriesUsed: 0, rateLimited: 0, elapsedMs: 0, concurrency: 0, ...(prep.journalPath ? { journal: prep.journalPath } : {}),
   };
   if (opts.dryRun) return { plan, records: [], summary: { ...summary, elapsedMs: deps.now() - started } };
-  if (plan.needsConfirm && deps.confirm && !(await deps.confirm(plan))) throw new CancelledError('cancelled: nothing was sent');
+  await requireConsent(plan, { yes: opts.yes, maxCredits: opts.maxCredits, confirm: deps.confirm, noPrompt: deps.noPrompt });
+  // Inputs skipped while loading are settled before anything is sent: one record each.
+  const skipped = prep.skipped.map(skippedRecord);
+  for (const record of skipped) {
+    meter.recordSkipped(1, false);
+    emit({ type: 'finished', record, fromJournal: false, replayed: false });
+  }
 
   const byId = new Map<string, BatchRecord[]>();
   /** `how`: answered now, by an earlier run's journal, by a stored result (`reused`), or never sent (batch stopped). */
@@ -198,22 +211,17 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   }
   // Duplicates: the k-th input naming an image gets that image's k-th record.
   const seen = new Map<string, number>();
-  const records = prep.order.flatMap((o) => {
+  const records = [...skipped, ...prep.order.flatMap((o) => {
     const k = seen.get(o.id) ?? 0;
     seen.set(o.id, k + 1);
     const r = byId.get(o.id)?.[k];
     return r ? [r] : [];
-  });
-  for (const r of records) {
-    if (r.ok) summary.ok++;
-    else if (r.error?.code === 'not_sent') summary.notSent++;
-    else summary.failed++;
-  }
+  })];
   return {
     plan,
     records,
     summary: {
-      ...summary, creditsSpent: meter.creditsSpent, retriesUsed: budgetStart - budget.remaining, rateLimited: counters.rateLimited,
+      ...summary, ...countRecords(records), creditsSpent: meter.creditsSpent, retriesUsed: budgetStart - budget.remaining, rateLimited: counters.rateLimited,
       elapsedMs: deps.now() - started, concurrency: result.concurrency, ...(result.stopped ? { stopped: result.stopped } : {}),
     },
   };

@@ -79,7 +79,8 @@ export async function loadJobs(
 ): Promise<{ jobs: Job[]; order: Array<{ input: string; id: string }>; skipped: Array<{ path: string; reason: string }> }> {
   // Hash a few files at once (disk and hashing overlap), then assemble in input order.
   const loaded: Array<Awaited<ReturnType<typeof loadOne>> | undefined> = new Array(entries.length);
-  const skipped: Array<{ path: string; reason: string }> = [];
+  // By entry index, so the skipped come out in input order however the lanes finish.
+  const skippedAt: Array<{ path: string; reason: string } | undefined> = new Array(entries.length);
   let next = 0;
   const lane = async () => {
     for (let i = next++; i < entries.length; i = next++) {
@@ -89,7 +90,7 @@ export async function loadJobs(
       } catch (err) {
         if (!(e.kind === 'path' && e.walked && err instanceof UsageError)) throw err;
         const reason = err.message.replace(e.path, '').replace(/^[:\s]+/, '') || err.message;
-        skipped.push({ path: e.input, reason: err.hint ? `${reason} (${err.hint})` : reason });
+        skippedAt[i] = { path: e.input, reason: err.hint ? `${reason} (${err.hint})` : reason };
       }
     }
   };
@@ -106,7 +107,7 @@ export async function loadJobs(
       j.paths.push(one.path);
     } else jobs.set(one.id, { id: one.id, sha256: one.sha256, inputs: [e.input], source: one.source, paths: [one.path] });
   }
-  return { jobs: [...jobs.values()], order, skipped };
+  return { jobs: [...jobs.values()], order, skipped: skippedAt.filter((s) => s !== undefined) };
 }
 
 /** True when sending this job needs sharp. */

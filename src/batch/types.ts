@@ -101,8 +101,13 @@ export interface BatchSummary {
   inputs: number;
   unique: number;
   ok: number;
+  /** Sent and failed (422, 5xx after retries, …). */
   failed: number;
   notSent: number;
+  /** Sent when the batch was cancelled, no answer: may have been charged (accounting.ts). */
+  inFlight: number;
+  /** Found in a folder but unusable; never sent. */
+  skipped: number;
   /** Unique images answered from an earlier run's journal (nothing sent). */
   fromJournal: number;
   /** Unique images answered by a stored result of an earlier command (nothing sent). */

@@ -7,6 +7,7 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError, ContractError } from '../api/errors.js';
 import type { RetryBudget } from '../api/retry.js';
 import type { GeolocateRequest } from '../api/schemas.js';
+import { IN_FLIGHT } from './accounting.js';
 import { type Journal, newIdempotencyKey } from './journal.js';
 import { classifyAnswer, stopFor, toBatchError } from './outcome.js';
 import type { TaskControl, TaskResult } from './scheduler.js';
@@ -89,7 +90,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
         if (err.rateLimit?.retryAfterS !== undefined) ctl.pauseUntil(w.now() + err.rateLimit.retryAfterS * 1000);
       }
     } else ctl.observe(undefined);
-    const error = aborted ? { code: 'cancelled', message: 'cancelled while in flight; a rerun resends it with the same key', final: false } : toBatchError(err);
+    const error = aborted ? IN_FLIGHT : toBatchError(err);
     // A cancelled request stays "sent, no outcome": the rerun resends the same key and the
     // server replays it if it had finished. Anything else is written down.
     // An unreadable 2xx is kept as it came too (it may be the only copy of a paid answer).

@@ -33,7 +33,16 @@ export function decideColor(isTTY: boolean, env: Env, noColorFlag: boolean): boo
 
 /** Interactive only on a terminal, outside CI, and unless --no-input. */
 export function canPrompt(io: IO, env: Env, noInput: boolean): boolean {
-  return !noInput && io.stdinIsTTY && io.stderrIsTTY && !isCI(env);
+  return noPromptReason(io, env, noInput) === undefined;
+}
+
+/** Why nothing may be asked here, in words for a refusal; undefined when a prompt is possible. */
+export function noPromptReason(io: IO, env: Env, noInput: boolean): string | undefined {
+  if (noInput) return '--no-input';
+  if (isCI(env)) return 'CI is set';
+  if (!io.stdinIsTTY) return 'stdin is not a terminal';
+  if (!io.stderrIsTTY) return 'stderr is not a terminal';
+  return undefined;
 }
 
 export function isCI(env: Env): boolean {

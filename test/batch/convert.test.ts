@@ -57,10 +57,13 @@ describe('conversion and size refusals', () => {
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).message).toMatch(/above the 20 MB limit/);
     expect((err as UsageError).hint).toMatch(/--downscale/);
-    // Found in a folder: skipped with the same reason and hint; the folder's other image goes on.
+    // Found in a folder: skipped with the same reason and hint, in its own record; the folder's other image goes on.
     const notices: string[] = [];
     const res = await runBatch({ ...deps(dir), onEvent: (e) => e.type === 'notice' && notices.push(e.message) }, { inputs: ['.'], depth: 1 });
-    expect(res.records).toHaveLength(1);
+    expect(res.records).toHaveLength(2);
+    expect(res.records[0]).toMatchObject({ input: 'huge.jpg', sha256: null, ok: false, error: { code: 'skipped', message: expect.stringMatching(/above the 20 MB limit.*--downscale/) } });
+    expect(res.records[1]).toMatchObject({ input: '000.jpg', ok: true });
+    expect(res.summary).toMatchObject({ inputs: 2, ok: 1, skipped: 1, failed: 0 });
     expect(notices.join('\n')).toMatch(/skipped huge\.jpg: .*above the 20 MB limit.*--downscale/);
   });
 

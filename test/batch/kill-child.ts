@@ -16,6 +16,7 @@ await runBatch(
       if (e.type === 'finished') process.stdout.write(JSON.stringify(e.record) + '\n');
     },
   },
-  { inputs: ['.'], depth: a.depth, journal: a.journal },
+  // The test consents, as --yes does: the plan (24 images at depth 2) is above the confirm threshold.
+  { inputs: ['.'], depth: a.depth, journal: a.journal, yes: true },
 );
 process.stdout.write('{"done":true}\n');

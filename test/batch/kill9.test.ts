@@ -72,7 +72,7 @@ describe('kill -9 and resume', () => {
 
     const resumed = await runBatch(
       { client: testClient(sb.url, KEY), env: {}, now: Date.now, sleep: realSleep, cwd: dir },
-      { inputs: [], depth: DEPTH, resume: journal },
+      { inputs: [], depth: DEPTH, resume: journal, yes: true },
     );
     const f = ledgerFigures(sb.ledger(), KEY);
     const unique = N;

@@ -113,6 +113,10 @@ describe('runBatch cancelled', () => {
     const first = await runBatch(d, { inputs: ['.'], depth: 1 });
     expect(first.summary.stopped?.reason).toBe('cancelled');
     expect(first.records).toHaveLength(12);
+    // Every input accounted: answered, in flight at the abort (may have been charged), or never sent.
+    const { ok, inFlight, notSent, failed } = first.summary;
+    expect([ok + inFlight + notSent, failed]).toEqual([12, 0]);
+    expect(first.records.filter((r) => r.error?.code === 'in_flight')).toHaveLength(inFlight);
     const second = await runBatch({ ...d, signal: new AbortController().signal, onEvent: () => undefined }, { inputs: ['.'], depth: 1 });
     expect(second.records.every((r) => r.ok)).toBe(true);
     const f = ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise');

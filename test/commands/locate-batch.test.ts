@@ -50,11 +50,11 @@ describe('geo locate <folder>, piped', () => {
     expect(r.stderr).toMatch(/6 inputs: 5 ok, 1 failed · 8 credits spent/);
   });
 
-  it('a broken file found in a folder is skipped with its reason; a named one is a usage error (exit 2, nothing sent)', async () => {
+  it('a broken file found in a folder is skipped with its reason and record (exit 7); a named one is a usage error (exit 2, nothing sent)', async () => {
     const dir = folder(['tokyo.jpg', 'empty.jpg', 'not-image.jpg']);
     const r = await run(['locate', dir]);
-    expect(r.code).toBe(0);
-    expect(lines(r.stdout)).toHaveLength(1);
+    expect(r.code).toBe(7);
+    expect(lines(r.stdout).map((x) => [String(x.input).replace(/.*\//, ''), x.ok])).toEqual([['empty.jpg', false], ['not-image.jpg', false], ['tokyo.jpg', true]]);
     expect(r.stderr).toMatch(/skipped \S*empty\.jpg: is empty \(0 bytes\)/);
     expect(r.stderr).toMatch(/skipped \S*not-image\.jpg: is not an image/);
     const before = footprint(sb);
@@ -123,8 +123,9 @@ describe('cost before spending', () => {
     expect(footprint(sb)).toEqual(before);
   });
 
-  it('--yes skips the question on a TTY; without a TTY nothing ever prompts', async () => {
-    for (const opts of [{ tty: true, yes: true }, { tty: false, yes: false }]) {
+  // Without --yes and without a TTY, this plan is refused: locate-consent.test.ts.
+  it('--yes skips the question on a TTY, and consents on a pipe', async () => {
+    for (const opts of [{ tty: true, yes: true }, { tty: false, yes: true }]) {
       const dir = folder(['tokyo.jpg', 'nogps.jpg', 'plain.png']);
       const r = await run(['locate', dir, '--depth', '3', ...(opts.yes ? ['--yes'] : [])], { tty: opts.tty });
       expect(r.code).toBe(0);

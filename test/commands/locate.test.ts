@@ -26,7 +26,8 @@ describe('geo locate, piped (plain text, no ANSI)', () => {
     expect(r.stdout).not.toContain('Forensic');
     expect(r.stdout).toMatch(/depth 1 \(Surface\) · model orca-1\.5 · server [\d.]+ s · total [\d.]+ s/);
     expect(r.stdout).toMatch(/analysis an_[0-9a-f]+/);
-    expect(r.stderr).toBe('sandbox: simulated results, sandbox credits, no real money\n');
+    // The plan before spending (issue 11), then the banner; the balance is not read for one image.
+    expect(r.stderr).toBe('plan: 1 input · 1 to send × depth 1 (1 credit) = up to 1 credit\nsandbox: simulated results, sandbox credits, no real money\n');
   });
 
   it('depth 2 adds thinking and visual clues (with their image coordinates when present)', async () => {

@@ -23,6 +23,8 @@ export interface RunOptions {
   columns?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** Ctrl-C: abort it while the command runs (default: never aborted). */
+  signal?: AbortSignal;
 }
 
 /** A fresh, empty config folder for one test. */
@@ -53,7 +55,7 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Cli
   const code = await main(argv, {
     io,
     env,
-    signal: new AbortController().signal,
+    signal: opts.signal ?? new AbortController().signal,
     ...(opts.sleep ? { sleep: opts.sleep } : {}),
     ...(opts.now ? { now: opts.now } : {}),
   });

@@ -8,19 +8,21 @@
 import { resolve } from 'node:path';
 import { normalizeBaseUrl } from '../../api/client.js';
 import type { BatchClient } from '../../batch/worker.js';
+import { overWhat } from '../../batch/consent.js';
 import type { BatchPlan } from '../../batch/plan.js';
 import { runBatch } from '../../batch/run.js';
 import type { Handler } from '../../cli.js';
 import { dataDir } from '../../config/paths.js';
 import type { Ctx } from '../../context.js';
 import { MissingKeyError } from '../../errors.js';
+import { noPromptReason } from '../../output/io.js';
 import { viewOpts } from '../../output/render.js';
 import { planLine } from '../../output/views/batch.js';
 import { dryRunText } from './dry-run.js';
 import { Evidence } from './evidence.js';
 import { EXPORT_FORMATS, chooseFormat, writeReport } from './exports.js';
 import { ManyOutput } from './many.js';
-import { note } from './notes.js';
+import { note, resumeCommand } from './notes.js';
 import { parseLocate } from './options.js';
 import { SingleOutput } from './single.js';
 
@@ -35,14 +37,21 @@ function clientFor(ctx: Ctx, dryRun: boolean): BatchClient {
   }
 }
 
-/** On a terminal, a plan above the threshold (or the balance) asks first; --yes and pipes never ask. */
-function confirmer(ctx: Ctx): ((plan: BatchPlan) => Promise<boolean>) | undefined {
-  if (!ctx.interactive || ctx.globals.yes) return undefined;
-  return async (plan) => {
-    ctx.io.stderr.write(`plan: ${planLine(plan)}\n`);
-    const over = plan.insufficient ? `more than the balance of ${plan.available}` : `above the confirm threshold of ${plan.confirmThreshold}`;
-    return ctx.prompt.confirm(`Spend up to ${plan.credits} credits (${over})?`, false);
-  };
+/**
+ * Consent (batch/consent.ts): on a terminal a plan that needs it asks (its plan line is already
+ * on stderr); elsewhere the engine refuses it, naming why nothing could ask.
+ */
+function consentDeps(ctx: Ctx): { confirm: (plan: BatchPlan) => Promise<boolean> } | { noPrompt: string } {
+  if (ctx.interactive) return { confirm: (plan) => ctx.prompt.confirm(`Spend up to ${plan.credits} credits (${overWhat(plan)})?`, false) };
+  return { noPrompt: noPromptReason(ctx.io, ctx.env, ctx.globals.input === false) ?? 'not interactive' };
+}
+
+/**
+ * Issue 11: the plan is on stderr before anything is spent (unless -q); a dry run prints it on
+ * stdout instead. A balance not read (one image below the threshold) is left out, not "unknown".
+ */
+function showPlan(ctx: Ctx, plan: BatchPlan): void {
+  if (plan.toSend > 0) note(ctx, `plan: ${planLine(plan, { balance: false })}`);
 }
 
 export const locate: Handler = async (ctx, args, opts) => {
@@ -53,9 +62,9 @@ export const locate: Handler = async (ctx, args, opts) => {
   const warn = (l: string) => note(ctx, l);
   const account = ctx.account();
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn, ...(account !== undefined ? { account } : {}) });
-  const shared = { format, sandbox: () => client.servedBySandbox === true, evidence, ...(s.minConfidence !== undefined ? { minConfidence: s.minConfidence } : {}) };
+  const resume = (journal: string | undefined) => (journal ? resumeCommand(ctx, journal, s.batch) : undefined);
+  const shared = { format, sandbox: () => client.servedBySandbox === true, evidence, resume, ...(s.minConfidence !== undefined ? { minConfidence: s.minConfidence } : {}) };
   const out = s.single ? new SingleOutput(ctx, shared) : new ManyOutput(ctx, shared);
-  const confirm = confirmer(ctx);
   let result;
   try {
     result = await runBatch(
@@ -64,13 +73,14 @@ export const locate: Handler = async (ctx, args, opts) => {
         // Relative names are the user's, from where geo was started (path.resolve reads it).
         cwd: resolve('.'),
         onEvent: (e) => {
+          if (e.type === 'plan' && !s.dryRun) showPlan(ctx, e.plan);
           evidence.onEvent(e);
           out.onEvent(e);
         },
         exif: evidence.exif,
         // Stored results are read for reuse even with --no-store, which only stops new writes.
         ...(account !== undefined ? { account } : {}), dataDir: dataDir(ctx.env),
-        ...(confirm ? { confirm } : {}),
+        ...consentDeps(ctx),
       },
       s.batch,
     );

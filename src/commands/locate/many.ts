@@ -35,7 +35,7 @@ export class ManyOutput {
 
   constructor(
     private readonly ctx: Ctx,
-    private readonly o: { format: string; sandbox: () => boolean; minConfidence?: number; evidence: Evidence },
+    private readonly o: { format: string; sandbox: () => boolean; minConfidence?: number; evidence: Evidence; resume: (journal: string | undefined) => string | undefined },
   ) {
     this.live = new LiveLine(ctx);
     this.banner = sandboxBanner(o.sandbox, (l) => this.live.note(l));
@@ -55,7 +55,8 @@ export class ManyOutput {
       case 'progress':
         return this.live.update(progressLine(e.progress, style));
       case 'stopped':
-        return this.live.note(`stopping: ${describeStop(e.stop)}; requests in flight finish and are recorded`);
+        // A cancel aborts what is in flight (the service may still finish it); other stops wait for it.
+        return this.live.note(`stopping: ${describeStop(e.stop)}; ${e.stop.reason === 'cancelled' ? 'requests in flight are abandoned and may still be charged' : 'requests in flight finish and are recorded'}`);
       case 'finished':
         this.banner();
         if (e.reused) this.live.note(fromResultsNote(e.reused, e.record.input));
@@ -82,10 +83,13 @@ export class ManyOutput {
     const below = min === undefined ? 0 : records.filter((r) => r.ok && isResultBody(r.result) && r.result.confidence < min).length;
     if (!ctx.globals.quiet) {
       const { stopped, ...counts } = summary;
-      const data = { ...counts, ...(stopped ? { stopped: describeStop(stopped) } : {}), belowConfidence: below, ...(o.evidence.stored > 0 ? { stored: o.evidence.stored } : {}) };
+      const resume = o.resume(summary.journal);
+      const data = {
+        ...counts, ...(stopped ? { stopped: describeStop(stopped) } : {}), ...(resume ? { resume } : {}), belowConfidence: below, ...(o.evidence.stored > 0 ? { stored: o.evidence.stored } : {}),
+      };
       ctx.io.stderr.write(summaryLines(data, makeStyle(ctx.io.colorErr)).map((l) => stderrLines(ctx, l)).join('\n') + '\n');
     }
-    const failed = summary.failed + summary.notSent;
+    const failed = summary.failed + summary.notSent + summary.inFlight + summary.skipped;
     if (summary.stopped) throw new PartialFailureError(failed, summary.inputs, stopExitCode(summary.stopped));
     if (failed > 0) throw new PartialFailureError(failed, summary.inputs);
     if (below > 0) throw new PartialFailureError(below, summary.inputs, 8);

@@ -72,6 +72,27 @@ export function stopExitCode(s: BatchStop): number {
   }
 }
 
+/** A word the shell takes as it is, or single-quoted (a path with spaces, quotes, `$`). */
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The exact command that finishes a stopped or interrupted run. The journal holds the inputs, the
+ * request fields and the keys already sent (after --fresh too: that run wrote it anew), so
+ * `--resume FILE` replays in-flight requests free. What picks the account and the bytes is not in
+ * it, so those flags ride along, and so does the consent already given.
+ */
+export function resumeCommand(ctx: Pick<Ctx, 'globals'>, journal: string, flags: { downscale?: boolean; maxCredits?: number }): string {
+  const g = ctx.globals;
+  const words = [
+    'geo', ...(g.sandbox ? ['--sandbox'] : []), ...(g.profile !== undefined ? ['--profile', g.profile] : []), ...(g.baseUrl !== undefined ? ['--base-url', g.baseUrl] : []),
+    'locate', '--resume', journal, ...(flags.downscale ? ['--downscale'] : []), ...(flags.maxCredits !== undefined ? ['--max-credits', String(flags.maxCredits)] : []),
+    ...(g.yes ? ['--yes'] : []),
+  ];
+  return words.map(shellQuote).join(' ');
+}
+
 export function fromJournalNote(journal: string | undefined): string {
   return `from the journal, not charged: this exact run was answered before${journal ? ` (${journal})` : ''}; --fresh to analyse again`;
 }

@@ -80,6 +80,7 @@ export async function parseLocate(ctx: Ctx, inputs: string[], opts: Record<strin
     ...(resume !== undefined ? { resume } : {}),
     ...(opts.fresh ? { fresh: true } : {}),
     ...(plan.maxCredits !== undefined ? { maxCredits: plan.maxCredits } : {}),
+    ...(ctx.globals.yes ? { yes: true } : {}),
     ...(threshold !== undefined ? { confirmThreshold: threshold } : {}),
     ...(opts.dryRun ? { dryRun: true } : {}),
     ...(opts.downscale ? { downscale: true } : {}),

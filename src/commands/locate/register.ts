@@ -23,7 +23,7 @@ export const register: Register = (program, act) => {
     .option('--fresh', 'ignore the journal and your stored results: analyse again, with new idempotency keys (charged again)')
     .option('--downscale', 'fit images above the 20 MB base64 limit under it as JPEG instead of refusing them')
     .option('--dry-run', 'print the plan and each request (key redacted, image elided) with the cost; send nothing')
-    .option('--max-credits <n>', 'refuse (exit 2, nothing sent) when the plan could cost more than N credits')
+    .option('--max-credits <n>', 'a budget: refuse (exit 2, nothing sent) a plan above N credits; one within it needs no confirmation')
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this (the result is still printed)')
     .option('--report <file.html>', 'also write a self-contained HTML report: image, result, evidence, map')
     .option('--no-store', 'do not keep provenance records of the results (default: kept in the XDG data folder)')
@@ -38,13 +38,22 @@ body exactly as received.
 
 Many images: piped, --json or --format ndjson print one line per input as it finishes:
 {"input", "sha256", "ok", "result" | "error", "exif"}; on a terminal, a live progress line and a
-results table. Identical images are sent once. Exit 7 when some inputs failed.
+results table. Identical images are sent once. A file in a folder that cannot be sent (HEIC,
+empty, not an image, too large) gets a record with error code "skipped". Exit 7 when some inputs
+failed or were skipped.
+
+Consent: the plan (inputs, credits, balance) is printed on stderr before anything is spent
+(unless -q). A plan above the confirm threshold (geo config set confirm_threshold, default 20
+credits) asks on a terminal; where nothing can ask (piped, --no-input, CI) it is refused (exit 2,
+nothing sent) unless --yes or --max-credits N covers it.
 
 Never paying twice: every run keeps a journal (idempotency key written before each request).
 Rerunning the same command re-emits what was answered, free, and resends the rest with the same
 keys, after a crash or Ctrl-C too. Any other command reuses a stored result for the same image
-bytes, request fields, service and key, with a note, instead of paying again. --fresh analyses again. On a terminal a plan above the
-confirm threshold (geo config set confirm_threshold, default 20 credits) asks first unless --yes.
+bytes, request fields, service and key, with a note, instead of paying again. --fresh analyses
+again. At Ctrl-C, requests in flight get records with error code "in_flight" (may have been
+charged; resuming replays them free), and the summary ends with the exact geo locate --resume
+FILE command that finishes the run.
 
 Formats: --format table|json|ndjson, or geojson|kml|csv|html for files others open.
 Results are kept as provenance records (GEO_DATA_DIR; --no-store skips) for geo export.
@@ -57,7 +66,8 @@ Examples:
   $ geo locate https://example.org/street.jpg --depth 2 --effort low
   $ geo locate photo.jpg --scope Paris --center 48.8566,2.3522 --radius 30
   $ geo locate shots/ --depth 2 > results.ndjson        a folder, one line per image
-  $ geo locate --from-file list.txt --max-credits 200    paths and URLs, one per line
+  $ geo locate --from-file list.txt --max-credits 200    paths and URLs, one per line; a budget
+  $ geo locate shots/ --depth 3 --yes | jq .input        piped: consent to a plan above the threshold
   $ geo locate shots/ --dry-run                          the plan and requests; nothing sent
   $ geo locate shots/ --journal case42.ndjson            then, after a crash or Ctrl-C:
   $ geo locate --resume case42.ndjson                    finished inputs free, the rest resent

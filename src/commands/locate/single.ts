@@ -5,6 +5,7 @@
  * and the hint are those of a plain call.
  */
 import { DEPTH_LATENCY, type Depth, type GeolocateResponse } from '../../api/schemas.js';
+import { IN_FLIGHT } from '../../batch/accounting.js';
 import type { BatchPlan } from '../../batch/plan.js';
 import type { BatchResult } from '../../batch/run.js';
 import type { BatchEvent } from '../../batch/types.js';
@@ -32,7 +33,7 @@ export class SingleOutput {
 
   constructor(
     private readonly ctx: Ctx,
-    private readonly o: { format: string; sandbox: () => boolean; minConfidence?: number; evidence: Evidence },
+    private readonly o: { format: string; sandbox: () => boolean; minConfidence?: number; evidence: Evidence; resume: (journal: string | undefined) => string | undefined },
   ) {
     this.banner = sandboxBanner(o.sandbox, (l) => note(ctx, l));
   }
@@ -59,7 +60,12 @@ export class SingleOutput {
     const f = this.finished;
     const stop = result.summary.stopped;
     const journal = result.summary.journal;
-    if (stop?.reason === 'cancelled') throw new CancelledError('cancelled: the same command resends it with the same key, never charged twice');
+    if (stop?.reason === 'cancelled') {
+      // Without a journal (--idempotency-key), the caller's own key is what makes the rerun free.
+      const again = this.o.resume(result.summary.journal) ?? 'the same command';
+      if (f?.record.error?.code !== IN_FLIGHT.code) throw new CancelledError('cancelled: nothing was sent', `${again} sends it`);
+      throw new CancelledError('cancelled while in flight: the request may have been charged', `${again} resends it with the same key, which the service replays free`);
+    }
     if (!f) throw new Error('locate: the batch ended without an answer');
     const ctx = this.ctx;
     const res = f.response ?? {};

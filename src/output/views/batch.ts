@@ -86,35 +86,53 @@ export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string
   ).replace(/\b(agrees|contradicts)\b(?=\s*\u2502?\s*$)/gm, (v) => paintVerdict(v, view.style));
 }
 
-export type PlanData = Pick<BatchPlan, 'inputs' | 'unique' | 'fromJournal' | 'fromResults' | 'toSend' | 'depth' | 'costPerImage' | 'credits' | 'available' | 'journal'>;
+export type PlanData = Pick<BatchPlan, 'inputs' | 'unique' | 'fromJournal' | 'fromResults' | 'toSend' | 'depth' | 'costPerImage' | 'credits' | 'available' | 'journal'> & {
+  skipped?: readonly unknown[];
+};
 
-/** What the run will send and cost, against the balance (dry run and the confirmation). */
-export function planLine(p: PlanData): string {
-  const dupes = p.inputs - p.unique;
-  const what = [plural(p.inputs, 'input'), ...(dupes > 0 ? [`${p.unique} unique`] : []), ...(p.fromJournal > 0 ? [`${p.fromJournal} already in the journal`] : []), ...(p.fromResults > 0 ? [`${p.fromResults} already in your results`] : [])].join(', ');
+/**
+ * What the run will send and cost, against the balance (before spending, dry run, confirmation).
+ * `balance: false` leaves out a balance that was not read (one image below the threshold).
+ */
+export function planLine(p: PlanData, opts: { balance?: boolean } = {}): string {
+  const skipped = p.skipped?.length ?? 0;
+  const dupes = p.inputs - skipped - p.unique;
+  const what = [
+    plural(p.inputs, 'input'), ...(skipped > 0 ? [`${skipped} skipped`] : []), ...(dupes > 0 ? [`${p.unique} unique`] : []),
+    ...(p.fromJournal > 0 ? [`${p.fromJournal} already in the journal`] : []), ...(p.fromResults > 0 ? [`${p.fromResults} already in your results`] : []),
+  ].join(', ');
   const cost = `${p.toSend} to send × depth ${p.depth} (${plural(p.costPerImage, 'credit')}) = up to ${plural(p.credits, 'credit')}`;
   const balance = p.available !== undefined ? `balance ${p.available}` : 'balance unknown';
-  return `${what} · ${cost} · ${balance}`;
+  return opts.balance === false && p.available === undefined ? `${what} · ${cost}` : `${what} · ${cost} · ${balance}`;
 }
 
 /** The batch's own summary counts, plus what the command adds (stop reason as text, stores). */
-export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'fromJournal' | 'fromResults' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
+export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'inFlight' | 'skipped' | 'fromJournal' | 'fromResults' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
   /** describeStop() of the reason the batch stopped early. */
   stopped?: string;
+  /** The exact command that sends what is left (stops and in-flight requests). */
+  resume?: string;
   belowConfidence?: number;
   stored?: number;
 };
 
 export function summaryLines(s: SummaryData, style: Style): string[] {
-  const counts = [`${s.ok} ok`, s.failed ? style.red(`${s.failed} failed`) : '0 failed', ...(s.notSent ? [style.yellow(`${s.notSent} not sent`)] : [])];
+  const counts = [
+    `${s.ok} ok`, s.failed ? style.red(`${s.failed} failed`) : '0 failed', ...(s.skipped ? [style.red(`${s.skipped} skipped`)] : []),
+    ...(s.inFlight ? [style.yellow(`${s.inFlight} in flight`)] : []), ...(s.notSent ? [style.yellow(`${s.notSent} not sent`)] : []),
+  ];
+  // Credits are those of answers received: the service confirmed them. In-flight ones are named apart.
   const lines = [`${plural(s.inputs, 'input')}: ${counts.join(', ')} · ${plural(s.creditsSpent, 'credit')} spent · ${duration(s.elapsedMs / 1000)}`];
+  if (s.skipped) lines.push(`${plural(s.skipped, 'input')} skipped, never sent: unusable files found in a folder (each record says why)`);
+  if (s.inFlight) lines.push(style.yellow(`${s.inFlight} in flight: may have been charged; resuming replays them free`));
   if (s.fromJournal) lines.push(`${plural(s.fromJournal, 'image')} from the journal, not charged (--fresh to analyse again)`);
   if (s.fromResults) lines.push(`${plural(s.fromResults, 'image')} from your results of earlier commands, not charged (--fresh to pay again)`);
   if (s.replayed) lines.push(`${plural(s.replayed, 'answer')} replayed by the service for its idempotency key, not charged`);
   if (s.rateLimited) lines.push(`${plural(s.rateLimited, 'rate-limit pause')} (429)`);
   if (s.belowConfidence) lines.push(style.yellow(`${plural(s.belowConfidence, 'result')} below --min-confidence`));
   if (s.stored !== undefined) lines.push(`${plural(s.stored, 'result')} stored as provenance records`);
-  if (s.stopped) lines.push(style.red(`stopped: ${sanitizeInline(s.stopped)}`), 'the same command (or --resume with the journal) sends what is left, with the same keys');
+  if (s.stopped) lines.push(style.red(`stopped: ${sanitizeInline(s.stopped)}`));
+  if ((s.stopped || s.inFlight) && s.resume) lines.push(`to send what is left, with the same keys: ${sanitizeInline(s.resume)}`);
   if (s.journal) lines.push(style.dim(`journal ${sanitizeInline(s.journal)}`));
   return lines;
 }

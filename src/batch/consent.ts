@@ -1,0 +1,42 @@
+/**
+ * Consent before spending (issue 11, DESIGN.md "never pay silently"). A plan above the confirm
+ * threshold, or above the balance, is sent only with consent: --yes, a --max-credits budget that
+ * covers it, or a yes at a prompt. Where nothing can ask (stdin or stderr piped, --no-input, CI),
+ * the plan is refused before a single geolocate is sent, the way `terraform apply` refuses without
+ * -auto-approve: silence is not consent.
+ */
+import { CancelledError, UsageError } from '../errors.js';
+import type { BatchPlan } from './plan.js';
+
+export interface ConsentInput {
+  /** --yes. */
+  yes?: boolean | undefined;
+  maxCredits?: number | undefined;
+  /** Present when a prompt can be shown; false means no. */
+  confirm?: ((plan: BatchPlan) => Promise<boolean>) | undefined;
+  /** Why no prompt can be shown ("stdin is not a terminal"), for the refusal. */
+  noPrompt?: string | undefined;
+}
+
+/** Why the plan needs consent, in words ("above the confirm threshold of 20"). */
+export function overWhat(plan: Pick<BatchPlan, 'insufficient' | 'available' | 'confirmThreshold'>): string {
+  return plan.insufficient ? `more than the balance of ${plan.available}` : `above the confirm threshold of ${plan.confirmThreshold}`;
+}
+
+/** Resolves when the plan may be sent; throws (nothing sent) when it may not. */
+export async function requireConsent(plan: BatchPlan, c: ConsentInput): Promise<void> {
+  if (!plan.needsConfirm || c.yes) return;
+  // buildPlan already refused a plan above --max-credits: a budget given is one that covers the plan.
+  if (c.maxCredits !== undefined && c.maxCredits >= plan.credits) return;
+  // Only the balance is short and the cost is within the threshold: the first 402 stops the batch
+  // (a notice says so), and what it spends stays below what needs consent.
+  if (!c.confirm && plan.credits <= plan.confirmThreshold) return;
+  if (c.confirm) {
+    if (await c.confirm(plan)) return;
+    throw new CancelledError('cancelled: nothing was sent');
+  }
+  throw new UsageError(
+    `the plan spends up to ${plan.credits} credits, ${overWhat(plan)}, and nothing can ask for confirmation (${c.noPrompt ?? 'not interactive'}); nothing was sent`,
+    `pass --yes or --max-credits ${plan.credits}`,
+  );
+}
