@@ -61,7 +61,7 @@ export interface BatchProgress {
 
 /** Why the batch stopped before every input was tried. */
 export interface BatchStop {
-  reason: 'auth' | 'credits' | 'forbidden' | 'not_found' | 'retry_budget' | 'cancelled' | 'error';
+  reason: 'auth' | 'credits' | 'forbidden' | 'not_found' | 'retry_budget' | 'rate_limited' | 'cancelled' | 'error';
   error: unknown;
 }
 
