@@ -1,16 +1,20 @@
 /**
- * Paces request STARTS so a steady batch never meets a 429 (api-spec.md "Limits": RateLimit,
- * RateLimit-Policy, RateLimit-Remaining/-Reset on every response).
+ * Paces request STARTS to the key's true ceiling (api-spec.md "Limits": RateLimit, RateLimit-Policy,
+ * RateLimit-Remaining/-Reset on every response; issue 12).
  *
- * Two rules, the later of the two wins:
- *  1. Even spacing: one start every window/limit seconds, stretched by a small margin. Spread out
- *     like this, no window of the server's length (fixed, sliding or token bucket) holds more
- *     than `limit` starts, and no burst at a window edge invites a 429.
- *  2. The server's own count: the newest response says `remaining` starts are left until
- *     `resetAt`. Starts made after that request count against it; when they reach it, wait for
- *     the reset. This catches quota spent elsewhere (another client on the key, client retries).
- * A 429 closes a shared gate until its retry-after: every worker waits, once.
- * Before any limit is known, one request goes alone to learn it (and the latency).
+ * A start may happen when one of these lower bounds on the server's remaining quota is at least 1
+ * (each holds whatever the history, so the largest of them does too):
+ *  1. The server's count: the newest response said `r` left at `resetAt`; minus every start made
+ *     since that request started. Once `resetAt` has passed, one more (the header's promise, true
+ *     of fixed windows, sliding logs and token buckets alike: src/sandbox/ratelimit.ts).
+ *  2. Our own log: at most `limit` starts in any `window` (plus a slack for send-time jitter). No
+ *     fixed window, sliding log or token bucket of that quota refuses a start this allows, so a
+ *     batch bursts at each window's start instead of waiting for whole-second reset times. It
+ *     counts only our starts, so it is trusted only while the server's counts agree with it: a
+ *     count below it means someone else spends the key (or a 429 came), and then rule 1 alone.
+ * Even spacing (one start every window/limit, with a small margin) is the fallback when the server
+ * gives a limit but never a remaining count. A 429 closes a shared gate until its wait ends.
+ * Nothing known at all (no balance read, no headers): one request goes alone to learn them.
  */
 import type { RateLimitInfo } from '../api/ratelimit.js';
 
@@ -18,27 +22,46 @@ export interface PacerOptions {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
-  /** Fraction of the spacing added as margin against clock skew and network jitter. */
+  /** Fraction of the even spacing added as margin against clock skew and network jitter. */
   margin?: number;
   /** Window assumed when a limit comes without one (the spec's limits are per minute). */
   defaultWindowS?: number;
+  /** Added to the own log's window: our start time is not the server's arrival time. */
+  slackMs?: number;
+}
+
+interface Snapshot {
+  seq: number;
+  remaining: number;
+  resetAt: number;
+  /** How many starts (ours) had been made when the request that reported it started. */
+  spentAt: number;
 }
 
 export class Pacer {
   limit?: number;
   windowMs?: number;
   private seq = 0;
-  private lastStart = -Infinity;
+  private spent = 0;
+  private readonly spentAtSeq = new Map<number, number>();
+  private readonly startAtSeq = new Map<number, number>();
+  private starts: number[] = [];
+  private snap?: Snapshot;
+  private ownLog = true;
   private gateUntil = 0;
-  private snap?: { seq: number; remaining: number; resetAt: number };
+  private lastStart = -Infinity;
   private observed = false;
-  private waiters: Array<() => void> = [];
+  private wake?: () => void;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly margin: number;
+  private readonly slack: number;
 
-  constructor(private readonly o: PacerOptions, initial?: RateLimitInfo) {
+  /** `initial`: the headers of a request made before the batch (the balance read), started at `startedAt`. */
+  constructor(private readonly o: PacerOptions, initial?: RateLimitInfo, startedAt?: number) {
     this.margin = o.margin ?? 0.02;
-    if (initial) this.learn(initial);
+    this.slack = o.slackMs ?? 100;
+    if (startedAt !== undefined) this.record(0, startedAt);
+    if (initial) this.observe(0, initial);
   }
 
   /** Starts per millisecond at the ceiling, or undefined while the limit is unknown. */
@@ -51,58 +74,101 @@ export class Pacer {
     return r ? (1 / r) * (1 + this.margin) : 0;
   }
 
-  private learn(info: RateLimitInfo): void {
-    if (info.limit !== undefined && info.limit > 0) {
+  private record(seq: number, at: number): void {
+    // Only the last window matters; keep the log short in a long batch.
+    if (this.starts.length > 4 * (this.limit ?? 256)) this.starts = this.starts.filter((t) => t > at - (this.windowMs ?? 60_000) - this.slack);
+    this.spent++;
+    this.spentAtSeq.set(seq, this.spent);
+    this.startAtSeq.set(seq, at);
+    this.starts.push(at);
+  }
+
+  /** A request the pacer did not hand out (a client retry) that goes out at `at`. */
+  noteStart(at: number): void {
+    this.spent++;
+    this.starts.push(at);
+  }
+
+  /** Our starts in (from, to]. */
+  private count(from: number, to: number): number {
+    return this.starts.filter((t) => t > from && t <= to).length;
+  }
+
+  /** What a response (or error response) to the start numbered `seq` said. */
+  observe(seq: number, info: RateLimitInfo | undefined): void {
+    if (info?.limit !== undefined && info.limit > 0) {
       this.limit = info.limit;
       this.windowMs = (info.windowS ?? this.o.defaultWindowS ?? 60) * 1000;
     }
+    if (info?.remaining !== undefined && info.resetAt !== undefined) {
+      const at = this.startAtSeq.get(seq);
+      // Our own log said at least this many were left then; the server saw fewer: not ours alone.
+      if (at !== undefined && this.limit && this.windowMs && info.remaining < this.limit - this.count(at - this.windowMs - this.slack, at + this.slack)) this.ownLog = false;
+      this.snapshot({ seq, remaining: info.remaining, resetAt: info.resetAt, spentAt: this.spentAtSeq.get(seq) ?? this.spent });
+    }
+    this.observed = true;
+    this.wake?.();
+  }
+
+  /** The start numbered `seq` is over (answered or failed): it cannot bring news any more. */
+  done(_seq: number): void {
+    this.observed = true;
+    this.wake?.();
   }
 
   /**
-   * What a response (or error response) of the start numbered `seq` said. The newest request's
-   * snapshot is the freshest count; an older one arriving late is ignored.
+   * Reset times come in whole seconds, rounded up, so each is an upper bound up to 1 s late. Within
+   * one window the smallest bound seen is the tightest; one a second or more later is the next window.
    */
-  observe(seq: number, info: RateLimitInfo | undefined): void {
-    if (info) {
-      this.learn(info);
-      if (info.remaining !== undefined && info.resetAt !== undefined) this.snapshot(seq, info.remaining, info.resetAt);
-    }
-    if (!this.observed) {
-      this.observed = true;
-      for (const w of this.waiters.splice(0)) w();
-    }
-  }
-
-  /**
-   * Reset times come in whole seconds, rounded up (RateLimit `t`, RateLimit-Reset), so each one is
-   * an upper bound that may be up to 1 s late. Within one window the smallest bound seen is the
-   * tightest: after a few answers it is within one start gap of the true reset, and a batch that
-   * exhausts a window waits milliseconds for the next, not a second. A bound a second or more
-   * later than the current one belongs to the next window.
-   */
-  private snapshot(seq: number, remaining: number, resetAt: number): void {
+  private snapshot(n: Snapshot): void {
     const s = this.snap;
-    const sameWindow = s !== undefined && resetAt < s.resetAt + 1000 && resetAt > s.resetAt - 1000;
-    if (!s || seq >= s.seq) this.snap = { seq, remaining, resetAt: sameWindow ? Math.min(resetAt, s!.resetAt) : resetAt };
-    else if (sameWindow) s.resetAt = Math.min(s.resetAt, resetAt);
+    const sameWindow = s !== undefined && Math.abs(n.resetAt - s.resetAt) < 1000;
+    if (!s || n.seq >= s.seq) this.snap = { ...n, resetAt: sameWindow ? Math.min(n.resetAt, s.resetAt) : n.resetAt };
+    else if (sameWindow) s.resetAt = Math.min(s.resetAt, n.resetAt);
   }
 
-  /** A 429: nobody starts before `untilMs`, and the server's count is taken as spent until then. */
+  /** A 429: nobody starts before `untilMs`; then one start, whose answer tells the rest. */
   pause(untilMs: number): void {
     this.gateUntil = Math.max(this.gateUntil, untilMs);
-    this.snap = { seq: this.seq, remaining: 0, resetAt: untilMs };
+    this.snap = { seq: this.seq, remaining: 0, resetAt: untilMs, spentAt: this.spent };
+    this.ownLog = false;
+    this.wake?.();
+  }
+
+  private get trustLog(): boolean {
+    return this.ownLog && this.limit !== undefined && this.windowMs !== undefined;
+  }
+
+  /** The largest lower bound on the server's remaining quota now (rules 1 and 2 above). */
+  private allowance(now: number): number {
+    const s = this.snap!;
+    const server = s.remaining + (now >= s.resetAt ? 1 : 0) - (this.spent - s.spentAt);
+    return this.trustLog ? Math.max(server, this.limit! - this.count(now - this.windowMs! - this.slack, now)) : server;
+  }
+
+  /** When the allowance next grows without news: the reset, or the oldest start leaving our window. */
+  private nextChange(now: number): number {
+    let t = this.snap!.resetAt + 1;
+    if (t <= now) t = Infinity;
+    const inWindow = this.starts.filter((x) => x > now - this.windowMs! - this.slack && x <= now).sort((a, b) => a - b);
+    const k = inWindow.length - this.limit!;
+    return k >= 0 ? Math.min(t, inWindow[k]! + this.windowMs! + this.slack + 1) : t;
   }
 
   /**
-   * The time the next start may happen, from the current state (no side effects). Pass the `now`
-   * you compare the answer with: reading the clock again here could land a millisecond later and
-   * turn "start now" into a needless 1 ms sleep.
+   * The time the next start may happen (no side effects): `now` when it may start at once, or
+   * undefined when only an answer can tell. Pass the `now` you compare the answer with.
    */
-  nextStartAt(now = this.o.now()): number {
-    let t = Math.max(now, this.gateUntil, this.lastStart + this.intervalMs);
+  nextStartAt(now = this.o.now()): number | undefined {
+    if (now < this.gateUntil) return this.gateUntil;
     const s = this.snap;
-    if (s && now < s.resetAt && this.seq - s.seq >= s.remaining) t = Math.max(t, s.resetAt + 50);
-    return t;
+    if (s && this.trustLog) return this.allowance(now) >= 1 ? now : this.nextChange(now);
+    // The key is not ours alone: what the server counted, then even spacing after its reset.
+    if (s && this.spent - s.spentAt < s.remaining) return now;
+    if (s && now < s.resetAt) return s.resetAt;
+    if (this.ratePerMs) return Math.max(now, this.lastStart + this.intervalMs);
+    // Nothing known: the first request goes alone, the rest wait for its answer.
+    return this.seq === 0 || this.observed || s ? now : undefined;
   }
 
   /** Resolves with this start's sequence number when it may begin. Callers are served in order. */
@@ -113,24 +179,34 @@ export class Pacer {
   }
 
   private async waitTurn(): Promise<number> {
-    // The probe: until the first answer, nobody knows the limit, so only one request is out.
-    if (this.seq >= 1 && !this.observed && this.limit === undefined) {
-      await new Promise<void>((r) => this.waiters.push(r));
-    }
-    let at: number;
+    let at: number | undefined;
     for (;;) {
       this.o.signal?.throwIfAborted();
       const now = this.o.now();
       at = this.nextStartAt(now);
-      if (at <= now) break;
-      // Sleep in slices so a pause or a fresh snapshot that arrives meanwhile is seen promptly.
-      await this.o.sleep(Math.min(at - now, 1000), this.o.signal);
+      if (at !== undefined && at <= now) break;
+      // Sleep until the computed time or news (an answer, a 429), whichever comes first.
+      await this.waitForNews(at === undefined ? undefined : Math.min(at - now, 1000));
     }
-    // Keep to the planned grid: timers fire late by a few ms, and counting from the late wake-up
-    // would add that lateness to every one of hundreds of gaps. After an idle spell (more than
-    // one gap behind), start the grid afresh instead of bursting to catch up.
+    // Keep the even-spacing grid: counting from a late timer would add its lateness to every gap.
     const now = this.o.now();
     this.lastStart = now - at < this.intervalMs ? at : now;
-    return ++this.seq;
+    this.record(++this.seq, now);
+    return this.seq;
+  }
+
+  private async waitForNews(ms: number | undefined): Promise<void> {
+    const ac = new AbortController();
+    const signal = this.o.signal ? AbortSignal.any([this.o.signal, ac.signal]) : ac.signal;
+    const news = new Promise<void>((r) => {
+      this.wake = r;
+      this.o.signal?.addEventListener('abort', () => r(), { once: true });
+    });
+    try {
+      await Promise.race([news, ...(ms === undefined ? [] : [this.o.sleep(ms, signal).catch(() => undefined)])]);
+    } finally {
+      this.wake = undefined;
+      ac.abort(); // no timer outlives the wait: the process may exit as soon as the batch is done
+    }
   }
 }

@@ -11,7 +11,7 @@ import { Journal, isFinished } from './journal.js';
 import { describeStop } from './outcome.js';
 import { type BatchPlan, DEFAULT_CONFIRM_THRESHOLD, buildPlan, checkMaxCredits, previewRequests, requestParams } from './plan.js';
 import { prepareBatch } from './prepare.js';
-import { ProgressMeter } from './progress.js';
+import { ProgressMeter, startTicker } from './progress.js';
 import { type ExifHook, recordsFor } from './records.js';
 import { schedule } from './scheduler.js';
 import type { Job } from './sources.js';
@@ -33,6 +33,8 @@ export interface BatchDeps {
   confirm?: (plan: BatchPlan) => Promise<boolean>;
   /** The record's exif block (evidence engine); default null. Never fails a record. */
   exif?: ExifHook;
+  /** A 'progress' event every this many ms while requests run (a terminal's live line); default none. */
+  tickMs?: number;
 }
 
 export interface BatchOptions {
@@ -90,9 +92,11 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   // and a free key (5 a minute) should not spend half its requests on balance checks.
   let available: number | undefined;
   let initialRateLimit;
+  let initialStartedAt: number | undefined;
   const mayConfirm = pending.length * DEPTH_COST[prep.params.depth] > (opts.confirmThreshold ?? DEFAULT_CONFIRM_THRESHOLD);
   if (pending.length > 1 || (pending.length === 1 && (opts.dryRun || mayConfirm))) {
     try {
+      initialStartedAt = deps.now();
       const c = await deps.client.credits();
       available = c.data.data.total_available;
       initialRateLimit = c.rateLimit;
@@ -126,6 +130,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const settle = async (job: Job, o: JobOutcome, how: 'sent' | 'journal' | 'not_sent') => {
     const recs = await recordsFor(job, o, deps.exif);
     byId.set(job.id, recs);
+    if (how === 'not_sent') meter.recordNotSent(recs.length);
     if (how !== 'sent') meter.recordSkipped(recs.length, o.ok);
     else meter.record(recs.length, o.ok, o.ok ? o.credits : 0);
     const extra = o.ok ? (o.response ? { response: o.response } : {}) : o.cause !== undefined ? { cause: o.cause } : {};
@@ -153,15 +158,14 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const keys = new Map(state?.keys ?? []);
   if (opts.idempotencyKey !== undefined) keys.set(prep.jobs[0]!.id, opts.idempotencyKey);
   let result;
+  const ticker = deps.tickMs ? startTicker(() => emit({ type: 'progress', progress: meter.snapshot() }), deps.tickMs) : undefined;
   try {
     result = await schedule(pending, (job, ctl) => {
-      meter.inFlight++;
       return sendJob(
         {
           client: deps.client, ...(journal ? { journal: journal.journal } : {}), keys, request: requestParams(prep.params),
           cost: DEPTH_COST[prep.params.depth], budget, now: deps.now, ...(deps.signal ? { signal: deps.signal } : {}), emit, counters,
           finish: async (j, o) => {
-            meter.inFlight--;
             if (o.ok && o.replayed) summary.replayed++;
             await settle(j, o, 'sent');
           },
@@ -170,9 +174,11 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
       );
     }, {
       now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
-      ...(initialRateLimit ? { initialRateLimit } : {}), onPause: (untilMs) => emit({ type: 'paused', untilMs, reason: 'rate_limited' }),
+      ...(initialRateLimit ? { initialRateLimit, initialStartedAt } : {}), onPause: (untilMs) => emit({ type: 'paused', untilMs, reason: 'rate_limited' }),
+      onInFlight: (n) => (meter.inFlight = n),
     });
   } finally {
+    ticker?.stop();
     await journal?.journal.close();
   }
   // Inputs never tried because the batch stopped: one record each, so every input has a line.

@@ -50,8 +50,12 @@ export interface BatchRecord {
 export interface BatchProgress {
   done: number;
   failed: number;
+  /** Inputs never sent because the batch stopped (also counted in failed). */
+  notSent: number;
   total: number;
   inFlight: number;
+  /** Whole seconds since the batch began. */
+  elapsedS: number;
   creditsSpent: number;
   /** Completions per minute over the last minute (or since the start). */
   ratePerMin: number;

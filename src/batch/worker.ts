@@ -43,11 +43,17 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     await w.journal?.append({ t: 'send', id: job.id, key, input: job.inputs[0]!, at: new Date(w.now()).toISOString() });
     w.keys.set(job.id, key);
   }
-  w.emit({ type: 'started', input: job.inputs[0]!, sha256: job.sha256, idempotencyKey: key });
   try {
     const upload = await prepareUpload(job);
     if (upload.notice) w.emit({ type: 'notice', message: upload.notice });
     const req = { ...w.request, ...(upload.image_url !== undefined ? { image_url: upload.image_url } : {}) } as GeolocateRequest;
+    // Our turn under the rate limit, taken last: what the pacer counts is what the server sees.
+    const turn = await ctl.go().catch((err: unknown) => ({ cancelled: err }));
+    // Not sent (the batch stopped, or Ctrl-C while waiting): the run records it as not_sent; its
+    // journal "send" line only means a rerun sends it with this key.
+    if (turn === undefined) return { kind: 'done' };
+    if (typeof turn === 'object') return { kind: 'stop', stop: { reason: 'cancelled', error: turn.cancelled } };
+    w.emit({ type: 'started', input: job.inputs[0]!, sha256: job.sha256, idempotencyKey: key });
     const res = await w.client.geolocate(req, {
       idempotencyKey: key,
       ...(upload.image ? { image: upload.image } : {}),
@@ -55,6 +61,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
       retryBudget: w.budget,
       onRetry: (info) => {
         w.emit({ type: 'retry', input: job.inputs[0]!, reason: info.reason, attempt: info.attempt, delayMs: info.delayMs, ...(info.status !== undefined ? { status: info.status } : {}) });
+        ctl.retryAt(w.now() + info.delayMs);
         if (info.reason === 'rate_limited') {
           w.counters.rateLimited++;
           // The client waits this long before its retry; every other worker waits with it.

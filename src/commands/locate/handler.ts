@@ -67,6 +67,8 @@ export const locate: Handler = async (ctx, args, opts) => {
         },
         exif: evidence.exif,
         ...(confirm ? { confirm } : {}),
+        // The live line is redrawn every second on a terminal (one image has its spinner instead).
+        ...(ctx.animate && !s.single ? { tickMs: 1000 } : {}),
       },
       s.batch,
     );

@@ -31,8 +31,10 @@ export function progressLine(p: ProgressData, style: Style): string {
   const parts = [
     `${bar} ${settled}/${p.total}`,
     `${p.done} ok`,
-    p.failed ? style.red(`${p.failed} failed`) : '0 failed',
+    p.failed - p.notSent ? style.red(`${p.failed - p.notSent} failed`) : '0 failed',
+    ...(p.notSent ? [style.yellow(`${p.notSent} not sent`)] : []),
     `${p.inFlight} in flight`,
+    duration(p.elapsedS),
     plural(p.creditsSpent, 'credit'),
     `${p.ratePerMin.toFixed(1)}/min`,
     p.etaS !== undefined ? `ETA ${duration(p.etaS)}` : 'ETA …',
