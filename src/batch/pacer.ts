@@ -11,7 +11,7 @@
  *     fixed window, sliding log or token bucket of that quota refuses a start this allows, so a
  *     batch bursts at each window's start instead of waiting for whole-second reset times. It
  *     counts only our starts, so it is trusted only while the server's counts agree with it: a
- *     count below it means someone else spends the key (or a 429 came), and then rule 1 alone.
+ *     count below it means someone else spends the key, and then rule 1 alone.
  * Even spacing (one start every window/limit, with a small margin) is the fallback when the server
  * gives a limit but never a remaining count. A 429 closes a shared gate until its wait ends.
  * Nothing known at all (no balance read, no headers): one request goes alone to learn them.
@@ -26,17 +26,12 @@ export interface PacerOptions {
   margin?: number;
   /** Window assumed when a limit comes without one (the spec's limits are per minute). */
   defaultWindowS?: number;
-  /** Added to the own log's window: our start time is not the server's arrival time. */
+  /** Added to the own log's window (our start is not the server's arrival); each 429 doubles it. */
   slackMs?: number;
 }
 
-interface Snapshot {
-  seq: number;
-  remaining: number;
-  resetAt: number;
-  /** How many starts (ours) had been made when the request that reported it started. */
-  spentAt: number;
-}
+/** `remaining` left at `resetAt`, said by the answer to start `seq`, made after `spentAt` of ours. */
+type Snapshot = { seq: number; remaining: number; resetAt: number; spentAt: number };
 
 export class Pacer {
   limit?: number;
@@ -54,12 +49,14 @@ export class Pacer {
   private wake?: () => void;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly margin: number;
-  private readonly slack: number;
+  private slack: number;
 
   /** `initial`: the headers of a request made before the batch (the balance read), started at `startedAt`. */
   constructor(private readonly o: PacerOptions, initial?: RateLimitInfo, startedAt?: number) {
     this.margin = o.margin ?? 0.02;
-    this.slack = o.slackMs ?? 100;
+    // 250 ms: a request that reaches the server later than the one taking its place meets a 429;
+    // on this shared 2-core machine under load, 100 ms was not enough (bench/batch).
+    this.slack = o.slackMs ?? 250;
     if (startedAt !== undefined) this.record(0, startedAt);
     if (initial) this.observe(0, initial);
   }
@@ -85,8 +82,7 @@ export class Pacer {
 
   /** A request the pacer did not hand out (a client retry) that goes out at `at`. */
   noteStart(at: number): void {
-    this.spent++;
-    this.starts.push(at);
+    this.record(-1, at);
   }
 
   /** Our starts in (from, to]. */
@@ -94,7 +90,7 @@ export class Pacer {
     return this.starts.filter((t) => t > from && t <= to).length;
   }
 
-  /** What a response (or error response) to the start numbered `seq` said. */
+  /** What a response (or error response) to the start numbered `seq` said; undefined: it ended. */
   observe(seq: number, info: RateLimitInfo | undefined): void {
     if (info?.limit !== undefined && info.limit > 0) {
       this.limit = info.limit;
@@ -104,34 +100,32 @@ export class Pacer {
       const at = this.startAtSeq.get(seq);
       // Our own log said at least this many were left then; the server saw fewer: not ours alone.
       if (at !== undefined && this.limit && this.windowMs && info.remaining < this.limit - this.count(at - this.windowMs - this.slack, at + this.slack)) this.ownLog = false;
-      this.snapshot({ seq, remaining: info.remaining, resetAt: info.resetAt, spentAt: this.spentAtSeq.get(seq) ?? this.spent });
+      // Starts made just before this one may have reached the server after it, uncounted in its
+      // `r` (a burst arrives in any order): count every start within the slack as made after it.
+      const peers = at === undefined ? 0 : this.count(at - this.slack, at) - 1;
+      this.snapshot({ seq, remaining: info.remaining, resetAt: info.resetAt, spentAt: (this.spentAtSeq.get(seq) ?? this.spent) - Math.max(0, peers) });
     }
     this.observed = true;
     this.wake?.();
   }
 
-  /** The start numbered `seq` is over (answered or failed): it cannot bring news any more. */
-  done(_seq: number): void {
-    this.observed = true;
-    this.wake?.();
+  /**
+   * The newest request's count wins; a late answer to an older one is stale. Reset times are not
+   * merged across answers: each is rounded up to whole seconds, and under a sliding log or a
+   * bucket two answers' resets are different events, so the smaller one is not a tighter bound.
+   */
+  private snapshot(n: Snapshot): void {
+    if (!this.snap || n.seq >= this.snap.seq) this.snap = n;
   }
 
   /**
-   * Reset times come in whole seconds, rounded up, so each is an upper bound up to 1 s late. Within
-   * one window the smallest bound seen is the tightest; one a second or more later is the next window.
+   * A 429: nobody starts before `untilMs`, and the server's count is taken as spent until then. Our
+   * log was too tight (or the key is busy elsewhere: the 429's own count then turns the log off).
    */
-  private snapshot(n: Snapshot): void {
-    const s = this.snap;
-    const sameWindow = s !== undefined && Math.abs(n.resetAt - s.resetAt) < 1000;
-    if (!s || n.seq >= s.seq) this.snap = { ...n, resetAt: sameWindow ? Math.min(n.resetAt, s.resetAt) : n.resetAt };
-    else if (sameWindow) s.resetAt = Math.min(s.resetAt, n.resetAt);
-  }
-
-  /** A 429: nobody starts before `untilMs`; then one start, whose answer tells the rest. */
   pause(untilMs: number): void {
     this.gateUntil = Math.max(this.gateUntil, untilMs);
     this.snap = { seq: this.seq, remaining: 0, resetAt: untilMs, spentAt: this.spent };
-    this.ownLog = false;
+    this.slack = Math.min(2000, this.slack * 2);
     this.wake?.();
   }
 
@@ -198,10 +192,7 @@ export class Pacer {
   private async waitForNews(ms: number | undefined): Promise<void> {
     const ac = new AbortController();
     const signal = this.o.signal ? AbortSignal.any([this.o.signal, ac.signal]) : ac.signal;
-    const news = new Promise<void>((r) => {
-      this.wake = r;
-      this.o.signal?.addEventListener('abort', () => r(), { once: true });
-    });
+    const news = new Promise<void>((r) => void ((this.wake = r), this.o.signal?.addEventListener('abort', () => r(), { once: true })));
     try {
       await Promise.race([news, ...(ms === undefined ? [] : [this.o.sleep(ms, signal).catch(() => undefined)])]);
     } finally {

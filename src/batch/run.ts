@@ -96,8 +96,10 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const mayConfirm = pending.length * DEPTH_COST[prep.params.depth] > (opts.confirmThreshold ?? DEFAULT_CONFIRM_THRESHOLD);
   if (pending.length > 1 || (pending.length === 1 && (opts.dryRun || mayConfirm))) {
     try {
-      initialStartedAt = deps.now();
       const c = await deps.client.credits();
+      // When it reached the server is unknown, somewhere before now: its answer's time is the safe
+      // bound for the pacer's log (counting it earlier could free its place too soon).
+      initialStartedAt = deps.now();
       available = c.data.data.total_available;
       initialRateLimit = c.rateLimit;
     } catch (err) {

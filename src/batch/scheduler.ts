@@ -132,7 +132,7 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
           inFlight.delete(seq);
           o.onInFlight?.(inFlight.size);
           // A job that ended without observing anything must not leave the probe gate shut.
-          pacer.done(seq);
+          pacer.observe(seq, undefined);
         }
         wake?.();
       });

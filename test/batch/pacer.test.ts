@@ -61,24 +61,6 @@ describe('pacer', () => {
     expect(second).toBe(true);
   });
 
-  it('tightens whole-second reset bounds within a window, so an exhausted window costs ms, not a second', async () => {
-    const c = virtualClock(0);
-    const p = new Pacer(c, { limit: 1000, windowS: 10 });
-    const s1 = await p.acquire();
-    // The true reset is at 10 000 ms; answers round the seconds left up, so they say 11 000, 10 400, 10 050.
-    p.observe(s1, { remaining: 5, resetAt: 11_000 });
-    const s2 = await p.acquire();
-    p.observe(s2, { remaining: 4, resetAt: 10_400 });
-    const s3 = await p.acquire();
-    p.observe(s3, { remaining: 0, resetAt: 10_050 });
-    await p.acquire();
-    expect(c.now()).toBeGreaterThanOrEqual(10_050);
-    expect(c.now()).toBeLessThan(10_200);
-    // A bound a window later is the next window, not a tighter one.
-    p.observe(4, { remaining: 9, resetAt: 20_100 });
-    expect(p.nextStartAt()).toBeLessThan(10_200);
-  });
-
   it('a start that may happen now never sleeps, even when the clock ticks between two reads', async () => {
     let t = 0;
     const slept: number[] = [];

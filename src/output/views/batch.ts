@@ -34,7 +34,7 @@ export function progressLine(p: ProgressData, style: Style): string {
     p.failed - p.notSent ? style.red(`${p.failed - p.notSent} failed`) : '0 failed',
     ...(p.notSent ? [style.yellow(`${p.notSent} not sent`)] : []),
     `${p.inFlight} in flight`,
-    duration(p.elapsedS),
+    `elapsed ${duration(p.elapsedS)}`,
     plural(p.creditsSpent, 'credit'),
     `${p.ratePerMin.toFixed(1)}/min`,
     p.etaS !== undefined ? `ETA ${duration(p.etaS)}` : 'ETA …',
