@@ -12,15 +12,14 @@
  * max(0, N - R) · W/R + L. Ratio = wall / (ceiling + 1 s), the second for process start-up and the
  * balance read.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiClient } from '../src/api/client.js';
 import { runBatch } from '../src/batch/run.js';
+import { ROOT, load, startSandbox } from './lib.mjs';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const { values } = parseArgs({
   options: {
     algorithm: { type: 'string' }, n: { type: 'string' }, rate: { type: 'string' }, window: { type: 'string' },
@@ -44,21 +43,9 @@ function makeImages(dir: string, n: number): string {
   return dir;
 }
 
-async function startCliSandbox(c: Case): Promise<{ url: string; stop: () => void }> {
-  const args = ['sandbox', '--port', '0', '--rate-limit', String(c.R), '--rate-window', String(c.W), '--latency', String(c.L), '--rate-algorithm', c.alg];
-  const child = spawn(process.execPath, [join(ROOT, 'bin/geo.js'), ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (d: Buffer) => {
-      buf += d.toString('utf8');
-      if (buf.includes('\n')) resolve(buf.split('\n')[0]!.trim());
-    });
-    child.on('exit', (code) => reject(new Error(`geo sandbox exited ${code}`)));
-  });
-  child.stdout.resume();
-  // The sandbox warms its geocoder in the background for about a second: not part of the figure.
-  await new Promise((r) => setTimeout(r, 1500));
-  return { url, stop: () => child.kill('SIGTERM') };
+/** The sandbox as the built CLI, its own process; lib.mjs waits until its geocoder warm-up is over. */
+function startCliSandbox(c: Case) {
+  return startSandbox(['--rate-limit', String(c.R), '--rate-window', String(c.W), '--latency', String(c.L), '--rate-algorithm', c.alg]);
 }
 
 export function ceilingS(c: Case, requests: number): number {
@@ -105,6 +92,7 @@ if (values.algorithm || values.n || values.rate || values.window) {
   }
 }
 const folders = new Map<number, string>();
+console.log(`load ${load()} (1/5/15 min)`);
 console.log('limiter  case  images  N    R/W      L      wall s   ceiling s  ratio  429s  requests  ok   peak in flight');
 let worst = 0;
 let all429 = 0;
@@ -117,4 +105,5 @@ for (const c of cases) {
     r.wallS.toFixed(2).padStart(7), r.ceiling.toFixed(2).padStart(10), r.ratio.toFixed(3).padStart(6), String(r.status429).padStart(5), String(r.requests).padStart(9), String(r.ok).padStart(4), String(r.peak).padStart(5)];
   console.log(cells.join('  '));
 }
+console.log(`load ${load()}`);
 console.log(`worst ratio ${worst.toFixed(3)} (budget 1.1)   429 responses ${all429} (budget 0)`);

@@ -30,8 +30,8 @@ export interface PacerOptions {
   slackMs?: number;
 }
 
-/** `remaining` left at `resetAt`, said by the answer to start `seq`, made after `spentAt` of ours. */
-type Snapshot = { seq: number; remaining: number; resetAt: number; spentAt: number };
+/** `remaining` left at `resetAt`, said by the answer to start `seq` (made at `at`, after `spentAt` of ours). */
+type Snapshot = { seq: number; remaining: number; resetAt: number; spentAt: number; at: number };
 
 export class Pacer {
   limit?: number;
@@ -42,6 +42,9 @@ export class Pacer {
   private readonly startAtSeq = new Map<number, number>();
   private starts: number[] = [];
   private snap?: Snapshot;
+  /** The newest answer's burst: answers to starts within the slack before it. */
+  private group: Snapshot[] = [];
+  private readonly answered = new Set<number>();
   private ownLog = true;
   private gateUntil = 0;
   private lastStart = -Infinity;
@@ -100,22 +103,34 @@ export class Pacer {
       const at = this.startAtSeq.get(seq);
       // Our own log said at least this many were left then; the server saw fewer: not ours alone.
       if (at !== undefined && this.limit && this.windowMs && info.remaining < this.limit - this.count(at - this.windowMs - this.slack, at + this.slack)) this.ownLog = false;
-      // Starts made just before this one may have reached the server after it, uncounted in its
-      // `r` (a burst arrives in any order): count every start within the slack as made after it.
-      const peers = at === undefined ? 0 : this.count(at - this.slack, at) - 1;
-      this.snapshot({ seq, remaining: info.remaining, resetAt: info.resetAt, spentAt: (this.spentAtSeq.get(seq) ?? this.spent) - Math.max(0, peers) });
+      this.snapshot({ seq, remaining: info.remaining, resetAt: info.resetAt, spentAt: this.spentAtSeq.get(seq) ?? this.spent, at: at ?? this.o.now() });
     }
+    this.answered.add(seq);
     this.observed = true;
     this.wake?.();
   }
 
   /**
-   * The newest request's count wins; a late answer to an older one is stale. Reset times are not
-   * merged across answers: each is rounded up to whole seconds, and under a sliding log or a
-   * bucket two answers' resets are different events, so the smaller one is not a tighter bound.
+   * The newest request's count wins; a late answer to an older one is stale, except within a burst
+   * (below). Reset times are not merged across answers: each is rounded up to whole seconds, and
+   * under a sliding log or a bucket two answers' resets are different events.
    */
   private snapshot(n: Snapshot): void {
     if (!this.snap || n.seq >= this.snap.seq) this.snap = n;
+    this.group = [...this.group, n].filter((g) => g.at >= this.snap!.at - this.slack);
+  }
+
+  /**
+   * Rule 1. A burst reaches the server in any order, so the newest start's `r` may not count a
+   * peer started just before it: take the least of the burst's answers (the one that arrived last
+   * is exact), less the peers not answered yet.
+   */
+  private serverBound(now: number, withReset: boolean): number {
+    const n = this.snap!;
+    let b = Infinity;
+    for (const g of this.group) b = Math.min(b, g.remaining + (withReset && now >= g.resetAt ? 1 : 0) - (this.spent - g.spentAt));
+    for (const [seq, at] of this.startAtSeq) if (seq >= 0 && seq < n.seq && at >= n.at - this.slack && !this.answered.has(seq)) b--;
+    return b;
   }
 
   /**
@@ -124,7 +139,8 @@ export class Pacer {
    */
   pause(untilMs: number): void {
     this.gateUntil = Math.max(this.gateUntil, untilMs);
-    this.snap = { seq: this.seq, remaining: 0, resetAt: untilMs, spentAt: this.spent };
+    this.snap = { seq: this.seq, remaining: 0, resetAt: untilMs, spentAt: this.spent, at: this.o.now() };
+    this.group = [this.snap];
     this.slack = Math.min(2000, this.slack * 2);
     this.wake?.();
   }
@@ -135,8 +151,7 @@ export class Pacer {
 
   /** The largest lower bound on the server's remaining quota now (rules 1 and 2 above). */
   private allowance(now: number): number {
-    const s = this.snap!;
-    const server = s.remaining + (now >= s.resetAt ? 1 : 0) - (this.spent - s.spentAt);
+    const server = this.serverBound(now, true);
     return this.trustLog ? Math.max(server, this.limit! - this.count(now - this.windowMs! - this.slack, now)) : server;
   }
 
@@ -158,7 +173,7 @@ export class Pacer {
     const s = this.snap;
     if (s && this.trustLog) return this.allowance(now) >= 1 ? now : this.nextChange(now);
     // The key is not ours alone: what the server counted, then even spacing after its reset.
-    if (s && this.spent - s.spentAt < s.remaining) return now;
+    if (s && this.serverBound(now, false) >= 1) return now;
     if (s && now < s.resetAt) return s.resetAt;
     if (this.ratePerMs) return Math.max(now, this.lastStart + this.intervalMs);
     // Nothing known: the first request goes alone, the rest wait for its answer.

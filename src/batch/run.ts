@@ -168,6 +168,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
           client: deps.client, ...(journal ? { journal: journal.journal } : {}), keys, request: requestParams(prep.params),
           cost: DEPTH_COST[prep.params.depth], budget, now: deps.now, ...(deps.signal ? { signal: deps.signal } : {}), emit, counters,
           finish: async (j, o) => {
+            meter.inFlight = Math.max(0, meter.inFlight - 1); // answered: the line drawn next says so
             if (o.ok && o.replayed) summary.replayed++;
             await settle(j, o, 'sent');
           },

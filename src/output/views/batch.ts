@@ -25,7 +25,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** One line, redrawn in place: what is finished, what it cost, how fast, how long to go. */
 export function progressLine(p: ProgressData, style: Style): string {
   const settled = p.done + p.failed;
-  const cells = 16;
+  const cells = 10; // room for every figure on a 100-column terminal
   const full = p.total > 0 ? Math.round((settled / p.total) * cells) : 0;
   const bar = '█'.repeat(full) + '░'.repeat(cells - full);
   const parts = [
