@@ -12,15 +12,15 @@
  *     batch bursts at each window's start instead of waiting for whole-second reset times. It
  *     counts only our starts, so it is trusted only while the server's counts agree with it: a
  *     count below it means someone else spends the key, and then rule 1 alone.
- * Even spacing (one start every window/limit, with a small margin) is the fallback when the server
- * gives a limit but never a remaining count. A 429 closes a shared gate until its wait ends.
- * Nothing known at all (no balance read, no headers): one request goes alone to learn them.
+ * Even spacing (window/limit apart) is the fallback for a limit without a remaining count. A 429
+ * closes a shared gate until its wait ends. Nothing known: one request goes alone to learn it.
  */
 import type { RateLimitInfo } from '../api/ratelimit.js';
+import { type Sleep, newsOrTimeout } from './wait.js';
 
 export interface PacerOptions {
   now: () => number;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep: Sleep;
   signal?: AbortSignal;
   /** Fraction of the even spacing added as margin against clock skew and network jitter. */
   margin?: number;
@@ -64,7 +64,7 @@ export class Pacer {
     if (initial) this.observe(0, initial);
   }
 
-  /** Starts per millisecond at the ceiling, or undefined while the limit is unknown. */
+  /** Starts per ms at the ceiling, or undefined while the limit is unknown. */
   get ratePerMs(): number | undefined {
     return this.limit && this.windowMs ? this.limit / this.windowMs : undefined;
   }
@@ -145,16 +145,6 @@ export class Pacer {
     this.wake?.();
   }
 
-  private get trustLog(): boolean {
-    return this.ownLog && this.limit !== undefined && this.windowMs !== undefined;
-  }
-
-  /** The largest lower bound on the server's remaining quota now (rules 1 and 2 above). */
-  private allowance(now: number): number {
-    const server = this.serverBound(now, true);
-    return this.trustLog ? Math.max(server, this.limit! - this.count(now - this.windowMs! - this.slack, now)) : server;
-  }
-
   /** When the allowance next grows without news: the reset, or the oldest start leaving our window. */
   private nextChange(now: number): number {
     let t = this.snap!.resetAt + 1;
@@ -171,7 +161,8 @@ export class Pacer {
   nextStartAt(now = this.o.now()): number | undefined {
     if (now < this.gateUntil) return this.gateUntil;
     const s = this.snap;
-    if (s && this.trustLog) return this.allowance(now) >= 1 ? now : this.nextChange(now);
+    // The largest lower bound on the server's remaining quota (rules 1 and 2 above).
+    if (s && this.ownLog && this.limit && this.windowMs) return Math.max(this.serverBound(now, true), this.limit! - this.count(now - this.windowMs! - this.slack, now)) >= 1 ? now : this.nextChange(now);
     // The key is not ours alone: what the server counted, then even spacing after its reset.
     if (s && this.serverBound(now, false) >= 1) return now;
     if (s && now < s.resetAt) return s.resetAt;
@@ -195,24 +186,13 @@ export class Pacer {
       at = this.nextStartAt(now);
       if (at !== undefined && at <= now) break;
       // Sleep until the computed time or news (an answer, a 429), whichever comes first.
-      await this.waitForNews(at === undefined ? undefined : Math.min(at - now, 1000));
+      await newsOrTimeout(new Promise<void>((r) => (this.wake = r)), at === undefined ? undefined : Math.min(at - now, 1000), this.o.sleep, this.o.signal);
+      this.wake = undefined;
     }
     // Keep the even-spacing grid: counting from a late timer would add its lateness to every gap.
     const now = this.o.now();
     this.lastStart = now - at < this.intervalMs ? at : now;
     this.record(++this.seq, now);
     return this.seq;
-  }
-
-  private async waitForNews(ms: number | undefined): Promise<void> {
-    const ac = new AbortController();
-    const signal = this.o.signal ? AbortSignal.any([this.o.signal, ac.signal]) : ac.signal;
-    const news = new Promise<void>((r) => void ((this.wake = r), this.o.signal?.addEventListener('abort', () => r(), { once: true })));
-    try {
-      await Promise.race([news, ...(ms === undefined ? [] : [this.o.sleep(ms, signal).catch(() => undefined)])]);
-    } finally {
-      this.wake = undefined;
-      ac.abort(); // no timer outlives the wait: the process may exit as soon as the batch is done
-    }
   }
 }

@@ -14,6 +14,7 @@
  */
 import type { RateLimitInfo } from '../api/ratelimit.js';
 import { Pacer } from './pacer.js';
+import { newsOrTimeout } from './wait.js';
 import type { BatchStop } from './types.js';
 
 export interface TaskControl {
@@ -144,7 +145,7 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
     // Wait for a free slot (jobs preparing or waiting for their turn hold one too); the cap may
     // grow with time (oldest in flight ages), so recheck often.
     while (running.size >= cap() && !stopped && !o.signal?.aborted) {
-      await Promise.race([new Promise<void>((r) => (wake = r)), o.sleep(Math.max(50, pacer.intervalMs), o.signal).catch(() => undefined)]);
+      await newsOrTimeout(new Promise<void>((r) => (wake = r)), Math.max(50, pacer.intervalMs), o.sleep, o.signal);
     }
     if (stopped || o.signal?.aborted) break;
     launch(job);
