@@ -167,8 +167,8 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
         {
           client: deps.client, ...(journal ? { journal: journal.journal } : {}), keys, request: requestParams(prep.params),
           cost: DEPTH_COST[prep.params.depth], budget, now: deps.now, ...(deps.signal ? { signal: deps.signal } : {}), emit, counters,
+          inFlight: (d) => (meter.inFlight += d),
           finish: async (j, o) => {
-            meter.inFlight = Math.max(0, meter.inFlight - 1); // answered: the line drawn next says so
             if (o.ok && o.replayed) summary.replayed++;
             await settle(j, o, 'sent');
           },
@@ -178,7 +178,6 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     }, {
       now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
       ...(initialRateLimit ? { initialRateLimit, initialStartedAt } : {}), onPause: (untilMs) => emit({ type: 'paused', untilMs, reason: 'rate_limited' }),
-      onInFlight: (n) => (meter.inFlight = n),
     });
   } finally {
     ticker?.stop();

@@ -47,8 +47,6 @@ export interface SchedulerOptions {
   maxConcurrency?: number;
   /** Called when the gate closes (for a "paused" event). */
   onPause?: (untilMs: number) => void;
-  /** Called with the number of requests in flight whenever it changes (the progress line). */
-  onInFlight?: (n: number) => void;
 }
 
 export interface SchedulerResult {
@@ -99,7 +97,6 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
         seq = s;
         inFlight.set(s, o.now());
         maxCap = Math.max(maxCap, inFlight.size);
-        o.onInFlight?.(inFlight.size);
         return s;
       },
       observe(info, latencyMs) {
@@ -131,7 +128,6 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
         answered++;
         if (seq !== undefined) {
           inFlight.delete(seq);
-          o.onInFlight?.(inFlight.size);
           // A job that ended without observing anything must not leave the probe gate shut.
           pacer.observe(seq, undefined);
         }

@@ -32,6 +32,8 @@ export interface WorkerEnv {
   emit: (e: BatchEvent) => void;
   /** Called once per job that got an answer (or a local failure). */
   finish: (job: Job, outcome: JobOutcome) => Promise<void>;
+  /** +1 when the request goes out, -1 when its outcome is in, just before finish (progress line). */
+  inFlight?: (delta: 1 | -1) => void;
   counters: { rateLimited: number };
 }
 
@@ -43,6 +45,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     await w.journal?.append({ t: 'send', id: job.id, key, input: job.inputs[0]!, at: new Date(w.now()).toISOString() });
     w.keys.set(job.id, key);
   }
+  let sent = false;
   try {
     const upload = await prepareUpload(job);
     if (upload.notice) w.emit({ type: 'notice', message: upload.notice });
@@ -54,6 +57,8 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     if (turn === undefined) return { kind: 'done' };
     if (typeof turn === 'object') return { kind: 'stop', stop: { reason: 'cancelled', error: turn.cancelled } };
     w.emit({ type: 'started', input: job.inputs[0]!, sha256: job.sha256, idempotencyKey: key });
+    sent = true;
+    w.inFlight?.(1);
     const res = await w.client.geolocate(req, {
       idempotencyKey: key,
       ...(upload.image ? { image: upload.image } : {}),
@@ -78,6 +83,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     const response: ResponseMeta = {
       raw: res.raw, status: res.status, headers: res.headers, idempotencyKey: key, attempts: res.attempts, elapsedMs: res.elapsedMs, ...(res.requestId ? { requestId: res.requestId } : {}),
     };
+    if (sent) w.inFlight?.(-1);
     await w.finish(job, { ok: true, result: res.data, replayed: res.replayed, credits, response });
     return { kind: 'done' };
   } catch (err) {
@@ -93,6 +99,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     // A cancelled request stays "sent, no outcome": the rerun resends the same key and the
     // server replays it if it had finished. Anything else is written down.
     if (!aborted) await w.journal?.append({ t: 'done', id: job.id, key, ok: false, error, at: new Date(w.now()).toISOString() });
+    if (sent) w.inFlight?.(-1);
     await w.finish(job, { ok: false, error, cause: err });
     const stop = stopFor(err, w.budget.remaining, aborted);
     return stop ? { kind: 'stop', stop } : { kind: 'done' };
