@@ -4,26 +4,19 @@
  * otherwise (a repeated Retry-After: 0 included), and a wait past 5 minutes or the deadline ends at
  * once with RetryLaterError, nothing resent.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/client.js';
+import { describe, expect, it } from 'vitest';
 import { ApiError, RetryLaterError } from '../../src/api/errors.js';
-import { OK_D1, REQ, type Scripted, errBody, fakeClock, json, makeClient, scriptedServer } from './helpers.js';
+import { OK_D1, REQ, errBody, fakeClock, json, makeClient, perTest, scriptedServer } from './helpers.js';
 
-let server: Scripted | undefined;
-let client: ApiClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  server = client = undefined;
-});
+const t = perTest();
 
 const tooMany = (headers: Record<string, string>, extra: Record<string, unknown> = {}) => json(429, errBody(429, 'rate_limited', extra), headers);
 
 async function delaysFor(first: ReturnType<typeof json>, opts: Parameters<typeof makeClient>[2] = {}) {
-  server = await scriptedServer([first, json(200, OK_D1)]);
+  t.server = await scriptedServer([first, json(200, OK_D1)]);
   const clock = fakeClock();
-  client = makeClient(server.url, clock, opts);
-  await client.geolocate(REQ);
+  t.client = makeClient(t.server.url, clock, opts);
+  await t.client.geolocate(REQ);
   return clock.delays;
 }
 
@@ -51,18 +44,22 @@ describe('429 waits follow the server', () => {
 
   it('Retry-After: 0 once is resent at once; repeated, it is backoff', async () => {
     const zero = tooMany({ 'retry-after': '0' });
-    server = await scriptedServer([zero, zero, zero, json(200, OK_D1)]);
+    const server = await scriptedServer([zero, zero, zero, json(200, OK_D1)]);
+    t.server = server;
     const clock = fakeClock();
-    client = makeClient(server.url, clock);
+    const client = makeClient(server.url, clock);
+    t.client = client;
     const res = await client.geolocate(REQ);
     expect(res.attempts).toBe(4);
     expect(clock.delays).toEqual([0, 1000, 2000]);
   });
 
   it('a wait above 5 minutes ends at once: RetryLaterError (a 429, exit 5), one request, no sleep', async () => {
-    server = await scriptedServer([tooMany({ 'retry-after': '86400' })]);
+    const server = await scriptedServer([tooMany({ 'retry-after': '86400' })]);
+    t.server = server;
     const clock = fakeClock(Date.UTC(2026, 10, 23, 12, 0, 0));
-    client = makeClient(server.url, clock);
+    const client = makeClient(server.url, clock);
+    t.client = client;
     const err = await client.geolocate(REQ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RetryLaterError);
     expect(err).toBeInstanceOf(ApiError);
@@ -75,9 +72,11 @@ describe('429 waits follow the server', () => {
   });
 
   it("a wait that would pass the request's deadline ends at once, even under 5 minutes", async () => {
-    server = await scriptedServer([tooMany({ 'retry-after': '120' })]);
+    const server = await scriptedServer([tooMany({ 'retry-after': '120' })]);
+    t.server = server;
     const clock = fakeClock();
-    client = makeClient(server.url, clock, { retry: { deadlineMs: 60_000 } });
+    const client = makeClient(server.url, clock, { retry: { deadlineMs: 60_000 } });
+    t.client = client;
     const err = await client.geolocate(REQ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RetryLaterError);
     expect((err as Error).message).toMatch(/\(in 120 s\)$/);
