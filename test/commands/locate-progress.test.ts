@@ -1,7 +1,8 @@
 /**
- * The batch progress line runs on a clock (issue 12): on a terminal it is redrawn at least once a
- * second from the start, while nothing has finished (a slow sandbox: 3 s per analysis); piped,
- * nothing of it is written. The elapsed seconds come from the injected clock.
+ * Progress runs on a clock (issue 12): on a terminal the batch line is redrawn at least once a
+ * second from the start, while nothing has finished (a slow sandbox: 3 s per analysis), and one
+ * image has a spinner with its elapsed seconds; piped, nothing of it is written. The elapsed
+ * seconds come from the injected clock.
  */
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,13 @@ describe('batch progress on a clock', () => {
     const elapsed = waiting.map((f) => Number(/elapsed (\d+) s/.exec(f)?.[1]));
     expect(Math.max(...elapsed)).toBeGreaterThanOrEqual(10);
     expect(waiting.at(-1)).toMatch(/0 ok · 0 failed · 2 in flight · elapsed \d+ s · 0 credits · 0\.0\/min · ETA …/);
+  });
+
+  it("one image on a terminal: a spinner with the elapsed seconds and the depth's typical time", async () => {
+    const r = await runner(sb)(['locate', `${IMG}tokyo.jpg`], { tty: true, now: fast });
+    expect(r.code).toBe(0);
+    const seconds = [...r.stderr.matchAll(/locating tokyo\.jpg · depth 1 · 1 credit · usually 10-24 s · (\d+) s/g)].map((m) => Number(m[1]));
+    expect(Math.max(...seconds)).toBeGreaterThanOrEqual(10);
   });
 
   it('piped: no progress line at all', async () => {
