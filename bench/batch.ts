@@ -1,105 +1,109 @@
 /**
- * bench/batch (issue 5): N distinct images through runBatch against `geo sandbox --rate-limit R
- * --rate-window W --latency L` (the built CLI, its own process). Prints figures only, no verdict.
+ * bench/batch (issues 5 and 12): distinct images through runBatch (real client, journal on disk)
+ * against `geo sandbox --rate-limit R --rate-window W --latency L --rate-algorithm A` (the built CLI,
+ * its own process). Prints figures only, no verdict.
  *
- *   node --import tsx bench/batch.ts [--n 120] [--rate 60] [--window 10] [--latency 500] [--depth 1] [--concurrency C]
+ *   node --import tsx bench/batch.ts                 the nine rows of issue 12 (3 limiters x 3 cases)
+ *   node --import tsx bench/batch.ts --algorithm bucket --n 120 --rate 20 --window 3 [--latency 500] [--concurrency C]
  *
- * Ceiling = (N / R) · W + L: N requests at R per W seconds take N/R windows, and the last answer
- * arrives one latency after the last start. The engine spaces starts evenly (2% margin), so its
- * expected wall time is (N - 1) · (W / R) · 1.02 + L plus start-up (GET /credits, journal fsyncs).
+ * N = the requests geo makes: the images plus the balance read before the batch. The ceiling is the
+ * fastest any client could finish: fixed and sliding windows let R start per window, so
+ * (ceil(N/R) - 1) · W + L; a bucket lets R start at once and then one every W/R, so
+ * max(0, N - R) · W/R + L. Ratio = wall / (ceiling + 1 s), the second for process start-up and the
+ * balance read.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiClient } from '../src/api/client.js';
 import { runBatch } from '../src/batch/run.js';
+import { ROOT, load, startSandbox } from './lib.mjs';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const { values } = parseArgs({
   options: {
-    n: { type: 'string', default: '120' }, rate: { type: 'string', default: '60' }, window: { type: 'string', default: '10' },
+    algorithm: { type: 'string' }, n: { type: 'string' }, rate: { type: 'string' }, window: { type: 'string' },
     latency: { type: 'string', default: '500' }, depth: { type: 'string', default: '1' }, concurrency: { type: 'string' },
   },
 });
-const N = Number(values.n), R = Number(values.rate), W = Number(values.window), L = Number(values.latency);
-const depth = Number(values.depth) as 1 | 2 | 3;
+type Alg = 'fixed' | 'sliding' | 'bucket';
+interface Case { label: string; alg: Alg; images: number; R: number; W: number; L: number }
 
 /** Distinct valid JPEGs: a fixture with a COM segment holding the index right after SOI. */
-function makeImages(dir: string): void {
+function makeImages(dir: string, n: number): string {
+  mkdirSync(dir, { recursive: true });
   const base = readFileSync(join(ROOT, 'fixtures/images/nogps.jpg'));
-  for (let i = 0; i < N; i++) {
+  for (let i = 0; i < n; i++) {
     const text = Buffer.from(`bench image ${i}`, 'latin1');
     const seg = Buffer.alloc(4);
     seg.writeUInt16BE(0xfffe, 0);
     seg.writeUInt16BE(text.length + 2, 2);
     writeFileSync(join(dir, `${String(i).padStart(4, '0')}.jpg`), Buffer.concat([base.subarray(0, 2), seg, text, base.subarray(2)]));
   }
+  return dir;
 }
 
-async function startCliSandbox(): Promise<{ url: string; stop: () => void }> {
-  if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
-  const child = spawn(process.execPath, [join(ROOT, 'bin/geo.js'), 'sandbox', '--port', '0', '--rate-limit', String(R), '--rate-window', String(W), '--latency', String(L)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (c: Buffer) => {
-      buf += c.toString('utf8');
-      const line = buf.split('\n')[0]!;
-      if (buf.includes('\n')) resolve(line.trim());
-    });
-    child.on('exit', (code) => reject(new Error(`geo sandbox exited ${code}`)));
-  });
-  child.stdout.resume();
-  return { url, stop: () => child.kill('SIGTERM') };
+/** The sandbox as the built CLI, its own process; lib.mjs waits until its geocoder warm-up is over. */
+function startCliSandbox(c: Case) {
+  return startSandbox(['--rate-limit', String(c.R), '--rate-window', String(c.W), '--latency', String(c.L), '--rate-algorithm', c.alg]);
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'geo-bench-batch-'));
-makeImages(dir);
-const sb = await startCliSandbox();
-let status429 = 0;
-let requests = 0;
-const client = new ApiClient({
-  baseUrl: sb.url, apiKey: 'orca_sandbox_enterprise',
-  // The debug hook sees every attempt's status line: the honest count of 429s on the wire.
-  debug: (line) => {
-    if (line.startsWith('< ')) requests++;
-    if (line.startsWith('< 429 ')) status429++;
-  },
-});
-try {
-  const t0 = performance.now();
-  const starts: number[] = [];
-  let planAt = 0;
-  const { summary } = await runBatch(
-    {
-      client, env: { GEO_STATE_DIR: join(dir, 'state') }, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), cwd: dir,
-      onEvent: (e) => {
-        if (e.type === 'started') starts.push(performance.now() - t0);
-        if (e.type === 'plan') planAt = performance.now() - t0;
-      },
+export function ceilingS(c: Case, requests: number): number {
+  const L = c.L / 1000;
+  if (c.alg === 'bucket') return (Math.max(0, requests - c.R) * c.W) / c.R + L;
+  return (Math.ceil(requests / c.R) - 1) * c.W + L;
+}
+
+async function runCase(c: Case, dir: string) {
+  const sb = await startCliSandbox(c);
+  let status429 = 0;
+  let requests = 0;
+  const client = new ApiClient({
+    baseUrl: sb.url, apiKey: 'orca_sandbox_enterprise',
+    // The debug hook sees every attempt's status line: the honest count of requests and 429s.
+    debug: (line) => {
+      if (line.startsWith('< ')) requests++;
+      if (line.startsWith('< 429 ')) status429++;
     },
-    { inputs: ['.'], depth, ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}) },
-  );
-  const wallS = (performance.now() - t0) / 1000;
-  const ceilingS = (N / R) * W + L / 1000;
-  const ledger = (await (await fetch(`${sb.url}/__sandbox/ledger`)).json()) as { keys: Record<string, { debits: number; model_calls: number }> };
-  const k = ledger.keys.orca_sandbox_enterprise!;
-  const fmt = (x: number) => x.toFixed(2);
-  console.log(`bench/batch  N=${N}  R=${R}/${W}s  L=${L}ms  depth=${depth}`);
-  console.log(`  wall time          ${fmt(wallS)} s`);
-  console.log(`  ceiling            ${fmt(ceilingS)} s   = (N/R)·W + L = (${N}/${R})·${W} + ${L / 1000}`);
-  console.log(`  wall / ceiling     ${(wallS / ceilingS).toFixed(3)}   (budget 1.1)`);
-  console.log(`  429 responses      ${status429}   (client retries on 429: ${summary.rateLimited})`);
-  console.log(`  requests           ${requests} HTTP answers (incl. GET /credits); ok ${summary.ok}, failed ${summary.failed}, not sent ${summary.notSent}`);
-  console.log(`  peak in flight     ${summary.concurrency}`);
-  const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
-  if (process.env.BENCH_GAPS) console.log(gaps.map((g, i) => [i + 1, Math.round(starts[i + 1]!), Math.round(g)]).filter((x) => x[2]! > 175).map((x) => x.join(":")).join(" "));
-  console.log(`  timeline           plan ${fmt(planAt / 1000)} s, first start ${fmt(starts[0]! / 1000)} s, last start ${fmt(starts.at(-1)! / 1000)} s, mean gap ${(gaps.reduce((a, b) => a + b, 0) / gaps.length).toFixed(1)} ms (ideal ${((W * 1000) / R).toFixed(1)}), max gap ${Math.max(...gaps).toFixed(0)} ms`);
-  console.log(`  ledger             debits ${k.debits}, model calls ${k.model_calls}`);
-} finally {
-  await client.close();
-  sb.stop();
+  });
+  try {
+    const t0 = performance.now();
+    const { summary } = await runBatch(
+      { client, env: { GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-bench-state-')) }, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), cwd: dir },
+      { inputs: ['.'], depth: Number(values.depth) as 1 | 2 | 3, ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}) },
+    );
+    const wallS = (performance.now() - t0) / 1000;
+    const ceiling = ceilingS(c, c.images + 1);
+    return { wallS, ceiling, ratio: wallS / (ceiling + 1), status429, requests, ok: summary.ok, peak: summary.concurrency };
+  } finally {
+    await client.close();
+    sb.stop();
+  }
 }
+
+const root = mkdtempSync(join(tmpdir(), 'geo-bench-batch-'));
+const L = Number(values.latency);
+const cases: Case[] = [];
+if (values.algorithm || values.n || values.rate || values.window) {
+  cases.push({ label: 'custom', alg: (values.algorithm ?? 'fixed') as Alg, images: Number(values.n ?? 120), R: Number(values.rate ?? 60), W: Number(values.window ?? 10), L });
+} else {
+  for (const alg of ['fixed', 'sliding', 'bucket'] as const) {
+    cases.push({ label: '(a)', alg, images: 19, R: 20, W: 60, L }, { label: '(b)', alg, images: 120, R: 20, W: 3, L }, { label: '(c)', alg, images: 120, R: 60, W: 10, L });
+  }
+}
+const folders = new Map<number, string>();
+console.log(`load ${load()} (1/5/15 min)`);
+console.log('limiter  case  images  N    R/W      L      wall s   ceiling s  ratio  429s  requests  ok   peak in flight');
+let worst = 0;
+let all429 = 0;
+for (const c of cases) {
+  if (!folders.has(c.images)) folders.set(c.images, makeImages(join(root, String(c.images)), c.images));
+  const r = await runCase(c, folders.get(c.images)!);
+  worst = Math.max(worst, r.ratio);
+  all429 += r.status429;
+  const cells = [c.alg.padEnd(7), c.label.padEnd(4), String(c.images).padEnd(6), String(c.images + 1).padEnd(3), `${c.R}/${c.W}s`.padEnd(7), `${c.L / 1000}s`.padEnd(5),
+    r.wallS.toFixed(2).padStart(7), r.ceiling.toFixed(2).padStart(10), r.ratio.toFixed(3).padStart(6), String(r.status429).padStart(5), String(r.requests).padStart(9), String(r.ok).padStart(4), String(r.peak).padStart(5)];
+  console.log(cells.join('  '));
+}
+console.log(`load ${load()}`);
+console.log(`worst ratio ${worst.toFixed(3)} (budget 1.1)   429 responses ${all429} (budget 0)`);

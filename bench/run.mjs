@@ -16,7 +16,7 @@ import { ROOT, benchEnv, load, needBuild, printRows } from './lib.mjs';
 import { runRps } from './rps.mjs';
 import { runStartup } from './startup.mjs';
 
-/** bench/batch.ts (issue 5) as it is, in its own process; its wall/ceiling line is the figure. */
+/** bench/batch.ts (issues 5, 12) as it is, in its own process: its worst ratio and its 429s are the figures. */
 function runBatch() {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/batch.ts')], { cwd: ROOT, env: benchEnv(), stdio: ['ignore', 'pipe', 'inherit'] });
@@ -27,12 +27,11 @@ function runBatch() {
     });
     child.on('error', reject);
     child.on('close', (code) => {
-      const ratio = /wall \/ ceiling\s+([\d.]+)/.exec(out);
-      const wall = /wall time\s+([\d.]+) s/.exec(out);
+      const ratio = /worst ratio\s+([\d.]+)/.exec(out);
       const r429 = /429 responses\s+(\d+)/.exec(out);
       if (code !== 0 || !ratio) return reject(new Error(`bench/batch.ts exited ${code}`));
       resolve([
-        { figure: 'batch wall / ceiling', value: Number(ratio[1]), unit: `(wall ${wall?.[1]} s)`, budget: '<= 1.1', ratio: Number(ratio[1]) / 1.1 },
+        { figure: 'batch wall / (ceiling + 1 s), worst of 9', value: Number(ratio[1]), unit: '', budget: '<= 1.1', ratio: Number(ratio[1]) / 1.1 },
         { figure: 'batch 429 responses', value: Number(r429?.[1] ?? NaN), unit: '', budget: '0' },
       ]);
     });
@@ -53,7 +52,7 @@ if (only.has('image')) {
   rows.push(...(await runImage()));
 }
 if (only.has('batch')) {
-  console.log(`\n[batch] bench/batch.ts with its defaults; load ${load()}`);
+  console.log(`\n[batch] bench/batch.ts: 3 limiters x 3 cases; load ${load()}`);
   rows.push(...(await runBatch()));
 }
 if (only.has('rps')) {

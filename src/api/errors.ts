@@ -90,3 +90,19 @@ export class RedirectError extends Error {
     super(`the server answered ${status} with a redirect; geo does not follow redirects`);
   }
 }
+
+/**
+ * A 429 whose wait geo will not sit through: past the request's deadline, or longer than the
+ * retry policy's longest wait (5 minutes). Nothing is resent before the server's time (issue 12),
+ * so the command ends at once (exit 5, like any 429) and says when to come back.
+ */
+export class RetryLaterError extends ApiError {
+  constructor(cause: ApiError, readonly retryAt: number, readonly waitMs: number) {
+    const at = new Date(retryAt);
+    const hhmm = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+    super(429, cause.code, `the service asks to retry after ${hhmm} (in ${Math.ceil(waitMs / 1000)} s)`, {
+      retryAfter: Math.ceil(waitMs / 1000), body: cause.body,
+      ...(cause.requestId !== undefined ? { requestId: cause.requestId } : {}), ...(cause.rateLimit ? { rateLimit: cause.rateLimit } : {}),
+    });
+  }
+}

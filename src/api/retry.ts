@@ -15,7 +15,7 @@
  * | 2xx JSON off the contract (any field,     | never             | never            | never                | -                           |
  * |   status 201/202, BOM): kept, see below   |                   |                  |                      |                             |
  * | 2xx carrying an error body                | as that error's status (its `status`, else its code's)                         |
- * | 429 rate_limited                          | 4 retries         | 4 retries        | 4 retries            | longest hint, capped 60 s   |
+ * | 429 rate_limited                          | 4 retries         | 4 retries        | 4 retries            | the server's time (below)   |
  * | 409 idempotency_in_progress               | until deadline    | -                | -                    | backoff (min 500 ms)        |
  * | 500 (and any unlisted 5xx)                | 2 retries         | 2 retries        | never                | backoff                     |
  * | 502, 503                                  | 3 retries         | 3 retries        | never                | backoff                     |
@@ -26,9 +26,13 @@
  * |   response above the size cap             |                   |                  |                      |                             |
  *
  * Backoff is full jitter: random() * min(cap 20 s, base 1 s * 2^(retry-1)). The 429 wait is the
- * longest of Retry-After, the body's retry_after and RateLimit `t` (all three are advice for the
- * same thing; the longest is the one that will not be refused again), capped at 60 s; with no hint
- * it falls back to backoff. No retry starts if its wait would end after the request's deadline.
+ * server's (issue 12): Retry-After, else the body's retry_after (api-spec.md "Error cases": "retry
+ * after retry_after seconds; Retry-After header sent"); RateLimit's `t` only when its `r` is 0 and
+ * no Retry-After came (r > 0 means the quota is not what refused us, and t may be a window away);
+ * with none of these, backoff, and also for a second Retry-After: 0 in a row (resending at once
+ * would hammer). A server wait longer than 5 minutes, or past the request's deadline, is not slept
+ * through: RetryLaterError at once, nothing resent early. No retry starts if its wait would end
+ * after the request's deadline.
  * An optional shared RetryBudget caps the retries of a whole batch; 409 polls do not spend it,
  * because abandoning an analysis already running would lose a result that is being paid for.
  *
@@ -37,7 +41,7 @@
  * with its deviations named (response.ts); the caller keeps it and decides what it can use
  * (DESIGN.md "Never lose what was paid").
  */
-import { ApiError, ContractError, NetworkError, ResponseTooLargeError, TimeoutError } from './errors.js';
+import { ApiError, ContractError, NetworkError, ResponseTooLargeError, RetryLaterError, TimeoutError } from './errors.js';
 
 export type RetryClass = 'keyed' | 'idempotent' | 'unsafe';
 export type RetryReason =
@@ -47,7 +51,10 @@ export type RetryReason =
 export interface RetryPolicy {
   baseMs: number;
   capMs: number;
+  /** Room for one 429 wait in the client's default deadline (client.ts). */
   rateLimitCapMs: number;
+  /** The longest 429 wait slept through; a longer one ends in RetryLaterError. */
+  rateLimitMaxWaitMs: number;
   /** Floor for 409 polls, so full jitter never turns polling into a busy loop. */
   pollMinMs: number;
   /** Wall-clock budget of one logical request, from its first attempt. */
@@ -60,6 +67,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseMs: 1000,
   capMs: 20_000,
   rateLimitCapMs: 60_000,
+  rateLimitMaxWaitMs: 300_000,
   pollMinMs: 500,
   deadlineMs: 360_000,
   max: {
@@ -112,16 +120,23 @@ export function backoffMs(retry: number, policy: RetryPolicy, random: () => numb
   return Math.floor(Math.min(1, Math.max(0, random())) * ceiling);
 }
 
-/** The longest of the three 429 hints, in ms, capped; undefined when none was given. */
-export function rateLimitWaitMs(err: ApiError, policy: RetryPolicy, nowMs: number): number | undefined {
-  const hints: number[] = [];
-  const body = err.body as { retry_after?: unknown } | undefined;
-  if (typeof body?.retry_after === 'number' && Number.isFinite(body.retry_after) && body.retry_after >= 0) hints.push(body.retry_after * 1000);
+/** The server's wait for a 429 in ms (rules above), or undefined when it gave none. */
+export function rateLimitWaitMs(err: ApiError, nowMs: number): number | undefined {
   const rl = err.rateLimit;
-  if (rl?.retryAfterS !== undefined) hints.push(rl.retryAfterS * 1000);
-  if (rl?.resetAt !== undefined && rl.resetAt > nowMs) hints.push(rl.resetAt - nowMs);
-  if (hints.length === 0) return undefined;
-  return Math.min(policy.rateLimitCapMs, Math.ceil(Math.max(...hints)));
+  if (rl?.retryAfterS !== undefined) return rl.retryAfterS * 1000;
+  const body = err.body as { retry_after?: unknown } | undefined;
+  if (typeof body?.retry_after === 'number' && Number.isFinite(body.retry_after) && body.retry_after >= 0) return Math.ceil(body.retry_after * 1000);
+  if (rl?.remaining === 0 && rl.resetAt !== undefined) return Math.max(0, rl.resetAt - nowMs);
+  return undefined;
+}
+
+/** The wait before resending after a 429: the server's, or backoff; throws when it is too long. */
+function rateLimitDelay(err: ApiError, run: RetryRun, backoff: number, earlier429s: number, deadline: number): number {
+  const server = rateLimitWaitMs(err, run.now());
+  if (server === undefined || (server === 0 && earlier429s > 0)) return backoff;
+  const now = run.now();
+  if (server > run.policy.rateLimitMaxWaitMs || now + server > deadline) throw new RetryLaterError(err, now + server, server);
+  return server;
 }
 
 export interface RetryRun {
@@ -156,7 +171,7 @@ export async function withRetry<T>(run: RetryRun, attempt: (n: number) => Promis
       if (!polling && run.budget && run.budget.remaining <= 0) throw err;
       retries++;
       let delayMs = backoffMs(retries, policy, run.random);
-      if (row.reason === 'rate_limited') delayMs = rateLimitWaitMs(err as ApiError, policy, now()) ?? delayMs;
+      if (row.reason === 'rate_limited') delayMs = rateLimitDelay(err as ApiError, run, delayMs, used.rate_limited ?? 0, deadline);
       if (polling) delayMs = Math.max(policy.pollMinMs, delayMs);
       if (now() + delayMs > deadline) throw err;
       used[row.reason] = (used[row.reason] ?? 0) + 1;

@@ -7,7 +7,7 @@
  * with the same key; when the shared retry budget is spent, the batch stops rather than burn
  * through the remaining images against a service that is failing.
  */
-import { ApiError, ContractError, NetworkError, RequestValidationError, TimeoutError } from '../api/errors.js';
+import { ApiError, ContractError, NetworkError, RequestValidationError, RetryLaterError, TimeoutError } from '../api/errors.js';
 import { classify } from '../api/retry.js';
 import { CancelledError, UsageError } from '../errors.js';
 import { asResultBody } from '../local/store-types.js';
@@ -59,6 +59,8 @@ export function stopFor(err: unknown, budgetRemaining: number, aborted: boolean)
     if (err.status === 402) return { reason: 'credits', error: err };
     if (err.status === 403) return { reason: 'forbidden', error: err };
     if (err.status === 404) return { reason: 'not_found', error: err };
+    // The server asked for a wait geo will not sit through: every other request would meet it too.
+    if (err instanceof RetryLaterError) return { reason: 'rate_limited', error: err };
   }
   // A failure the client would have retried, had the batch any retries left.
   if (budgetRemaining <= 0 && classify(err) !== undefined) return { reason: 'retry_budget', error: err };
@@ -74,6 +76,8 @@ export function describeStop(s: BatchStop): string {
       return `the batch's retry budget is spent (last failure: ${what})`;
     case 'cancelled':
       return 'the batch was cancelled';
+    case 'rate_limited':
+      return e instanceof Error ? e.message : String(e);
     default:
       return `the batch stopped after ${what}`;
   }

@@ -7,6 +7,7 @@ import type { BatchProgress } from './types.js';
 export class ProgressMeter {
   done = 0;
   failed = 0;
+  notSent = 0;
   creditsSpent = 0;
   inFlight = 0;
   private finishes: number[] = [];
@@ -22,6 +23,11 @@ export class ProgressMeter {
     else this.failed += inputs;
     this.creditsSpent += credits;
     this.finishes.push(this.now());
+  }
+
+  /** Inputs never sent because the batch stopped. */
+  recordNotSent(inputs: number): void {
+    this.notSent += inputs;
   }
 
   /** Inputs settled without a request (earlier journal); they do not count toward the rate. */
@@ -42,11 +48,25 @@ export class ProgressMeter {
       done: this.done,
       failed: this.failed,
       total: this.total,
+      notSent: this.notSent,
       inFlight: this.inFlight,
+      elapsedS: Math.max(0, Math.floor((now - this.start) / 1000)),
       creditsSpent: this.creditsSpent,
       ratePerMin: Math.round(ratePerMin * 10) / 10,
     };
     if (ratePerMin > 0) p.etaS = Math.max(0, Math.round((left / ratePerMin) * 60));
     return p;
   }
+}
+
+/**
+ * Calls `tick` now and then every `everyMs` until stopped: the progress line moves while nothing
+ * finishes (a depth-3 answer takes minutes). The values come from the meter's injected clock; the
+ * timer is unref'd, so it never keeps the process alive, and stop() clears it.
+ */
+export function startTicker(tick: () => void, everyMs: number): { stop(): void } {
+  tick();
+  const timer = setInterval(tick, everyMs);
+  timer.unref?.();
+  return { stop: () => clearInterval(timer) };
 }

@@ -13,7 +13,7 @@ import { Journal, isFinished } from './journal.js';
 import { describeStop } from './outcome.js';
 import { type BatchPlan, DEFAULT_CONFIRM_THRESHOLD, buildPlan, checkMaxCredits, previewRequests, requestParams } from './plan.js';
 import { prepareBatch } from './prepare.js';
-import { ProgressMeter } from './progress.js';
+import { ProgressMeter, startTicker } from './progress.js';
 import { type ExifHook, recordsFor } from './records.js';
 import { answersHeld } from './reuse.js';
 import { schedule } from './scheduler.js';
@@ -42,6 +42,8 @@ export interface BatchDeps {
   account?: string;
   /** dataDir(env): stored results of earlier commands are reused from here (reuse.ts); absent, none. */
   dataDir?: string;
+  /** A 'progress' event every this many ms while requests run (a terminal's live line); default none. */
+  tickMs?: number;
 }
 
 export interface BatchOptions {
@@ -104,10 +106,14 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   // and a free key (5 a minute) should not spend half its requests on balance checks.
   let available: number | undefined;
   let initialRateLimit;
+  let initialStartedAt: number | undefined;
   const mayConfirm = pending.length * DEPTH_COST[prep.params.depth] > (opts.confirmThreshold ?? DEFAULT_CONFIRM_THRESHOLD);
   if (pending.length > 1 || (pending.length === 1 && (opts.dryRun || mayConfirm))) {
     try {
       const c = await deps.client.credits();
+      // When it reached the server is unknown, somewhere before now: its answer's time is the safe
+      // bound for the pacer's log (counting it earlier could free its place too soon).
+      initialStartedAt = deps.now();
       // Read leniently: a snapshot off the contract only leaves the balance unknown.
       const total = (c.data as { data?: { total_available?: unknown } }).data?.total_available;
       if (typeof total === 'number') available = total;
@@ -148,6 +154,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const settle = async (job: Job, o: JobOutcome, how: 'sent' | 'journal' | 'results' | 'not_sent', reused?: ReusedFrom) => {
     const recs = await recordsFor(job, o, deps.exif);
     byId.set(job.id, recs);
+    if (how === 'not_sent') meter.recordNotSent(recs.length);
     if (how !== 'sent') meter.recordSkipped(recs.length, o.ok);
     else meter.record(recs.length, o.ok, o.credits ?? 0);
     const extra = { ...(o.response ? { response: o.response } : {}), ...(!o.ok && o.cause !== undefined ? { cause: o.cause } : {}) };
@@ -181,15 +188,15 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const keys = new Map(state?.keys ?? []);
   if (opts.idempotencyKey !== undefined) keys.set(prep.jobs[0]!.id, opts.idempotencyKey);
   let result;
+  const ticker = deps.tickMs ? startTicker(() => emit({ type: 'progress', progress: meter.snapshot() }), deps.tickMs) : undefined;
   try {
     result = await schedule(pending, (job, ctl) => {
-      meter.inFlight++;
       return sendJob(
         {
           client: deps.client, ...(journal ? { journal: journal.journal } : {}), keys, request: requestParams(prep.params),
           cost: DEPTH_COST[prep.params.depth], budget, now: deps.now, ...(deps.signal ? { signal: deps.signal } : {}), emit, counters,
+          inFlight: (d) => (meter.inFlight += d),
           finish: async (j, o) => {
-            meter.inFlight--;
             if (o.ok && o.replayed) summary.replayed++;
             await settle(j, o, 'sent');
           },
@@ -198,9 +205,10 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
       );
     }, {
       now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
-      ...(initialRateLimit ? { initialRateLimit } : {}), onPause: (untilMs) => emit({ type: 'paused', untilMs, reason: 'rate_limited' }),
+      ...(initialRateLimit ? { initialRateLimit, initialStartedAt } : {}), onPause: (untilMs) => emit({ type: 'paused', untilMs, reason: 'rate_limited' }),
     });
   } finally {
+    ticker?.stop();
     await journal?.journal.close();
   }
   // Inputs never tried because the batch stopped: one record each, so every input has a line.

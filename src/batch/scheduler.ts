@@ -1,25 +1,35 @@
 /**
- * Runs jobs at the rate-limit ceiling. Starts are paced by the Pacer; how many may be in flight
- * follows Little's law (in flight = arrival rate × time in system): rate × latency, with headroom,
- * where latency is the observed average (and, before anything has finished, at least the age of
- * the oldest request in flight, so slow depth-3 answers do not throttle the first minutes).
- * `concurrency` overrides the cap; pacing still applies.
+ * Runs jobs at the rate-limit ceiling. Starts are paced by the Pacer (the server's count, our own
+ * log of starts, a 429's gate). How many may be in flight follows the rate: Little's law (in flight
+ * = arrival rate × time in system), rate × latency with headroom, where latency is the observed
+ * average (and, before anything has finished, at least the age of the oldest request in flight, so
+ * slow depth-3 answers do not throttle the first minutes); and never below the quota itself, so a
+ * batch that fits what is left of the window starts all at once. Capped at DEFAULT_MAX_CONCURRENCY
+ * (sockets, memory of uploads in flight); `concurrency` (--concurrency) replaces the cap, pacing
+ * still applies.
  *
  * A worker reports how its job ended: 'done' (ok or a per-image failure; the batch goes on) or
- * 'stop' (401, 402, 403, an exhausted retry budget, cancel): nothing further starts, requests in
- * flight finish and are recorded.
+ * 'stop' (401, 402, 403, an exhausted retry budget, a 429 wait too long, cancel): nothing further
+ * starts, requests in flight finish and are recorded.
  */
 import type { RateLimitInfo } from '../api/ratelimit.js';
 import { Pacer } from './pacer.js';
+import { newsOrTimeout } from './wait.js';
 import type { BatchStop } from './types.js';
 
 export interface TaskControl {
-  /** This start's pacing sequence number. */
-  seq: number;
+  /**
+   * Waits for this job's turn under the rate limit; undefined when the batch stopped meanwhile
+   * (then nothing is sent). Called after the journal line and the upload are ready, right before
+   * the request, so the start the pacer counts is the time the server sees (issue 12).
+   */
+  go(): Promise<number | undefined>;
   /** Feed every answer's rate-limit headers (errors included) and, for single-attempt answers, latency. */
   observe(info: RateLimitInfo | undefined, latencyMs?: number): void;
   /** A 429 was met: every worker waits until then. */
   pauseUntil(ms: number): void;
+  /** The client resends this job's request at `atMs` (a retry spends quota too). */
+  retryAt(atMs: number): void;
 }
 
 export type TaskResult = { kind: 'done' } | { kind: 'stop'; stop: BatchStop };
@@ -29,8 +39,10 @@ export interface SchedulerOptions {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
   concurrency?: number;
-  /** Rate-limit headers already seen (GET /credits during planning). */
+  /** Rate-limit headers already seen (GET /credits during planning)... */
   initialRateLimit?: RateLimitInfo;
+  /** ...and when that request started: it counts against the same quota. */
+  initialStartedAt?: number;
   /** Upper bound for the derived cap (sockets, memory). */
   maxConcurrency?: number;
   /** Called when the gate closes (for a "paused" event). */
@@ -43,6 +55,9 @@ export interface SchedulerResult {
   concurrency: number;
 }
 
+/** The in-flight cap without --concurrency (README "Pacing"). */
+export const DEFAULT_MAX_CONCURRENCY = 64;
+
 /** Little's law with 50% headroom plus one, so a slow answer never starves the pacer. */
 export function littleCap(ratePerMs: number | undefined, latencyMs: number | undefined, max: number): number {
   if (!ratePerMs || !latencyMs) return Math.min(max, 4);
@@ -50,8 +65,8 @@ export function littleCap(ratePerMs: number | undefined, latencyMs: number | und
 }
 
 export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskControl) => Promise<TaskResult>, o: SchedulerOptions): Promise<SchedulerResult> {
-  const pacer = new Pacer({ now: o.now, sleep: o.sleep, ...(o.signal ? { signal: o.signal } : {}) }, o.initialRateLimit);
-  const max = o.maxConcurrency ?? 256;
+  const pacer = new Pacer({ now: o.now, sleep: o.sleep, ...(o.signal ? { signal: o.signal } : {}) }, o.initialRateLimit, o.initialStartedAt);
+  const max = o.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   let latencyAvg: number | undefined;
   let samples = 0;
   let answered = 0;
@@ -69,15 +84,23 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
     const now = o.now();
     for (const t of inFlight.values()) oldest = Math.max(oldest, now - t);
     const latency = samples > 0 ? Math.max(latencyAvg!, samples < 3 ? oldest : 0) : Math.max(oldest, 1);
-    return littleCap(pacer.ratePerMs, latency, max);
+    return Math.min(max, Math.max(littleCap(pacer.ratePerMs, latency, max), pacer.limit ?? 0));
   };
 
-  const launch = (job: J, seq: number) => {
-    inFlight.set(seq, o.now());
+  const launch = (job: J) => {
+    let seq: number | undefined;
     const ctl: TaskControl = {
-      seq,
+      async go() {
+        if (stopped) return undefined;
+        const s = await pacer.acquire();
+        if (stopped) return undefined;
+        seq = s;
+        inFlight.set(s, o.now());
+        maxCap = Math.max(maxCap, inFlight.size);
+        return s;
+      },
       observe(info, latencyMs) {
-        pacer.observe(seq, info);
+        if (seq !== undefined) pacer.observe(seq, info);
         if (latencyMs !== undefined && latencyMs >= 0) {
           samples++;
           // Exponential moving average: follows a service that slows down without jumping on one outlier.
@@ -87,6 +110,9 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
       pauseUntil(ms) {
         pacer.pause(ms);
         o.onPause?.(ms);
+      },
+      retryAt(ms) {
+        pacer.noteStart(ms);
       },
     };
     const p = work(job, ctl)
@@ -98,33 +124,27 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
         stopped ??= { reason: o.signal?.aborted ? 'cancelled' : 'error', error: err };
       })
       .finally(() => {
-        inFlight.delete(seq);
         running.delete(p);
         answered++;
-        // A job that ended without observing anything must not leave the probe gate shut.
-        pacer.observe(seq, undefined);
+        if (seq !== undefined) {
+          inFlight.delete(seq);
+          // A job that ended without observing anything must not leave the probe gate shut.
+          pacer.observe(seq, undefined);
+        }
         wake?.();
       });
     running.add(p);
   };
 
-  try {
-    for (const job of jobs) {
-      if (stopped || o.signal?.aborted) break;
-      // Wait for a free slot; the cap may grow with time (oldest in flight ages), so recheck often.
-      while (inFlight.size >= cap() && !stopped) {
-        await Promise.race([new Promise<void>((r) => (wake = r)), o.sleep(Math.max(50, pacer.intervalMs), o.signal).catch(() => undefined)]);
-        if (o.signal?.aborted) break;
-      }
-      if (stopped || o.signal?.aborted) break;
-      const seq = await pacer.acquire();
-      if (stopped) break;
-      maxCap = Math.max(maxCap, inFlight.size + 1);
-      launch(job, seq);
+  for (const job of jobs) {
+    if (stopped || o.signal?.aborted) break;
+    // Wait for a free slot (jobs preparing or waiting for their turn hold one too); the cap may
+    // grow with time (oldest in flight ages), so recheck often.
+    while (running.size >= cap() && !stopped && !o.signal?.aborted) {
+      await newsOrTimeout(new Promise<void>((r) => (wake = r)), Math.max(50, pacer.intervalMs), o.sleep, o.signal);
     }
-  } catch (err) {
-    // acquire() throws only when the signal aborted.
-    stopped ??= { reason: 'cancelled', error: err };
+    if (stopped || o.signal?.aborted) break;
+    launch(job);
   }
   while (running.size > 0) await Promise.all([...running]);
   if (!stopped && o.signal?.aborted) stopped = { reason: 'cancelled', error: o.signal.reason };

@@ -62,8 +62,12 @@ export interface BatchRecord {
 export interface BatchProgress {
   done: number;
   failed: number;
+  /** Inputs never sent because the batch stopped (also counted in failed). */
+  notSent: number;
   total: number;
   inFlight: number;
+  /** Whole seconds since the batch began. */
+  elapsedS: number;
   creditsSpent: number;
   /** Completions per minute over the last minute (or since the start). */
   ratePerMin: number;
@@ -73,7 +77,7 @@ export interface BatchProgress {
 
 /** Why the batch stopped before every input was tried. */
 export interface BatchStop {
-  reason: 'auth' | 'credits' | 'forbidden' | 'not_found' | 'retry_budget' | 'cancelled' | 'error';
+  reason: 'auth' | 'credits' | 'forbidden' | 'not_found' | 'retry_budget' | 'rate_limited' | 'cancelled' | 'error';
   error: unknown;
 }
 

@@ -35,6 +35,8 @@ export interface WorkerEnv {
   emit: (e: BatchEvent) => void;
   /** Called once per job that got an answer (or a local failure). */
   finish: (job: Job, outcome: JobOutcome) => Promise<void>;
+  /** +1 when the request goes out, -1 when its outcome is in, just before finish (progress line). */
+  inFlight?: (delta: 1 | -1) => void;
   counters: { rateLimited: number };
 }
 
@@ -46,11 +48,20 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     await w.journal?.append({ t: 'send', id: job.id, key, input: job.inputs[0]!, at: new Date(w.now()).toISOString() });
     w.keys.set(job.id, key);
   }
-  w.emit({ type: 'started', input: job.inputs[0]!, sha256: job.sha256, idempotencyKey: key });
+  let sent = false;
   try {
     const upload = await prepareUpload(job);
     if (upload.notice) w.emit({ type: 'notice', message: upload.notice });
     const req = { ...w.request, ...(upload.image_url !== undefined ? { image_url: upload.image_url } : {}) } as GeolocateRequest;
+    // Our turn under the rate limit, taken last: what the pacer counts is what the server sees.
+    const turn = await ctl.go().catch((err: unknown) => ({ cancelled: err }));
+    // Not sent (the batch stopped, or Ctrl-C while waiting): the run records it as not_sent; its
+    // journal "send" line only means a rerun sends it with this key.
+    if (turn === undefined) return { kind: 'done' };
+    if (typeof turn === 'object') return { kind: 'stop', stop: { reason: 'cancelled', error: turn.cancelled } };
+    w.emit({ type: 'started', input: job.inputs[0]!, sha256: job.sha256, idempotencyKey: key });
+    sent = true;
+    w.inFlight?.(1);
     const res = await w.client.geolocate(req, {
       idempotencyKey: key,
       ...(upload.image ? { image: upload.image } : {}),
@@ -58,6 +69,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
       retryBudget: w.budget,
       onRetry: (info) => {
         w.emit({ type: 'retry', input: job.inputs[0]!, reason: info.reason, attempt: info.attempt, delayMs: info.delayMs, ...(info.status !== undefined ? { status: info.status } : {}) });
+        ctl.retryAt(w.now() + info.delayMs);
         if (info.reason === 'rate_limited') {
           w.counters.rateLimited++;
           // The client waits this long before its retry; every other worker waits with it.
@@ -79,6 +91,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     const response: ResponseMeta = {
       raw: res.raw, status: res.status, headers: res.headers, idempotencyKey: key, attempts: res.attempts, elapsedMs: res.elapsedMs, ...(res.requestId ? { requestId: res.requestId } : {}), ...deviations,
     };
+    if (sent) w.inFlight?.(-1);
     await w.finish(job, answer.ok ? { ok: true, result: answer.result, replayed: res.replayed, credits, response } : { ok: false, error: answer.error, credits, response });
     return { kind: 'done' };
   } catch (err) {
@@ -96,6 +109,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     // An unreadable 2xx is kept as it came too (it may be the only copy of a paid answer).
     const raw = err instanceof ContractError && err.raw !== undefined ? { raw: err.raw, status: err.status } : {};
     if (!aborted) await w.journal?.append({ t: 'done', id: job.id, key, ok: false, error, ...raw, at: new Date(w.now()).toISOString() });
+    if (sent) w.inFlight?.(-1);
     await w.finish(job, { ok: false, error, cause: err });
     const stop = stopFor(err, w.budget.remaining, aborted);
     return stop ? { kind: 'stop', stop } : { kind: 'done' };

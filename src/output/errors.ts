@@ -2,7 +2,7 @@
  * One line per failure, with a hint (DESIGN.md: errors on stderr; no stack unless --debug).
  * Every code of api-spec.md "Error cases" has its own wording here.
  */
-import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from '../api/errors.js';
+import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, RetryLaterError, TimeoutError } from '../api/errors.js';
 import { DEPTH_COST, type Depth } from '../api/schemas.js';
 import { BelowConfidenceError, CancelledError, ConfigError, UsageError } from '../errors.js';
 import { sanitizeInline } from './sanitize.js';
@@ -71,6 +71,7 @@ function fromApiError(e: ApiError): Described {
     case 'idempotency_in_progress':
       return { message: `the same request is still running on the server (409), past the deadline${ref}`, hint: 'the analysis may still finish on the server; rerun the same command (same journal, same key) to replay it free' };
     case 'rate_limited':
+      if (e instanceof RetryLaterError) return { message: `${e.message}${ref}`, hint: 'nothing was resent early; run the same command then (same Idempotency-Key, never charged twice)' };
       return { message: `rate limited after retries (429)${ref}`, hint: `${wait}, or lower --concurrency` };
     case 'analysis_failed':
       return { message: `the analysis failed upstream (502) after retries${ref}`, hint: `${NOTHING_CHARGED}; retry, or try a lower --depth` };

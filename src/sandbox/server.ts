@@ -13,7 +13,7 @@ import { handleGeolocate } from './geolocate.js';
 import { createCase, getCredits, getUsage, listAnalyses, listCases } from './history.js';
 import { type Exchange, send, sendError, sleep } from './http.js';
 import { handleInternal } from './internal.js';
-import { RateLimiter } from './ratelimit.js';
+import { type RateAlgorithm, createRateLimiter } from './ratelimit.js';
 import { type SandboxRuntime, newId } from './runtime.js';
 import { type Ledger, SandboxState } from './state.js';
 
@@ -28,6 +28,8 @@ export interface SandboxOptions {
   rateLimit?: number;
   /** Window length in seconds. Default 60. */
   rateWindowS?: number;
+  /** How the quota is counted (ratelimit.ts): fixed windows (default), a sliding log, a token bucket. */
+  rateAlgorithm?: RateAlgorithm;
   /** "500:0.1,reset-after:0.05": faults drawn for geolocate requests. */
   faults?: string;
   /** Seed of the fault draws. Default 1. */
@@ -111,7 +113,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const ac = new AbortController();
   const rt: SandboxRuntime = {
     state: new SandboxState(),
-    limiter: new RateLimiter(now, opts.rateWindowS ?? 60),
+    limiter: createRateLimiter(opts.rateAlgorithm ?? 'fixed', now, opts.rateWindowS ?? 60),
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
     latencyMs: opts.latencyMs ?? 0,
     faults: new FaultPlan(opts.faults ? parseFaultList(opts.faults) : [], opts.seed ?? 1),

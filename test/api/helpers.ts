@@ -4,6 +4,7 @@
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import { ApiClient, type ClientOptions } from '../../src/api/client.js';
 
 export const KEY = 'orca_test_sEcReT_key_0123456789';
@@ -145,4 +146,16 @@ export function sameKeyAndBytes(seen: Seen[]): { keys: Set<string>; bodies: Set<
     keys: new Set(seen.map((s) => String(s.headers['idempotency-key']))),
     bodies: new Set(seen.map((s) => s.body.toString('base64'))),
   };
+}
+
+/** The scripted server and client of the running test, both closed after each test. */
+export function perTest(): { server?: Scripted; client?: ApiClient } {
+  const t: { server?: Scripted; client?: ApiClient } = {};
+  afterEach(async () => {
+    await t.client?.close();
+    await t.server?.close();
+    delete t.server;
+    delete t.client;
+  });
+  return t;
 }

@@ -10,12 +10,15 @@ describe('retry policy (unit)', () => {
     expect(backoffMs(3, DEFAULT_RETRY_POLICY, () => 0)).toBe(0);
   });
 
-  it('429 wait: the longest hint, capped at 60 s, undefined without hints', () => {
+  it('429 wait: Retry-After, else the body\'s retry_after, else RateLimit t when r is 0; undefined otherwise', () => {
     const now = 1000;
     const e = (body: object, rl: object) => new ApiError(429, 'rate_limited', 'slow down', { body, rateLimit: rl });
-    expect(rateLimitWaitMs(e({ retry_after: 4 }, { retryAfterS: 2, resetAt: now + 3000 }), DEFAULT_RETRY_POLICY, now)).toBe(4000);
-    expect(rateLimitWaitMs(e({}, { retryAfterS: 900 }), DEFAULT_RETRY_POLICY, now)).toBe(60_000);
-    expect(rateLimitWaitMs(e({}, {}), DEFAULT_RETRY_POLICY, now)).toBeUndefined();
+    expect(rateLimitWaitMs(e({ retry_after: 4 }, { retryAfterS: 2, remaining: 0, resetAt: now + 3000 }), now)).toBe(2000);
+    expect(rateLimitWaitMs(e({ retry_after: 4 }, { remaining: 0, resetAt: now + 3000 }), now)).toBe(4000);
+    expect(rateLimitWaitMs(e({}, { remaining: 0, resetAt: now + 3000 }), now)).toBe(3000);
+    expect(rateLimitWaitMs(e({}, { remaining: 5, resetAt: now + 3000 }), now)).toBeUndefined();
+    expect(rateLimitWaitMs(e({}, { retryAfterS: 900 }), now)).toBe(900_000);
+    expect(rateLimitWaitMs(e({}, {}), now)).toBeUndefined();
   });
 
   it('classify: rows of the table', () => {

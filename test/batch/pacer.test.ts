@@ -4,7 +4,7 @@ import { Pacer } from '../../src/batch/pacer.js';
 /** A clock that sleep() advances: acquire() calls are serialized, so virtual time is exact. */
 function virtualClock(start = 1_000_000) {
   let t = start;
-  return { now: () => t, sleep: async (ms: number) => void (t += ms) };
+  return { now: () => t, sleep: async (ms: number) => void (t += ms), set: (ms: number) => void (t = ms) };
 }
 
 describe('pacer', () => {
@@ -61,29 +61,66 @@ describe('pacer', () => {
     expect(second).toBe(true);
   });
 
-  it('tightens whole-second reset bounds within a window, so an exhausted window costs ms, not a second', async () => {
-    const c = virtualClock(0);
-    const p = new Pacer(c, { limit: 1000, windowS: 10 });
-    const s1 = await p.acquire();
-    // The true reset is at 10 000 ms; answers round the seconds left up, so they say 11 000, 10 400, 10 050.
-    p.observe(s1, { remaining: 5, resetAt: 11_000 });
-    const s2 = await p.acquire();
-    p.observe(s2, { remaining: 4, resetAt: 10_400 });
-    const s3 = await p.acquire();
-    p.observe(s3, { remaining: 0, resetAt: 10_050 });
-    await p.acquire();
-    expect(c.now()).toBeGreaterThanOrEqual(10_050);
-    expect(c.now()).toBeLessThan(10_200);
-    // A bound a window later is the next window, not a tighter one.
-    p.observe(4, { remaining: 9, resetAt: 20_100 });
-    expect(p.nextStartAt()).toBeLessThan(10_200);
-  });
-
   it('a start that may happen now never sleeps, even when the clock ticks between two reads', async () => {
     let t = 0;
     const slept: number[] = [];
     const p = new Pacer({ now: () => ++t, sleep: async (ms: number) => void slept.push(ms) });
     await p.acquire();
     expect(slept).toEqual([]);
+  });
+});
+
+describe('pacer: starts from the server count (issue 12)', () => {
+  it('start-now: the balance read says 19 left, so 19 start at once; the 20th waits for the window, not longer', async () => {
+    const c = virtualClock(0);
+    const p = new Pacer(c, { limit: 20, windowS: 60, remaining: 19, resetAt: 60_000 }, 0);
+    for (let i = 0; i < 19; i++) await p.acquire();
+    expect(c.now()).toBe(0);
+    await p.acquire();
+    // Our own log: 20 starts (the balance read included) in the window; the first leaves at 60 s.
+    expect(c.now()).toBeGreaterThanOrEqual(60_000);
+    expect(c.now()).toBeLessThan(60_250);
+  });
+
+  it('start-now: r left until t, and nothing waits when r covers the batch', async () => {
+    const c = virtualClock(0);
+    const p = new Pacer(c, { limit: 30, windowS: 60, remaining: 29, resetAt: 60_000 }, 0);
+    for (let i = 0; i < 10; i++) await p.acquire();
+    expect(c.now()).toBe(0);
+  });
+
+  it('a token bucket: each answer says what is left, and starts follow it without waiting a window', async () => {
+    const c = virtualClock(0);
+    const p = new Pacer(c, { limit: 20, windowS: 3, remaining: 19, resetAt: 1000 }, 0);
+    const seqs: number[] = [];
+    for (let i = 0; i < 19; i++) seqs.push(await p.acquire());
+    // 500 ms later the answers come: the bucket had 0 left at their arrival...
+    c.set(500);
+    p.observe(seqs.at(-1)!, { limit: 20, windowS: 3, remaining: 0, resetAt: 1000 });
+    // ...and a fresh answer (a request that arrived at 500 ms) says 3 tokens are there now.
+    const s = await p.acquire();
+    expect(c.now()).toBeGreaterThanOrEqual(1000); // the 20th: one more at the reset
+    p.observe(s, { limit: 20, windowS: 3, remaining: 3, resetAt: 2000 });
+    const t0 = c.now();
+    for (let i = 0; i < 3; i++) await p.acquire();
+    expect(c.now()).toBe(t0);
+  });
+
+  it("trusts its own log only while the server's counts agree: a key spent elsewhere waits for the reset", async () => {
+    const c = virtualClock(0);
+    const p = new Pacer(c, { limit: 20, windowS: 60, remaining: 2, resetAt: 30_000 }, 0);
+    await p.acquire();
+    await p.acquire();
+    expect(c.now()).toBe(0);
+    await p.acquire();
+    expect(c.now()).toBeGreaterThanOrEqual(30_000);
+  });
+
+  it('with a limit and no remaining count, even spacing is the fallback', async () => {
+    const c = virtualClock(0);
+    const p = new Pacer(c, { limit: 10, windowS: 10 }, 0);
+    await p.acquire();
+    await p.acquire();
+    expect(c.now()).toBeGreaterThanOrEqual(1000);
   });
 });

@@ -142,7 +142,7 @@ describe('geo locate <folder> on a terminal', () => {
     expect(r.stderr).toContain('\r\u001b[2K');
     const stderr = r.stderr.replace(/\u001b\[[0-9;]*m/g, '');
     const stdout = r.stdout.replace(/\u001b\[[0-9;]*m/g, '');
-    expect(stderr).toMatch(/6\/6 · 5 ok · 1 failed · 0 in flight · 4 credits · [\d.]+\/min · ETA/);
+    expect(stderr).toMatch(/6\/6 · 5 ok · 1 failed · 0 in flight · elapsed \d+ s · 4 credits · [\d.]+\/min · ETA/);
     expect(stdout).toMatch(/│ input +│ place +│ coordinates +│ confidence │ EXIF +│/);
     expect(stdout).toMatch(/blocked\.png +│ failed: content_blocked/);
     expect(stdout).toMatch(/paris\.jpg +│ Paris[^│]* +│ 48\.858\d+, 2\.294\d+ +│ +0\.\d\d │ agrees/);

@@ -32,7 +32,7 @@ describe('geo sandbox', () => {
     const t = io();
     const ac = new AbortController();
     const t0 = performance.now();
-    const done = main(['sandbox', '--port', '0', '--rate-limit', '100'], { io: t.io, signal: ac.signal, env: { GEO_CONFIG_DIR: tempConfigDir() } });
+    const done = main(['sandbox', '--port', '0', '--rate-limit', '100', '--rate-algorithm', 'sliding'], { io: t.io, signal: ac.signal, env: { GEO_CONFIG_DIR: tempConfigDir() } });
     const url = await t.firstLine;
     const ms = performance.now() - t0;
     console.log(`geo sandbox: URL printed ${ms.toFixed(0)} ms after main() was called (in-process, modules warm or not)`);
@@ -41,6 +41,7 @@ describe('geo sandbox', () => {
     expect(t.out()).toMatch(/KEY\s+TIER\s+API CREDITS\s+NOTES/);
     const c = await call(url, 'GET', '/api/v1/credits', { key: KEYS.pro });
     expect(c.headers['ratelimit-limit']).toBe('100');
+    expect(t.out()).toContain('Rate limits (sliding) per 60 s: 100 for every key.');
     ac.abort();
     expect(await done).toBe(0);
     expect(t.err()).toMatch(/sandbox ready in \d+ ms/);
@@ -48,7 +49,7 @@ describe('geo sandbox', () => {
   });
 
   it('bad flags are usage errors (exit 2)', async () => {
-    for (const argv of [['--port', 'x'], ['--faults', 'boom:0.5'], ['--latency', '-1']]) {
+    for (const argv of [['--port', 'x'], ['--faults', 'boom:0.5'], ['--latency', '-1'], ['--rate-algorithm', 'leaky']]) {
       const t = io();
       expect(await main(['sandbox', ...argv], { io: t.io, signal: new AbortController().signal, env: { GEO_CONFIG_DIR: tempConfigDir() } }), argv.join(' ')).toBe(2);
     }

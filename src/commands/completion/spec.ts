@@ -74,7 +74,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
     },
   },
   docs: leaf('the HTML API documentation', ['--open', '--html=']),
-  sandbox: leaf('run the local reference server', ['--host=', '--port=', '--latency=', '--rate-limit=', '--rate-window=', '--faults=', '--seed=']),
+  sandbox: leaf('run the local reference server', ['--host=', '--port=', '--latency=', '--rate-limit=', '--rate-window=', '--rate-algorithm=', '--faults=', '--seed=']),
   export: leaf('turn results into geojson, kml, csv or html files', ['--all', '--history', '--out='], 'files'),
   completion: leaf('print a shell completion script', [], ['bash', 'zsh', 'fish']),
 };

@@ -81,6 +81,8 @@ export const locate: Handler = async (ctx, args, opts) => {
         // Stored results are read for reuse even with --no-store, which only stops new writes.
         ...(account !== undefined ? { account } : {}), dataDir: dataDir(ctx.env),
         ...consentDeps(ctx),
+        // The live line is redrawn every second on a terminal (one image has its spinner instead).
+        ...(ctx.animate && !s.single ? { tickMs: 1000 } : {}),
       },
       s.batch,
     );

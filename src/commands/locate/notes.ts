@@ -61,6 +61,8 @@ export function stopExitCode(s: BatchStop): number {
       return 3;
     case 'credits':
       return 4;
+    case 'rate_limited':
+      return 5;
     case 'cancelled':
       return 130;
     case 'not_found':

@@ -17,7 +17,7 @@ export const register: Register = (program, act) => {
     .option('--model <name>', 'model name; only orca-1.5 exists')
     .option('--idempotency-key <key>', 'one input only: your own key; reuse it to replay a finished request free')
     .option('--from-file <list>', 'read inputs from this file, one path or URL per line (# comments)')
-    .option('--concurrency <n>', 'requests in flight at most (default: from the rate limit and the latency seen)')
+    .option('--concurrency <n>', 'requests in flight at most, 1-256 (default: what the rate limit needs at the latency seen, up to 64)')
     .option('--journal <file>', 'the journal to write (default: one per command in the XDG state folder)')
     .option('--resume <file>', 'run a journal\'s command again: finished inputs are re-emitted, the rest resent with their keys')
     .option('--fresh', 'ignore the journal and your stored results: analyse again, with new idempotency keys (charged again)')

@@ -7,6 +7,7 @@ const EXAMPLES = `
 Examples:
   $ geo sandbox                                   serve on http://127.0.0.1:4010
   $ geo sandbox --port 0 --latency 2000           a free port, 2 s per analysis
+  $ geo sandbox --rate-limit 20 --rate-window 3 --rate-algorithm bucket   a token bucket
   $ geo sandbox --faults 503:0.2,reset-after:0.05 --seed 7   reproducible flaky service
   $ curl -s http://127.0.0.1:4010/api/v1/credits -H 'x-api-key: orca_sandbox_pro'
   $ curl -si http://127.0.0.1:4010/api/v1/geolocate -H 'Authorization: Bearer orca_sandbox_pro' \\
@@ -29,6 +30,7 @@ export const register: Register = (program, act) => {
     .option('--latency <ms>', 'delay of every analysis in milliseconds', '0')
     .option('--rate-limit <n>', 'requests per window for every key (default per tier: free 5, starter 15, pro 30, enterprise 120)')
     .option('--rate-window <s>', 'rate-limit window in seconds', '60')
+    .option('--rate-algorithm <name>', 'how the quota is counted: fixed (windows), sliding (a log of the last window), bucket (tokens refilled at limit/window per second)', 'fixed')
     .option('--faults <list>', 'faults injected into geolocate requests, e.g. 500:0.1,reset-after:0.05')
     .option('--seed <n>', 'seed of the fault draws (same seed, same order of faults)', '1')
     .addHelpText('after', EXAMPLES)

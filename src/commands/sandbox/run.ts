@@ -6,6 +6,7 @@ import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { isLoopbackHost } from '../../api/schemas.js';
 import { parseFaultList } from '../../sandbox/faults.js';
+import { type RateAlgorithm, RATE_ALGORITHMS } from '../../sandbox/ratelimit.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { SEED_KEYS, TIER_RATE } from '../../sandbox/state.js';
 
@@ -29,6 +30,8 @@ export async function runSandbox(ctx: Ctx, _args: unknown[], opts: Record<string
   const rateLimit = int('rate-limit', opts.rateLimit, 1, 1_000_000);
   const rateWindowS = int('rate-window', opts.rateWindow, 1, 86_400);
   const seed = int('seed', opts.seed, 0, 2 ** 32 - 1);
+  const rateAlgorithm = String(opts.rateAlgorithm ?? 'fixed') as RateAlgorithm;
+  if (!RATE_ALGORITHMS.includes(rateAlgorithm)) throw new UsageError(`--rate-algorithm must be one of ${RATE_ALGORITHMS.join(', ')}, got "${rateAlgorithm}"`, 'see `geo sandbox --help`');
   const faults = opts.faults === undefined ? undefined : String(opts.faults);
   if (faults) {
     try {
@@ -38,13 +41,13 @@ export async function runSandbox(ctx: Ctx, _args: unknown[], opts: Record<string
     }
   }
   const started = performance.now();
-  const sb = await startSandbox({ host, port, latencyMs, rateLimit, rateWindowS, faults, seed, now: ctx.now });
+  const sb = await startSandbox({ host, port, latencyMs, rateLimit, rateWindowS, rateAlgorithm, faults, seed, now: ctx.now });
   const ms = performance.now() - started;
   const out = ctx.io.stdout;
   out.write(`${sb.url}\n\n`);
   const rows = [['KEY', 'TIER', 'API CREDITS', 'NOTES'], ...SEED_KEYS.map((k) => [k.key, k.tier, String(k.apiBalance), k.note])];
   out.write(`${table(rows)}\n\n`);
-  out.write(`batch_sandbox is bound to orca_sandbox_enterprise. Rate limits per ${rateWindowS ?? 60} s: ${rateLimit !== undefined ? `${rateLimit} for every key` : Object.entries(TIER_RATE).map(([t, n]) => `${t} ${n}`).join(', ')}.\n`);
+  out.write(`batch_sandbox is bound to orca_sandbox_enterprise. Rate limits (${rateAlgorithm}) per ${rateWindowS ?? 60} s: ${rateLimit !== undefined ? `${rateLimit} for every key` : Object.entries(TIER_RATE).map(([t, n]) => `${t} ${n}`).join(', ')}.\n`);
   out.write(`Docs ${sb.url}/api/v1/docs · OpenAPI ${sb.url}/__sandbox/openapi.json · Ledger ${sb.url}/__sandbox/ledger\n`);
   const err = ctx.io.stderr;
   if (!isLoopbackHost(host)) err.write(`warning: listening on ${host}: the sandbox keys are public; the ledger answers loopback callers only\n`);

@@ -27,14 +27,16 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** One line, redrawn in place: what is finished, what it cost, how fast, how long to go. */
 export function progressLine(p: ProgressData, style: Style): string {
   const settled = p.done + p.failed;
-  const cells = 16;
+  const cells = 10; // room for every figure on a 100-column terminal
   const full = p.total > 0 ? Math.round((settled / p.total) * cells) : 0;
   const bar = '█'.repeat(full) + '░'.repeat(cells - full);
   const parts = [
     `${bar} ${settled}/${p.total}`,
     `${p.done} ok`,
-    p.failed ? style.red(`${p.failed} failed`) : '0 failed',
+    p.failed - p.notSent ? style.red(`${p.failed - p.notSent} failed`) : '0 failed',
+    ...(p.notSent ? [style.yellow(`${p.notSent} not sent`)] : []),
     `${p.inFlight} in flight`,
+    `elapsed ${duration(p.elapsedS)}`,
     plural(p.creditsSpent, 'credit'),
     `${p.ratePerMin.toFixed(1)}/min`,
     p.etaS !== undefined ? `ETA ${duration(p.etaS)}` : 'ETA …',
