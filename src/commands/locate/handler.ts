@@ -13,6 +13,7 @@ import { runBatch } from '../../batch/run.js';
 import type { Handler } from '../../cli.js';
 import type { Ctx } from '../../context.js';
 import { MissingKeyError } from '../../errors.js';
+import { expandSamples } from '../../local/samples.js';
 import { viewOpts } from '../../output/render.js';
 import { planLine } from '../../output/views/batch.js';
 import { dryRunText } from './dry-run.js';
@@ -45,9 +46,10 @@ function confirmer(ctx: Ctx): ((plan: BatchPlan) => Promise<boolean>) | undefine
 }
 
 export const locate: Handler = async (ctx, args, opts) => {
-  const inputs = (args[0] as string[] | undefined) ?? [];
+  const inputs = expandSamples((args[0] as string[] | undefined) ?? []);
   const s = await parseLocate(ctx, inputs, opts);
-  const format = chooseFormat(ctx);
+  // DESIGN.md: many results into a pipe are NDJSON; one result, or a dry run's plan, is text.
+  const format = chooseFormat(ctx, s.single || s.dryRun ? 'table' : 'ndjson');
   const client = clientFor(ctx, s.dryRun);
   const warn = (l: string) => note(ctx, l);
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn });
