@@ -9,6 +9,7 @@ export const register: Register = (program, act) => {
 
   cases
     .command('list')
+    .alias('ls')
     .description('list cases (id, name, description, team, created, updated)')
     .option('--team <id>', 'only the cases of this team')
     .option('--limit <n>', 'at most N cases, 1-200 (default 50)')

@@ -26,6 +26,7 @@ Examples:
 
   keys
     .command('list')
+    .alias('ls')
     .description('list profiles with masked keys, base URLs and the active one (*)')
     .addHelpText('after', '\nExamples:\n  $ geo keys list\n  $ geo keys list --json | jq -r ".[].name"')
     .action(act(async () => (await import('./handlers.js')).list));
