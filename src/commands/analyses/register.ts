@@ -18,11 +18,11 @@ export const register: Register = (program, act) => {
 The table shows the columns the items carry (id, created, file, place, coordinates, confidence,
 depth); --json prints the body exactly as received.
 
-Examples:
-  $ geo analyses
-  $ geo analyses -S montmartre            search (also: --search TEXT, or geo analyses TEXT)
-  $ geo analyses --city paris --limit 10
-  $ geo analyses --json | jq -r '.data[].analysis_id'`,
+Examples (--sandbox: a fresh sandbox, so the list starts empty; drop it to use your key):
+  $ geo --sandbox analyses
+  $ geo --sandbox analyses -S montmartre          search (also: --search TEXT, or a positional TEXT)
+  $ geo --sandbox analyses --city paris --limit 10
+  $ geo --sandbox analyses --json | jq -r '.data[].analysis_id'`,
     )
     .action(act(async () => (await import('./handler.js')).analyses));
 };
