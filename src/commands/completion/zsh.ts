@@ -80,7 +80,7 @@ ${Object.entries(COMMANDS).map(([n, c]) => nounCase(n, c)).join('')}  esac
 if [[ "\${zsh_eval_context[-1]}" == loadautofunc ]]; then
   _geo "$@"
 else
-  (( \$+functions[compdef] )) || { autoload -Uz compinit && compinit -i; }
+  (( $+functions[compdef] )) || { autoload -Uz compinit && compinit -i; }
   compdef _geo geo
 fi
 `;
