@@ -17,15 +17,21 @@ export function cellOf(lat: number, lng: number): number {
   return row * COLS + col;
 }
 
-/** Everything a PlaceIndex answers from. */
-export interface PlaceData {
+/** One entry per place, in grid-cell order: what a PlaceIndex (places.ts) exposes. */
+export interface PlaceArrays {
   count: number;
   lat: Float32Array;
   lng: Float32Array;
+  /** Index into `countries`. */
   country: Uint8Array;
+  /** Index into `admin1Names`, NO_ADMIN when unknown. */
   admin1: Uint16Array;
   countries: string[];
   admin1Names: string[];
+}
+
+/** Everything a PlaceIndex answers from. */
+export interface PlaceData extends PlaceArrays {
   /** Names as JSON string bodies, place i at nameStart[i]..nameStart[i+1]. */
   names: Uint8Array;
   nameStart: Uint32Array;

@@ -7,21 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { haversineKm } from './distance.js';
-import { COLS, PACKED_FILE, type PlaceData, ROWS, unpackPlaces } from './places-pack.js';
+import { COLS, PACKED_FILE, type PlaceArrays, type PlaceData, ROWS, unpackPlaces } from './places-pack.js';
 import { fromCities } from './places-source.js';
 
 export { NO_ADMIN } from './places-pack.js';
 
-export interface PlaceIndex {
-  count: number;
-  lat: Float32Array;
-  lng: Float32Array;
-  /** Index into `countries`. */
-  country: Uint8Array;
-  /** Index into `admin1Names`, NO_ADMIN when unknown. */
-  admin1: Uint16Array;
-  countries: string[];
-  admin1Names: string[];
+/** The arrays (sorted by grid cell; see PlaceArrays) and the look-ups over them. */
+export interface PlaceIndex extends PlaceArrays {
   nameOf(i: number): string;
   /** Nearest place within maxKm (optionally only in one country), or undefined. */
   nearest(lat: number, lng: number, maxKm: number, countryCode?: string): { index: number; km: number } | undefined;
