@@ -175,7 +175,9 @@ Environment: GEO_API_KEY, GEO_BASE_URL, GEO_PROFILE, GEO_DEBUG, NO_COLOR, FORCE_
     }
   };
 
-  const noun = invokedNoun(argv);
+  // `geo help NOUN` shows NOUN's own help, so NOUN is registered in full.
+  const first = invokedNoun(argv);
+  const noun = first === 'help' ? invokedNoun(argv.slice(argv.indexOf('help') + 1)) : first;
   if (noun && NOUNS[noun]) NOUNS[noun](program, act);
   else listNouns(program, act, Object.values(NOUNS));
   return program;

@@ -15,6 +15,15 @@ describe('help', () => {
     expect(r.stdout).toMatch(/^Usage: geo cases create \[options\]/);
     expect(r.stdout).toContain('--description <text>');
     expect(r.stdout).toEqual((await runCli(['cases', 'create', '--help'])).stdout);
+    expect((await runCli(['--no-color', 'help', 'config', 'set'])).stdout).toMatch(/^Usage: geo config set \[options\] <key> <value>/);
+  });
+
+  it('geo help cases nope is a usage error (exit 2), as geo help nope is', async () => {
+    for (const argv of [['help', 'cases', 'nope'], ['help', 'nope']]) {
+      const r = await runCli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+    }
   });
 
   it.each([['cases', 'create'], ['keys', 'add'], ['locate'], ['config', 'set']])('geo %s %s --help lists the inherited global flags', async (...argv) => {
