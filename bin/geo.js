@@ -11,6 +11,10 @@ const argv = process.argv.slice(2);
 // `geo --version` alone is answered before any of the CLI is loaded (budget: 1.5x `node -e 0`).
 // Same output as commander's -V; every other form goes through commander.
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  // A reader that already left (`geo --version | true`) is not an error (src/cli.ts does the same).
+  process.stdout.on('error', (err) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   process.stdout.write(JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version + '\n');
 } else {
   // Node >= 22.1 caches the packages loaded outside the bundle (conf, @inquirer/prompts); no-op on 20.

@@ -8,6 +8,7 @@ import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, Req
 import type { Ctx, GlobalOptions, Runtime } from './context.js';
 import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor } from './output/io.js';
+import { invokedNoun, normalizeArgv } from './argv.js';
 import { listNouns } from './root-help.js';
 import { register as locateRegister } from './commands/locate/register.js';
 import { register as inspectRegister } from './commands/inspect/register.js';
@@ -21,6 +22,7 @@ import { register as docsRegister } from './commands/docs/register.js';
 import { register as sandboxRegister } from './commands/sandbox/register.js';
 import { register as exportRegister } from './commands/export/register.js';
 import { register as completionRegister } from './commands/completion/register.js';
+import { register as versionRegister } from './commands/version/register.js';
 
 // bin/load-cli.js registers its code-cache save here (the bundle's exports are main and this).
 export { onBeforeV8Tuning } from './api/v8-tuning.js';
@@ -82,28 +84,9 @@ const NOUNS: Record<string, Register> = {
   sandbox: sandboxRegister,
   export: exportRegister,
   completion: completionRegister,
+  version: versionRegister,
 };
 export const NOUN_NAMES = Object.keys(NOUNS);
-
-const VALUE_FLAGS = new Set(['--format', '--profile', '--base-url', '--timeout']);
-function invokedNoun(argv: string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (VALUE_FLAGS.has(a)) i++;
-    else if (!a.startsWith('-')) return a;
-  }
-  return undefined;
-}
-
-/**
- * DESIGN.md gives -q two meanings: the global --quiet, and `geo analyses -q TEXT` (the spec's q).
- * Commander lets program options win everywhere, so after the analyses noun -q is read as --query.
- */
-export function rewriteAnalysesQ(argv: string[]): string[] {
-  const at = argv.indexOf('analyses');
-  if (at < 0 || invokedNoun(argv) !== 'analyses') return argv;
-  return argv.map((a, i) => (i > at && a === '-q' ? '--query' : a));
-}
 
 export function readVersion(): string {
   try {
@@ -143,6 +126,8 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
     .option('-y, --yes', 'answer yes to confirmations')
     .option('--sandbox', 'run against an in-process sandbox with its pro key (no account needed)')
     .showSuggestionAfterError(true)
+    // Each command's help ends with the global flags it inherits (gh's "INHERITED FLAGS").
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
       writeOut: (s) => rt.io.stdout.write(s),
@@ -154,11 +139,15 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
     .addHelpText(
       'after',
       `
-Examples:
-  $ geo locate photo.jpg --depth 3        locate one image, forensic depth
-  $ geo locate photo.jpg --json | jq .location
-  $ geo --sandbox locate fixtures/images/paris.jpg   try it without an account
-  $ geo keys add work                     store a key (hidden prompt)
+Examples (each runs as written, from any folder; sample:NAME is a photo shipped with geo):
+  $ geo --sandbox locate sample:paris --depth 3     try it: no account, no credits
+  $ geo --sandbox locate sample:tokyo --json | jq .location
+  $ geo inspect sample:sydney                       offline and free: what the file itself says
+  $ geo help locate                                 every command's flags and examples
+
+With your own key and photos:
+  geo keys add work                   store a key (hidden prompt)
+  geo locate photo.jpg --depth 3      locate one image, forensic depth
 
 Exit codes: 0 ok, 1 unexpected, 2 usage/invalid input, 3 auth, 4 credits, 5 rate limited,
             6 service/network, 7 some batch inputs failed, 8 below --min-confidence, 130 cancelled.
@@ -217,12 +206,13 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
     controller.abort(new CancelledError('interrupted'));
   };
   if (ownSignal) process.on('SIGINT', onSigint);
-  // `geo … | head`: the reader left, so stop quietly instead of dying on EPIPE with a stack
+  // `geo … | head` (and `2>&1 | head`): the reader left, so stop quietly with exit 0 instead of
+  // dying on EPIPE with a stack, whichever stream noticed first and whatever wrote to it
   // (journaled work is safe; a rerun picks up the rest).
   const onPipeClosed = (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
   };
-  if (!deps?.io) process.stdout.on('error', onPipeClosed);
+  if (!deps?.io) for (const stream of [process.stdout, process.stderr]) stream.on('error', onPipeClosed);
   const rt: Runtime = {
     io,
     env,
@@ -234,8 +224,9 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
   let exitCode = 0;
   const debug = argv.includes('--debug') || Boolean(env.GEO_DEBUG && env.GEO_DEBUG !== '0');
   try {
-    const program = await buildProgram(rt, argv, (code) => (exitCode = code));
-    await program.parseAsync(rewriteAnalysesQ(argv), { from: 'user' });
+    const args = normalizeArgv(argv);
+    const program = await buildProgram(rt, args, (code) => (exitCode = code));
+    await program.parseAsync(args, { from: 'user' });
   } catch (err) {
     exitCode = exitCodeFor(err);
     // `geo` or `geo cases` without a command: commander has already printed the help to stderr.

@@ -112,7 +112,11 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
     },
     account() {
       const r = ctx.resolved();
-      return r.key ? accountFingerprint(normalizeBaseUrl(r.baseUrl.value), r.key.value) : undefined;
+      if (!r.key) return undefined;
+      // --sandbox serves on a new port each run: its account is "the sandbox's pro key" whatever the
+      // port, so a journal it wrote can be resumed by the next --sandbox run.
+      const origin = r.baseUrl.source === 'sandbox' ? 'geo-sandbox:' : normalizeBaseUrl(r.baseUrl.value);
+      return accountFingerprint(origin, r.key.value);
     },
     onCleanup(fn) {
       cleanups.push(fn);

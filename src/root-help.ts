@@ -22,7 +22,7 @@ export function listNouns(program: Command, act: Act, registers: readonly Regist
     terms.set(program.command(name).description(seen.description), term);
   }
   const help = new Help();
-  program.configureHelp({ subcommandTerm: (cmd) => terms.get(cmd) ?? help.subcommandTerm(cmd) });
+  program.configureHelp({ ...program.configureHelp(), subcommandTerm: (cmd) => terms.get(cmd) ?? help.subcommandTerm(cmd) });
 }
 
 /**

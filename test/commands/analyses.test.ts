@@ -33,14 +33,20 @@ describe('geo analyses', () => {
     const body = AnalysesListSchema.parse(JSON.parse(r.stdout));
     expect(body.data).toHaveLength(2);
   });
-  it('-q TEXT searches (the global -q is taken first, the text still arrives) and --query too', async () => {
-    const a = await run(['analyses', '-q', 'tokyo', '--json']);
+  it('-S/--search TEXT searches (gh\'s name), and so do --query (the earlier name) and a positional TEXT', async () => {
+    const a = await run(['analyses', '-S', 'tokyo', '--json']);
     expect(a.code).toBe(0);
     const items = AnalysesListSchema.parse(JSON.parse(a.stdout)).data;
     expect(items.length).toBe(1);
     expect(JSON.stringify(items[0])).toMatch(/tokyo/i);
-    const b = await run(['analyses', '--query', 'tokyo', '--json']);
-    expect(JSON.parse(b.stdout).data).toEqual(items);
+    for (const argv of [['--search', 'tokyo'], ['--query', 'tokyo'], ['tokyo']]) {
+      expect(JSON.parse((await run(['analyses', ...argv, '--json'])).stdout).data, argv.join(' ')).toEqual(items);
+    }
+  });
+  it('-q is --quiet here too: `geo analyses --limit 1 -q` lists one analysis', async () => {
+    const r = await run(['analyses', '--limit', '1', '-q', '--json']);
+    expect(r.code).toBe(0);
+    expect(AnalysesListSchema.parse(JSON.parse(r.stdout)).data).toHaveLength(1);
   });
   it('--city filters by slug; no match prints a friendly line', async () => {
     const r = await run(['analyses', '--city', 'nowhere-at-all']);

@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { NOUN_NAMES, buildProgram } from '../../src/cli.js';
+import { FLAG_HELP } from '../../src/commands/completion/flag-help.js';
 import { COMMANDS, type CmdSpec, GLOBAL_FLAGS, SHORT_VALUE_FLAGS } from '../../src/commands/completion/spec.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
@@ -16,7 +17,7 @@ async function program(argv: string[]): Promise<Command> {
 }
 
 /** "--depth=" for a flag that takes a value, "--async" otherwise: the spec's notation. */
-const flagsOf = (c: Command) => c.options.map((o: Option) => `${o.long}${o.required || o.optional ? '=' : ''}`).sort();
+const flagsOf = (c: Command) => c.options.filter((o: Option) => !o.hidden).map((o: Option) => `${o.long}${o.required || o.optional ? '=' : ''}`).sort();
 const shortValued = (c: Command) => c.options.filter((o: Option) => o.short && (o.required || o.optional)).map((o: Option) => o.short!);
 const HINT = 'update src/commands/completion/spec.ts to match the command';
 
@@ -42,6 +43,7 @@ describe('completion spec matches the real program', () => {
       expect(Object.keys(spec.subcommands ?? {}).sort(), HINT).toEqual(cmd!.commands.map((c) => c.name()).sort());
       for (const sub of cmd!.commands) {
         expect([...spec.subcommands![sub.name()]!.flags].sort(), `${noun} ${sub.name()}: ${HINT}`).toEqual(flagsOf(sub));
+        expect(spec.subcommands![sub.name()]!.aliases ?? [], `${noun} ${sub.name()} aliases: ${HINT}`).toEqual(sub.aliases());
         shorts.push(...shortValued(sub));
       }
     }
@@ -111,3 +113,65 @@ describe('the bash script in bash', () => {
     expect(await complete('geo --profile w', { PATH: `${bin}:${process.env.PATH}` })).toEqual(['work']);
   });
 });
+
+/** A real shell, or undefined when it is not installed (the tests then skip and say why). */
+function shell(name: string): string | undefined {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim() || undefined;
+}
+
+describe('every flag of the spec has a description for zsh and fish', () => {
+  it('FLAG_HELP covers the global flags and each command\'s', () => {
+    const all = new Set(GLOBAL_FLAGS);
+    const walk = (c: CmdSpec) => {
+      c.flags.forEach((f) => all.add(f));
+      Object.values(c.subcommands ?? {}).forEach(walk);
+    };
+    Object.values(COMMANDS).forEach(walk);
+    const missing = [...all].map((f) => f.replace(/=$/, '')).filter((f) => !FLAG_HELP[f]);
+    expect(missing, 'add them to src/commands/completion/flag-help.ts').toEqual([]);
+  });
+});
+
+const zsh = shell('zsh');
+describe.runIf(zsh)('the zsh script in zsh -f (no compinit, no ~/.zshrc)', () => {
+  /** What _geo offers for the words, with _describe replaced by a printer of its items. */
+  async function offers(words: string[]): Promise<string[]> {
+    const script = (await runCli(['completion', 'zsh'])).stdout;
+    const prog = `${script}\n_describe() { print -rl -- "\${(@P)argv[-1]}" }\ncompadd() { print -rl -- "\${@[-1]}" }\nwords=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _geo`;
+    const r = spawnSync(zsh!, ['-f', '-c', prog], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: tempConfigDir() } });
+    expect(r.stderr).toBe('');
+    return r.stdout.split('\n').filter(Boolean);
+  }
+
+  it('source <(geo completion zsh) registers _geo even though compinit never ran', async () => {
+    const script = (await runCli(['completion', 'zsh'])).stdout;
+    const r = spawnSync(zsh!, ['-f', '-c', `source /dev/stdin <<'EOF'\n${script}\nEOF\nprint -r -- \${_comps[geo]}`], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: tempConfigDir() } });
+    expect(r.stderr).not.toMatch(/command not found/);
+    expect(r.stdout.trim()).toBe('_geo');
+  });
+
+  it('nouns and flags come with their descriptions; ls completes as list', async () => {
+    expect(await offers(['geo', 'ca'])).toContain('cases:investigation cases');
+    expect(await offers(['geo', 'locate', '--d'])).toContain('--depth:1 Surface (1 credit), 2 Standard (2), 3 Forensic (10)');
+    expect(await offers(['geo', 'cases', 'ls', '--'])).toContain('--team:team id');
+    expect(await offers(['geo', 'analyses', '--'])).toContain('--search:search neighborhood, city or filename');
+  });
+});
+
+const fish = shell('fish');
+describe.runIf(fish)('the fish script in fish --no-config', () => {
+  it('completes nouns, subcommands and flags, each with its description', async () => {
+    const script = (await runCli(['completion', 'fish'])).stdout;
+    const dir = tempConfigDir();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(`${dir}/geo.fish`, script);
+    const complete = (line: string) => spawnSync(fish!, ['--no-config', '-c', `source ${dir}/geo.fish; complete -C ${JSON.stringify(line)}`], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir } }).stdout.split('\n').filter(Boolean);
+    expect(complete('geo ')).toContain('locate\tlocate images: files, folders, - (stdin), https URLs or a --from-file list');
+    expect(complete('geo locate --dep')).toEqual(['--depth\t1 Surface (1 credit), 2 Standard (2), 3 Forensic (10)']);
+    expect(complete('geo keys ls --')).toContain('--json\tprint JSON (same as --format json)');
+    expect(complete('geo config ')).toContain('list\tall defaults');
+  });
+});
+
+if (!zsh) console.log('skipped: zsh is not installed (apt-get install zsh)');
+if (!fish) console.log('skipped: fish is not installed (apt-get install fish)');

@@ -88,10 +88,21 @@ describe('geo inspect', () => {
     expect(Array.isArray(o.exif.errors)).toBe(true);
   });
 
-  it('--help shows examples', async () => {
+  it('--help shows examples that run anywhere (the shipped samples; test/install runs them)', async () => {
     const r = await runCli(['inspect', '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Examples:/);
-    expect(r.stdout).toMatch(/geo inspect --json photo\.jpg/);
+    expect(r.stdout).toMatch(/Examples \(/);
+    expect(r.stdout).toMatch(/\$ geo inspect --json sample:tokyo/);
+  });
+
+  it('sample:NAME is a photo shipped with geo; an unknown name is one line with the list', async () => {
+    const r = await runCli(['inspect', 'sample:paris', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, sha256: expect.stringMatching(/^868735296a0b/) });
+    const all = await runCli(['inspect', 'sample:all', '--format', 'ndjson']);
+    expect(all.stdout.trimEnd().split('\n')).toHaveLength(5);
+    const bad = await runCli(['inspect', 'sample:rome']);
+    expect(bad).toMatchObject({ code: 2, stdout: '' });
+    expect(bad.stderr).toMatch(/^error: unknown sample "rome" — hint: built-in samples: sample:paris, .*sample:all\n$/);
   });
 });

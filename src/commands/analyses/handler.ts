@@ -1,7 +1,6 @@
 /**
- * Glue for `geo analyses`. The search text comes from --query or the positional argument: the
- * global -q/--quiet takes `-q` before this command sees it, so `geo analyses -q paris` arrives
- * as quiet + positional "paris", which searches for paris all the same.
+ * Glue for `geo analyses`. The search text comes from -S/--search (or its earlier name --query) or
+ * the positional argument; `geo analyses -q paris` is quiet + positional "paris", a search all the same.
  */
 import type { Handler } from '../../cli.js';
 import { UsageError } from '../../errors.js';
@@ -11,9 +10,9 @@ import { runAnalyses } from './run.js';
 export const analyses: Handler = async (ctx, args, opts) => {
   resolveFormat(ctx); // a bad --format fails before anything is sent (issue 7)
   const positional = args[0] as string | undefined;
-  const query = opts.query as string | undefined;
+  const query = (opts.search ?? opts.query) as string | undefined;
   if (positional !== undefined && query !== undefined && positional !== query) {
-    throw new UsageError('give the search text once: either --query TEXT or a positional TEXT');
+    throw new UsageError('give the search text once: either --search TEXT or a positional TEXT');
   }
   const res = await runAnalyses(ctx, { q: query ?? positional, city: opts.city as string | undefined, limit: opts.limit as string | undefined });
   // Off the contract (not a list, items that are not objects): shown as far as it goes; the warnings say the rest.

@@ -1,12 +1,15 @@
 /** `geo analyses`: saved analyses of the caller, searchable (api-spec.md "GET /api/v1/analyses"). */
+import { Option } from 'commander';
 import type { Register } from '../../cli.js';
 
 export const register: Register = (program, act) => {
   program
     .command('analyses')
     .description('list saved analyses; search by neighborhood, city or filename')
-    .argument('[text]', 'search text (same as --query)')
-    .option('-q, --query <text>', 'search neighborhood, city or filename (sent as q)')
+    .argument('[text]', 'search text (same as --search)')
+    // gh's name for searching; -q stays the global --quiet. --query is the earlier name, kept.
+    .option('-S, --search <text>', 'search neighborhood, city or filename (sent as q)')
+    .addOption(new Option('--query <text>', 'same as --search').hideHelp())
     .option('--city <slug>', 'only this city (a slug, for example paris)')
     .option('--limit <n>', 'at most N analyses, 1-200 (default 50)')
     .addHelpText(
@@ -15,11 +18,11 @@ export const register: Register = (program, act) => {
 The table shows the columns the items carry (id, created, file, place, coordinates, confidence,
 depth); --json prints the body exactly as received.
 
-Examples:
-  $ geo analyses
-  $ geo analyses -q montmartre            -q TEXT searches (also: --query TEXT, or geo analyses TEXT)
-  $ geo analyses --city paris --limit 10
-  $ geo analyses --json | jq -r '.data[].analysis_id'`,
+Examples (--sandbox: a fresh sandbox, so the list starts empty; drop it to use your key):
+  $ geo --sandbox analyses
+  $ geo --sandbox analyses -S montmartre          search (also: --search TEXT, or a positional TEXT)
+  $ geo --sandbox analyses --city paris --limit 10
+  $ geo --sandbox analyses --json | jq -r '.data[].analysis_id'`,
     )
     .action(act(async () => (await import('./handler.js')).analyses));
 };

@@ -1,18 +1,22 @@
 /** `geo cases list | create`: investigation cases (pro and enterprise keys). */
 import type { Register } from '../../cli.js';
 
+/** Cases need a pro key: the examples run against the in-process sandbox's (drop --sandbox for yours). */
+const SANDBOX_NOTE = '\nExamples (--sandbox: the sandbox\'s pro key; drop it to use yours):';
+
 export const register: Register = (program, act) => {
   const cases = program
     .command('cases')
     .description('list and create investigation cases (needs a pro or enterprise key)')
-    .addHelpText('after', '\nExamples:\n  $ geo cases list\n  $ geo cases create                      asks for name, description and team\n  $ geo cases create --name "Harbour fire" --json');
+    .addHelpText('after', `${SANDBOX_NOTE}\n  $ geo --sandbox cases list\n  $ geo --sandbox cases create --name "Harbour fire" --json\n\nOn a terminal, geo cases create asks for the name, description and team.`);
 
   cases
     .command('list')
+    .alias('ls')
     .description('list cases (id, name, description, team, created, updated)')
     .option('--team <id>', 'only the cases of this team')
     .option('--limit <n>', 'at most N cases, 1-200 (default 50)')
-    .addHelpText('after', '\nExamples:\n  $ geo cases list\n  $ geo cases list --team team_123 --limit 10\n  $ geo cases list --json | jq -r ".data[].id"')
+    .addHelpText('after', `${SANDBOX_NOTE}\n  $ geo --sandbox cases list\n  $ geo --sandbox cases ls --team team_123 --limit 10\n  $ geo --sandbox cases list --json | jq -r ".data[].id"`)
     .action(act(async () => (await import('./handlers.js')).list));
 
   cases
@@ -24,10 +28,11 @@ export const register: Register = (program, act) => {
     .addHelpText(
       'after',
       `
-Examples:
-  $ geo cases create                                      interactive
-  $ geo cases create --name "Harbour fire" --description "Port footage, May" --yes
-  $ geo cases create --name "Harbour fire" --no-input --json    in scripts`,
+${SANDBOX_NOTE}
+  $ geo --sandbox cases create --name "Harbour fire" --description "Port footage, May" --yes
+  $ geo --sandbox cases create --name "Harbour fire" --no-input --json    in scripts
+
+Interactive: geo cases create (asks for whatever is missing, then confirms).`,
     )
     .action(act(async () => (await import('./handlers.js')).create));
 };

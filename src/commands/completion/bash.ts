@@ -1,5 +1,5 @@
 /** `geo completion bash`: a complete -F function generated from spec.ts. */
-import { COMMANDS, CONFIG_KEYS, type CmdSpec, FLAG_VALUES, GLOBAL_FLAGS, allValueFlags, bare } from './spec.js';
+import { COMMANDS, CONFIG_KEYS, type CmdSpec, FLAG_VALUES, GLOBAL_FLAGS, allValueFlags, bare, caseLabel } from './spec.js';
 
 /** Profile names come from geo itself, so completion follows the config on disk. */
 export const PROFILES_SH = `command geo keys list --format ndjson 2>/dev/null | sed -n 's/^{"name":"\\([^"]*\\)".*/\\1/p'`;
@@ -19,7 +19,7 @@ function leafCase(c: CmdSpec, indent: string): string {
 function nounCase(name: string, c: CmdSpec): string {
   if (!c.subcommands) return `    ${name})\n${leafCase(c, '      ') || '      :\n'}      ;;\n`;
   let s = `    ${name})\n      case "$sub" in\n        "") words="${Object.keys(c.subcommands).join(' ')}" ;;\n`;
-  for (const [sub, sc] of Object.entries(c.subcommands)) s += `        ${sub})\n${leafCase(sc, '          ') || '          :\n'}          ;;\n`;
+  for (const [sub, sc] of Object.entries(c.subcommands)) s += `        ${caseLabel(sub, sc)})\n${leafCase(sc, '          ') || '          :\n'}          ;;\n`;
   return s + '      esac\n      ;;\n';
 }
 

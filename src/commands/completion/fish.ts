@@ -1,4 +1,5 @@
 /** `geo completion fish`: `complete -c geo` lines generated from spec.ts. */
+import { FLAG_HELP } from './flag-help.js';
 import { COMMANDS, CONFIG_KEYS, type CmdSpec, FLAG_VALUES, GLOBAL_FLAGS } from './spec.js';
 
 const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -6,7 +7,7 @@ const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 /** One flag; value-taking flags get their values, files, or nothing (free text). */
 function flagLine(cond: string | undefined, flag: string): string {
   const name = flag.replace(/=$/, '').replace(/^--/, '');
-  const n = cond ? ` -n ${q(cond)}` : '';
+  const n = `${cond ? ` -n ${q(cond)}` : ''} -d ${q(FLAG_HELP[`--${name}`] ?? '')}`;
   if (!flag.endsWith('=')) return `complete -c geo${n} -l ${name}`;
   const values = FLAG_VALUES[`--${name}`];
   if (values === 'files') return `complete -c geo${n} -l ${name} -r -F`;
@@ -42,7 +43,7 @@ export function fishScript(): string {
     const subs = Object.keys(c.subcommands);
     for (const [sub, sc] of Object.entries(c.subcommands)) {
       lines.push(`complete -c geo -n ${q(`${inNoun}; and not __fish_seen_subcommand_from ${subs.join(' ')}`)} -a ${sub} -d ${q(sc.description)}`);
-      const inSub = `${inNoun}; and __fish_seen_subcommand_from ${sub}`;
+      const inSub = `${inNoun}; and __fish_seen_subcommand_from ${[sub, ...(sc.aliases ?? [])].join(' ')}`;
       lines.push(...sc.flags.map((f) => flagLine(inSub, f)), ...argLines(inSub, sc));
     }
   }

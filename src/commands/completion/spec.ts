@@ -8,6 +8,8 @@ export interface CmdSpec {
   description: string;
   flags: string[];
   subcommands?: Record<string, CmdSpec>;
+  /** Other names of the command (`ls` for every `list`), completed like it. */
+  aliases?: string[];
   /** What positional arguments are: files, profile names, or a fixed list. */
   args?: 'files' | 'profiles' | 'config-keys' | readonly string[];
 }
@@ -42,12 +44,12 @@ export const COMMANDS: Record<string, CmdSpec> = {
   inspect: leaf('local, free: hashes, EXIF GPS/time/camera, offline place name', [], 'files'),
   credits: leaf('credit balance'),
   usage: leaf('usage status'),
-  analyses: leaf('saved analyses', ['--query=', '--city=', '--limit=']),
+  analyses: leaf('saved analyses', ['--search=', '--city=', '--limit=']),
   cases: {
     description: 'investigation cases',
     flags: [],
     subcommands: {
-      list: leaf('list cases', ['--team=', '--limit=']),
+      list: { ...leaf('list cases', ['--team=', '--limit=']), aliases: ['ls'] },
       create: leaf('create a case', ['--name=', '--description=', '--team=']),
     },
   },
@@ -56,9 +58,9 @@ export const COMMANDS: Record<string, CmdSpec> = {
     flags: [],
     subcommands: {
       add: leaf('store a key (hidden prompt or --stdin)', ['--stdin', '--no-verify']),
-      list: leaf('list profiles'),
+      list: { ...leaf('list profiles'), aliases: ['ls'] },
       use: leaf('make a profile active', [], 'profiles'),
-      remove: leaf('delete a profile', [], 'profiles'),
+      remove: { ...leaf('delete a profile', [], 'profiles'), aliases: ['rm'] },
       show: leaf('which key, base URL and profile win now'),
       test: leaf('check the key with a credits call'),
     },
@@ -70,13 +72,14 @@ export const COMMANDS: Record<string, CmdSpec> = {
       get: leaf('print a default', [], 'config-keys'),
       set: leaf('change a default', [], 'config-keys'),
       unset: leaf('forget a default', [], 'config-keys'),
-      list: leaf('all defaults'),
+      list: { ...leaf('all defaults'), aliases: ['ls'] },
     },
   },
   docs: leaf('the HTML API documentation', ['--open', '--html=']),
   sandbox: leaf('run the local reference server', ['--host=', '--port=', '--latency=', '--rate-limit=', '--rate-window=', '--rate-algorithm=', '--faults=', '--seed=']),
   export: leaf('turn results into geojson, kml, csv or html files', ['--all', '--history', '--out='], 'files'),
   completion: leaf('print a shell completion script', [], ['bash', 'zsh', 'fish']),
+  version: leaf('print the version'),
 };
 
 export const CONFIG_KEYS = ['depth', 'format', 'confirm_threshold'];
@@ -86,12 +89,7 @@ export const bare = (flags: string[]) => flags.map((f) => f.replace(/=$/, ''));
 export const takesValue = (flags: string[]) => flags.filter((f) => f.endsWith('=')).map((f) => f.slice(0, -1));
 
 /** Short flags that take a value (skipped with their value when finding the noun). */
-export const SHORT_VALUE_FLAGS = ['-d', '-e', '-q'];
-/**
- * -q is the global --quiet before a noun and `analyses -q TEXT` only after it (cli.ts
- * rewriteAnalysesQ): skipping the word after it would hide the noun in `geo -q locate`.
- */
-const GLOBAL_SHORT_BOOLEANS = new Set(['-q']);
+export const SHORT_VALUE_FLAGS = ['-d', '-e', '-S'];
 
 /** Every flag that takes a value, anywhere: the scripts skip the word after it. */
 export function allValueFlags(): string[] {
@@ -101,5 +99,8 @@ export function allValueFlags(): string[] {
     for (const s of Object.values(c.subcommands ?? {})) walk(s);
   };
   for (const c of Object.values(COMMANDS)) walk(c);
-  return [...out, ...SHORT_VALUE_FLAGS.filter((f) => !GLOBAL_SHORT_BOOLEANS.has(f))];
+  return [...out, ...SHORT_VALUE_FLAGS];
 }
+
+/** The case label of a subcommand in the shell scripts: its name and its aliases. */
+export const caseLabel = (name: string, c: CmdSpec) => [name, ...(c.aliases ?? [])].join('|');

@@ -1,13 +1,16 @@
 /** `geo completion zsh`: a native zsh function (descriptions via _describe) generated from spec.ts. */
-import { COMMANDS, CONFIG_KEYS, type CmdSpec, FLAG_VALUES, GLOBAL_FLAGS, allValueFlags, bare } from './spec.js';
+import { FLAG_HELP } from './flag-help.js';
+import { COMMANDS, CONFIG_KEYS, type CmdSpec, FLAG_VALUES, GLOBAL_FLAGS, allValueFlags, bare, caseLabel } from './spec.js';
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const described = (entries: Record<string, CmdSpec>) => Object.entries(entries).map(([n, c]) => q(`${n}:${c.description}`)).join(' ');
+/** _describe's "name:description" (a colon inside the description is escaped). */
+const item = (name: string, description: string) => q(`${name}:${description.replace(/:/g, '\\:')}`);
+const described = (entries: Record<string, CmdSpec>) => Object.entries(entries).map(([n, c]) => item(n, c.description)).join(' ');
+const withHelp = (flags: string[]) => bare(flags).map((f) => item(f, FLAG_HELP[f] ?? '')).join(' ');
 
 function leaf(c: CmdSpec, indent: string): string {
   let s = '';
-  const flags = bare(c.flags);
-  if (flags.length) s += `${indent}flags+=(${flags.join(' ')})\n`;
+  if (c.flags.length) s += `${indent}flags+=(${withHelp(c.flags)})\n`;
   if (c.args === 'files' || c.args === 'profiles') s += `${indent}args=${c.args}\n`;
   else if (c.args) s += `${indent}vals=(${(c.args === 'config-keys' ? CONFIG_KEYS : c.args).join(' ')})\n`;
   return s || `${indent}:\n`;
@@ -16,7 +19,7 @@ function leaf(c: CmdSpec, indent: string): string {
 function nounCase(name: string, c: CmdSpec): string {
   if (!c.subcommands) return `    ${name})\n${leaf(c, '      ')}      ;;\n`;
   let s = `    ${name})\n      case "$sub" in\n        '') cmds=(${described(c.subcommands)}) ;;\n`;
-  for (const [sub, sc] of Object.entries(c.subcommands)) s += `        ${sub})\n${leaf(sc, '          ')}          ;;\n`;
+  for (const [sub, sc] of Object.entries(c.subcommands)) s += `        ${caseLabel(sub, sc)})\n${leaf(sc, '          ')}          ;;\n`;
   return s + '      esac\n      ;;\n';
 }
 
@@ -56,12 +59,12 @@ _geo() {
   done
   case "$prev" in
 ${valueCases()}  esac
-  flags=(${bare(GLOBAL_FLAGS).join(' ')})
+  flags=(${withHelp(GLOBAL_FLAGS)})
   case "$noun" in
     '') cmds=(${described(COMMANDS)}) ;;
 ${Object.entries(COMMANDS).map(([n, c]) => nounCase(n, c)).join('')}  esac
   if [[ $cur == -* ]]; then
-    compadd -- $flags
+    _describe -t options 'geo flag' flags
   elif (( \${#cmds} )); then
     _describe -t commands 'geo command' cmds
   elif (( \${#vals} )); then
@@ -72,10 +75,12 @@ ${Object.entries(COMMANDS).map(([n, c]) => nounCase(n, c)).join('')}  esac
     _geo_profiles
   fi
 }
-# Autoloaded from fpath the file body runs per completion; sourced, it registers the function.
+# Autoloaded from fpath the file body runs per completion; sourced, it registers the function,
+# starting zsh's completion system first when the shell has not (no compinit in ~/.zshrc).
 if [[ "\${zsh_eval_context[-1]}" == loadautofunc ]]; then
   _geo "$@"
 else
+  (( $+functions[compdef] )) || { autoload -Uz compinit && compinit -i; }
   compdef _geo geo
 fi
 `;

@@ -33,6 +33,7 @@ export const register: Register = (program, act) => {
 
   config
     .command('list')
+    .alias('ls')
     .description('every key with its value and whether it was set or is the default')
     .addHelpText('after', '\nExamples:\n  $ geo config list\n  $ geo config list --json')
     .action(act(async () => (await import('./handlers.js')).list));

@@ -10,10 +10,11 @@ export const register: Register = (program, act) => {
       `
 Depth costs: 1 credit (depth 1), 2 (depth 2), 10 (depth 3). Failed analyses are not charged.
 
-Examples:
-  $ geo credits
-  $ geo credits --json | jq .data.total_available
-  $ geo --sandbox credits                 the sandbox's pro key, no account needed`,
+Examples (--sandbox: the sandbox's pro key, no account needed):
+  $ geo --sandbox credits
+  $ geo --sandbox credits --json | jq .data.total_available
+
+With your own key: geo credits`,
     )
     .action(act(async () => (await import('./handler.js')).credits));
 };

@@ -11,10 +11,10 @@ export const register: Register = (program, act) => {
       'after',
       `
 Examples:
-  $ geo docs                         print the URL
-  $ geo docs --open                  open it in the browser
-  $ geo docs --html api-docs.html    save the HTML
-  $ geo --sandbox docs --html sandbox-docs.html`,
+  $ geo docs                                      print the URL
+  $ geo --sandbox docs --html sandbox-docs.html   save the sandbox's documentation
+
+Also: geo docs --open (open it in the browser), geo docs --html api-docs.html (save the service's).`,
     )
     .action(act(async () => (await import('./handlers.js')).docs));
 };

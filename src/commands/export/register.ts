@@ -20,12 +20,16 @@ Stored results are the provenance records geo locate keeps (skip with --no-store
 $XDG_DATA_HOME/geo/results (GEO_DATA_DIR overrides). Every feature carries a role property:
 estimate, candidate, exif (the photo's own GPS) or scope (the search circle).
 
-Examples:
+Examples (the first locates the samples shipped with geo in a sandbox, keeping their records):
+  $ geo --sandbox locate sample:all --format ndjson > run.ndjson
+  $ geo export run.ndjson --out run.csv
   $ geo export --all --format geojson --out results.geojson
-  $ geo export 8687352 --format html --out paris.html      by sha256 prefix
-  $ geo export an_01HV... --format kml > paris.kml          by analysis id
-  $ geo locate shots/ --format ndjson > run.ndjson && geo export run.ndjson --out run.csv
-  $ geo locate shots/ --format ndjson | geo export - --format geojson | ogrinfo -ro -al -so /vsistdin/`,
+  $ geo export 8687352 --format html --out paris.html      by sha256 prefix (sample:paris)
+  $ geo export --all --format kml > all.kml
+  $ geo --sandbox locate sample:tokyo --format ndjson | geo export - --format geojson
+
+Also: geo export an_01HV… --format kml (by analysis id);
+      … | geo export - --format geojson | ogrinfo -ro -al -so /vsistdin/ (GDAL reads it)`,
     )
     .action(act(async () => (await import('./handler.js')).exportResults));
 };

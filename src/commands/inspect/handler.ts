@@ -7,13 +7,14 @@ import type { Handler } from '../../cli.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
 import { describeError } from '../../output/errors.js';
 import { formatOutput, resolveFormat, viewOpts } from '../../output/render.js';
+import { expandSamples } from '../../local/samples.js';
 import { runInspect } from './run.js';
 import { inspectView } from './view.js';
 
 export const FORMATS = ['table', 'json', 'ndjson'] as const;
 
 export const inspect: Handler = async (ctx, args) => {
-  const inputs = (args[0] as string[] | undefined) ?? [];
+  const inputs = expandSamples((args[0] as string[] | undefined) ?? []);
   const format = resolveFormat(ctx, FORMATS);
   const records = await runInspect(ctx, inputs);
   const failed = records.filter((r) => !r.ok);

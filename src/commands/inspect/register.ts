@@ -19,11 +19,14 @@ Output: key/value blocks; --json prints one object for one file and one line per
 several (as --format ndjson does). Exit 2 when the only file cannot be read; with several files
 the others are still inspected and the exit code is 7.
 
-Examples:
-  $ geo inspect photo.jpg
-  $ geo inspect --json photo.jpg | jq .exif.gps
-  $ geo inspect shots/*.jpg --format ndjson | jq -r 'select(.exif.gps) | [.input, .place.text] | @tsv'
-  $ curl -s https://example.org/p.jpg | geo inspect -`,
+Examples (sample:NAME and sample:all are photos shipped with geo):
+  $ geo inspect sample:paris
+  $ geo inspect --json sample:tokyo | jq .exif.gps
+  $ geo inspect sample:all --format ndjson | jq -r 'select(.exif.gps) | [.input, .place.text] | @tsv'
+
+With your own photos:
+  geo inspect shots/*.jpg
+  curl -s https://example.org/p.jpg | geo inspect -`,
     )
     .action(act(async () => (await import('./handler.js')).inspect));
 };

@@ -13,7 +13,8 @@ function note(ctx: Ctx, line: string): void {
   if (!ctx.globals.quiet) ctx.io.stderr.write(line + '\n');
 }
 
-const wantsJson = (ctx: Ctx) => ctx.globals.json === true || ctx.globals.format === 'json';
+/** JSON when chosen by flag or `geo config set format` (render.ts resolveFormat, the one choice). */
+const wantsJson = (ctx: Ctx) => resolveFormat(ctx) === 'json';
 
 export const add: Handler = async (ctx, args, opts) => {
   const r = await runAdd(ctx, {

@@ -11,11 +11,12 @@ import type { Evidence } from './evidence.js';
 
 export const EXPORT_FORMATS = ['geojson', 'kml', 'csv', 'html'] as const;
 
-/** --format: the base formats, or one of the export formats (checked before anything is sent). */
-export function chooseFormat(ctx: Pick<Ctx, 'globals' | 'config'>): string {
-  const flag = ctx.globals.json ? 'json' : ctx.globals.format;
-  if (flag !== undefined && (EXPORT_FORMATS as readonly string[]).includes(flag)) return flag;
-  return resolveFormat(ctx, [...BASE_FORMATS, ...EXPORT_FORMATS]);
+/**
+ * --format: the base formats, or one of the export formats (checked before anything is sent);
+ * `piped` is what a pipe gets when nothing was chosen (render.ts resolveFormat).
+ */
+export function chooseFormat(ctx: Pick<Ctx, 'globals' | 'config' | 'io'>, piped: 'table' | 'ndjson'): string {
+  return resolveFormat(ctx, [...BASE_FORMATS, ...EXPORT_FORMATS], piped);
 }
 
 /** The export text for an export format; undefined for the base formats (the caller prints those). */

@@ -15,6 +15,7 @@ import type { Handler } from '../../cli.js';
 import { dataDir } from '../../config/paths.js';
 import type { Ctx } from '../../context.js';
 import { MissingKeyError } from '../../errors.js';
+import { expandSamples } from '../../local/samples.js';
 import { noPromptReason } from '../../output/io.js';
 import { viewOpts } from '../../output/render.js';
 import { planLine } from '../../output/views/batch.js';
@@ -55,9 +56,10 @@ function showPlan(ctx: Ctx, plan: BatchPlan): void {
 }
 
 export const locate: Handler = async (ctx, args, opts) => {
-  const inputs = (args[0] as string[] | undefined) ?? [];
+  const inputs = expandSamples((args[0] as string[] | undefined) ?? []);
   const s = await parseLocate(ctx, inputs, opts);
-  const format = chooseFormat(ctx);
+  // DESIGN.md: many results into a pipe are NDJSON; one result, or a dry run's plan, is text.
+  const format = chooseFormat(ctx, s.single || s.dryRun ? 'table' : 'ndjson');
   const client = clientFor(ctx, s.dryRun);
   const warn = (l: string) => note(ctx, l);
   const account = ctx.account();

@@ -39,8 +39,9 @@ export class ManyOutput {
   ) {
     this.live = new LiveLine(ctx);
     this.banner = sandboxBanner(o.sandbox, (l) => this.live.note(l));
-    // DESIGN.md: piped output is NDJSON, one line per input; --json means the same for many inputs.
-    this.lines = o.format === 'ndjson' || o.format === 'json' || (o.format === 'table' && !ctx.io.stdoutIsTTY);
+    // One line per input for ndjson, and for --json with many inputs (the handler makes ndjson the
+    // piped default); an explicit --format table is a table, piped or not.
+    this.lines = o.format === 'ndjson' || o.format === 'json';
   }
 
   onEvent(e: BatchEvent): void {

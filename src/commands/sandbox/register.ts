@@ -4,18 +4,18 @@
 import type { Register } from '../../cli.js';
 
 const EXAMPLES = `
-Examples:
-  $ geo sandbox                                   serve on http://127.0.0.1:4010
-  $ geo sandbox --port 0 --latency 2000           a free port, 2 s per analysis
-  $ geo sandbox --rate-limit 20 --rate-window 3 --rate-algorithm bucket   a token bucket
-  $ geo sandbox --faults 503:0.2,reset-after:0.05 --seed 7   reproducible flaky service
-  $ curl -s http://127.0.0.1:4010/api/v1/credits -H 'x-api-key: orca_sandbox_pro'
-  $ curl -si http://127.0.0.1:4010/api/v1/geolocate -H 'Authorization: Bearer orca_sandbox_pro' \\
-      -H 'Content-Type: application/json' -H 'Idempotency-Key: demo-1' \\
-      -d "{\\"image_b64\\":\\"$(base64 -w0 fixtures/images/paris.jpg)\\",\\"depth\\":2}"
-  $ curl -si http://127.0.0.1:4010/api/v1/credits -H 'x-api-key: orca_sandbox_pro' -H 'Sandbox-Fault: 503'
-  $ curl -s http://127.0.0.1:4010/__sandbox/ledger        debits, refunds, idempotency keys
-  $ geo --base-url http://127.0.0.1:4010 locate photo.jpg   (with GEO_API_KEY=orca_sandbox_pro)
+Examples (in bash, as written: a sandbox on a free port in the background, then requests):
+  $ geo sandbox --port 0 --latency 200 > sandbox.txt &      0.2 s per analysis
+  $ sleep 2; url=$(head -1 sandbox.txt); echo "$url"        its base URL; the keys follow
+  $ curl -s "$url/api/v1/credits" -H 'x-api-key: orca_sandbox_pro'
+  $ curl -si "$url/api/v1/credits" -H 'x-api-key: orca_sandbox_pro' -H 'Sandbox-Fault: 503'
+  $ GEO_API_KEY=orca_sandbox_pro geo --base-url "$url" locate sample:paris --depth 2
+  $ curl -s "$url/__sandbox/ledger"                         debits, refunds, idempotency keys
+  $ kill %1
+
+Also: geo sandbox (serves on http://127.0.0.1:4010 until Ctrl-C);
+      geo sandbox --faults 503:0.2,reset-after:0.05 --seed 7 (a reproducibly flaky service);
+      geo sandbox --rate-limit 20 --rate-window 3 --rate-algorithm bucket (a token bucket).
 
 Faults (Sandbox-Fault header, or --faults kind:rate,... for geolocate requests):
   429, 500, 502, 503, 504, reset-before, reset-after, truncate, stall:<ms>

@@ -11,9 +11,11 @@ export const register: Register = (program, act) => {
 The service does not document the fields, so every field it sends is shown, nested keys joined
 with dots (for example meter.status).
 
-Examples:
-  $ geo usage
-  $ geo usage --json | jq .data`,
+Examples (--sandbox: the sandbox's pro key, no account needed):
+  $ geo --sandbox usage
+  $ geo --sandbox usage --json | jq .data
+
+With your own key: geo usage`,
     )
     .action(act(async () => (await import('./handler.js')).usage));
 };

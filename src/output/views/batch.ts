@@ -80,7 +80,7 @@ export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string
       align: ['left', 'left', 'left', 'right', 'left'],
       optional: [2, 4],
       cutLeft: [0],
-      // Numbers are never cut (half a coordinate is a wrong one); "0.90" is 4 wide, so is "con…".
+      // Numbers are never cut (half a coordinate is a wrong one); "0.90" is 4 wide, as is a cut header.
       floor: [names, undefined, Infinity, 4, Infinity],
     },
     view,

@@ -1,0 +1,59 @@
+/**
+ * Collects the examples of every --help page of an installed geo (root, each noun, each
+ * subcommand), from the program's own output, so an example added later is covered without a
+ * hand-kept list. An example is a line `  $ command   comment`; a comment naming `exit N` expects
+ * that exit code (0 otherwise). Lines without `$` (after "With your own key and photos:") are
+ * placeholders and are not run.
+ */
+import { spawnSync } from 'node:child_process';
+
+export interface Example {
+  command: string;
+  expect: number;
+}
+export interface HelpPage {
+  path: string[];
+  examples: Example[];
+}
+
+/** The names listed under "Commands:" (commander shows aliases as `list|ls`); not `help`. */
+function commandsOf(help: string): string[] {
+  const at = help.indexOf('\nCommands:\n');
+  if (at < 0) return [];
+  const names: string[] = [];
+  for (const line of help.slice(at + 11).split('\n')) {
+    if (line.trim() === '') break;
+    const m = /^ {2}([a-z][\w-]*)/.exec(line);
+    if (m && m[1] !== 'help') names.push(m[1]!);
+  }
+  return names;
+}
+
+export function examplesOf(help: string): Example[] {
+  const lines = help.split('\n');
+  const out: Example[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^\s+\$ (.*)$/.exec(lines[i]!);
+    if (!m) continue;
+    let text = m[1]!;
+    while (text.endsWith('\\') && i + 1 < lines.length) text = `${text.slice(0, -1)} ${lines[++i]!.trim()}`;
+    // The command ends where two spaces start the comment (commands never hold two in a row).
+    const [command = '', ...comment] = text.split(/ {2,}/);
+    const code = /\bexit (\d+)\b/.exec(comment.join(' '));
+    out.push({ command: command.trim(), expect: code ? Number(code[1]) : 0 });
+  }
+  return out;
+}
+
+/** Every help page, depth first, from `geo --help` down. */
+export function collectPages(geo: string, env: NodeJS.ProcessEnv): HelpPage[] {
+  const pages: HelpPage[] = [];
+  const visit = (path: string[]) => {
+    const r = spawnSync(geo, [...path, '--help'], { encoding: 'utf8', env });
+    if (r.status !== 0) throw new Error(`geo ${path.join(' ')} --help exited ${r.status}: ${r.stderr}`);
+    pages.push({ path, examples: examplesOf(r.stdout) });
+    for (const name of commandsOf(r.stdout)) visit([...path, name]);
+  };
+  visit([]);
+  return pages;
+}

