@@ -50,6 +50,7 @@ export const locate: Handler = async (ctx, args, opts) => {
   const format = chooseFormat(ctx);
   const client = clientFor(ctx, s.dryRun);
   const warn = (l: string) => note(ctx, l);
+  if (s.scopeNote !== undefined) warn(s.scopeNote);
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn });
   const shared = { format, sandbox: () => client.servedBySandbox === true, evidence, ...(s.minConfidence !== undefined ? { minConfidence: s.minConfidence } : {}) };
   const out = s.single ? new SingleOutput(ctx, shared) : new ManyOutput(ctx, shared);
