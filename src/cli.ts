@@ -21,6 +21,7 @@ import { register as docsRegister } from './commands/docs/register.js';
 import { register as sandboxRegister } from './commands/sandbox/register.js';
 import { register as exportRegister } from './commands/export/register.js';
 import { register as completionRegister } from './commands/completion/register.js';
+import { register as historyRegister } from './commands/history/register.js';
 
 // bin/load-cli.js registers its code-cache save here (the bundle's exports are main and this).
 export { onBeforeV8Tuning } from './api/v8-tuning.js';
@@ -80,6 +81,7 @@ const NOUNS: Record<string, Register> = {
   docs: docsRegister,
   sandbox: sandboxRegister,
   export: exportRegister,
+  history: historyRegister,
   completion: completionRegister,
 };
 export const NOUN_NAMES = Object.keys(NOUNS);

@@ -1,20 +1,23 @@
-/** `geo export`: stored or NDJSON results to GeoJSON, KML, CSV or an HTML map report. */
+/** `geo export`: stored or NDJSON results to GeoJSON, KML, CSV, JSON/NDJSON or an HTML map report. */
 import type { Register } from '../../cli.js';
 
 export const register: Register = (program, act) => {
   program
     .command('export')
-    .description('turn stored results or NDJSON output into GeoJSON, KML, CSV or an HTML map report')
-    .argument('[results...]', 'sha256 (or a prefix of 6+ hex digits), analysis id, .ndjson/.jsonl/.json file, or - for stdin')
+    .description('turn stored results or NDJSON output into GeoJSON, KML, CSV, JSON, NDJSON or an HTML map report')
+    .argument('[results...]', 'sha256 (or a prefix of 6+ hex digits), analysis id, an image file (its stored results), .ndjson/.jsonl/.json file, or - for stdin')
     .option('--all', 'every stored result (latest per image unless --history)')
     .option('--history', 'every stored run of each selected image, not only the latest')
     .option('--out <file>', 'write to this file instead of stdout (the format can come from its extension)')
     .addHelpText(
       'after',
       `
-Formats (global --format): geojson (RFC 7946, QGIS), kml (Google Earth), csv (one row per result),
-html (one self-contained report: image, result, evidence, candidates, EXIF check, Leaflet map).
-Without --format, the extension of --out decides (.geojson .kml .csv .html).
+Formats (global --format): geojson (RFC 7946, QGIS), kml (Google Earth), csv (one row per result,
+first column stored_at: when the answer was received, UTC), json (an array of the full provenance
+records: time, request, body as received, headers, EXIF check), ndjson (one line per result in
+geo locate's form {"input","sha256","ok","result","exif"}), html (one self-contained report:
+image, result, evidence, candidates, EXIF check, Leaflet map).
+Without --format, the extension of --out decides (.geojson .kml .csv .json .ndjson .html).
 
 Stored results are the provenance records geo locate keeps (skip with --no-store) in
 $XDG_DATA_HOME/geo/results (GEO_DATA_DIR overrides). Every feature carries a role property:
@@ -22,6 +25,8 @@ estimate, candidate, exif (the photo's own GPS) or scope (the search circle).
 
 Examples:
   $ geo export --all --format geojson --out results.geojson
+  $ geo export --all --json > archive.json                  every stored result, offline
+  $ geo export photo.jpg --history --format csv             every stored run of this image
   $ geo export 8687352 --format html --out paris.html      by sha256 prefix
   $ geo export an_01HV... --format kml > paris.kml          by analysis id
   $ geo locate shots/ --format ndjson > run.ndjson && geo export run.ndjson --out run.csv
