@@ -13,7 +13,7 @@ export const register: Register = (program, act) => {
       'after',
       `
 Formats (global --format): geojson (RFC 7946, QGIS), kml (Google Earth), csv (one row per result,
-first column stored_at: when the answer was received, UTC), json (an array of the full provenance
+last column stored_at: when the answer was received, UTC), json (an array of the full provenance
 records: time, request, body as received, headers, EXIF check), ndjson (one line per result in
 geo locate's form {"input","sha256","ok","result","exif"}), html (one self-contained report:
 image, result, evidence, candidates, EXIF check, Leaflet map).

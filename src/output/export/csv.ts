@@ -2,16 +2,16 @@
  * One row per result for spreadsheets. RFC 4180: CRLF line ends, fields with a comma, quote, CR
  * or LF quoted with quotes doubled. Spreadsheet formula injection (OWASP "CSV Injection"): a text
  * cell beginning with = + - @ (or tab / CR, which some apps strip first) gets a leading ' so it
- * stays text. Numbers are written as numbers, so a negative latitude is not mangled. The first
- * column is the time the answer was received.
+ * stays text. Numbers are written as numbers, so a negative latitude is not mangled. The last
+ * column (added last, so existing column positions hold) is the time the answer was received.
  */
 import type { ProvenanceRecord } from '../../local/store-types.js';
 import { sanitize } from '../sanitize.js';
 import { toItem } from './model.js';
 
 export const CSV_COLUMNS = [
-  'stored_at', 'input', 'sha256', 'lat', 'lng', 'confidence', 'country', 'city', 'neighborhood', 'address', 'depth',
-  'analysis_id', 'exif_lat', 'exif_lng', 'exif_verdict', 'distance_km',
+  'input', 'sha256', 'lat', 'lng', 'confidence', 'country', 'city', 'neighborhood', 'address', 'depth',
+  'analysis_id', 'exif_lat', 'exif_lng', 'exif_verdict', 'distance_km', 'stored_at',
 ] as const;
 
 type Cell = string | number | null | undefined;
@@ -44,8 +44,8 @@ export function renderCSV(records: readonly ProvenanceRecord[]): string {
     const l = b.location;
     const e = item.exif;
     out += csvRow([
-      storedAt(item.record), item.input, item.sha256, item.lat, item.lng, b.confidence, l.country, l.city, l.neighborhood, l.address, b.depth,
-      b.analysis_id, e?.exifPoint?.lat, e?.exifPoint?.lng, e?.verdict, e?.distanceKm,
+      item.input, item.sha256, item.lat, item.lng, b.confidence, l.country, l.city, l.neighborhood, l.address, b.depth,
+      b.analysis_id, e?.exifPoint?.lat, e?.exifPoint?.lng, e?.verdict, e?.distanceKm, storedAt(item.record),
     ]);
   }
   return out;
