@@ -5,8 +5,8 @@
  *
  * The index has no population (see place-rank.ts), so matches are ranked by: named after their
  * region first, then the places within 10 km. The leader is taken when it stands out; when the
- * runner-up has the same region signal and at least half the leader's neighbours, the index
- * cannot tell them apart and the name is reported as ambiguous rather than guessed.
+ * runner-up has the same region signal and at least a third of the leader's neighbours, the
+ * index cannot tell them apart and the name is reported as ambiguous rather than guessed.
  */
 import { hasWords, namesItsRegion, normName, placesAround, regionOf } from './place-rank.js';
 import { type PlaceIndex, placeIndex } from './places.js';
@@ -20,7 +20,7 @@ export interface FoundPlace {
 }
 
 export type PlaceSearch =
-  | { kind: 'found'; place: FoundPlace; others: number }
+  | { kind: 'found'; place: FoundPlace; others: number; runnerUp?: FoundPlace }
   | { kind: 'ambiguous'; top: FoundPlace[]; total: number }
   | { kind: 'none'; similar: FoundPlace[] };
 
@@ -62,10 +62,10 @@ export function searchPlace(query: string, index: PlaceIndex = placeIndex()): Pl
   if (exact.length === 0) return { kind: 'none', similar: rank(index, similar).slice(0, TOP).map((r) => describe(index, r.i)) };
   const ranked = rank(index, exact);
   const [lead, next] = ranked;
-  if (next && next.region === lead!.region && next.around * 2 >= lead!.around) {
+  if (next && next.region === lead!.region && next.around * 3 >= lead!.around) {
     return { kind: 'ambiguous', top: ranked.slice(0, TOP).map((r) => describe(index, r.i)), total: ranked.length };
   }
-  return { kind: 'found', place: describe(index, lead!.i), others: ranked.length - 1 };
+  return { kind: 'found', place: describe(index, lead!.i), others: ranked.length - 1, ...(next ? { runnerUp: describe(index, next.i) } : {}) };
 }
 
 const folded = new Map<string, string>();

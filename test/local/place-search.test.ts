@@ -18,6 +18,7 @@ describe('searchPlace (--scope NAME)', () => {
     expect(placeLabel(r.place)).toBe('Paris, Île-de-France, FR');
     expect(r.place).toMatchObject({ lat: 48.85341, lng: 2.3488 });
     expect(r.others).toBeGreaterThanOrEqual(8);
+    expect(r.runnerUp?.name).toMatch(/^Par[ií]s$/);
     expect(placeLabel(found('London').place)).toBe('London, England, GB');
     // Named after its region: Moscow, Russia over Moscow, Idaho.
     expect(found('Moscow').place.countryCode).toBe('RU');
@@ -30,7 +31,8 @@ describe('searchPlace (--scope NAME)', () => {
     expect(found('Paris, Tennessee, US').place.region).toBe('Tennessee');
   });
 
-  it('a qualifier that still leaves several of similar rank is ambiguous: the top matches are listed', () => {
+  it('several of similar rank, with or without a qualifier, are ambiguous: the top matches are listed', () => {
+    expect(searchPlace('Springfield').kind).toBe('ambiguous');
     const r = searchPlace('Paris, US');
     expect(r.kind).toBe('ambiguous');
     if (r.kind !== 'ambiguous') return;

@@ -24,7 +24,8 @@ export function centreOf(name: string, note: (line: string) => void): string {
     );
   }
   const p = r.place;
-  const others = r.others ? `; ${r.others} other place${r.others === 1 ? '' : 's'} of that name: add a country code or region (--scope "${p.name}, US") or --center to choose` : '';
+  const other = r.runnerUp ? ` (--scope "${placeLabel(r.runnerUp)}")` : '';
+  const others = r.others ? `; ${r.others} other place${r.others === 1 ? '' : 's'} of that name: add a country code or region${other} or --center to choose` : '';
   note(`--scope ${name}: ${placeLabel(p)} (${p.lat}, ${p.lng})${others}`);
   return `${p.lat},${p.lng}`;
 }
