@@ -8,8 +8,8 @@ export const register: Register = (program, act) => {
     .argument('[input...]', 'JPEG/PNG files (WebP, AVIF, TIFF, GIF converted), folders, -, https URLs')
     .option('-d, --depth <n>', '1 Surface (region, 1 credit), 2 Standard (block, 2), 3 Forensic (street, 10); default 1 or `geo config get depth`')
     .option('-e, --effort <level>', 'instant, low, medium or high; at most the depth\'s normal level (1 low, 2 medium, 3 high)')
-    .option('--scope <city>', 'search within this city (needs --center); never raises confidence')
-    .option('--center <lat,lng>', 'centre of the --scope city, decimal degrees, e.g. 48.8566,2.3522')
+    .option('--scope <city>', 'search within this city; never raises confidence. Without --center its centre comes from the offline GeoNames index: "Paris", "Paris, FR", "Paris, Texas"')
+    .option('--center <lat,lng>', 'centre of the --scope city, decimal degrees, e.g. 48.8566,2.3522 (overrides the index)')
     .option('--radius <km>', 'scope radius, 1-500 km (default 60)')
     .option('--captured-at <date>', 'when the photo was taken, beginning YYYY-MM-DD (part of the scope)')
     .option('--batch-id <id>', 'a console batch bound to this key')
@@ -45,8 +45,14 @@ Rerunning the same command re-emits what was answered, free, and resends the res
 keys, after a crash or Ctrl-C too. --fresh analyses again. On a terminal a plan above the
 confirm threshold (geo config set confirm_threshold, default 20 credits) asks first unless --yes.
 
+Scope by name: --scope NAME alone takes the centre of the most prominent place of that name in
+the offline index (named after its region, then the most places around it: the index has no
+population) and says which on stderr; add a country code or region after a comma to choose
+("Paris, FR", "Paris, Texas"). A name the index cannot settle ("Paris, US": eight of them)
+exits 2 listing the top matches.
+
 Formats: --format table|json|ndjson, or geojson|kml|csv|html for files others open.
-Results are kept as provenance records (GEO_DATA_DIR; --no-store skips) for geo export.
+Results are kept as provenance records (GEO_DATA_DIR; --no-store skips) for geo history and geo export.
 
 Examples:
   $ geo locate photo.jpg
@@ -54,7 +60,8 @@ Examples:
   $ geo locate photo.jpg --json | jq '.location'
   $ cat photo.jpg | geo locate -
   $ geo locate https://example.org/street.jpg --depth 2 --effort low
-  $ geo locate photo.jpg --scope Paris --center 48.8566,2.3522 --radius 30
+  $ geo locate photo.jpg --scope Paris --radius 30          centre from the offline index
+  $ geo locate photo.jpg --scope "Paris, Texas"             or "Paris, FR", or --center LAT,LNG
   $ geo locate shots/ --depth 2 > results.ndjson        a folder, one line per image
   $ geo locate --from-file list.txt --max-credits 200    paths and URLs, one per line
   $ geo locate shots/ --dry-run                          the plan and requests; nothing sent
