@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveRecord } from '../../src/local/store.js';
-import { parisRecord } from '../export/fixtures.js';
+import { hostileRecord, parisRecord } from '../export/fixtures.js';
 import { runCli } from '../helpers/run-cli.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
 import { IMG, footprint, runner } from './locate-helpers.js';
@@ -94,6 +94,19 @@ describe('geo history', () => {
     expect(ambiguous.stderr).toMatch(/sha256 prefix abcdef0 matches 2 images.*hint: use more digits/);
     expect((await runCli(['history', 'show', 'abcdef01'], { env })).code).toBe(0);
     expect((await runCli(['history', '--json'], { env })).stdout).toContain('"a.jpg"');
+  });
+
+  it('server strings are escaped in the list and in show; --json still parses to what was stored', async () => {
+    const dir = tmp();
+    await saveRecord(dir, hostileRecord());
+    const env = { GEO_DATA_DIR: dir };
+    for (const argv of [['history'], ['history', 'show', 'abababab']]) {
+      const r = await runCli(argv, { env }); // piped: no colour, so any escape would be the server's
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.stdout, argv.join(' ')).not.toMatch(/[\u001b\u202e]/);
+    }
+    const json = await runCli(['history', '--json'], { env });
+    expect(JSON.parse(json.stdout)[0].city).toBe(hostileRecord().response.body.location.city);
   });
 
   it('an empty store says how results get there', async () => {

@@ -2,6 +2,7 @@
 import type { Handler } from '../../cli.js';
 import type { Ctx } from '../../context.js';
 import type { GeolocateResponse } from '../../api/schemas.js';
+import { isResultBody } from '../../local/store.js';
 import { formatOutput, render, resolveFormat, viewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { runHistory, runHistoryShow } from './run.js';
@@ -33,6 +34,10 @@ export const show: Handler = async (ctx, args) => {
   };
   const view = await viewOpts(ctx, format === 'table' && ctx.io.colorOut);
   const { locateView } = await import('../../output/views/locate.js');
-  ctx.io.stdout.write(await formatOutput({ ...(r.response.raw !== undefined ? { raw: r.response.raw } : {}), data: body, records: () => [r], human: (v) => locateView(body, meta, v) }, format, view));
+  // A record without usable coordinates (another geo version may keep those) cannot be drawn as a
+  // place: its fields are listed instead (renderKv sanitizes them).
+  const { flatten, renderKv } = await import('../../output/kv.js');
+  const human = (v: typeof view) => (isResultBody(body) ? locateView(body, meta, v) : `${v.style.bold('Stored answer without usable coordinates')}\n${renderKv(flatten(body), v, '  ')}`);
+  ctx.io.stdout.write(await formatOutput({ ...(r.response.raw !== undefined ? { raw: r.response.raw } : {}), data: body, records: () => [r], human }, format, view));
   warn(`stored ${r.stored_at}${r.cli?.base_url ? ` from ${r.cli.base_url}` : ''}: read from the local store, nothing sent${runs > 1 ? ` (newest of ${runs} stored runs of this image; geo export ${r.input.sha256.slice(0, 12)} --history --format csv lists them)` : ''}`);
 };
