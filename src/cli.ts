@@ -22,6 +22,7 @@ import { register as docsRegister } from './commands/docs/register.js';
 import { register as sandboxRegister } from './commands/sandbox/register.js';
 import { register as exportRegister } from './commands/export/register.js';
 import { register as completionRegister } from './commands/completion/register.js';
+import { register as historyRegister } from './commands/history/register.js';
 import { register as versionRegister } from './commands/version/register.js';
 
 // bin/load-cli.js registers its code-cache save here (the bundle's exports are main and this).
@@ -83,6 +84,7 @@ const NOUNS: Record<string, Register> = {
   docs: docsRegister,
   sandbox: sandboxRegister,
   export: exportRegister,
+  history: historyRegister,
   completion: completionRegister,
   version: versionRegister,
 };

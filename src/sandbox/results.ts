@@ -42,16 +42,19 @@ export interface AnalyzeInput {
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
- * GeoNames' nearest place is often a district ("Shibakōen", "Paris 16 Passy"), so it is reported as
- * the neighbourhood and the first-level region ("Tokyo", "Île-de-France") as the city.
+ * The city is the populated place (Paris, not Île-de-France: `geo analyses --city paris` must find
+ * the Eiffel Tower photo) and the neighbourhood the nearest section ("Paris 16 Passy"): see
+ * local/city-at.ts. At sea or far from any place, the nearest place within the cap stands in.
  */
 async function place(lat: number, lng: number): Promise<{ country: string; city: string; neighborhood: string; region: string; address: string }> {
   const { reverseGeocode } = await import('../local/geocode.js');
+  const { cityAt } = await import('../local/city-at.js');
   const g = reverseGeocode(lat, lng);
   if (!g) return { country: '', city: '', neighborhood: '', region: '', address: '' };
-  const city = g.region ?? g.place ?? '';
-  const neighborhood = g.place && g.place !== city ? g.place : '';
-  const address = city ? `near ${[neighborhood, city, g.country].filter(Boolean).join(', ')}` : '';
+  const at = g.countryCode ? cityAt(lat, lng, g.countryCode) : undefined;
+  const city = at?.city ?? g.place ?? '';
+  const neighborhood = at ? at.neighborhood : '';
+  const address = city ? `near ${[neighborhood, city, g.region, g.country].filter((s, i, all) => s && all.indexOf(s) === i).join(', ')}` : '';
   return { country: g.country, city, neighborhood, region: g.region ?? '', address };
 }
 

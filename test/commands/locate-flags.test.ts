@@ -36,7 +36,7 @@ describe('strict flag parsing (exit 2, same code as the server, nothing sent)', 
     [['--scope', 'Paris', '--center', 'NaN,2.35']],
     [['--scope', 'Paris', '--center', '48.8']],
     [['--scope', 'Paris', '--center', '95,2']],
-    [['--scope', 'Paris']],
+    [['--scope', ' ']], // blank; a name alone is valid (centre from the offline index: locate-scope-name.test.ts)
     [['--center', '48.85,2.35']],
     [['--scope', 'Paris', '--center', '48.85,2.35', '--radius', '900']],
     [['--scope', 'Paris', '--center', '48.85,2.35', '--radius', 'ten']],

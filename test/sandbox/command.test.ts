@@ -58,7 +58,7 @@ describe('geo sandbox', () => {
   it('--help shows curl examples', async () => {
     const t = io();
     await main(['sandbox', '--help'], { io: t.io, signal: new AbortController().signal, env: { GEO_CONFIG_DIR: tempConfigDir() } });
-    expect(t.out()).toMatch(/curl -s http:\/\/127\.0\.0\.1:4010\/api\/v1\/credits/);
+    expect(t.out()).toMatch(/curl -s "\$url\/api\/v1\/credits"/);
     expect(t.out()).toMatch(/--faults <list>/);
   });
 });

@@ -78,6 +78,11 @@ export const COMMANDS: Record<string, CmdSpec> = {
   docs: leaf('the HTML API documentation', ['--open', '--html=']),
   sandbox: leaf('run the local reference server', ['--host=', '--port=', '--latency=', '--rate-limit=', '--rate-window=', '--rate-algorithm=', '--faults=', '--seed=']),
   export: leaf('turn results into geojson, kml, csv or html files', ['--all', '--history', '--out='], 'files'),
+  history: {
+    description: 'stored results, offline and free',
+    flags: ['--search=', '--limit='],
+    subcommands: { show: leaf('a stored result as locate showed it', [], 'files') },
+  },
   completion: leaf('print a shell completion script', [], ['bash', 'zsh', 'fish']),
   version: leaf('print the version'),
 };

@@ -10,7 +10,9 @@ import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, 
 import { sanitizeInline } from '../../output/sanitize.js';
 import { selectRecords } from './run.js';
 
-const BY_EXTENSION: Record<string, ExportFormat> = { '.geojson': 'geojson', '.kml': 'kml', '.csv': 'csv', '.html': 'html', '.htm': 'html' };
+const BY_EXTENSION: Record<string, ExportFormat> = {
+  '.geojson': 'geojson', '.kml': 'kml', '.csv': 'csv', '.html': 'html', '.htm': 'html', '.json': 'json', '.ndjson': 'ndjson', '.jsonl': 'ndjson',
+};
 /** Larger images are not embedded: the report should stay mailable (sharp, when present, shrinks them first). */
 const MAX_EMBED_BYTES = 25 * 1024 * 1024;
 

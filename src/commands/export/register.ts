@@ -1,20 +1,23 @@
-/** `geo export`: stored or NDJSON results to GeoJSON, KML, CSV or an HTML map report. */
+/** `geo export`: stored or NDJSON results to GeoJSON, KML, CSV, JSON/NDJSON or an HTML map report. */
 import type { Register } from '../../cli.js';
 
 export const register: Register = (program, act) => {
   program
     .command('export')
-    .description('turn stored results or NDJSON output into GeoJSON, KML, CSV or an HTML map report')
-    .argument('[results...]', 'sha256 (or a prefix of 6+ hex digits), analysis id, .ndjson/.jsonl/.json file, or - for stdin')
+    .description('turn stored results or NDJSON output into GeoJSON, KML, CSV, JSON, NDJSON or an HTML map report')
+    .argument('[results...]', 'sha256 (or a prefix of 6+ hex digits), analysis id, an image file (its stored results), .ndjson/.jsonl/.json file, or - for stdin')
     .option('--all', 'every stored result (latest per image unless --history)')
     .option('--history', 'every stored run of each selected image, not only the latest')
     .option('--out <file>', 'write to this file instead of stdout (the format can come from its extension)')
     .addHelpText(
       'after',
       `
-Formats (global --format): geojson (RFC 7946, QGIS), kml (Google Earth), csv (one row per result),
-html (one self-contained report: image, result, evidence, candidates, EXIF check, Leaflet map).
-Without --format, the extension of --out decides (.geojson .kml .csv .html).
+Formats (global --format): geojson (RFC 7946, QGIS), kml (Google Earth), csv (one row per result,
+last column stored_at: when the answer was received, UTC), json (an array of the full provenance
+records: time, request, body as received, headers, EXIF check), ndjson (one line per result in
+geo locate's form {"input","sha256","ok","result","exif"}), html (one self-contained report:
+image, result, evidence, candidates, EXIF check, Leaflet map).
+Without --format, the extension of --out decides (.geojson .kml .csv .json .ndjson .html).
 
 Stored results are the provenance records geo locate keeps (skip with --no-store) in
 $XDG_DATA_HOME/geo/results (GEO_DATA_DIR overrides). Every feature carries a role property:
@@ -28,7 +31,9 @@ Examples (the first locates the samples shipped with geo in a sandbox, keeping t
   $ geo export --all --format kml > all.kml
   $ geo --sandbox locate sample:tokyo --format ndjson | geo export - --format geojson
 
-Also: geo export an_01HV… --format kml (by analysis id);
+Also: geo export --all --json > archive.json (every stored result, offline; ndjson too);
+      geo export photo.jpg --history --format csv (every stored run of this image);
+      geo export an_01HV… --format kml (by analysis id);
       … | geo export - --format geojson | ogrinfo -ro -al -so /vsistdin/ (GDAL reads it)`,
     )
     .action(act(async () => (await import('./handler.js')).exportResults));

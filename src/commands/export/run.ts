@@ -7,6 +7,7 @@ import { dataDir } from '../../config/paths.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { type ProvenanceRecord, listRecords, parseNdjsonResults, readNdjsonResults } from '../../local/store.js';
+import { findStored } from '../../local/store-search.js';
 
 export interface Selection {
   sources: string[];
@@ -16,7 +17,6 @@ export interface Selection {
 
 type Warn = (line: string) => void;
 const FILE_SOURCE = /\.(ndjson|jsonl|json)$/i;
-const HEX = /^[0-9a-f]{6,64}$/i;
 
 async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
@@ -32,21 +32,6 @@ function latestPerImage(records: ProvenanceRecord[]): ProvenanceRecord[] {
     if (!prev || prev.stored_at <= r.stored_at) byImage.set(r.input.sha256, r);
   }
   return [...byImage.values()];
-}
-
-async function fromStore(dir: string, source: string, warn: Warn): Promise<ProvenanceRecord[]> {
-  const onProblem = (file: string, why: string) => warn(`skipped ${file}: ${why}`);
-  if (HEX.test(source)) {
-    const bySha = await listRecords(dir, { sha256: source }, onProblem);
-    const images = new Set(bySha.map((r) => r.input.sha256));
-    if (images.size > 1) {
-      throw new UsageError(`sha256 prefix ${source} matches ${images.size} images`, `use more digits: ${[...images].map((s) => s.slice(0, 12)).join(', ')}`);
-    }
-    if (bySha.length) return bySha;
-  }
-  const byId = await listRecords(dir, { analysisId: source }, onProblem);
-  if (byId.length) return byId;
-  throw new UsageError(`no stored result for ${JSON.stringify(source)} (not a sha256 prefix or analysis id on record)`, `stored results are in ${dir}/results; list them with: geo export --all --format csv`);
 }
 
 export async function selectRecords(ctx: Pick<Ctx, 'env' | 'io' | 'now'>, sel: Selection, warn: Warn): Promise<ProvenanceRecord[]> {
@@ -65,7 +50,7 @@ export async function selectRecords(ctx: Pick<Ctx, 'env' | 'io' | 'now'>, sel: S
       } catch (e) {
         throw new UsageError(`cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path; results files are the NDJSON that `geo locate --format ndjson` writes');
       }
-    } else stored.push(...(await fromStore(dir, source, warn)));
+    } else stored.push(...(await findStored(dir, source, onProblem, { files: true })));
   }
   // The same stored record may be named twice (--all plus a sha256): keep one of each.
   const seen = new Set<string>();

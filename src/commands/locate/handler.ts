@@ -62,6 +62,7 @@ export const locate: Handler = async (ctx, args, opts) => {
   const format = chooseFormat(ctx, s.single || s.dryRun ? 'table' : 'ndjson');
   const client = clientFor(ctx, s.dryRun);
   const warn = (l: string) => note(ctx, l);
+  if (s.scopeNote !== undefined) warn(s.scopeNote);
   const account = ctx.account();
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn, ...(account !== undefined ? { account } : {}) });
   const resume = (journal: string | undefined) => (journal ? resumeCommand(ctx, journal, s.batch) : undefined);

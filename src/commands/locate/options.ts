@@ -20,6 +20,8 @@ export interface LocateSettings {
   minConfidence?: number;
   store: boolean;
   report?: string;
+  /** Which place `--scope NAME` was taken as, when its centre came from the offline index. */
+  scopeNote?: string;
 }
 
 export function isUrlInput(input: string): boolean {
@@ -95,5 +97,6 @@ export async function parseLocate(ctx: Ctx, inputs: string[], opts: Record<strin
     ...(plan.minConfidence !== undefined ? { minConfidence: plan.minConfidence } : {}),
     store: opts.store !== false,
     ...(report !== undefined ? { report } : {}),
+    ...(plan.scopeNote !== undefined ? { scopeNote: plan.scopeNote } : {}),
   };
 }

@@ -8,8 +8,8 @@ export const register: Register = (program, act) => {
     .argument('[input...]', 'JPEG/PNG files (WebP, AVIF, TIFF, GIF converted), folders, -, https URLs')
     .option('-d, --depth <n>', '1 Surface (region, 1 credit), 2 Standard (block, 2), 3 Forensic (street, 10); default 1 or `geo config get depth`')
     .option('-e, --effort <level>', 'instant, low, medium or high; at most the depth\'s normal level (1 low, 2 medium, 3 high)')
-    .option('--scope <city>', 'search within this city (needs --center); never raises confidence')
-    .option('--center <lat,lng>', 'centre of the --scope city, decimal degrees, e.g. 48.8566,2.3522')
+    .option('--scope <city>', 'search within this city; never raises confidence. Without --center its centre comes from the offline GeoNames index: "Paris", "Paris, FR", "Paris, Texas"')
+    .option('--center <lat,lng>', 'centre of the --scope city, decimal degrees, e.g. 48.8566,2.3522 (overrides the index)')
     .option('--radius <km>', 'scope radius, 1-500 km (default 60)')
     .option('--captured-at <date>', 'when the photo was taken, beginning YYYY-MM-DD (part of the scope)')
     .option('--batch-id <id>', 'a console batch bound to this key')
@@ -55,8 +55,14 @@ again. At Ctrl-C, requests in flight get records with error code "in_flight" (ma
 charged; resuming replays them free), and the summary ends with the exact geo locate --resume
 FILE command that finishes the run.
 
+Scope by name: --scope NAME alone takes the centre of the most prominent place of that name in
+the offline index (named after its region, then the most places around it: the index has no
+population) and says which on stderr; add a country code or region after a comma to choose
+("Paris, FR", "Paris, Texas"). A name the index cannot settle ("Paris, US": eight of them)
+exits 2 listing the top matches.
+
 Formats: --format table|json|ndjson, or geojson|kml|csv|html for files others open.
-Results are kept as provenance records (GEO_DATA_DIR; --no-store skips) for geo export.
+Results are kept as provenance records (GEO_DATA_DIR; --no-store skips) for geo history and geo export.
 
 Examples (run as written, against an in-process sandbox; sample:NAME and sample:all are photos
 shipped with geo: paris, tokyo, sydney, newyork, nogps):
@@ -65,6 +71,7 @@ shipped with geo: paris, tokyo, sydney, newyork, nogps):
   $ geo --sandbox locate sample:paris --depth 3 --max-credits 5         exit 2: costs 10, nothing sent
   $ geo --sandbox locate sample:tokyo --json | jq '.location'
   $ geo --sandbox locate sample:paris --scope Paris --center 48.8566,2.3522 --radius 30
+  $ geo --sandbox locate sample:paris --scope Paris --radius 30   centre from the offline index
   $ geo --sandbox locate sample:all --depth 2 > results.ndjson    many: one line per image
   $ geo --sandbox locate sample:all --depth 3 --yes | jq .input  piped: consent to 50 credits (> 20)
   $ geo --sandbox locate sample:all --dry-run                     the plan and requests; nothing sent
@@ -78,6 +85,7 @@ With your own key and photos:
   geo locate photo.jpg --depth 3
   cat photo.jpg | geo locate -
   geo locate https://example.org/street.jpg --depth 2 --effort low
+  geo locate photo.jpg --scope "Paris, Texas"             or "Paris, FR"; ambiguous names list matches
   geo locate shots/ --depth 2 > results.ndjson          a folder (recursive)
   geo locate --from-file list.txt --max-credits 200      paths and URLs, one per line`,
     )

@@ -7,6 +7,7 @@
 import { RequestValidationError } from '../../api/errors.js';
 import { type Depth, type GeolocateRequest, IdempotencyKeySchema, LIMITS, checkGeolocateRequest } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
+import { centreOf } from './scope-name.js';
 
 export interface LocateFlags {
   depth?: string;
@@ -30,6 +31,8 @@ export interface LocatePlan {
   idempotencyKey?: string;
   maxCredits?: number;
   minConfidence?: number;
+  /** "--scope Paris: Paris, Île-de-France, FR (48.85341, 2.3488)" when the centre came from the index. */
+  scopeNote?: string;
 }
 
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)$/;
@@ -39,14 +42,15 @@ function parseDepth(v: string, from: string): number {
   return Number(v.trim());
 }
 
-function scopeOf(f: LocateFlags): GeolocateRequest['scope'] | undefined {
+function scopeOf(f: LocateFlags, note: (line: string) => void): GeolocateRequest['scope'] | undefined {
   const parts = [f.center && '--center', f.radius && '--radius', f.capturedAt && '--captured-at'].filter(Boolean);
   if (f.scope === undefined) {
     if (parts.length) throw new RequestValidationError('invalid_scope', `${parts.join(', ')} belong${parts.length === 1 ? 's' : ''} to a scope: add --scope CITY`, undefined, 'scope');
     return undefined;
   }
-  if (f.center === undefined) throw new RequestValidationError('invalid_scope', `--scope ${f.scope} needs its centre: --center LAT,LNG`, undefined, 'scope');
-  const m = /^\s*([^,\s]+)\s*,\s*([^,\s]+)\s*$/.exec(f.center);
+  // Without --center the offline index gives the centre (and the note saying which place it chose).
+  const center = f.center ?? centreOf(f.scope, note);
+  const m = /^\s*([^,\s]+)\s*,\s*([^,\s]+)\s*$/.exec(center);
   if (!m || !NUMBER.test(m[1]!) || !NUMBER.test(m[2]!)) throw new RequestValidationError('invalid_scope', `--center must be LAT,LNG in decimal degrees, got "${f.center}"`, undefined, 'scope');
   const scope: NonNullable<GeolocateRequest['scope']> = { name: f.scope, lat: Number(m[1]), lng: Number(m[2]) };
   if (f.radius !== undefined) {
@@ -76,7 +80,8 @@ function parseMinConfidence(v: string | undefined): number | undefined {
  */
 export function planLocate(f: LocateFlags, imageUrl: string | undefined, defaultDepth?: string): LocatePlan {
   const depth = f.depth !== undefined ? parseDepth(f.depth, '') : defaultDepth !== undefined ? parseDepth(defaultDepth, ' (from `geo config set depth`)') : undefined;
-  const scope = scopeOf(f);
+  let scopeNote: string | undefined;
+  const scope = scopeOf(f, (line) => (scopeNote = line));
   const request: GeolocateRequest = {
     ...(imageUrl !== undefined ? { image_url: imageUrl } : {}),
     ...(f.model !== undefined ? { model: f.model as GeolocateRequest['model'] } : {}),
@@ -104,5 +109,6 @@ export function planLocate(f: LocateFlags, imageUrl: string | undefined, default
     ...(f.idempotencyKey !== undefined ? { idempotencyKey: f.idempotencyKey } : {}),
     ...(maxCredits !== undefined ? { maxCredits } : {}),
     ...(minConfidence !== undefined ? { minConfidence } : {}),
+    ...(scopeNote !== undefined ? { scopeNote } : {}),
   };
 }

@@ -2,7 +2,8 @@
  * One row per result for spreadsheets. RFC 4180: CRLF line ends, fields with a comma, quote, CR
  * or LF quoted with quotes doubled. Spreadsheet formula injection (OWASP "CSV Injection"): a text
  * cell beginning with = + - @ (or tab / CR, which some apps strip first) gets a leading ' so it
- * stays text. Numbers are written as numbers, so a negative latitude is not mangled.
+ * stays text. Numbers are written as numbers, so a negative latitude is not mangled. The last
+ * column (added last, so existing column positions hold) is the time the answer was received.
  */
 import type { ProvenanceRecord } from '../../local/store-types.js';
 import { sanitize } from '../sanitize.js';
@@ -10,7 +11,7 @@ import { toItem } from './model.js';
 
 export const CSV_COLUMNS = [
   'input', 'sha256', 'lat', 'lng', 'confidence', 'country', 'city', 'neighborhood', 'address', 'depth',
-  'analysis_id', 'exif_lat', 'exif_lng', 'exif_verdict', 'distance_km',
+  'analysis_id', 'exif_lat', 'exif_lng', 'exif_verdict', 'distance_km', 'stored_at',
 ] as const;
 
 type Cell = string | number | null | undefined;
@@ -27,6 +28,15 @@ export function csvRow(cells: readonly Cell[]): string {
   return cells.map(csvCell).join(',') + '\r\n';
 }
 
+/**
+ * When the answer was received (UTC, ISO-8601), from the stored record. Results rebuilt from
+ * NDJSON or a bare body carry no time of their own (their stored_at is when they were read), so
+ * the cell stays empty rather than claim one.
+ */
+function storedAt(rec: ProvenanceRecord): string {
+  return rec.origin === 'store' ? rec.stored_at : '';
+}
+
 export function renderCSV(records: readonly ProvenanceRecord[]): string {
   let out = csvRow(CSV_COLUMNS);
   for (const item of records.map(toItem)) {
@@ -35,7 +45,7 @@ export function renderCSV(records: readonly ProvenanceRecord[]): string {
     const e = item.exif;
     out += csvRow([
       item.input, item.sha256, item.lat, item.lng, b.confidence, l.country, l.city, l.neighborhood, l.address, b.depth,
-      b.analysis_id, e?.exifPoint?.lat, e?.exifPoint?.lng, e?.verdict, e?.distanceKm,
+      b.analysis_id, e?.exifPoint?.lat, e?.exifPoint?.lng, e?.verdict, e?.distanceKm, storedAt(item.record),
     ]);
   }
   return out;

@@ -8,6 +8,7 @@ import { renderCSV } from './csv.js';
 import { renderGeoJSON } from './geojson.js';
 import { type ReportEntry, renderHtmlReport } from './html-report.js';
 import { renderKML } from './kml.js';
+import { renderRecordsJson, renderRecordsNdjson } from './records-json.js';
 import { type LeafletAssets, loadLeafletAssets } from './leaflet-assets.js';
 import { thumbnailDataUrl } from './thumbnail.js';
 
@@ -16,15 +17,19 @@ export type { LeafletAssets, ReportEntry };
 
 export const FILE_FORMATS = ['geojson', 'kml', 'csv'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
-export const EXPORT_FORMATS = [...FILE_FORMATS, 'html'] as const;
+export const EXPORT_FORMATS = [...FILE_FORMATS, 'html', 'json', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** What `geo export` writes as text from records alone (html also needs the images). */
+export type TextExportFormat = Exclude<ExportFormat, 'html'>;
 
 export function isFileFormat(f: unknown): f is FileFormat {
   return (FILE_FORMATS as readonly unknown[]).includes(f);
 }
 
-/** GeoJSON, KML or CSV text for these records (an empty collection/header-only for none). */
-export function renderExport(format: FileFormat, records: readonly ProvenanceRecord[]): string {
+/** GeoJSON, KML, CSV, JSON or NDJSON text for these records (an empty collection/header-only for none). */
+export function renderExport(format: TextExportFormat, records: readonly ProvenanceRecord[]): string {
+  if (format === 'json') return renderRecordsJson(records);
+  if (format === 'ndjson') return renderRecordsNdjson(records);
   if (format === 'geojson') return renderGeoJSON(records);
   if (format === 'kml') return renderKML(records);
   return renderCSV(records);

@@ -1,0 +1,43 @@
+/** Glue for `geo history` and `geo history show`: local reads, then output/ renders. */
+import type { Handler } from '../../cli.js';
+import type { Ctx } from '../../context.js';
+import type { GeolocateResponse } from '../../api/schemas.js';
+import { isResultBody } from '../../local/store.js';
+import { formatOutput, render, resolveFormat, viewOpts } from '../../output/render.js';
+import { sanitizeInline } from '../../output/sanitize.js';
+import { runHistory, runHistoryShow } from './run.js';
+
+function warner(ctx: Ctx): (line: string) => void {
+  return (line) => {
+    if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');
+  };
+}
+
+export const list: Handler = async (ctx, _args, opts) => {
+  resolveFormat(ctx); // a bad --format fails before the store is read
+  const warn = warner(ctx);
+  const { rows, total } = await runHistory(ctx, { ...(opts.search !== undefined ? { search: String(opts.search) } : {}), limit: opts.limit }, warn);
+  await render(ctx, { data: rows, records: () => rows, human: async (view) => (await import('../../output/views/history.js')).historyView(rows, view, opts.search !== undefined) });
+  if (total > rows.length) warn(`${rows.length} of ${total} stored results shown; --limit ${total} for all`);
+};
+
+export const show: Handler = async (ctx, args) => {
+  const format = resolveFormat(ctx);
+  const warn = warner(ctx);
+  const { record: r, runs } = await runHistoryShow(ctx, String(args[0] ?? ''), warn);
+  const body = r.response.body as GeolocateResponse;
+  const t = r.timing ?? {};
+  const meta = {
+    input: r.input.path, replayed: r.headers?.idempotent_replayed === true, evidence: r.exif ?? null,
+    ...(t.elapsed_ms !== undefined ? { elapsedMs: t.elapsed_ms } : {}), ...(t.attempts !== undefined ? { attempts: t.attempts } : {}),
+    ...(r.headers?.request_id ? { requestId: r.headers.request_id } : {}),
+  };
+  const view = await viewOpts(ctx, format === 'table' && ctx.io.colorOut);
+  const { locateView } = await import('../../output/views/locate.js');
+  // A record without usable coordinates (another geo version may keep those) cannot be drawn as a
+  // place: its fields are listed instead (renderKv sanitizes them).
+  const { flatten, renderKv } = await import('../../output/kv.js');
+  const human = (v: typeof view) => (isResultBody(body) ? locateView(body, meta, v) : `${v.style.bold('Stored answer without usable coordinates')}\n${renderKv(flatten(body), v, '  ')}`);
+  ctx.io.stdout.write(await formatOutput({ ...(r.response.raw !== undefined ? { raw: r.response.raw } : {}), data: body, records: () => [r], human }, format, view));
+  warn(`stored ${r.stored_at}${r.cli?.base_url ? ` from ${r.cli.base_url}` : ''}: read from the local store, nothing sent${runs > 1 ? ` (newest of ${runs} stored runs of this image; geo export ${r.input.sha256.slice(0, 12)} --history --format csv lists them)` : ''}`);
+};

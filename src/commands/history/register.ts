@@ -1,0 +1,48 @@
+/** `geo history [--search] [--limit]`, `geo history show <ref>`: stored results, offline and free. */
+import type { Register } from '../../cli.js';
+
+export const register: Register = (program, act) => {
+  const history = program
+    .command('history')
+    .description('results already paid for, from the local store: offline and free, newest first')
+    .option('--search <text>', 'only results whose input path, place (city, neighbourhood, country, address) or analysis id contains TEXT')
+    .option('--limit <n>', 'at most N results (default 50)')
+    .addHelpText(
+      'after',
+      `
+Columns: when it was received (UTC), input, place, confidence, depth, analysis id, and whether it
+was paid or a free replay (the Idempotent-Replayed header). --json prints an array of these rows
+(with sha256, coordinates and the record's file), --format ndjson one row per line.
+Stored results are the provenance records geo locate keeps (GEO_DATA_DIR; --no-store skips).
+Nothing is sent and no key is needed.
+
+Examples (run as written: the first stores a result to list):
+  $ geo --sandbox locate sample:paris > /dev/null
+  $ geo history
+  $ geo history --search paris --limit 5
+  $ geo history show 8687352 --json            the body exactly as received, by sha256 prefix
+  $ geo history --json | jq -r '.[].analysis_id'
+
+Also: geo history show photo.jpg (the newest stored result of that image, as locate showed it)`,
+    )
+    .action(act(async () => (await import('./handler.js')).list));
+
+  history
+    .command('show')
+    .description('show a stored result exactly as geo locate did (newest run of that image); offline and free')
+    .argument('<ref>', 'an image file (hashed), a sha256 or a prefix of 6+ hex digits, or an analysis id')
+    .addHelpText(
+      'after',
+      `
+--json prints the API body exactly as it was received. The view is locate's: place, coordinates,
+confidence, address, map links, EXIF check, reasoning and, by depth, clues and forensic evidence.
+
+Examples (run as written: the first stores a result to show):
+  $ geo --sandbox locate sample:paris > /dev/null
+  $ geo history show 8687352                   by sha256 prefix (sample:paris), as locate showed it
+  $ geo history show 8687352 --json | jq .location
+
+Also: geo history show photo.jpg (an image file, hashed); geo history show an_… (an analysis id)`,
+    )
+    .action(act(async () => (await import('./handler.js')).show));
+};

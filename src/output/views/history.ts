@@ -1,0 +1,42 @@
+/** `geo history`: one row per stored result, newest first. Cells are sanitized by renderTable. */
+import { renderTable } from '../table.js';
+import type { ViewOpts } from '../render.js';
+
+/** What `geo history --json` prints per result (built by commands/history/run.ts). */
+export interface HistoryRow {
+  stored_at: string;
+  input: string;
+  sha256: string;
+  city: string;
+  neighborhood: string;
+  country: string;
+  address: string;
+  latitude: number | null;
+  longitude: number | null;
+  confidence: number | null;
+  depth: number | null;
+  analysis_id: string | null;
+  /** From the record's Idempotent-Replayed header: a replay was free. */
+  charge: 'paid' | 'replayed' | 'unknown';
+  base_url: string;
+}
+
+/** "2024-05-14T18:32:07.123Z" -> "2024-05-14 18:32:07" (UTC, as stored). */
+const when = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '');
+
+function place(r: HistoryRow): string {
+  const parts = [r.neighborhood, r.city, r.country].map((s) => s.trim()).filter(Boolean);
+  return [...new Set(parts)].join(', ');
+}
+
+export function historyView(rows: readonly HistoryRow[], view: ViewOpts, searched = false): string {
+  if (!rows.length) return searched ? 'No stored result matches.' : 'No stored results. geo locate keeps one for every result (unless --no-store).';
+  return renderTable(
+    {
+      head: ['WHEN (UTC)', 'INPUT', 'PLACE', 'CONFIDENCE', 'DEPTH', 'ANALYSIS', 'CHARGE'],
+      rows: rows.map((r) => [when(r.stored_at), r.input, place(r), r.confidence === null ? '' : r.confidence.toFixed(2), r.depth ?? '', r.analysis_id ?? '', r.charge]),
+      align: ['left', 'left', 'left', 'right', 'right', 'left', 'left'],
+    },
+    view,
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * geo history against a real sandbox (issue 13, part 5): results located with geo locate are
+ * listed newest first and shown again exactly as locate printed them, with no key and nothing sent.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { saveRecord } from '../../src/local/store.js';
+import { hostileRecord, parisRecord } from '../export/fixtures.js';
+import { runCli } from '../helpers/run-cli.js';
+import { KEYS, withSandbox } from '../helpers/sandbox.js';
+import { IMG, footprint, runner } from './locate-helpers.js';
+
+const sb = withSandbox();
+const tmp = () => mkdtempSync(join(tmpdir(), 'geo-history-'));
+
+describe('geo history', () => {
+  const data = tmp();
+  const dirs = { GEO_DATA_DIR: data, GEO_STATE_DIR: tmp() };
+  // No key and no base URL: history must never need them.
+  const offline = (argv: string[]) => runCli(argv, { env: dirs });
+  let paid: { stdout: string };
+  let replay: { stdout: string };
+
+  beforeAll(async () => {
+    const locate = runner(sb);
+    // The same Idempotency-Key twice: the first is paid, the second a free replay (both stored).
+    // --fresh, because without it the second run is answered from the stored result, sending nothing.
+    paid = await locate(['locate', `${IMG}paris.jpg`, '--json', '--idempotency-key', 'hist-1'], { env: dirs });
+    replay = await locate(['locate', `${IMG}paris.jpg`, '--idempotency-key', 'hist-1', '--fresh'], { env: dirs });
+    await locate(['locate', `${IMG}tokyo.jpg`, '--depth', '2'], { env: dirs });
+  });
+
+  it('lists stored results newest first: when, input, place, confidence, depth, analysis id, paid or replayed', async () => {
+    const before = footprint(sb);
+    const r = await offline(['history']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^WHEN \(UTC\)\s+INPUT\s+PLACE\s+CONFIDENCE\s+DEPTH\s+ANALYSIS\s+CHARGE$/);
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+.*tokyo\.jpg\s+.*Tokyo, Japan\s+0\.90\s+2\s+an_\w+\s+paid$/);
+    expect(lines[2]).toMatch(/paris\.jpg\s+Paris 16 Passy, Paris, France\s+0\.90\s+1\s+an_\w+\s+replayed$/);
+    expect(lines[3]).toMatch(/paris\.jpg .* paid$/);
+    expect(footprint(sb)).toEqual(before);
+  });
+
+  it('--search matches input, place names and analysis id; --limit cuts and says so; --json gives rows', async () => {
+    const json = JSON.parse((await offline(['history', '--json'])).stdout) as Array<Record<string, unknown>>;
+    expect(json.map((x) => x.charge)).toEqual(['paid', 'replayed', 'paid']);
+    expect(json[0]).toMatchObject({ city: 'Tokyo', country: 'Japan', depth: 2, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const id = json[1]!.analysis_id as string;
+    for (const text of ['PARIS', 'passy', 'france', 'paris.jpg', id]) {
+      const found = JSON.parse((await offline(['history', '--search', text, '--json'])).stdout) as Array<Record<string, unknown>>;
+      expect(found.map((x) => x.city), text).toEqual(['Paris', 'Paris']);
+    }
+    const none = await offline(['history', '--search', 'nowhere-at-all']);
+    expect([none.code, none.stdout]).toEqual([0, 'No stored result matches.\n']);
+    const one = await offline(['history', '--limit', '1', '--format', 'ndjson']);
+    expect(one.stdout.trim().split('\n')).toHaveLength(1);
+    expect(one.stderr).toMatch(/1 of 3 stored results shown; --limit 3 for all/);
+    const bad = await offline(['history', '--limit', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--limit must be a whole number/);
+  });
+
+  it('show renders the newest stored result exactly as locate did, by file, sha256 prefix or analysis id; --json is the body as received', async () => {
+    const before = footprint(sb);
+    const byFile = await offline(['history', 'show', `${IMG}paris.jpg`]);
+    expect(byFile.code).toBe(0);
+    expect(byFile.stdout).toBe(replay.stdout);
+    expect(byFile.stderr).toMatch(/read from the local store, nothing sent \(newest of 2 stored runs/);
+    const id = (JSON.parse(paid.stdout) as { analysis_id: string }).analysis_id;
+    expect((await offline(['history', 'show', id])).stdout).toBe(replay.stdout);
+    const raw = await offline(['history', 'show', '868735', '--json']);
+    expect(JSON.parse(raw.stdout)).toEqual(JSON.parse(paid.stdout));
+    expect(footprint(sb)).toEqual(before);
+  });
+
+  it('show: no match and an ambiguous prefix exit 2 with a hint', async () => {
+    const none = await offline(['history', 'show', 'an_nope']);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(/no stored result for "an_nope".*hint: .*geo history/);
+    const neverLocated = await offline(['history', 'show', `${IMG}sydney.jpg`]);
+    expect(neverLocated.code).toBe(2);
+    expect(neverLocated.stderr).toMatch(/no stored result for .*sydney\.jpg/);
+    const dir = tmp();
+    // Records with fields this version does not know (an account fingerprint, deviations) still list.
+    await saveRecord(dir, { ...parisRecord(), input: { path: 'a.jpg', sha256: 'abcdef01'.repeat(8) }, account: 'fp_1', deviations: [] } as never);
+    await saveRecord(dir, { ...parisRecord(), input: { path: 'b.jpg', sha256: 'abcdef02'.repeat(8) } });
+    const env = { GEO_DATA_DIR: dir };
+    const ambiguous = await runCli(['history', 'show', 'abcdef0'], { env });
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toMatch(/sha256 prefix abcdef0 matches 2 images.*hint: use more digits/);
+    expect((await runCli(['history', 'show', 'abcdef01'], { env })).code).toBe(0);
+    expect((await runCli(['history', '--json'], { env })).stdout).toContain('"a.jpg"');
+  });
+
+  it('server strings are escaped in the list and in show; --json still parses to what was stored', async () => {
+    const dir = tmp();
+    await saveRecord(dir, hostileRecord());
+    const env = { GEO_DATA_DIR: dir };
+    for (const argv of [['history'], ['history', 'show', 'abababab']]) {
+      const r = await runCli(argv, { env }); // piped: no colour, so any escape would be the server's
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.stdout, argv.join(' ')).not.toMatch(/[\u001b\u202e]/);
+    }
+    const json = await runCli(['history', '--json'], { env });
+    expect(JSON.parse(json.stdout)[0].city).toBe(hostileRecord().response.body.location.city);
+  });
+
+  it('an empty store says how results get there', async () => {
+    const r = await runCli(['history'], { env: { GEO_DATA_DIR: tmp(), GEO_API_KEY: KEYS.pro } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/No stored results\. geo locate keeps one/);
+  });
+});
