@@ -100,7 +100,7 @@ describe('exports and the report from locate', () => {
     const dir = tmp('geo-ogr-');
     for (const n of ['paris.jpg', 'tokyo.jpg', 'plain.png']) copyFileSync(`${IMG}${n}`, join(dir, n));
     for (const fmt of ['geojson', 'kml']) {
-      const r = await run(['locate', dir, '--depth', '3', '--format', fmt]);
+      const r = await run(['locate', dir, '--depth', '3', '--format', fmt, '--yes']); // 30 credits: above the threshold, and piped
       expect(r.code).toBe(0);
       const summary = ogrinfo(writeOut('export', `locate-folder.${fmt}`, r.stdout));
       console.log(`[ogrinfo locate ${fmt}] features`, featureCount(summary));
