@@ -28,6 +28,22 @@ function filesUnder(root: string): string[] {
 }
 
 describe('paid once, across commands', () => {
+  it('a reused folder of many images: a note for each of the first three, then one line; the summary counts them all', async () => {
+    const dir = tmp('geo-reuse-many-');
+    for (const n of ['paris.jpg', 'tokyo.jpg', 'sydney.jpg', 'newyork.jpg', 'nogps.jpg', 'plain.png']) copyFileSync(`${IMG}${n}`, join(dir, n));
+    const env = { GEO_STATE_DIR: tmp('geo-state-'), GEO_DATA_DIR: tmp('geo-data-') };
+    const run = (argv: string[]) => runner(sb, KEYS.pro)(argv, { env });
+    expect((await run(['locate', dir])).code).toBe(0);
+    const paid = footprint(sb);
+    // Another command (the folder's files named one by one): every answer comes from the store.
+    const again = await run(['locate', ...['paris.jpg', 'tokyo.jpg', 'sydney.jpg', 'newyork.jpg', 'nogps.jpg', 'plain.png'].map((n) => join(dir, n))]);
+    expect(again.code).toBe(0);
+    expect(footprint(sb)).toEqual(paid);
+    expect(again.stderr.split('\n').filter((l) => / located at depth 1 on .*from your results/.test(l))).toHaveLength(3);
+    expect(again.stderr).toContain('more inputs answered from your results, not charged: the summary counts them');
+    expect(again.stderr).toMatch(/6 images from your results of earlier commands, not charged/);
+  });
+
   it('a folder at depth 3, then one of its photos, then a renamed copy by --from-file: sent once', async () => {
     const { dir, env, run } = setup();
     const first = await run(['locate', dir, '--depth', '3']);

@@ -28,10 +28,14 @@ function row(r: BatchRecord): ResultRow {
   return { input: r.input, ok: true, place: [...new Set(place)].join(', '), lat: b.location.latitude, lng: b.location.longitude, confidence: b.confidence, ...(verdict ? { verdict } : {}) };
 }
 
+/** Reuse notes printed one by one before the summary takes over. */
+const REUSE_NOTES = 4;
+
 export class ManyOutput {
   private readonly live: LiveLine;
   private readonly lines: boolean;
   private readonly banner: () => void;
+  private reusedNotes = 0;
 
   constructor(
     private readonly ctx: Ctx,
@@ -60,7 +64,8 @@ export class ManyOutput {
         return this.live.note(`stopping: ${describeStop(e.stop)}; ${e.stop.reason === 'cancelled' ? 'requests in flight are abandoned and may still be charged' : 'requests in flight finish and are recorded'}`);
       case 'finished':
         this.banner();
-        if (e.reused) this.live.note(fromResultsNote(e.reused, e.record.input));
+        // One note per reused input for the first few; a folder of hundreds gets the summary's count.
+        if (e.reused && ++this.reusedNotes <= REUSE_NOTES) this.live.note(this.reusedNotes < REUSE_NOTES ? fromResultsNote(e.reused, e.record.input) : 'more inputs answered from your results, not charged: the summary counts them');
         // Flushed per line: a reader of the pipe sees each result as soon as it exists.
         if (this.lines) this.ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(e.record)) + '\n');
         return warnDeviations((l) => this.live.note(l), e.response?.deviations, e.record.input);
