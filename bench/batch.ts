@@ -70,7 +70,8 @@ async function runCase(c: Case, dir: string) {
     const t0 = performance.now();
     const { summary } = await runBatch(
       { client, env: { GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-bench-state-')) }, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), cwd: dir },
-      { inputs: ['.'], depth: Number(values.depth) as 1 | 2 | 3, ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}) },
+      // yes: the bench consents to its plan, as `geo locate --yes` would (issue 11: no spending without it).
+      { inputs: ['.'], yes: true, depth: Number(values.depth) as 1 | 2 | 3, ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}) },
     );
     const wallS = (performance.now() - t0) / 1000;
     const ceiling = ceilingS(c, c.images + 1);
