@@ -6,12 +6,25 @@
  */
 import { findReusable } from '../local/reuse.js';
 import { journalForAccount } from './account.js';
-import { type JournalState, isFinished } from './journal.js';
+import { type DoneLine, type JournalState, isFinished } from './journal.js';
 import { requestParams } from './plan.js';
 import type { Prepared } from './prepare.js';
 import type { Job } from './sources.js';
 import type { BatchParams, ReusedFrom } from './types.js';
 import type { JobOutcome } from './worker.js';
+
+/**
+ * An earlier run's journaled answer as the outcome the batch settles (re-emitted, never resent):
+ * free this time, with the raw body as received when the journal kept it (a deviating or unusable
+ * answer keeps it too).
+ */
+export function journalOutcome(d: DoneLine): JobOutcome {
+  const kept = d.ok || d.raw !== undefined;
+  const response = kept
+    ? { idempotencyKey: d.key, ...(d.raw !== undefined ? { raw: d.raw } : {}), ...(d.status !== undefined ? { status: d.status } : {}), ...(d.deviations ? { deviations: d.deviations } : {}) }
+    : undefined;
+  return d.ok ? { ok: true, result: d.result, replayed: false, credits: 0, ...(response ? { response } : {}) } : { ok: false, error: d.error, ...(response ? { response } : {}) };
+}
 
 export interface StoredAnswer {
   outcome: Extract<JobOutcome, { ok: true }>;

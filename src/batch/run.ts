@@ -7,15 +7,16 @@ import { Readable } from 'node:stream';
 import { DEPTH_COST, type Depth, type Effort, type Scope } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { countRecords, skippedRecord } from './accounting.js';
+import { type Balance, readBalance } from './balance.js';
 import { requireConsent } from './consent.js';
 import { loadSharp } from './convert.js';
-import { Journal, isFinished } from './journal.js';
+import { Journal, isFinished, parseJournal } from './journal.js';
 import { describeStop } from './outcome.js';
 import { type BatchPlan, DEFAULT_CONFIRM_THRESHOLD, buildPlan, checkMaxCredits, previewRequests, requestParams } from './plan.js';
 import { prepareBatch } from './prepare.js';
 import { ProgressMeter, startTicker } from './progress.js';
 import { type ExifHook, recordsFor } from './records.js';
-import { answersHeld } from './reuse.js';
+import { answersHeld, journalOutcome } from './reuse.js';
 import { schedule } from './scheduler.js';
 import type { Job } from './sources.js';
 import type { BatchEvent, BatchRecord, BatchSummary, ReusedFrom } from './types.js';
@@ -101,32 +102,15 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const pending = prep.jobs.filter((j) => !isFinished(state?.done.get(j.id)) && !stored.has(j.id));
 
   checkMaxCredits(pending.length, prep.params.depth, opts.maxCredits);
-  // The balance, and the first rate-limit headers for the pacer (GET is free of credits, not of
-  // rate limit). One image that cannot need a confirmation skips it: a 402 says the same thing,
-  // and a free key (5 a minute) should not spend half its requests on balance checks.
-  let available: number | undefined;
-  let initialRateLimit;
-  let initialStartedAt: number | undefined;
+  // The balance (balance.ts); one image that cannot need a confirmation skips the read.
   const mayConfirm = pending.length * DEPTH_COST[prep.params.depth] > (opts.confirmThreshold ?? DEFAULT_CONFIRM_THRESHOLD);
-  if (pending.length > 1 || (pending.length === 1 && (opts.dryRun || mayConfirm))) {
-    try {
-      const c = await deps.client.credits();
-      // When it reached the server is unknown, somewhere before now: its answer's time is the safe
-      // bound for the pacer's log (counting it earlier could free its place too soon).
-      initialStartedAt = deps.now();
-      // Read leniently: a snapshot off the contract only leaves the balance unknown.
-      const total = (c.data as { data?: { total_available?: unknown } }).data?.total_available;
-      if (typeof total === 'number') available = total;
-      initialRateLimit = c.rateLimit;
-    } catch (err) {
-      const status = (err as { status?: number }).status;
-      if (status === 401 || status === 403) throw err;
-      emit({ type: 'notice', message: `could not read the credit balance (${err instanceof Error ? err.message : String(err)})` });
-    }
-  }
+  const balance: Balance = pending.length > 1 || (pending.length === 1 && (opts.dryRun || mayConfirm))
+    ? await readBalance(deps.client, deps.now, (message) => emit({ type: 'notice', message }))
+    : {};
+  const { available } = balance;
   const plan = buildPlan({
     jobs: prep.jobs, inputs, skipped: prep.skipped.map((s) => ({ input: s.path, reason: s.reason })), params: prep.params,
-    ...(prep.journalPath ? { journal: { path: prep.journalPath, state: state ?? { keys: new Map(), done: new Map(), skippedLines: 0, intactBytes: 0 } } } : {}),
+    ...(prep.journalPath ? { journal: { path: prep.journalPath, state: state ?? parseJournal('') } } : {}),
     ...(available !== undefined ? { available } : {}), reused: new Set(stored.keys()),
     ...(opts.confirmThreshold !== undefined ? { confirmThreshold: opts.confirmThreshold } : {}),
     ...(opts.maxCredits !== undefined ? { maxCredits: opts.maxCredits } : {}),
@@ -170,8 +154,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     const d = state?.done.get(j.id);
     if (!isFinished(d)) continue;
     summary.fromJournal++;
-    const response = d!.ok || d!.raw !== undefined ? { idempotencyKey: d!.key, ...(d!.raw !== undefined ? { raw: d!.raw } : {}), ...(d!.status !== undefined ? { status: d!.status } : {}), ...(d!.deviations ? { deviations: d!.deviations } : {}) } : undefined;
-    await settle(j, d!.ok ? { ok: true, result: d!.result, replayed: false, credits: 0, ...(response ? { response } : {}) } : { ok: false, error: d!.error, ...(response ? { response } : {}) }, 'journal');
+    await settle(j, journalOutcome(d!), 'journal');
   }
   for (const j of prep.jobs) {
     const a = stored.get(j.id);
@@ -205,7 +188,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
       );
     }, {
       now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
-      ...(initialRateLimit ? { initialRateLimit, initialStartedAt } : {}), onPause: (untilMs) => emit({ type: 'paused', untilMs, reason: 'rate_limited' }),
+      ...(balance.rateLimit ? { initialRateLimit: balance.rateLimit, initialStartedAt: balance.answeredAt } : {}), onPause: (untilMs) => emit({ type: 'paused', untilMs, reason: 'rate_limited' }),
     });
   } finally {
     ticker?.stop();
