@@ -4,17 +4,16 @@
  * without it, the original bytes are embedded as they are.
  */
 import { MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../../local/dimensions.js';
-import { sniffKind } from '../../local/sniff.js';
+import { type ImageKind, MIME, sniffKind } from '../../local/sniff.js';
 
 const MAX_EDGE = 1024;
+/** What a browser shows in an <img>: anything else is not embedded. */
+const EMBEDDABLE: ReadonlySet<ImageKind> = new Set<ImageKind>(['jpeg', 'png', 'gif', 'webp']);
 
-/** JPEG, PNG, WebP and GIF by magic bytes; anything else is not embedded (a browser could not show it). */
+/** JPEG, PNG, WebP and GIF by magic bytes (local/sniff.ts); undefined for anything else. */
 export function sniffImageMime(b: Uint8Array): string | undefined {
-  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
-  if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return 'image/png';
-  if (b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46) return 'image/gif';
-  if (b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return 'image/webp';
-  return undefined;
+  const kind = sniffKind(b);
+  return EMBEDDABLE.has(kind) ? MIME[kind] : undefined;
 }
 
 type SharpFn = (input: Uint8Array, opts?: { limitInputPixels?: number }) => {
@@ -35,11 +34,11 @@ async function loadSharp(): Promise<SharpFn | undefined> {
 }
 
 export async function thumbnailDataUrl(bytes: Uint8Array, opts: { useSharp?: boolean } = {}): Promise<string | undefined> {
-  const mime = sniffImageMime(bytes);
-  if (!mime) return undefined;
+  const kind = sniffKind(bytes);
+  if (!EMBEDDABLE.has(kind)) return undefined;
   // A header claiming more pixels than geo decodes (a decompression bomb) is neither decoded here
   // nor embedded for the browser to decode.
-  if (tooManyPixels(readDimensions(bytes, sniffKind(bytes))) !== undefined) return undefined;
+  if (tooManyPixels(readDimensions(bytes, kind)) !== undefined) return undefined;
   if (opts.useSharp !== false) {
     const sharp = await loadSharp();
     if (sharp) {
@@ -51,5 +50,5 @@ export async function thumbnailDataUrl(bytes: Uint8Array, opts: { useSharp?: boo
       }
     }
   }
-  return `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
+  return `data:${MIME[kind]};base64,${Buffer.from(bytes).toString('base64')}`;
 }
