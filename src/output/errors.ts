@@ -3,7 +3,7 @@
  * Every code of api-spec.md "Error cases" has its own wording here.
  */
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, RetryLaterError, TimeoutError } from '../api/errors.js';
-import { DEPTH_COST, type Depth } from '../api/schemas.js';
+import { DEPTH_COST, type Depth, ERROR_CODE_STATUS } from '../api/schemas.js';
 import { BelowConfidenceError, CancelledError, ConfigError, UsageError } from '../errors.js';
 import { sanitizeInline } from './sanitize.js';
 
@@ -15,25 +15,22 @@ interface Described {
 const NOTHING_CHARGED = 'nothing was charged';
 
 /**
- * The spec's base code for a status, for answers whose body gave none (an empty 401 is still
- * "unauthorized", with its own hint, not "HTTP 401 (http_401)"). 502-504 keep their own wording below.
+ * The spec's code for a status, for answers whose body gave none (an empty 401 is still
+ * "unauthorized", with its own hint, not "HTTP 401 (http_401)"): the first code of that status in
+ * the contract's table, where its base codes come first. 422 and 502-504 have several causes, so
+ * the status alone keeps its own wording below.
  */
-const BASE_CODE: Record<number, string> = {
-  401: 'unauthorized', 402: 'payment_required', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 429: 'rate_limited', 500: 'server_error',
-};
+function baseCode(status: number): string | undefined {
+  if (status === 422 || status >= 502) return undefined;
+  return (Object.keys(ERROR_CODE_STATUS) as Array<keyof typeof ERROR_CODE_STATUS>).find((c) => ERROR_CODE_STATUS[c] === status);
+}
 
-/**
- * The server's own words win over generic ones (issue 13): its message and hint where a status
- * means different things per route (402 on cases is the plan, not the balance; 403, 404, codes
- * geo does not know). Where geo knows the flag to change (--depth, --effort, --async, the key
- * commands), its own hint says so.
- */
 function fromApiError(e: ApiError): Described {
   const server = e.message ? sanitizeInline(e.message) : `HTTP ${e.status}`;
   const serverHint = e.hint ? sanitizeInline(e.hint) : undefined;
   const ref = e.requestId ? ` [request ${sanitizeInline(e.requestId)}]` : '';
   const wait = e.retryAfter !== undefined ? `retry in ${Math.ceil(e.retryAfter)} s` : 'retry later';
-  const code = e.code.startsWith('http_') ? (BASE_CODE[e.status] ?? e.code) : e.code;
+  const code = e.code.startsWith('http_') ? (baseCode(e.status) ?? e.code) : e.code;
   /** The server's own message, not the client's "HTTP 402" stand-in for an empty body. */
   const said = e.message !== '' && e.message !== `HTTP ${e.status}`;
   switch (code) {
