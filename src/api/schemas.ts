@@ -13,6 +13,7 @@
 import * as z from 'zod/mini';
 import { $ZodCheckNumberFormat } from 'zod/v4/core';
 import en from 'zod/v4/locales/en.js';
+import { beginsWithCalendarDate, isAcceptableImageUrl, isStrictBase64 } from './validators.js';
 
 // zod/mini: the same parser core as zod's classic API without a method table on every schema,
 // so it loads in about half the time (issue 7's start-up budgets; bench/startup.mjs). Its English
@@ -53,46 +54,10 @@ function once<T>(build: () => T): () => T {
   return () => (value ??= build());
 }
 
-// ---- Small validators ------------------------------------------------------------------------
+// ---- Small validators (validators.ts) and the error and header contract (schemas-errors.ts) -----
 
-/** Strict RFC 4648 base64: no whitespace, no data: prefix, correct padding. A loop, not a regex, for 20 MB inputs. */
-export function isStrictBase64(s: string): boolean {
-  if (s.length === 0 || s.length % 4 !== 0) return false;
-  const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
-  for (let i = 0; i < s.length - pad; i++) {
-    const c = s.charCodeAt(i);
-    const ok = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
-    if (!ok) return false;
-  }
-  return true;
-}
-
-/** scope.captured_at "must begin with a real calendar date": 2024-02-29 yes, 2025-02-29 and 2026-02-30 no. */
-export function beginsWithCalendarDate(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (mo < 1 || mo > 12 || d < 1) return false;
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]!;
-  return d <= days;
-}
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-/** Loopback is the one place plain http is allowed (sandbox, tests). */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
-/** image_url is a "public HTTPS image URL"; http is accepted for loopback only (the sandbox's own tests). */
-export function isAcceptableImageUrl(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname));
-  } catch {
-    return false;
-  }
-}
+export { beginsWithCalendarDate, isAcceptableImageUrl, isLoopbackHost, isStrictBase64 } from './validators.js';
+export * from './schemas-errors.js';
 
 // ---- Geolocation request --------------------------------------------------------------------
 
@@ -339,82 +304,3 @@ const listLimit = () =>
   );
 export const AnalysesQuerySchema = z.lazy(() => z.object({ q: z.optional(z.string()), city: z.optional(z.string()), limit: listLimit() }));
 export const CasesQuerySchema = z.lazy(() => z.object({ teamId: z.optional(z.string()), limit: listLimit() }));
-
-// ---- Errors ---------------------------------------------------------------------------------
-
-/**
- * The codes of api-spec.md "Error body" and "Error cases", each with the status the spec gives it
- * (base codes without a row take their usual status). A 2xx carrying an error shape without a
- * usable `status` is read as the error its code names (response.ts).
- */
-export const ERROR_CODE_STATUS = {
-  not_found: 404, method_not_allowed: 405, unauthorized: 401, forbidden: 403, payment_required: 402, rate_limited: 429,
-  invalid_request: 422, invalid_image_b64: 422, server_error: 500, prepaid_credits_exhausted: 402, depth_not_permitted: 403,
-  idempotency_in_progress: 409, invalid_effort: 422, effort_exceeds_depth: 422, content_blocked: 422, invalid_scope: 422,
-  webhook_required_for_async: 422, analysis_failed: 502, analysis_timeout: 504,
-} as const satisfies Record<string, number>;
-export const ERROR_CODES = Object.keys(ERROR_CODE_STATUS) as Array<keyof typeof ERROR_CODE_STATUS>;
-
-const errorExtras = () => ({
-  retry_after: z.optional(z.number()),
-  max_effort: z.optional(z.string()),
-  max_depth: z.optional(z.int()),
-  retryable: z.optional(z.boolean()),
-});
-
-export const ApiErrorBodySchema = z.lazy(() =>
-  z.looseObject({
-    success: z.literal(false),
-    error: z.string(),
-    code: z.string(),
-    message: z.string(),
-    hint: z.optional(z.string()),
-    details: z.optional(z.record(z.string(), z.unknown())),
-    docs: z.string(),
-    type: z.string(),
-    title: z.string(),
-    status: z.int(),
-    detail: z.string(),
-    instance: z.optional(z.string()),
-    ...errorExtras(),
-  }),
-);
-export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;
-
-/** The problem-only form (application/problem+json). */
-export const ProblemBodySchema = z.lazy(() =>
-  z.looseObject({
-    type: z.string(),
-    title: z.string(),
-    status: z.int(),
-    detail: z.string(),
-    instance: z.optional(z.string()),
-    code: z.optional(z.string()),
-    docs: z.optional(z.string()),
-    ...errorExtras(),
-  }),
-);
-export type ProblemBody = z.infer<typeof ProblemBodySchema>;
-export const ErrorBodySchema = z.lazy(() => z.union([ApiErrorBodySchema, ProblemBodySchema]));
-
-// ---- Rate-limit headers (api-spec.md "Limits") ------------------------------------------------
-
-export const RATE_LIMIT_HEADERS = [
-  'ratelimit', 'ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset',
-  'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset',
-] as const;
-const digits = () => z.string().check(z.regex(/^\d+$/));
-/** What every API response carries; Retry-After only on 429. */
-export const RateLimitHeadersSchema = z.lazy(() =>
-  z.looseObject({
-    ratelimit: z.string().check(z.minLength(1)),
-    'ratelimit-policy': z.string().check(z.minLength(1)),
-    'ratelimit-limit': digits(),
-    'ratelimit-remaining': digits(),
-    'ratelimit-reset': digits(),
-    'x-ratelimit-limit': digits(),
-    'x-ratelimit-remaining': digits(),
-    'x-ratelimit-reset': digits(),
-    'retry-after': z.optional(digits()),
-  }),
-);
