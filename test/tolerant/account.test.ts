@@ -4,16 +4,12 @@
  * that parsed is never re-requested; an error body in a 2xx is that error; and after a
  * `cases create` that may have reached the server, the hint never advises a rerun.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Answer, type FakeApi, type RouteKey, bom, gzip, ok, startFakeApi } from './fake-server.js';
+import { describe, expect, it } from 'vitest';
+import { type Answer, type FakeApi, type RouteKey, bom, gzip, ok, withFakeApi } from './fake-server.js';
 import { errorLine, geo, warnings } from './helpers.js';
 
 let api: FakeApi;
-beforeAll(async () => {
-  api = await startFakeApi();
-});
-afterAll(() => api.close());
-beforeEach(() => api.reset());
+withFakeApi((a) => (api = a));
 
 const CREDITS = { success: true, data: { balance: 500, api_balance: 400, total_available: 900, total_purchased: null, total_used: 3 } };
 const CASE = { id: 'case_1', name: 'Harbour fire', description: 'Port footage', createdAt: '2026-01-01', updatedAt: '2026-01-02' };

@@ -7,6 +7,7 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface Answer {
   status: number;
@@ -41,6 +42,14 @@ export interface FakeApi {
   keys: string[];
   reset(): void;
   close(): Promise<void>;
+}
+
+/** One fake API for the calling test file: started before its tests, reset before each, closed after. */
+export function withFakeApi(use: (api: FakeApi) => void): void {
+  let api: FakeApi | undefined;
+  beforeAll(async () => use((api = await startFakeApi())));
+  beforeEach(() => api?.reset());
+  afterAll(() => api?.close());
 }
 
 export async function startFakeApi(): Promise<FakeApi> {

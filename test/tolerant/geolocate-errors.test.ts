@@ -4,16 +4,12 @@
  * retried, and its body is kept in the journal; a 409 in progress past the deadline exits 6 with a
  * hint naming the journal, and the rerun replays the result with the same key.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeApi, ok, startFakeApi } from './fake-server.js';
+import { describe, expect, it } from 'vitest';
+import { type FakeApi, ok, withFakeApi } from './fake-server.js';
 import { D1, PARIS, doneLines, errorLine, freshDirs, geo, records } from './helpers.js';
 
 let api: FakeApi;
-beforeAll(async () => {
-  api = await startFakeApi();
-});
-afterAll(() => api.close());
-beforeEach(() => api.reset());
+withFakeApi((a) => (api = a));
 
 const ARGV = ['locate', PARIS, '--json', '--timeout', '2'];
 

@@ -5,18 +5,14 @@
  * is kept (the raw body in the journal and in the provenance record), that a rerun sends nothing,
  * and the credits counted (the journal's charge for one input, the summary of a two-image batch).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEPTH_COST } from '../../src/api/schemas.js';
-import { type FakeApi, startFakeApi } from './fake-server.js';
+import { type FakeApi, withFakeApi } from './fake-server.js';
 import { GEO_CASES } from './geolocate-cases.js';
 import { PARIS, TOKYO, doneLines, errorLine, freshDirs, geo, records, warnings } from './helpers.js';
 
 let api: FakeApi;
-beforeAll(async () => {
-  api = await startFakeApi();
-});
-afterAll(() => api.close());
-beforeEach(() => api.reset());
+withFakeApi((a) => (api = a));
 
 describe(`${GEO_CASES.length} deviating geolocate answers`, () => {
   it.each(GEO_CASES)('$name', async (c) => {
