@@ -111,14 +111,19 @@ describe('file shapes', () => {
     expect(read('truncated.jpg').equals(paris.subarray(0, Math.floor(paris.length / 2)))).toBe(true);
   });
 
-  it('PNGs carry pixel data that inflates to 24 rows; only blocked.png holds the content marker', () => {
+  it('PNGs carry pixel data that inflates to 24 rows; only blocked.png holds the content marker, in its pixels', () => {
     for (const f of ['plain.png', 'blocked.png']) {
       const b = read(f);
       const at = b.indexOf('IDAT');
       const len = b.readUInt32BE(at - 4);
       expect(inflateSync(b.subarray(at + 4, at + 4 + len)).length).toBe(24 * (1 + 32 * 3));
     }
-    expect(read('blocked.png').includes('SANDBOX_CONTENT_BLOCKED')).toBe(true);
+    // In the pixels (first row), where metadata removal before upload cannot take it away.
+    const b = read('blocked.png');
+    const at = b.indexOf('IDAT');
+    const rows = inflateSync(b.subarray(at + 4, at + 4 + b.readUInt32BE(at - 4)));
+    expect(rows.subarray(1, 1 + 23).toString('latin1')).toBe('SANDBOX_CONTENT_BLOCKED');
+    expect(b.includes('tEXt')).toBe(false);
     for (const e of manifest.images.filter((x) => x.file !== 'blocked.png')) expect(read(e.file).includes('SANDBOX_CONTENT_BLOCKED'), e.file).toBe(false);
   });
 

@@ -4,6 +4,7 @@
  */
 import { get as httpGet } from 'node:http';
 import { get as httpsGet } from 'node:https';
+import { inflateSync } from 'node:zlib';
 import { MAX_IMAGE_BYTES } from '../api/schemas.js';
 
 export const FETCH_TIMEOUT_MS = 10_000;
@@ -16,12 +17,36 @@ export function isJpegOrPng(buf: Buffer): boolean {
 }
 
 /**
- * Content screening (sandbox rule): an image whose bytes contain this ASCII marker, e.g. in a PNG
- * tEXt chunk (fixtures/images/blocked.png), fails screening -> 422 content_blocked, never charged.
+ * Content screening (sandbox rule): an image fails screening (422 content_blocked, never charged)
+ * when its pixels hold this ASCII marker: a PNG whose decompressed image data (IDAT) contains it,
+ * as the first row of fixtures/images/blocked.png spells it. In the pixels, not in a text chunk,
+ * because geo removes metadata before upload (issue 14) and screening must survive that. Raw bytes
+ * holding it anywhere (an image sent with --keep-metadata and a marker comment) count as well.
  */
 export const BLOCK_MARKER = 'SANDBOX_CONTENT_BLOCKED';
 export function isBlocked(buf: Buffer): boolean {
-  return buf.includes(BLOCK_MARKER, 0, 'latin1');
+  if (buf.includes(BLOCK_MARKER, 0, 'latin1')) return true;
+  const idat = pngImageData(buf);
+  if (!idat) return false;
+  try {
+    return inflateSync(idat, { maxOutputLength: 256 * 1024 * 1024 }).includes(BLOCK_MARKER, 0, 'latin1');
+  } catch {
+    return false;
+  }
+}
+
+/** The concatenated IDAT payloads of a PNG, or undefined for anything else. */
+function pngImageData(buf: Buffer): Buffer | undefined {
+  if (!isJpegOrPng(buf) || buf[0] !== 0x89) return undefined;
+  const parts: Buffer[] = [];
+  for (let pos = 8; pos + 12 <= buf.length; ) {
+    const len = buf.readUInt32BE(pos);
+    const type = buf.toString('latin1', pos + 4, pos + 8);
+    if (type === 'IDAT') parts.push(buf.subarray(pos + 8, Math.min(buf.length, pos + 8 + len)));
+    if (type === 'IEND') break;
+    pos += 12 + len;
+  }
+  return parts.length ? Buffer.concat(parts) : undefined;
 }
 
 export type Fetched = { ok: true; buf: Buffer } | { ok: false; reason: string };
