@@ -37,6 +37,12 @@ export interface HeadLine {
    * the same account (account.ts). Absent in journals written before geo recorded it.
    */
   account?: string;
+  /**
+   * 'removed' when the images went out without their metadata (issue 14). Absent: sent as they
+   * are (--keep-metadata, or a journal from before geo removed metadata). A journal's keys must be
+   * resent with the same bytes, so one journal never mixes the two.
+   */
+  metadata?: 'removed';
   created: string;
 }
 export interface SendLine {

@@ -9,9 +9,10 @@ import { routes } from '../api/routes.js';
 import { DEPTH_COST } from '../api/schemas.js';
 import { stateDir } from '../config/paths.js';
 import { UsageError } from '../errors.js';
-import { b64Length } from './convert.js';
+import { b64Length, fitsLimit } from './convert.js';
+import { type SentImage, outgoingImage } from '../local/without-metadata.js';
 import { type JournalState, isFinished } from './journal.js';
-import { type Job, needsSharp } from './sources.js';
+import { type Job, type UploadOptions, needsSharp } from './sources.js';
 import type { BatchParams } from './types.js';
 
 export const DEFAULT_CONFIRM_THRESHOLD = 20;
@@ -23,6 +24,8 @@ export interface RequestPreview {
   url: string;
   headers: Record<string, string>;
   body: Record<string, unknown>;
+  /** What of the image would go out: its sha256 and the metadata removed (local images only). */
+  image?: SentImage;
 }
 
 export interface BatchPlan {
@@ -108,30 +111,36 @@ export function buildPlan(p: PlanInput): BatchPlan {
   };
 }
 
-/** The requests a run would send, key redacted and image elided (they are what --dry-run prints). */
-export function previewRequests(jobs: Job[], params: BatchParams, baseUrl: string, state?: JournalState): RequestPreview[] {
-  return jobs
-    .filter((j) => !isFinished(state?.done.get(j.id)))
-    .map((j) => {
-      const s = j.source;
-      const image =
-        s.kind === 'url' ? { image_url: s.url }
-          : s.kind === 'image' ? { image_b64: `<${s.image.b64.length} base64 characters elided>` }
-            : s.kind === 'convert' ? { image_b64: `<${s.from.toUpperCase()} converted to JPEG when sent; elided>` }
-              : { image_b64: `<downscaled to fit 20 MB when sent (from ${b64Length(s.bytes)} characters); elided>` };
-      return {
-        inputs: j.inputs,
-        sha256: j.sha256,
-        method: 'POST' as const,
-        url: baseUrl + routes.geolocate.path,
-        headers: {
-          authorization: 'Bearer [REDACTED]',
-          'content-type': 'application/json',
-          'idempotency-key': state?.keys.get(j.id) ?? '<new key, written to the journal before sending>',
-        },
-        body: { ...image, ...requestParams(params) },
-      };
+/**
+ * The requests a run would send, key redacted and image elided (they are what --dry-run prints).
+ * Local images are prepared as for sending (metadata removal included: it is local and free), so
+ * the preview says what would leave the machine; conversions are described, not run.
+ */
+export async function previewRequests(jobs: Job[], params: BatchParams, baseUrl: string, state: JournalState | undefined, opts: UploadOptions): Promise<RequestPreview[]> {
+  const out: RequestPreview[] = [];
+  for (const j of jobs.filter((x) => !isFinished(state?.done.get(x.id)))) {
+    const s = j.source;
+    const sent = s.kind === 'image' && fitsLimit(s.image.size) ? (await outgoingImage(s.image, Boolean(opts.keepMetadata))).sent : undefined;
+    const image =
+      s.kind === 'url' ? { image_url: s.url }
+        : s.kind === 'image' ? { image_b64: `<${b64Length(sent?.size ?? s.image.size)} base64 characters elided>` }
+          : s.kind === 'convert' ? { image_b64: `<${s.from.toUpperCase()} converted to JPEG when sent; elided>` }
+            : { image_b64: `<downscaled to fit 20 MB when sent (from ${b64Length(s.bytes)} characters); elided>` };
+    out.push({
+      inputs: j.inputs,
+      sha256: j.sha256,
+      method: 'POST' as const,
+      url: baseUrl + routes.geolocate.path,
+      headers: {
+        authorization: 'Bearer [REDACTED]',
+        'content-type': 'application/json',
+        'idempotency-key': state?.keys.get(j.id) ?? '<new key, written to the journal before sending>',
+      },
+      body: { ...image, ...requestParams(params) },
+      ...(sent ? { image: sent } : {}),
     });
+  }
+  return out;
 }
 
 /** Request fields besides the image, in a stable order (the journal hash depends on it). */
@@ -153,7 +162,7 @@ export function requestParams(p: BatchParams): Record<string, unknown> {
  * fingerprint (two keys never share a journal). Not the images themselves: after adding a photo
  * to a folder, rerunning sends only the new one.
  */
-export function defaultJournalPath(env: Record<string, string | undefined>, inputs: { args: string[]; fromFile?: string }, params: BatchParams, baseUrl: string, account?: string): string {
+export function defaultJournalPath(env: Record<string, string | undefined>, inputs: { args: string[]; fromFile?: string; metadata?: string }, params: BatchParams, baseUrl: string, account?: string): string {
   const h = createHash('sha256').update(JSON.stringify({ ...inputs, params: requestParams(params), baseUrl, ...(account !== undefined ? { account } : {}) })).digest('hex').slice(0, 24);
   return join(stateDir(env), 'journals', `${h}.ndjson`);
 }

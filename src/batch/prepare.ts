@@ -26,6 +26,8 @@ export interface PrepareInput {
   journal?: string | false;
   resume?: string;
   downscale?: boolean;
+  /** --keep-metadata; undefined when not given (a resumed journal then decides). */
+  keepMetadata?: boolean;
 }
 
 export interface Prepared {
@@ -38,6 +40,8 @@ export interface Prepared {
   /** Where `state` was read when not from journalPath: this command's journal from before account fingerprints. */
   stateFrom?: string;
   head: Omit<HeadLine, 'created'>;
+  /** Send the files as they are (--keep-metadata, or a journal written that way). */
+  keepMetadata: boolean;
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -61,6 +65,9 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
       throw new UsageError(`--resume ${p.resume}: the journal was written for ${JSON.stringify(h.params)}, not ${JSON.stringify(requestParams(params))}`, 'resume with the same --depth, --effort, --scope and --batch-id, or start a new journal');
     }
   }
+  let keepMetadata = p.keepMetadata ?? false;
+  // --resume alone follows its journal; old journals (no `metadata`) sent the files as they were.
+  if (resumed?.head && p.keepMetadata === undefined) keepMetadata = resumed.head.metadata !== 'removed';
   if (args.length === 0 && fromFile === undefined) throw new UsageError('no inputs given', 'name image files, folders, https URLs, `-`, or --from-file LIST');
 
   // Every request shares these fields: check them once, so a bad --effort fails before anything is sent.
@@ -83,9 +90,12 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   else if (p.journal !== false) {
     const abs = (a: string) => (a === '-' || /^[a-z][a-z0-9+.-]*:\/\//i.test(a) ? a : resolve(cwd, a));
     const named = { args: args.map(abs), ...(fromFile !== undefined ? { fromFile: abs(fromFile) } : {}) };
-    journalPath = defaultJournalPath(p.env, named, params, p.baseUrl, p.account);
+    // Removing metadata sends other bytes than before, so it starts its own journal; a journal from
+    // before removal existed (and --keep-metadata runs) keep the old path, as they send the same bytes.
+    const metadata = keepMetadata ? {} : { metadata: 'removed' };
+    journalPath = defaultJournalPath(p.env, { ...named, ...metadata }, params, p.baseUrl, p.account);
     // Before fingerprints the path hashed no account: that journal's keys still replay free (account.ts).
-    if (p.account !== undefined) legacyPath = defaultJournalPath(p.env, named, params, p.baseUrl);
+    if (p.account !== undefined && keepMetadata) legacyPath = defaultJournalPath(p.env, named, params, p.baseUrl);
   }
   let state = resumed ?? (journalPath ? await readJournalState(journalPath) : undefined);
   let stateFrom: string | undefined;
@@ -96,11 +106,16 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   if (state?.head && p.resume === undefined && !same(state.head.params, requestParams(params))) {
     throw new UsageError(`--journal ${journalPath}: it was written for ${JSON.stringify(state.head.params)}; this run sends ${JSON.stringify(requestParams(params))}`, 'give another --journal file');
   }
+  if (state?.head && (state.head.metadata === 'removed') === keepMetadata) {
+    const was = keepMetadata ? 'without their metadata' : 'with their metadata (--keep-metadata, or before geo removed it)';
+    throw new UsageError(`${journalPath ?? 'the journal'}: its images were sent ${was}; its idempotency keys can only be resent with the same bytes`, keepMetadata ? 'drop --keep-metadata, or give another --journal file' : 'add --keep-metadata to continue it, or give another --journal file');
+  }
   return {
     jobs, order, params, skipped,
     ...(journalPath ? { journalPath } : {}),
     ...(state ? { state } : {}),
     ...(stateFrom ? { stateFrom } : {}),
-    head: { t: 'head', v: 1, params: requestParams(params), args, ...(fromFile !== undefined ? { fromFile } : {}), cwd, baseUrl: p.baseUrl, ...(p.account !== undefined ? { account: p.account } : {}) },
+    head: { t: 'head', v: 1, params: requestParams(params), args, ...(fromFile !== undefined ? { fromFile } : {}), cwd, baseUrl: p.baseUrl, ...(p.account !== undefined ? { account: p.account } : {}), ...(keepMetadata ? {} : { metadata: 'removed' as const }) },
+    keepMetadata,
   };
 }

@@ -17,6 +17,8 @@ export interface ExifHookInput {
   result?: unknown;
   /** The image bytes when they are held in memory (stdin). */
   bytes?: Uint8Array;
+  /** Whether the service received the image's metadata (undefined: unknown); see JobOutcome. */
+  metadataSent?: boolean;
 }
 export type ExifHook = (input: ExifHookInput) => Promise<unknown>;
 
@@ -31,7 +33,8 @@ async function exifOf(hook: ExifHook | undefined, job: Job, i: number, o: JobOut
   const path = job.paths[i];
   const bytes = heldBytes(job);
   try {
-    return (await hook({ input: job.inputs[i]!, ...(path ? { path } : {}), sha256: job.sha256, ok: o.ok, ...(o.ok ? { result: o.result } : {}), ...(bytes ? { bytes } : {}) })) ?? null;
+    const sent = o.metadataSent !== undefined ? { metadataSent: o.metadataSent } : {};
+    return (await hook({ input: job.inputs[i]!, ...(path ? { path } : {}), sha256: job.sha256, ok: o.ok, ...(o.ok ? { result: o.result } : {}), ...(bytes ? { bytes } : {}), ...sent })) ?? null;
   } catch {
     return null;
   }

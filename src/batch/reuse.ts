@@ -58,6 +58,8 @@ export async function storedAnswers(jobs: readonly Job[], s: ReuseScope): Promis
       out.set(job.id, {
         outcome: {
           ok: true, result: body, replayed: false, credits: 0,
+          // Records from before geo removed metadata do not say: the service may have read it.
+          ...(rec.sent ? { metadataSent: rec.sent.metadata === 'kept' } : {}),
           response: {
             ...(rec.response.raw !== undefined ? { raw: rec.response.raw } : {}), ...(rec.response.status !== undefined ? { status: rec.response.status } : {}),
             ...(rec.idempotency_key ? { idempotencyKey: rec.idempotency_key } : {}), ...(rec.headers?.request_id ? { requestId: rec.headers.request_id } : {}),

@@ -71,6 +71,8 @@ export interface BatchOptions {
   confirmThreshold?: number;
   dryRun?: boolean;
   downscale?: boolean;
+  /** Send files with their metadata (default: removed before upload; issue 14). Undefined: a resumed journal decides. */
+  keepMetadata?: boolean;
   /** Retries shared by the whole batch; default max(10, requests to send). */
   retryBudget?: number;
 }
@@ -91,6 +93,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
     ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
     ...(opts.downscale ? { downscale: true } : {}),
+    ...(opts.keepMetadata !== undefined ? { keepMetadata: opts.keepMetadata } : {}),
   });
   const n = prep.order.length;
   const inputs = n + prep.skipped.length;
@@ -116,7 +119,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     ...(opts.maxCredits !== undefined ? { maxCredits: opts.maxCredits } : {}),
   });
   if (plan.conversions > 0) await loadSharp(`converting or downscaling ${plan.conversions} image(s)`);
-  if (opts.dryRun) plan.requests = previewRequests(prep.jobs.filter((j) => !stored.has(j.id)), prep.params, deps.client.baseUrl, state);
+  if (opts.dryRun) plan.requests = await previewRequests(prep.jobs.filter((j) => !stored.has(j.id)), prep.params, deps.client.baseUrl, state, { keepMetadata: prep.keepMetadata });
   emit({ type: 'plan', plan });
   if (plan.insufficient) emit({ type: 'notice', message: `the plan needs up to ${plan.credits} credits but ${plan.available} are available; the batch stops at the first 402` });
   const meter = new ProgressMeter(inputs, pending.length, deps.now);
@@ -154,7 +157,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     const d = state?.done.get(j.id);
     if (!isFinished(d)) continue;
     summary.fromJournal++;
-    await settle(j, journalOutcome(d!), 'journal');
+    await settle(j, { ...journalOutcome(d!), metadataSent: prep.keepMetadata }, 'journal');
   }
   for (const j of prep.jobs) {
     const a = stored.get(j.id);
@@ -176,7 +179,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     result = await schedule(pending, (job, ctl) => {
       return sendJob(
         {
-          client: deps.client, ...(journal ? { journal: journal.journal } : {}), keys, request: requestParams(prep.params),
+          client: deps.client, ...(journal ? { journal: journal.journal } : {}), keys, request: requestParams(prep.params), upload: { keepMetadata: prep.keepMetadata },
           cost: DEPTH_COST[prep.params.depth], budget, now: deps.now, ...(deps.signal ? { signal: deps.signal } : {}), emit, counters,
           inFlight: (d) => (meter.inFlight += d),
           finish: async (j, o) => {

@@ -6,12 +6,13 @@
  */
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { type ImageB64Source, imageFromBuffer } from '../api/body.js';
+import type { ImageB64Source } from '../api/body.js';
 import { UsageError } from '../errors.js';
 import { MAX_IMAGE_BYTES } from '../api/schemas.js';
 import { DIMENSIONS_HEAD_BYTES } from '../local/dimensions.js';
 import { readFileHead, sha256File } from '../local/files.js';
-import { type LocalImage, readImage, sniffKind } from '../local/image.js';
+import { type LocalImage, imageFromBytes, readImage, sniffKind } from '../local/image.js';
+import { type SentImage, outgoingImage } from '../local/without-metadata.js';
 import { CONVERTIBLE_KINDS, checkDecodable, downscaleToFit, fitsLimit, heicError, toJpeg, tooLargeError } from './convert.js';
 import type { InputEntry } from './inputs.js';
 
@@ -120,6 +121,13 @@ export interface Upload {
   image?: ImageB64Source;
   /** A line for the user: what was done to the image before upload. */
   notice?: string;
+  /** The bytes that went out (absent for URLs, which the service fetches itself). */
+  sent?: SentImage;
+}
+
+export interface UploadOptions {
+  /** --keep-metadata: send the file as it is (by default metadata is removed first; issue 14). */
+  keepMetadata?: boolean;
 }
 
 async function bytesOf(image: LocalImage): Promise<Buffer> {
@@ -130,18 +138,29 @@ async function bytesOf(image: LocalImage): Promise<Buffer> {
   return Buffer.from(Buffer.concat(parts).toString('latin1'), 'base64');
 }
 
-/** Produces the body of one job, right before it is sent. Same input, same bytes (resume relies on it). */
-export async function prepareUpload(j: Job): Promise<Upload> {
+/**
+ * Produces the body of one job, right before it is sent. Same input, same bytes (resume relies on
+ * it): metadata removal is deterministic, and conversions are too (sharp, same settings).
+ */
+export async function prepareUpload(j: Job, opts: UploadOptions = {}): Promise<Upload> {
   const s = j.source;
   const name = j.inputs[0]!;
+  const keep = Boolean(opts.keepMetadata);
   if (s.kind === 'url') return { image_url: s.url };
   if (s.kind === 'image') {
     // Stdin beyond the limit (files were caught by size above) can only go out downscaled.
-    if (!fitsLimit(s.image.size)) return { image: imageFromBuffer(Buffer.from((await downscaleToFit(name, await bytesOf(s.image))).toString('base64'), 'latin1')), notice: `${name}: downscaled to fit the 20 MB limit` };
-    return { image: s.image.b64 };
+    if (!fitsLimit(s.image.size)) return { ...(await outgoing(name, await downscaleToFit(name, await bytesOf(s.image)), keep)), notice: `${name}: downscaled to fit the 20 MB limit` };
+    const out = await outgoingImage(s.image, keep);
+    return { image: out.b64, sent: out.sent };
   }
   const jpeg = s.kind === 'convert' ? await toJpeg(name, s.path ?? (await bytesOf(s.image))) : await downscaleToFit(name, s.path);
   if (!fitsLimit(jpeg.length)) throw tooLargeError(name, jpeg.length);
   const notice = s.kind === 'convert' ? `${name}: converted ${s.from.toUpperCase()} to JPEG for upload` : `${name}: downscaled to ${(jpeg.length / 1e6).toFixed(1)} MB JPEG to fit the 20 MB limit`;
-  return { image: imageFromBuffer(Buffer.from(jpeg.toString('base64'), 'latin1')), notice };
+  return { ...(await outgoing(name, jpeg, keep)), notice };
+}
+
+/** A conversion's JPEG goes out like a file would: without its metadata unless kept. */
+async function outgoing(name: string, jpeg: Buffer, keep: boolean): Promise<Pick<Upload, 'image' | 'sent'>> {
+  const out = await outgoingImage(imageFromBytes(name, jpeg), keep);
+  return { image: out.b64, sent: out.sent };
 }

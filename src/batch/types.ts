@@ -3,6 +3,7 @@
  * them. Records follow DESIGN.md's NDJSON line: {"input", "sha256", "ok", "result" | "error", "exif"}.
  */
 import type { Depth, Effort, Scope } from '../api/schemas.js';
+import type { SentImage } from '../local/without-metadata.js';
 
 /** What goes into every request of the batch besides the image (journal hash input too). */
 export interface BatchParams {
@@ -27,6 +28,8 @@ export interface ResponseMeta {
   elapsedMs?: number;
   /** How the answer is off the contract, one line per field (response.ts); shown as warnings. */
   deviations?: string[];
+  /** The image bytes that went out: their sha256 and what metadata was removed (provenance). */
+  sent?: SentImage;
 }
 
 /** Where a result settled from the provenance store came from (the note names it). */

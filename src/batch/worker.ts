@@ -11,16 +11,20 @@ import { IN_FLIGHT } from './accounting.js';
 import { type Journal, newIdempotencyKey } from './journal.js';
 import { classifyAnswer, stopFor, toBatchError } from './outcome.js';
 import type { TaskControl, TaskResult } from './scheduler.js';
-import { type Job, prepareUpload } from './sources.js';
+import { type Job, type UploadOptions, prepareUpload } from './sources.js';
 import type { BatchError, BatchEvent, ResponseMeta } from './types.js';
 
 /** The slice of ApiClient the engine uses (tests and wrappers can supply their own). */
 export type BatchClient = Pick<ApiClient, 'geolocate' | 'credits' | 'baseUrl'> & { readonly servedBySandbox?: boolean };
 
 /** `credits`: what the server charged for this answer in this run (0 for a replay of an earlier run). */
+/**
+ * `metadataSent`: whether the service received the image's own metadata (EXIF GPS included), which
+ * decides whether the EXIF check is an independent witness; undefined when unknown (old records).
+ */
 export type JobOutcome =
-  | { ok: true; result: unknown; replayed: boolean; credits: number; response?: ResponseMeta }
-  | { ok: false; error: BatchError; cause?: unknown; credits?: number; response?: ResponseMeta };
+  | { ok: true; result: unknown; replayed: boolean; credits: number; response?: ResponseMeta; metadataSent?: boolean }
+  | { ok: false; error: BatchError; cause?: unknown; credits?: number; response?: ResponseMeta; metadataSent?: boolean };
 
 export interface WorkerEnv {
   client: BatchClient;
@@ -28,6 +32,8 @@ export interface WorkerEnv {
   /** id -> idempotency key (from the journal, or made here). */
   keys: Map<string, string>;
   request: Omit<GeolocateRequest, 'image_b64' | 'image_url'>;
+  /** How images are prepared (metadata removed or kept). */
+  upload?: UploadOptions;
   cost: number;
   budget: RetryBudget;
   now: () => number;
@@ -50,7 +56,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
   }
   let sent = false;
   try {
-    const upload = await prepareUpload(job);
+    const upload = await prepareUpload(job, w.upload);
     if (upload.notice) w.emit({ type: 'notice', message: upload.notice });
     const req = { ...w.request, ...(upload.image_url !== undefined ? { image_url: upload.image_url } : {}) } as GeolocateRequest;
     // Our turn under the rate limit, taken last: what the pacer counts is what the server sees.
@@ -90,9 +96,12 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     await w.journal?.append(answer.ok ? { t: 'done', id: job.id, key, ok: true, result: answer.result, ...kept, ...(res.replayed ? { replayed: true } : {}), at } : { t: 'done', id: job.id, key, ok: false, error: answer.error, ...kept, at });
     const response: ResponseMeta = {
       raw: res.raw, status: res.status, headers: res.headers, idempotencyKey: key, attempts: res.attempts, elapsedMs: res.elapsedMs, ...(res.requestId ? { requestId: res.requestId } : {}), ...deviations,
+      ...(upload.sent ? { sent: upload.sent } : {}),
     };
     if (sent) w.inFlight?.(-1);
-    await w.finish(job, answer.ok ? { ok: true, result: answer.result, replayed: res.replayed, credits, response } : { ok: false, error: answer.error, credits, response });
+    // A URL is fetched by the service itself, metadata and all.
+    const metadataSent = upload.sent ? upload.sent.metadata === 'kept' : true;
+    await w.finish(job, answer.ok ? { ok: true, result: answer.result, replayed: res.replayed, credits, response, metadataSent } : { ok: false, error: answer.error, credits, response, metadataSent });
     return { kind: 'done' };
   } catch (err) {
     const aborted = Boolean(w.signal?.aborted);

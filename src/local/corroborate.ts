@@ -22,6 +22,12 @@ export interface Corroboration {
   toleranceBasis: string;
   /** Why a GPS block was not used (0,0 is what cameras write without a fix). */
   note?: string;
+  /**
+   * True when the service never received the file's metadata (geo removed it before upload), so
+   * agreement is evidence; false when it did (--keep-metadata), so agreement may only mean it read
+   * the same EXIF. Absent when unknown (a result from before geo removed metadata).
+   */
+  independent?: boolean;
 }
 
 export interface Estimate {
@@ -35,6 +41,8 @@ export interface Estimate {
 export interface CorroborateOptions {
   /** Overrides the tier table (e.g. a user's own threshold). */
   toleranceKm?: number;
+  /** Whether the service received the file's metadata with the image (sets `independent`). */
+  metadataSent?: boolean;
 }
 
 /**
@@ -85,6 +93,7 @@ export function corroborate(estimate: Estimate, exif: ExifSummary | undefined, o
     exifPoint: { lat: gps.lat, lng: gps.lng },
     distanceKm: round(distanceKm, 3),
     ...base,
+    ...(opts.metadataSent !== undefined ? { independent: !opts.metadataSent } : {}),
   };
 }
 
@@ -111,6 +120,13 @@ function km(n: number): string {
   return n < 1 ? `${Math.round(n * 1000)} m` : `${n < 10 ? n.toFixed(2) : n.toFixed(1)} km`;
 }
 
+/** Whether agreement means anything: the service either never saw the GPS, or was sent it. */
+function witness(independent: boolean | undefined): string {
+  if (independent === true) return 'an independent check: the GPS was removed before upload, the service never saw it';
+  if (independent === false) return 'NOT independent: the service was sent this GPS (--keep-metadata) and may have read it';
+  return 'independence unknown: a result from before geo removed metadata, the service may have read this GPS';
+}
+
 /** One plain line for human views (callers sanitize/colour it; it holds no server text but the tier). */
 export function describeCorroboration(c: Corroboration): string {
   switch (c.verdict) {
@@ -124,7 +140,7 @@ export function describeCorroboration(c: Corroboration): string {
       const p = c.exifPoint!;
       const where = `${p.lat.toFixed(6)}, ${p.lng.toFixed(6)}`;
       const word = c.verdict === 'agrees' ? 'agrees' : 'CONTRADICTS';
-      return `EXIF GPS ${where}: ${km(c.distanceKm ?? 0)} from the estimate, ${word} (tolerance ${km(c.toleranceKm)}, ${c.toleranceBasis})`;
+      return `EXIF GPS ${where}: ${km(c.distanceKm ?? 0)} from the estimate, ${word} (tolerance ${km(c.toleranceKm)}, ${c.toleranceBasis}); ${witness(c.independent)}`;
     }
   }
 }

@@ -34,6 +34,32 @@ export async function* readChunks(path: string, chunkBytes: number): AsyncGenera
   }
 }
 
+/**
+ * Byte ranges [from, to) of a file and in-memory pieces, in order, through one reused buffer (same
+ * contract as readChunks: each view is valid until the next is requested). A file that shrank
+ * since the ranges were planned ends early; the caller's length check catches it.
+ */
+export async function* readRanges(path: string, pieces: ReadonlyArray<{ from: number; to: number } | Buffer>, chunkBytes: number): AsyncGenerator<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(chunkBytes);
+    for (const p of pieces) {
+      if (Buffer.isBuffer(p)) {
+        yield p;
+        continue;
+      }
+      for (let at = p.from; at < p.to; ) {
+        const { bytesRead } = await fh.read(buf, 0, Math.min(chunkBytes, p.to - at), at);
+        if (bytesRead === 0) return;
+        at += bytesRead;
+        yield buf.subarray(0, bytesRead);
+      }
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
 /** sha256 of a file, streamed: the file is never held whole. */
 export async function sha256File(path: string, chunkBytes = 256 * 1024): Promise<string> {
   const hash = createHash('sha256');

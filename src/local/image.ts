@@ -97,6 +97,11 @@ async function prepare(source: string, stdin: NodeJS.ReadableStream, maxPipe: nu
   };
 }
 
+/** An image already in memory (a conversion's output), taken as it is. */
+export function imageFromBytes(source: string, bytes: Buffer): LocalImage {
+  return fromBytes(source, bytes, () => undefined);
+}
+
 function fromBytes(source: string, bytes: Buffer, check: Check): LocalImage {
   const name = label(source);
   if (bytes.length === 0) throw new UsageError(`${name} is empty (0 bytes)`, source === '-' ? 'pipe image bytes in, e.g. `geo locate - < photo.jpg`' : undefined);
@@ -113,7 +118,7 @@ function label(source: string): string {
   return source === '-' ? 'stdin' : source;
 }
 
-function b64Length(size: number): number {
+export function b64Length(size: number): number {
   return 4 * Math.ceil(size / 3);
 }
 
@@ -167,7 +172,7 @@ function* slices(bytes: Buffer): Iterable<Buffer> {
  * the strings are young-generation garbage, whereas a Buffer per chunk would stay allocated until
  * a full collection (issue 7's peak-RSS budget).
  */
-async function* encodeChunks(source: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncIterable<string> {
+export async function* encodeChunks(source: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncIterable<string> {
   let carry = Buffer.alloc(0);
   for await (const chunk of source) {
     const buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;

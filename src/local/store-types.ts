@@ -1,6 +1,7 @@
 /** The provenance record shape (store.ts writes it, store-ndjson.ts rebuilds it, exports read it). */
 import type { GeolocateResponse } from '../api/schemas.js';
 import type { Corroboration } from './corroborate.js';
+import type { SentImage } from './without-metadata.js';
 
 export const RECORD_SCHEMA = 'geo.provenance/1';
 
@@ -23,7 +24,14 @@ export interface ProvenanceRecord {
    * account are reused (reuse.ts); records written before it existed have none and are not reused.
    */
   account?: string;
+  /** The file: its path as given and the sha256 of its bytes (results are filed and reused by it). */
   input: { path: string; sha256: string; size?: number; mime?: string };
+  /**
+   * The bytes that went out when they differ from the file's or were kept on purpose (issue 14):
+   * their sha256 and size, and which metadata was removed. Absent in records written before geo
+   * removed metadata, and for URLs.
+   */
+  sent?: SentImage;
   /** The request body without image_b64 (see requestParams in store.ts). */
   request?: Record<string, unknown>;
   /** `body` is a usable result unless `unusable` says why not; `raw` is the text as received. */

@@ -14,6 +14,7 @@
 import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Corroboration } from './corroborate.js';
+import type { SentImage } from './without-metadata.js';
 import { type ProvenanceRecord, type ResultBody, RECORD_SCHEMA, isResultBody } from './store-types.js';
 
 export { type ProvenanceRecord, type ResultBody, RECORD_SCHEMA, asResultBody, isResultBody } from './store-types.js';
@@ -48,6 +49,8 @@ export interface BuildRecordArgs {
   deviations?: string[];
   /** Why the answer is not a usable result (the record is kept all the same). */
   unusable?: string;
+  /** The bytes that went out (without-metadata.ts). */
+  sent?: SentImage;
 }
 
 const RATE_HEADER = /^(x-)?ratelimit(-|$)|^retry-after$/;
@@ -74,6 +77,7 @@ export function buildRecord(a: BuildRecordArgs): ProvenanceRecord {
     cli: { version: a.cliVersion, base_url: a.baseUrl },
     ...(a.account !== undefined ? { account: a.account } : {}),
     input: a.input,
+    ...(a.sent ? { sent: a.sent } : {}),
     request: requestParams(a.request),
     response: { status: a.response.status, body, raw: a.response.raw, ...(a.deviations?.length ? { deviations: a.deviations } : {}) },
     headers: {

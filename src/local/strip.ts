@@ -79,11 +79,11 @@ export async function planStrip(src: ByteSource, kind: ImageKind): Promise<Strip
   return plan;
 }
 
-/** One line for people: "EXIF (GPS, camera; 1,204 bytes), XMP (3,100 bytes) removed; orientation kept". */
+/** What was removed, for people: "EXIF (GPS, camera; 1,204 bytes), XMP (3,100 bytes); orientation (6) kept". */
 export function describeRemoval(removed: readonly Removed[], orientation?: number): string {
   if (removed.length === 0) return 'no metadata to remove';
   const parts = removed.map((r) => `${r.what.replace(/\)$/, '')}${r.what.endsWith(')') ? '; ' : ' ('}${r.bytes.toLocaleString('en-US')} bytes)`);
-  return `${parts.join(', ')} removed${orientation !== undefined ? `; orientation (${orientation}) kept` : ''}`;
+  return `${parts.join(', ')}${orientation !== undefined ? `; orientation (${orientation}) kept` : ''}`;
 }
 
 class Plan {

@@ -33,6 +33,7 @@ export const FLAG_HELP: Record<string, string> = {
   '--resume': "run a journal's command again, paying nothing twice",
   '--fresh': 'analyse again with new keys (charged again)',
   '--downscale': 'fit images above the 20 MB limit under it',
+  '--keep-metadata': 'send files with their EXIF/XMP (default: removed)',
   '--dry-run': 'print the plan and requests; send nothing',
   '--max-credits': 'refuse plans that could cost more',
   '--min-confidence': 'exit 8 below this confidence (0-1)',

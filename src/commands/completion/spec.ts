@@ -38,7 +38,7 @@ const leaf = (description: string, flags: string[] = [], args?: CmdSpec['args'])
 export const COMMANDS: Record<string, CmdSpec> = {
   locate: leaf('locate images: files, folders, - (stdin), https URLs or a --from-file list', [
     '--depth=', '--effort=', '--scope=', '--center=', '--radius=', '--captured-at=', '--batch-id=', '--async', '--model=', '--idempotency-key=',
-    '--from-file=', '--concurrency=', '--journal=', '--resume=', '--fresh', '--downscale',
+    '--from-file=', '--concurrency=', '--journal=', '--resume=', '--fresh', '--downscale', '--keep-metadata',
     '--dry-run', '--max-credits=', '--min-confidence=', '--report=', '--no-store',
   ], 'files'),
   inspect: leaf('local, free: hashes, EXIF GPS/time/camera, offline place name', [], 'files'),

@@ -16,6 +16,8 @@ function single(plan: BatchPlan, req: RequestPreview, maxCredits: number | undef
     method: req.method, url: req.url, headers: req.headers, body: req.body,
     cost: { depth: plan.depth, credits: plan.costPerImage, usually: DEPTH_LATENCY[plan.depth as Depth], ...(maxCredits !== undefined ? { max_credits: maxCredits } : {}) },
     ...(plan.available !== undefined ? { available: plan.available } : {}),
+    // What of the image would leave the machine (`sent: false`: nothing was sent).
+    ...(req.image ? { image: req.image } : {}),
     sent: false as const,
   };
 }

@@ -49,7 +49,7 @@ export class Evidence {
     if (i.input === '-' && i.bytes) this.stdinBytes = i.bytes;
     if (!i.ok || !isResultBody(i.result)) return null;
     const bytes = i.bytes ?? (i.path ? await readForExif(i.path) : undefined);
-    return bytes ? corroborateImage(bytes, i.result) : null;
+    return bytes ? corroborateImage(bytes, i.result, i.metadataSent !== undefined ? { metadataSent: i.metadataSent } : {}) : null;
   };
 
   onEvent(e: BatchEvent): void {
@@ -93,6 +93,7 @@ export class Evidence {
       ...(isCorroboration(r.exif) ? { exif: r.exif } : {}),
       ...(m.deviations?.length ? { deviations: m.deviations } : {}),
       ...(unusable !== undefined ? { unusable } : {}),
+      ...(m.sent ? { sent: m.sent } : {}),
       now: this.ctx.now(),
     });
   }

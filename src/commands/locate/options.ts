@@ -86,6 +86,7 @@ export async function parseLocate(ctx: Ctx, inputs: string[], opts: Record<strin
     ...(threshold !== undefined ? { confirmThreshold: threshold } : {}),
     ...(opts.dryRun ? { dryRun: true } : {}),
     ...(opts.downscale ? { downscale: true } : {}),
+    ...(opts.keepMetadata ? { keepMetadata: true } : {}),
   };
   if (journal !== undefined && resume !== undefined) throw new UsageError('--journal and --resume both name the journal', '--resume FILE alone reruns that journal\'s command');
   const report = opts.report as string | undefined;

@@ -22,6 +22,7 @@ export const register: Register = (program, act) => {
     .option('--resume <file>', 'run a journal\'s command again: finished inputs are re-emitted, the rest resent with their keys')
     .option('--fresh', 'ignore the journal and your stored results: analyse again, with new idempotency keys (charged again)')
     .option('--downscale', 'fit images above the 20 MB base64 limit under it as JPEG instead of refusing them')
+    .option('--keep-metadata', 'send files as they are: EXIF (GPS, camera), XMP, IPTC and comments included (default: removed before upload, pixels untouched)')
     .option('--dry-run', 'print the plan and each request (key redacted, image elided) with the cost; send nothing')
     .option('--max-credits <n>', 'a budget: refuse (exit 2, nothing sent) a plan above N credits; one within it needs no confirmation')
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this (the result is still printed)')
@@ -35,6 +36,13 @@ check (the photo's own GPS against the estimate: agrees, contradicts, stripped o
 never sent, never changes the confidence) and the reasoning; depth 2 adds thinking and visual
 clues; depth 3 the forensic verdict, evidence, candidates and calibration. --json prints the API
 body exactly as received.
+
+Metadata stays home: before upload geo removes the file's metadata losslessly (JPEG EXIF, XMP,
+IPTC, comments, maker segments; PNG text, eXIf, tIME); the picture's bytes are unchanged and the
+orientation is kept as a minimal EXIF. The service never sees the photo's GPS, camera serial or
+owner, so the EXIF check is an independent witness. --dry-run says what would be removed;
+provenance records keep both sha256s (file, bytes sent). --keep-metadata sends the file as it is.
+URLs are fetched by the service itself, metadata and all.
 
 Many images: piped, --json or --format ndjson print one line per input as it finishes:
 {"input", "sha256", "ok", "result" | "error", "exif"}; on a terminal, a live progress line and a

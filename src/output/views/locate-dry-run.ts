@@ -2,6 +2,7 @@
  * The `--dry-run` preview and the `--async` acceptance, for people. The preview is the request as
  * an HTTP message (the secret already replaced by the caller, the image elided), then the cost.
  */
+import { type SentImage, describeRemoval } from '../../local/without-metadata.js';
 import { flatten, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
 import { sanitize, sanitizeInline } from '../sanitize.js';
@@ -12,6 +13,15 @@ export interface PreviewData {
   headers: Record<string, string>;
   body: Record<string, unknown>;
   cost: { depth: number; credits: number; usually: string; max_credits?: number };
+  image?: SentImage;
+}
+
+/** What metadata leaves the machine with the image (issue 14), one line; nothing for URLs. */
+export function metadataLine(sent: SentImage | undefined): string[] {
+  if (!sent) return [];
+  if (sent.metadata === 'kept') return ['metadata: sent as it is (--keep-metadata); the service sees any GPS, camera and owner data in the file'];
+  if (sent.metadata === 'none') return ['metadata: none in the file; sent as it is'];
+  return [`metadata removed before upload: ${describeRemoval(sent.removed ?? [], sent.orientation)} (sends ${sent.size.toLocaleString('en-US')} bytes, sha256 ${sent.sha256.slice(0, 12)}…; --keep-metadata sends the file as it is)`];
 }
 
 /** A request as an HTTP message: request line, headers, blank line, JSON body. */
@@ -25,9 +35,10 @@ export function httpMessage(req: Pick<PreviewData, 'method' | 'url' | 'headers' 
 }
 
 /** One request of a batch preview: which inputs it carries, then the message. */
-export function batchRequestView(req: Pick<PreviewData, 'method' | 'url' | 'headers' | 'body'> & { inputs: string[]; sha256?: string | null }, view: ViewOpts): string {
+export function batchRequestView(req: Pick<PreviewData, 'method' | 'url' | 'headers' | 'body' | 'image'> & { inputs: string[]; sha256?: string | null }, view: ViewOpts): string {
   const names = req.inputs.map((i) => sanitizeInline(i)).join(', ');
-  return [view.style.dim(`# ${names}${req.sha256 ? ` · sha256 ${req.sha256.slice(0, 12)}…` : ''}`), httpMessage(req, view)].join('\n');
+  const metadata = metadataLine(req.image).map((l) => view.style.dim(`# ${l}`));
+  return [view.style.dim(`# ${names}${req.sha256 ? ` · sha256 ${req.sha256.slice(0, 12)}…` : ''}`), ...metadata, httpMessage(req, view)].join('\n');
 }
 
 export function dryRunView(p: PreviewData, view: ViewOpts): string {
@@ -37,6 +48,7 @@ export function dryRunView(p: PreviewData, view: ViewOpts): string {
     httpMessage(p, view),
     '',
     `cost: depth ${p.cost.depth} · ${credits}${cap} · usually ${p.cost.usually}; charged only on success`,
+    ...metadataLine(p.image),
     view.style.yellow('dry run: nothing was sent'),
   ].join('\n');
 }

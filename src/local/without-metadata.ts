@@ -1,0 +1,54 @@
+/**
+ * The bytes geo uploads for a local JPEG or PNG (issue 14): by default the original minus its
+ * metadata (strip.ts), streamed from disk range by range; with --keep-metadata the file as it is.
+ * What was sent is described for the provenance record and --dry-run: the sha256 and size of the
+ * bytes that went out beside the file's own, and what was removed.
+ */
+import { createHash } from 'node:crypto';
+import type { ImageB64Source } from '../api/body.js';
+import { readRanges } from './files.js';
+import { type LocalImage, b64Length, encodeChunks } from './image.js';
+import { type Piece, type Removed, bufferSource, planStrip, withFileSource } from './strip.js';
+
+export { describeRemoval } from './strip.js';
+
+/** What went out, as provenance records keep it (`sent`). */
+export interface SentImage {
+  sha256: string;
+  size: number;
+  /** removed: geo took metadata out; kept: --keep-metadata; none: the file had none to remove. */
+  metadata: 'removed' | 'kept' | 'none';
+  removed?: Removed[];
+  /** EXIF Orientation carried over as a minimal EXIF. */
+  orientation?: number;
+}
+
+export interface Outgoing {
+  b64: ImageB64Source;
+  sent: SentImage;
+}
+
+const CHUNK = 3 * 16 * 1024;
+
+/** The upload of `image`: without metadata unless `keep`. Files are read twice (plan, hash), never held. */
+export async function outgoingImage(image: LocalImage, keep: boolean): Promise<Outgoing> {
+  const whole: SentImage = { sha256: image.sha256, size: image.size, metadata: keep ? 'kept' : 'none' };
+  if (keep || (image.kind !== 'jpeg' && image.kind !== 'png')) return { b64: image.b64, sent: whole };
+  const held = image.bytes;
+  const plan = held ? await planStrip(bufferSource(held), image.kind) : await withFileSource(image.source, (src) => planStrip(src, image.kind));
+  if (plan.removed.length === 0) return { b64: image.b64, sent: whole };
+  const pieces = () => (held ? inMemory(held, plan.pieces) : readRanges(image.source, plan.pieces, CHUNK));
+  const hash = createHash('sha256');
+  for await (const chunk of pieces()) hash.update(chunk);
+  return {
+    b64: { length: b64Length(plan.size), stream: () => encodeChunks(pieces()) },
+    sent: { sha256: hash.digest('hex'), size: plan.size, metadata: 'removed', removed: plan.removed, ...(plan.orientation !== undefined ? { orientation: plan.orientation } : {}) },
+  };
+}
+
+function* inMemory(buf: Buffer, pieces: readonly Piece[]): Iterable<Buffer> {
+  for (const p of pieces) {
+    if (Buffer.isBuffer(p)) yield p;
+    else for (let at = p.from; at < p.to; at += CHUNK) yield buf.subarray(at, Math.min(p.to, at + CHUNK));
+  }
+}
