@@ -40,7 +40,7 @@ function record(body: GeolocateResponse, job: Job, at: string, async: boolean): 
 }
 
 async function complete(acct: Account, rt: SandboxRuntime, job: Job, analysisId: string | null, start: number, async: boolean): Promise<GeolocateResponse> {
-  const body = await analyze({ image: job.image, req: job.req, analysisId, startedAt: start });
+  const body = await analyze({ image: job.image, req: job.req, analysisId, startedAt: start, ...(rt.known ? { known: rt.known } : {}) });
   const at = isoAt(rt.now);
   acct.debit({ amount: job.cost, depth: job.depth, idempotency_key: job.idemKey, analysis_id: analysisId, at });
   if (analysisId) acct.analyses.push(record(body, job, at, async));

@@ -1,7 +1,9 @@
 /**
- * Honest, deterministic results (DESIGN.md "Results are honest"): EXIF GPS places the image there,
- * named by the offline geocoder; anything else gets a synthetic answer chosen by the image's sha256,
- * with reasoning starting `[sandbox]` and a low confidence. Depth decides the fields exactly as the
+ * Honest, deterministic results (DESIGN.md "Results are honest"): an image of the --truth file is
+ * answered by the model of known skill (known.ts); else EXIF GPS places the image there, named by
+ * the offline geocoder (only when the client sent it: geo removes metadata unless --keep-metadata);
+ * anything else gets a synthetic answer chosen by the image's sha256, with reasoning starting
+ * `[sandbox]` and a low confidence. Depth decides the fields exactly as the
  * spec's presence column says (thinking/visual_clues from depth 2, forensic/calibration at 3).
  */
 import { createHash } from 'node:crypto';
@@ -9,6 +11,7 @@ import { type Depth, type GeolocateRequest, type GeolocateResponse, LIMITS, MODE
 import { destination, haversineKm } from '../local/distance.js';
 import { mapUrls } from '../local/maps.js';
 import { CITIES, alternatives, pickCity } from './cities.js';
+import { type KnownGuess, type KnownModel, knownGuess } from './known.js';
 
 /** Below this the calibration says abstain (fields inside calibration: not shown; sandbox's own). */
 const ABSTAIN_BELOW = 0.35;
@@ -22,7 +25,7 @@ interface Estimate {
   neighborhood: string;
   address: string;
   confidence: number;
-  source: 'exif' | 'synthetic';
+  source: 'known' | 'exif' | 'synthetic';
   reasoning: string;
   cues: string[];
   supports: string[];
@@ -36,6 +39,7 @@ export interface AnalyzeInput {
   analysisId: string | null;
   /** performance.now() when the analysis started (latency included in timing_ms). */
   startedAt: number;
+  known?: KnownModel;
 }
 
 /** Coordinates rounded to about 100 m, as the hosted service does by default (DESIGN.md). */
@@ -91,6 +95,21 @@ async function fromExif(gps: { lat: number; lng: number }, req: GeolocateRequest
   return e;
 }
 
+async function fromKnown(g: KnownGuess, req: GeolocateRequest, model: KnownModel): Promise<Estimate> {
+  const p = await place(g.lat, g.lng);
+  const e: Estimate = {
+    lat: g.lat, lng: g.lng, country: p.country, city: p.city, neighborhood: p.neighborhood, address: p.address,
+    confidence: g.confidence, source: 'known',
+    reasoning: `[sandbox] Known-skill model: the pixels match "${g.truth.name}" of the truth file, so the answer is its true position moved by a seeded error (scale ${model.errorKm} km); the confidence tracks that error. Nothing in the pixels was analysed.`,
+    cues: ['[sandbox] pixels matched the truth file'], supports: ['pixels matched the truth file (sandbox model)'], contradictions: ['a seeded error was added on purpose'],
+  };
+  if (req.scope) {
+    const radius = req.scope.radius_km ?? LIMITS.radiusKm.default;
+    e.scopeConsistent = haversineKm(g.lat, g.lng, req.scope.lat, req.scope.lng) <= radius;
+  }
+  return e;
+}
+
 async function synthetic(hash: Buffer, req: GeolocateRequest): Promise<Estimate> {
   const pick = pickCity(hash);
   const confidence = Math.round((0.2 + (hash[5]! / 255) * 0.3) * 100) / 100;
@@ -113,8 +132,10 @@ async function synthetic(hash: Buffer, req: GeolocateRequest): Promise<Estimate>
   return e;
 }
 
-export async function estimate(image: Buffer, req: GeolocateRequest): Promise<{ e: Estimate; hash: Buffer }> {
+export async function estimate(image: Buffer, req: GeolocateRequest, known?: KnownModel): Promise<{ e: Estimate; hash: Buffer }> {
   const hash = createHash('sha256').update(image).digest();
+  const guess = known ? await knownGuess(known, image, (req.depth ?? 1) as Depth) : undefined;
+  if (guess && known) return { e: await fromKnown(guess, req, known), hash };
   const { readExifGps } = await import('../local/exif.js');
   const gps = await readExifGps(image).catch(() => undefined);
   return { e: gps ? await fromExif(gps, req) : await synthetic(hash, req), hash };
@@ -123,7 +144,7 @@ export async function estimate(image: Buffer, req: GeolocateRequest): Promise<{ 
 export async function analyze(input: AnalyzeInput): Promise<GeolocateResponse> {
   const { req } = input;
   const depth = (req.depth ?? 1) as Depth;
-  const { e, hash } = await estimate(input.image, req);
+  const { e, hash } = await estimate(input.image, req, input.known);
   const lat = round3(e.lat);
   const lng = round3(e.lng);
   // location carries "also ready-made map links" (api-spec.md; field names not shown): the sandbox's own names.
@@ -137,7 +158,8 @@ export async function analyze(input: AnalyzeInput): Promise<GeolocateResponse> {
     depth,
   };
   if (depth >= 2) {
-    out.thinking = [`1. ${e.source === 'exif' ? 'Read EXIF GPS' : '[sandbox] No EXIF GPS; synthetic pick by image hash'}.`, ...e.cues.map((c, i) => `${i + 2}. Cue: ${c}.`)].join('\n');
+    const first = { known: '[sandbox] Pixels matched the truth file; seeded error added', exif: 'Read EXIF GPS', synthetic: '[sandbox] No EXIF GPS; synthetic pick by image hash' }[e.source];
+    out.thinking = [`1. ${first}.`, ...e.cues.map((c, i) => `${i + 2}. Cue: ${c}.`)].join('\n');
     // Some clues carry image coordinates (fractions of width/height), some do not: clients must handle both.
     out.visual_clues = e.cues.map((label, i) => (i % 2 === 0 ? { label, detail: '', bbox: { x: (hash[8 + i]! % 60) / 100, y: (hash[12 + i]! % 60) / 100, width: 0.2, height: 0.15 } } : { label, detail: '' }));
   }
@@ -147,8 +169,8 @@ export async function analyze(input: AnalyzeInput): Promise<GeolocateResponse> {
   out.timing_ms = Math.max(0, Math.round(performance.now() - input.startedAt));
   if (depth === 3) {
     const alts =
-      e.source === 'exif'
-        ? (await nearbyCandidates(e, hash)).map((c) => ({ ...c, cue: 'similar street furniture nearby', why: `${c.km.toFixed(1)} km from the EXIF position` }))
+      e.source !== 'synthetic'
+        ? (await nearbyCandidates(e, hash)).map((c) => ({ ...c, cue: 'similar street furniture nearby', why: `${c.km.toFixed(1)} km from the ${e.source === 'exif' ? 'EXIF position' : 'leading estimate'}` }))
         : alternatives(hash, Math.max(0, CITIES.findIndex((c) => c.city === e.city)), 2).map((c) => ({ lat: c.lat, lng: c.lng, label: `${c.city}, ${c.country}`, cue: `${c.cues[0]} (synthetic)`, why: 'weaker match than the leading candidate' }));
     out.forensic = {
       precision_tier: e.source === 'exif' ? 'site_level' : 'city_level',

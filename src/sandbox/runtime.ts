@@ -1,6 +1,7 @@
 /** What every handler of one running sandbox shares. */
 import { randomBytes } from 'node:crypto';
 import type { FaultPlan } from './faults.js';
+import type { KnownModel } from './known.js';
 import type { RateLimiter } from './ratelimit.js';
 import type { SandboxState } from './state.js';
 
@@ -16,6 +17,8 @@ export interface SandboxRuntime {
   signal: AbortSignal;
   /** Background work (async jobs) close() waits for. */
   pending: Set<Promise<unknown>>;
+  /** --truth: images answered by the model of known skill (known.ts). */
+  known?: KnownModel;
 }
 
 export function newId(prefix: string): string {

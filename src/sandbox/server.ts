@@ -13,6 +13,7 @@ import { handleGeolocate } from './geolocate.js';
 import { createCase, getCredits, getUsage, listAnalyses, listCases } from './history.js';
 import { type Exchange, send, sendError, sleep } from './http.js';
 import { handleInternal } from './internal.js';
+import type { KnownModel } from './known.js';
 import { type RateAlgorithm, createRateLimiter } from './ratelimit.js';
 import { type SandboxRuntime, newId } from './runtime.js';
 import { type Ledger, SandboxState } from './state.js';
@@ -32,8 +33,10 @@ export interface SandboxOptions {
   rateAlgorithm?: RateAlgorithm;
   /** "500:0.1,reset-after:0.05": faults drawn for geolocate requests. */
   faults?: string;
-  /** Seed of the fault draws. Default 1. */
+  /** Seed of the fault draws and of the known-skill model's errors. Default 1. */
   seed?: number;
+  /** A model of known skill (known.ts loadKnownModel): images of a truth file answered from it. */
+  known?: KnownModel;
   now?: () => number;
 }
 
@@ -120,6 +123,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     now,
     signal: ac.signal,
     pending: new Set(),
+    ...(opts.known ? { known: opts.known } : {}),
   };
   let base = '';
   const sockets = new Set<Socket>();

@@ -8,7 +8,7 @@ const sb = withSandbox();
 const run = runner(sb, KEYS.starter);
 
 beforeAll(async () => {
-  for (const img of ['paris.jpg', 'tokyo.jpg', 'sydney.jpg']) expect((await run(['locate', `${IMG}${img}`])).code).toBe(0);
+  for (const img of ['paris.jpg', 'tokyo.jpg', 'sydney.jpg']) expect((await run(['locate', `${IMG}${img}`, '--keep-metadata'])).code).toBe(0);
 });
 
 describe('geo analyses', () => {

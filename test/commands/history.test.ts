@@ -27,9 +27,9 @@ describe('geo history', () => {
     const locate = runner(sb);
     // The same Idempotency-Key twice: the first is paid, the second a free replay (both stored).
     // --fresh, because without it the second run is answered from the stored result, sending nothing.
-    paid = await locate(['locate', `${IMG}paris.jpg`, '--json', '--idempotency-key', 'hist-1'], { env: dirs });
-    replay = await locate(['locate', `${IMG}paris.jpg`, '--idempotency-key', 'hist-1', '--fresh'], { env: dirs });
-    await locate(['locate', `${IMG}tokyo.jpg`, '--depth', '2'], { env: dirs });
+    paid = await locate(['locate', `${IMG}paris.jpg`, '--keep-metadata', '--json', '--idempotency-key', 'hist-1'], { env: dirs });
+    replay = await locate(['locate', `${IMG}paris.jpg`, '--keep-metadata', '--idempotency-key', 'hist-1', '--fresh'], { env: dirs });
+    await locate(['locate', `${IMG}tokyo.jpg`, '--keep-metadata', '--depth', '2'], { env: dirs });
   });
 
   it('lists stored results newest first: when, input, place, confidence, depth, analysis id, paid or replayed', async () => {

@@ -11,7 +11,7 @@ const built = existsSync(new URL('../../dist/cli.js', import.meta.url));
 
 describe.skipIf(!built)('geo (built binary)', () => {
   it('geo locate fixtures/images/paris.jpg --json, piped: the body as received, banner on stderr', async () => {
-    const r = await spawnGeo(['locate', `${IMG}paris.jpg`, '--json'], { env: { GEO_API_KEY: KEYS.pro, GEO_BASE_URL: sb.url } });
+    const r = await spawnGeo(['locate', `${IMG}paris.jpg`, '--keep-metadata', '--json'], { env: { GEO_API_KEY: KEYS.pro, GEO_BASE_URL: sb.url } });
     expect(r.code).toBe(0);
     const body = GeolocateResponseSchema.parse(JSON.parse(r.stdout));
     expect(body.location.latitude).toBeCloseTo(48.858, 2);

@@ -28,18 +28,22 @@ function stored(dataDir: string): Array<{ file: string; rec: Json }> {
 }
 
 describe('the EXIF check in the single view (local, never changes the confidence)', () => {
+  // By default the GPS is removed before upload: the sandbox cannot read it and answers with its
+  // synthetic result, which the photo's own GPS contradicts, and the check says it is independent.
+  // With --keep-metadata the sandbox reads the GPS it was sent: agreement, flagged as not independent.
   it.each([
-    ['paris.jpg', 'agrees', /detail +EXIF GPS 48\.858370, 2\.294481: \d+ m from the estimate, agrees/],
-    ['nogps.jpg', 'stripped', /detail +EXIF: present but without GPS/],
-    ['plain.png', 'none', /detail +EXIF: none in the file/],
-  ])('%s: %s', async (name, verdict, detail) => {
-    const r = await run(['locate', `${IMG}${name}`]);
+    ['paris.jpg', [], 'contradicts', /detail +EXIF GPS 48\.858370, 2\.294481: [\d.]+ km from the estimate, CONTRADICTS .*; an independent check: the GPS was removed before upload, the service never saw it/],
+    ['paris.jpg', ['--keep-metadata'], 'agrees', /detail +EXIF GPS 48\.858370, 2\.294481: \d+ m from the estimate, agrees .*; NOT independent: the service was sent this GPS \(--keep-metadata\)/],
+    ['nogps.jpg', [], 'stripped', /detail +EXIF: present but without GPS/],
+    ['plain.png', [], 'none', /detail +EXIF: none in the file/],
+  ])('%s %j: %s', async (name, flags, verdict, detail) => {
+    const r = await run(['locate', `${IMG}${name}`, ...flags]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('EXIF check (local: never sent, does not change the confidence)');
     expect(r.stdout).toMatch(new RegExp(`\\n  verdict +${verdict}\\n`));
     expect(r.stdout).toMatch(detail);
     // The confidence shown is the API's, as received.
-    const json = await run(['locate', `${IMG}${name}`, '--json']);
+    const json = await run(['locate', `${IMG}${name}`, ...flags, '--json']);
     expect(r.stdout).toContain(`confidence   ${GeolocateResponseSchema.parse(JSON.parse(json.stdout)).confidence.toFixed(2)}`);
   });
 });
@@ -56,7 +60,11 @@ describe('provenance records', () => {
     expect(rec).toMatchObject({ schema: 'geo.provenance/1', origin: 'store', input: { sha256: PARIS_SHA }, request: { depth: 1 }, response: { status: 200, raw: r.stdout.trimEnd() } });
     expect(rec.input.path).toMatch(/^\/.*fixtures\/images\/paris\.jpg$/);
     expect(rec.idempotency_key).toMatch(/^geo-batch-/);
-    expect(rec.exif).toMatchObject({ verdict: 'agrees' });
+    expect(rec.exif).toMatchObject({ verdict: 'contradicts', independent: true });
+    // What went out: the file without its EXIF (440 bytes), orientation kept as a minimal EXIF.
+    expect(rec.sent).toMatchObject({ metadata: 'removed', size: 591, removed: [{ what: 'EXIF (GPS, camera, capture details)', bytes: 440 }], orientation: 1 });
+    expect(rec.sent.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(rec.sent.sha256).not.toBe(PARIS_SHA);
     expect(rec.cli.base_url).toBe(sb.url);
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain(KEYS.pro);
@@ -70,7 +78,7 @@ describe('provenance records', () => {
   it('a store that cannot be written warns and keeps the paid result (exit 0)', async () => {
     const blocker = join(tmp('geo-data-'), 'not-a-folder');
     writeFileSync(blocker, 'x');
-    const r = await run(['locate', `${IMG}tokyo.jpg`, '--json'], { GEO_DATA_DIR: blocker });
+    const r = await run(['locate', `${IMG}tokyo.jpg`, '--keep-metadata', '--json'], { GEO_DATA_DIR: blocker });
     expect(r.code).toBe(0);
     expect(GeolocateResponseSchema.parse(JSON.parse(r.stdout)).location.latitude).toBeCloseTo(35.66, 1);
     expect(r.stderr).toMatch(/warning: could not store the provenance record of .*tokyo\.jpg .*the result itself is unaffected/);

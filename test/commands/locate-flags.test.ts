@@ -84,7 +84,14 @@ describe('--dry-run and --max-credits', () => {
     expect(r.stdout).toMatch(new RegExp(`^POST ${sb.url}/api/v1/geolocate\\n`));
     expect(r.stdout).toContain('authorization: Bearer [REDACTED]');
     expect(r.stdout).not.toContain('orca_sandbox_pro');
-    expect(r.stdout).toMatch(/"image_b64": "<1328 base64 characters elided>"/);
+    // paris.jpg is 995 bytes; without its 440-byte EXIF and with a 36-byte orientation EXIF, 591: 788 base64 characters.
+    expect(r.stdout).toMatch(/"image_b64": "<788 base64 characters elided>"/);
+    expect(r.stdout).toMatch(/\nmetadata removed before upload: EXIF \(GPS, camera, capture details; 440 bytes\); orientation \(1\) kept \(sends 591 bytes, sha256 [0-9a-f]{12}…; --keep-metadata sends the file as it is\)\n/);
+    const kept = await run(['locate', PARIS, '--depth', '3', '--dry-run', '--keep-metadata']);
+    expect(kept.stdout).toMatch(/"image_b64": "<1328 base64 characters elided>"/);
+    expect(kept.stdout).toContain('metadata: sent as it is (--keep-metadata)');
+    const json = JSON.parse((await run(['locate', PARIS, '--dry-run', '--json'])).stdout);
+    expect(json).toMatchObject({ sent: false, image: { metadata: 'removed', size: 591, removed: [{ what: 'EXIF (GPS, camera, capture details)', bytes: 440 }], orientation: 1 } });
     expect(r.stdout).toContain('"effort": "medium"');
     expect(r.stdout).toContain('cost: depth 3 · 10 credits · usually 70-150 s; charged only on success');
     expect(r.stdout).toContain('dry run: nothing was sent');
@@ -125,8 +132,8 @@ describe('--min-confidence', () => {
 
 describe('scope and async', () => {
   it('warns on stderr when the image overrides the scope', async () => {
-    // paris.jpg carries EXIF GPS in Paris: a Tokyo scope is contradicted.
-    const r = await run(['locate', PARIS, '--scope', 'Tokyo', '--center', '35.68,139.69']);
+    // paris.jpg carries EXIF GPS in Paris, which the sandbox reads when it is sent: a Tokyo scope is contradicted.
+    const r = await run(['locate', PARIS, '--keep-metadata', '--scope', 'Tokyo', '--center', '35.68,139.69']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('scope        overridden: the image contradicts the given scope');
     expect(r.stderr).toContain('warning: the image contradicts the --scope');

@@ -11,7 +11,8 @@ const PARIS = { lat: 48.85837, lng: 2.294481 };
 
 describe('geo locate, piped (plain text, no ANSI)', () => {
   it('depth 1: place, coordinates, confidence number+bar+word, address, three map links, reasoning', async () => {
-    const r = await run(['locate', `${IMG}paris.jpg`]);
+    // --keep-metadata: the sandbox places the photo at the GPS it is sent (a known answer to check).
+    const r = await run(['locate', `${IMG}paris.jpg`, '--keep-metadata']);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(ANSI);
     expect(r.stdout).toMatch(/^.*Paris.*France\n/);
@@ -54,7 +55,7 @@ describe('geo locate, piped (plain text, no ANSI)', () => {
   });
 
   it('--json prints the body exactly as received, which parses with the contract schema', async () => {
-    const r = await run(['locate', `${IMG}paris.jpg`, '--depth', '3', '--json']);
+    const r = await run(['locate', `${IMG}paris.jpg`, '--depth', '3', '--json', '--keep-metadata']);
     expect(r.code).toBe(0);
     expect(r.stdout.endsWith('}\n')).toBe(true);
     const body = GeolocateResponseSchema.parse(JSON.parse(r.stdout));
@@ -75,10 +76,13 @@ describe('geo locate, piped (plain text, no ANSI)', () => {
     expect(line.exif).toBeTruthy();
   });
 
-  it('reads the image from stdin with -', async () => {
+  it('reads the image from stdin with -, its metadata removed like a file\'s (--keep-metadata sends it)', async () => {
     const r = await run(['locate', '-', '--json'], { stdin: readFileSync(`${IMG}tokyo.jpg`) });
     expect(r.code).toBe(0);
-    expect(GeolocateResponseSchema.parse(JSON.parse(r.stdout)).location.latitude).toBeCloseTo(35.6586, 2);
+    expect(GeolocateResponseSchema.parse(JSON.parse(r.stdout)).reasoning).toMatch(/^\[sandbox\] Synthetic result: no EXIF GPS/);
+    const kept = await run(['locate', '-', '--json', '--keep-metadata'], { stdin: readFileSync(`${IMG}tokyo.jpg`) });
+    expect(kept.code).toBe(0);
+    expect(GeolocateResponseSchema.parse(JSON.parse(kept.stdout)).location.latitude).toBeCloseTo(35.6586, 2);
   });
 
   it('the config default depth applies when --depth is absent', async () => {

@@ -49,7 +49,11 @@ describe('corroborate: EXIF GPS against the estimate', () => {
     const est = estimateOf(forensicBody());
     expect(est).toEqual({ lat: 48.8584, lng: 2.2945, precisionTier: 'site_level', depth: 3 });
     const line = describeCorroboration(corroborate(est, exifAt(35.6586, 139.7454)));
-    expect(line).toMatch(/^EXIF GPS 35\.658600, 139\.745400: 97\d\d\.\d km from the estimate, CONTRADICTS \(tolerance 500 m, site_level\)$/);
+    expect(line).toMatch(/^EXIF GPS 35\.658600, 139\.745400: 97\d\d\.\d km from the estimate, CONTRADICTS \(tolerance 500 m, site_level\); independence unknown: /);
+    // Whether the service was sent the GPS decides what agreement is worth, and the line says so.
+    expect(corroborate(est, exifAt(48.8584, 2.2945), { metadataSent: false })).toMatchObject({ verdict: 'agrees', independent: true });
+    expect(describeCorroboration(corroborate(est, exifAt(48.8584, 2.2945), { metadataSent: false }))).toMatch(/agrees .*; an independent check: the GPS was removed before upload, the service never saw it$/);
+    expect(describeCorroboration(corroborate(est, exifAt(48.8584, 2.2945), { metadataSent: true }))).toMatch(/agrees .*; NOT independent: the service was sent this GPS \(--keep-metadata\) and may have read it$/);
     expect(describeCorroboration(corroborate(est, undefined))).toMatch(/none/);
   });
 });

@@ -37,7 +37,7 @@ async function faultingFirst(c: KindCase, k: number): Promise<TestSandbox> {
 /** One run of the command; the state folder (journal) is the caller's, so a rerun finds it. */
 async function locate(c: KindCase, s: TestSandbox, stateDir: string): Promise<CliRun & { slept: number[] }> {
   const clock = fastClock();
-  const r = await runCli(['locate', join(FIXTURES, 'paris.jpg'), '--json', '--depth', String(DEPTH), '--timeout', timeoutFor(c.kind)], {
+  const r = await runCli(['locate', join(FIXTURES, 'paris.jpg'), '--keep-metadata', '--json', '--depth', String(DEPTH), '--timeout', timeoutFor(c.kind)], {
     env: { GEO_API_KEY: KEY, GEO_BASE_URL: s.url, GEO_STATE_DIR: stateDir },
     now: clock.now,
     sleep: clock.sleep,

@@ -11,7 +11,7 @@ const run = runner(sb, KEYS.enterprise);
 
 describe('sandbox city and neighbourhood', () => {
   it('paris.jpg is located in Paris (neighbourhood the nearest section), and --city paris finds it', async () => {
-    const r = await run(['locate', `${IMG}paris.jpg`, '--json', '--no-store']);
+    const r = await run(['locate', `${IMG}paris.jpg`, '--keep-metadata', '--json', '--no-store']);
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(body.location).toMatchObject({ city: 'Paris', neighborhood: 'Paris 16 Passy', country: 'France' });
@@ -23,7 +23,7 @@ describe('sandbox city and neighbourhood', () => {
 
   it('tokyo.jpg: city Tokyo; sydney.jpg: city Sydney', async () => {
     for (const [img, city] of [['tokyo.jpg', 'Tokyo'], ['sydney.jpg', 'Sydney']] as const) {
-      const body = JSON.parse((await run(['locate', `${IMG}${img}`, '--json', '--no-store'])).stdout);
+      const body = JSON.parse((await run(['locate', `${IMG}${img}`, '--keep-metadata', '--json', '--no-store'])).stdout);
       expect(body.location.city, img).toBe(city);
     }
   });

@@ -37,7 +37,8 @@ function candidates(res: GeolocateResponse, view: ViewOpts): string[] {
     km(haversineKm(latitude, longitude, c.lat, c.lng)),
     osmLink(c.lat, c.lng),
   ]);
-  const table = renderTable({ head: ['label', 'coordinates', 'confidence', 'distance', 'map'], rows, align: ['left', 'left', 'right', 'right', 'left'], optional: [4], keep: [4], floor: [undefined, Infinity, Infinity, Infinity], indent: 2 }, view);
+  // Narrow terminals drop the map link, then the distance (both are in the JSON): coordinates never shrink.
+  const table = renderTable({ head: ['label', 'coordinates', 'confidence', 'distance', 'map'], rows, align: ['left', 'left', 'right', 'right', 'left'], optional: [4, 3], keep: [4], floor: [undefined, Infinity, Infinity, Infinity], indent: 2 }, view);
   return ['', head, table.split('\n').map((l) => '  ' + l).join('\n')];
 }
 
