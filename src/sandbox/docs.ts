@@ -66,6 +66,8 @@ export function docsHtml(base: string): string {
 ${ops}
 <h2>Asynchronous submit</h2>
 <p><code>async: true</code> answers <b>202</b> with <code>{"success": true, "status": "queued", "job_id": "job_…", "analysis_id": "an_…"}</code>. The spec does not show this body, a polling endpoint or webhook registration: this shape is the sandbox's own. The job finishes after the configured latency, is debited then, and appears in <code>GET /api/v1/analyses</code>.</p>
+<h2>Sandbox results</h2>
+<p>Honest and deterministic, reasoning marked <code>[sandbox]</code>. An image of the <code>--truth</code> file (recognised by its pixels: its bytes without metadata) is answered by a model of known skill: its true position moved by a seeded error, with a confidence that tracks the error. Else an image whose EXIF GPS reaches the sandbox is placed there; <code>geo</code> removes metadata before upload unless <code>--keep-metadata</code>, so its photos get the synthetic answer, picked from a built-in city list by the image's sha256 with a confidence of 0.2-0.5. Content screening: an image whose pixels (a PNG's decompressed image data) or bytes hold the ASCII marker <code>SANDBOX_CONTENT_BLOCKED</code> gets 422 <code>content_blocked</code>, never charged.</p>
 <h2>Errors</h2>
 <p>Error bodies carry <code>success, error, code, message, hint, docs, type, title, status, detail, instance</code> and, where named, <code>retry_after, max_effort, max_depth, retryable</code>. Send <code>Accept: application/problem+json</code> for the problem-only form.</p>
 <table><tr><th>code</th><th>status</th><th>when</th><th>remedy</th></tr>${errors}</table>
