@@ -1,6 +1,6 @@
 /**
  * The entry points commands use (export, and locate's --format geojson|kml|csv and --report).
- * Records in, text out; the only reads are installed package files (Leaflet,
+ * Records in, text out (bytes for KMZ); the only reads are installed package files (Leaflet,
  * country-coder's outlines) and the image bytes the caller already holds (thumbnails through sharp
  * when present, EXIF capture time and camera).
  */
@@ -10,21 +10,24 @@ import { renderGeoJSON } from './geojson.js';
 import { captureOf } from './capture.js';
 import { type ReportEntry, renderHtmlReport } from './html-report.js';
 import { renderKML } from './kml.js';
+import { renderKMZ } from './kmz.js';
 import { type ReportSource, exifPointOf, toItem } from './model.js';
 import { countryOutlines } from './outlines.js';
 import { renderRecordsJson, renderRecordsNdjson } from './records-json.js';
 import { type LeafletAssets, loadLeafletAssets } from './leaflet-assets.js';
 import { thumbnailDataUrl } from './thumbnail.js';
 
-export { renderCSV, renderGeoJSON, renderKML, renderHtmlReport, loadLeafletAssets, thumbnailDataUrl };
+export { renderCSV, renderGeoJSON, renderKML, renderKMZ, renderHtmlReport, loadLeafletAssets, thumbnailDataUrl };
 export type { LeafletAssets, ReportEntry, ReportSource };
 
 export const FILE_FORMATS = ['geojson', 'kml', 'csv'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
-export const EXPORT_FORMATS = [...FILE_FORMATS, 'html', 'json', 'ndjson'] as const;
+export const EXPORT_FORMATS = [...FILE_FORMATS, 'html', 'kmz', 'json', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-/** What `geo export` writes as text from records alone (html also needs the images). */
-export type TextExportFormat = Exclude<ExportFormat, 'html'>;
+/** What `geo export` writes as text from records alone (html and kmz also need the images). */
+export type TextExportFormat = Exclude<ExportFormat, 'html' | 'kmz'>;
+/** Formats that are bytes, not text: never written to a terminal. */
+export const BINARY_FORMATS: readonly string[] = ['kmz'];
 
 export function isFileFormat(f: unknown): f is FileFormat {
   return (FILE_FORMATS as readonly unknown[]).includes(f);
