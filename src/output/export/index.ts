@@ -1,5 +1,5 @@
 /**
- * The entry points commands use (export, and locate's --format geojson|kml|csv and --report).
+ * The entry points commands use (export, and locate's --format geojson|kml|kmz|csv|html and --report).
  * Records in, text out (bytes for KMZ); the only reads are installed package files (Leaflet,
  * country-coder's outlines) and the image bytes the caller already holds (thumbnails through sharp
  * when present, EXIF capture time and camera).

@@ -47,7 +47,8 @@ export const REPORT_SCRIPT = `
     map.createPane('geo-outlines').style.zIndex = 150;
     L.polygon(polygons, {
       pane: 'geo-outlines', renderer: L.svg({ pane: 'geo-outlines' }), interactive: false,
-      color: '#8d99a6', weight: 1, fillColor: '#f4f2ec', fillOpacity: 1, className: 'geo-outline'
+      color: '#8d99a6', weight: 1, fillColor: '#f4f2ec', fillOpacity: 1, className: 'geo-outline',
+      attribution: 'outlines: country-coder (approximate)'
     }).addTo(map);
     outlines.labels.forEach(function (c) {
       L.marker([c.lat, c.lng], {

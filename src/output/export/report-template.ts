@@ -22,7 +22,7 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .map { height: 420px; margin-top: 14px; border: 1px solid var(--line); border-radius: 4px; background: #d7e3ee; }
 .map.overview { height: 460px; margin-top: 0; }
 .geo-country span { position: absolute; transform: translate(-50%, -50%); white-space: nowrap; color: #5c6670; font: 600 11px/1 system-ui, sans-serif; letter-spacing: .08em; text-transform: uppercase; }
-.leaflet-tooltip.geo-num { padding: 0 5px; font-weight: 700; font-size: 12px; line-height: 18px; }
+.leaflet-tooltip.geo-num { padding: 0 5px; font-weight: 700; font-size: 12px; line-height: 18px; white-space: nowrap; }
 .leaflet-control-layers label { font-size: 12px; }
 section.summary { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 16px 20px; margin: 16px 0; }
 section.summary h2 { margin: 0 0 12px; font-size: 18px; }
