@@ -117,7 +117,7 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
     .description('geo: from a photo to an evidence-backed location (Visual Geolocation API)')
     .version(rt.version, '-V, --version', 'print the version')
     .option('--json', 'print JSON (same as --format json)')
-    .option('--format <fmt>', 'output format: table, json, ndjson, csv, geojson, kml, html (per command)')
+    .option('--format <fmt>', 'output format: table, json, ndjson, csv, geojson, kml, kmz, html (per command)')
     .option('--profile <name>', 'use this key profile (env GEO_PROFILE)')
     .option('--base-url <url>', 'API base URL (env GEO_BASE_URL; default https://oceanir.ai)')
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb)')

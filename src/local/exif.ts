@@ -125,6 +125,18 @@ export async function readExifGps(buf: Buffer | Uint8Array): Promise<{ lat: numb
   return { lat: gps.lat, lng: gps.lng };
 }
 
+/** "Canon EOS R5", not "Canon Canon EOS R5": many cameras repeat the make in the model. '' when neither is written. */
+export function cameraName(e: Pick<ExifSummary, 'make' | 'model'>): string {
+  const model = e.model && e.make && e.model.startsWith(e.make) ? e.model.slice(e.make.length).trim() : e.model;
+  return [e.make, model].filter(Boolean).join(' ');
+}
+
+/** DateTimeOriginal as written (EXIF local time, shifted nowhere) with its offset; without one the zone is unknown. */
+export function takenText(e: Pick<ExifSummary, 'dateTimeOriginal' | 'offsetTime'>): string | undefined {
+  if (!e.dateTimeOriginal) return undefined;
+  return `${e.dateTimeOriginal}${e.offsetTime ? ` ${e.offsetTime}` : ' (time zone not recorded)'}`;
+}
+
 function readGps(g: Block | undefined, errors: string[]): ExifGps | undefined {
   if (!g) return undefined;
   const lat = degrees(g.GPSLatitude, g.GPSLatitudeRef, 'S');

@@ -2,7 +2,7 @@
  * Format dispatch (DESIGN.md "Output"): every command hands render() plain data plus, where the
  * API body matters, the body exactly as received. `table` is the human view (tables and colour
  * on a TTY, plain stable text when piped), `json` the body as received, `ndjson` one line per
- * record. The file formats (csv, geojson, kml, html) render provenance records instead, in
+ * record. The file formats (csv, geojson, kml, kmz, html) render provenance records instead, in
  * output/export/ (locate and export choose between the two).
  */
 import { UsageError } from '../errors.js';

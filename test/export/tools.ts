@@ -6,7 +6,7 @@ import { join } from 'node:path';
 export const OUT_DIR = new URL('../out/', import.meta.url).pathname;
 
 /** Writes a test artifact under test/out/<sub>/ and returns its path. */
-export function writeOut(sub: string, name: string, text: string): string {
+export function writeOut(sub: string, name: string, text: string | Uint8Array): string {
   const dir = join(OUT_DIR, sub);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, name);

@@ -14,6 +14,8 @@ export interface CliRun {
   code: number;
   stdout: string;
   stderr: string;
+  /** stdout as bytes, for binary formats (kmz); runCli only. */
+  stdoutBytes?: Buffer;
 }
 
 export interface RunOptions {
@@ -37,7 +39,11 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Cli
   const stderr = new PassThrough();
   let out = '';
   let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  const bytes: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => {
+    bytes.push(c);
+    out += c.toString('utf8');
+  });
   stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
   const tty = typeof opts.tty === 'object' ? opts.tty : { stdin: Boolean(opts.tty), stdout: Boolean(opts.tty), stderr: Boolean(opts.tty) };
   const io: IO = {
@@ -60,7 +66,7 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Cli
     ...(opts.now ? { now: opts.now } : {}),
   });
   await new Promise((r) => setImmediate(r));
-  return { code, stdout: out, stderr: err };
+  return { code, stdout: out, stderr: err, stdoutBytes: Buffer.concat(bytes) };
 }
 
 export const GEO_BIN = new URL('../../bin/geo.js', import.meta.url).pathname;

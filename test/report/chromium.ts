@@ -43,8 +43,8 @@ export function dumpDom(file: string): ChromiumRun {
   return run(['--dump-dom'], file);
 }
 
-export function screenshot(file: string, png: string): ChromiumRun {
-  return run([`--screenshot=${png}`, '--window-size=1200,900', '--hide-scrollbars'], file);
+export function screenshot(file: string, png: string, size = '1200,900'): ChromiumRun {
+  return run([`--screenshot=${png}`, `--window-size=${size}`, '--hide-scrollbars'], file);
 }
 
 /** Console lines the page produced (errors, CSP violations). */

@@ -5,7 +5,8 @@ import { renderHtmlReport } from '../../src/output/export/html-report.js';
 import { loadLeafletAssets } from '../../src/output/export/leaflet-assets.js';
 import { sniffImageMime, thumbnailDataUrl } from '../../src/output/export/thumbnail.js';
 import { FIXTURES } from '../helpers/sandbox.js';
-import { hostileRecord, parisRecord } from '../export/fixtures.js';
+import { countryOutlines } from '../../src/output/export/outlines.js';
+import { hostileRecord, parisRecord, sydneyRecord } from '../export/fixtures.js';
 
 const fake = { js: 'window.L = undefined; // </script><!-- \r\n', css: '.x{}\r\n</style>' };
 const opts = { leaflet: fake, generatedAt: '2025-05-14T16:32:07.123Z', cliVersion: '0.1.0' };
@@ -39,6 +40,27 @@ describe('HTML report (static checks)', () => {
     // Library text that could end its element early, and CRLF the parser would rewrite, are neutralised.
     expect(scripts[0]).toContain('<\\/script><\\!-- \n');
     expect(styles[0]).toBe('.x{}\n<\\/style>');
+  });
+
+  it('opens a report of several results with an escaped summary table; img-src allows exactly the two tile hosts', () => {
+    const outlines = countryOutlines([{ lat: 48.8584, lng: 2.2945 }])!;
+    const html = renderHtmlReport([{ record: parisRecord() }, { record: hostileRecord() }, { record: sydneyRecord() }], { ...opts, outlines });
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1]!.replace(/&#39;/g, "'");
+    expect(csp.split('; ').filter((d) => d.startsWith('img-src'))).toEqual(['img-src data: https://tile.openstreetmap.org https://server.arcgisonline.com']);
+    const summary = /<section class="summary" id="summary">([\s\S]*?)<\/section>/.exec(html)![1]!;
+    expect(summary.match(/<tr class="summary-row">/g)).toHaveLength(3);
+    expect(summary).toContain('<a href="#result-1">evil&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;]]&gt;&lt;!--');
+    expect(summary).not.toMatch(/<script|<!--/);
+    expect(html).toContain('<div class="map overview" id="map-overview"');
+    expect(html.match(/<h2><span class="no">\d<\/span>/g)).toHaveLength(3);
+    // The outlines travel as a JSON data block like the results: nothing in it can end the element.
+    const block = /<script type="application\/json" id="geo-outlines">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    expect(block).not.toMatch(/[<>&]/);
+    expect(JSON.parse(block).labels[0].name).toBe('France');
+    // One result: no summary, no numbers.
+    const one = renderHtmlReport([{ record: parisRecord() }], opts);
+    expect(one).not.toContain('class="summary"');
+    expect(one).not.toContain('<span class="no">');
   });
 
   it('embeds the image as a data URL, and says so when the map or image is unavailable', async () => {

@@ -30,7 +30,8 @@ describe.skipIf(skip !== '')(`HTML report in headless Chromium${skip ? ` (skippe
 
     const { stdout: dom, log } = dumpDom(file);
     expect(count(dom, /<div class="map leaflet-container[^"]*"/g)).toBe(4);
-    expect(count(dom, /data-drawn="true"/g)).toBe(4);
+    expect(count(dom, /<div class="map overview leaflet-container/g)).toBe(1);
+    expect(count(dom, /data-drawn="true"/g)).toBe(5);
     expect(count(dom, /<path class="geo-estimate leaflet-interactive"/g)).toBe(4);
     const liveCandidates = live.response.body.forensic?.candidates?.length ?? 0;
     expect(count(dom, /<path class="geo-candidate leaflet-interactive"/g)).toBe(3 + liveCandidates + 1);

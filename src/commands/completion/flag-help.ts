@@ -5,7 +5,7 @@
  */
 export const FLAG_HELP: Record<string, string> = {
   '--json': 'print JSON (same as --format json)',
-  '--format': 'output format: table, json, ndjson, csv, geojson, kml, html',
+  '--format': 'output format: table, json, ndjson, csv, geojson, kml, kmz, html',
   '--profile': 'use this key profile',
   '--base-url': 'API base URL',
   '--no-color': 'no colour',

@@ -18,7 +18,7 @@ export const GLOBAL_FLAGS = ['--json', '--format=', '--profile=', '--base-url=',
 
 /** Values offered after a flag, whatever the command. */
 export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles'> = {
-  '--format': ['table', 'json', 'ndjson', 'csv', 'geojson', 'kml', 'html'],
+  '--format': ['table', 'json', 'ndjson', 'csv', 'geojson', 'kml', 'kmz', 'html'],
   '--depth': ['1', '2', '3'],
   '-d': ['1', '2', '3'],
   '--effort': ['instant', 'low', 'medium', 'high'],
@@ -77,7 +77,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
   },
   docs: leaf('the HTML API documentation', ['--open', '--html=']),
   sandbox: leaf('run the local reference server', ['--host=', '--port=', '--latency=', '--rate-limit=', '--rate-window=', '--rate-algorithm=', '--faults=', '--seed=']),
-  export: leaf('turn results into geojson, kml, csv or html files', ['--all', '--history', '--out='], 'files'),
+  export: leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--out='], 'files'),
   history: {
     description: 'stored results, offline and free',
     flags: ['--search=', '--limit='],

@@ -6,12 +6,12 @@ import type { Handler } from '../../cli.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { ProvenanceRecord } from '../../local/store.js';
-import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderExport } from '../../output/export/index.js';
+import { BINARY_FORMATS, EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderExport, renderKMZ } from '../../output/export/index.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { selectRecords } from './run.js';
 
 const BY_EXTENSION: Record<string, ExportFormat> = {
-  '.geojson': 'geojson', '.kml': 'kml', '.csv': 'csv', '.html': 'html', '.htm': 'html', '.json': 'json', '.ndjson': 'ndjson', '.jsonl': 'ndjson',
+  '.geojson': 'geojson', '.kml': 'kml', '.kmz': 'kmz', '.csv': 'csv', '.html': 'html', '.htm': 'html', '.json': 'json', '.ndjson': 'ndjson', '.jsonl': 'ndjson',
 };
 /** Larger images are not embedded: the report should stay mailable (sharp, when present, shrinks them first). */
 const MAX_EMBED_BYTES = 25 * 1024 * 1024;
@@ -38,7 +38,8 @@ async function imageFor(rec: ProvenanceRecord): Promise<ReportSource> {
   }
 }
 
-export async function renderRecords(ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, records: ProvenanceRecord[], warn: (l: string) => void): Promise<string> {
+export async function renderRecords(ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, records: ProvenanceRecord[], warn: (l: string) => void): Promise<string | Buffer> {
+  if (format === 'kmz') return renderKMZ(await Promise.all(records.map(imageFor)), { now: ctx.now() });
   if (format !== 'html') return renderExport(format, records);
   const report = await buildHtmlReport(await Promise.all(records.map(imageFor)), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version });
   if (!report.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
@@ -48,12 +49,15 @@ export async function renderRecords(ctx: Pick<Ctx, 'now' | 'version'>, format: E
 export const exportResults: Handler = async (ctx, args, opts) => {
   const out = opts.out as string | undefined;
   const format = chooseFormat(ctx.globals.format, out);
+  const toStdout = !out || out === '-';
+  // Checked before any record is read: a zip on a terminal is noise, and can upset it.
+  if (toStdout && BINARY_FORMATS.includes(format) && ctx.io.stdoutIsTTY) throw new UsageError(`${format} is a binary format: not written to a terminal`, `use --out results.${format}, or redirect: > results.${format}`);
   const warn = (line: string) => {
     if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');
   };
   const records = await selectRecords(ctx, { sources: (args[0] as string[] | undefined) ?? [], all: Boolean(opts.all), history: Boolean(opts.history) }, warn);
   const text = await renderRecords(ctx, format, records, warn);
-  if (out && out !== '-') {
+  if (!toStdout) {
     await writeFile(out, text);
     warn(`wrote ${records.length} result${records.length === 1 ? '' : 's'} to ${out} (${format})`);
   } else {

@@ -1,10 +1,10 @@
-/** `geo export`: stored or NDJSON results to GeoJSON, KML, CSV, JSON/NDJSON or an HTML map report. */
+/** `geo export`: stored or NDJSON results to GeoJSON, KML, KMZ, CSV, JSON/NDJSON or an HTML map report. */
 import type { Register } from '../../cli.js';
 
 export const register: Register = (program, act) => {
   program
     .command('export')
-    .description('turn stored results or NDJSON output into GeoJSON, KML, CSV, JSON, NDJSON or an HTML map report')
+    .description('turn stored results or NDJSON output into GeoJSON, KML, KMZ, CSV, JSON, NDJSON or an HTML map report')
     .argument('[results...]', 'sha256 (or a prefix of 6+ hex digits), analysis id, an image file (its stored results), .ndjson/.jsonl/.json file, or - for stdin')
     .option('--all', 'every stored result (latest per image unless --history)')
     .option('--history', 'every stored run of each selected image, not only the latest')
@@ -12,12 +12,16 @@ export const register: Register = (program, act) => {
     .addHelpText(
       'after',
       `
-Formats (global --format): geojson (RFC 7946, QGIS), kml (Google Earth), csv (one row per result,
-last column stored_at: when the answer was received, UTC), json (an array of the full provenance
-records: time, request, body as received, headers, EXIF check), ndjson (one line per result in
-geo locate's form {"input","sha256","ok","result","exif"}), html (one self-contained report:
-image, result, evidence, candidates, EXIF check, Leaflet map).
-Without --format, the extension of --out decides (.geojson .kml .csv .json .ndjson .html).
+Formats (global --format): geojson (RFC 7946, QGIS), kml (Google Earth), kmz (the KML zipped
+with each result's photo shown in its placemark balloon; binary: --out or a redirect, never a
+terminal), csv (one row per result, last column stored_at: when the answer was received, UTC),
+json (an array of the full provenance records: time, request, body as received, headers, EXIF
+check), ndjson (one line per result in geo locate's form {"input","sha256","ok","result","exif"}),
+html (one self-contained report: several results open with a summary table and an overview map;
+each has its image, result, evidence, candidates, EXIF check, capture time and camera, Google /
+OpenStreetMap / Apple Maps links and a map with a scale bar, OpenStreetMap or satellite tiles
+online and country outlines offline).
+Without --format, the extension of --out decides (.geojson .kml .kmz .csv .json .ndjson .html).
 
 Stored results are the provenance records geo locate keeps (skip with --no-store) in
 $XDG_DATA_HOME/geo/results (GEO_DATA_DIR overrides). Every feature carries a role property:
@@ -29,6 +33,8 @@ Examples (the first locates the samples shipped with geo in a sandbox, keeping t
   $ geo export --all --format geojson --out results.geojson
   $ geo export 8687352 --format html --out paris.html      by sha256 prefix (sample:paris)
   $ geo export --all --format kml > all.kml
+  $ geo export --all --out all.kmz                        Google Earth, photos in the balloons
+  $ geo export --all --out all.html                       summary table, overview map, one section each
   $ geo --sandbox locate sample:tokyo --format ndjson | geo export - --format geojson
 
 Also: geo export --all --json > archive.json (every stored result, offline; ndjson too);

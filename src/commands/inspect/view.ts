@@ -2,6 +2,7 @@
  * The human view of `geo inspect`: one key/value block per file. Every string that came from the
  * file (EXIF text can hold anything, escape sequences included) is sanitized by renderKv.
  */
+import { cameraName, takenText } from '../../local/exif.js';
 import { type Drawn, type KvInput, renderKv } from '../../output/kv.js';
 import { coord, osmLink } from '../../output/maps.js';
 import type { ViewOpts } from '../../output/render.js';
@@ -36,10 +37,9 @@ export function recordRows(r: InspectOk, view: ViewOpts): KvInput[] {
     ['type', `${r.type.toUpperCase()} (${r.mime})${r.width ? `, ${r.width}x${r.height}` : ''}`],
     ['size', `${fmt(r.size)} bytes`],
     ...gpsRows(r, view),
-    // As written: EXIF local time, shifted nowhere; without OffsetTime the zone is unknown.
-    ['taken', e.dateTimeOriginal ? `${e.dateTimeOriginal}${e.offsetTime ? ` ${e.offsetTime}` : ' (time zone not recorded)'}` : 'not recorded'],
+    ['taken', takenText(e) ?? 'not recorded'],
   ];
-  const camera = [e.make, e.model && e.make && e.model.startsWith(e.make) ? e.model.slice(e.make.length).trim() : e.model].filter(Boolean).join(' ');
+  const camera = cameraName(e);
   if (camera) rows.push(['camera', camera]);
   if (e.lens) rows.push(['lens', e.lens]);
   if (e.software) rows.push(['software', e.software]);

@@ -2,7 +2,7 @@
  * Local evidence for locate (issue 6): the EXIF corroboration block of every answered input (the
  * batch's exif hook), the provenance record of every successful result (stored unless --no-store;
  * a failed write warns and never fails a result that was paid for), and the records that
- * --format geojson|kml|csv|html and --report render. Nothing here is ever sent to the API.
+ * --format geojson|kml|csv|html|kmz and --report render. Nothing here is ever sent to the API.
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { ExifHook } from '../../batch/records.js';
@@ -13,7 +13,7 @@ import type { Ctx } from '../../context.js';
 import { type Corroboration, corroborateImage } from '../../local/corroborate.js';
 import { readForExif } from '../../local/files.js';
 import { type ProvenanceRecord, buildRecord, isResultBody, saveRecord } from '../../local/store.js';
-import { type ReportSource, buildHtmlReport } from '../../output/export/index.js';
+import { type ReportSource, buildHtmlReport, renderKMZ } from '../../output/export/index.js';
 import { isUrlInput } from './options.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
@@ -133,5 +133,10 @@ export class Evidence {
   async report(records: readonly ProvenanceRecord[]): Promise<{ html: string; hasMap: boolean }> {
     const sources = await Promise.all(records.map((r) => this.imageOf(r)));
     return buildHtmlReport(sources, { generatedAt: new Date(this.ctx.now()).toISOString(), cliVersion: this.ctx.version });
+  }
+
+  /** The KMZ of these records, each image in its placemark's balloon. */
+  async kmz(records: readonly ProvenanceRecord[]): Promise<Buffer> {
+    return renderKMZ(await Promise.all(records.map((r) => this.imageOf(r))), { now: this.ctx.now() });
   }
 }

@@ -59,7 +59,7 @@ export const locate: Handler = async (ctx, args, opts) => {
   const inputs = expandSamples((args[0] as string[] | undefined) ?? []);
   const s = await parseLocate(ctx, inputs, opts);
   // DESIGN.md: many results into a pipe are NDJSON; one result, or a dry run's plan, is text.
-  const format = chooseFormat(ctx, s.single || s.dryRun ? 'table' : 'ndjson');
+  const format = chooseFormat(ctx, s.single || s.dryRun ? 'table' : 'ndjson', s.dryRun);
   const client = clientFor(ctx, s.dryRun);
   const warn = (l: string) => note(ctx, l);
   if (s.scopeNote !== undefined) warn(s.scopeNote);

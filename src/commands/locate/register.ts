@@ -26,7 +26,7 @@ export const register: Register = (program, act) => {
     .option('--dry-run', 'print the plan and each request (key redacted, image elided) with the cost; send nothing')
     .option('--max-credits <n>', 'a budget: refuse (exit 2, nothing sent) a plan above N credits; one within it needs no confirmation')
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this (the result is still printed)')
-    .option('--report <file.html>', 'also write a self-contained HTML report: image, result, evidence, map')
+    .option('--report <file.html>', 'also write a self-contained HTML report: image, result, evidence, map; several results open with a summary and an overview map')
     .option('--no-store', 'do not keep provenance records of the results (default: kept in the XDG data folder)')
     .addHelpText(
       'after',
@@ -69,7 +69,8 @@ population) and says which on stderr; add a country code or region after a comma
 ("Paris, FR", "Paris, Texas"). A name the index cannot settle ("Paris, US": eight of them)
 exits 2 listing the top matches.
 
-Formats: --format table|json|ndjson, or geojson|kml|csv|html for files others open.
+Formats: --format table|json|ndjson, or geojson|kml|kmz|csv|html for files others open (kmz is
+binary: redirect it; on a terminal it is refused before anything is sent).
 Results are kept as provenance records (GEO_DATA_DIR; --no-store skips) for geo history and geo export.
 
 Examples (run as written, against an in-process sandbox; sample:NAME and sample:all are photos
@@ -86,6 +87,7 @@ shipped with geo: paris, tokyo, sydney, newyork, nogps):
   $ geo --sandbox locate sample:all --journal case42.ndjson        then, after a crash or Ctrl-C:
   $ geo --sandbox locate --resume case42.ndjson                   finished inputs free, the rest resent
   $ geo --sandbox locate sample:all --format geojson > shots.geojson   QGIS; also kml, csv
+  $ geo --sandbox locate sample:all --format kmz > shots.kmz           Google Earth, photos in the balloons
   $ geo --sandbox locate sample:paris --depth 3 --report case42.html   one file: image, result, map
   $ geo --sandbox locate sample:paris --idempotency-key case42-img7    a rerun is replayed, not charged
 

@@ -70,7 +70,7 @@ export class SingleOutput {
     const ctx = this.ctx;
     const res = f.response ?? {};
     const view = await viewOpts(ctx);
-    const write = (s: string) => ctx.io.stdout.write(s);
+    const write = (s: string | Uint8Array) => ctx.io.stdout.write(s);
     const warn = (l: string) => note(ctx, l);
     if (f.fromJournal) note(ctx, fromJournalNote(journal));
     if (f.reused) note(ctx, fromResultsNote(f.reused));
@@ -79,7 +79,7 @@ export class SingleOutput {
       if (e.code === UNUSABLE) {
         // Paid, kept, but no coordinates: the body as received for --json, its fields otherwise.
         const body = bodyOf(res.raw);
-        // An export format (geojson, kml, csv, html) has no place to put it: nothing on stdout.
+        // An export format (geojson, kml, csv, html, kmz) has no place to put it: nothing on stdout.
         if ((BASE_FORMATS as readonly string[]).includes(this.o.format)) write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => fieldsView(`The answer (${res.status ?? e.status ?? 200}) has no usable coordinates`, body, v) }, this.o.format, view));
         warnDeviations(warn, res.deviations);
         throw new ServiceAnswerError(`${f.record.input}: ${e.message}`, keptHint(journal));

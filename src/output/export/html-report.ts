@@ -3,20 +3,27 @@
  * opens from disk, mails as an attachment and prints. Plain data in, a string out: the caller
  * loads Leaflet (leaflet-assets.ts) and the image bytes (thumbnail.ts).
  *
+ * Several results open with a summary table and an overview map (report-summary.ts); every map
+ * offers OpenStreetMap and Esri satellite tiles (tiles.ts) over country outlines that draw offline
+ * (outlines.ts), with a scale bar.
+ *
  * Content-Security-Policy (meta): nothing may load but the inline code we wrote, pinned by sha256
  * hash (stricter than 'unsafe-inline': injected markup could not run even if escaping failed),
- * data: images (the thumbnail) and OpenStreetMap tiles. No connect, no frames, no forms, no base.
+ * data: images (the thumbnail) and the two tile hosts. No connect, no frames, no forms, no base.
  */
 import { createHash } from 'node:crypto';
 import type { ProvenanceRecord } from '../../local/store-types.js';
 import { esc, inlineSafe, jsonForScript } from './html.js';
 import type { LeafletAssets } from './leaflet-assets.js';
+import type { Capture } from './capture.js';
 import { type ExportItem, exifPointOf, placeName, toItem } from './model.js';
-import { REPORT_CSS, REPORT_SCRIPT } from './report-template.js';
+import type { Outlines } from './outlines.js';
+import { REPORT_SCRIPT } from './report-script.js';
 import { resultSection } from './report-sections.js';
+import { summarySection } from './report-summary.js';
+import { REPORT_CSS } from './report-template.js';
+import { TILE_LAYERS, TILE_ORIGINS } from './tiles.js';
 import { sanitize } from '../sanitize.js';
-
-export const TILE_ORIGIN = 'https://tile.openstreetmap.org';
 
 export interface ReportEntry {
   record: ProvenanceRecord;
@@ -24,6 +31,8 @@ export interface ReportEntry {
   thumbnail?: string;
   /** Shown instead of the image, e.g. "image not found at <path>". */
   missingImage?: string;
+  /** EXIF capture time and camera (capture.ts). */
+  capture?: Capture;
 }
 
 export interface ReportOptions {
@@ -32,6 +41,8 @@ export interface ReportOptions {
   /** ISO time shown in the header (ctx.now()). */
   generatedAt: string;
   cliVersion?: string;
+  /** Country outlines drawn under the tiles (outlines.ts); without them offline maps show only the points. */
+  outlines?: Outlines;
 }
 
 const hash = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
@@ -50,20 +61,28 @@ function mapData(item: ExportItem) {
 export function renderHtmlReport(entries: readonly ReportEntry[], opts: ReportOptions): string {
   const items = entries.map((e) => toItem(e.record));
   const hasMap = opts.leaflet !== undefined;
-  const data = `<script type="application/json" id="geo-data">${jsonForScript({ items: items.map(mapData) })}</script>`;
+  const data = [
+    `<script type="application/json" id="geo-data">${jsonForScript({ tiles: TILE_LAYERS, items: items.map(mapData) })}</script>`,
+    ...(hasMap && opts.outlines ? [`<script type="application/json" id="geo-outlines">${jsonForScript(opts.outlines)}</script>`] : []),
+  ].join('\n');
   const scripts = hasMap ? [inlineSafe(opts.leaflet!.js, 'script'), REPORT_SCRIPT] : [];
   const styles = [...(hasMap ? [inlineSafe(opts.leaflet!.css, 'style')] : []), REPORT_CSS];
   const csp = [
     "default-src 'none'",
     `script-src ${scripts.map(hash).join(' ') || "'none'"}`,
     `style-src ${styles.map(hash).join(' ')}`,
-    `img-src data: ${TILE_ORIGIN}`,
+    `img-src data: ${TILE_ORIGINS.join(' ')}`,
     "base-uri 'none'",
     "form-action 'none'",
     "object-src 'none'",
   ].join('; ');
   const title = opts.title ?? (items.length === 1 ? `geo report: ${placeName(items[0]!.body) || items[0]!.input}` : `geo report: ${items.length} results`);
-  const sections = items.map((item, i) => resultSection(item, i, entries[i]!.thumbnail, entries[i]!.missingImage ?? 'image not embedded', hasMap));
+  const several = items.length > 1;
+  const sections = items.map((item, i) => {
+    const e = entries[i]!;
+    const media = { ...(e.thumbnail ? { thumb: e.thumbnail } : {}), missing: e.missingImage ?? 'image not embedded', ...(e.capture ? { capture: e.capture } : {}) };
+    return resultSection(item, i, media, { hasMap, numbered: several });
+  });
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -76,8 +95,9 @@ export function renderHtmlReport(entries: readonly ReportEntry[], opts: ReportOp
 ${styles.map((s) => `<style>${s}</style>`).join('\n')}
 </head>
 <body>
-<header class="page"><h1>${esc(title)}</h1><p>Generated ${esc(opts.generatedAt)} by geo${opts.cliVersion ? ` ${esc(opts.cliVersion)}` : ''}. Map tiles load when online; markers, candidates, EXIF point and scope draw offline.${hasMap && opts.leaflet!.version ? ` Leaflet ${esc(opts.leaflet!.version)}.` : ''}</p></header>
+<header class="page" id="top"><h1>${esc(title)}</h1><p>Generated ${esc(opts.generatedAt)} by geo${opts.cliVersion ? ` ${esc(opts.cliVersion)}` : ''}. Map tiles (OpenStreetMap, Esri satellite) load when online; markers, candidates, EXIF point, scope and country outlines (approximate at sea) draw offline.${hasMap && opts.leaflet!.version ? ` Leaflet ${esc(opts.leaflet!.version)}.` : ''}</p></header>
 <main>
+${several ? summarySection(items, hasMap) : ''}
 ${sections.join('\n')}
 </main>
 ${data}

@@ -1,26 +1,33 @@
 /**
- * The entry points commands use (export, and locate's --format geojson|kml|csv and --report).
- * Records in, text out; the only reads are Leaflet's installed package files and, through sharp
- * when present, the image bytes the caller already holds.
+ * The entry points commands use (export, and locate's --format geojson|kml|kmz|csv|html and --report).
+ * Records in, text out (bytes for KMZ); the only reads are installed package files (Leaflet,
+ * country-coder's outlines) and the image bytes the caller already holds (thumbnails through sharp
+ * when present, EXIF capture time and camera).
  */
 import type { ProvenanceRecord } from '../../local/store-types.js';
 import { renderCSV } from './csv.js';
 import { renderGeoJSON } from './geojson.js';
+import { captureOf } from './capture.js';
 import { type ReportEntry, renderHtmlReport } from './html-report.js';
 import { renderKML } from './kml.js';
+import { renderKMZ } from './kmz.js';
+import { type ReportSource, exifPointOf, toItem } from './model.js';
+import { countryOutlines } from './outlines.js';
 import { renderRecordsJson, renderRecordsNdjson } from './records-json.js';
 import { type LeafletAssets, loadLeafletAssets } from './leaflet-assets.js';
 import { thumbnailDataUrl } from './thumbnail.js';
 
-export { renderCSV, renderGeoJSON, renderKML, renderHtmlReport, loadLeafletAssets, thumbnailDataUrl };
-export type { LeafletAssets, ReportEntry };
+export { renderCSV, renderGeoJSON, renderKML, renderKMZ, renderHtmlReport, loadLeafletAssets, thumbnailDataUrl };
+export type { LeafletAssets, ReportEntry, ReportSource };
 
 export const FILE_FORMATS = ['geojson', 'kml', 'csv'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
-export const EXPORT_FORMATS = [...FILE_FORMATS, 'html', 'json', 'ndjson'] as const;
+export const EXPORT_FORMATS = [...FILE_FORMATS, 'html', 'kmz', 'json', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-/** What `geo export` writes as text from records alone (html also needs the images). */
-export type TextExportFormat = Exclude<ExportFormat, 'html'>;
+/** What `geo export` writes as text from records alone (html and kmz also need the images). */
+export type TextExportFormat = Exclude<ExportFormat, 'html' | 'kmz'>;
+/** Formats that are bytes, not text: never written to a terminal. */
+export const BINARY_FORMATS: readonly string[] = ['kmz'];
 
 export function isFileFormat(f: unknown): f is FileFormat {
   return (FILE_FORMATS as readonly unknown[]).includes(f);
@@ -33,14 +40,6 @@ export function renderExport(format: TextExportFormat, records: readonly Provena
   if (format === 'geojson') return renderGeoJSON(records);
   if (format === 'kml') return renderKML(records);
   return renderCSV(records);
-}
-
-export interface ReportSource {
-  record: ProvenanceRecord;
-  /** The image bytes when available (locate has them in memory; export re-reads input.path). */
-  imageBytes?: Uint8Array;
-  /** Why there is no image, shown in its place. */
-  missingImage?: string;
 }
 
 export interface BuiltReport {
@@ -56,7 +55,15 @@ export async function buildHtmlReport(sources: readonly ReportSource[], opts: { 
   for (const s of sources) {
     const thumbnail = s.imageBytes ? await thumbnailDataUrl(s.imageBytes) : undefined;
     const missingImage = thumbnail ? undefined : (s.missingImage ?? (s.imageBytes ? 'not an image format a browser shows' : 'image not available'));
-    entries.push({ record: s.record, ...(thumbnail ? { thumbnail } : {}), ...(missingImage ? { missingImage } : {}) });
+    const capture = await captureOf(s.record, s.imageBytes);
+    entries.push({ record: s.record, ...(thumbnail ? { thumbnail } : {}), ...(missingImage ? { missingImage } : {}), ...(capture ? { capture } : {}) });
   }
-  return { html: renderHtmlReport(entries, { leaflet, ...opts }), hasMap: leaflet !== undefined };
+  // Outlines only matter on a map; the points are the estimates and the photos' own GPS.
+  const points = sources.map((s) => toItem(s.record)).flatMap((item) => {
+    const exif = exifPointOf(item);
+    return exif ? [{ lat: item.lat, lng: item.lng }, exif] : [{ lat: item.lat, lng: item.lng }];
+  });
+  const outlines = leaflet ? countryOutlines(points) : undefined;
+  return { html: renderHtmlReport(entries, { leaflet, ...(outlines ? { outlines } : {}), ...opts }), hasMap: leaflet !== undefined };
 }
+

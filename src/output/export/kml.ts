@@ -3,11 +3,19 @@
  * shared Style ids (estimate, candidate, exif, scope), the scope circle as a Polygon. Every server
  * string goes through xmlText(); descriptions are escaped text, never CDATA (a "]]>" in a server
  * string would end a CDATA section early).
+ *
+ * In a KMZ (kmz.ts) the estimate's balloon is HTML instead: the analysed image (a file inside the
+ * archive, files/...) above the place, confidence and reasoning. Its server strings are HTML-escaped
+ * first, so after the XML layer is read they are still text, not markup, in Google Earth's balloon.
  */
 import type { ProvenanceRecord } from '../../local/store-types.js';
 import { circleRing } from './geometry.js';
 import { type ExportItem, exifPointOf, placeName, toItem } from './model.js';
+import { esc } from './html.js';
 import { xmlText as x } from './xml.js';
+
+/** The estimate balloon's image in a KMZ: its path inside the archive, or why there is none. */
+export type Balloon = { image: string } | { missing: string };
 
 // KML colours are aabbggrr.
 const STYLES = `
@@ -29,15 +37,23 @@ function placemark(role: string, name: string, description: string, geometry: st
   return `      <Placemark><name>${x(name)}</name><description>${x(description)}</description><styleUrl>#${role}</styleUrl>${data({ role, ...fields })}${geometry}</Placemark>`;
 }
 
-function folder(item: ExportItem): string {
+/** The estimate balloon as HTML: image (or why not), then the same text lines, escaped. */
+function balloonHtml(balloon: Balloon, lines: string): string {
+  // The image path is ours (files/<sha256 prefix>.<ext>), still escaped like everything else.
+  const img = 'image' in balloon ? `<img src="${esc(balloon.image)}" width="400" alt="analysed image"><br>` : `<p><i>${esc(`no image: ${balloon.missing}`)}</i></p>`;
+  return img + lines.split('\n').map((l) => esc(l)).join('<br>');
+}
+
+function folder(item: ExportItem, balloon?: Balloon): string {
   const b = item.body;
   const f = b.forensic;
   const pct = `${Math.round(b.confidence * 100)}%`;
+  const text = `${b.location.address}\nconfidence ${pct}, depth ${b.depth}${f ? `, ${f.precision_tier}` : ''}\n\n${b.reasoning}`;
   const marks = [
     placemark(
       'estimate',
       placeName(b) || item.input,
-      `${b.location.address}\nconfidence ${pct}, depth ${b.depth}${f ? `, ${f.precision_tier}` : ''}\n\n${b.reasoning}`,
+      balloon ? balloonHtml(balloon, text) : text,
       `<Point><coordinates>${coord(item.lat, item.lng)}</coordinates></Point>`,
       { input: item.input, sha256: item.sha256, analysis_id: b.analysis_id, confidence: b.confidence, depth: b.depth, precision_tier: f?.precision_tier, exif_verdict: item.exif?.verdict },
     ),
@@ -59,12 +75,13 @@ function folder(item: ExportItem): string {
   return `    <Folder><name>${x(item.input || item.sha256 || 'result')}</name>\n${marks.join('\n')}\n    </Folder>`;
 }
 
-export function renderKML(records: readonly ProvenanceRecord[], title = 'geo results'): string {
+/** `balloons` (a KMZ's, one per record) turn the estimate descriptions into HTML with the image. */
+export function renderKML(records: readonly ProvenanceRecord[], title = 'geo results', balloons?: readonly Balloon[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <kml xmlns="http://www.opengis.net/kml/2.2">
   <Document>
     <name>${x(title)}</name>${STYLES}
-${records.map(toItem).map(folder).join('\n')}
+${records.map((r, i) => folder(toItem(r), balloons?.[i])).join('\n')}
   </Document>
 </kml>
 `;

@@ -81,3 +81,12 @@ export function exifPointOf(item: ExportItem): { lat: number; lng: number } | un
   const p = item.exif?.exifPoint;
   return p && onEarth(p.lat, p.lng) ? p : undefined;
 }
+
+/** A record and its image, as the report and KMZ take them (the image is optional: a URL, a moved file). */
+export interface ReportSource {
+  record: ProvenanceRecord;
+  /** The image bytes when available (locate has them in memory; export re-reads input.path). */
+  imageBytes?: Uint8Array;
+  /** Why there is no image, shown in its place. */
+  missingImage?: string;
+}

@@ -1,9 +1,18 @@
 /** The HTML of one result in the report. Every server or file string goes through esc(). */
 import { describeCorroboration } from '../../local/corroborate.js';
+import { mapLinks } from '../maps.js';
+import type { Capture } from './capture.js';
 import { esc } from './html.js';
 import { type ExportItem, placeName } from './model.js';
 
-const fmt = (n: number, places = 6) => (Number.isFinite(n) ? n.toFixed(places) : '?');
+/** What the report has besides the record: the embedded image (or why not) and the capture EXIF. */
+export interface SectionMedia {
+  thumb?: string;
+  missing: string;
+  capture?: Capture;
+}
+
+export const fmt = (n: number, places = 6) => (Number.isFinite(n) ? n.toFixed(places) : '?');
 const list = (xs: readonly unknown[]) => (xs.length ? `<ul>${xs.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : '<p class="empty">none reported</p>');
 
 function facts(rows: Array<[string, unknown] | undefined>): string {
@@ -54,19 +63,37 @@ function provenance(item: ExportItem): string {
   ]) + (r.request ? `<h4>request parameters</h4><pre>${esc(JSON.stringify(r.request, null, 2))}</pre>` : '');
 }
 
-export function resultSection(item: ExportItem, index: number, thumb: string | undefined, missing: string, hasMap: boolean): string {
+/** Google Maps, OpenStreetMap, Apple Maps, built from the coordinates (output/maps.ts), never from the response. */
+export function mapLinksHtml(lat: number, lng: number): string {
+  const links = mapLinks(lat, lng).map((l) => `<a class="maplink" href="${esc(l.url)}" rel="noopener noreferrer" target="_blank">${esc(l.name)}</a>`);
+  return links.length ? `<p class="links">Open in ${links.join(' · ')}</p>` : '';
+}
+
+/** EXIF capture rows: from the record or the image; "not recorded" only when an image was read. */
+function captureRows(media: SectionMedia): Array<[string, unknown]> {
+  const c = media.capture;
+  const absent = media.thumb ? 'not recorded in the image' : 'unknown (image not available)';
+  const from = c?.from === 'record' ? ' (from the stored EXIF check)' : '';
+  return [
+    ['taken', c?.taken ? `${c.taken}${from}` : absent],
+    ['camera', c?.camera ? `${c.camera}${from}` : absent],
+  ];
+}
+
+/** `numbered`: the report has several results, and the summary and overview map call this one #index+1. */
+export function resultSection(item: ExportItem, index: number, media: SectionMedia, opts: { hasMap: boolean; numbered: boolean }): string {
   const b = item.body;
   const f = b.forensic;
   const title = placeName(b) || b.location.address || item.input;
   const clues = Array.isArray(b.visual_clues) ? b.visual_clues.map((c) => (c.detail ? `${c.label}: ${c.detail}` : c.label)) : [];
-  const map = hasMap
+  const map = opts.hasMap
     ? `<div class="map" id="map-${index}" role="img" aria-label="map of the estimate, candidates, EXIF point and scope"></div>
-<div class="legend"><span class="l-est">estimate</span><span class="l-cand">candidates</span><span class="l-exif">EXIF GPS</span><span class="l-scope">scope</span></div>`
+<div class="legend"><span class="l-est">estimate</span><span class="l-cand">candidates</span><span class="l-exif">EXIF GPS</span><span class="l-scope">scope</span><a href="#top">back to top</a></div>`
     : '<p class="map-missing">Map unavailable: the leaflet package is not installed with geo.</p>';
   return `<section class="result" id="result-${index}">
-<h2>${esc(title)}</h2>
-<div class="top">${imageBlock(thumb, missing)}
-${facts([
+<h2>${opts.numbered ? `<span class="no">${index + 1}</span>` : ''}${esc(title)}</h2>
+<div class="top">${imageBlock(media.thumb, media.missing)}
+<div>${facts([
   ['input', item.input],
   ['sha256', item.sha256],
   ['coordinates', `${fmt(item.lat)}, ${fmt(item.lng)}`],
@@ -79,7 +106,9 @@ ${facts([
   ['scope consistent', b.scope_consistent === undefined ? undefined : String(b.scope_consistent)],
   ['scope', item.scope ? `${item.scope.name} (${item.scope.radiusKm} km around ${item.scope.lat}, ${item.scope.lng})` : undefined],
   ['analysis id', b.analysis_id ?? 'not retained'],
-])}</div>
+  ...captureRows(media),
+])}
+${mapLinksHtml(item.lat, item.lng)}</div></div>
 ${map}
 <h3>Corroboration (EXIF)</h3>
 ${corroboration(item)}

@@ -1,9 +1,4 @@
-/**
- * The report's own CSS and browser script, kept as strings so the report stays one file. The
- * script reads the data block (never HTML), draws every layer as a Leaflet vector (circleMarker,
- * circle, polyline: no marker icon images, so they draw offline) and builds tooltips with
- * textContent so a hostile label stays text.
- */
+/** The report's own CSS, kept as a string so the report stays one file (its browser script: report-script.ts). */
 
 export const REPORT_CSS = `
 :root { color-scheme: light; --fg: #1d232a; --muted: #5c6670; --line: #d8dde3; --est: #d62424; --cand: #247ad6; --exif: #2fa82f; --scope: #888; }
@@ -23,9 +18,22 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px;
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .conf { font-weight: 600; }
-.map { height: 420px; margin-top: 14px; border: 1px solid var(--line); border-radius: 4px; background: #e8edf2; }
+/* The map's own background is the sea offline: country outlines (land) are drawn on it. */
+.map { height: 420px; margin-top: 14px; border: 1px solid var(--line); border-radius: 4px; background: #d7e3ee; }
+.map.overview { height: 460px; margin-top: 0; }
+.geo-country span { position: absolute; transform: translate(-50%, -50%); white-space: nowrap; color: #5c6670; font: 600 11px/1 system-ui, sans-serif; letter-spacing: .08em; text-transform: uppercase; }
+.leaflet-tooltip.geo-num { padding: 0 5px; font-weight: 700; font-size: 12px; line-height: 18px; white-space: nowrap; }
+.leaflet-control-layers label { font-size: 12px; }
+section.summary { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 16px 20px; margin: 16px 0; }
+section.summary h2 { margin: 0 0 12px; font-size: 18px; }
+table.summary { margin-top: 12px; }
+table.summary td.input { overflow-wrap: anywhere; }
+td.v-agrees { color: #1e7a1e; font-weight: 600; } td.v-contradicts { color: var(--est); font-weight: 700; }
+h2 .no { display: inline-block; min-width: 24px; margin-right: 8px; padding: 0 6px; border-radius: 12px; background: var(--est); color: #fff; text-align: center; font-size: 14px; line-height: 24px; vertical-align: 2px; }
+.links { margin: 10px 0 0; } .links a, table.summary a { color: #1b5fb4; }
 .map-missing { padding: 12px; color: var(--muted); }
 .legend { display: flex; gap: 16px; font-size: 12px; color: var(--muted); margin-top: 6px; }
+.legend a { margin-left: auto; color: var(--muted); }
 .legend span::before { content: ""; display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 5px; vertical-align: -1px; }
 .legend .l-est::before { background: var(--est); } .legend .l-cand::before { background: var(--cand); }
 .legend .l-exif::before { border: 2px solid var(--exif); width: 8px; height: 8px; } .legend .l-scope::before { border: 2px solid var(--scope); width: 8px; height: 8px; }
@@ -46,58 +54,3 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 @media print { .map { break-inside: avoid; } body { background: #fff; } }
 @media (max-width: 700px) { .top, .evidence { grid-template-columns: 1fr; } }
 `;
-
-export const REPORT_SCRIPT = `
-(function () {
-  'use strict';
-  var data = JSON.parse(document.getElementById('geo-data').textContent);
-  if (typeof L === 'undefined') return;
-  var NEAR_M = 1000 * 1000;
-  var COLORS = { estimate: '#d62424', candidate: '#247ad6', exif: '#2fa82f', scope: '#888888' };
-  function tip(layer, text) {
-    var span = document.createElement('span');
-    span.textContent = text;
-    layer.bindTooltip(span);
-    return layer;
-  }
-  function dot(map, p, role, radius, text) {
-    var opts = { radius: radius, color: '#ffffff', weight: 2, fillColor: COLORS[role], fillOpacity: 0.95, className: 'geo-' + role };
-    // The EXIF point is a ring, so it stays visible when it sits under an estimate it agrees with.
-    if (role === 'exif') opts = { radius: radius, color: COLORS.exif, weight: 3, fillOpacity: 0, className: 'geo-exif' };
-    return tip(L.circleMarker([p.lat, p.lng], opts), text).addTo(map);
-  }
-  data.items.forEach(function (it, i) {
-    var el = document.getElementById('map-' + i);
-    if (!el) return;
-    var map = L.map(el, { scrollWheelZoom: false, worldCopyJump: true });
-    map.attributionControl.setPrefix('Leaflet');
-    // Tiles need the network; everything drawn below is vector and works offline.
-    L.tileLayer('https://tile.openstreetmap.org/{z}/{x}/{y}.png', {
-      maxZoom: 19, crossOrigin: false, attribution: '&copy; OpenStreetMap contributors'
-    }).addTo(map);
-    // A view first: a circle can only measure its bounds on a map that has a zoom.
-    map.setView([it.estimate.lat, it.estimate.lng], 10);
-    var bounds = L.latLngBounds([[it.estimate.lat, it.estimate.lng]]);
-    if (it.scope) {
-      var c = L.circle([it.scope.lat, it.scope.lng], { radius: it.scope.radiusKm * 1000, color: COLORS.scope, weight: 2, dashArray: '6 4', fillOpacity: 0.06, className: 'geo-scope' });
-      tip(c, 'scope: ' + it.scope.name + ' (' + it.scope.radiusKm + ' km)').addTo(map);
-      bounds.extend(c.getBounds());
-    }
-    // The view frames the local picture; a far-off alternative (another continent) is still drawn
-    // and listed in the table, but would shrink the estimate, EXIF point and scope to one pixel.
-    it.candidates.forEach(function (c) {
-      dot(map, c, 'candidate', 6, '#' + c.rank + ' ' + c.label + (c.confidencePct === null ? '' : ' (' + c.confidencePct + '%)'));
-      if (map.distance([it.estimate.lat, it.estimate.lng], [c.lat, c.lng]) < NEAR_M) bounds.extend([c.lat, c.lng]);
-    });
-    if (it.exif) {
-      L.polyline([[it.estimate.lat, it.estimate.lng], [it.exif.lat, it.exif.lng]], { color: COLORS.exif, weight: 2, dashArray: '4 4', className: 'geo-link' }).addTo(map);
-      dot(map, it.exif, 'exif', 13, 'EXIF GPS: ' + it.exif.verdict + (it.exif.distanceKm === null ? '' : ', ' + it.exif.distanceKm + ' km'));
-      bounds.extend([it.exif.lat, it.exif.lng]);
-    }
-    dot(map, it.estimate, 'estimate', 9, it.estimate.label);
-    map.fitBounds(bounds.pad(0.15), { maxZoom: 14 });
-    el.setAttribute('data-drawn', 'true');
-  });
-})();
-`;
-

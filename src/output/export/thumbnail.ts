@@ -1,7 +1,8 @@
 /**
- * The report's embedded image: a data: URL. With `sharp` installed (optional, never a dependency)
- * the image is downscaled to a 1024 px JPEG so a 15 MB photo does not make a 20 MB report;
- * without it, the original bytes are embedded as they are.
+ * The image a report or KMZ carries: the HTML report's data: URL, a KMZ's files/ entry. With
+ * `sharp` installed the image is downscaled to a 1024 px JPEG (sharp writes no metadata, so the
+ * photo's EXIF stays behind), so a 15 MB photo does not make a 20 MB report; without it, the
+ * original bytes are embedded as they are.
  */
 import { MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../../local/dimensions.js';
 import { type ImageKind, MIME, sniffKind } from '../../local/sniff.js';
@@ -33,7 +34,16 @@ async function loadSharp(): Promise<SharpFn | undefined> {
   }
 }
 
-export async function thumbnailDataUrl(bytes: Uint8Array, opts: { useSharp?: boolean } = {}): Promise<string | undefined> {
+export interface Thumbnail {
+  mime: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * The image to embed (the report's data: URL, a KMZ's files/ entry): a JPEG of at most `maxEdge`
+ * px with sharp, else the original bytes; undefined for what a browser does not show.
+ */
+export async function thumbnailImage(bytes: Uint8Array, opts: { useSharp?: boolean; maxEdge?: number } = {}): Promise<Thumbnail | undefined> {
   const kind = sniffKind(bytes);
   if (!EMBEDDABLE.has(kind)) return undefined;
   // A header claiming more pixels than geo decodes (a decompression bomb) is neither decoded here
@@ -43,12 +53,18 @@ export async function thumbnailDataUrl(bytes: Uint8Array, opts: { useSharp?: boo
     const sharp = await loadSharp();
     if (sharp) {
       try {
-        const small = await sharp(bytes, { limitInputPixels: MAX_DECODE_PIXELS }).rotate().resize({ width: MAX_EDGE, height: MAX_EDGE, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 80 }).toBuffer();
-        return `data:image/jpeg;base64,${small.toString('base64')}`;
+        const edge = opts.maxEdge ?? MAX_EDGE;
+        const small = await sharp(bytes, { limitInputPixels: MAX_DECODE_PIXELS }).rotate().resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 80 }).toBuffer();
+        return { mime: 'image/jpeg', bytes: small };
       } catch {
         // A file sharp cannot decode is still shown as is.
       }
     }
   }
-  return `data:${MIME[kind]};base64,${Buffer.from(bytes).toString('base64')}`;
+  return { mime: MIME[kind], bytes };
+}
+
+export async function thumbnailDataUrl(bytes: Uint8Array, opts: { useSharp?: boolean } = {}): Promise<string | undefined> {
+  const t = await thumbnailImage(bytes, opts);
+  return t && `data:${t.mime};base64,${Buffer.from(t.bytes).toString('base64')}`;
 }
