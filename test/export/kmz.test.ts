@@ -34,8 +34,11 @@ describe('KMZ export', () => {
       [`files/${PARIS_SHA.slice(0, 16)}.jpg`, 0],
     ]);
     expect(entries.every((e) => e.utf8Flag)).toBe(true);
-    // Without sharp the image is the file as it is (with sharp: an 800 px JPEG without metadata).
-    expect(entries[1]!.data.equals(paris)).toBe(true);
+    // Without sharp the image is the file without its metadata, pixels untouched (with sharp: an
+    // 800 px JPEG without metadata): the archive never carries the photo's GPS or camera.
+    const sos = (b: Buffer) => b.subarray(b.indexOf(Buffer.from([0xff, 0xda])));
+    expect(sos(entries[1]!.data).equals(sos(paris))).toBe(true);
+    expect(entries[1]!.data.includes('iPhone')).toBe(false);
     const kml = entries[0]!.data.toString('utf8');
     expect(kml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2">')).toBe(true);
     expect(xmlProblems(kml)).toEqual([]);

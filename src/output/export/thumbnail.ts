@@ -2,10 +2,12 @@
  * The image a report or KMZ carries: the HTML report's data: URL, a KMZ's files/ entry. With
  * `sharp` installed the image is downscaled to a 1024 px JPEG (sharp writes no metadata, so the
  * photo's EXIF stays behind), so a 15 MB photo does not make a 20 MB report; without it, the
- * original bytes are embedded as they are.
+ * original bytes are embedded without their metadata (strip.ts: lossless, as uploads are), so a
+ * report mailed on never carries the photo's GPS, camera serial or owner either.
  */
 import { MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../../local/dimensions.js';
 import { type ImageKind, MIME, sniffKind } from '../../local/sniff.js';
+import { bufferSource, planStrip } from '../../local/strip.js';
 
 const MAX_EDGE = 1024;
 /** What a browser shows in an <img>: anything else is not embedded. */
@@ -61,7 +63,15 @@ export async function thumbnailImage(bytes: Uint8Array, opts: { useSharp?: boole
       }
     }
   }
-  return { mime: MIME[kind], bytes };
+  return { mime: MIME[kind], bytes: await withoutMetadata(bytes, kind) };
+}
+
+/** JPEG and PNG minus their metadata; other kinds as they are. */
+async function withoutMetadata(bytes: Uint8Array, kind: ImageKind): Promise<Uint8Array> {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const plan = await planStrip(bufferSource(buf), kind);
+  if (plan.removed.length === 0) return bytes;
+  return Buffer.concat(plan.pieces.map((p) => (Buffer.isBuffer(p) ? p : buf.subarray(p.from, p.to))));
 }
 
 export async function thumbnailDataUrl(bytes: Uint8Array, opts: { useSharp?: boolean } = {}): Promise<string | undefined> {
