@@ -15,7 +15,7 @@ import { viewOpts } from '../../output/render.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeJsonText } from '../../output/sanitize.js';
 import { type ResultRow, progressLine, resultsTable, summaryLines } from '../../output/views/batch.js';
-import type { Evidence } from './evidence.js';
+import type { Evidence } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
 import { LiveLine } from './live.js';
 import { fromResultsNote, sandboxBanner, stderrLines, stopExitCode, warnDeviations } from './notes.js';

@@ -6,7 +6,7 @@ import type { Ctx } from '../../context.js';
 import { wrapFor } from '../../output/fit.js';
 import { deviationLines } from '../../output/deviations.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import { isUrlInput } from './options.js';
+import { isUrlInput } from '../../batch/inputs.js';
 
 export function note(ctx: Pick<Ctx, 'globals' | 'io'>, line: string): void {
   if (!ctx.globals.quiet) ctx.io.stderr.write(stderrLines(ctx, sanitizeInline(line)) + '\n');

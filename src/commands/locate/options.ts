@@ -8,6 +8,7 @@ import type { Depth } from '../../api/schemas.js';
 import type { BatchOptions } from '../../batch/run.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { isUrlInput } from '../../batch/inputs.js';
 import { type LocateFlags, planLocate } from './request.js';
 
 const FLAG_NAMES = ['depth', 'effort', 'scope', 'center', 'radius', 'capturedAt', 'batchId', 'async', 'model', 'idempotencyKey', 'maxCredits', 'minConfidence'] as const;
@@ -24,9 +25,6 @@ export interface LocateSettings {
   scopeNote?: string;
 }
 
-export function isUrlInput(input: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(input);
-}
 
 function wholeNumber(v: unknown, flag: string, min: number, max: number, hint: string): number | undefined {
   if (v === undefined) return undefined;
