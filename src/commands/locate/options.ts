@@ -8,6 +8,7 @@ import type { Depth } from '../../api/schemas.js';
 import type { BatchOptions } from '../../batch/run.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { configuredThreshold } from '../../batch/consent.js';
 import { isUrlInput } from '../../batch/inputs.js';
 import { type LocateFlags, planLocate } from './request.js';
 
@@ -34,14 +35,6 @@ function wholeNumber(v: unknown, flag: string, min: number, max: number, hint: s
   return n;
 }
 
-function confirmThreshold(ctx: Ctx): number | undefined {
-  const v = ctx.config.getDefault('confirm_threshold');
-  if (v === undefined) return undefined;
-  const n = /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
-  if (!Number.isFinite(n)) throw new UsageError(`the configured confirm_threshold "${v}" is not a whole number of credits`, 'geo config set confirm_threshold 20');
-  return n;
-}
-
 /** A folder, a list or several names always print one record per input, even when they hold one image. */
 async function namesOneImage(inputs: string[], fromFile: unknown): Promise<boolean> {
   if (inputs.length !== 1 || fromFile !== undefined) return false;
@@ -62,7 +55,7 @@ export async function parseLocate(ctx: Ctx, inputs: string[], opts: Record<strin
     throw new UsageError('--idempotency-key names one request: give exactly one image', 'for many inputs the journal keeps one key per image (--journal FILE)');
   }
   const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 256, 'by default it follows the rate limit and the observed latency');
-  const threshold = confirmThreshold(ctx);
+  const threshold = configuredThreshold(ctx.config.getDefault('confirm_threshold'));
   const journal = opts.journal as string | undefined;
   const batch: BatchOptions = {
     inputs,
