@@ -17,7 +17,7 @@ export const FLAG_HELP: Record<string, string> = {
   '--sandbox': 'run against an in-process sandbox, no account needed',
   '--version': 'print the version',
   '--help': 'show help',
-  '--depth': '1 Surface (1 credit), 2 Standard (2), 3 Forensic (10)',
+  '--depth': '1 Surface (1 credit), 2 Standard (2), 3 Forensic (10); eval: a list, 1,3',
   '--effort': 'instant, low, medium or high',
   '--scope': 'search within this city (needs --center)',
   '--center': 'centre of the scope: lat,lng',
@@ -59,4 +59,7 @@ export const FLAG_HELP: Record<string, string> = {
   '--all': 'every stored result',
   '--history': 'every stored run, not only the latest',
   '--out': 'write to this file',
+  '--truth': 'true positions: CSV file,lat,lng or GeoJSON',
+  '--correct-within': 'km within which an answer is correct (default 25)',
+  '--from': "compute from locate's NDJSON; send nothing",
 };
