@@ -103,7 +103,8 @@ export function renderEvalReport(r: EvalReport, rows: readonly EvalRow[], opts: 
   const cdf = errorCdfSvg(perDepth.map((c, i) => ({ ...series[i]!, errors: errorsOf(c.key) })), r.thresholds_km);
   const reliability = reliabilitySvg(perDepth.map((c, i) => ({ ...series[i]!, bins: c.m.calibration.bins })));
   const csp = ["default-src 'none'", "script-src 'none'", `style-src ${hash(CSS)}`, "img-src 'none'", "base-uri 'none'", "form-action 'none'", "object-src 'none'"].join('; ');
-  const title = `geo eval: ${r.n} image${r.n === 1 ? '' : 's'}, depth ${r.depths.join(', ')}`;
+  const images = new Set(rows.map((x) => x.input)).size;
+  const title = `geo eval: ${images} image${images === 1 ? '' : 's'}, depth ${r.depths.join(', ')}`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
