@@ -17,7 +17,7 @@ export const FLAG_HELP: Record<string, string> = {
   '--sandbox': 'run against an in-process sandbox, no account needed',
   '--version': 'print the version',
   '--help': 'show help',
-  '--depth': '1 Surface (1 credit), 2 Standard (2), 3 Forensic (10); eval: a list, 1,3',
+  '--depth': '1 Surface (1 credit), 2 Standard (2), 3 Forensic (10)',
   '--effort': 'instant, low, medium or high',
   '--scope': 'search within this city (needs --center)',
   '--center': 'centre of the scope: lat,lng',
