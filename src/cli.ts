@@ -21,6 +21,7 @@ import { register as configRegister } from './commands/config/register.js';
 import { register as docsRegister } from './commands/docs/register.js';
 import { register as sandboxRegister } from './commands/sandbox/register.js';
 import { register as exportRegister } from './commands/export/register.js';
+import { register as evalRegister } from './commands/eval/register.js';
 import { register as completionRegister } from './commands/completion/register.js';
 import { register as historyRegister } from './commands/history/register.js';
 import { register as versionRegister } from './commands/version/register.js';
@@ -84,6 +85,7 @@ const NOUNS: Record<string, Register> = {
   docs: docsRegister,
   sandbox: sandboxRegister,
   export: exportRegister,
+  eval: evalRegister,
   history: historyRegister,
   completion: completionRegister,
   version: versionRegister,

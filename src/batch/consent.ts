@@ -40,3 +40,11 @@ export async function requireConsent(plan: BatchPlan, c: ConsentInput): Promise<
     `pass --yes or --max-credits ${plan.credits}`,
   );
 }
+
+/** `geo config set confirm_threshold N` as a number of credits; undefined when unset (the default applies). */
+export function configuredThreshold(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
+  if (!Number.isFinite(n)) throw new UsageError(`the configured confirm_threshold "${v}" is not a whole number of credits`, 'geo config set confirm_threshold 20');
+  return n;
+}

@@ -33,7 +33,8 @@ export interface ExpandOptions {
   cwd: string;
 }
 
-function looksLikeUrl(s: string): boolean {
+/** An input naming a URL (scheme://…), as opposed to a path. */
+export function isUrlInput(s: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
 }
 
@@ -67,7 +68,7 @@ async function expandOne(arg: string, cwd: string, out: InputEntry[], skipped: E
     out.push({ kind: 'stdin', input: '-' });
     return;
   }
-  if (looksLikeUrl(arg)) {
+  if (isUrlInput(arg)) {
     if (!isAcceptableImageUrl(arg)) throw new UsageError(`${arg}: image URLs must use https`, 'the service fetches the image itself; give an https:// URL or a local file');
     out.push({ kind: 'url', input: arg, url: arg });
     return;

@@ -82,3 +82,24 @@ export function describeStop(s: BatchStop): string {
       return `the batch stopped after ${what}`;
   }
 }
+
+/** DESIGN.md's exit table for a batch that stopped early (cli.ts maps the rest). */
+export function stopExitCode(s: BatchStop): number {
+  switch (s.reason) {
+    case 'auth':
+    case 'forbidden':
+      return 3;
+    case 'credits':
+      return 4;
+    case 'rate_limited':
+      return 5;
+    case 'cancelled':
+      return 130;
+    case 'not_found':
+      return 2;
+    case 'retry_budget':
+      return s.error instanceof ApiError && s.error.status === 429 ? 5 : 6;
+    default:
+      return 1;
+  }
+}

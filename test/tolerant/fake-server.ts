@@ -34,10 +34,16 @@ function routeOf(method: string, path: string): RouteKey | undefined {
 /** A valid credits snapshot: batches read the balance first. */
 const CREDITS = JSON.stringify({ success: true, data: { balance: 500, api_balance: 500, total_available: 1000, total_purchased: null, total_used: null } });
 
+/** What the request carried, for answers that depend on it (the image, the depth). */
+export interface Received {
+  body: Buffer;
+  headers: Record<string, string | string[] | undefined>;
+}
+
 export interface FakeApi {
   url: string;
-  /** What each route answers from now on (a function may vary by attempt). */
-  answers: Partial<Record<RouteKey, Answer | ((n: number) => Answer)>>;
+  /** What each route answers from now on (a function may vary by attempt, or by what was sent). */
+  answers: Partial<Record<RouteKey, Answer | ((n: number, req: Received) => Answer)>>;
   count(route: RouteKey): number;
   keys: string[];
   reset(): void;
@@ -70,7 +76,8 @@ export async function startFakeApi(): Promise<FakeApi> {
     }),
   };
   const server: Server = createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const route = routeOf(req.method ?? '', req.url ?? '');
       if (!route) {
@@ -82,7 +89,7 @@ export async function startFakeApi(): Promise<FakeApi> {
       const key = req.headers['idempotency-key'];
       if (typeof key === 'string') api.keys.push(key);
       const chosen = api.answers[route];
-      const a: Answer = typeof chosen === 'function' ? chosen(n) : (chosen ?? { status: 200, body: route === 'credits' ? CREDITS : '{}' });
+      const a: Answer = typeof chosen === 'function' ? chosen(n, { body: Buffer.concat(chunks), headers: req.headers }) : (chosen ?? { status: 200, body: route === 'credits' ? CREDITS : '{}' });
       if (a.hang) return;
       const bytes = typeof a.body === 'string' ? Buffer.from(a.body, 'utf8') : a.body;
       res.writeHead(a.status, { 'content-type': 'application/json', 'content-length': String(bytes.length), ...a.headers });

@@ -60,4 +60,7 @@ export const FLAG_HELP: Record<string, string> = {
   '--all': 'every stored result',
   '--history': 'every stored run, not only the latest',
   '--out': 'write to this file',
+  '--truth': 'true positions: CSV file,lat,lng or GeoJSON',
+  '--correct-within': 'km within which an answer is correct (default 25)',
+  '--from': "compute from locate's NDJSON; send nothing",
 };

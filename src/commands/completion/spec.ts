@@ -26,6 +26,8 @@ export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles
   '--profile': 'profiles',
   '--journal': 'files',
   '--from-file': 'files',
+  '--from': 'files',
+  '--truth': 'files',
   '--resume': 'files',
   '--report': 'files',
   '--html': 'files',
@@ -78,6 +80,10 @@ export const COMMANDS: Record<string, CmdSpec> = {
   docs: leaf('the HTML API documentation', ['--open', '--html=']),
   sandbox: leaf('run the local reference server', ['--host=', '--port=', '--latency=', '--rate-limit=', '--rate-window=', '--rate-algorithm=', '--faults=', '--seed=']),
   export: leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--out='], 'files'),
+  eval: leaf('accuracy and calibration on images with a known position', [
+    '--depth=', '--effort=', '--truth=', '--correct-within=', '--from=', '--from-file=', '--concurrency=', '--fresh', '--downscale', '--keep-metadata',
+    '--dry-run', '--max-credits=', '--report=', '--no-store',
+  ], 'files'),
   history: {
     description: 'stored results, offline and free',
     flags: ['--search=', '--limit='],

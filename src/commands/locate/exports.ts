@@ -8,7 +8,7 @@ import type { ProvenanceRecord } from '../../local/store.js';
 import { BINARY_FORMATS, isFileFormat, renderExport } from '../../output/export/index.js';
 import { BASE_FORMATS, resolveFormat } from '../../output/render.js';
 import type { Ctx } from '../../context.js';
-import type { Evidence } from './evidence.js';
+import type { Evidence } from '../../batch/evidence.js';
 
 export const EXPORT_FORMATS = ['geojson', 'kml', 'csv', 'html', 'kmz'] as const;
 

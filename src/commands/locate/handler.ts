@@ -20,7 +20,7 @@ import { noPromptReason } from '../../output/io.js';
 import { viewOpts } from '../../output/render.js';
 import { planLine } from '../../output/views/batch.js';
 import { dryRunText } from './dry-run.js';
-import { Evidence } from './evidence.js';
+import { Evidence } from '../../batch/evidence.js';
 import { EXPORT_FORMATS, chooseFormat, writeReport } from './exports.js';
 import { ManyOutput } from './many.js';
 import { note, resumeCommand } from './notes.js';

@@ -7,7 +7,7 @@
  */
 import type { BatchResult } from '../../batch/run.js';
 import type { BatchEvent, BatchRecord } from '../../batch/types.js';
-import { describeStop } from '../../batch/outcome.js';
+import { describeStop, stopExitCode } from '../../batch/outcome.js';
 import type { Ctx } from '../../context.js';
 import { PartialFailureError } from '../../errors.js';
 import { isResultBody } from '../../local/store.js';
@@ -15,10 +15,10 @@ import { viewOpts } from '../../output/render.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeJsonText } from '../../output/sanitize.js';
 import { type ResultRow, progressLine, resultsTable, summaryLines } from '../../output/views/batch.js';
-import type { Evidence } from './evidence.js';
+import type { Evidence } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
 import { LiveLine } from './live.js';
-import { fromResultsNote, sandboxBanner, stderrLines, stopExitCode, warnDeviations } from './notes.js';
+import { fromResultsNote, sandboxBanner, stderrLines, warnDeviations } from './notes.js';
 
 function row(r: BatchRecord): ResultRow {
   if (!r.ok || !isResultBody(r.result)) return { input: r.input, ok: false, error: r.error ?? { code: 'accepted', message: '' } };

@@ -1,12 +1,11 @@
 /** Lines on stderr shared by the one-image and the many-image output: banner, labels, retries, stops. */
 import { basename } from 'node:path';
-import { ApiError } from '../../api/errors.js';
-import type { BatchStop, ReusedFrom } from '../../batch/types.js';
+import type { ReusedFrom } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
 import { wrapFor } from '../../output/fit.js';
 import { deviationLines } from '../../output/deviations.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import { isUrlInput } from './options.js';
+import { isUrlInput } from '../../batch/inputs.js';
 
 export function note(ctx: Pick<Ctx, 'globals' | 'io'>, line: string): void {
   if (!ctx.globals.quiet) ctx.io.stderr.write(stderrLines(ctx, sanitizeInline(line)) + '\n');
@@ -50,27 +49,6 @@ export function retryLine(i: { reason: string; delayMs: number; status?: number 
       return `no answer in time; retrying in ${wait} with the same Idempotency-Key, so it is never charged twice`;
     default:
       return `${i.status ? `the service answered ${i.status}` : `connection problem (${i.reason})`}; retrying in ${wait} with the same Idempotency-Key`;
-  }
-}
-
-/** DESIGN.md's exit table for a batch that stopped early (cli.ts maps the rest). */
-export function stopExitCode(s: BatchStop): number {
-  switch (s.reason) {
-    case 'auth':
-    case 'forbidden':
-      return 3;
-    case 'credits':
-      return 4;
-    case 'rate_limited':
-      return 5;
-    case 'cancelled':
-      return 130;
-    case 'not_found':
-      return 2;
-    case 'retry_budget':
-      return s.error instanceof ApiError && s.error.status === 429 ? 5 : 6;
-    default:
-      return 1;
   }
 }
 

@@ -8,6 +8,8 @@ import type { Depth } from '../../api/schemas.js';
 import type { BatchOptions } from '../../batch/run.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { configuredThreshold } from '../../batch/consent.js';
+import { isUrlInput } from '../../batch/inputs.js';
 import { type LocateFlags, planLocate } from './request.js';
 
 const FLAG_NAMES = ['depth', 'effort', 'scope', 'center', 'radius', 'capturedAt', 'batchId', 'async', 'model', 'idempotencyKey', 'maxCredits', 'minConfidence'] as const;
@@ -24,23 +26,12 @@ export interface LocateSettings {
   scopeNote?: string;
 }
 
-export function isUrlInput(input: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(input);
-}
 
 function wholeNumber(v: unknown, flag: string, min: number, max: number, hint: string): number | undefined {
   if (v === undefined) return undefined;
   const s = String(v).trim();
   const n = /^\d+$/.test(s) ? Number(s) : Number.NaN;
   if (!(n >= min && n <= max)) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${String(v)}"`, hint);
-  return n;
-}
-
-function confirmThreshold(ctx: Ctx): number | undefined {
-  const v = ctx.config.getDefault('confirm_threshold');
-  if (v === undefined) return undefined;
-  const n = /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
-  if (!Number.isFinite(n)) throw new UsageError(`the configured confirm_threshold "${v}" is not a whole number of credits`, 'geo config set confirm_threshold 20');
   return n;
 }
 
@@ -64,7 +55,7 @@ export async function parseLocate(ctx: Ctx, inputs: string[], opts: Record<strin
     throw new UsageError('--idempotency-key names one request: give exactly one image', 'for many inputs the journal keeps one key per image (--journal FILE)');
   }
   const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 256, 'by default it follows the rate limit and the observed latency');
-  const threshold = confirmThreshold(ctx);
+  const threshold = configuredThreshold(ctx.config.getDefault('confirm_threshold'));
   const journal = opts.journal as string | undefined;
   const batch: BatchOptions = {
     inputs,

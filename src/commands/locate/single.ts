@@ -19,7 +19,7 @@ import { BASE_FORMATS, formatOutput, viewOpts } from '../../output/render.js';
 import { type Spinner, startSpinner } from '../../output/spinner.js';
 import { locateView } from '../../output/views/locate.js';
 import { acceptedView, fieldsView } from '../../output/views/locate-dry-run.js';
-import { type Evidence, bodyOf } from './evidence.js';
+import { type Evidence, bodyOf } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
 import { fromJournalNote, fromResultsNote, keptHint, label, note, retryLine, sandboxBanner, stillRunningHint, warnDeviations } from './notes.js';
 

@@ -1,20 +1,19 @@
 /**
- * Local evidence for locate (issue 6): the EXIF corroboration block of every answered input (the
- * batch's exif hook), the provenance record of every successful result (stored unless --no-store;
+ * Local evidence for a batch, locate's or eval's (issue 6): the EXIF corroboration block of every
+ * answered input (the batch's exif hook), the provenance record of every successful result (stored unless --no-store;
  * a failed write warns and never fails a result that was paid for), and the records that
  * --format geojson|kml|csv|html|kmz and --report render. Nothing here is ever sent to the API.
  */
 import { readFile, stat } from 'node:fs/promises';
-import type { ExifHook } from '../../batch/records.js';
-import { UNUSABLE } from '../../batch/outcome.js';
-import type { BatchEvent, BatchRecord } from '../../batch/types.js';
-import { dataDir } from '../../config/paths.js';
-import type { Ctx } from '../../context.js';
-import { type Corroboration, corroborateImage } from '../../local/corroborate.js';
-import { readForExif } from '../../local/files.js';
-import { type ProvenanceRecord, buildRecord, isResultBody, saveRecord } from '../../local/store.js';
-import { type ReportSource, buildHtmlReport, renderKMZ } from '../../output/export/index.js';
-import { isUrlInput } from './options.js';
+import type { ExifHook } from './records.js';
+import { UNUSABLE } from './outcome.js';
+import type { BatchEvent, BatchRecord } from './types.js';
+import { dataDir } from '../config/paths.js';
+import { type Corroboration, corroborateImage } from '../local/corroborate.js';
+import { readForExif } from '../local/files.js';
+import { type ProvenanceRecord, buildRecord, isResultBody, saveRecord } from '../local/store.js';
+import { type ReportSource, buildHtmlReport, renderKMZ } from '../output/export/index.js';
+import { isUrlInput } from './inputs.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 /** Larger images are not embedded, as in `geo export`: a report should stay mailable. */
@@ -40,7 +39,7 @@ export class Evidence {
   private writes: Array<Promise<void>> = [];
 
   constructor(
-    private readonly ctx: Pick<Ctx, 'env' | 'now' | 'version'>,
+    private readonly ctx: { env: Record<string, string | undefined>; now: () => number; version: string },
     private readonly opts: { store: boolean; baseUrl: string; warn: (line: string) => void; account?: string },
   ) {}
 

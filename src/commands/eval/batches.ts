@@ -1,0 +1,109 @@
+/**
+ * Locating the images on the batch engine, one batch per depth (issue 14): each depth keeps its own
+ * journal and reuses results already paid (journal, then the provenance store), so a rerun of the
+ * same evaluation sends nothing. Several depths are one plan: each depth's plan is made first
+ * (runBatch --dry-run: the engine's own counting), then --max-credits and consent apply to the
+ * total, and only then is anything sent.
+ */
+import { resolve } from 'node:path';
+import type { Depth } from '../../api/schemas.js';
+import { overWhat, requireConsent } from '../../batch/consent.js';
+import type { Evidence } from '../../batch/evidence.js';
+import type { BatchPlan } from '../../batch/plan.js';
+import { type BatchDeps, type BatchOptions, type BatchResult, runBatch } from '../../batch/run.js';
+import type { BatchEvent } from '../../batch/types.js';
+import { dataDir } from '../../config/paths.js';
+import type { Ctx } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { noPromptReason } from '../../output/io.js';
+import { planLine } from '../../output/views/batch.js';
+import type { EvalImage } from './images.js';
+import type { EvalSettings } from './options.js';
+
+export interface DepthRun {
+  depth: Depth;
+  result: BatchResult;
+}
+
+export type Ran = { dryRun: true; plans: BatchPlan[] } | { dryRun: false; runs: DepthRun[] };
+
+type Say = (line: string) => void;
+
+function options(s: EvalSettings, images: readonly EvalImage[], depth: Depth): BatchOptions {
+  return {
+    inputs: images.map((i) => i.path),
+    depth,
+    ...(s.effort !== undefined ? { effort: s.effort } : {}),
+    ...(s.concurrency !== undefined ? { concurrency: s.concurrency } : {}),
+    ...(s.fresh ? { fresh: true } : {}),
+    ...(s.downscale ? { downscale: true } : {}),
+    ...(s.confirmThreshold !== undefined ? { confirmThreshold: s.confirmThreshold } : {}),
+  };
+}
+
+/** Consent as locate asks it: a prompt on a terminal; elsewhere a refusal naming why nothing could ask. */
+function consentDeps(ctx: Ctx, what: string): Pick<BatchDeps, 'confirm' | 'noPrompt'> {
+  if (ctx.interactive) return { confirm: (plan) => ctx.prompt.confirm(`Spend up to ${plan.credits} credits on ${what} (${overWhat(plan)})?`, false) };
+  return { noPrompt: noPromptReason(ctx.io, ctx.env, ctx.globals.input === false) ?? 'not interactive' };
+}
+
+/** --max-credits over every depth: the same refusal as one batch's (plan.ts checkMaxCredits), for the total. */
+function checkTotal(plans: readonly BatchPlan[], maxCredits: number | undefined): void {
+  const total = plans.reduce((n, p) => n + p.credits, 0);
+  if (maxCredits === undefined || total <= maxCredits) return;
+  const parts = plans.map((p) => `${p.toSend} × ${p.costPerImage} at depth ${p.depth}`).join(' + ');
+  throw new UsageError(`the plan needs up to ${total} credits (${parts}), above --max-credits ${maxCredits}; nothing was sent`, 'raise --max-credits, drop a depth, or give fewer images');
+}
+
+/** One plan standing for every depth's, for consent: the total to send and spend against one balance. */
+function totalPlan(plans: readonly BatchPlan[]): BatchPlan {
+  const first = plans[0]!;
+  const credits = plans.reduce((n, p) => n + p.credits, 0);
+  const insufficient = first.available !== undefined && credits > first.available;
+  return { ...first, toSend: plans.reduce((n, p) => n + p.toSend, 0), credits, insufficient, needsConfirm: credits > first.confirmThreshold || insufficient };
+}
+
+export async function locateDepths(ctx: Ctx, s: EvalSettings, images: readonly EvalImage[], hooks: { evidence: Evidence; say: Say; onEvent: (depth: Depth, e: BatchEvent) => void }): Promise<Ran> {
+  const client = ctx.client();
+  const account = ctx.account();
+  const what = `${images.length} image${images.length === 1 ? '' : 's'} at depth ${s.depths.join(', ')}`;
+  const deps = (depth: Depth, consent: Pick<BatchDeps, 'confirm' | 'noPrompt'>): BatchDeps => ({
+    client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: ctx.signal, cwd: resolve('.'),
+    exif: hooks.evidence.exif, ...(account !== undefined ? { account } : {}), dataDir: dataDir(ctx.env), ...consent,
+    onEvent: (e) => {
+      if (e.type === 'plan' && e.plan.toSend > 0 && s.depths.length === 1 && !s.dryRun) hooks.say(`plan: ${planLine(e.plan, { balance: false })}`);
+      hooks.evidence.onEvent(e);
+      hooks.onEvent(depth, e);
+    },
+  });
+  // One depth, sent: the engine plans, asks and sends as it does for locate.
+  if (s.depths.length === 1 && !s.dryRun) {
+    const depth = s.depths[0]!;
+    const result = await runBatch(deps(depth, consentDeps(ctx, what)), { ...options(s, images, depth), ...(s.maxCredits !== undefined ? { maxCredits: s.maxCredits } : {}), ...(ctx.globals.yes ? { yes: true } : {}) });
+    return { dryRun: false, runs: [{ depth, result }] };
+  }
+  // Several depths (or a dry run): every plan first, from the engine's dry run, which sends nothing.
+  const plans: BatchPlan[] = [];
+  for (const depth of s.depths) {
+    // Its notices are the real run's too: shown once, by the run (or here, when nothing runs).
+    const quiet = { ...deps(depth, {}), onEvent: (e: BatchEvent) => s.dryRun && e.type === 'notice' && hooks.say(e.message) };
+    plans.push((await runBatch(quiet, { ...options(s, images, depth), dryRun: true })).plan);
+  }
+  checkTotal(plans, s.maxCredits);
+  if (s.dryRun) return { dryRun: true, plans };
+  const total = totalPlan(plans);
+  if (total.toSend > 0) {
+    for (const p of plans) hooks.say(`plan, depth ${p.depth}: ${planLine(p, { balance: false })}`);
+    hooks.say(`plan, all depths: up to ${total.credits} credit${total.credits === 1 ? '' : 's'}`);
+  }
+  const consent = consentDeps(ctx, what);
+  await requireConsent(total, { yes: ctx.globals.yes, maxCredits: s.maxCredits, confirm: consent.confirm, noPrompt: consent.noPrompt });
+  const runs: DepthRun[] = [];
+  for (const depth of s.depths) {
+    // Consent covered the total: each depth's batch goes ahead without asking again.
+    const result = await runBatch(deps(depth, {}), { ...options(s, images, depth), yes: true });
+    runs.push({ depth, result });
+    if (result.summary.stopped) break;
+  }
+  return { dryRun: false, runs };
+}

@@ -1,0 +1,46 @@
+/**
+ * Which images eval sends: the inputs expanded as locate expands them (files, folders, --from-file,
+ * sample:NAME), each given its truth, from --truth FILE when given, else its own EXIF GPS (read
+ * here; never sent). Images without a truth are set aside before the plan: listed, never sent.
+ */
+import { expandInputs } from '../../batch/inputs.js';
+import { UsageError } from '../../errors.js';
+import { expandSamples } from '../../local/samples.js';
+import { type Truth, type TruthPoint, exifTruth } from '../../local/truth.js';
+
+export interface EvalImage {
+  /** As the user named it (a folder walk names it under the folder). */
+  input: string;
+  /** Absolute: what the batch is given, so the journal and the records name it one way. */
+  path: string;
+  truth: TruthPoint;
+}
+
+export interface Selected {
+  images: EvalImage[];
+  /** Inputs without a truth, with why (one line each on stderr). */
+  untruthed: Array<{ input: string; why: string }>;
+}
+
+/** The truth of one local image: the file's when --truth is given, else its EXIF GPS. */
+export async function truthFor(path: string, truth: Truth | undefined): Promise<{ point?: TruthPoint; why: string }> {
+  if (truth) {
+    const hit = truth.lookup(path);
+    return hit ? { point: { lat: hit.lat, lng: hit.lng }, why: '' } : { why: 'not in the --truth file' };
+  }
+  const point = await exifTruth(path);
+  return point ? { point, why: '' } : { why: 'no EXIF GPS (or a 0,0 placeholder); give --truth FILE' };
+}
+
+export async function selectImages(args: string[], opts: { fromFile?: string; cwd: string; truth?: Truth }): Promise<Selected> {
+  const expanded = await expandInputs(expandSamples(args), { cwd: opts.cwd, ...(opts.fromFile !== undefined ? { fromFile: opts.fromFile } : {}) });
+  const images: EvalImage[] = [];
+  const untruthed: Selected['untruthed'] = expanded.skipped.map((s) => ({ input: s.path, why: s.reason }));
+  for (const e of expanded.entries) {
+    if (e.kind !== 'path') throw new UsageError(`${e.input}: eval needs local image files (their truth is matched by path or read from their EXIF)`, 'download the image first, or evaluate a folder of photos');
+    const t = await truthFor(e.path, opts.truth);
+    if (t.point) images.push({ input: e.input, path: e.path, truth: t.point });
+    else untruthed.push({ input: e.input, why: t.why });
+  }
+  return { images, untruthed };
+}

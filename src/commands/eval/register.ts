@@ -1,0 +1,77 @@
+/** `geo eval <inputs...>`: how good the service is on images whose true position is known (issue 14). */
+import type { Register } from '../../cli.js';
+
+export const register: Register = (program, act) => {
+  program
+    .command('eval')
+    .description('measure accuracy and calibration on images with a known position (EXIF GPS or --truth)')
+    .argument('[input...]', 'JPEG/PNG files or folders (WebP, AVIF, TIFF, GIF converted), sample:NAME')
+    .option('-d, --depth <list>', '1, 2 or 3, or several side by side: 1,3 (default 1 or `geo config get depth`)')
+    .option('-e, --effort <level>', 'instant, low, medium or high; at most each depth\'s normal level')
+    .option('--truth <file>', 'true positions: CSV file,lat,lng or GeoJSON Points with a "file" property (default: each image\'s EXIF GPS)')
+    .option('--correct-within <km>', 'an answer within this many km is correct, for calibration and credits per correct (default 25)')
+    .option('--from <results.ndjson>', 'compute from geo locate\'s NDJSON output instead of locating: nothing is sent')
+    .option('--from-file <list>', 'read inputs from this file, one path per line (# comments)')
+    .option('--concurrency <n>', 'requests in flight at most, 1-256 (default: what the rate limit needs)')
+    .option('--fresh', 'ignore the journal and your stored results: analyse again (charged again)')
+    .option('--downscale', 'fit images above the 20 MB base64 limit under it as JPEG instead of refusing them')
+    .option('--dry-run', 'print the plan of every depth with its cost; send nothing')
+    .option('--max-credits <n>', 'a budget for all depths together: refuse (exit 2, nothing sent) a plan above N')
+    .option('--report <file.html>', 'also write a self-contained HTML page: figures, error CDF, reliability diagram')
+    .option('--no-store', 'do not keep provenance records of the results (default: kept, so they are never paid twice)')
+    .addHelpText(
+      'after',
+      `
+Truth: each image's own EXIF GPS, read locally (a 0,0 placeholder is no position; metadata is
+never what the service is asked about), or --truth FILE: CSV "file,lat,lng" (header optional,
+quoted fields, paths relative to the truth file, an image also found by its file name when one
+row has it) or a GeoJSON FeatureCollection of Points [lng, lat] with a "file" property. With
+--truth, only the file counts. Images without a truth are listed on stderr and never sent.
+
+Figures (--json is one object; with several depths the top level pools every answer and
+by_depth {"1": {...}} holds each depth's):
+  n, scored            images with a truth; those answered with a location (failures: n only)
+  accuracy             share of scored answers within 1, 25, 200, 750 and 2500 km (0-1):
+                       street, city, region, country, continent (Im2GPS3k, YFCC4k)
+  error_km             median, mean and p90 of the error in km; quantiles interpolate
+                       linearly: sorted x[0..n-1], h = (n-1)q, x[h0] + (h-h0)(x[h0+1]-x[h0]),
+                       h0 = floor(h) (numpy's default, Excel PERCENTILE.INC)
+  calibration          correct = within --correct-within km (default 25); 10 bins of
+                       confidence [0,0.1) ... [0.9,1] with n, mean_confidence, accuracy (an
+                       empty bin: n 0, nulls); ece = sum over bins of n_b/N |accuracy - confidence|
+  abstention           for each bin edge t: coverage (share with confidence >= t) and accuracy
+                       among them: what abstaining below t would keep
+  advice               the depth-3 calibration advice: accuracy where it said publish and where
+                       it said abstain, and how often it was right (null without depth 3)
+  credits              spent: what the scored answers cost at 1, 2 or 10 credits, each image
+                       once, paid now or earlier; per_correct: spent / correct (null if none)
+--format ndjson prints one line per image and depth: input, truth, estimate, error_km,
+confidence, correct, depth. Confidence is 0-1, as the API gives it.
+
+Money: each depth is one batch of the engine locate uses: one plan for all depths (consent above
+the confirm threshold, --max-credits for the total, --dry-run), a journal per depth, results
+already paid reused from the journal or your stored results (a rerun sends nothing), pacing at
+the rate limit. --from computes from a locate NDJSON file and sends nothing at all.
+
+Exit codes: 0 figures printed; 2 bad flags or truth file, no image with a truth, a plan above
+--max-credits or not confirmed (nothing sent); 3 auth; 4 credits ran out; 5 rate limited; 6
+service; 7 some images failed (the figures count them in n, not in scored); 130 interrupted.
+A rerun of the same command finishes a stopped evaluation, paying nothing twice.
+
+Examples (run as written, against an in-process sandbox; the samples carry EXIF GPS but
+sample:nogps, which is listed and skipped):
+  $ geo --sandbox eval sample:all
+  $ geo --sandbox eval sample:all --json > eval.json
+  $ geo --sandbox eval sample:all --depth 1,3 --yes --report eval.html   44 credits: consent
+  $ geo --sandbox eval sample:all --depth 3 --dry-run                    the plan; nothing sent
+  $ geo --sandbox eval sample:all --depth 3 --max-credits 5              exit 2: costs 40, nothing sent
+  $ geo --sandbox eval sample:all --format ndjson --correct-within 1
+  $ geo --sandbox locate sample:all --depth 2 > results.ndjson
+  $ geo eval --from results.ndjson                                       no request at all
+
+With your own key and photos:
+  geo eval photos/ --depth 1,2,3 --max-credits 500 --report eval.html
+  geo eval photos/ --truth truth.csv --correct-within 1`,
+    )
+    .action(act(async () => (await import('./run.js')).evaluateImages));
+};

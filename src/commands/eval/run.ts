@@ -1,0 +1,111 @@
+/**
+ * Glue for `geo eval` (issue 14): truth, then the answers (located on the batch engine, or read
+ * with --from), then the figures in the format asked, and --report. Exit codes: 0; 2 for bad
+ * input, no image with a truth, a plan above --max-credits or refused consent (nothing sent);
+ * 3/4/5/6/130 when a batch stopped early (the figures of what was answered are still printed);
+ * 7 when some images failed (they count in n, not in scored).
+ */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Depth } from '../../api/schemas.js';
+import { Evidence } from '../../batch/evidence.js';
+import { describeStop, stopExitCode } from '../../batch/outcome.js';
+import type { BatchPlan } from '../../batch/plan.js';
+import type { BatchEvent, BatchSummary } from '../../batch/types.js';
+import type { Handler } from '../../cli.js';
+import type { Ctx } from '../../context.js';
+import { PartialFailureError, UsageError } from '../../errors.js';
+import { type EvalReport, type EvalRow, evaluate, rowOf } from '../../eval/evaluate.js';
+import { readTruthFile } from '../../local/truth.js';
+import { renderEvalReport } from '../../output/export/eval-report.js';
+import { BASE_FORMATS, PLAIN, formatOutput, resolveFormat, viewOpts } from '../../output/render.js';
+import { sanitizeInline } from '../../output/sanitize.js';
+import { planLine, summaryLines } from '../../output/views/batch.js';
+import { type DepthRun, locateDepths } from './batches.js';
+import { rowsFromResults } from './from.js';
+import { type EvalImage, selectImages } from './images.js';
+import { type EvalSettings, parseEval } from './options.js';
+
+type Say = (line: string) => void;
+
+/** One row per image and depth, in depth then input order, named as the user named the image. */
+function rowsOf(runs: readonly DepthRun[], images: readonly EvalImage[], correctWithinKm: number): EvalRow[] {
+  const byPath = new Map(images.map((i) => [i.path, i]));
+  return runs.flatMap(({ depth, result }) => result.records.flatMap((rec) => {
+    const img = byPath.get(rec.input);
+    return img ? [{ ...rowOf(rec, img.truth, depth, correctWithinKm), input: img.input }] : [];
+  }));
+}
+
+function dryRunText(plans: readonly BatchPlan[], format: string): string {
+  const total = plans.reduce((n, p) => n + p.credits, 0);
+  if (format !== 'table') return JSON.stringify({ plans: plans.map(({ requests: _r, ...p }) => p), credits: total, sent: false }, null, format === 'json' ? 2 : undefined) + '\n';
+  return [
+    ...plans.map((p) => `plan, depth ${p.depth}: ${planLine(p)}`),
+    `all depths: up to ${total} credit${total === 1 ? '' : 's'}`,
+    'dry run: nothing was sent',
+  ].join('\n') + '\n';
+}
+
+/** The answers: read from --from, or located now. Undefined after a dry run (its plan is printed). */
+async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say): Promise<{ rows: EvalRow[]; summaries: Array<{ depth: Depth; summary: BatchSummary }>; source?: string } | undefined> {
+  const cwd = resolve('.');
+  const truth = s.truth !== undefined ? await readTruthFile(s.truth, cwd) : undefined;
+  if (s.from !== undefined) {
+    const rows = await rowsFromResults(s.from, { cwd, ...(truth ? { truth } : {}), correctWithinKm: s.correctWithinKm, ...(s.depthGiven ? { depths: s.depths } : {}), say });
+    return { rows, summaries: [], source: `answers read from ${s.from}, nothing sent` };
+  }
+  const sel = await selectImages(s.inputs, { cwd, ...(s.fromFile !== undefined ? { fromFile: s.fromFile } : {}), ...(truth ? { truth } : {}) });
+  for (const u of sel.untruthed) say(`no truth: ${u.input}: ${u.why}; skipped, not sent`);
+  if (sel.images.length === 0) throw new UsageError('no image has a known position: nothing to evaluate, nothing sent', 'images need EXIF GPS, or give --truth FILE (CSV file,lat,lng or GeoJSON)');
+  const account = ctx.account();
+  const client = ctx.client();
+  const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn: say, ...(account !== undefined ? { account } : {}) });
+  let reused = 0;
+  const onEvent = (_depth: Depth, e: BatchEvent) => {
+    if (e.type === 'notice') say(e.message);
+    if (e.type === 'finished' && (e.reused || e.fromJournal)) reused++;
+  };
+  const ran = await locateDepths(ctx, s, sel.images, { evidence, say, onEvent });
+  await evidence.flush();
+  if (ran.dryRun) {
+    ctx.io.stdout.write(dryRunText(ran.plans, format));
+    return undefined;
+  }
+  if (reused > 0) say(`${reused} answer${reused === 1 ? '' : 's'} from your earlier runs (journal or stored results): not sent, not charged`);
+  return { rows: rowsOf(ran.runs, sel.images, s.correctWithinKm), summaries: ran.runs.map((r) => ({ depth: r.depth, summary: r.result.summary })), ...(client.servedBySandbox ? { source: 'answers from the sandbox: simulated' } : {}) };
+}
+
+async function print(ctx: Ctx, format: string, report: EvalReport, rows: readonly EvalRow[]): Promise<void> {
+  if (format === 'ndjson') {
+    const line = (r: EvalRow) => ({ input: r.input, truth: r.truth, estimate: r.estimate, error_km: r.error_km, confidence: r.confidence, correct: r.correct, depth: r.depth, ...(r.error ? { error: r.error } : {}) });
+    ctx.io.stdout.write(await formatOutput({ data: report, records: () => rows.map(line), human: () => '' }, 'ndjson', await viewOpts(ctx, false)));
+    return;
+  }
+  const view = await viewOpts(ctx, format === 'table' && ctx.io.colorOut);
+  ctx.io.stdout.write(await formatOutput({ data: report, human: async (v) => (await import('../../output/views/eval.js')).evalView(report, v) }, format, view));
+}
+
+export const evaluateImages: Handler = async (ctx, args, opts) => {
+  const s = parseEval(ctx, (args[0] as string[] | undefined) ?? [], opts);
+  const format = resolveFormat(ctx, BASE_FORMATS, 'table');
+  const say: Say = (line) => {
+    if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');
+  };
+  const got = await answers(ctx, s, format, say);
+  if (!got) return;
+  const report = evaluate(got.rows, s.correctWithinKm);
+  await print(ctx, format, report, got.rows);
+  if (s.report !== undefined) {
+    await writeFile(s.report, renderEvalReport(report, got.rows, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version, ...(got.source ? { source: got.source } : {}) }));
+    say(`report: ${s.report}`);
+  }
+  for (const { depth, summary } of got.summaries) {
+    const { stopped, ...counts } = summary;
+    summaryLines({ ...counts, ...(stopped ? { stopped: describeStop(stopped) } : {}) }, PLAIN).forEach((l, i) => say(i === 0 ? `depth ${depth}: ${l}` : l));
+  }
+  const stopped = got.summaries.find((x) => x.summary.stopped)?.summary.stopped;
+  const failed = got.rows.filter((r) => r.error_km === null).length;
+  if (stopped) throw new PartialFailureError(failed, got.rows.length, stopExitCode(stopped));
+  if (failed > 0) throw new PartialFailureError(failed, got.rows.length);
+};

@@ -1,0 +1,61 @@
+/**
+ * `geo eval` for people: accuracy, error and cost with one column per depth (80 columns hold three
+ * depths and the pooled one), then each depth's calibration bins beside the abstention curve, and
+ * how the depth-3 advice fared. Plain data in, text out; --json and the report carry full precision.
+ */
+import type { EvalReport } from '../../eval/evaluate.js';
+import type { Metrics } from '../../eval/metrics.js';
+import type { ViewOpts } from '../render.js';
+import { renderTable } from '../table.js';
+
+const DASH = '–';
+export const pct = (x: number | null): string => (x === null ? DASH : `${Math.round(x * 100)}%`);
+export const km = (x: number | null): string => (x === null ? DASH : x < 10 ? `${x.toFixed(1)} km` : `${Math.round(x)} km`);
+const num = (x: number | null, digits: number): string => (x === null ? DASH : x.toFixed(digits));
+
+/** The columns: each depth, and the pooled answers when there are several. */
+function columns(r: EvalReport): Array<{ head: string; m: Metrics }> {
+  if (!r.by_depth) return [{ head: `depth ${r.depths.join(', ') || '?'}`, m: r }];
+  return [...r.depths.map((d) => ({ head: `depth ${d}`, m: r.by_depth![String(d)]! })), { head: 'all', m: r }];
+}
+
+function summaryTable(r: EvalReport, view: ViewOpts): string {
+  const cols = columns(r);
+  const line = (label: string, f: (m: Metrics) => string) => [label, ...cols.map((c) => f(c.m))];
+  const rows = [
+    line('images (scored)', (m) => `${m.n} (${m.scored})`),
+    ...r.thresholds_km.map((t) => line(`within ${t} km`, (m) => pct(m.accuracy[String(t)] ?? null))),
+    line('median error', (m) => km(m.error_km.median)),
+    line('mean error', (m) => km(m.error_km.mean)),
+    line('p90 error', (m) => km(m.error_km.p90)),
+    line(`correct (≤ ${r.calibration.correct_within_km} km)`, (m) => `${m.correct}`),
+    line('ECE', (m) => num(m.calibration.ece, 3)),
+    line('credits', (m) => `${m.credits.spent}`),
+    line('credits per correct', (m) => num(m.credits.per_correct, 1)),
+  ];
+  return renderTable({ head: ['', ...cols.map((c) => c.head)], rows, align: ['left', ...cols.map(() => 'right' as const)] }, view);
+}
+
+function calibrationTable(m: Metrics, view: ViewOpts): string {
+  const rows = m.calibration.bins.map((b, i) => {
+    const a = m.abstention[i]!;
+    return [`${b.lo.toFixed(1)}–${b.hi.toFixed(1)}`, `${b.n}`, num(b.mean_confidence, 2), pct(b.accuracy), pct(a.coverage), pct(a.accuracy)];
+  });
+  return renderTable({ head: ['confidence', 'n', 'mean', 'correct', 'kept if ≥ lo', 'correct kept'], rows, align: ['left', 'right', 'right', 'right', 'right', 'right'] }, view);
+}
+
+function adviceLine(m: Metrics): string | undefined {
+  const a = m.advice;
+  if (!a) return undefined;
+  return `depth-3 advice: publish ${a.publish.n} (${pct(a.publish.accuracy)} correct) · abstain ${a.abstain.n} (${pct(a.abstain.accuracy)} correct) · right ${pct(a.right)}`;
+}
+
+export function evalView(r: EvalReport, view: ViewOpts): string {
+  const out = [view.style.bold(`Accuracy, error and cost (correct: within ${r.calibration.correct_within_km} km)`), summaryTable(r, view)];
+  for (const c of columns(r).filter((c) => c.head !== 'all')) {
+    out.push('', view.style.bold(`Calibration, ${c.head}: ECE ${num(c.m.calibration.ece, 3)}`), calibrationTable(c.m, view));
+    const advice = adviceLine(c.m);
+    if (advice) out.push(advice);
+  }
+  return out.join('\n');
+}
