@@ -42,7 +42,7 @@ describe('fixtures/make-fixtures.js', () => {
   });
 
   it('lists every image with its real size and sha256', () => {
-    const files = readdirSync(IMAGES).filter((f) => f !== 'manifest.json').sort();
+    const files = readdirSync(IMAGES).filter((f) => f !== 'manifest.json' && f !== 'truth.csv').sort();
     expect(manifest.images.map((e) => e.file).sort()).toEqual(files);
     for (const e of manifest.images) {
       const b = read(e.file);
@@ -125,6 +125,13 @@ describe('file shapes', () => {
     expect(rows.subarray(1, 1 + 23).toString('latin1')).toBe('SANDBOX_CONTENT_BLOCKED');
     expect(b.includes('tEXt')).toBe(false);
     for (const e of manifest.images.filter((x) => x.file !== 'blocked.png')) expect(read(e.file).includes('SANDBOX_CONTENT_BLOCKED'), e.file).toBe(false);
+  });
+
+  it('truth.csv gives the four landmarks at their EXIF GPS and two images without GPS at stated places', () => {
+    const rows = readFileSync(join(IMAGES, 'truth.csv'), 'utf8').trimEnd().split('\n');
+    expect(rows[0]).toBe('file,lat,lng');
+    for (const e of manifest.images.filter((x) => x.kind === 'jpeg' && x.lat !== null && (x.lat !== 0 || x.lng !== 0))) expect(rows, e.file).toContain(`${e.file},${e.lat},${e.lng}`);
+    expect(rows.slice(1).map((r) => r.split(',')[0])).toEqual(['paris.jpg', 'tokyo.jpg', 'sydney.jpg', 'newyork.jpg', 'nogps.jpg', 'plain.png']);
   });
 
   it('the non-images are what their names say', () => {

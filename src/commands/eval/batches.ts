@@ -37,6 +37,7 @@ function options(s: EvalSettings, images: readonly EvalImage[], depth: Depth): B
     ...(s.concurrency !== undefined ? { concurrency: s.concurrency } : {}),
     ...(s.fresh ? { fresh: true } : {}),
     ...(s.downscale ? { downscale: true } : {}),
+    ...(s.keepMetadata ? { keepMetadata: true } : {}),
     ...(s.confirmThreshold !== undefined ? { confirmThreshold: s.confirmThreshold } : {}),
   };
 }

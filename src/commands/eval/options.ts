@@ -23,6 +23,8 @@ export interface EvalSettings {
   concurrency?: number;
   fresh: boolean;
   downscale: boolean;
+  /** --keep-metadata: send the files as they are, EXIF GPS included (the truth the answers are scored against). */
+  keepMetadata: boolean;
   dryRun: boolean;
   maxCredits?: number;
   confirmThreshold?: number;
@@ -89,6 +91,7 @@ export function parseEval(ctx: Ctx, inputs: string[], opts: Record<string, unkno
     ...(concurrency !== undefined ? { concurrency } : {}),
     fresh: Boolean(opts.fresh),
     downscale: Boolean(opts.downscale),
+    keepMetadata: Boolean(opts.keepMetadata),
     dryRun: Boolean(opts.dryRun),
     ...(maxCredits !== undefined ? { maxCredits } : {}),
     ...(threshold !== undefined ? { confirmThreshold: threshold } : {}),

@@ -15,6 +15,7 @@ export const register: Register = (program, act) => {
     .option('--concurrency <n>', 'requests in flight at most, 1-256 (default: what the rate limit needs)')
     .option('--fresh', 'ignore the journal and your stored results: analyse again (charged again)')
     .option('--downscale', 'fit images above the 20 MB base64 limit under it as JPEG instead of refusing them')
+    .option('--keep-metadata', 'send files with their metadata, EXIF GPS included: measures a service that may read the answer from the file (default: removed)')
     .option('--dry-run', 'print the plan of every depth with its cost; send nothing')
     .option('--max-credits <n>', 'a budget for all depths together: refuse (exit 2, nothing sent) a plan above N')
     .option('--report <file.html>', 'also write a self-contained HTML page: figures, error CDF, reliability diagram')
@@ -22,8 +23,9 @@ export const register: Register = (program, act) => {
     .addHelpText(
       'after',
       `
-Truth: each image's own EXIF GPS, read locally (a 0,0 placeholder is no position; metadata is
-never what the service is asked about), or --truth FILE: CSV "file,lat,lng" (header optional,
+Truth: each image's own EXIF GPS, read locally and never sent (geo removes metadata before
+upload, so the service cannot read the answer from the file; --keep-metadata sends it, to measure
+how much a service leans on it; a 0,0 placeholder is no position), or --truth FILE: CSV "file,lat,lng" (header optional,
 quoted fields, paths relative to the truth file, an image also found by its file name when one
 row has it) or a GeoJSON FeatureCollection of Points [lng, lat] with a "file" property. With
 --truth, only the file counts. Images without a truth are listed on stderr and never sent.

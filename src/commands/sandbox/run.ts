@@ -2,6 +2,7 @@
  * `geo sandbox`: start the reference server, print its base URL and the seeded keys on stdout, and
  * serve until Ctrl-C (ctx.signal). The URL is the first stdout line on its own, so scripts can read it.
  */
+import { basename, resolve } from 'node:path';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { isLoopbackHost } from '../../api/schemas.js';
@@ -23,6 +24,18 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
 }
 
+/** --truth FILE: its images read now and keyed by their pixels; a missing image is a usage error. */
+async function knownModelFrom(file: string, cwd: string, errorKm: number | undefined, seed: number | undefined) {
+  const { readTruthFile } = await import('../../local/truth.js');
+  const { loadKnownModel } = await import('../../sandbox/known.js');
+  const truth = await readTruthFile(file, cwd);
+  try {
+    return await loadKnownModel(truth.entries.map((e) => ({ path: e.path, name: basename(e.path), lat: e.lat, lng: e.lng })), { ...(errorKm !== undefined ? { errorKm } : {}), ...(seed !== undefined ? { seed } : {}) });
+  } catch (e) {
+    throw new UsageError(`--truth ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? `an image it names is missing (${(e as NodeJS.ErrnoException).path ?? ''})` : (e as Error).message}`, 'paths in the truth file are relative to its folder');
+  }
+}
+
 export async function runSandbox(ctx: Ctx, _args: unknown[], opts: Record<string, unknown>): Promise<number> {
   const host = String(opts.host ?? '127.0.0.1');
   const port = int('port', opts.port, 0, 65535);
@@ -40,8 +53,11 @@ export async function runSandbox(ctx: Ctx, _args: unknown[], opts: Record<string
       throw new UsageError(`--faults: ${(e as Error).message}`, 'for example --faults 500:0.1,reset-after:0.05');
     }
   }
+  const errorKm = opts.truthError === undefined ? undefined : Number(opts.truthError);
+  if (errorKm !== undefined && !(errorKm > 0 && errorKm <= 20_000)) throw new UsageError(`--truth-error must be a distance in km above 0 and at most 20000, got "${String(opts.truthError)}"`, 'for example --truth-error 25');
+  const known = opts.truth === undefined ? undefined : await knownModelFrom(String(opts.truth), resolve('.'), errorKm, seed);
   const started = performance.now();
-  const sb = await startSandbox({ host, port, latencyMs, rateLimit, rateWindowS, rateAlgorithm, faults, seed, now: ctx.now });
+  const sb = await startSandbox({ host, port, latencyMs, rateLimit, rateWindowS, rateAlgorithm, faults, seed, now: ctx.now, ...(known ? { known } : {}) });
   const ms = performance.now() - started;
   const out = ctx.io.stdout;
   out.write(`${sb.url}\n\n`);
@@ -52,6 +68,7 @@ export async function runSandbox(ctx: Ctx, _args: unknown[], opts: Record<string
   const err = ctx.io.stderr;
   if (!isLoopbackHost(host)) err.write(`warning: listening on ${host}: the sandbox keys are public; the ledger answers loopback callers only\n`);
   if (faults) err.write(`faults: ${faults} (seed ${seed ?? 1})\n`);
+  if (known) err.write(`truth: ${known.images.size} image(s) of ${String(opts.truth)} answered by a model of known skill (error scale ${known.errorKm} km at depth 3, seed ${known.seed})\n`);
   err.write(`sandbox ready in ${ms.toFixed(0)} ms; Ctrl-C to stop\n`);
   // Load the offline geocoder now, while nobody waits, so the first EXIF-placed answer is not slow.
   setTimeout(() => void import('../../local/geocode.js').then((g) => g.reverseGeocode(0, 0)).catch(() => undefined), 50).unref();
