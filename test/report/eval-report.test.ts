@@ -36,7 +36,8 @@ describe.skipIf(!CHROMIUM)(`eval report in headless Chromium${CHROMIUM ? '' : ` 
     expect(consoleLines(log).filter((l) => /Content Security Policy|Uncaught|Refused/.test(l))).toEqual([]);
 
     const png = file.replace(/\.html$/, '.png');
-    screenshot(file, png);
+    // Tall enough for the figures, both charts and the calibration tables in one picture.
+    screenshot(file, png, '1200,1800');
     expect(existsSync(png)).toBe(true);
     expect(statSync(png).size).toBeGreaterThan(10_000);
     expect(readFileSync(png).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
