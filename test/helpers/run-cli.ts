@@ -66,7 +66,11 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Cli
     ...(opts.now ? { now: opts.now } : {}),
   });
   await new Promise((r) => setImmediate(r));
-  return { code, stdout: out, stderr: err, stdoutBytes: Buffer.concat(bytes) };
+  // Not enumerable: tests compare whole runs with toEqual({code, stdout, stderr}); binary output
+  // (KMZ) is read from it explicitly.
+  const run: CliRun = { code, stdout: out, stderr: err };
+  Object.defineProperty(run, 'stdoutBytes', { value: Buffer.concat(bytes), enumerable: false });
+  return run;
 }
 
 export const GEO_BIN = new URL('../../bin/geo.js', import.meta.url).pathname;
