@@ -24,6 +24,7 @@ import { register as exportRegister } from './commands/export/register.js';
 import { register as completionRegister } from './commands/completion/register.js';
 import { register as historyRegister } from './commands/history/register.js';
 import { register as versionRegister } from './commands/version/register.js';
+import { register as apiRegister } from './commands/api/register.js';
 
 // bin/load-cli.js registers its code-cache save here (the bundle's exports are main and this).
 export { onBeforeV8Tuning } from './api/v8-tuning.js';
@@ -85,6 +86,7 @@ const NOUNS: Record<string, Register> = {
   sandbox: sandboxRegister,
   export: exportRegister,
   history: historyRegister,
+  api: apiRegister,
   completion: completionRegister,
   version: versionRegister,
 };

@@ -59,4 +59,11 @@ export const FLAG_HELP: Record<string, string> = {
   '--all': 'every stored result',
   '--history': 'every stored run, not only the latest',
   '--out': 'write to this file',
+  '--method': 'HTTP method (default GET; POST with fields or --input)',
+  '--raw-field': 'a string field key=value',
+  '--field': 'a typed field key=value: numbers, true/false/null, @file',
+  '--header': "a request header 'Name: value'",
+  '--input': 'the raw request body: a file, or - for stdin',
+  '--include': 'print the status line and headers first',
+  '--silent': 'print no body',
 };
