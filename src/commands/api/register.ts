@@ -18,7 +18,7 @@ export const register: Register = (program, act) => {
   program
     .command('api')
     .description('send a raw request to the configured service (like gh api), for what no command covers')
-    .argument('<path>', 'path under the base URL: /api/v1/credits, api/v1/credits, or short: credits')
+    .argument('<path>', 'path under the base URL: /api/v1/credits, api/v1/credits, or short for one under /api/v1: credits')
     .option('-X, --method <method>', 'HTTP method (default GET; POST with fields or --input)')
     .option('-f, --raw-field <key=value>', 'a string field; repeatable; keys nest: scope[name]=Paris', collect)
     .option('-F, --field <key=value>', 'a typed field: true, false, null, numbers, @file (its text), @- (stdin); repeatable', collect)

@@ -10,9 +10,10 @@ import { UsageError } from '../../errors.js';
 const ORIGIN_HINT = 'the key never leaves its origin: give the path alone (geo api /api/v1/credits), or --base-url / --profile to talk to another service';
 
 /**
- * The path and query under the base URL, starting with "/". `api/…` (with or without its "/") is
- * taken from the base URL; anything else is short for a path under /api/v1 (`credits` is
- * /api/v1/credits). An absolute URL is accepted only on the base URL's own origin and path.
+ * The path and query under the base URL, starting with "/". A path starting with "/" is taken as
+ * written (`/api/v1/credits`, `/__sandbox/ledger`), and so is `api/…`; any other is short for a
+ * path under /api/v1 (`credits` is /api/v1/credits). An absolute URL is accepted only on the base
+ * URL's own origin and path.
  */
 export function resolvePath(input: string, baseUrl: string): string {
   const base = new URL(baseUrl);
@@ -32,9 +33,8 @@ export function resolvePath(input: string, baseUrl: string): string {
     path = u.pathname.slice(basePath.length) + u.search;
   } else {
     if (input.startsWith('//')) throw new UsageError(`"${input}" names another host`, ORIGIN_HINT);
-    const bare = input.replace(/^\/+/, '');
-    if (bare === '') throw new UsageError('geo api needs a path', 'for example geo api /api/v1/credits');
-    path = bare === 'api' || bare.startsWith('api/') ? `/${bare}` : `${API_PREFIX}/${bare}`;
+    if (input === '' || input === '/') throw new UsageError('geo api needs a path', 'for example geo api /api/v1/credits');
+    path = input.startsWith('/') ? input : input === 'api' || input.startsWith('api/') ? `/${input}` : `${API_PREFIX}/${input}`;
   }
   if (path.includes('#')) throw new UsageError(`the path "${input}" carries a #fragment, which is never sent`, 'drop the #… part');
   // The URL the client will build, normalized (.., %2e, \): it must stay under the base URL, and
