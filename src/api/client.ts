@@ -150,6 +150,10 @@ export class ApiClient {
    * error the exit-code table maps when it is not a 2xx. Failures without an answer are thrown.
    */
   async send(req: RawRequest): Promise<RawResponse> {
+    // The caller checked the path (commands/api/target.ts); the layer that holds the key checks again.
+    if (!req.path.startsWith('/') || new URL(this.baseUrl + req.path).origin !== new URL(this.baseUrl).origin) {
+      throw new RequestValidationError('invalid_request', `the path ${req.path} does not stay on the base URL's origin`, undefined, 'path');
+    }
     let last: RawAnswer | undefined;
     const target: Target = { method: req.method, path: req.path, auth: req.auth, retry: req.retry };
     const body: RequestBody | undefined = req.body ? { length: req.body.length, open: () => req.body! } : undefined;
