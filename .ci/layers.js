@@ -12,7 +12,7 @@
 import { readdirSync } from 'node:fs';
 
 /** Nouns from DESIGN.md's command table, plus any folder that exists (so a new noun is covered at once). */
-const DESIGN_NOUNS = ['locate', 'inspect', 'credits', 'usage', 'analyses', 'cases', 'keys', 'config', 'docs', 'sandbox', 'export', 'history', 'completion', 'eval'];
+const DESIGN_NOUNS = ['locate', 'inspect', 'credits', 'usage', 'analyses', 'cases', 'keys', 'config', 'docs', 'sandbox', 'export', 'history', 'completion', 'eval', 'api'];
 
 function commandNouns() {
   let found = [];

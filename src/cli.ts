@@ -25,6 +25,7 @@ import { register as evalRegister } from './commands/eval/register.js';
 import { register as completionRegister } from './commands/completion/register.js';
 import { register as historyRegister } from './commands/history/register.js';
 import { register as versionRegister } from './commands/version/register.js';
+import { register as apiRegister } from './commands/api/register.js';
 
 // bin/load-cli.js registers its code-cache save here (the bundle's exports are main and this).
 export { onBeforeV8Tuning } from './api/v8-tuning.js';
@@ -87,6 +88,7 @@ const NOUNS: Record<string, Register> = {
   export: exportRegister,
   eval: evalRegister,
   history: historyRegister,
+  api: apiRegister,
   completion: completionRegister,
   version: versionRegister,
 };

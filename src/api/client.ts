@@ -7,7 +7,7 @@
 import { type Agent, createAgent } from './undici.js';
 import { type RequestBody, jsonBody, streamedImageBody } from './body.js';
 import { RESPONSE_HEADERS, checkLimit, normalizeBaseUrl, realSleep, showHeaders, withoutImage } from './client-util.js';
-import { RequestValidationError } from './errors.js';
+import { ApiError, RedirectError, RequestValidationError } from './errors.js';
 import { parseRateLimit } from './ratelimit.js';
 import { type RetryBudget, type RetryClass, type RetryInfo, type RetryPolicy, DEFAULT_RETRY_POLICY, withRetry } from './retry.js';
 import { type Reshape, parseSuccess, requestIdOf, toApiError, unwrapCase } from './response.js';
@@ -17,8 +17,8 @@ import {
   type AnalysesList, type AsyncAccepted, type Case, type CaseList, type CreateCaseBody, type Credits, type GeolocateRequest,
   type GeolocateResponse, type Usage, CreateCaseBodySchema, IdempotencyKeySchema, LIMITS, checkGeolocateRequest,
 } from './schemas.js';
-import { sendOnce } from './transport.js';
-import type { ApiResponse, ClientOptions, GeolocateOptions } from './types.js';
+import { type RawAnswer, sendOnce } from './transport.js';
+import type { ApiResponse, ClientOptions, GeolocateOptions, RawRequest, RawResponse } from './types.js';
 
 export type { ImageB64Source } from './body.js';
 export { imageFromBuffer } from './body.js';
@@ -26,10 +26,13 @@ export { normalizeBaseUrl } from './client-util.js';
 export type { RateLimitInfo } from './ratelimit.js';
 export type { RetryBudget, RetryInfo, RetryPolicy } from './retry.js';
 export type { AsyncAccepted } from './schemas.js';
-export type { ApiResponse, ClientOptions, GeolocateOptions, RetryOverrides } from './types.js';
+export type { ApiResponse, ClientOptions, GeolocateOptions, RawRequest, RawResponse, RetryOverrides } from './types.js';
 
-interface CallSpec {
-  route: Route;
+/** What #call needs of a route: the table's rows, or a raw `geo api` target (no schemas). */
+type Target = Pick<Route, 'path' | 'auth' | 'retry'> & { method: string; responses?: Route['responses'] };
+
+interface CallSpec<T> {
+  route: Target;
   query?: Record<string, string | number | undefined>;
   body?: RequestBody;
   headers?: Record<string, string>;
@@ -37,6 +40,10 @@ interface CallSpec {
   onRetry?: (info: RetryInfo) => void;
   budget?: RetryBudget;
   reshape?: Reshape;
+  /** Reads a 2xx answer instead of parseSuccess (send() keeps it as received, whatever it is). */
+  read?: (ans: RawAnswer) => T;
+  /** Sees every answer, error statuses too, before it is thrown or read. */
+  onAnswer?: (ans: RawAnswer) => void;
 }
 
 const MiB = 1024 * 1024;
@@ -136,15 +143,43 @@ export class ApiClient {
     await a?.close();
   }
 
-  async #call<T>(spec: CallSpec): Promise<ApiResponse<T>> {
+  /**
+   * One request of `geo api`: any method and path under the base URL, through the same attempts,
+   * retry table, timeouts, key handling and scrubbing as every other call. Every status is an
+   * answer here: the last one is returned as received (2xx bodies are not parsed), with the typed
+   * error the exit-code table maps when it is not a 2xx. Failures without an answer are thrown.
+   */
+  async send(req: RawRequest): Promise<RawResponse> {
+    // The caller checked the path (commands/api/target.ts); the layer that holds the key checks again.
+    if (!req.path.startsWith('/') || new URL(this.baseUrl + req.path).origin !== new URL(this.baseUrl).origin) {
+      throw new RequestValidationError('invalid_request', `the path ${req.path} does not stay on the base URL's origin`, undefined, 'path');
+    }
+    let last: RawAnswer | undefined;
+    const target: Target = { method: req.method, path: req.path, auth: req.auth, retry: req.retry };
+    const body: RequestBody | undefined = req.body ? { length: req.body.length, open: () => req.body! } : undefined;
+    try {
+      const res = await this.#call<RawAnswer>({
+        route: target, ...(body ? { body } : {}), ...(req.headers ? { headers: req.headers } : {}), ...(req.onRetry ? { onRetry: req.onRetry } : {}),
+        read: (ans) => ans, onAnswer: (ans) => (last = ans),
+      });
+      return { status: res.status, headers: res.headers, raw: res.raw };
+    } catch (err) {
+      // An error status is an answer: its body is printed, and the error decides the exit code.
+      const answered = (err instanceof ApiError || err instanceof RedirectError) && last !== undefined && last.status === err.status;
+      if (answered && last) return { status: last.status, headers: last.headers, raw: last.raw, error: err as Error };
+      throw err;
+    }
+  }
+
+  async #call<T>(spec: CallSpec<T>): Promise<ApiResponse<T>> {
     const { route } = spec;
     const url = this.#url(route.path, spec.query);
     const headers: Record<string, string> = {
-      accept: route.responses[200] === 'text/html' ? 'text/html' : this.#o.problemJson ? 'application/problem+json, application/json' : 'application/json',
+      accept: route.responses === undefined ? '*/*' : route.responses[200] === 'text/html' ? 'text/html' : this.#o.problemJson ? 'application/problem+json, application/json' : 'application/json',
       'user-agent': this.#o.userAgent ?? 'geo-cli',
       ...spec.headers,
     };
-    if (spec.body) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(spec.body.length) });
+    if (spec.body) Object.assign(headers, { 'content-type': headers['content-type'] ?? 'application/json', 'content-length': String(spec.body.length) });
     // Only routes that need the key get it (GET /docs does not: api-spec.md "Authentication" 1).
     const sendHeaders = route.auth ? { ...headers, authorization: `Bearer ${this.#key}` } : headers;
     const signals = [this.#o.signal, spec.signal].filter((s): s is AbortSignal => s !== undefined);
@@ -173,11 +208,12 @@ export class ApiClient {
           throw err;
         });
         const ans = scrubAnswer(sent, this.#key);
+        spec.onAnswer?.(ans);
         if (ans.headers[SANDBOX_HEADER] !== undefined) this.#sandbox = true;
         const rateLimit = parseRateLimit(ans.headers, this.#now());
         this.#log(`< ${ans.status} ${route.method} ${url} ${this.#now() - t0} ms ${showHeaders(ans.headers, false, RESPONSE_HEADERS)}`);
         if (ans.status < 200 || ans.status >= 300) throw toApiError(ans, rateLimit);
-        const { data, deviations } = parseSuccess<T>(ans, route.responses, rateLimit, spec.reshape);
+        const { data, deviations } = spec.read ? { data: spec.read(ans), deviations: [] } : parseSuccess<T>(ans, route.responses ?? {}, rateLimit, spec.reshape);
         const requestId = requestIdOf(ans.headers);
         return {
           data, deviations, raw: ans.raw, status: ans.status, headers: ans.headers, rateLimit,

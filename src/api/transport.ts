@@ -12,7 +12,8 @@ import { ContractError, NetworkError, ResponseTooLargeError, TimeoutError } from
 export { ResponseTooLargeError } from './errors.js';
 
 export interface Attempt {
-  method: 'GET' | 'POST';
+  /** GET and POST for the spec's routes; any method for `geo api`. */
+  method: string;
   url: string;
   headers: Record<string, string>;
   body?: Buffer | AsyncIterable<B64Chunk>;

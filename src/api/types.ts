@@ -4,7 +4,7 @@
  */
 import type { ImageB64Source } from './body.js';
 import type { RateLimitInfo } from './ratelimit.js';
-import type { RetryBudget, RetryInfo, RetryPolicy, RetryReason } from './retry.js';
+import type { RetryBudget, RetryClass, RetryInfo, RetryPolicy, RetryReason } from './retry.js';
 
 /** Partial<RetryPolicy>, with `max` overridable row by row. */
 export type RetryOverrides = Partial<Omit<RetryPolicy, 'max'>> & { max?: Partial<Record<RetryReason, number>> };
@@ -67,3 +67,28 @@ export interface GeolocateOptions {
   retryBudget?: RetryBudget;
 }
 
+
+/** One raw request of `geo api` (ApiClient.send). */
+export interface RawRequest {
+  method: string;
+  /** Under the base URL, starting with "/", query included. */
+  path: string;
+  /** Lower-case names. The client adds user-agent, accept (unless given) and the key itself. */
+  headers?: Record<string, string>;
+  /** Sent byte for byte on every attempt. */
+  body?: Buffer;
+  /** The retry table's class (retry.ts): keyed for geolocate, idempotent for reads, unsafe else. */
+  retry: RetryClass;
+  /** Whether the key is sent (routes.ts: every route but GET /docs). */
+  auth: boolean;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/** The last answer of a raw request, as received (scrubbed of the key like every answer). */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  raw: string;
+  /** For a status outside 2xx: the typed error (ApiError, RedirectError) that sets the exit code. */
+  error?: Error;
+}

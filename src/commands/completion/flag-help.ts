@@ -64,4 +64,11 @@ export const FLAG_HELP: Record<string, string> = {
   '--truth': 'true positions: CSV file,lat,lng or GeoJSON',
   '--correct-within': 'km within which an answer is correct (default 25)',
   '--from': "compute from locate's NDJSON; send nothing",
+  '--method': 'HTTP method (default GET; POST with fields or --input)',
+  '--raw-field': 'a string field key=value',
+  '--field': 'a typed field key=value: numbers, true/false/null, @file',
+  '--header': "a request header 'Name: value'",
+  '--input': 'the raw request body: a file, or - for stdin',
+  '--include': 'print the status line and headers first',
+  '--silent': 'print no body',
 };

@@ -33,6 +33,9 @@ export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles
   '--html': 'files',
   '--out': 'files',
   '--output': 'files',
+  '--input': 'files',
+  '--method': ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'],
+  '-X': ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'],
 };
 
 const leaf = (description: string, flags: string[] = [], args?: CmdSpec['args']): CmdSpec => ({ description, flags, ...(args ? { args } : {}) });
@@ -89,6 +92,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
     flags: ['--search=', '--limit='],
     subcommands: { show: leaf('a stored result as locate showed it', [], 'files') },
   },
+  api: leaf('a raw request to the configured service (like gh api)', ['--method=', '--raw-field=', '--field=', '--header=', '--input=', '--include', '--silent']),
   completion: leaf('print a shell completion script', [], ['bash', 'zsh', 'fish']),
   version: leaf('print the version'),
 };
@@ -100,7 +104,7 @@ export const bare = (flags: string[]) => flags.map((f) => f.replace(/=$/, ''));
 export const takesValue = (flags: string[]) => flags.filter((f) => f.endsWith('=')).map((f) => f.slice(0, -1));
 
 /** Short flags that take a value (skipped with their value when finding the noun). */
-export const SHORT_VALUE_FLAGS = ['-d', '-e', '-S'];
+export const SHORT_VALUE_FLAGS = ['-d', '-e', '-S', '-X', '-f', '-F', '-H'];
 
 /** Every flag that takes a value, anywhere: the scripts skip the word after it. */
 export function allValueFlags(): string[] {

@@ -1,0 +1,74 @@
+/**
+ * Glue for `geo api`: stdout gets the answer (with -i, its status line and headers first), stderr
+ * what it cost and the one error line. The body is printed as received: byte for byte into a pipe
+ * (so `| jq` sees what the server sent), escaped on a terminal (sanitize.ts), never reformatted.
+ * The exit code is the status's, through the one table in cli.ts; an error body is printed too.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { RawResponse } from '../../api/client.js';
+import { ContractError, NetworkError, TimeoutError } from '../../api/errors.js';
+import type { Handler } from '../../cli.js';
+import type { Ctx } from '../../context.js';
+import { ServiceAnswerError } from '../../errors.js';
+import { describe } from '../../output/errors.js';
+import { sanitize, sanitizeInline, sanitizeJsonText } from '../../output/sanitize.js';
+import { requireSpendConsent } from './cost.js';
+import { type ApiOptions, type ApiPlan, planApi, runApi } from './run.js';
+
+const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+
+function optionsOf(path: unknown, opts: Record<string, unknown>): ApiOptions {
+  return {
+    path: String(path ?? ''),
+    fields: list(opts.rawField),
+    typedFields: list(opts.field),
+    headers: list(opts.header),
+    ...(typeof opts.method === 'string' ? { method: opts.method } : {}),
+    ...(typeof opts.inputFile === 'string' ? { input: opts.inputFile } : {}),
+  };
+}
+
+/** `HTTP/1.1 200 OK` and one `name: value` line per header: always escaped, they are not data. */
+function head(res: RawResponse): string {
+  const lines = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd()];
+  for (const [k, v] of Object.entries(res.headers)) lines.push(sanitizeInline(`${k}: ${v}`));
+  return lines.join('\n') + '\n\n';
+}
+
+function body(ctx: Pick<Ctx, 'io'>, res: RawResponse): string {
+  if (!ctx.io.stdoutIsTTY) return res.raw;
+  const json = /json/i.test(res.headers['content-type'] ?? '');
+  const text = json ? sanitizeJsonText(res.raw) : sanitize(res.raw);
+  return text === '' || text.endsWith('\n') ? text : text + '\n';
+}
+
+/**
+ * A geolocate that got no answer may have run and been paid: the way to settle it is the same
+ * body under the same key, which replays a completed analysis free. The generic hint says "rerun
+ * the same command", but a rerun of `geo api` draws a new key unless it is given with -H.
+ */
+function withKeyHint(err: unknown, plan: ApiPlan): unknown {
+  const mayHaveRun = err instanceof TimeoutError || err instanceof ContractError || (err instanceof NetworkError && err.mayHaveRun);
+  if (!plan.idempotencyKey || !mayHaveRun) return err;
+  const key = sanitizeInline(plan.idempotencyKey);
+  return new ServiceAnswerError(describe(err).message, `the analysis may have run: send the same body again with -H 'Idempotency-Key: ${key}' to get its answer without paying twice`);
+}
+
+export const api: Handler = async (ctx, args, opts) => {
+  const plan = await planApi(ctx, optionsOf(args[0], opts));
+  if (plan.spend) {
+    await requireSpendConsent(ctx, plan.spend);
+    const depth = plan.spend.depth ? `depth ${plan.spend.depth}` : 'depth not given as 1-3';
+    if (!ctx.globals.quiet) ctx.io.stderr.write(`geolocate (${depth}): up to ${plan.spend.credits} credits · Idempotency-Key ${sanitizeInline(plan.idempotencyKey)}\n`);
+  }
+  let res: RawResponse;
+  try {
+    res = await runApi(ctx, plan);
+  } catch (err) {
+    throw withKeyHint(err, plan);
+  }
+  if (opts.include) ctx.io.stdout.write(head(res));
+  if (!opts.silent) ctx.io.stdout.write(body(ctx, res));
+  // An error status (ApiError, RedirectError): its exit code and one line on stderr, from cli.ts.
+  if (res.error) throw res.error;
+};

@@ -1,0 +1,59 @@
+/** `geo api <path>`: a raw request to the configured service, modelled on `gh api`. */
+import { Option } from 'commander';
+import type { Register } from '../../cli.js';
+
+const collect = (v: string, acc: string[] = []) => [...acc, v];
+
+/**
+ * --input is stored as `inputFile`: the global --no-input is stored as `input`, and a command's
+ * options merged with the globals (optsWithGlobals) would lose the file name to it.
+ */
+function inputOption(): Option {
+  const o = new Option('--input <file>', 'the request body, raw: a file, or - for stdin (fields then go to the query string)');
+  o.attributeName = () => 'inputFile';
+  return o;
+}
+
+export const register: Register = (program, act) => {
+  program
+    .command('api')
+    .description('send a raw request to the configured service (like gh api), for what no command covers')
+    .argument('<path>', 'path under the base URL: /api/v1/credits, api/v1/credits, or short for one under /api/v1: credits')
+    .option('-X, --method <method>', 'HTTP method (default GET; POST with fields or --input)')
+    .option('-f, --raw-field <key=value>', 'a string field; repeatable; keys nest: scope[name]=Paris', collect)
+    .option('-F, --field <key=value>', 'a typed field: true, false, null, numbers, @file (its text), @- (stdin); repeatable', collect)
+    .option('-H, --header <name: value>', 'a request header; repeatable (the key is always the profile\'s)', collect)
+    .addOption(inputOption())
+    .option('-i, --include', 'print the status line and response headers before the body')
+    .option('--silent', 'print no body')
+    .addHelpText(
+      'after',
+      `
+The key, base URL and --timeout are the profile's, as for every command; the key goes only to the
+base URL's origin (an absolute URL to another host is refused, exit 2) and -H cannot carry one.
+Reads (GET) retry like other commands. A POST to /api/v1/geolocate gets an Idempotency-Key (or
+keeps the one given with -H), which every retry reuses, so it is never paid twice; its cost and key
+are printed on stderr. Other POSTs are resent only when nothing reached the server, or on 429.
+geo api neither reuses nor stores results (geo locate does): the answer printed is the only copy.
+
+The body is printed as received: raw into a pipe, escaped on a terminal, never reformatted.
+The exit code follows the status: 0 for 2xx, 2 for other 4xx, 3 for 401/403, 4 for 402,
+5 for 429, 6 for 5xx; an error body is printed all the same.
+
+Examples (--sandbox: the sandbox's pro key, no account needed):
+  $ geo --sandbox api /api/v1/credits
+  $ geo --sandbox api credits --silent                        exit code only
+  $ geo --sandbox api -i api/v1/usage                         status line and headers first
+  $ geo --sandbox api cases -f name="Harbour fire" -f description="Port footage"
+  $ geo --sandbox api analyses -X GET -F limit=5              fields become the query string
+  $ geo --sandbox api /api/v1/credits | jq .data.total_available
+  $ geo --sandbox api /api/v1/nope                            a 404: its body, then exit 2
+  $ geo --sandbox api https://example.com/api/v1/credits      refused, nothing sent: exit 2
+
+With your own key:
+  geo api /api/v1/geolocate --input request.json              a JSON body from a file
+  base64 -w0 photo.jpg | geo api geolocate -F image_b64=@- -F depth=2
+  geo api geolocate --input request.json -H 'Idempotency-Key: case-42-photo-1'`,
+    )
+    .action(act(async () => (await import('./handler.js')).api));
+};
