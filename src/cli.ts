@@ -23,6 +23,7 @@ import { register as sandboxRegister } from './commands/sandbox/register.js';
 import { register as exportRegister } from './commands/export/register.js';
 import { register as completionRegister } from './commands/completion/register.js';
 import { register as historyRegister } from './commands/history/register.js';
+import { register as mcpRegister } from './commands/mcp/register.js';
 import { register as versionRegister } from './commands/version/register.js';
 
 // bin/load-cli.js registers its code-cache save here (the bundle's exports are main and this).
@@ -85,6 +86,7 @@ const NOUNS: Record<string, Register> = {
   sandbox: sandboxRegister,
   export: exportRegister,
   history: historyRegister,
+  mcp: mcpRegister,
   completion: completionRegister,
   version: versionRegister,
 };

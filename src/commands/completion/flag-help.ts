@@ -59,4 +59,7 @@ export const FLAG_HELP: Record<string, string> = {
   '--all': 'every stored result',
   '--history': 'every stored run, not only the latest',
   '--out': 'write to this file',
+  '--max-credits-per-call': 'refuse a locate that could cost more (default 10)',
+  '--read-only': 'only tools that spend nothing and change nothing',
+  '--allow-dir': 'a folder the agent may read and write (repeatable)',
 };

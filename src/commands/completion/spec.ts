@@ -31,6 +31,7 @@ export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles
   '--html': 'files',
   '--out': 'files',
   '--output': 'files',
+  '--allow-dir': 'files',
 };
 
 const leaf = (description: string, flags: string[] = [], args?: CmdSpec['args']): CmdSpec => ({ description, flags, ...(args ? { args } : {}) });
@@ -83,6 +84,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
     flags: ['--search=', '--limit='],
     subcommands: { show: leaf('a stored result as locate showed it', [], 'files') },
   },
+  mcp: leaf('serve geo to an AI agent over stdio (MCP)', ['--max-credits-per-call=', '--max-credits=', '--read-only', '--allow-dir=']),
   completion: leaf('print a shell completion script', [], ['bash', 'zsh', 'fish']),
   version: leaf('print the version'),
 };
