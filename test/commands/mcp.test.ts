@@ -4,7 +4,7 @@
  * config would give them). The sandbox ledger is the proof of what was sent and paid; every
  * message the server wrote, and its stderr, is searched for the key.
  */
-import { copyFileSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -89,9 +89,10 @@ describe('geo mcp, driven by the SDK client over stdio', () => {
     expect(refused.text).toContain('--read-only');
   });
 
-  it('locate on paris.jpg returns what `geo locate --json` prints, with the EXIF check, provenance record and map links; a second call pays nothing', async () => {
+  it('locate on paris.jpg returns what `geo locate --json` prints, with the EXIF check, provenance record and map links; a second call pays nothing; history and export find it', async () => {
     const env = serverEnv();
-    const client = await startMcp(['--allow-dir', FIXTURES], { env });
+    const outDir = tmp('geo-mcp-out-');
+    const client = await startMcp(['--allow-dir', FIXTURES, '--allow-dir', outDir], { env });
     const before = debits();
     const first = await call(client, 'locate', { inputs: [join(FIXTURES, 'paris.jpg')] });
     expect(first.isError).toBe(false);
@@ -121,6 +122,13 @@ describe('geo mcp, driven by the SDK client over stdio', () => {
     expect(again.data.results![0]!.result).toEqual(r.result);
     expect(again.data.credits).toMatchObject({ spent: 0, planned: 0 });
     expect(debits()).toBe(before + 1);
+
+    // The stored result, through the offline tools: history lists it, export writes it inside an allowed folder.
+    const history = await call(client, 'history', {});
+    expect(history.data).toMatchObject({ total: 1, rows: [{ analysis_id: body.analysis_id }] });
+    const exported = await call(client, 'export', { all: true, format: 'csv', out: join(outDir, 'results.csv') });
+    expect(exported.isError).toBe(false);
+    expect(readFileSync(join(outDir, 'results.csv'), 'utf8')).toContain(body.analysis_id);
   });
 
   it('a plan above --max-credits-per-call (depth 3 = 10 credits, per call 5) is refused with nothing sent', async () => {
@@ -187,7 +195,7 @@ describe('geo mcp, driven by the SDK client over stdio', () => {
     expect(requests()).toBe(sent);
   });
 
-  it('the free tools answer from the service and the local store', async () => {
+  it('credits, inspect, cases_create and cases_list answer as their commands do', async () => {
     const client = await startMcp([]);
     const credits = await call(client, 'credits', {});
     expect(credits.isError).toBe(false);

@@ -2,7 +2,8 @@
  * The tools of `geo mcp`, each a thin wrapper over the command's own plain function (run.ts), so
  * an agent gets what `geo <command> --json` gives, checked by the same rules.
  */
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { runAnalyses } from '../analyses/run.js';
 import { runCreate, runList } from '../cases/run.js';
 import { runCredits } from '../credits/run.js';
@@ -22,10 +23,14 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const listOf = (body: unknown): unknown[] => (isObject(body) && Array.isArray(body.data) ? body.data : []);
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
-/** A local name (an image file, a results file) is read only inside the allowed folders; ids and hashes are not names. */
+/**
+ * A reference to stored results: a local name (an image file, a results file) is read only inside
+ * the allowed folders, and passed on by its real path; a sha256 prefix or an analysis id as it is.
+ * A name that exists is a name even without a slash or a dot (the command would hash it).
+ */
 async function allowedRef(t: ToolCtx, ref: string): Promise<string> {
-  const looksLikeId = /^[0-9a-f]{6,64}$/i.test(ref) || !/[/\\.]/.test(ref);
-  return looksLikeId ? ref : t.dirs.readable(ref);
+  const pathLike = /[/\\.]/.test(ref) || ref === '-' || (await stat(resolve(ref)).then(() => true, () => false));
+  return pathLike ? t.dirs.readable(ref) : ref;
 }
 
 async function inspect(t: ToolCtx, raw: unknown): Promise<ToolResult> {
@@ -40,8 +45,9 @@ async function inspect(t: ToolCtx, raw: unknown): Promise<ToolResult> {
 async function credits(t: ToolCtx, raw: unknown): Promise<ToolResult> {
   parseArgs(NONE(), raw);
   const res = await runCredits(t.ctx);
-  const d = res.data.data;
-  return { text: `credits: ${d.total_available} available (balance ${d.balance}, api_balance ${d.api_balance}, used ${d.total_used})`, data: res.data };
+  // Read leniently, as the CLI does: a body off the contract is still returned as received.
+  const d: Record<string, unknown> = isObject(res.data.data) ? res.data.data : {};
+  return { text: `credits: ${String(d.total_available)} available (balance ${String(d.balance)}, api_balance ${String(d.api_balance)}, used ${String(d.total_used)})`, data: res.data };
 }
 
 async function usage(t: ToolCtx, raw: unknown): Promise<ToolResult> {
