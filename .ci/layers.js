@@ -12,7 +12,7 @@
 import { readdirSync } from 'node:fs';
 
 /** Nouns from DESIGN.md's command table, plus any folder that exists (so a new noun is covered at once). */
-const DESIGN_NOUNS = ['locate', 'inspect', 'credits', 'usage', 'analyses', 'cases', 'keys', 'config', 'docs', 'sandbox', 'export', 'history', 'completion', 'eval', 'api'];
+const DESIGN_NOUNS = ['locate', 'inspect', 'credits', 'usage', 'analyses', 'cases', 'keys', 'config', 'docs', 'sandbox', 'export', 'history', 'completion', 'eval', 'api', 'mcp'];
 
 function commandNouns() {
   let found = [];
@@ -23,6 +23,9 @@ function commandNouns() {
   }
   return [...new Set([...DESIGN_NOUNS, ...found])].sort();
 }
+
+/** Nouns that serve the other commands (their run.ts) to another kind of client. */
+const FRONT_ENDS = ['mcp'];
 
 const PROCESS_MSG = 'Only src/cli.ts and bin/ touch process (DESIGN.md "Layers"): take what you need from Ctx.';
 const processImports = [
@@ -72,6 +75,13 @@ export function layerConfigs() {
   const nouns = commandNouns();
   for (const noun of nouns) {
     const others = nouns.filter((n) => n !== noun);
+    if (FRONT_ENDS.includes(noun)) {
+      // geo mcp serves the other commands to an agent: it may call their plain functions (run.ts),
+      // never their handlers, registers or views (what the CLI prints is not what an agent gets).
+      const message = `src/commands/${noun} serves other commands through their run.ts only (their plain functions), never their handlers or views.`;
+      configs.push(restrict([`src/commands/${noun}/**/*.ts`], [{ regex: `^\\.\\./(${others.join('|')})/(?!run\\.js$)`, message }, up(others.map((o) => `commands/${o}`), message)]));
+      continue;
+    }
     configs.push(
       restrict(
         [`src/commands/${noun}/**/*.ts`],

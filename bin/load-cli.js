@@ -32,7 +32,7 @@ function trusted(stat) {
  * the first command compiled, and `credits --json` run from a cache made by `geo --help` compiled
  * undici every time (+18 ms on Node 20). The nouns are src/cli.ts's NOUN_NAMES (a test compares).
  */
-const NOUNS = ['locate', 'inspect', 'credits', 'usage', 'analyses', 'cases', 'keys', 'config', 'docs', 'sandbox', 'export', 'eval', 'completion', 'history', 'api', 'version'];
+const NOUNS = ['locate', 'inspect', 'credits', 'usage', 'analyses', 'cases', 'keys', 'config', 'docs', 'sandbox', 'export', 'eval', 'completion', 'history', 'api', 'mcp', 'version'];
 
 function cacheKey(argv) {
   return argv.find((a) => NOUNS.includes(a)) ?? 'root';

@@ -24,6 +24,7 @@ import { register as exportRegister } from './commands/export/register.js';
 import { register as evalRegister } from './commands/eval/register.js';
 import { register as completionRegister } from './commands/completion/register.js';
 import { register as historyRegister } from './commands/history/register.js';
+import { register as mcpRegister } from './commands/mcp/register.js';
 import { register as versionRegister } from './commands/version/register.js';
 import { register as apiRegister } from './commands/api/register.js';
 
@@ -89,6 +90,7 @@ const NOUNS: Record<string, Register> = {
   eval: evalRegister,
   history: historyRegister,
   api: apiRegister,
+  mcp: mcpRegister,
   completion: completionRegister,
   version: versionRegister,
 };

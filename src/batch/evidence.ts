@@ -33,6 +33,8 @@ const isCorroboration = (v: unknown): v is Corroboration => typeof v === 'object
 export class Evidence {
   /** Provenance of each successful record (the batch's own objects are the keys). */
   readonly provenance = new Map<BatchRecord, ProvenanceRecord>();
+  /** Where each record's provenance file is: written by this run, or the stored one it reused. */
+  readonly files = new Map<BatchRecord, string>();
   stored = 0;
   private request: Record<string, unknown> = {};
   private stdinBytes: Uint8Array | undefined;
@@ -64,13 +66,14 @@ export class Evidence {
     }
     const rec = this.recordOf(e);
     this.provenance.set(e.record, rec);
+    if (e.reused) this.files.set(e.record, e.reused.file);
     this.store(e, rec);
   }
 
   private store(e: Finished, rec: ProvenanceRecord): void {
     // An answer re-emitted from the journal or reused from the store was stored when it arrived;
     // a URL has no sha256 to file it under.
-    if (this.opts.store && !e.fromJournal && !e.reused && e.record.sha256 !== null) this.writes.push(this.save(rec, e.record.input));
+    if (this.opts.store && !e.fromJournal && !e.reused && e.record.sha256 !== null) this.writes.push(this.save(rec, e.record));
   }
 
   private recordOf(e: Finished, unusable?: string): ProvenanceRecord {
@@ -97,12 +100,12 @@ export class Evidence {
     });
   }
 
-  private async save(rec: ProvenanceRecord, input: string): Promise<void> {
+  private async save(rec: ProvenanceRecord, record: BatchRecord): Promise<void> {
     try {
-      await saveRecord(dataDir(this.ctx.env), rec);
+      this.files.set(record, await saveRecord(dataDir(this.ctx.env), rec));
       this.stored++;
     } catch (err) {
-      this.opts.warn(`warning: could not store the provenance record of ${input} (${err instanceof Error ? err.message : String(err)}); the result itself is unaffected`);
+      this.opts.warn(`warning: could not store the provenance record of ${record.input} (${err instanceof Error ? err.message : String(err)}); the result itself is unaffected`);
     }
   }
 

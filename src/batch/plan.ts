@@ -69,16 +69,28 @@ export interface PlanInput {
   available?: number;
   confirmThreshold?: number;
   maxCredits?: number;
+  budgetName?: BudgetName;
+}
+
+/**
+ * Who set the budget, for the refusal: `geo locate --max-credits N` by default; `geo mcp` names its
+ * own guards (--max-credits-per-call, what is left of its --max-credits).
+ */
+export interface BudgetName {
+  /** "--max-credits 5" */
+  what: string;
+  /** "raise --max-credits" */
+  raise: string;
 }
 
 /** --max-credits refuses a larger plan before anything, even the free balance read, is sent. */
-export function checkMaxCredits(pending: number, depth: BatchParams['depth'], maxCredits: number | undefined): void {
+export function checkMaxCredits(pending: number, depth: BatchParams['depth'], maxCredits: number | undefined, name?: BudgetName): void {
   const cost = DEPTH_COST[depth];
   const credits = pending * cost;
   if (maxCredits === undefined || credits <= maxCredits) return;
   throw new UsageError(
-    `the plan needs up to ${credits} credits (${pending} image${pending === 1 ? '' : 's'} × ${cost} at depth ${depth}), above --max-credits ${maxCredits}; nothing was sent`,
-    'raise --max-credits, lower --depth, or give fewer inputs',
+    `the plan needs up to ${credits} credits (${pending} image${pending === 1 ? '' : 's'} × ${cost} at depth ${depth}), above ${name?.what ?? `--max-credits ${maxCredits}`}; nothing was sent`,
+    `${name?.raise ?? 'raise --max-credits'}, lower --depth, or give fewer inputs`,
   );
 }
 
@@ -89,7 +101,7 @@ export function buildPlan(p: PlanInput): BatchPlan {
   const cost = DEPTH_COST[p.params.depth];
   const credits = pending.length * cost;
   const threshold = p.confirmThreshold ?? DEFAULT_CONFIRM_THRESHOLD;
-  checkMaxCredits(pending.length, p.params.depth, p.maxCredits);
+  checkMaxCredits(pending.length, p.params.depth, p.maxCredits, p.budgetName);
   const insufficient = p.available !== undefined && credits > p.available;
   return {
     inputs: p.inputs,

@@ -12,7 +12,7 @@ import { requireConsent } from './consent.js';
 import { loadSharp } from './convert.js';
 import { Journal, isFinished, parseJournal } from './journal.js';
 import { describeStop } from './outcome.js';
-import { type BatchPlan, DEFAULT_CONFIRM_THRESHOLD, buildPlan, checkMaxCredits, previewRequests, requestParams } from './plan.js';
+import { type BatchPlan, type BudgetName, DEFAULT_CONFIRM_THRESHOLD, buildPlan, checkMaxCredits, previewRequests, requestParams } from './plan.js';
 import { prepareBatch } from './prepare.js';
 import { ProgressMeter, startTicker } from './progress.js';
 import { type ExifHook, recordsFor } from './records.js';
@@ -66,6 +66,8 @@ export interface BatchOptions {
   /** Ignore what the journal and the stored results hold: send again, and start the journal anew. */
   fresh?: boolean;
   maxCredits?: number;
+  /** Who set maxCredits, for the refusal (default: --max-credits). */
+  budgetName?: BudgetName;
   /** Consent to the plan whatever its cost (--yes). */
   yes?: boolean;
   confirmThreshold?: number;
@@ -104,7 +106,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   if (notice) emit({ type: 'notice', message: notice });
   const pending = prep.jobs.filter((j) => !isFinished(state?.done.get(j.id)) && !stored.has(j.id));
 
-  checkMaxCredits(pending.length, prep.params.depth, opts.maxCredits);
+  checkMaxCredits(pending.length, prep.params.depth, opts.maxCredits, opts.budgetName);
   // The balance (balance.ts); one image that cannot need a confirmation skips the read.
   const mayConfirm = pending.length * DEPTH_COST[prep.params.depth] > (opts.confirmThreshold ?? DEFAULT_CONFIRM_THRESHOLD);
   const balance: Balance = pending.length > 1 || (pending.length === 1 && (opts.dryRun || mayConfirm))
@@ -117,6 +119,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     ...(available !== undefined ? { available } : {}), reused: new Set(stored.keys()),
     ...(opts.confirmThreshold !== undefined ? { confirmThreshold: opts.confirmThreshold } : {}),
     ...(opts.maxCredits !== undefined ? { maxCredits: opts.maxCredits } : {}),
+    ...(opts.budgetName ? { budgetName: opts.budgetName } : {}),
   });
   if (plan.conversions > 0) await loadSharp(`converting or downscaling ${plan.conversions} image(s)`);
   if (opts.dryRun) plan.requests = await previewRequests(prep.jobs.filter((j) => !stored.has(j.id)), prep.params, deps.client.baseUrl, state, { keepMetadata: prep.keepMetadata });

@@ -71,4 +71,7 @@ export const FLAG_HELP: Record<string, string> = {
   '--input': 'the raw request body: a file, or - for stdin',
   '--include': 'print the status line and headers first',
   '--silent': 'print no body',
+  '--max-credits-per-call': 'refuse a locate that could cost more (default 10)',
+  '--read-only': 'only tools that spend nothing and change nothing',
+  '--allow-dir': 'a folder the agent may read and write (repeatable)',
 };

@@ -36,6 +36,7 @@ export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles
   '--input': 'files',
   '--method': ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'],
   '-X': ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'],
+  '--allow-dir': 'files',
 };
 
 const leaf = (description: string, flags: string[] = [], args?: CmdSpec['args']): CmdSpec => ({ description, flags, ...(args ? { args } : {}) });
@@ -93,6 +94,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
     subcommands: { show: leaf('a stored result as locate showed it', [], 'files') },
   },
   api: leaf('a raw request to the configured service (like gh api)', ['--method=', '--raw-field=', '--field=', '--header=', '--input=', '--include', '--silent']),
+  mcp: leaf('serve geo to an AI agent over stdio (MCP)', ['--max-credits-per-call=', '--max-credits=', '--read-only', '--allow-dir=']),
   completion: leaf('print a shell completion script', [], ['bash', 'zsh', 'fish']),
   version: leaf('print the version'),
 };

@@ -1,13 +1,18 @@
 /**
  * Which records `geo export` turns into a file: stored provenance records chosen by sha256
- * (prefix), analysis id or --all, and results read from NDJSON/JSON files or stdin.
+ * (prefix), analysis id or --all, and results read from NDJSON/JSON files or stdin; and the text
+ * of that file (the command writes it; geo mcp returns it).
  */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { dataDir } from '../../config/paths.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { type ProvenanceRecord, listRecords, parseNdjsonResults, readNdjsonResults } from '../../local/store.js';
 import { findStored } from '../../local/store-search.js';
+import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderExport, renderKMZ } from '../../output/export/index.js';
 
 export interface Selection {
   sources: string[];
@@ -16,6 +21,8 @@ export interface Selection {
 }
 
 type Warn = (line: string) => void;
+/** Larger images are not embedded: the report should stay mailable (sharp, when present, shrinks them first). */
+const MAX_EMBED_BYTES = 25 * 1024 * 1024;
 const FILE_SOURCE = /\.(ndjson|jsonl|json)$/i;
 
 async function readAll(stream: Readable): Promise<string> {
@@ -61,4 +68,40 @@ export async function selectRecords(ctx: Pick<Ctx, 'env' | 'io' | 'now'>, sel: S
   const records = [...(sel.history ? unique : latestPerImage(unique)), ...files];
   if (records.length === 0) throw new UsageError(sel.all && sel.sources.length === 0 ? `no stored results in ${dir}/results` : 'no results to export', 'geo locate stores every successful result unless --no-store');
   return records;
+}
+
+/** The analysed image, if it is still where it was and still the same bytes. */
+async function imageFor(rec: ProvenanceRecord): Promise<ReportSource> {
+  const path = rec.input.path;
+  if (!path || path === '-' || /^https?:\/\//i.test(path)) return { record: rec, missingImage: path.startsWith('http') ? `image was sent by URL: ${path}` : 'image came from stdin: not kept' };
+  try {
+    if ((await stat(path)).size > MAX_EMBED_BYTES) return { record: rec, missingImage: `image too large to embed: ${path}` };
+    const bytes = await readFile(path);
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    if (rec.input.sha256 && sha !== rec.input.sha256) return { record: rec, missingImage: `${path} has changed since the analysis (sha256 differs): not shown` };
+    return { record: rec, imageBytes: bytes };
+  } catch {
+    return { record: rec, missingImage: `image not found at ${path}` };
+  }
+}
+
+/** The export's bytes: text for every format but kmz, a zip Buffer for kmz. */
+export async function renderRecords(ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, records: ProvenanceRecord[], warn: (l: string) => void): Promise<string | Buffer> {
+  if (format === 'kmz') return renderKMZ(await Promise.all(records.map(imageFor)), { now: ctx.now() });
+  if (format !== 'html') return renderExport(format, records);
+  const report = await buildHtmlReport(await Promise.all(records.map(imageFor)), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version });
+  if (!report.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
+  return report.html;
+}
+
+const BY_EXTENSION: Record<string, ExportFormat> = {
+  '.geojson': 'geojson', '.kml': 'kml', '.kmz': 'kmz', '.csv': 'csv', '.html': 'html', '.htm': 'html', '.json': 'json', '.ndjson': 'ndjson', '.jsonl': 'ndjson',
+};
+
+/** --format, else the extension of --out. */
+export function chooseFormat(format: string | undefined, out: string | undefined): ExportFormat {
+  const f = format ?? (out ? BY_EXTENSION[extname(out).toLowerCase()] : undefined);
+  if (f && (EXPORT_FORMATS as readonly string[]).includes(f)) return f as ExportFormat;
+  if (!f) throw new UsageError('no format given', `use --format ${EXPORT_FORMATS.join('|')} (or --out with one of those extensions)`);
+  throw new UsageError(`export cannot write ${f}`, `formats: ${EXPORT_FORMATS.join(', ')}`);
 }

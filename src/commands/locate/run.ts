@@ -1,0 +1,82 @@
+/**
+ * One locate run as data, for every front end: `geo locate` prints it (handler.ts), `geo mcp`
+ * returns it to an agent. Both go through the batch engine with its journal and the provenance
+ * store, so a rerun of the same work never pays twice whoever asks; what differs is only how the
+ * answer is shown and who consents to the plan (a prompt or --yes here, the guards in geo mcp).
+ */
+import { resolve } from 'node:path';
+import { normalizeBaseUrl } from '../../api/client.js';
+import type { BatchPlan } from '../../batch/plan.js';
+import { type BatchResult, runBatch } from '../../batch/run.js';
+import type { BatchEvent } from '../../batch/types.js';
+import type { BatchClient } from '../../batch/worker.js';
+import { dataDir } from '../../config/paths.js';
+import type { Ctx } from '../../context.js';
+import { MissingKeyError } from '../../errors.js';
+import { Evidence } from '../../batch/evidence.js';
+import type { LocateSettings } from './options.js';
+
+export { type LocateSettings, parseLocate } from './options.js';
+export type { Evidence } from '../../batch/evidence.js';
+
+/** How a plan that needs consent gets it (batch/consent.ts): a prompt, or why none can be shown. */
+export type Consent = { confirm: (plan: BatchPlan) => Promise<boolean> } | { noPrompt: string };
+
+export interface LocateRun {
+  settings: LocateSettings;
+  client: BatchClient;
+  evidence: Evidence;
+  account?: string;
+}
+
+/** --dry-run needs no key: without one, the plan simply has no balance. */
+function clientFor(ctx: Ctx, dryRun: boolean): BatchClient {
+  try {
+    return ctx.client();
+  } catch (err) {
+    if (!(dryRun && err instanceof MissingKeyError)) throw err;
+    const fail = () => Promise.reject(err);
+    return { baseUrl: normalizeBaseUrl(ctx.resolved().baseUrl.value), credits: fail, geolocate: fail };
+  }
+}
+
+/** The client and the evidence engine of a run, before anything is read or sent. */
+export function startLocate(ctx: Ctx, s: LocateSettings, warn: (line: string) => void): LocateRun {
+  const client = clientFor(ctx, s.dryRun);
+  const account = ctx.account();
+  const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn, ...(account !== undefined ? { account } : {}) });
+  return { settings: s, client, evidence, ...(account !== undefined ? { account } : {}) };
+}
+
+export interface LocateDeps {
+  /** Every batch event, after the evidence engine saw it. */
+  onEvent?: (e: BatchEvent) => void;
+  consent: Consent;
+  /** A 'progress' event every this many ms (a terminal's live line). */
+  tickMs?: number;
+  /** Default ctx.signal. */
+  signal?: AbortSignal;
+}
+
+/** Runs the batch; the provenance records are written when it returns. */
+export async function runLocate(ctx: Ctx, run: LocateRun, deps: LocateDeps): Promise<BatchResult> {
+  const result = await runBatch(
+    {
+      client: run.client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: deps.signal ?? ctx.signal, stdin: ctx.io.stdin,
+      // Relative names are the user's, from where geo was started (path.resolve reads it).
+      cwd: resolve('.'),
+      onEvent: (e) => {
+        run.evidence.onEvent(e);
+        deps.onEvent?.(e);
+      },
+      exif: run.evidence.exif,
+      // Stored results are read for reuse even with --no-store, which only stops new writes.
+      ...(run.account !== undefined ? { account: run.account } : {}), dataDir: dataDir(ctx.env),
+      ...deps.consent,
+      ...(deps.tickMs !== undefined ? { tickMs: deps.tickMs } : {}),
+    },
+    run.settings.batch,
+  );
+  await run.evidence.flush();
+  return result;
+}

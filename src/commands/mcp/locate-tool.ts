@@ -1,0 +1,113 @@
+/**
+ * The `locate` tool: the CLI's own locate run (parseLocate, then the batch engine with its journal
+ * and the provenance store; locate/run.ts), so an agent that retries never pays twice. The guards
+ * stand in for consent: the plan's cost (reused answers cost 0) must fit --max-credits-per-call and
+ * what is left of --max-credits, or it is refused before anything is sent.
+ */
+import { resolve } from 'node:path';
+import type { GeolocateResponse } from '../../api/schemas.js';
+import { expandInputs } from '../../batch/inputs.js';
+import type { BatchEvent, BatchRecord } from '../../batch/types.js';
+import { UsageError } from '../../errors.js';
+import { isResultBody } from '../../local/store.js';
+import { mapLinks } from '../../output/maps.js';
+import { parseLocate, runLocate, startLocate } from '../locate/run.js';
+import { RefusedError } from './guards.js';
+import { LOCATE, parseArgs } from './inputs.js';
+import type { ToolCtx, ToolResult } from './tool.js';
+
+type Finished = Extract<BatchEvent, { type: 'finished' }>;
+
+/** How each answer came: sent now (paid or replayed free), or from an earlier run (free). */
+function answeredBy(f: Finished | undefined): string {
+  if (!f) return 'not_sent';
+  if (f.reused) return 'stored_result';
+  if (f.fromJournal) return 'journal';
+  return f.replayed ? 'replay' : 'service';
+}
+
+function line(r: BatchRecord, file: string | undefined): string {
+  if (!r.ok) return `${r.input}: ${r.error?.message ?? 'failed'} (${r.error?.code ?? 'error'})`;
+  if (!isResultBody(r.result)) return `${r.input}: accepted, no coordinates yet`;
+  const b = r.result as GeolocateResponse;
+  const l = b.location;
+  const place = [l.neighborhood, l.city, l.country].filter((v) => typeof v === 'string' && v !== '').join(', ');
+  const exif = (r.exif as { verdict?: string } | null)?.verdict;
+  return `${r.input}: ${place || 'a place'} (${l.latitude}, ${l.longitude}), confidence ${b.confidence}${exif ? `, EXIF ${exif}` : ''}${file ? `; record ${file}` : ''}`;
+}
+
+export async function locateTool(t: ToolCtx, raw: unknown): Promise<ToolResult> {
+  const a = parseArgs(LOCATE(), raw);
+  const named = await t.dirs.inputs(a.inputs);
+  // A folder is walked the way locate will walk it, and every file found is checked too: a link
+  // inside an allowed folder may lead out of it.
+  const cwd = resolve('.');
+  const found = await expandInputs(named, { cwd });
+  for (const e of found.entries) if (e.kind === 'path') await t.dirs.readable(e.path);
+  const sc = a.scope;
+  const opts: Record<string, unknown> = {
+    ...(a.depth !== undefined ? { depth: String(a.depth) } : {}),
+    ...(a.effort !== undefined ? { effort: a.effort } : {}),
+    ...(sc ? { scope: sc.name } : {}),
+    ...(sc?.lat !== undefined || sc?.lng !== undefined ? { center: `${sc?.lat ?? ''},${sc?.lng ?? ''}` } : {}),
+    ...(sc?.radius_km !== undefined ? { radius: String(sc.radius_km) } : {}),
+    ...(sc?.captured_at !== undefined ? { capturedAt: sc.captured_at } : {}),
+    ...(a.batch_id !== undefined ? { batchId: a.batch_id } : {}),
+    ...(a.downscale ? { downscale: true } : {}),
+  };
+  const s = await parseLocate(t.ctx, named, opts);
+  if (s.scopeNote !== undefined) t.log(s.scopeNote);
+  return t.budget.run(async (limit, charge) => {
+    s.batch = { ...s.batch, maxCredits: limit.maxCredits, budgetName: limit.name, yes: false };
+    const run = startLocate(t.ctx, s, t.log);
+    const how = new Map<BatchRecord, Finished>();
+    let result;
+    try {
+      result = await runLocate(t.ctx, run, {
+        onEvent: (e) => {
+          if (e.type === 'finished') how.set(e.record, e);
+          else if (e.type === 'notice') t.log(e.message);
+        },
+        // The guards are the consent (see geo mcp --help): a plan within them needs no prompt.
+        consent: { noPrompt: 'geo mcp asks no one: the plan must fit its credit guards' },
+        signal: t.signal,
+      });
+    } catch (err) {
+      // The batch engine refuses a plan above the budget in the guard's own words.
+      if (err instanceof UsageError && err.message.includes(limit.name.what)) throw new RefusedError('over_budget', err.message, err.hint);
+      throw err;
+    }
+    const { plan, summary, records } = result;
+    // In flight at a cancel: may have been charged, so counted.
+    const spent = summary.creditsSpent + summary.inFlight * plan.costPerImage;
+    charge(spent);
+    const left = t.budget.left;
+    const results = records.map((r) => {
+      const f = how.get(r);
+      const file = run.evidence.files.get(r);
+      const body = r.ok && isResultBody(r.result) ? (r.result as GeolocateResponse) : undefined;
+      return {
+        input: r.input, ok: r.ok, sha256: r.sha256,
+        ...(r.ok ? { result: r.result } : { error: r.error }),
+        exif: r.exif,
+        provenance_record: file ?? null,
+        map_links: body ? mapLinks(body.location.latitude, body.location.longitude) : [],
+        answered_by: answeredBy(f),
+      };
+    });
+    const stopped = summary.stopped ? `; stopped: ${summary.stopped.reason}` : '';
+    const text = [
+      ...records.map((r) => line(r, run.evidence.files.get(r))),
+      `credits: ${spent} spent by this call (plan up to ${plan.credits}; ${plan.fromJournal + plan.fromResults} answered free from earlier runs)${left !== undefined ? `, ${left} left of --max-credits` : ''}${stopped}`,
+    ].join('\n');
+    const data = {
+      results,
+      credits: { spent, planned: plan.credits, depth: plan.depth, per_image: plan.costPerImage, ...(left !== undefined ? { left_this_run: left } : {}) },
+      ...(summary.stopped ? { stopped: summary.stopped.reason } : {}),
+    };
+    // One failure with nothing to show is the call's failure, with its own hint.
+    const first = records.length === 1 && !records[0]!.ok ? how.get(records[0]!)?.cause : undefined;
+    if (first !== undefined) throw first;
+    return { text, data, isError: records.every((r) => !r.ok) };
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * The tools of `geo mcp`, each a thin wrapper over the command's own plain function (run.ts), so
+ * an agent gets what `geo <command> --json` gives, checked by the same rules.
+ */
+import { stat, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { runAnalyses } from '../analyses/run.js';
+import { runCreate, runList } from '../cases/run.js';
+import { runCredits } from '../credits/run.js';
+import { chooseFormat, renderRecords, selectRecords } from '../export/run.js';
+import { historyRow, runHistory, runHistoryShow } from '../history/run.js';
+import { runInspect } from '../inspect/run.js';
+import { runUsage } from '../usage/run.js';
+import { UsageError } from '../../errors.js';
+import { ANALYSES, CASES_CREATE, CASES_LIST, EXPORT, HISTORY, INSPECT, LOCATE, NONE, jsonSchema, parseArgs } from './inputs.js';
+import { locateTool } from './locate-tool.js';
+import type { Tool, ToolCtx, ToolResult } from './tool.js';
+
+/** Larger exports are written to a file (`out`), not returned inline: a model's context is not a disk. */
+const MAX_INLINE_CHARS = 1024 * 1024;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const listOf = (body: unknown): unknown[] => (isObject(body) && Array.isArray(body.data) ? body.data : []);
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/**
+ * A reference to stored results: a local name (an image file, a results file) is read only inside
+ * the allowed folders, and passed on by its real path; a sha256 prefix or an analysis id as it is.
+ * A name that exists is a name even without a slash or a dot (the command would hash it).
+ */
+async function allowedRef(t: ToolCtx, ref: string): Promise<string> {
+  const pathLike = /[/\\.]/.test(ref) || ref === '-' || (await stat(resolve(ref)).then(() => true, () => false));
+  return pathLike ? t.dirs.readable(ref) : ref;
+}
+
+async function inspect(t: ToolCtx, raw: unknown): Promise<ToolResult> {
+  const a = parseArgs(INSPECT(), raw);
+  const records = await runInspect(t.ctx, await t.dirs.inputs(a.files));
+  const text = records
+    .map((r) => (r.ok ? `${r.input}: ${r.type.toUpperCase()} ${r.width ?? '?'}x${r.height ?? '?'}, ${r.exif.gps ? `GPS ${r.exif.gps.lat}, ${r.exif.gps.lng}${r.place ? ` (${r.place.text})` : ''}` : 'no GPS'}${r.exif.dateTimeOriginal ? `, taken ${r.exif.dateTimeOriginal}` : ''}` : `${r.input}: ${r.error.message}`))
+    .join('\n');
+  return { text, data: { files: records }, isError: records.every((r) => !r.ok) };
+}
+
+async function credits(t: ToolCtx, raw: unknown): Promise<ToolResult> {
+  parseArgs(NONE(), raw);
+  const res = await runCredits(t.ctx);
+  // Read leniently, as the CLI does: a body off the contract is still returned as received.
+  const d: Record<string, unknown> = isObject(res.data.data) ? res.data.data : {};
+  return { text: `credits: ${String(d.total_available)} available (balance ${String(d.balance)}, api_balance ${String(d.api_balance)}, used ${String(d.total_used)})`, data: res.data };
+}
+
+async function usage(t: ToolCtx, raw: unknown): Promise<ToolResult> {
+  parseArgs(NONE(), raw);
+  const res = await runUsage(t.ctx);
+  return { text: `usage: ${JSON.stringify(res.data.data)}`, data: res.data };
+}
+
+async function analyses(t: ToolCtx, raw: unknown): Promise<ToolResult> {
+  const a = parseArgs(ANALYSES(), raw);
+  const res = await runAnalyses(t.ctx, { ...(a.search !== undefined ? { q: a.search } : {}), ...(a.city !== undefined ? { city: a.city } : {}), ...(a.limit !== undefined ? { limit: String(a.limit) } : {}) });
+  const n = listOf(res.data).length;
+  return { text: `${n} saved ${n === 1 ? 'analysis' : 'analyses'}`, data: res.data };
+}
+
+async function casesList(t: ToolCtx, raw: unknown): Promise<ToolResult> {
+  const a = parseArgs(CASES_LIST(), raw);
+  const res = await runList(t.ctx, { ...(a.team !== undefined ? { team: a.team } : {}), ...(a.limit !== undefined ? { limit: String(a.limit) } : {}) });
+  const names = listOf(res.data).map((c) => (isObject(c) ? `${String(c.id)} ${String(c.name)}` : '')).filter(Boolean);
+  return { text: [count(names.length, 'case'), ...names].join('\n'), data: res.data };
+}
+
+async function casesCreate(t: ToolCtx, raw: unknown): Promise<ToolResult> {
+  const a = parseArgs(CASES_CREATE(), raw);
+  const res = await runCreate(t.ctx, { name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), ...(a.team !== undefined ? { team: a.team } : {}) });
+  const c: Record<string, unknown> = isObject(res.data) ? res.data : {};
+  return { text: `created case ${String(c.id)} (${String(c.name)})`, data: c };
+}
+
+async function history(t: ToolCtx, raw: unknown): Promise<ToolResult> {
+  const a = parseArgs(HISTORY(), raw);
+  if (a.ref !== undefined) {
+    const { record, runs } = await runHistoryShow(t.ctx, await allowedRef(t, a.ref), t.log);
+    const row = historyRow(record);
+    return { text: `${row.input}: ${[row.city, row.country].filter(Boolean).join(', ')} (${row.latitude}, ${row.longitude}), confidence ${row.confidence}, stored ${row.stored_at}; ${count(runs, 'stored run')}`, data: { record, runs } };
+  }
+  const { rows, total } = await runHistory(t.ctx, { ...(a.search !== undefined ? { search: a.search } : {}), ...(a.limit !== undefined ? { limit: String(a.limit) } : {}) }, t.log);
+  const lines = rows.map((r) => `${r.stored_at} ${r.input}: ${[r.city, r.country].filter(Boolean).join(', ')} (${r.confidence}) ${r.sha256.slice(0, 12)}`);
+  return { text: [`${rows.length} of ${total} stored results`, ...lines].join('\n'), data: { rows, total } };
+}
+
+function exportTool(canWrite: boolean) {
+  return async (t: ToolCtx, raw: unknown): Promise<ToolResult> => {
+    const a = parseArgs(EXPORT(canWrite), raw) as { results?: string[]; all?: boolean; history?: boolean; format: string; out?: string };
+    const sources = await Promise.all((a.results ?? []).map((r) => allowedRef(t, r)));
+    const out = a.out !== undefined ? await t.dirs.writable(a.out) : undefined;
+    const format = chooseFormat(a.format, out);
+    const records = await selectRecords(t.ctx, { sources, all: Boolean(a.all), history: Boolean(a.history) }, t.log);
+    const text = await renderRecords(t.ctx, format, records, t.log);
+    if (out !== undefined) {
+      await writeFile(out, text);
+      return { text: `wrote ${count(records.length, 'result')} to ${out} (${format})`, data: { out, format, results: records.length } };
+    }
+    // A zip (kmz) is no text to hand back inline: only a file can carry it.
+    if (typeof text !== 'string') throw new UsageError(`${format} is a binary format: it cannot be returned inline`, canWrite ? 'give `out`: a file inside the allowed folders' : 'this server is --read-only, so it writes no files; choose kml instead');
+    if (text.length > MAX_INLINE_CHARS) {
+      throw new UsageError(`the ${format} export is ${text.length} characters, too large to return inline`, canWrite ? 'give `out`: a file inside the allowed folders' : 'this server is --read-only, so it writes no files; select fewer results');
+    }
+    return { text, data: { format, results: records.length, text } };
+  };
+}
+
+/** Every tool; --read-only keeps those with readOnly, and export without `out`. */
+export function tools(readOnly: boolean): Tool[] {
+  const all: Tool[] = [
+    {
+      name: 'locate', title: 'Locate images', readOnly: false, idempotent: true, openWorld: true, inputSchema: jsonSchema(LOCATE()), run: locateTool,
+      description: 'Estimate where photos were taken (Visual Geolocation API). Costs credits: depth 1 = 1, 2 = 2, 3 = 10 per image; an image already answered (same bytes and request) is reused free. Returns per input the API result, the EXIF check (the photo\'s own GPS against the estimate), the provenance record path and map links.',
+    },
+    { name: 'inspect', title: 'Inspect image files', readOnly: true, idempotent: true, openWorld: false, inputSchema: jsonSchema(INSPECT()), run: inspect, description: 'Offline and free: sha256, type, size, dimensions, EXIF GPS/time/camera and the offline place name of the GPS point. Nothing is sent.' },
+    { name: 'credits', title: 'Credit balance', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(NONE()), run: credits, description: 'The account\'s credits: balance, api_balance, total_available, purchased, used. Free.' },
+    { name: 'usage', title: 'Usage snapshot', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(NONE()), run: usage, description: 'Meter status, overage mode and access lifecycle, as the service sends them. Free.' },
+    { name: 'analyses', title: 'Saved analyses', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(ANALYSES()), run: analyses, description: 'The account\'s saved analyses, searchable by neighbourhood, city or filename. Free.' },
+    { name: 'cases_list', title: 'List cases', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(CASES_LIST()), run: casesList, description: 'Investigation cases (pro and enterprise keys). Free.' },
+    { name: 'cases_create', title: 'Create a case', readOnly: false, idempotent: false, openWorld: true, inputSchema: jsonSchema(CASES_CREATE()), run: casesCreate, description: 'Create an investigation case (pro and enterprise keys). Not idempotent: if the outcome is unknown, list the cases before creating it again.' },
+    { name: 'history', title: 'Stored results', readOnly: true, idempotent: true, openWorld: false, inputSchema: jsonSchema(HISTORY()), run: history, description: 'Results already paid for, from the local provenance store, newest first; with `ref`, one stored result in full. Offline and free.' },
+    {
+      name: 'export', title: 'Export results', readOnly: readOnly, idempotent: true, openWorld: false, inputSchema: jsonSchema(EXPORT(!readOnly)), run: exportTool(!readOnly),
+      description: `Stored results (or a results file) as GeoJSON, KML, CSV, JSON, NDJSON or a self-contained HTML report. Offline and free.${readOnly ? ' Returns the text (this server is read-only: it writes no files).' : ' Returns the text, or writes it to `out` inside the allowed folders.'}`,
+    },
+  ];
+  return readOnly ? all.filter((t) => t.readOnly) : all;
+}

@@ -1,0 +1,218 @@
+/**
+ * Issue 15, `geo mcp`: the built binary started as a subprocess and driven by the MCP SDK's own
+ * client over stdio, against the sandbox (key and base URL from the environment, as a client's
+ * config would give them). The sandbox ledger is the proof of what was sent and paid; every
+ * message the server wrote, and its stderr, is searched for the key.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GEO_BIN, binEnv, spawnGeo } from '../helpers/run-cli.js';
+import { FIXTURES, KEYS, withSandbox } from '../helpers/sandbox.js';
+
+const sb = withSandbox();
+const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
+const ALL_TOOLS = ['analyses', 'cases_create', 'cases_list', 'credits', 'export', 'history', 'inspect', 'locate', 'usage'];
+const READ_ONLY_TOOLS = ['analyses', 'cases_list', 'credits', 'export', 'history', 'inspect', 'usage'];
+
+/** What the server sent (every message) and wrote on stderr, across all servers of this file. */
+const traffic: string[] = [];
+const stderrs: Array<() => string> = [];
+const servers: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const close of servers) await close();
+});
+
+/** The environment a client's config would give: the key and base URL, fresh state and data folders unless shared. */
+function serverEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env = binEnv({ GEO_API_KEY: KEYS.pro, GEO_BASE_URL: sb.url, GEO_STATE_DIR: tmp('geo-mcp-state-'), GEO_DATA_DIR: tmp('geo-mcp-data-'), ...extra });
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+async function startMcp(args: string[], o: { cwd?: string; env?: Record<string, string> } = {}): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [GEO_BIN, 'mcp', ...args], env: o.env ?? serverEnv(), cwd: o.cwd ?? tmp('geo-mcp-cwd-'), stderr: 'pipe' });
+  let err = '';
+  transport.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  stderrs.push(() => err);
+  // Every message from the server, the initialize answer included: the client sets onmessage when it connects.
+  // (Undefined until set: the client chains to whatever handler it finds there.)
+  let deliver: ((m: JSONRPCMessage) => void) | undefined;
+  const record = (m: JSONRPCMessage) => {
+    traffic.push(JSON.stringify(m));
+    deliver?.(m);
+  };
+  Object.defineProperty(transport, 'onmessage', { get: () => (deliver ? record : undefined), set: (fn: (m: JSONRPCMessage) => void) => (deliver = fn) });
+  const client = new Client({ name: 'geo-test', version: '1.0.0' });
+  await client.connect(transport);
+  servers.push(() => client.close());
+  return client;
+}
+
+interface Structured {
+  results?: Array<{ input: string; ok: boolean; result?: { location: Record<string, unknown>; confidence: number; analysis_id: string }; exif: { verdict: string } | null; provenance_record: string | null; map_links: Array<{ url: string }>; answered_by: string }>;
+  credits?: { spent: number; planned: number };
+  error?: { code: string; message: string; hint?: string };
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: Structured; text: string }> {
+  const r = await client.callTool({ name, arguments: args });
+  const content = r.content as Array<{ type: string; text: string }>;
+  return { isError: r.isError === true, data: r.structuredContent as Structured, text: content.map((c) => c.text).join('\n') };
+}
+
+const requests = () => sb.ledger().keys[KEYS.pro]!.requests;
+const debits = () => sb.ledger().keys[KEYS.pro]!.debits;
+
+describe('geo mcp, driven by the SDK client over stdio', () => {
+  it('initializes as geo and lists every tool; --read-only lists only those that spend and change nothing', async () => {
+    const client = await startMcp([]);
+    expect(client.getServerVersion()?.name).toBe('geo');
+    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(ALL_TOOLS);
+    const locate = tools.find((t) => t.name === 'locate')!;
+    // The schema carries the contract's rules: depth 1-3, the four efforts.
+    expect(locate.inputSchema.properties?.depth).toMatchObject({ type: 'integer', minimum: 1, maximum: 3 });
+    expect(locate.inputSchema.properties?.effort).toMatchObject({ enum: ['instant', 'low', 'medium', 'high'] });
+
+    const ro = await startMcp(['--read-only']);
+    const roTools = (await ro.listTools()).tools;
+    expect(roTools.map((t) => t.name).sort()).toEqual(READ_ONLY_TOOLS);
+    expect(roTools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    expect(roTools.find((t) => t.name === 'export')!.inputSchema.properties).not.toHaveProperty('out');
+    const refused = await call(ro, 'locate', { inputs: ['sample:paris'] });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('--read-only');
+  });
+
+  it('locate on paris.jpg returns what `geo locate --json` prints, with the EXIF check, provenance record and map links; a second call pays nothing; history and export find it', async () => {
+    const env = serverEnv();
+    const outDir = tmp('geo-mcp-out-');
+    const client = await startMcp(['--allow-dir', FIXTURES, '--allow-dir', outDir], { env });
+    const before = debits();
+    const first = await call(client, 'locate', { inputs: [join(FIXTURES, 'paris.jpg')] });
+    expect(first.isError).toBe(false);
+    expect(debits()).toBe(before + 1);
+    const r = first.data.results![0]!;
+    expect(r).toMatchObject({ ok: true, answered_by: 'service', exif: { verdict: 'agrees' } });
+    expect(r.provenance_record).toMatch(new RegExp(`^${env.GEO_DATA_DIR}/results/[0-9a-f]{64}/.+\\.json$`));
+    expect(r.map_links.map((l) => new URL(l.url).hostname)).toEqual(['www.google.com', 'www.openstreetmap.org', 'maps.apple.com']);
+    expect(first.data.credits).toMatchObject({ spent: 1, planned: 1 });
+    expect(first.text).toContain('EXIF agrees');
+
+    // The CLI with the same key, service and data folder: it reuses the stored answer (nothing
+    // sent), and prints that body exactly as received, so the two must agree field for field.
+    const cli = await spawnGeo(['locate', join(FIXTURES, 'paris.jpg'), '--json'], { env });
+    expect(cli.code).toBe(0);
+    expect(cli.stderr).toMatch(/from (the journal|your results), not charged/);
+    const body = JSON.parse(cli.stdout) as { location: unknown; confidence: number; analysis_id: string };
+    expect(r.result!.location).toEqual(body.location);
+    expect(r.result!.confidence).toBe(body.confidence);
+    expect(r.result!.analysis_id).toBe(body.analysis_id);
+    expect(debits()).toBe(before + 1);
+
+    // An agent that retries: the same call is answered from the journal, free.
+    const again = await call(client, 'locate', { inputs: [join(FIXTURES, 'paris.jpg')] });
+    expect(again.isError).toBe(false);
+    expect(again.data.results![0]).toMatchObject({ ok: true, answered_by: 'journal' });
+    expect(again.data.results![0]!.result).toEqual(r.result);
+    expect(again.data.credits).toMatchObject({ spent: 0, planned: 0 });
+    expect(debits()).toBe(before + 1);
+
+    // The stored result, through the offline tools: history lists it, export writes it inside an allowed folder.
+    const history = await call(client, 'history', {});
+    expect(history.data).toMatchObject({ total: 1, rows: [{ analysis_id: body.analysis_id }] });
+    const exported = await call(client, 'export', { all: true, format: 'csv', out: join(outDir, 'results.csv') });
+    expect(exported.isError).toBe(false);
+    expect(readFileSync(join(outDir, 'results.csv'), 'utf8')).toContain(body.analysis_id);
+  });
+
+  it('a plan above --max-credits-per-call (depth 3 = 10 credits, per call 5) is refused with nothing sent', async () => {
+    const client = await startMcp(['--allow-dir', FIXTURES, '--max-credits-per-call', '5']);
+    const sent = requests();
+    const r = await call(client, 'locate', { inputs: [join(FIXTURES, 'tokyo.jpg')], depth: 3 });
+    expect(r.isError).toBe(true);
+    expect(r.data.error).toMatchObject({ code: 'over_budget' });
+    expect(r.data.error!.message).toContain('needs up to 10 credits');
+    expect(r.data.error!.message).toContain('geo mcp --max-credits-per-call 5');
+    expect(r.data.error!.hint).toContain('--max-credits-per-call');
+    expect(requests()).toBe(sent);
+  });
+
+  it('--max-credits bounds the whole run: once spent, the next plan is refused with nothing sent', async () => {
+    const client = await startMcp(['--allow-dir', FIXTURES, '--max-credits', '1']);
+    expect((await call(client, 'locate', { inputs: [join(FIXTURES, 'sydney.jpg')] })).isError).toBe(false);
+    const sent = requests();
+    const r = await call(client, 'locate', { inputs: [join(FIXTURES, 'newyork.jpg')] });
+    expect(r.isError).toBe(true);
+    expect(r.data.error).toMatchObject({ code: 'over_budget' });
+    expect(r.data.error!.message).toContain('0 of geo mcp --max-credits 1');
+    expect(requests()).toBe(sent);
+  });
+
+  it('a path outside --allow-dir, and a symlink inside it that leads out, are refused with nothing read or sent', async () => {
+    // (Not the fixtures themselves: those are geo's own sample photos, which every server may read.)
+    const outside = join(tmp('geo-mcp-outside-'), 'photo.jpg');
+    copyFileSync(join(FIXTURES, 'paris.jpg'), outside);
+    const allowed = tmp('geo-mcp-allowed-');
+    symlinkSync(outside, join(allowed, 'link.jpg'));
+    const client = await startMcp(['--allow-dir', allowed]);
+    const sent = requests();
+    for (const input of [outside, join(allowed, 'link.jpg')]) {
+      for (const [tool, args] of [['locate', { inputs: [input] }], ['inspect', { files: [input] }], ['history', { ref: input }]] as const) {
+        const r = await call(client, tool, args);
+        expect(r.isError, `${tool} ${input}`).toBe(true);
+        expect(r.data.error?.code, `${tool} ${input}`).toBe('outside_allowed_dirs');
+      }
+    }
+    // The folder itself: its symlinked image leads out, so locating the folder is refused too.
+    expect((await call(client, 'locate', { inputs: [allowed] })).data.error?.code).toBe('outside_allowed_dirs');
+    // An export may not be written out of the folder either.
+    expect((await call(client, 'export', { all: true, format: 'csv', out: join(tmpdir(), 'geo-mcp-out.csv') })).data.error?.code).toBe('outside_allowed_dirs');
+    expect(requests()).toBe(sent);
+  });
+
+  it('bad arguments get the service\'s own error code, with nothing sent', async () => {
+    const client = await startMcp([]);
+    const sent = requests();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ inputs: ['sample:paris'], depth: 5 }, 'invalid_request'],
+      [{ inputs: ['sample:paris'], effort: 'extreme' }, 'invalid_effort'],
+      [{ inputs: ['sample:paris'], depth: 1, effort: 'high' }, 'effort_exceeds_depth'],
+      [{ inputs: ['sample:paris'], scope: { name: 'Paris', lat: 48.85, lng: 2.35, radius_km: 900 } }, 'invalid_scope'],
+      [{ inputs: ['sample:paris'], api_key: KEYS.free }, 'invalid_request'],
+    ];
+    for (const [args, code] of cases) {
+      const r = await call(client, 'locate', args);
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+      expect(r.data.error?.code, JSON.stringify(args)).toBe(code);
+      expect(r.data.error?.hint, JSON.stringify(args)).toBeTruthy();
+    }
+    expect(requests()).toBe(sent);
+  });
+
+  it('credits, inspect, cases_create and cases_list answer as their commands do', async () => {
+    const client = await startMcp([]);
+    const credits = await call(client, 'credits', {});
+    expect(credits.isError).toBe(false);
+    expect(credits.data).toMatchObject({ success: true, data: { total_available: expect.any(Number) } });
+    const inspect = await call(client, 'inspect', { files: ['sample:tokyo'] });
+    expect(inspect.text).toMatch(/GPS 35\.\d+, 139\.\d+/);
+    const created = await call(client, 'cases_create', { name: 'Harbour fire' });
+    expect(created.isError).toBe(false);
+    expect((await call(client, 'cases_list', {})).text).toContain('Harbour fire');
+  });
+
+  it('the key is in no message the servers sent and in none of their stderr', () => {
+    expect(traffic.length).toBeGreaterThan(20);
+    for (const m of traffic) expect(m).not.toContain(KEYS.pro);
+    for (const err of stderrs) {
+      expect(err()).toContain('geo mcp: serving');
+      expect(err()).not.toContain(KEYS.pro);
+    }
+  });
+});
