@@ -98,11 +98,12 @@ describe('geo mcp, driven by the SDK client over stdio', () => {
     expect(first.isError).toBe(false);
     expect(debits()).toBe(before + 1);
     const r = first.data.results![0]!;
-    expect(r).toMatchObject({ ok: true, answered_by: 'service', exif: { verdict: 'agrees' } });
+    // geo removed the GPS before upload: the sandbox's synthetic answer is contradicted, independently.
+    expect(r).toMatchObject({ ok: true, answered_by: 'service', exif: { verdict: 'contradicts', independent: true } });
     expect(r.provenance_record).toMatch(new RegExp(`^${env.GEO_DATA_DIR}/results/[0-9a-f]{64}/.+\\.json$`));
     expect(r.map_links.map((l) => new URL(l.url).hostname)).toEqual(['www.google.com', 'www.openstreetmap.org', 'maps.apple.com']);
     expect(first.data.credits).toMatchObject({ spent: 1, planned: 1 });
-    expect(first.text).toContain('EXIF agrees');
+    expect(first.text).toContain('EXIF contradicts (independent: the GPS was not sent)');
 
     // The CLI with the same key, service and data folder: it reuses the stored answer (nothing
     // sent), and prints that body exactly as received, so the two must agree field for field.
