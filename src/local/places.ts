@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { haversineKm } from './distance.js';
-import { COLS, PACKED_FILE, type PlaceArrays, type PlaceData, ROWS, unpackPlaces } from './places-pack.js';
+import { COLS, PACKED_FILE, type PlaceArrays, type PlaceData, ROWS, unpackShipped } from './places-pack.js';
 import { fromCities } from './places-source.js';
 
 export { NO_ADMIN } from './places-pack.js';
@@ -34,7 +34,7 @@ export function placeIndex(): PlaceIndex {
 function build(): PlaceIndex {
   let data: PlaceData | undefined;
   try {
-    data = unpackPlaces(readFileSync(new URL(PACKED_FILE, import.meta.url)));
+    data = unpackShipped(readFileSync(new URL(PACKED_FILE, import.meta.url)));
   } catch {
     data = undefined; // not built (sources run by tests), or unreadable: the source still answers
   }
