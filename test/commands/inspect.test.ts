@@ -17,6 +17,11 @@ describe('geo inspect', () => {
     expect(o.exif.gps.lat).toBeCloseTo(48.85837, 6);
     expect(o.place).toMatchObject({ countryCode: 'FR', region: 'Île-de-France' });
     expect(o.place.text).toMatch(/France$/);
+    // What geo locate would upload: the file without its EXIF, orientation kept (issue 14).
+    expect(o.upload).toMatchObject({ metadata: 'removed', size: 591, removed: [{ what: 'EXIF (GPS, camera, capture details)', bytes: 440 }], orientation: 1 });
+    const text = await runCli(['inspect', f('paris.jpg'), f('plain.png')]);
+    expect(text.stdout).toContain('upload  without EXIF (GPS, camera, capture details; 440 bytes); orientation (1) kept (591 bytes; --keep-metadata sends the file as it is)');
+    expect(text.stdout).toContain('upload  sent as it is: no metadata to remove');
   });
 
   it('several files (or --format ndjson) print one line per file', async () => {

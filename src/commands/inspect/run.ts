@@ -11,6 +11,7 @@ import { type ExifSummary, readExif } from '../../local/exif.js';
 import { readFileHead } from '../../local/files.js';
 import { type Place, formatPlace, reverseGeocode } from '../../local/geocode.js';
 import { type ImageKind, readImage, unsendableReason } from '../../local/image.js';
+import { type SentImage, outgoingImage } from '../../local/without-metadata.js';
 
 export interface InspectOk {
   input: string;
@@ -26,6 +27,8 @@ export interface InspectOk {
   place?: Place & { text: string };
   /** Would `geo locate` send this file as it is? */
   api: { accepted: boolean; reason?: string };
+  /** What `geo locate` would upload (JPEG and PNG): the metadata it removes first (issue 14). */
+  upload?: SentImage;
 }
 
 export interface InspectFailed {
@@ -61,6 +64,7 @@ export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>): Promise<I
     }
     const refused = unsendableReason(img.kind, img.size);
     if (refused) rec.api = { accepted: false, reason: refused.message };
+    else rec.upload = (await outgoingImage(img, false)).sent;
     return rec;
   } catch (e) {
     if (e instanceof UsageError) return { input, ok: false, error: { message: e.message, ...(e.hint ? { hint: e.hint } : {}) } };

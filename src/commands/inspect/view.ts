@@ -8,6 +8,7 @@ import { coord, osmLink } from '../../output/maps.js';
 import type { ViewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { InspectOk, InspectRecord } from './run.js';
+import { type SentImage, describeRemoval } from '../../local/without-metadata.js';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -30,6 +31,12 @@ function gpsRows(r: InspectOk, view: ViewOpts): KvInput[] {
   return rows;
 }
 
+/** What geo locate would send of this file: metadata removed first, or nothing to remove. */
+function uploadText(u: SentImage): string {
+  if (u.metadata !== 'removed') return 'sent as it is: no metadata to remove';
+  return `without ${describeRemoval(u.removed ?? [], u.orientation)} (${fmt(u.size)} bytes; --keep-metadata sends the file as it is)`;
+}
+
 export function recordRows(r: InspectOk, view: ViewOpts): KvInput[] {
   const e = r.exif;
   const rows: KvInput[] = [
@@ -44,6 +51,7 @@ export function recordRows(r: InspectOk, view: ViewOpts): KvInput[] {
   if (e.lens) rows.push(['lens', e.lens]);
   if (e.software) rows.push(['software', e.software]);
   rows.push(['API', r.api.accepted ? 'accepted as is' : drawn(view.style.yellow(`not as is: ${sanitizeInline(r.api.reason ?? '')}`))]);
+  if (r.upload) rows.push(['upload', uploadText(r.upload)]);
   for (const err of e.errors) rows.push(['EXIF warning', err]);
   return rows;
 }
