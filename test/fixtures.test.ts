@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import exifr from 'exifr';
 import { afterAll, describe, expect, it } from 'vitest';
+import { EXIFTOOL, EXIFTOOL_SKIP } from './export/tools.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const IMAGES = join(ROOT, 'fixtures/images');
@@ -74,17 +75,10 @@ describe('manifest values match what exifr reads', () => {
 });
 
 /** exiftool is the reference reader; CI installs it when it can, otherwise this check skips (and says so). */
-const exiftool = (() => {
-  try {
-    execFileSync('exiftool', ['-ver'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const exiftool = EXIFTOOL;
 
 describe('manifest values match exiftool', () => {
-  it.skipIf(!exiftool)(exiftool ? 'GPS, camera and dates of every JPEG' : 'skipped: exiftool is not installed (apt-get install libimage-exiftool-perl)', () => {
+  it.skipIf(!exiftool)(exiftool ? 'GPS, camera and dates of every JPEG' : EXIFTOOL_SKIP, () => {
     const jpegs = manifest.images.filter((x) => x.kind === 'jpeg');
     const args = ['-json', '-n', '-GPSLatitude', '-GPSLongitude', '-Make', '-Model', '-DateTimeOriginal', '-OffsetTimeOriginal', ...jpegs.map((e) => join(IMAGES, e.file))];
     const rows = JSON.parse(execFileSync('exiftool', args, { encoding: 'utf8' })) as Record<string, string | number | undefined>[];

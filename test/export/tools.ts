@@ -18,6 +18,10 @@ function has(cmd: string, args: string[]): boolean {
   return spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
 }
 
+/** exiftool (Debian libimage-exiftool-perl), the reference EXIF reader. Tests skip with this reason when it is missing. */
+export const EXIFTOOL = has('exiftool', ['-ver']);
+export const EXIFTOOL_SKIP = 'skipped: exiftool is not installed (apt-get install libimage-exiftool-perl)';
+
 /** Debian gdal-bin; .ci/run installs it. Tests skip with this reason when it is missing. */
 export const OGRINFO = has('ogrinfo', ['--version']);
 export const OGRINFO_SKIP = 'ogrinfo missing: apt-get install -y gdal-bin';

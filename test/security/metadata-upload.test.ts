@@ -12,21 +12,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIFTOOL, EXIFTOOL_SKIP } from '../export/tools.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const IMAGES = join(import.meta.dirname, '../../fixtures/images');
 const PHOTOS = join(import.meta.dirname, '../../../shared/photos');
 const KEY = 'orca_capture_test_key_0123456789';
 
-const exiftool = (() => {
-  try {
-    execFileSync('exiftool', ['-ver'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const NO_EXIFTOOL = 'skipped: exiftool is not installed (apt-get install libimage-exiftool-perl)';
+const exiftool = EXIFTOOL;
+const NO_EXIFTOOL = EXIFTOOL_SKIP;
 
 /** Captures every geolocate body's image and answers one valid result. */
 let server: Server;

@@ -5,6 +5,7 @@
  */
 import { DEPTH_COST, type Depth } from '../../api/schemas.js';
 import { DEFAULT_CONFIRM_THRESHOLD } from '../../batch/plan.js';
+import { configuredThreshold } from '../../batch/consent.js';
 import type { Ctx } from '../../context.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { noPromptReason } from '../../output/io.js';
@@ -31,11 +32,9 @@ export function geolocateSpend(body: Buffer | undefined): Spend {
   return { depth: known, credits: known ? DEPTH_COST[known] : MAX_COST };
 }
 
+/** The confirm threshold, read the way locate and eval read it (batch/consent.ts). */
 function threshold(ctx: Pick<Ctx, 'config'>): number {
-  const v = ctx.config.getDefault('confirm_threshold')?.trim();
-  if (v === undefined) return DEFAULT_CONFIRM_THRESHOLD;
-  if (!/^\d+$/.test(v)) throw new UsageError(`the configured confirm_threshold "${v}" is not a whole number of credits`, 'geo config set confirm_threshold 20');
-  return Number(v);
+  return configuredThreshold(ctx.config.getDefault('confirm_threshold')) ?? DEFAULT_CONFIRM_THRESHOLD;
 }
 
 /** Resolves when the spend may go ahead; throws (nothing sent) when it may not. */

@@ -8,6 +8,7 @@ import { configuredThreshold } from '../../batch/consent.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_CORRECT_WITHIN_KM } from '../../eval/metrics.js';
+import { wholeNumber } from '../../flags.js';
 
 export interface EvalSettings {
   inputs: string[];
@@ -55,13 +56,6 @@ function positiveKm(v: unknown): number {
   return n;
 }
 
-function wholeNumber(v: unknown, flag: string, min: number, max: number, hint: string): number | undefined {
-  if (v === undefined) return undefined;
-  const s = String(v).trim();
-  const n = /^\d+$/.test(s) ? Number(s) : Number.NaN;
-  if (!(n >= min && n <= max)) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${String(v)}"`, hint);
-  return n;
-}
 
 export function parseEval(ctx: Ctx, inputs: string[], opts: Record<string, unknown>): EvalSettings {
   const from = opts.from as string | undefined;

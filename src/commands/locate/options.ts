@@ -11,6 +11,7 @@ import { UsageError } from '../../errors.js';
 import { configuredThreshold } from '../../batch/consent.js';
 import { isUrlInput } from '../../batch/inputs.js';
 import { type LocateFlags, planLocate } from './request.js';
+import { wholeNumber } from '../../flags.js';
 
 const FLAG_NAMES = ['depth', 'effort', 'scope', 'center', 'radius', 'capturedAt', 'batchId', 'async', 'model', 'idempotencyKey', 'maxCredits', 'minConfidence'] as const;
 
@@ -27,13 +28,6 @@ export interface LocateSettings {
 }
 
 
-function wholeNumber(v: unknown, flag: string, min: number, max: number, hint: string): number | undefined {
-  if (v === undefined) return undefined;
-  const s = String(v).trim();
-  const n = /^\d+$/.test(s) ? Number(s) : Number.NaN;
-  if (!(n >= min && n <= max)) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${String(v)}"`, hint);
-  return n;
-}
 
 /** A folder, a list or several names always print one record per input, even when they hold one image. */
 async function namesOneImage(inputs: string[], fromFile: unknown): Promise<boolean> {

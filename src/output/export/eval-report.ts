@@ -12,7 +12,7 @@ import type { EvalReport, EvalRow } from '../../eval/evaluate.js';
 import type { Metrics } from '../../eval/metrics.js';
 import { km, pct } from '../views/eval.js';
 import { type Series, errorCdfSvg, reliabilitySvg } from './eval-charts.js';
-import { esc } from './html.js';
+import { esc, pageHead } from './html.js';
 
 export interface EvalReportOptions {
   /** ISO time shown in the header (ctx.now()). */
@@ -105,18 +105,7 @@ export function renderEvalReport(r: EvalReport, rows: readonly EvalRow[], opts: 
   const csp = ["default-src 'none'", "script-src 'none'", `style-src ${hash(CSS)}`, "img-src 'none'", "base-uri 'none'", "form-action 'none'", "object-src 'none'"].join('; ');
   const images = new Set(rows.map((x) => x.input)).size;
   const title = `geo eval: ${images} image${images === 1 ? '' : 's'}, depth ${r.depths.join(', ')}`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="geo ${esc(opts.cliVersion ?? '')}">
-<title>${esc(title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
+  return `${pageHead({ csp, title, ...(opts.cliVersion !== undefined ? { cliVersion: opts.cliVersion } : {}), styles: [CSS] })}
 <header class="page"><h1>${esc(title)}</h1><p>Generated ${esc(opts.generatedAt)} by geo${opts.cliVersion ? ` ${esc(opts.cliVersion)}` : ''}${opts.source ? ` · ${esc(opts.source)}` : ''}. A correct answer is within ${r.calibration.correct_within_km} km of the truth. p90 and the median interpolate linearly between ranks.</p></header>
 <main>
 <section><h2>Accuracy, error and cost</h2>${summary(r)}

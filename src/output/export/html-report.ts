@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ProvenanceRecord } from '../../local/store-types.js';
-import { esc, inlineSafe, jsonForScript } from './html.js';
+import { esc, inlineSafe, jsonForScript, pageHead } from './html.js';
 import type { LeafletAssets } from './leaflet-assets.js';
 import type { Capture } from './capture.js';
 import { type ExportItem, exifPointOf, placeName, toItem } from './model.js';
@@ -83,18 +83,7 @@ export function renderHtmlReport(entries: readonly ReportEntry[], opts: ReportOp
     const media = { ...(e.thumbnail ? { thumb: e.thumbnail } : {}), missing: e.missingImage ?? 'image not embedded', ...(e.capture ? { capture: e.capture } : {}) };
     return resultSection(item, i, media, { hasMap, numbered: several });
   });
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="geo ${esc(opts.cliVersion ?? '')}">
-<title>${esc(title)}</title>
-${styles.map((s) => `<style>${s}</style>`).join('\n')}
-</head>
-<body>
+  return `${pageHead({ csp, title, ...(opts.cliVersion !== undefined ? { cliVersion: opts.cliVersion } : {}), styles })}
 <header class="page" id="top"><h1>${esc(title)}</h1><p>Generated ${esc(opts.generatedAt)} by geo${opts.cliVersion ? ` ${esc(opts.cliVersion)}` : ''}. Map tiles (OpenStreetMap, Esri satellite) load when online; markers, candidates, EXIF point, scope and country outlines (approximate at sea) draw offline.${hasMap && opts.leaflet!.version ? ` Leaflet ${esc(opts.leaflet!.version)}.` : ''}</p></header>
 <main>
 ${several ? summarySection(items, hasMap) : ''}

@@ -21,3 +21,22 @@ export function inlineSafe(code: string, tag: 'script' | 'style'): string {
   // The HTML parser turns CRLF and CR into LF before the CSP hash is checked: normalise first.
   return code.replace(/\r\n?/g, '\n').replace(end, `<\\/${tag}`).replace(/<!--/g, '<\\!--');
 }
+
+/**
+ * The start of a self-contained page, up to <body>: its Content-Security-Policy (a meta tag, the
+ * only way a file opened from disk can carry one), no referrer, and the given <style> blocks.
+ */
+export function pageHead(o: { csp: string; title: string; cliVersion?: string; styles: readonly string[] }): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(o.csp)}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="geo ${esc(o.cliVersion ?? '')}">
+<title>${esc(o.title)}</title>
+${o.styles.map((st) => `<style>${st}</style>`).join('\n')}
+</head>
+<body>`;
+}
