@@ -115,7 +115,7 @@ export function tools(readOnly: boolean): Tool[] {
   const all: Tool[] = [
     {
       name: 'locate', title: 'Locate images', readOnly: false, idempotent: true, openWorld: true, inputSchema: jsonSchema(LOCATE()), run: locateTool,
-      description: 'Estimate where photos were taken (Visual Geolocation API). Costs credits: depth 1 = 1, 2 = 2, 3 = 10 per image; an image already answered (same bytes and request) is reused free. Returns per input the API result, the EXIF check (the photo\'s own GPS against the estimate), the provenance record path and map links.',
+      description: 'Estimate where photos were taken (Visual Geolocation API). Costs credits: depth 1 = 1, 2 = 2, 3 = 10 per image; an image already answered (same bytes and request) is reused free. Returns per input the API result, the EXIF check (the photo\'s own GPS against the estimate: an independent witness, since images are sent without their metadata), the provenance record path and map links.',
     },
     { name: 'inspect', title: 'Inspect image files', readOnly: true, idempotent: true, openWorld: false, inputSchema: jsonSchema(INSPECT()), run: inspect, description: 'Offline and free: sha256, type, size, dimensions, EXIF GPS/time/camera and the offline place name of the GPS point. Nothing is sent.' },
     { name: 'credits', title: 'Credit balance', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(NONE()), run: credits, description: 'The account\'s credits: balance, api_balance, total_available, purchased, used. Free.' },
