@@ -24,9 +24,6 @@ function commandNouns() {
   return [...new Set([...DESIGN_NOUNS, ...found])].sort();
 }
 
-/** Nouns that serve the other commands (their run.ts) to another kind of client. */
-const FRONT_ENDS = ['mcp'];
-
 const PROCESS_MSG = 'Only src/cli.ts and bin/ touch process (DESIGN.md "Layers"): take what you need from Ctx.';
 const processImports = [
   { name: 'process', message: PROCESS_MSG },
@@ -68,6 +65,13 @@ export function layerConfigs() {
       up(['api/client', 'commands', 'cli', 'context'], 'src/output takes plain data: it never fetches (api/client) and never imports commands, cli or context.'),
       { regex: '^undici(/|$)', message: 'src/output never fetches: no undici.' },
     ]),
+    // src/mcp is a second front door beside cli.ts (DESIGN.md "Layers"): it serves the commands'
+    // plain functions (run.ts) to an agent, never their handlers, registers or views (what the CLI
+    // prints is not what an agent gets), and never the CLI itself.
+    restrict(['src/mcp/**/*.ts'], [
+      { regex: '^\\.\\./commands/[^/]+/(?!run\\.js$)', message: 'src/mcp calls the commands through their run.ts only (their plain functions), never their handlers or views.' },
+      up(['cli'], 'src/mcp is a front door beside cli.ts, not under it.'),
+    ]),
     restrict(['src/local/**/*.ts', 'src/config/**/*.ts', 'src/batch/**/*.ts'], [
       up(['commands', 'cli', 'context'], 'src/local, src/config and src/batch sit below the commands: no commands, cli or context.'),
     ]),
@@ -75,13 +79,6 @@ export function layerConfigs() {
   const nouns = commandNouns();
   for (const noun of nouns) {
     const others = nouns.filter((n) => n !== noun);
-    if (FRONT_ENDS.includes(noun)) {
-      // geo mcp serves the other commands to an agent: it may call their plain functions (run.ts),
-      // never their handlers, registers or views (what the CLI prints is not what an agent gets).
-      const message = `src/commands/${noun} serves other commands through their run.ts only (their plain functions), never their handlers or views.`;
-      configs.push(restrict([`src/commands/${noun}/**/*.ts`], [{ regex: `^\\.\\./(${others.join('|')})/(?!run\\.js$)`, message }, up(others.map((o) => `commands/${o}`), message)]));
-      continue;
-    }
     configs.push(
       restrict(
         [`src/commands/${noun}/**/*.ts`],

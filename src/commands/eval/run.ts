@@ -15,7 +15,7 @@ import type { BatchEvent, BatchSummary } from '../../batch/types.js';
 import type { Handler } from '../../cli.js';
 import type { Ctx } from '../../context.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
-import { type EvalReport, type EvalRow, evaluate, rowOf } from '../../eval/evaluate.js';
+import { type EvalReport, type EvalRow, evaluate, rowOf } from '../../local/eval/evaluate.js';
 import { readTruthFile } from '../../local/truth.js';
 import { renderEvalReport } from '../../output/export/eval-report.js';
 import { BASE_FORMATS, PLAIN, formatOutput, resolveFormat, viewOpts } from '../../output/render.js';

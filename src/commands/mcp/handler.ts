@@ -2,8 +2,8 @@
 import { resolve } from 'node:path';
 import type { Handler } from '../../cli.js';
 import { UsageError } from '../../errors.js';
-import { AllowedDirs, Budget } from './guards.js';
-import { serve } from './server.js';
+import { AllowedDirs, Budget } from '../../mcp/guards.js';
+import { serve } from '../../mcp/server.js';
 
 export const DEFAULT_MAX_CREDITS_PER_CALL = 10;
 

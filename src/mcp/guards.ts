@@ -7,9 +7,9 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { BudgetName } from '../../batch/plan.js';
-import { UsageError } from '../../errors.js';
-import { expandSamples } from '../../local/samples.js';
+import type { BudgetName } from '../batch/plan.js';
+import { UsageError } from '../errors.js';
+import { expandSamples } from '../local/samples.js';
 
 /** A refusal by a guard: a usage error (nothing read, nothing sent) with a code an agent can act on. */
 export class RefusedError extends UsageError {

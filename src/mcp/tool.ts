@@ -1,5 +1,5 @@
 /** What every tool of `geo mcp` gets, and what it gives back. */
-import type { Ctx } from '../../context.js';
+import type { Ctx } from '../context.js';
 import type { AllowedDirs, Budget } from './guards.js';
 
 export interface ToolCtx {

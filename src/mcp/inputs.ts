@@ -7,9 +7,9 @@
  */
 import * as z from 'zod/mini';
 import { toJSONSchema } from 'zod/v4/core';
-import { RequestValidationError } from '../../api/errors.js';
-import { EFFORTS, LIMITS } from '../../api/schemas.js';
-import { EXPORT_FORMATS } from '../../output/export/index.js';
+import { RequestValidationError } from '../api/errors.js';
+import { EFFORTS, LIMITS } from '../api/schemas.js';
+import { EXPORT_FORMATS } from '../output/export/index.js';
 
 const text = (description: string) => z.string().check(z.describe(description));
 const nonEmpty = (description: string) => z.string().check(z.trim(), z.minLength(1), z.describe(description));

@@ -5,13 +5,13 @@
  * what is left of --max-credits, or it is refused before anything is sent.
  */
 import { resolve } from 'node:path';
-import type { GeolocateResponse } from '../../api/schemas.js';
-import { expandInputs } from '../../batch/inputs.js';
-import type { BatchEvent, BatchRecord } from '../../batch/types.js';
-import { UsageError } from '../../errors.js';
-import { isResultBody } from '../../local/store.js';
-import { mapLinks } from '../../output/maps.js';
-import { parseLocate, runLocate, startLocate } from '../locate/run.js';
+import type { GeolocateResponse } from '../api/schemas.js';
+import { expandInputs } from '../batch/inputs.js';
+import type { BatchEvent, BatchRecord } from '../batch/types.js';
+import { UsageError } from '../errors.js';
+import { isResultBody } from '../local/store.js';
+import { mapLinks } from '../output/maps.js';
+import { parseLocate, runLocate, startLocate } from '../commands/locate/run.js';
 import { RefusedError } from './guards.js';
 import { LOCATE, parseArgs } from './inputs.js';
 import type { ToolCtx, ToolResult } from './tool.js';

@@ -4,14 +4,14 @@
  */
 import { stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { runAnalyses } from '../analyses/run.js';
-import { runCreate, runList } from '../cases/run.js';
-import { runCredits } from '../credits/run.js';
-import { chooseFormat, renderRecords, selectRecords } from '../export/run.js';
-import { historyRow, runHistory, runHistoryShow } from '../history/run.js';
-import { runInspect } from '../inspect/run.js';
-import { runUsage } from '../usage/run.js';
-import { UsageError } from '../../errors.js';
+import { runAnalyses } from '../commands/analyses/run.js';
+import { runCreate, runList } from '../commands/cases/run.js';
+import { runCredits } from '../commands/credits/run.js';
+import { chooseFormat, renderRecords, selectRecords } from '../commands/export/run.js';
+import { historyRow, runHistory, runHistoryShow } from '../commands/history/run.js';
+import { runInspect } from '../commands/inspect/run.js';
+import { runUsage } from '../commands/usage/run.js';
+import { UsageError } from '../errors.js';
 import { ANALYSES, CASES_CREATE, CASES_LIST, EXPORT, HISTORY, INSPECT, LOCATE, NONE, jsonSchema, parseArgs } from './inputs.js';
 import { locateTool } from './locate-tool.js';
 import type { Tool, ToolCtx, ToolResult } from './tool.js';
