@@ -132,7 +132,7 @@ export async function previewRequests(jobs: Job[], params: BatchParams, baseUrl:
   const out: RequestPreview[] = [];
   for (const j of jobs.filter((x) => !isFinished(state?.done.get(x.id)))) {
     const s = j.source;
-    const sent = s.kind === 'image' && fitsLimit(s.image.size) ? (await outgoingImage(s.image, Boolean(opts.keepMetadata))).sent : undefined;
+    const sent = s.kind === 'image' && fitsLimit(s.image.size) ? (await outgoingImage(s.image, Boolean(opts.keepMetadata), { hashNow: true })).sent : undefined;
     const image =
       s.kind === 'url' ? { image_url: s.url }
         : s.kind === 'image' ? { image_b64: `<${b64Length(sent?.size ?? s.image.size)} base64 characters elided>` }

@@ -36,25 +36,35 @@ export async function* readChunks(path: string, chunkBytes: number): AsyncGenera
 
 /**
  * Byte ranges [from, to) of a file and in-memory pieces, in order, through one reused buffer (same
- * contract as readChunks: each view is valid until the next is requested). A file that shrank
- * since the ranges were planned ends early; the caller's length check catches it.
+ * contract as readChunks: each view is valid until the next is requested). Every chunk but the
+ * last is exactly `chunkBytes` long, whatever the piece boundaries: a multiple of 3 keeps the
+ * base64 encoder from carrying bytes over, which would cost a fresh Buffer per chunk (issue 7's
+ * peak-RSS budget). A file that shrank since the ranges were planned ends early; the caller's
+ * length check catches it.
  */
 export async function* readRanges(path: string, pieces: ReadonlyArray<{ from: number; to: number } | Buffer>, chunkBytes: number): AsyncGenerator<Buffer> {
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(chunkBytes);
+    let filled = 0;
     for (const p of pieces) {
-      if (Buffer.isBuffer(p)) {
-        yield p;
-        continue;
-      }
-      for (let at = p.from; at < p.to; ) {
-        const { bytesRead } = await fh.read(buf, 0, Math.min(chunkBytes, p.to - at), at);
-        if (bytesRead === 0) return;
-        at += bytesRead;
-        yield buf.subarray(0, bytesRead);
+      let at = Buffer.isBuffer(p) ? 0 : p.from;
+      const end = Buffer.isBuffer(p) ? p.length : p.to;
+      while (at < end) {
+        const want = Math.min(chunkBytes - filled, end - at);
+        let got: number;
+        if (Buffer.isBuffer(p)) got = p.copy(buf, filled, at, at + want);
+        else ({ bytesRead: got } = await fh.read(buf, filled, want, at));
+        if (got === 0) break;
+        at += got;
+        filled += got;
+        if (filled === chunkBytes) {
+          yield buf;
+          filled = 0;
+        }
       }
     }
+    if (filled > 0) yield buf.subarray(0, filled);
   } finally {
     await fh.close();
   }

@@ -30,20 +30,36 @@ export interface Outgoing {
 
 const CHUNK = 3 * 16 * 1024;
 
-/** The upload of `image`: without metadata unless `keep`. Files are read twice (plan, hash), never held. */
-export async function outgoingImage(image: LocalImage, keep: boolean): Promise<Outgoing> {
+/**
+ * The upload of `image`: without metadata unless `keep`. Files are never held whole: the plan
+ * reads segment headers (and walks the scan for EOI), and the sha256 of the bytes sent is taken
+ * as they stream out, on the first pass that completes (a retry resends the same bytes), not by a
+ * pass of its own (a second read of a 15 MB photo cost 2-3 MiB of peak RSS; bench/image.mjs).
+ * Callers that send nothing (--dry-run, inspect) ask for it with `hashNow`.
+ */
+export async function outgoingImage(image: LocalImage, keep: boolean, opts: { hashNow?: boolean } = {}): Promise<Outgoing> {
   const whole: SentImage = { sha256: image.sha256, size: image.size, metadata: keep ? 'kept' : 'none' };
   if (keep || (image.kind !== 'jpeg' && image.kind !== 'png')) return { b64: image.b64, sent: whole };
   const held = image.bytes;
   const plan = held ? await planStrip(bufferSource(held), image.kind) : await withFileSource(image.source, (src) => planStrip(src, image.kind));
   if (plan.removed.length === 0) return { b64: image.b64, sent: whole };
   const pieces = () => (held ? inMemory(held, plan.pieces) : readRanges(image.source, plan.pieces, CHUNK));
-  const hash = createHash('sha256');
-  for await (const chunk of pieces()) hash.update(chunk);
-  return {
-    b64: { length: b64Length(plan.size), stream: () => encodeChunks(pieces()) },
-    sent: { sha256: hash.digest('hex'), size: plan.size, metadata: 'removed', removed: plan.removed, ...(plan.orientation !== undefined ? { orientation: plan.orientation } : {}) },
-  };
+  const sent: SentImage = { sha256: '', size: plan.size, metadata: 'removed', removed: plan.removed, ...(plan.orientation !== undefined ? { orientation: plan.orientation } : {}) };
+  async function* hashed(): AsyncGenerator<Buffer> {
+    const hash = createHash('sha256');
+    for await (const chunk of pieces()) {
+      hash.update(chunk);
+      yield chunk;
+    }
+    sent.sha256 ||= hash.digest('hex');
+  }
+  if (opts.hashNow) {
+    const it = hashed();
+    while (!(await it.next()).done) {
+      // each chunk is hashed as it passes
+    }
+  }
+  return { b64: { length: b64Length(plan.size), stream: () => encodeChunks(hashed()) }, sent };
 }
 
 function* inMemory(buf: Buffer, pieces: readonly Piece[]): Iterable<Buffer> {

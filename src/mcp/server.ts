@@ -7,9 +7,7 @@
  * and every log line goes to stderr.
  */
 import { Readable } from 'node:stream';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, Server, StdioServerTransport } from './sdk.js';
 import { ApiError, ContractError, NetworkError, RequestValidationError, TimeoutError } from '../api/errors.js';
 import type { Ctx } from '../context.js';
 import { CancelledError, ConfigError, MissingKeyError, ServiceAnswerError, UsageError } from '../errors.js';
