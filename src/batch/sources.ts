@@ -123,6 +123,8 @@ export interface Upload {
   notice?: string;
   /** The bytes that went out (absent for URLs, which the service fetches itself). */
   sent?: SentImage;
+  /** Fills sent.sha256 when the upload did not stream to the end (without-metadata.ts). */
+  settle?: () => Promise<void>;
 }
 
 export interface UploadOptions {
@@ -151,7 +153,7 @@ export async function prepareUpload(j: Job, opts: UploadOptions = {}): Promise<U
     // Stdin beyond the limit (files were caught by size above) can only go out downscaled.
     if (!fitsLimit(s.image.size)) return { ...(await outgoing(name, await downscaleToFit(name, await bytesOf(s.image)), keep)), notice: `${name}: downscaled to fit the 20 MB limit` };
     const out = await outgoingImage(s.image, keep);
-    return { image: out.b64, sent: out.sent };
+    return { image: out.b64, sent: out.sent, settle: out.settle };
   }
   const jpeg = s.kind === 'convert' ? await toJpeg(name, s.path ?? (await bytesOf(s.image))) : await downscaleToFit(name, s.path);
   if (!fitsLimit(jpeg.length)) throw tooLargeError(name, jpeg.length);
@@ -160,7 +162,7 @@ export async function prepareUpload(j: Job, opts: UploadOptions = {}): Promise<U
 }
 
 /** A conversion's JPEG goes out like a file would: without its metadata unless kept. */
-async function outgoing(name: string, jpeg: Buffer, keep: boolean): Promise<Pick<Upload, 'image' | 'sent'>> {
+async function outgoing(name: string, jpeg: Buffer, keep: boolean): Promise<Pick<Upload, 'image' | 'sent' | 'settle'>> {
   const out = await outgoingImage(imageFromBytes(name, jpeg), keep);
-  return { image: out.b64, sent: out.sent };
+  return { image: out.b64, sent: out.sent, settle: out.settle };
 }

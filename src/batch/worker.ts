@@ -94,6 +94,9 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     const at = new Date(w.now()).toISOString();
     const kept = { raw: res.raw, status: res.status, credits, ...deviations };
     await w.journal?.append(answer.ok ? { t: 'done', id: job.id, key, ok: true, result: answer.result, ...kept, ...(res.replayed ? { replayed: true } : {}), at } : { t: 'done', id: job.id, key, ok: false, error: answer.error, ...kept, at });
+    // The sha256 of the bytes sent is taken as they stream; a server that answered before reading
+    // them all leaves it to one more local pass (never a reason to lose the answer).
+    await upload.settle?.().catch(() => undefined);
     const response: ResponseMeta = {
       raw: res.raw, status: res.status, headers: res.headers, idempotencyKey: key, attempts: res.attempts, elapsedMs: res.elapsedMs, ...(res.requestId ? { requestId: res.requestId } : {}), ...deviations,
       ...(upload.sent ? { sent: upload.sent } : {}),

@@ -26,6 +26,11 @@ export interface SentImage {
 export interface Outgoing {
   b64: ImageB64Source;
   sent: SentImage;
+  /**
+   * Makes sure `sent.sha256` is filled: it is taken as the bytes stream out, but a server may
+   * answer before reading the whole body; then one more pass over the bytes takes it.
+   */
+  settle(): Promise<void>;
 }
 
 const CHUNK = 3 * 16 * 1024;
@@ -39,10 +44,11 @@ const CHUNK = 3 * 16 * 1024;
  */
 export async function outgoingImage(image: LocalImage, keep: boolean, opts: { hashNow?: boolean } = {}): Promise<Outgoing> {
   const whole: SentImage = { sha256: image.sha256, size: image.size, metadata: keep ? 'kept' : 'none' };
-  if (keep || (image.kind !== 'jpeg' && image.kind !== 'png')) return { b64: image.b64, sent: whole };
+  const settled = async () => undefined;
+  if (keep || (image.kind !== 'jpeg' && image.kind !== 'png')) return { b64: image.b64, sent: whole, settle: settled };
   const held = image.bytes;
   const plan = held ? await planStrip(bufferSource(held), image.kind) : await withFileSource(image.source, (src) => planStrip(src, image.kind));
-  if (plan.removed.length === 0) return { b64: image.b64, sent: whole };
+  if (plan.removed.length === 0) return { b64: image.b64, sent: whole, settle: settled };
   const pieces = () => (held ? inMemory(held, plan.pieces) : readRanges(image.source, plan.pieces, CHUNK));
   const sent: SentImage = { sha256: '', size: plan.size, metadata: 'removed', removed: plan.removed, ...(plan.orientation !== undefined ? { orientation: plan.orientation } : {}) };
   async function* hashed(): AsyncGenerator<Buffer> {
@@ -53,13 +59,15 @@ export async function outgoingImage(image: LocalImage, keep: boolean, opts: { ha
     }
     sent.sha256 ||= hash.digest('hex');
   }
-  if (opts.hashNow) {
+  const settle = async () => {
+    if (sent.sha256) return;
     const it = hashed();
     while (!(await it.next()).done) {
       // each chunk is hashed as it passes
     }
-  }
-  return { b64: { length: b64Length(plan.size), stream: () => encodeChunks(hashed()) }, sent };
+  };
+  if (opts.hashNow) await settle();
+  return { b64: { length: b64Length(plan.size), stream: () => encodeChunks(hashed()) }, sent, settle };
 }
 
 function* inMemory(buf: Buffer, pieces: readonly Piece[]): Iterable<Buffer> {

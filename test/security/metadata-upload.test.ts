@@ -26,10 +26,18 @@ const NO_EXIFTOOL = EXIFTOOL_SKIP;
 let server: Server;
 let url = '';
 const captured: Buffer[] = [];
+/** When set, the server answers as soon as the request starts, before reading the body. */
+let answerEarly = false;
 const RESULT = JSON.stringify({ success: true, analysis_id: 'an_capture', location: { latitude: 10, longitude: 20, country: 'X', city: 'Y', neighborhood: '', address: '' }, confidence: 0.5, reasoning: 'captured', model: 'orca-1.5', depth: 1 });
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (answerEarly && req.method === 'POST') {
+      res.writeHead(200, { 'content-type': 'application/json', connection: 'close' });
+      res.end(RESULT);
+      req.resume();
+      return;
+    }
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
@@ -140,6 +148,29 @@ describe('what the service receives', () => {
     expect(rec.input.sha256).toBe(sha(original));
     expect(rec.sent).toMatchObject({ sha256: sha(bytes), size: bytes.length, metadata: 'removed', orientation: 1 });
     expect(rec.sent.removed.map((r: { what: string }) => r.what)).toEqual(['EXIF (GPS, camera, capture details)', 'XMP', 'IPTC (APP13)', 'comment', 'APP10', 'data after the end of the image']);
+  });
+
+  it('a server that answers before reading the body: the record still holds the sha256 of the bytes that were to go out', async () => {
+    // A 3 MB picture (padding inside the scan, which removal keeps), so the answer comes mid-upload.
+    const big = join(mkdtempSync(join(tmpdir(), 'geo-capture-in-')), 'big.jpg');
+    const e = readFileSync(everything);
+    const eoi = e.lastIndexOf(Buffer.from([0xff, 0xd9]));
+    writeFileSync(big, Buffer.concat([e.subarray(0, eoi), Buffer.alloc(3_000_000, 0x41), e.subarray(eoi)]));
+    const env = { GEO_API_KEY: KEY, GEO_BASE_URL: url };
+    const dry = JSON.parse((await runCli(['locate', big, '--dry-run', '--json'], { env })).stdout) as { image: { sha256: string; size: number } };
+    const data = mkdtempSync(join(tmpdir(), 'geo-capture-data-'));
+    answerEarly = true;
+    try {
+      const r = await runCli(['locate', big, '--json'], { env: { ...env, GEO_DATA_DIR: data, GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-capture-state-')) } });
+      expect(r.code, r.stderr).toBe(0);
+    } finally {
+      answerEarly = false;
+    }
+    const root = join(data, 'results');
+    const [dir] = readdirSync(root);
+    const rec = JSON.parse(readFileSync(join(root, dir!, readdirSync(join(root, dir!))[0]!), 'utf8'));
+    expect(rec.sent).toMatchObject({ sha256: dry.image.sha256, size: dry.image.size, metadata: 'removed' });
+    expect(rec.sent.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('--keep-metadata sends the file byte for byte', async () => {
