@@ -208,6 +208,22 @@ describe('geo eval sends nothing it need not', () => {
     expect(api.count('geolocate')).toBe(0);
   });
 
+  it('a broken file found in a folder, even one with a truth, is listed as skipped and never sent; the rest are evaluated', async () => {
+    serve();
+    const dir = mkdtempSync(join(tmpdir(), 'geo-eval-broken-'));
+    copyFileSync(img('paris.jpg'), join(dir, 'paris.jpg'));
+    writeFileSync(join(dir, 'empty.jpg'), '');
+    writeFileSync(join(dir, 'notes.jpg'), 'not an image\n');
+    const truth = join(dir, 'truth.csv');
+    writeFileSync(truth, 'file,lat,lng\nparis.jpg,48.85837,2.294481\nempty.jpg,1,2\nnotes.jpg,3,4\n');
+    const r = await geo(api, ['eval', dir, '--truth', truth, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/skipped .*empty\.jpg: empty \(0 bytes\); not sent/);
+    expect(r.stderr).toMatch(/skipped .*notes\.jpg: not an image \(text\); not sent/);
+    expect(api.count('geolocate')).toBe(1);
+    expect(json(r.stdout)).toMatchObject({ n: 1, scored: 1 });
+  });
+
   it('no image with a truth: exit 2, nothing sent', async () => {
     serve();
     const r = await geo(api, ['eval', img('nogps.jpg')]);

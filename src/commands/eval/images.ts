@@ -3,9 +3,13 @@
  * sample:NAME), each given its truth, from --truth FILE when given, else its own EXIF GPS (read
  * here; never sent). Images without a truth are set aside before the plan: listed, never sent.
  */
+import { stat } from 'node:fs/promises';
 import { expandInputs } from '../../batch/inputs.js';
 import { UsageError } from '../../errors.js';
+import { readFileHead } from '../../local/files.js';
+import { unsendableReason } from '../../local/image.js';
 import { expandSamples } from '../../local/samples.js';
+import { SNIFF_BYTES, describeNonImage, sniffKind } from '../../local/sniff.js';
 import { type Truth, type TruthPoint, exifTruth } from '../../local/truth.js';
 
 export interface EvalImage {
@@ -20,6 +24,23 @@ export interface Selected {
   images: EvalImage[];
   /** Inputs without a truth, with why (one line each on stderr). */
   untruthed: Array<{ input: string; why: string }>;
+  /** Files found in a folder that are no image geo can send (empty, not an image, HEIC): listed, never sent. */
+  unusable: Array<{ input: string; why: string }>;
+}
+
+/**
+ * Why a file found by walking a folder cannot be sent, judged from its size and first bytes (as
+ * locate skips such files with a record instead of stopping the folder), or undefined.
+ */
+async function unusableReason(path: string): Promise<string | undefined> {
+  const size = (await stat(path)).size;
+  if (size === 0) return 'empty (0 bytes)';
+  const head = await readFileHead(path, SNIFF_BYTES);
+  const kind = sniffKind(head);
+  if (kind === 'unknown') return `not an image (${describeNonImage(head)})`;
+  // HEIC cannot be sent or converted here; WebP & co. are converted and large files refused (or
+  // downscaled) by the engine, as locate does.
+  return kind === 'heic' ? unsendableReason(kind, size)?.message : undefined;
 }
 
 /** The truth of one local image: the file's when --truth is given, else its EXIF GPS. */
@@ -35,12 +56,20 @@ export async function truthFor(path: string, truth: Truth | undefined): Promise<
 export async function selectImages(args: string[], opts: { fromFile?: string; cwd: string; truth?: Truth }): Promise<Selected> {
   const expanded = await expandInputs(expandSamples(args), { cwd: opts.cwd, ...(opts.fromFile !== undefined ? { fromFile: opts.fromFile } : {}) });
   const images: EvalImage[] = [];
-  const untruthed: Selected['untruthed'] = expanded.skipped.map((s) => ({ input: s.path, why: s.reason }));
+  const untruthed: Selected['untruthed'] = [];
+  const unusable: Selected['unusable'] = expanded.skipped.map((s) => ({ input: s.path, why: s.reason }));
   for (const e of expanded.entries) {
     if (e.kind !== 'path') throw new UsageError(`${e.input}: eval needs local image files (their truth is matched by path or read from their EXIF)`, 'download the image first, or evaluate a folder of photos');
+    // A file named on the command line that cannot be sent is a usage error later (exit 2, as in
+    // locate); one found in a folder is set aside so it does not stop the evaluation of the rest.
+    const why = e.walked ? await unusableReason(e.path) : undefined;
+    if (why !== undefined) {
+      unusable.push({ input: e.input, why });
+      continue;
+    }
     const t = await truthFor(e.path, opts.truth);
     if (t.point) images.push({ input: e.input, path: e.path, truth: t.point });
     else untruthed.push({ input: e.input, why: t.why });
   }
-  return { images, untruthed };
+  return { images, untruthed, unusable };
 }

@@ -56,6 +56,7 @@ async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say): Pro
     return { rows, summaries: [], source: `answers read from ${s.from}, nothing sent` };
   }
   const sel = await selectImages(s.inputs, { cwd, ...(s.fromFile !== undefined ? { fromFile: s.fromFile } : {}), ...(truth ? { truth } : {}) });
+  for (const u of sel.unusable) say(`skipped ${u.input}: ${u.why}; not sent`);
   for (const u of sel.untruthed) say(`no truth: ${u.input}: ${u.why}; skipped, not sent`);
   if (sel.images.length === 0) throw new UsageError('no image has a known position: nothing to evaluate, nothing sent', 'images need EXIF GPS, or give --truth FILE (CSV file,lat,lng or GeoJSON)');
   const account = ctx.account();
