@@ -192,6 +192,15 @@ describe('geo eval sends nothing it need not', () => {
     expect(r.stdout).toMatch(/all depths: up to 44 credits\ndry run: nothing was sent/);
   });
 
+  it('--dry-run needs no key, as locate\'s does: the plans, balance unknown, nothing sent', async () => {
+    serve();
+    const dirs = freshDirs();
+    const r = await runCli(['eval', ...FOUR, '--depth', '1,3', '--dry-run'], { env: { GEO_API_KEY: undefined, GEO_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'geo-eval-nokey-')), GEO_BASE_URL: api.url, GEO_STATE_DIR: dirs.state, GEO_DATA_DIR: dirs.data } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/plan, depth 3: 4 inputs · 4 to send × depth 3 \(10 credits\) = up to 40 credits · balance unknown/);
+    expect(api.count('geolocate') + api.count('credits')).toBe(0);
+  });
+
   it('--max-credits below the total of all depths: exit 2, nothing sent', async () => {
     serve();
     const r = await geo(api, ['eval', ...FOUR, '--depth', '1,3', '--max-credits', '43']);

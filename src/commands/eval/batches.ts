@@ -19,6 +19,7 @@ import { noPromptReason } from '../../output/io.js';
 import { planLine } from '../../output/views/batch.js';
 import type { EvalImage } from './images.js';
 import type { EvalSettings } from './options.js';
+import { clientForPlan } from '../../batch/keyless.js';
 
 export interface DepthRun {
   depth: Depth;
@@ -65,7 +66,7 @@ function totalPlan(plans: readonly BatchPlan[]): BatchPlan {
 }
 
 export async function locateDepths(ctx: Ctx, s: EvalSettings, images: readonly EvalImage[], hooks: { evidence: Evidence; say: Say; onEvent: (depth: Depth, e: BatchEvent) => void }): Promise<Ran> {
-  const client = ctx.client();
+  const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
   const account = ctx.account();
   const what = `${images.length} image${images.length === 1 ? '' : 's'} at depth ${s.depths.join(', ')}`;
   const deps = (depth: Depth, consent: Pick<BatchDeps, 'confirm' | 'noPrompt'>): BatchDeps => ({

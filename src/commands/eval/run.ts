@@ -25,6 +25,7 @@ import { type DepthRun, locateDepths } from './batches.js';
 import { rowsFromResults } from './from.js';
 import { type EvalImage, selectImages } from './images.js';
 import { type EvalSettings, parseEval } from './options.js';
+import { clientForPlan } from '../../batch/keyless.js';
 
 type Say = (line: string) => void;
 
@@ -60,7 +61,7 @@ async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say): Pro
   for (const u of sel.untruthed) say(`no truth: ${u.input}: ${u.why}; skipped, not sent`);
   if (sel.images.length === 0) throw new UsageError('no image has a known position: nothing to evaluate, nothing sent', 'images need EXIF GPS, or give --truth FILE (CSV file,lat,lng or GeoJSON)');
   const account = ctx.account();
-  const client = ctx.client();
+  const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn: say, ...(account !== undefined ? { account } : {}) });
   let reused = 0;
   const onEvent = (_depth: Depth, e: BatchEvent) => {

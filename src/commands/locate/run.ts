@@ -5,16 +5,15 @@
  * answer is shown and who consents to the plan (a prompt or --yes here, the guards in geo mcp).
  */
 import { resolve } from 'node:path';
-import { normalizeBaseUrl } from '../../api/client.js';
 import type { BatchPlan } from '../../batch/plan.js';
 import { type BatchResult, runBatch } from '../../batch/run.js';
 import type { BatchEvent } from '../../batch/types.js';
 import type { BatchClient } from '../../batch/worker.js';
 import { dataDir } from '../../config/paths.js';
 import type { Ctx } from '../../context.js';
-import { MissingKeyError } from '../../errors.js';
 import { Evidence } from '../../batch/evidence.js';
 import type { LocateSettings } from './options.js';
+import { clientForPlan } from '../../batch/keyless.js';
 
 export { type LocateSettings, parseLocate } from './options.js';
 export type { Evidence } from '../../batch/evidence.js';
@@ -29,20 +28,9 @@ export interface LocateRun {
   account?: string;
 }
 
-/** --dry-run needs no key: without one, the plan simply has no balance. */
-function clientFor(ctx: Ctx, dryRun: boolean): BatchClient {
-  try {
-    return ctx.client();
-  } catch (err) {
-    if (!(dryRun && err instanceof MissingKeyError)) throw err;
-    const fail = () => Promise.reject(err);
-    return { baseUrl: normalizeBaseUrl(ctx.resolved().baseUrl.value), credits: fail, geolocate: fail };
-  }
-}
-
 /** The client and the evidence engine of a run, before anything is read or sent. */
 export function startLocate(ctx: Ctx, s: LocateSettings, warn: (line: string) => void): LocateRun {
-  const client = clientFor(ctx, s.dryRun);
+  const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
   const account = ctx.account();
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn, ...(account !== undefined ? { account } : {}) });
   return { settings: s, client, evidence, ...(account !== undefined ? { account } : {}) };
