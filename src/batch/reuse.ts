@@ -65,7 +65,7 @@ export async function storedAnswers(jobs: readonly Job[], s: ReuseScope): Promis
             ...(rec.idempotency_key ? { idempotencyKey: rec.idempotency_key } : {}), ...(rec.headers?.request_id ? { requestId: rec.headers.request_id } : {}),
           },
         },
-        from: { storedAt: rec.stored_at, depth: typeof body.depth === 'number' ? body.depth : s.params.depth, analysisId: body.analysis_id ?? null, file },
+        from: { storedAt: rec.stored_at, depth: typeof body.depth === 'number' ? body.depth : s.params.depth, analysisId: body.analysis_id ?? null, file, ...(rec.sent?.metadata === 'removed' || rec.sent?.metadata === 'none' ? {} : { withMetadata: true }) },
       });
     }));
   }

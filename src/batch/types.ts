@@ -40,6 +40,8 @@ export interface ReusedFrom {
   analysisId: string | null;
   /** The record file. */
   file: string;
+  /** That answer was made from the file as it was, metadata included (or from before geo removed it). */
+  withMetadata?: boolean;
 }
 
 /** One failure, as recorded in the journal and printed. `final`: resending cannot change it. */

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { GeolocateResponseSchema } from '../../src/api/schemas.js';
 import { OGRINFO, OGRINFO_SKIP, featureCount, ogrinfo, writeOut } from '../export/tools.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
-import { IMG, runner } from './locate-helpers.js';
+import { IMG, footprint, runner } from './locate-helpers.js';
 
 const sb = withSandbox();
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
@@ -45,6 +45,19 @@ describe('the EXIF check in the single view (local, never changes the confidence
     // The confidence shown is the API's, as received.
     const json = await run(['locate', `${IMG}${name}`, ...flags, '--json']);
     expect(r.stdout).toContain(`confidence   ${GeolocateResponseSchema.parse(JSON.parse(json.stdout)).confidence.toFixed(2)}`);
+  });
+});
+
+describe('reuse across the two ways of sending', () => {
+  it('a result made with --keep-metadata is reused by a default run (paid once), which says so, and its EXIF check says NOT independent', async () => {
+    const env = { GEO_DATA_DIR: tmp('geo-data-'), GEO_STATE_DIR: tmp('geo-state-') };
+    expect((await run(['locate', `${IMG}sydney.jpg`, '--keep-metadata'], env)).code).toBe(0);
+    const paid = footprint(sb).debits;
+    const again = await run(['locate', `${IMG}sydney.jpg`], env);
+    expect(again.code).toBe(0);
+    expect(footprint(sb).debits).toBe(paid);
+    expect(again.stderr).toMatch(/from your results, not charged, made with the photo's metadata sent; --fresh for an independent answer/);
+    expect(again.stdout).toMatch(/agrees .*; NOT independent: the service was sent this GPS/);
   });
 });
 

@@ -80,7 +80,10 @@ export function fromJournalNote(journal: string | undefined): string {
 /** One input answered by a stored result of an earlier command (issue 11); note() sanitizes the id. */
 export function fromResultsNote(r: ReusedFrom, input?: string): string {
   const id = r.analysisId ?? 'no analysis id';
-  return `${input !== undefined ? `${label(input)}: ` : ''}located at depth ${r.depth} on ${r.storedAt.slice(0, 10)} (${id}): from your results, not charged; --fresh to pay again`;
+  // Reuse ignores how the file was sent (the same image is never paid twice), so say when that
+  // answer saw the photo's metadata: its EXIF check is then no independent witness.
+  const how = r.withMetadata ? ', made with the photo\'s metadata sent; --fresh for an independent answer' : '; --fresh to pay again';
+  return `${input !== undefined ? `${label(input)}: ` : ''}located at depth ${r.depth} on ${r.storedAt.slice(0, 10)} (${id}): from your results, not charged${how}`;
 }
 
 /** The deviation warnings of one answer (output/deviations.ts), through `warn`. */
