@@ -6,8 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/run-cli.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
-import { KEY, builtBinaryOrThrow, spawnGeoInPty } from '../pty/pty.js';
-import { IMG, footprint } from './locate-helpers.js';
+import { builtBinaryOrThrow, spawnGeoInPty } from '../pty/pty.js';
+import { IMG, answerConsent, footprint } from './locate-helpers.js';
 
 const sb = withSandbox();
 beforeAll(() => builtBinaryOrThrow());
@@ -24,13 +24,8 @@ describe('geo eval asks once before spending above the threshold, for every dept
     await t.waitFor('Spend up to 22 credits');
     expect(t.screen()).toMatch(/plan, depth 1: 2 inputs · 2 to send × depth 1 \(1 credit\) = up to 2 credits/);
     expect(t.screen()).toMatch(/plan, depth 3: 2 inputs · 2 to send × depth 3 \(10 credits\) = up to 20 credits/);
-    t.type(answer);
-    t.type(KEY.enter);
-    expect(await t.exit).toBe(code);
-    if (answer === 'n') {
-      expect(footprint(sb)).toEqual(before);
-    } else {
-      expect(footprint(sb).debits).toBe(before.debits + 4);
+    await answerConsent(t, answer, code, sb, before, 4);
+    if (answer === 'y') {
       expect(t.screen()).toContain('Accuracy, error and cost');
     }
   });

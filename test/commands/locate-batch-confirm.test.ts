@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
-import { KEY, builtBinaryOrThrow, spawnGeoInPty } from '../pty/pty.js';
-import { IMG, footprint } from './locate-helpers.js';
+import { builtBinaryOrThrow, spawnGeoInPty } from '../pty/pty.js';
+import { IMG, answerConsent, footprint } from './locate-helpers.js';
 
 const sb = withSandbox();
 beforeAll(() => builtBinaryOrThrow());
@@ -34,13 +34,8 @@ describe('geo locate asks before spending above the threshold', { timeout: 60_00
     await t.waitFor('Spend up to 4 credits');
     expect(t.screen()).toMatch(/plan: 2 inputs · 2 to send × depth 2 \(2 credits\) = up to 4 credits · balance \d+/);
     expect(t.screen()).toContain('(above the confirm threshold of 3)?');
-    t.type(answer);
-    t.type(KEY.enter);
-    expect(await t.exit).toBe(code);
-    if (answer === 'n') {
-      expect(footprint(sb)).toEqual(before);
-    } else {
-      expect(footprint(sb).debits).toBe(before.debits + 2);
+    await answerConsent(t, answer, code, sb, before, 2);
+    if (answer === 'y') {
       expect(t.screen()).toMatch(/2 inputs: 2 ok, 0 failed · 4 credits spent/);
     }
   });
