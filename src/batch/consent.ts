@@ -6,6 +6,7 @@
  * -auto-approve: silence is not consent.
  */
 import { CancelledError, UsageError } from '../errors.js';
+import { type IO, noPromptReason } from '../output/io.js';
 import type { BatchPlan } from './plan.js';
 
 export interface ConsentInput {
@@ -21,6 +22,28 @@ export interface ConsentInput {
 /** Why the plan needs consent, in words ("above the confirm threshold of 20"). */
 export function overWhat(plan: Pick<BatchPlan, 'insufficient' | 'available' | 'confirmThreshold'>): string {
   return plan.insufficient ? `more than the balance of ${plan.available}` : `above the confirm threshold of ${plan.confirmThreshold}`;
+}
+
+/** A prompt to ask with, or why there is none. */
+export type Consent = { confirm: (plan: BatchPlan) => Promise<boolean> } | { noPrompt: string };
+
+/** What a command can ask with (the slice of its Ctx consent needs). */
+export interface Asker {
+  interactive: boolean;
+  prompt: { confirm(message: string, def?: boolean): Promise<boolean> };
+  io: IO;
+  env: Record<string, string | undefined>;
+  globals: { input?: boolean };
+}
+
+/**
+ * How a command gets consent, for runBatch: a prompt on a terminal (naming `what` is spent, when
+ * given); elsewhere, why nothing can ask, for the refusal.
+ */
+export function consentDeps(ctx: Asker, what?: string): Consent {
+  const on = what !== undefined ? ` on ${what}` : '';
+  if (ctx.interactive) return { confirm: (plan) => ctx.prompt.confirm(`Spend up to ${plan.credits} credits${on} (${overWhat(plan)})?`, false) };
+  return { noPrompt: noPromptReason(ctx.io, ctx.env, ctx.globals.input === false) ?? 'not interactive' };
 }
 
 /** Resolves when the plan may be sent; throws (nothing sent) when it may not. */

@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import type { Depth } from '../../api/schemas.js';
-import { overWhat, requireConsent } from '../../batch/consent.js';
+import { consentDeps, requireConsent } from '../../batch/consent.js';
 import type { Evidence } from '../../batch/evidence.js';
 import type { BatchPlan } from '../../batch/plan.js';
 import { type BatchDeps, type BatchOptions, type BatchResult, runBatch } from '../../batch/run.js';
@@ -15,7 +15,6 @@ import type { BatchEvent } from '../../batch/types.js';
 import { dataDir } from '../../config/paths.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { noPromptReason } from '../../output/io.js';
 import { planLine } from '../../output/views/batch.js';
 import type { EvalImage } from './images.js';
 import type { EvalSettings } from './options.js';
@@ -41,12 +40,6 @@ function options(s: EvalSettings, images: readonly EvalImage[], depth: Depth): B
     ...(s.keepMetadata ? { keepMetadata: true } : {}),
     ...(s.confirmThreshold !== undefined ? { confirmThreshold: s.confirmThreshold } : {}),
   };
-}
-
-/** Consent as locate asks it: a prompt on a terminal; elsewhere a refusal naming why nothing could ask. */
-function consentDeps(ctx: Ctx, what: string): Pick<BatchDeps, 'confirm' | 'noPrompt'> {
-  if (ctx.interactive) return { confirm: (plan) => ctx.prompt.confirm(`Spend up to ${plan.credits} credits on ${what} (${overWhat(plan)})?`, false) };
-  return { noPrompt: noPromptReason(ctx.io, ctx.env, ctx.globals.input === false) ?? 'not interactive' };
 }
 
 /** --max-credits over every depth: the same refusal as one batch's (plan.ts checkMaxCredits), for the total. */
@@ -99,7 +92,7 @@ export async function locateDepths(ctx: Ctx, s: EvalSettings, images: readonly E
     hooks.say(`plan, all depths: up to ${total.credits} credit${total.credits === 1 ? '' : 's'}`);
   }
   const consent = consentDeps(ctx, what);
-  await requireConsent(total, { yes: ctx.globals.yes, maxCredits: s.maxCredits, confirm: consent.confirm, noPrompt: consent.noPrompt });
+  await requireConsent(total, { yes: ctx.globals.yes, maxCredits: s.maxCredits, ...consent });
   const runs: DepthRun[] = [];
   for (const depth of s.depths) {
     // Consent covered the total: each depth's batch goes ahead without asking again.

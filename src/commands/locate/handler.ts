@@ -5,29 +5,19 @@
  * What differs is the output: one named image prints today's rich view (single.ts), anything else
  * one record per input (many.ts). Evidence (EXIF check, provenance, exports) is local (evidence.ts).
  */
-import { overWhat } from '../../batch/consent.js';
+import { consentDeps } from '../../batch/consent.js';
 import type { BatchPlan } from '../../batch/plan.js';
 import type { Handler } from '../../cli.js';
 import type { Ctx } from '../../context.js';
 import { expandSamples } from '../../local/samples.js';
-import { noPromptReason } from '../../output/io.js';
 import { viewOpts } from '../../output/render.js';
 import { planLine } from '../../output/views/batch.js';
 import { dryRunText } from './dry-run.js';
 import { EXPORT_FORMATS, chooseFormat, writeReport } from './exports.js';
 import { ManyOutput } from './many.js';
 import { note, resumeCommand } from './notes.js';
-import { type Consent, parseLocate, runLocate, startLocate } from './run.js';
+import { parseLocate, runLocate, startLocate } from './run.js';
 import { SingleOutput } from './single.js';
-
-/**
- * Consent (batch/consent.ts): on a terminal a plan that needs it asks (its plan line is already
- * on stderr); elsewhere the engine refuses it, naming why nothing could ask.
- */
-function consentDeps(ctx: Ctx): Consent {
-  if (ctx.interactive) return { confirm: (plan) => ctx.prompt.confirm(`Spend up to ${plan.credits} credits (${overWhat(plan)})?`, false) };
-  return { noPrompt: noPromptReason(ctx.io, ctx.env, ctx.globals.input === false) ?? 'not interactive' };
-}
 
 /**
  * Issue 11: the plan is on stderr before anything is spent (unless -q); a dry run prints it on

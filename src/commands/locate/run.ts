@@ -5,7 +5,7 @@
  * answer is shown and who consents to the plan (a prompt or --yes here, the guards in geo mcp).
  */
 import { resolve } from 'node:path';
-import type { BatchPlan } from '../../batch/plan.js';
+import type { Consent } from '../../batch/consent.js';
 import { type BatchResult, runBatch } from '../../batch/run.js';
 import type { BatchEvent } from '../../batch/types.js';
 import type { BatchClient } from '../../batch/worker.js';
@@ -17,9 +17,6 @@ import { clientForPlan } from '../../batch/keyless.js';
 
 export { type LocateSettings, parseLocate } from './options.js';
 export type { Evidence } from '../../batch/evidence.js';
-
-/** How a plan that needs consent gets it (batch/consent.ts): a prompt, or why none can be shown. */
-export type Consent = { confirm: (plan: BatchPlan) => Promise<boolean> } | { noPrompt: string };
 
 export interface LocateRun {
   settings: LocateSettings;
