@@ -17,7 +17,7 @@ import { readFile } from 'node:fs/promises';
 import type { Depth } from '../api/schemas.js';
 import { destination } from '../local/distance.js';
 import { sniffKind } from '../local/sniff.js';
-import { bufferSource, planStrip } from '../local/strip.js';
+import { bufferSource, joinPlan, planStrip } from '../local/strip.js';
 
 /** How much worse the shallower depths guess: depth 1 four times the error of depth 3. */
 export const DEPTH_SCALE: Readonly<Record<Depth, number>> = { 1: 4, 2: 2, 3: 1 };
@@ -47,11 +47,8 @@ export interface KnownGuess {
 /** sha256 of an image's bytes without metadata: the same for the file and for what geo sends. */
 export async function pixelKey(bytes: Buffer): Promise<string> {
   const kind = sniffKind(bytes.subarray(0, 64));
-  const plan = await planStrip(bufferSource(bytes), kind);
-  const h = createHash('sha256');
   // The minimal EXIF geo writes (orientation) is part of the stripped bytes on both sides.
-  for (const p of plan.pieces) h.update(Buffer.isBuffer(p) ? p : bytes.subarray(p.from, p.to));
-  return h.digest('hex');
+  return createHash('sha256').update(joinPlan(bytes, await planStrip(bufferSource(bytes), kind))).digest('hex');
 }
 
 /** Reads every image of the truth rows and keys it by its pixels. A missing file is an error. */

@@ -7,7 +7,7 @@
  */
 import { MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../../local/dimensions.js';
 import { type ImageKind, MIME, sniffKind } from '../../local/sniff.js';
-import { bufferSource, planStrip } from '../../local/strip.js';
+import { bufferSource, joinPlan, planStrip } from '../../local/strip.js';
 
 const MAX_EDGE = 1024;
 /** What a browser shows in an <img>: anything else is not embedded. */
@@ -70,8 +70,7 @@ export async function thumbnailImage(bytes: Uint8Array, opts: { useSharp?: boole
 async function withoutMetadata(bytes: Uint8Array, kind: ImageKind): Promise<Uint8Array> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const plan = await planStrip(bufferSource(buf), kind);
-  if (plan.removed.length === 0) return bytes;
-  return Buffer.concat(plan.pieces.map((p) => (Buffer.isBuffer(p) ? p : buf.subarray(p.from, p.to))));
+  return plan.removed.length === 0 ? bytes : joinPlan(buf, plan);
 }
 
 export async function thumbnailDataUrl(bytes: Uint8Array, opts: { useSharp?: boolean } = {}): Promise<string | undefined> {
