@@ -64,7 +64,8 @@ export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>): Promise<I
     }
     const refused = unsendableReason(img.kind, img.size);
     if (refused) rec.api = { accepted: false, reason: refused.message };
-    else rec.upload = (await outgoingImage(img, false, { hashNow: true })).sent;
+    // The file is already in memory (read whole for EXIF): plan and hash from it, not from disk again.
+    else rec.upload = (await outgoingImage(whole && !img.bytes ? { ...img, bytes } : img, false, { hashNow: true })).sent;
     return rec;
   } catch (e) {
     if (e instanceof UsageError) return { input, ok: false, error: { message: e.message, ...(e.hint ? { hint: e.hint } : {}) } };
