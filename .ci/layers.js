@@ -85,6 +85,7 @@ export function layerConfigs() {
         [
           { regex: `^\\.\\./(${others.join('|')})(/|$)`, message: `Commands never import each other: src/commands/${noun} must not import another command's folder.` },
           up(others.map((o) => `commands/${o}`), `Commands never import each other: src/commands/${noun} must not import another command's folder.`),
+          up(['cli'], 'No command imports the entry file: shared types live in src/commands/types.ts (DESIGN.md "Layers").'),
         ],
       ),
     );

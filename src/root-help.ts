@@ -3,7 +3,7 @@
  * noun in full: see listNouns.
  */
 import { type Command, Help } from 'commander';
-import type { Act, Register } from './cli.js';
+import type { Act, Register } from './commands/types.js';
 
 /**
  * Without a known noun (`geo`, `geo --help`, a typo) commander needs each noun only for the list

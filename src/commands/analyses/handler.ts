@@ -2,7 +2,7 @@
  * Glue for `geo analyses`. The search text comes from -S/--search (or its earlier name --query) or
  * the positional argument; `geo analyses -q paris` is quiet + positional "paris", a search all the same.
  */
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import { UsageError } from '../../errors.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { runAnalyses } from './run.js';

@@ -1,6 +1,6 @@
 /** `geo analyses`: saved analyses of the caller, searchable (api-spec.md "GET /api/v1/analyses"). */
 import { Option } from 'commander';
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 export const register: Register = (program, act) => {
   program

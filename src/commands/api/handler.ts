@@ -7,7 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { RawResponse } from '../../api/client.js';
 import { ContractError, NetworkError, TimeoutError } from '../../api/errors.js';
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
 import { ServiceAnswerError } from '../../errors.js';
 import { describe } from '../../output/errors.js';

@@ -1,6 +1,6 @@
 /** `geo api <path>`: a raw request to the configured service, modelled on `gh api`. */
 import { Option } from 'commander';
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 const collect = (v: string, acc: string[] = []) => [...acc, v];
 

@@ -3,7 +3,7 @@
  * The views (tables, chalk) are imported only for the human output.
  */
 import type { Case } from '../../api/schemas.js';
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { runCreate, runList } from './run.js';

@@ -1,5 +1,5 @@
 /** `geo cases list | create`: investigation cases (pro and enterprise keys). */
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 /** Cases need a pro key: the examples run against the in-process sandbox's (drop --sandbox for yours). */
 const SANDBOX_NOTE = '\nExamples (--sandbox: the sandbox\'s pro key; drop it to use yours):';

@@ -1,5 +1,5 @@
 /** `geo completion <bash|zsh|fish>`: prints a completion script for the shell. */
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 export const register: Register = (program, act) => {
   program

@@ -1,5 +1,5 @@
 /** Picks the generator for the shell; the script is the data, on stdout. */
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import { UsageError } from '../../errors.js';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';

@@ -1,5 +1,5 @@
 /** Glue for `geo config`: values on stdout (bare for `get`, so `$(geo config get depth)` works). */
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
 import { render } from '../../output/render.js';
 import { renderTable } from '../../output/table.js';

@@ -1,5 +1,5 @@
 /** `geo config get | set | list`: defaults used when a flag is not given. */
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 const KEYS_HELP = `
 Keys:

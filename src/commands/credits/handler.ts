@@ -3,7 +3,7 @@
  * The view (tables, chalk) is imported only for the table: --json stays light (issue 7's start-up
  * budget is measured on `geo credits --json`).
  */
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { runCredits } from './run.js';
 

@@ -1,5 +1,5 @@
 /** `geo credits`: the account's credit snapshot (api-spec.md "Credits snapshot"). */
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 export const register: Register = (program, act) => {
   program

@@ -1,5 +1,5 @@
 /** Glue for `geo docs`: the URL is the data (stdout); what happened is a message (stderr). */
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import { resolveFormat } from '../../output/render.js';
 import { runDocs } from './run.js';
 

@@ -1,5 +1,5 @@
 /** `geo docs`: where the service's HTML documentation lives; open it or save it. */
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 export const register: Register = (program, act) => {
   program

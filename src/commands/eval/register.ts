@@ -1,5 +1,5 @@
 /** `geo eval <inputs...>`: how good the service is on images whose true position is known (issue 14). */
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 export const register: Register = (program, act) => {
   program

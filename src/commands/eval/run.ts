@@ -12,7 +12,7 @@ import { Evidence } from '../../batch/evidence.js';
 import { describeStop, stopExitCode } from '../../batch/outcome.js';
 import type { BatchPlan } from '../../batch/plan.js';
 import type { BatchEvent, BatchSummary } from '../../batch/types.js';
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
 import { type EvalReport, type EvalRow, evaluate, rowOf } from '../../local/eval/evaluate.js';

@@ -1,6 +1,6 @@
 /** Glue for `geo export`: pick the format, select records, write the file (or stdout). */
 import { writeFile } from 'node:fs/promises';
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import { UsageError } from '../../errors.js';
 import { BINARY_FORMATS } from '../../output/export/index.js';
 import { sanitizeInline } from '../../output/sanitize.js';

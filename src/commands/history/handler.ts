@@ -1,5 +1,5 @@
 /** Glue for `geo history` and `geo history show`: local reads, then output/ renders. */
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
 import type { GeolocateResponse } from '../../api/schemas.js';
 import { isResultBody } from '../../local/store.js';

@@ -1,5 +1,5 @@
 /** `geo history [--search] [--limit]`, `geo history show <ref>`: stored results, offline and free. */
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 export const register: Register = (program, act) => {
   const history = program

@@ -3,7 +3,7 @@
  * ndjson) print one line per file. A single unreadable file is a usage error (exit 2); with
  * several, the others are still inspected, each failure is a line on stderr, and the exit is 7.
  */
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
 import { describeError } from '../../output/errors.js';
 import { formatOutput, resolveFormat, viewOpts } from '../../output/render.js';

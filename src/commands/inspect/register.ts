@@ -1,5 +1,5 @@
 /** `geo inspect <file...>`: what an image file itself says, offline and free. */
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 export const register: Register = (program, act) => {
   program

@@ -1,5 +1,5 @@
 /** Glue between commander and the run functions: arguments in, rendered data out. */
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';

@@ -1,5 +1,5 @@
 /** `geo keys …`: local key profiles. Flags only; the work is in add.ts, manage.ts and check.ts. */
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 /**
  * The examples run as written from an empty folder (issue 13): a sandbox key stored without the

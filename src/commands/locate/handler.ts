@@ -7,7 +7,7 @@
  */
 import { consentDeps } from '../../batch/consent.js';
 import type { BatchPlan } from '../../batch/plan.js';
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
 import { expandSamples } from '../../local/samples.js';
 import { viewOpts } from '../../output/render.js';

@@ -1,5 +1,5 @@
 /** `geo locate <input...>`: images, folders, lists or URLs to evidence-backed locations (flags from DESIGN.md). */
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 export const register: Register = (program, act) => {
   program

@@ -1,6 +1,6 @@
 /** Glue for `geo mcp`: the guard flags are checked (exit 2 before serving), then the server runs. */
 import { resolve } from 'node:path';
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import { UsageError } from '../../errors.js';
 import { AllowedDirs, Budget } from '../../mcp/guards.js';
 import { serve } from '../../mcp/server.js';

@@ -1,7 +1,7 @@
 /**
  * `geo sandbox`: flags only (DESIGN.md "Sandbox surface"); the work is in run.ts, loaded on use.
  */
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 const EXAMPLES = `
 Examples (in bash, as written: a sandbox on a free port in the background, then requests):

@@ -1,5 +1,5 @@
 /** Glue for `geo usage`: --json prints the body as received; otherwise flattened key/value rows. */
-import type { Handler } from '../../cli.js';
+import type { Handler } from '../types.js';
 import { flatten } from '../../output/kv.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { runUsage } from './run.js';

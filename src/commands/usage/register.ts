@@ -1,5 +1,5 @@
 /** `geo usage`: meter status, overage mode and access lifecycle (api-spec.md "Usage snapshot"). */
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 export const register: Register = (program, act) => {
   program

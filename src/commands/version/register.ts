@@ -1,5 +1,5 @@
 /** `geo version`: the same line as `geo --version` (gh has both). */
-import type { Register } from '../../cli.js';
+import type { Register } from '../types.js';
 
 export const register: Register = (program, act) => {
   program

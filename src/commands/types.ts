@@ -1,0 +1,13 @@
+/**
+ * The types every command and the entry file share (DESIGN.md "Layers": no command imports the
+ * entry file). A command is `register(program, act)` (flags only) plus a Handler that act() loads
+ * lazily when the command runs.
+ */
+import type { Command } from 'commander';
+import type { Ctx } from '../context.js';
+
+/** A command's work: gets the Ctx, its positional arguments and options (globals included). */
+export type Handler = (ctx: Ctx, args: unknown[], opts: Record<string, unknown>) => Promise<number | void>;
+/** Wraps a lazily imported handler into a commander action. */
+export type Act = (load: () => Promise<Handler>) => (...args: unknown[]) => Promise<void>;
+export type Register = (program: Command, act: Act) => void;
