@@ -30,9 +30,9 @@ function trusted(stat) {
 /**
  * One cache per command noun, each holding what its command compiled: one shared cache holds what
  * the first command compiled, and `credits --json` run from a cache made by `geo --help` compiled
- * undici every time (+18 ms on Node 20). The nouns are src/cli.ts's NOUN_NAMES (a test compares).
+ * undici every time (+18 ms on Node 20). The nouns are bin/nouns.json, the list src/cli.ts registers.
  */
-const NOUNS = ['locate', 'inspect', 'credits', 'usage', 'analyses', 'cases', 'keys', 'config', 'docs', 'sandbox', 'export', 'eval', 'completion', 'history', 'api', 'mcp', 'version'];
+const NOUNS = require('./nouns.json');
 
 function cacheKey(argv) {
   return argv.find((a) => NOUNS.includes(a)) ?? 'root';

@@ -5,7 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from './api/errors.js';
-import type { Ctx, GlobalOptions, Runtime } from './context.js';
+import type { GlobalOptions, Runtime } from './context.js';
+import type { Act, Register } from './commands/types.js';
+import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
 import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor } from './output/io.js';
 import { invokedNoun, normalizeArgv } from './argv.js';
@@ -64,18 +66,16 @@ function isCommanderError(err: unknown): err is CommanderErrorLike {
   return typeof err === 'object' && err !== null && typeof (err as CommanderErrorLike).code === 'string' && (err as CommanderErrorLike).code.startsWith('commander.');
 }
 
-/** A command's work: gets the Ctx, its positional arguments and options (globals included). */
-export type Handler = (ctx: Ctx, args: unknown[], opts: Record<string, unknown>) => Promise<number | void>;
-/** Wraps a lazily imported handler into a commander action. */
-export type Act = (load: () => Promise<Handler>) => (...args: unknown[]) => Promise<void>;
-export type Register = (program: Command, act: Act) => void;
+export type { Act, Handler, Register } from './commands/types.js';
 
 /**
  * The register modules hold flags only (their handlers are imported when a command runs), so they
  * are bundled into this file: loading twelve tiny files cost more start-up than their code. Only
- * the invoked noun is registered (all of them for the full --help).
+ * the invoked noun is registered (all of them for the full --help). The nouns and their order are
+ * bin/nouns.json's, the one list the code-cache loader (bin/load-cli.js) reads too
+ * (test/cli/root-help.test.ts checks this table names each once).
  */
-const NOUNS: Record<string, Register> = {
+const REGISTERS: Record<string, Register> = {
   locate: locateRegister,
   inspect: inspectRegister,
   credits: creditsRegister,
@@ -94,7 +94,10 @@ const NOUNS: Record<string, Register> = {
   completion: completionRegister,
   version: versionRegister,
 };
-export const NOUN_NAMES = Object.keys(NOUNS);
+export const NOUN_NAMES: readonly string[] = NOUN_LIST;
+/** The nouns this file can register (a test compares them with bin/nouns.json). */
+export const REGISTERED_NOUNS = Object.keys(REGISTERS);
+const NOUNS: Record<string, Register> = Object.fromEntries(NOUN_LIST.map((n) => [n, REGISTERS[n]!]));
 
 export function readVersion(): string {
   try {

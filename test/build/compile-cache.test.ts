@@ -180,7 +180,7 @@ describe('the code cache of the built CLI (bin/load-cli.js)', () => {
   it('without dist/ (a clone before `npm install`): one line saying what to run, exit 1', () => {
     const root = mkdtempSync(join(tmpdir(), 'geo-nodist-'));
     mkdirSync(join(root, 'bin'));
-    for (const f of ['geo.js', 'load-cli.js', 'package.json']) copyFileSync(new URL(`../../bin/${f}`, import.meta.url), join(root, 'bin', f));
+    for (const f of ['geo.js', 'load-cli.js', 'nouns.json', 'package.json']) copyFileSync(new URL(`../../bin/${f}`, import.meta.url), join(root, 'bin', f));
     copyFileSync(new URL('../../package.json', import.meta.url), join(root, 'package.json'));
     const r = spawnSync(process.execPath, [join(root, 'bin', 'geo.js'), 'credits'], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: tempConfigDir() } });
     expect(r.status).toBe(1);

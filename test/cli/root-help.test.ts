@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream';
 import { type Command, Help } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { NOUN_NAMES, buildProgram } from '../../src/cli.js';
+import { NOUN_NAMES, REGISTERED_NOUNS, buildProgram } from '../../src/cli.js';
 import { runCli } from '../helpers/run-cli.js';
 
 async function program(argv: string[]): Promise<Command> {
@@ -34,5 +34,21 @@ describe('root help from recorded nouns', () => {
     const locate = await runCli(['help', 'locate']);
     expect(locate.code).toBe(0);
     expect(locate.stdout).toContain('--depth');
+  });
+});
+
+describe('one list of nouns', () => {
+  it('src/cli.ts registers exactly the nouns of bin/nouns.json, the list the code-cache loader reads', () => {
+    expect([...REGISTERED_NOUNS].sort()).toEqual([...NOUN_NAMES].sort());
+    expect(new Set(NOUN_NAMES).size).toBe(NOUN_NAMES.length);
+  });
+
+  it('no file under src/ imports the entry file src/cli.ts', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const root = new URL('../../src/', import.meta.url).pathname;
+    const offenders = (readdirSync(root, { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts') && f !== 'cli.ts')
+      .filter((f) => /from '(\.\.\/)+cli\.js'|from '\.\/cli\.js'/.test(readFileSync(root + f, 'utf8')));
+    expect(offenders).toEqual([]);
   });
 });
