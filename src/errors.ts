@@ -64,3 +64,15 @@ export class ServiceAnswerError extends Error {
     super(message);
   }
 }
+
+/**
+ * The local store (SQLite, src/store/) cannot be opened, read or written: damaged, read-only, full,
+ * or locked past the busy timeout. Exit 1. `kind` lets a caller that holds a paid answer say what
+ * it does instead (print it, and name the key that replays it free).
+ */
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+  constructor(message: string, readonly kind: 'damaged' | 'readonly' | 'full' | 'busy' | 'newer' | 'other', readonly hint?: string) {
+    super(message);
+  }
+}

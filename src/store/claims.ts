@@ -1,0 +1,186 @@
+/**
+ * Claims: so no two processes pay for one request (issue 19).
+ *
+ * A claim is an idempotency key bound to a fingerprint of what is sent (fingerprint()). Before a
+ * geolocate POST the sender acquires the request's claim in one BEGIN IMMEDIATE transaction, so of
+ * two processes that ask at once exactly one gets "send" and the other "wait". The claim (key
+ * included) is committed before the request leaves; its answer is committed with it (answered) or
+ * its final error (failed). A claim left open by a process that is gone (its pid no longer runs,
+ * or its lease ran out) is taken over and its key resent: the service replays a finished key free
+ * and runs one that never arrived once (api-spec.md "States and transitions").
+ *
+ * Owners are "host:pid:start:nonce": start is the process's start time (a reused pid is not the
+ * same process), the nonce tells two geo runs inside one process apart (tests, geo mcp).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { canonicalRequest } from './canonical.js';
+import type { Sql } from './sqlite.js';
+
+/** What the store needs to know of processes (cli.ts supplies it: only it touches process). */
+export interface ProcessProbe {
+  pid: number;
+  /** The process's start time as the OS reports it ('' where unknown). */
+  start: string;
+  /** Whether pid still runs and, when start is known, is still the process that started then. */
+  alive(pid: number, start: string): boolean;
+}
+
+/** A claim's lease: an owner that stops renewing it for this long is taken for gone. */
+export const LEASE_MS = 60_000;
+
+export interface FailedError {
+  code: string;
+  message: string;
+  status?: number;
+  final: boolean;
+}
+
+export type Acquired =
+  /** This process holds the claim: send with `key` (a takeover resends an earlier key). */
+  | { kind: 'send'; key: string; takeover: boolean; createdAt: number }
+  /** Another live process holds it: wait for its answer. */
+  | { kind: 'wait'; key: string }
+  | { kind: 'answered'; key: string; resultId: number; batch: string | null; createdAt: number }
+  | { kind: 'failed'; key: string; error: FailedError; createdAt: number };
+
+export interface ClaimRow {
+  key: string;
+  fp: string;
+  state: 'open' | 'answered' | 'failed';
+  owner: string | null;
+  lease_until: number | null;
+  created_at: number;
+  batch: string | null;
+  input: string | null;
+  result_id: number | null;
+  error: string | null;
+  credits: number | null;
+}
+
+export interface FingerprintParts {
+  account: string | undefined;
+  origin: string;
+  /** sha256 of the file, or the URL the service fetches. */
+  image: string;
+  /** How the bytes that go out are made from it: metadata removed or kept, downscaled. */
+  upload: { keepMetadata: boolean; downscale?: boolean };
+  request: Record<string, unknown>;
+}
+
+/** The request's identity: the same fingerprint means the same bytes and fields to the same account and service. */
+export function fingerprint(p: FingerprintParts): string {
+  const text = canonicalRequest({ account: p.account ?? null, origin: p.origin, image: p.image, upload: { keep: p.upload.keepMetadata, down: Boolean(p.upload.downscale) }, request: JSON.parse(canonicalRequest(p.request)) }, false);
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export function newKey(): string {
+  return `geo-${randomUUID()}`;
+}
+
+export class Owner {
+  readonly id: string;
+  private readonly host = hostname();
+  constructor(private readonly probe: ProcessProbe) {
+    this.id = `${this.host}:${probe.pid}:${probe.start}:${randomUUID().slice(0, 8)}`;
+  }
+
+  /** Whether the owner named `id` may still be sending (leases decide for other hosts). */
+  mayBeAlive(id: string, leaseUntil: number | null, now: number): boolean {
+    if (id === this.id) return true;
+    if (leaseUntil === null || leaseUntil <= now) return false;
+    const [nonce, start, pid, ...host] = id.split(':').reverse();
+    if (nonce === undefined || host.join(':') !== this.host) return true;
+    return this.probe.alive(Number(pid), start ?? '');
+  }
+}
+
+export interface AcquireOptions {
+  owner: Owner;
+  now: number;
+  batch?: string;
+  input?: string;
+  /** Only claims made at or after this time count as answers (a --fresh batch). */
+  since?: number;
+  /** The caller's own key (--idempotency-key, geo api -H): it names the request (see acquire). */
+  key?: string;
+  /** The key a new claim gets when the caller has none of its own (default a fresh UUID). */
+  newKey?: string;
+}
+
+const ROW = 'key, fp, state, owner, lease_until, created_at, batch, input, result_id, error, credits';
+
+export function currentClaim(sql: Sql, fp: string): ClaimRow | undefined {
+  return sql.one<ClaimRow>(`SELECT ${ROW} FROM claims WHERE fp = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`, fp);
+}
+
+export function claimByKey(sql: Sql, key: string): ClaimRow | undefined {
+  return sql.one<ClaimRow>(`SELECT ${ROW} FROM claims WHERE key = ?`, key);
+}
+
+/** The one step that decides who sends (module comment). */
+export function acquire(sql: Sql, fp: string, o: AcquireOptions): Acquired {
+  return sql.tx(() => {
+    // A key of the caller's own (--idempotency-key, geo api -H) names its request: that claim is
+    // followed if it exists; otherwise it is a new request under that key, whatever else is stored.
+    const cur = o.key !== undefined ? claimByKey(sql, o.key) : currentClaim(sql, fp);
+    if (cur && cur.fp !== fp) {
+      return { kind: 'failed', key: cur.key, createdAt: cur.created_at, error: { code: 'key_reused', message: `the idempotency key ${cur.key} was already used for another request (another image or other fields)`, final: true } };
+    }
+    if (cur?.state === 'open') {
+      if (cur.owner !== null && cur.owner !== o.owner.id && o.owner.mayBeAlive(cur.owner, cur.lease_until, o.now)) return { kind: 'wait', key: cur.key };
+      sql.run('UPDATE claims SET owner = ?, lease_until = ?, updated_at = ? WHERE key = ?', o.owner.id, o.now + LEASE_MS, o.now, cur.key);
+      return { kind: 'send', key: cur.key, takeover: true, createdAt: cur.created_at };
+    }
+    if (cur && (o.since === undefined || cur.created_at >= o.since)) {
+      if (cur.state === 'answered' && cur.result_id !== null) return { kind: 'answered', key: cur.key, resultId: cur.result_id, batch: cur.batch, createdAt: cur.created_at };
+      if (cur.state === 'failed') return { kind: 'failed', key: cur.key, error: parseError(cur.error), createdAt: cur.created_at };
+    }
+    // --fresh with the caller's own key: that key is sent again (the service replays what it holds).
+    if (cur && o.key !== undefined && cur.key === o.key) {
+      sql.run("UPDATE claims SET state = 'open', owner = ?, lease_until = ?, updated_at = ? WHERE key = ?", o.owner.id, o.now + LEASE_MS, o.now, cur.key);
+      return { kind: 'send', key: cur.key, takeover: true, createdAt: cur.created_at };
+    }
+    const key = o.key ?? o.newKey ?? newKey();
+    sql.run(
+      'INSERT INTO claims (key, fp, state, owner, lease_until, created_at, updated_at, batch, input) VALUES (?, ?, \'open\', ?, ?, ?, ?, ?, ?)',
+      key, fp, o.owner.id, o.now + LEASE_MS, o.now, o.now, o.batch ?? null, o.input ?? null,
+    );
+    return { kind: 'send', key, takeover: false, createdAt: o.now };
+  });
+}
+
+export function parseError(text: string | null): FailedError {
+  try {
+    const e = JSON.parse(text ?? '') as FailedError;
+    if (typeof e?.code === 'string' && typeof e.message === 'string') return { ...e, final: true };
+  } catch {
+    /* below */
+  }
+  return { code: 'failed', message: 'failed (the stored error is unreadable)', final: true };
+}
+
+/** The answer is stored: the claim is done. `credits`: what this key's answer cost (0 for a replay). */
+export function markAnswered(sql: Sql, key: string, resultId: number, credits: number, now: number): void {
+  sql.run("UPDATE claims SET state = 'answered', result_id = ?, credits = coalesce(credits, ?), owner = NULL, lease_until = NULL, updated_at = ? WHERE key = ?", resultId, credits, now, key);
+}
+
+/** A final failure (422 and the like): resending cannot change it. */
+export function markFailed(sql: Sql, key: string, error: FailedError, now: number): void {
+  sql.run("UPDATE claims SET state = 'failed', error = ?, owner = NULL, lease_until = NULL, updated_at = ? WHERE key = ? AND state = 'open'", JSON.stringify(error), now, key);
+}
+
+/** No final outcome (5xx after retries, Ctrl-C): open, unowned, so the next taker resends the key at once. */
+export function release(sql: Sql, key: string, owner: Owner, now: number): void {
+  sql.run("UPDATE claims SET owner = NULL, lease_until = NULL, updated_at = ? WHERE key = ? AND owner = ? AND state = 'open'", now, key, owner.id);
+}
+
+/** Every open claim of this owner released (the process is ending). */
+export function releaseAll(sql: Sql, owner: Owner, now: number): number {
+  return sql.run("UPDATE claims SET owner = NULL, lease_until = NULL, updated_at = ? WHERE owner = ? AND state = 'open'", now, owner.id).changes;
+}
+
+/** Keeps this owner's claims alive while their requests are in flight. */
+export function renew(sql: Sql, owner: Owner, now: number): void {
+  sql.run("UPDATE claims SET lease_until = ? WHERE owner = ? AND state = 'open'", now + LEASE_MS, owner.id);
+}

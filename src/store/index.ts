@@ -1,0 +1,196 @@
+/**
+ * The ONE local database (DESIGN.md "Layers": src/store/): results with their raw bytes, claims,
+ * batch heads; migrations; the import of older files. Nothing else in geo opens it or writes SQL.
+ *
+ * Every method turns SQLite's errors into a StoreError that names the file and what to do, so a
+ * caller holding a paid answer can still print it and say which key replays it (batch/ledger.ts).
+ */
+import { StoreError } from '../errors.js';
+import type { ProvenanceRecord } from '../local/store-types.js';
+import { type BatchRow, findBatches, saveBatch } from './batches.js';
+import {
+  type AcquireOptions, type Acquired, type ClaimRow, type FailedError, LEASE_MS, Owner, type ProcessProbe,
+  acquire, claimByKey, currentClaim, markAnswered, markFailed, release, releaseAll, renew,
+} from './claims.js';
+import { type ImportReport, type LegacyFolders, importJournal, importLegacy } from './import.js';
+import type { HeadLine } from '../local/journal-format.js';
+import { dbPath, openDatabase, storeError } from './open.js';
+import {
+  type NewResult, type ResultRow, type ReuseQuery, type StoredResult,
+  byAnalysisId, bySha, getResult, imagesWithPrefix, insertResult, iterateResults, listedCount, newestRows, reusable, sandboxCount, searchRows, setExif,
+} from './results.js';
+import type { Sql } from './sqlite.js';
+
+export type { Acquired, ClaimRow, FailedError, NewResult, ProcessProbe, ResultRow, ReuseQuery, StoredResult, BatchRow, ImportReport, LegacyFolders };
+export { fingerprint, parseError } from './claims.js';
+export { dbPath } from './open.js';
+
+export interface OpenOptions {
+  probe: ProcessProbe;
+  now: () => number;
+  /** Older files to import once (JSON records, NDJSON journals); absent, none. */
+  legacy?: LegacyFolders;
+  /** A line for stderr (damaged legacy files, the import's summary). */
+  warn?: (line: string) => void;
+}
+
+export class Store {
+  readonly path: string;
+  readonly owner: Owner;
+  private renewal: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+
+  private constructor(private readonly sql: Sql, readonly dataDir: string, private readonly opts: OpenOptions) {
+    this.path = dbPath(dataDir);
+    this.owner = new Owner(opts.probe);
+  }
+
+  static open(dataDirPath: string, opts: OpenOptions): Store {
+    const store = new Store(openDatabase(dataDirPath), dataDirPath, opts);
+    if (opts.legacy) store.guard(() => importLegacy(store.sql, opts.legacy!, opts.now(), opts.warn ?? (() => undefined)));
+    return store;
+  }
+
+  /** SQLite's errors as StoreErrors naming this file. */
+  private guard<T>(fn: () => T): T {
+    if (this.closed) throw new StoreError(`${this.path} is closed`, 'other');
+    try {
+      return fn();
+    } catch (err) {
+      throw storeError(err, this.path);
+    }
+  }
+
+  // Results.
+  insertResult(r: NewResult): number {
+    return this.guard(() => insertResult(this.sql, r));
+  }
+  setExif(id: number, exif: unknown): void {
+    this.guard(() => setExif(this.sql, id, exif));
+  }
+  result(id: number): StoredResult | undefined {
+    return this.guard(() => getResult(this.sql, id));
+  }
+  newest(limit: number): ResultRow[] {
+    return this.guard(() => newestRows(this.sql, limit));
+  }
+  count(): number {
+    return this.guard(() => listedCount(this.sql));
+  }
+  search(text: string, limit: number): { rows: ResultRow[]; total: number; capped: boolean } {
+    return this.guard(() => searchRows(this.sql, text, limit));
+  }
+  bySha(prefix: string): StoredResult[] {
+    return this.guard(() => bySha(this.sql, prefix));
+  }
+  byAnalysisId(id: string): StoredResult[] {
+    return this.guard(() => byAnalysisId(this.sql, id));
+  }
+  imagesWithPrefix(prefix: string, n: number): string[] {
+    return this.guard(() => imagesWithPrefix(this.sql, prefix, n));
+  }
+  reusable(q: ReuseQuery): StoredResult | undefined {
+    return this.guard(() => reusable(this.sql, q));
+  }
+  /** Streams rows; a damaged page met mid-way is a StoreError too. */
+  *iterate(opts: { includeSandbox: boolean; latestPerImage?: boolean }): Generator<StoredResult> {
+    const it = this.guard(() => iterateResults(this.sql, opts));
+    for (;;) {
+      const next = this.guard(() => it.next());
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  sandboxCount(): number {
+    return this.guard(() => sandboxCount(this.sql));
+  }
+
+  // Claims.
+  acquire(fp: string, o: Omit<AcquireOptions, 'owner' | 'now'>): Acquired {
+    this.startRenewal();
+    return this.guard(() => acquire(this.sql, fp, { ...o, owner: this.owner, now: this.opts.now() }));
+  }
+  claim(key: string): ClaimRow | undefined {
+    return this.guard(() => claimByKey(this.sql, key));
+  }
+  currentClaim(fp: string): ClaimRow | undefined {
+    return this.guard(() => currentClaim(this.sql, fp));
+  }
+  /** Whether an open claim's holder may still be sending (another live process), or it is free to take. */
+  heldElsewhere(c: ClaimRow): boolean {
+    return c.state === 'open' && c.owner !== null && c.owner !== this.owner.id && this.owner.mayBeAlive(c.owner, c.lease_until, this.opts.now());
+  }
+  /** The answer and its claim's completion, in one transaction: committed before anyone shows it. */
+  answer(key: string, r: NewResult, credits: number): number {
+    return this.guard(() => this.sql.tx(() => {
+      const id = insertResult(this.sql, r);
+      markAnswered(this.sql, key, id, credits, this.opts.now());
+      return id;
+    }));
+  }
+  /** A claim imported without an account (legacy journal) rebound to this account's fingerprint, open, to be resent. */
+  adoptLegacyClaim(legacyFp: string, fp: string): string | undefined {
+    // Read first: nearly every image has no such claim, and a read takes no write lock.
+    if (!this.guard(() => currentClaim(this.sql, legacyFp))) return undefined;
+    return this.guard(() => this.sql.tx(() => {
+      const c = currentClaim(this.sql, legacyFp);
+      if (!c || c.fp === fp) return undefined;
+      this.sql.run("UPDATE claims SET fp = ?, state = 'open', result_id = NULL, error = NULL, owner = NULL, lease_until = NULL, updated_at = ? WHERE key = ?", fp, this.opts.now(), c.key);
+      return c.key;
+    }));
+  }
+  fail(key: string, error: FailedError): void {
+    this.guard(() => markFailed(this.sql, key, error, this.opts.now()));
+  }
+  release(key: string): void {
+    this.guard(() => release(this.sql, key, this.owner, this.opts.now()));
+  }
+
+  // Batches.
+  saveBatch(id: string, head: Record<string, unknown>): void {
+    this.guard(() => saveBatch(this.sql, id, head, this.opts.now()));
+  }
+  findBatches(prefix: string): BatchRow[] {
+    return this.guard(() => findBatches(this.sql, prefix));
+  }
+
+  /** A journal file's keys and answers into claims and results (`--resume FILE`, `--journal FILE`). */
+  importJournal(file: string, text: string, batchId: string): HeadLine {
+    return this.guard(() => this.sql.tx(() => importJournal(this.sql, file, text, this.opts.now(), batchId)));
+  }
+
+  /** Legacy files that could not be imported and held a record of this image (never paid again silently). */
+  damagedFor(sha256: string): string[] {
+    return this.guard(() => this.sql.all<{ file: string }>("SELECT file FROM legacy_files WHERE sha256 = ? AND outcome = 'damaged'", sha256).map((r) => r.file));
+  }
+
+  /** PRAGMA integrity_check (geo doctor): 'ok' or the first problems SQLite names. */
+  integrity(): string {
+    return this.guard(() => this.sql.all<{ integrity_check: string }>('PRAGMA integrity_check(5)').map((r) => r.integrity_check).join('; '));
+  }
+
+  private startRenewal(): void {
+    if (this.renewal || this.closed) return;
+    this.renewal = setInterval(() => {
+      try {
+        renew(this.sql, this.owner, this.opts.now());
+      } catch {
+        // A busy or full store: the lease runs out and another process takes over, which is safe.
+      }
+    }, LEASE_MS / 3);
+    this.renewal.unref();
+  }
+
+  /** Releases this process's open claims (a rerun resends their keys at once) and closes. */
+  close(): void {
+    if (this.closed) return;
+    if (this.renewal) clearInterval(this.renewal);
+    try {
+      releaseAll(this.sql, this.owner, this.opts.now());
+    } catch {
+      // Their leases run out instead.
+    }
+    this.closed = true;
+    this.sql.db.close();
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Opening <data dir>/geo.db: the file checks of DESIGN.md ("geo touches only what it owns"), the
+ * pragmas every connection needs, and the migrations. Errors from SQLite become one StoreError
+ * line that names the file and what to do; a damaged database is never written to.
+ */
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { StoreError } from '../errors.js';
+import { checkWritableFile, ensureOwnDir } from '../local/safe-files.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import { Sql, loadSqlite } from './sqlite.js';
+
+export const DB_FILE = 'geo.db';
+
+/** How long a statement waits for another process's write lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+export function dbPath(dataDirPath: string): string {
+  return join(dataDirPath, DB_FILE);
+}
+
+/** SQLite's error, as the one line a user can act on. */
+export function storeError(err: unknown, path: string): StoreError {
+  if (err instanceof StoreError) return err;
+  const code = String((err as { code?: unknown })?.code ?? '');
+  const msg = err instanceof Error ? err.message : String(err);
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+    return new StoreError(`${path} is damaged (${msg}); geo leaves it untouched`, 'damaged', `move it aside (mv ${path} ${path}.damaged) and geo starts a new store; \`sqlite3 ${path}.damaged .recover\` may save its results`);
+  }
+  if (code.startsWith('SQLITE_FULL') || /disk is full|database or disk is full/i.test(msg)) return new StoreError(`cannot write ${path}: the disk is full`, 'full', 'free some space (or set GEO_DATA_DIR to a folder on another disk)');
+  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM')) {
+    return new StoreError(`cannot write ${path}: ${code.startsWith('SQLITE_CANTOPEN') ? 'it cannot be opened' : 'it is read-only'}`, 'readonly', 'check the permissions of the file and its folder, or set GEO_DATA_DIR to a writable folder');
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return new StoreError(`${path} stayed locked by another geo process for ${BUSY_TIMEOUT_MS / 1000} s`, 'busy', 'wait for the other geo command to finish, then run this one again');
+  return new StoreError(`${path}: ${msg}`, 'other');
+}
+
+/**
+ * The connection, migrated to this geo's schema. Creates the folder (0700) and the file (0600) when
+ * they do not exist yet; refuses a file that is a link, a FIFO or anything but a regular file.
+ */
+export function openDatabase(dataDirPath: string): Sql {
+  const path = dbPath(dataDirPath);
+  ensureOwnDir(dataDirPath);
+  for (const f of [path, `${path}-wal`, `${path}-shm`]) checkWritableFile(f, 'the store');
+  try {
+    // Created here, not by SQLite, so it is 0600 from the first byte (SQLite gives -wal and -shm
+    // the database file's mode).
+    if (!existsSync(path)) closeSync(openSync(path, 'wx', 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw storeError(Object.assign(err as Error, { code: (err as NodeJS.ErrnoException).code === 'ENOSPC' ? 'SQLITE_FULL' : 'SQLITE_CANTOPEN' }), path);
+  }
+  let sql: Sql | undefined;
+  try {
+    const Database = loadSqlite();
+    sql = new Sql(new Database(path, { timeout: BUSY_TIMEOUT_MS }));
+    // WAL: readers never block the writer, and a crash loses nothing committed. FULL: a commit is
+    // on disk before geo shows the answer it holds (a paid answer is never lost).
+    sql.all('PRAGMA journal_mode = WAL');
+    sql.db.exec(`PRAGMA synchronous = FULL; PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA foreign_keys = OFF`);
+    migrate(sql, path);
+    return sql;
+  } catch (err) {
+    try {
+      sql?.db.close();
+    } catch {
+      /* closing a connection that failed to open */
+    }
+    throw storeError(err, path);
+  }
+}
+
+function migrate(sql: Sql, path: string): void {
+  const version = Number(sql.one<{ user_version: number }>('PRAGMA user_version')?.user_version ?? 0);
+  if (version > SCHEMA_VERSION) throw new StoreError(`${path} was written by a newer geo (schema ${version}; this geo knows ${SCHEMA_VERSION})`, 'newer', 'upgrade geo (npm install -g geo-cli), or set GEO_DATA_DIR to another folder');
+  for (let v = version; v < SCHEMA_VERSION; v++) {
+    sql.tx(() => {
+      // Another process may have migrated while this one waited for the lock.
+      const now = Number(sql.one<{ user_version: number }>('PRAGMA user_version')?.user_version ?? 0);
+      if (now > v) return;
+      sql.db.exec(MIGRATIONS[v]!);
+      sql.db.exec(`PRAGMA user_version = ${v + 1}`);
+    });
+  }
+}

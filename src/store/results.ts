@@ -1,0 +1,230 @@
+/**
+ * Results: every paid answer, its raw bytes exactly as received, and its provenance record.
+ *
+ * A row keeps the record as JSON without the body (the raw bytes are the body; the parsed body is
+ * stored beside them only when geo read it differently, e.g. "48.85" as 48.85), so a result costs
+ * its raw size plus about a kilobyte. The columns are what history, search, reuse and export ask
+ * by, each on an index: no question reads the whole store.
+ */
+import type { ProvenanceRecord, ResultBody } from '../local/store-types.js';
+import { isResultBody } from '../local/store-types.js';
+import { canonicalRequest } from './canonical.js';
+import type { Sql } from './sqlite.js';
+
+export interface NewResult {
+  record: ProvenanceRecord;
+  /** The service's identity that reuse and claims match on (default the record's base URL). */
+  origin?: string;
+  /** The body's bytes as received; default the record's raw text as UTF-8. */
+  rawBytes?: Buffer;
+  /** The answer carried the sandbox's header: simulated, never evidence. */
+  sandbox: boolean;
+  /** false (--no-store): kept only so its claim replays; not in history, exports or reuse. */
+  listed: boolean;
+  batch?: string;
+  importedFrom?: string;
+  /**
+   * Not filed under its idempotency key: a body that could not be read is kept, but the key's real
+   * answer (its replay, on a rerun) must still find the key free to be stored under it.
+   */
+  unkeyed?: boolean;
+}
+
+/** A stored result as the commands see it. */
+export interface StoredResult {
+  id: number;
+  record: ProvenanceRecord;
+  sandbox: boolean;
+  batch: string | null;
+  listed: boolean;
+  /** The raw body's bytes (as received). */
+  raw: Buffer | null;
+}
+
+/** The columns `geo history` lists (no JSON is parsed to list a row). */
+export interface ResultRow {
+  id: number;
+  stored_at: string;
+  input_path: string;
+  sha256: string | null;
+  city: string | null;
+  neighborhood: string | null;
+  country: string | null;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  confidence: number | null;
+  depth: number | null;
+  analysis_id: string | null;
+  charge: string;
+  origin: string;
+  sandbox: number;
+}
+
+const LIST_COLUMNS = 'id, stored_at, input_path, sha256, city, neighborhood, country, address, latitude, longitude, confidence, depth, analysis_id, charge, origin, sandbox';
+
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** The body as JSON text, unless it is exactly what parsing the raw text gives (then it is not kept twice). */
+function bodyToKeep(body: unknown, raw: string | undefined): string | null {
+  const mine = JSON.stringify(body);
+  if (raw === undefined) return mine ?? null;
+  try {
+    return JSON.stringify(JSON.parse(raw)) === mine ? null : (mine ?? null);
+  } catch {
+    return mine ?? null;
+  }
+}
+
+/** Writes one result; returns its id. An answer already stored under its idempotency key is not stored twice. */
+export function insertResult(sql: Sql, r: NewResult): number {
+  const rec = r.record;
+  const raw = r.rawBytes ?? (rec.response.raw !== undefined ? Buffer.from(rec.response.raw, 'utf8') : null);
+  const body = (rec.response.body ?? {}) as Record<string, unknown>;
+  const loc = (typeof body.location === 'object' && body.location !== null ? body.location : {}) as Record<string, unknown>;
+  const { raw: rawText, body: _body, ...response } = rec.response;
+  const slim = { ...rec, response };
+  const replayed = rec.headers?.idempotent_replayed;
+  const usable = rec.unusable === undefined && isResultBody(rec.response.body);
+  return sql.tx(() => {
+    const key = r.unkeyed ? null : (rec.idempotency_key ?? null);
+    if (key !== null) {
+      const had = sql.one<{ id: number }>('SELECT id FROM results WHERE idem_key = ?', key);
+      if (had) return had.id;
+    }
+    const { lastInsertRowid: id } = sql.run(
+      `INSERT INTO results (stored_at, sha256, input_path, analysis_id, origin, account, sandbox, request, idem_key, batch, status, usable, listed, charge,
+        depth, city, neighborhood, country, address, latitude, longitude, confidence, raw, body, record, imported_from)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      rec.stored_at, rec.input.sha256 || null, rec.input.path ?? '', text(body.analysis_id), r.origin ?? rec.cli?.base_url ?? '', rec.account ?? null, r.sandbox ? 1 : 0,
+      canonicalRequest(rec.request ?? {}), key, r.batch ?? null, rec.response.status ?? null, usable ? 1 : 0, r.listed ? 1 : 0,
+      replayed === true ? 'replayed' : replayed === false ? 'paid' : 'unknown',
+      finite(body.depth) ?? finite(rec.request?.depth), text(loc.city), text(loc.neighborhood), text(loc.country), text(loc.address),
+      finite(loc.latitude), finite(loc.longitude), finite(body.confidence), raw, bodyToKeep(rec.response.body, raw?.toString('utf8') ?? rawText), JSON.stringify(slim), r.importedFrom ?? null,
+    );
+    const places = [loc.neighborhood, loc.city, loc.country, loc.address].filter((v) => typeof v === 'string').join(' ');
+    sql.run('INSERT INTO results_fts (rowid, input, places, reasoning, aid) VALUES (?, ?, ?, ?, ?)', id, rec.input.path ?? '', places, text(body.reasoning) ?? '', text(body.analysis_id) ?? '');
+    return id;
+  });
+}
+
+/** The EXIF check is computed after the answer is stored (it reads the file again): added here. */
+export function setExif(sql: Sql, id: number, exif: unknown): void {
+  const row = sql.one<{ record: string }>('SELECT record FROM results WHERE id = ?', id);
+  if (!row) return;
+  const rec = JSON.parse(row.record) as ProvenanceRecord;
+  sql.run('UPDATE results SET record = ? WHERE id = ?', JSON.stringify({ ...rec, exif }), id);
+}
+
+interface FullRow {
+  id: number;
+  record: string;
+  raw: Buffer | null;
+  body: string | null;
+  sandbox: number;
+  batch: string | null;
+  listed: number;
+}
+const FULL_COLUMNS = 'id, record, raw, body, sandbox, batch, listed';
+
+/** The provenance record back, with the raw text and the parsed body. */
+export function toStored(row: FullRow): StoredResult {
+  const rec = JSON.parse(row.record) as ProvenanceRecord;
+  const raw = row.raw === null ? undefined : Buffer.from(row.raw).toString('utf8');
+  let body: unknown = null;
+  if (row.body !== null) body = JSON.parse(row.body);
+  else if (raw !== undefined) {
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = raw;
+    }
+  }
+  const record = { ...rec, response: { ...rec.response, body: body as ResultBody, ...(raw !== undefined ? { raw } : {}) } };
+  return { id: row.id, record, sandbox: row.sandbox === 1, batch: row.batch, listed: row.listed === 1, raw: row.raw === null ? null : Buffer.from(row.raw) };
+}
+
+export function getResult(sql: Sql, id: number): StoredResult | undefined {
+  const row = sql.one<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE id = ?`, id);
+  return row ? toStored(row) : undefined;
+}
+
+/** Listed results, newest first (by when each answer was received; imported ones keep their time). */
+export function newestRows(sql: Sql, limit: number): ResultRow[] {
+  return sql.all<ResultRow>(`SELECT ${LIST_COLUMNS} FROM results WHERE listed = 1 ORDER BY stored_at DESC, id DESC LIMIT ?`, limit);
+}
+
+/** How many listed results there are (kept by a trigger: no count over a million rows). */
+export function listedCount(sql: Sql): number {
+  return Number(sql.one<{ value: string }>("SELECT value FROM meta WHERE name = 'listed_results'")?.value ?? 0);
+}
+
+/**
+ * Full-text search: the words of `text`, as one phrase whose last word may be a prefix ("pari"
+ * finds Paris; "img 001" finds img_001.jpg), over input path, place names, reasoning and analysis
+ * id. Newest first; `total` stops counting at `countCap`.
+ */
+export function searchRows(sql: Sql, text: string, limit: number, countCap = 10_000): { rows: ResultRow[]; total: number; capped: boolean } {
+  const words = text.normalize('NFKC').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  if (words.length === 0) return { rows: newestRows(sql, limit), total: listedCount(sql), capped: false };
+  const match = `"${words.join(' ').replace(/"/g, '""')}"*`;
+  const rows = sql.all<ResultRow>(
+    `SELECT ${LIST_COLUMNS} FROM results WHERE id IN (SELECT rowid FROM results_fts WHERE results_fts MATCH ? ORDER BY rowid DESC LIMIT ?) AND listed = 1 ORDER BY stored_at DESC, id DESC`,
+    match, limit * 2 + 10,
+  ).slice(0, limit);
+  const total = Number(sql.one<{ n: number }>('SELECT count(*) AS n FROM results WHERE listed = 1 AND id IN (SELECT rowid FROM results_fts WHERE results_fts MATCH ? LIMIT ?)', match, countCap + 1)?.n ?? 0);
+  return { rows, total: Math.min(total, countCap), capped: total > countCap };
+}
+
+/** Listed results of images whose sha256 starts with `prefix` (hex), newest first. */
+export function bySha(sql: Sql, prefix: string): StoredResult[] {
+  const p = prefix.toLowerCase();
+  // A range, so the index answers a prefix: [p, p + 'g') holds every hex string starting with p.
+  return sql.all<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE sha256 >= ? AND sha256 < ? AND listed = 1 ORDER BY id DESC`, p, `${p}g`).map(toStored);
+}
+
+export function byAnalysisId(sql: Sql, id: string): StoredResult[] {
+  return sql.all<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE analysis_id = ? AND listed = 1 ORDER BY id DESC`, id).map(toStored);
+}
+
+/** The distinct images (sha256) whose hash starts with `prefix`, at most `n`. */
+export function imagesWithPrefix(sql: Sql, prefix: string, n: number): string[] {
+  const p = prefix.toLowerCase();
+  return sql.all<{ sha256: string }>('SELECT DISTINCT sha256 FROM results WHERE sha256 >= ? AND sha256 < ? AND listed = 1 LIMIT ?', p, `${p}g`, n).map((r) => r.sha256);
+}
+
+export interface ReuseQuery {
+  sha256: string;
+  request: Record<string, unknown>;
+  /** The normalized base URL (records keep it as cli.base_url). */
+  origin: string;
+  account: string;
+  /** ISO time: only answers stored at or after it (a --fresh batch being resumed). */
+  since?: string;
+}
+
+/** The newest usable 200 answer for this image, request, service and account (issue 11's reuse). */
+export function reusable(sql: Sql, q: ReuseQuery): StoredResult | undefined {
+  const row = sql.one<FullRow>(
+    `SELECT ${FULL_COLUMNS} FROM results WHERE sha256 = ? AND account = ? AND origin = ? AND request = ? AND status = 200 AND usable = 1 AND listed = 1
+     AND stored_at >= ? ORDER BY id DESC LIMIT 1`,
+    q.sha256, q.account, q.origin, canonicalRequest(q.request), q.since ?? '',
+  );
+  return row ? toStored(row) : undefined;
+}
+
+/**
+ * Every listed, usable result, oldest first, one row at a time; sandbox answers only when asked;
+ * with latestPerImage, only each image's newest run (a URL's runs are told apart by their key).
+ */
+export function* iterateResults(sql: Sql, opts: { includeSandbox: boolean; latestPerImage?: boolean }): Generator<StoredResult> {
+  const where = `listed = 1 AND usable = 1 ${opts.includeSandbox ? '' : 'AND sandbox = 0'}`;
+  const latest = opts.latestPerImage ? `AND id IN (SELECT max(id) FROM results WHERE ${where} GROUP BY coalesce(sha256, 'key:' || idem_key, 'id:' || id))` : '';
+  for (const row of sql.iterate<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE ${where} ${latest} ORDER BY id`)) yield toStored(row);
+}
+
+/** How many listed, usable sandbox results exist (export --all says how many it left out). */
+export function sandboxCount(sql: Sql): number {
+  return Number(sql.one<{ n: number }>('SELECT count(*) AS n FROM results WHERE listed = 1 AND usable = 1 AND sandbox = 1')?.n ?? 0);
+}

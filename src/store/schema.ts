@@ -1,0 +1,95 @@
+/**
+ * The database's schema, as migrations: migration i takes PRAGMA user_version from i to i + 1,
+ * inside one transaction. Add a migration; never edit one that has shipped.
+ *
+ * results   every paid answer: the raw bytes exactly as received (BLOB), the provenance record
+ *           (JSON, without the raw body), and the columns history, search, reuse and export ask by.
+ *           `listed` 0 = kept only so a rerun replays it (--no-store): not in history or exports.
+ * results_fts  contentless FTS5 index over input path, place names, reasoning and analysis id
+ *           (rowid = results.id), so `geo history --search` does not read every record.
+ * claims    one row per idempotency key: which request (fp) it sends, whether it is still open
+ *           (sent or about to be, no final outcome), answered (result_id) or failed (final error),
+ *           and which process holds it (owner, lease_until) while its request is in flight.
+ * batches   a command's identity (head: inputs, cwd, request fields, service, account), so
+ *           `--resume ID` reruns it; the keys and answers are the claims'.
+ * legacy_files  every older file the import has read (JSON record or NDJSON journal) and what
+ *           came of it; a damaged one keeps the sha256 its folder named, so an image whose only
+ *           record was damaged is never paid again without the plan saying so.
+ * meta      small facts: row counts kept by triggers, what has been imported.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE results (
+    id INTEGER PRIMARY KEY,
+    stored_at TEXT NOT NULL,
+    sha256 TEXT,
+    input_path TEXT NOT NULL DEFAULT '',
+    analysis_id TEXT,
+    origin TEXT NOT NULL DEFAULT '',
+    account TEXT,
+    sandbox INTEGER NOT NULL DEFAULT 0,
+    request TEXT NOT NULL DEFAULT '{}',
+    idem_key TEXT,
+    batch TEXT,
+    status INTEGER,
+    usable INTEGER NOT NULL DEFAULT 1,
+    listed INTEGER NOT NULL DEFAULT 1,
+    charge TEXT NOT NULL DEFAULT 'unknown',
+    depth INTEGER,
+    city TEXT, neighborhood TEXT, country TEXT, address TEXT,
+    latitude REAL, longitude REAL, confidence REAL,
+    raw BLOB,
+    body TEXT,
+    record TEXT NOT NULL,
+    imported_from TEXT
+  );
+  CREATE INDEX results_sha ON results(sha256);
+  CREATE INDEX results_time ON results(stored_at);
+  CREATE INDEX results_aid ON results(analysis_id) WHERE analysis_id IS NOT NULL;
+  CREATE UNIQUE INDEX results_key ON results(idem_key) WHERE idem_key IS NOT NULL;
+  CREATE INDEX results_imported ON results(imported_from) WHERE imported_from IS NOT NULL;
+  CREATE VIRTUAL TABLE results_fts USING fts5(input, places, reasoning, aid, content='', tokenize='unicode61 remove_diacritics 2');
+
+  CREATE TABLE claims (
+    key TEXT PRIMARY KEY,
+    fp TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('open', 'answered', 'failed')),
+    owner TEXT,
+    lease_until INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    batch TEXT,
+    input TEXT,
+    result_id INTEGER,
+    error TEXT,
+    credits INTEGER
+  );
+  CREATE INDEX claims_fp ON claims(fp, created_at);
+  CREATE INDEX claims_owner ON claims(owner) WHERE owner IS NOT NULL;
+
+  CREATE TABLE batches (
+    id TEXT PRIMARY KEY,
+    head TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE legacy_files (
+    file TEXT PRIMARY KEY,
+    sha256 TEXT,
+    outcome TEXT NOT NULL CHECK (outcome IN ('imported', 'duplicate', 'damaged')),
+    reason TEXT,
+    found_at INTEGER NOT NULL
+  );
+  CREATE INDEX legacy_damaged ON legacy_files(sha256) WHERE outcome = 'damaged';
+
+  CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+  INSERT INTO meta (name, value) VALUES ('listed_results', '0');
+  CREATE TRIGGER results_count_insert AFTER INSERT ON results WHEN NEW.listed = 1
+    BEGIN UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE name = 'listed_results'; END;
+  CREATE TRIGGER results_count_listed AFTER UPDATE OF listed ON results WHEN NEW.listed <> OLD.listed
+    BEGIN UPDATE meta SET value = CAST(value AS INTEGER) + (CASE WHEN NEW.listed = 1 THEN 1 ELSE -1 END) WHERE name = 'listed_results'; END;
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
