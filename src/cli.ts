@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from './api/errors.js';
 import type { GlobalOptions, Runtime } from './context.js';
+import type { ProcessProbe } from './store/index.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
 import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
@@ -113,6 +114,37 @@ export interface MainDeps {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal: AbortSignal;
+  probe: ProcessProbe;
+}
+
+/** A process's start time in clock ticks since boot (/proc/PID/stat field 22), '' where there is no /proc. */
+function processStart(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** This process for the store's claims: a claim whose holder's pid is gone (or reused) is free. */
+export function processProbe(): ProcessProbe {
+  let start: string | undefined;
+  return {
+    pid: process.pid,
+    get start() {
+      return (start ??= processStart(process.pid));
+    },
+    alive(pid, started) {
+      try {
+        process.kill(pid, 0);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
+      }
+      const now = started ? processStart(pid) : '';
+      return !(now && now !== started);
+    },
+  };
 }
 
 function parseTimeout(v: string): number {
@@ -220,8 +252,14 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
   // `geo … | head` (and `2>&1 | head`): the reader left, so stop quietly with exit 0 instead of
   // dying on EPIPE with a stack, whichever stream noticed first and whatever wrote to it
   // (journaled work is safe; a rerun picks up the rest).
+  // A command doing paid work (a batch) asks to finish first: it stops sending, lets what is in
+  // flight arrive and be stored, and says so on stderr (issue 19); any other command exits at once.
+  const closing = new AbortController();
+  let holds = 0;
   const onPipeClosed = (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(EXIT.ok);
+    if (err.code !== 'EPIPE') return;
+    if (holds === 0) process.exit(EXIT.ok);
+    if (!closing.signal.aborted) closing.abort(new CancelledError('the output was closed'));
   };
   if (!deps?.io) for (const stream of [process.stdout, process.stderr]) stream.on('error', onPipeClosed);
   const rt: Runtime = {
@@ -231,6 +269,16 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
     sleep: deps?.sleep ?? defaultSleep,
     signal: deps?.signal ?? controller.signal,
     version: readVersion(),
+    probe: deps?.probe ?? processProbe(),
+    outputClosed: closing.signal,
+    keepRunningOnClosedOutput: () => {
+      holds++;
+      let released = false;
+      return () => {
+        if (!released) holds--;
+        released = true;
+      };
+    },
   };
   let exitCode = 0;
   const debug = argv.includes('--debug') || Boolean(env.GEO_DEBUG && env.GEO_DEBUG !== '0');

@@ -4,13 +4,15 @@
  */
 import { ApiClient, normalizeBaseUrl } from './api/client.js';
 import { accountFingerprint } from './api/secret.js';
-import { configDir } from './config/paths.js';
+import { join } from 'node:path';
+import { configDir, dataDir, stateDir } from './config/paths.js';
 import { type Resolved, resolveCredentials } from './config/resolve.js';
 import { ConfigStore } from './config/store.js';
 import { MissingKeyError } from './errors.js';
 import { type Env, type IO, canAnimate, canPrompt } from './output/io.js';
 import { type Prompter, createPrompter } from './output/prompt.js';
 import { redact, sanitizeInline } from './output/sanitize.js';
+import { type ProcessProbe, Store } from './store/index.js';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -33,6 +35,15 @@ export interface Runtime {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal: AbortSignal;
   version: string;
+  /** This process as the store's claims see it (pid, start time, is another pid alive). */
+  probe: ProcessProbe;
+  /**
+   * Aborted when stdout (or stderr) is closed under a command that asked to finish its work first
+   * (keepRunningOnClosedOutput): a batch stops sending and stores what is in flight.
+   */
+  outputClosed: AbortSignal;
+  /** While the returned release is not called, a closed output aborts outputClosed instead of exiting at once. */
+  keepRunningOnClosedOutput(): () => void;
 }
 
 export interface Ctx extends Runtime {
@@ -47,6 +58,13 @@ export interface Ctx extends Runtime {
    * what journals and provenance records carry instead of the key. undefined without a key.
    */
   account(): string | undefined;
+  /**
+   * The service as claims and stored results know it: the normalized base URL, or one name for
+   * every `--sandbox` run (each starts on a new port; answers stored by one are reused by the next).
+   */
+  serviceId(): string;
+  /** The local database (src/store/), opened on first use and closed when the command ends. */
+  store(): Store;
   prompt: Prompter;
   /** May we ask questions? (TTY, not CI, not --no-input) */
   interactive: boolean;
@@ -80,6 +98,7 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
 
   let resolved: Resolved | undefined;
   let client: ApiClient | undefined;
+  let store: Store | undefined;
   const ctx: Ctx = {
     ...rt,
     globals,
@@ -114,9 +133,27 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
       const r = ctx.resolved();
       if (!r.key) return undefined;
       // --sandbox serves on a new port each run: its account is "the sandbox's pro key" whatever the
-      // port, so a journal it wrote can be resumed by the next --sandbox run.
-      const origin = r.baseUrl.source === 'sandbox' ? 'geo-sandbox:' : normalizeBaseUrl(r.baseUrl.value);
-      return accountFingerprint(origin, r.key.value);
+      // port, so a batch it ran can be resumed by the next --sandbox run.
+      return accountFingerprint(ctx.serviceId(), r.key.value);
+    },
+    serviceId() {
+      const r = ctx.resolved();
+      return r.baseUrl.source === 'sandbox' ? 'geo-sandbox:' : normalizeBaseUrl(r.baseUrl.value);
+    },
+    store() {
+      if (store) return store;
+      // The SQLite binding loads here, only for commands that use the store.
+      const data = dataDir(rt.env);
+      store = Store.open(data, {
+        probe: rt.probe, now: rt.now,
+        legacy: { resultsDir: join(data, 'results'), journalsDir: join(stateDir(rt.env), 'journals') },
+        warn: (line) => {
+          if (!globals.quiet) rt.io.stderr.write(`${sanitizeInline(line)}\n`);
+        },
+      });
+      const opened = store;
+      cleanups.unshift(() => opened.close());
+      return store;
     },
     onCleanup(fn) {
       cleanups.push(fn);

@@ -1,49 +1,42 @@
 /**
  * Local evidence for a batch, locate's or eval's (issue 6): the EXIF corroboration block of every
- * answered input (the batch's exif hook), the provenance record of every successful result (stored unless --no-store;
- * a failed write warns and never fails a result that was paid for), and the records that
- * --format geojson|kml|csv|html|kmz and --report render. Nothing here is ever sent to the API.
+ * answered input (the batch's exif hook), the provenance record of every result (committed to the
+ * store with its claim by the batch engine, worker.ts; the EXIF check is added to it here), and the
+ * records that --format geojson|kml|csv|html|kmz and --report render. Nothing here is ever sent.
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { ExifHook } from './records.js';
-import { UNUSABLE } from './outcome.js';
 import type { BatchEvent, BatchRecord } from './types.js';
-import { dataDir } from '../config/paths.js';
 import { type Corroboration, corroborateImage } from '../local/corroborate.js';
 import { readForExif } from '../local/files.js';
-import { type ProvenanceRecord, buildRecord, isResultBody, saveRecord } from '../local/store.js';
+import { type ProvenanceRecord, isResultBody } from '../local/store.js';
 import { type ReportSource, buildHtmlReport, renderKMZ } from '../output/export/index.js';
 import { isUrlInput } from './inputs.js';
 
-type Finished = Extract<BatchEvent, { type: 'finished' }>;
+export { bodyOf } from './provenance.js';
+
 /** Larger images are not embedded, as in `geo export`: a report should stay mailable. */
 const MAX_EMBED_BYTES = 25 * 1024 * 1024;
 
-/** The parsed raw body (it parsed once already, in the client), else the text itself. */
-export function bodyOf(raw: string | undefined): unknown {
-  try {
-    return raw === undefined ? null : (JSON.parse(raw) as unknown);
-  } catch {
-    return raw;
-  }
-}
-
 const isCorroboration = (v: unknown): v is Corroboration => typeof v === 'object' && v !== null && typeof (v as Corroboration).verdict === 'string';
+
+/** Where a result is in the store: its row id and what `geo history show` takes for it. */
+export interface StoredAt {
+  id: number;
+  /** The image's sha256 prefix, or the analysis id for a URL. */
+  ref: string;
+}
 
 export class Evidence {
   /** Provenance of each successful record (the batch's own objects are the keys). */
   readonly provenance = new Map<BatchRecord, ProvenanceRecord>();
-  /** Where each record's provenance file is: written by this run, or the stored one it reused. */
-  readonly files = new Map<BatchRecord, string>();
+  /** Where each record's result is stored: written by this run, or the stored one it reused. */
+  readonly files = new Map<BatchRecord, StoredAt>();
+  /** Results this run committed to the store (listed ones: not --no-store). */
   stored = 0;
-  private request: Record<string, unknown> = {};
   private stdinBytes: Uint8Array | undefined;
-  private writes: Array<Promise<void>> = [];
 
-  constructor(
-    private readonly ctx: { env: Record<string, string | undefined>; now: () => number; version: string },
-    private readonly opts: { store: boolean; baseUrl: string; warn: (line: string) => void; account?: string },
-  ) {}
+  constructor(private readonly ctx: { now: () => number; version: string }, private readonly opts: { store: boolean }) {}
 
   /** The `exif` block: read what EXIF needs of the image again (files are streamed, not held) and compare. */
   readonly exif: ExifHook = async (i) => {
@@ -54,64 +47,14 @@ export class Evidence {
   };
 
   onEvent(e: BatchEvent): void {
-    if (e.type === 'plan') this.request = e.plan.request;
-    if (e.type !== 'finished') return;
+    if (e.type !== 'finished' || !e.stored) return;
     const r = e.record;
-    if (!r.ok || !isResultBody(r.result)) {
-      // A paid answer without usable coordinates (or an async acceptance) is stored too, raw body
-      // and all, marked so that exports and look-ups skip it.
-      const why = r.ok ? 'accepted for asynchronous analysis (202): no coordinates yet' : r.error?.code === UNUSABLE ? r.error.message : undefined;
-      if (why !== undefined && e.response?.raw !== undefined) this.store(e, this.recordOf(e, why));
-      return;
-    }
-    const rec = this.recordOf(e);
-    this.provenance.set(e.record, rec);
-    if (e.reused) this.files.set(e.record, e.reused.file);
-    this.store(e, rec);
-  }
-
-  private store(e: Finished, rec: ProvenanceRecord): void {
-    // An answer re-emitted from the journal or reused from the store was stored when it arrived;
-    // a URL has no sha256 to file it under.
-    if (this.opts.store && !e.fromJournal && !e.reused && e.record.sha256 !== null) this.writes.push(this.save(rec, e.record));
-  }
-
-  private recordOf(e: Finished, unusable?: string): ProvenanceRecord {
-    const r = e.record;
-    const m = e.response ?? {};
-    const body = unusable === undefined ? r.result : bodyOf(m.raw);
-    const url = isUrlInput(r.input);
-    return buildRecord({
-      input: { path: e.path ?? r.input, sha256: r.sha256 ?? '' },
-      request: { ...(url ? { image_url: r.input } : {}), ...this.request },
-      response: {
-        data: body, raw: m.raw ?? JSON.stringify(r.result), status: m.status ?? 200, headers: m.headers ?? {}, replayed: e.replayed,
-        ...(m.requestId ? { requestId: m.requestId } : {}), ...(m.idempotencyKey ? { idempotencyKey: m.idempotencyKey } : {}),
-        ...(m.attempts !== undefined ? { attempts: m.attempts } : {}), ...(m.elapsedMs !== undefined ? { elapsedMs: m.elapsedMs } : {}),
-      },
-      baseUrl: this.opts.baseUrl,
-      ...(this.opts.account !== undefined ? { account: this.opts.account } : {}),
-      cliVersion: this.ctx.version,
-      ...(isCorroboration(r.exif) ? { exif: r.exif } : {}),
-      ...(m.deviations?.length ? { deviations: m.deviations } : {}),
-      ...(unusable !== undefined ? { unusable } : {}),
-      ...(m.sent ? { sent: m.sent } : {}),
-      now: this.ctx.now(),
-    });
-  }
-
-  private async save(rec: ProvenanceRecord, record: BatchRecord): Promise<void> {
-    try {
-      this.files.set(record, await saveRecord(dataDir(this.ctx.env), rec));
-      this.stored++;
-    } catch (err) {
-      this.opts.warn(`warning: could not store the provenance record of ${record.input} (${err instanceof Error ? err.message : String(err)}); the result itself is unaffected`);
-    }
-  }
-
-  /** Waits for the record writes (they run while the batch goes on). */
-  async flush(): Promise<void> {
-    await Promise.all(this.writes.splice(0));
+    if (e.sentNow && this.opts.store) this.stored++;
+    if (!r.ok || !isResultBody(r.result)) return;
+    const rec = e.stored.record;
+    this.provenance.set(r, { ...rec, ...(isCorroboration(r.exif) ? { exif: r.exif } : {}) });
+    const aid = (rec.response.body as { analysis_id?: unknown } | undefined)?.analysis_id;
+    this.files.set(r, { id: e.stored.id, ref: rec.input.sha256 ? rec.input.sha256.slice(0, 12) : typeof aid === 'string' ? aid : String(e.stored.id) });
   }
 
   /** The provenance of these records, in their order (failures and async acceptances have none). */

@@ -76,6 +76,8 @@ export function describeStop(s: BatchStop): string {
       return `the batch's retry budget is spent (last failure: ${what})`;
     case 'cancelled':
       return 'the batch was cancelled';
+    case 'output_closed':
+      return 'the output was closed';
     case 'rate_limited':
       return e instanceof Error ? e.message : String(e);
     default:
@@ -95,6 +97,8 @@ export function stopExitCode(s: BatchStop): number {
       return 5;
     case 'cancelled':
       return 130;
+    case 'output_closed':
+      return 0;
     case 'not_found':
       return 2;
     case 'retry_budget':

@@ -4,14 +4,11 @@
  * only the command knows whether it may prompt) and --dry-run's request previews.
  */
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { routes } from '../api/routes.js';
 import { DEPTH_COST } from '../api/schemas.js';
-import { stateDir } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 import { b64Length, fitsLimit } from './convert.js';
 import { type SentImage, outgoingImage } from '../local/without-metadata.js';
-import { type JournalState, isFinished } from './journal.js';
 import { type Job, type UploadOptions, needsSharp } from './sources.js';
 import type { BatchParams } from './types.js';
 
@@ -34,10 +31,14 @@ export interface BatchPlan {
   /** Inputs found in a folder but unusable (HEIC, empty, not an image…): recorded, never sent. */
   skipped: Array<{ input: string; reason: string }>;
   unique: number;
-  /** Unique images finished by an earlier run of this journal: re-emitted, not sent. */
+  /** Unique images an earlier run of this batch answered: re-emitted, not sent. */
   fromJournal: number;
-  /** Unique images a stored result of an earlier command answers (reuse.ts): not sent, not charged. */
+  /** Unique images a stored result of an earlier command answers (ledger.ts): not sent, not charged. */
   fromResults: number;
+  /** Of those to send: requests another geo process is sending now (waited for, not sent twice). */
+  inFlightElsewhere: number;
+  /** Of those to send: images whose only stored record was damaged (paying again needs consent). */
+  damaged: number;
   toSend: number;
   depth: number;
   costPerImage: number;
@@ -52,6 +53,8 @@ export interface BatchPlan {
   /** Jobs that need sharp (conversion or --downscale). */
   conversions: number;
   journal?: string;
+  /** The batch's id in the store (`geo locate --resume ID`). */
+  batch?: string;
   /** The request fields every image is sent with (provenance records keep them). */
   request: Record<string, unknown>;
   /** --dry-run only. */
@@ -63,9 +66,14 @@ export interface PlanInput {
   inputs: number;
   skipped?: BatchPlan['skipped'];
   params: BatchParams;
-  journal?: { path: string; state: JournalState };
-  /** Ids of jobs the provenance store answers. */
-  reused?: ReadonlySet<string>;
+  journal?: string;
+  batch?: string;
+  /** Jobs the store answers, by how: an earlier run of this batch, or a stored result. */
+  held?: ReadonlyMap<string, 'journal' | 'results'>;
+  /** Jobs another live geo process is sending. */
+  elsewhere?: ReadonlySet<string>;
+  /** Jobs whose only stored record was damaged. */
+  damaged?: ReadonlySet<string>;
   available?: number;
   confirmThreshold?: number;
   maxCredits?: number;
@@ -95,9 +103,9 @@ export function checkMaxCredits(pending: number, depth: BatchParams['depth'], ma
 }
 
 export function buildPlan(p: PlanInput): BatchPlan {
-  const done = p.journal?.state.done;
-  const fromJournal = p.jobs.filter((j) => isFinished(done?.get(j.id))).length;
-  const pending = p.jobs.filter((j) => !isFinished(done?.get(j.id)) && !p.reused?.has(j.id));
+  const fromJournal = p.jobs.filter((j) => p.held?.get(j.id) === 'journal').length;
+  const pending = p.jobs.filter((j) => !p.held?.has(j.id));
+  const damaged = pending.filter((j) => p.damaged?.has(j.id)).length;
   const cost = DEPTH_COST[p.params.depth];
   const credits = pending.length * cost;
   const threshold = p.confirmThreshold ?? DEFAULT_CONFIRM_THRESHOLD;
@@ -109,6 +117,8 @@ export function buildPlan(p: PlanInput): BatchPlan {
     unique: p.jobs.length,
     fromJournal,
     fromResults: p.jobs.length - fromJournal - pending.length,
+    inFlightElsewhere: pending.filter((j) => p.elsewhere?.has(j.id)).length,
+    damaged,
     toSend: pending.length,
     depth: p.params.depth,
     costPerImage: cost,
@@ -116,9 +126,11 @@ export function buildPlan(p: PlanInput): BatchPlan {
     ...(p.available !== undefined ? { available: p.available } : {}),
     insufficient,
     confirmThreshold: threshold,
-    needsConfirm: credits > threshold || insufficient,
+    // An image whose only record was damaged may have been paid for: sending it again is asked for.
+    needsConfirm: credits > threshold || insufficient || damaged > 0,
     conversions: pending.filter(needsSharp).length,
-    ...(p.journal ? { journal: p.journal.path } : {}),
+    ...(p.journal ? { journal: p.journal } : {}),
+    ...(p.batch ? { batch: p.batch } : {}),
     request: requestParams(p.params),
   };
 }
@@ -128,9 +140,9 @@ export function buildPlan(p: PlanInput): BatchPlan {
  * Local images are prepared as for sending (metadata removal included: it is local and free), so
  * the preview says what would leave the machine; conversions are described, not run.
  */
-export async function previewRequests(jobs: Job[], params: BatchParams, baseUrl: string, state: JournalState | undefined, opts: UploadOptions): Promise<RequestPreview[]> {
+export async function previewRequests(jobs: Job[], params: BatchParams, baseUrl: string, openKeys: ReadonlyMap<string, string>, opts: UploadOptions): Promise<RequestPreview[]> {
   const out: RequestPreview[] = [];
-  for (const j of jobs.filter((x) => !isFinished(state?.done.get(x.id)))) {
+  for (const j of jobs) {
     const s = j.source;
     const sent = s.kind === 'image' && fitsLimit(s.image.size) ? (await outgoingImage(s.image, Boolean(opts.keepMetadata), { hashNow: true })).sent : undefined;
     const image =
@@ -146,7 +158,7 @@ export async function previewRequests(jobs: Job[], params: BatchParams, baseUrl:
       headers: {
         authorization: 'Bearer [REDACTED]',
         'content-type': 'application/json',
-        'idempotency-key': state?.keys.get(j.id) ?? '<new key, written to the journal before sending>',
+        'idempotency-key': openKeys.get(j.id) ?? '<new key, claimed in the store before sending>',
       },
       body: { ...image, ...requestParams(params) },
       ...(sent ? { image: sent } : {}),
@@ -168,13 +180,12 @@ export function requestParams(p: BatchParams): Record<string, unknown> {
 }
 
 /**
- * The default journal: stateDir/journals/<hash>.ndjson, the hash over what makes two runs "the
- * same command": the inputs as named (paths made absolute), the request fields and the service's
- * base URL (a sandbox result must never be re-emitted for a production run) and the account
- * fingerprint (two keys never share a journal). Not the images themselves: after adding a photo
- * to a folder, rerunning sends only the new one.
+ * A batch's id: a hash over what makes two runs "the same command": the inputs as named (paths made
+ * absolute), how they are sent (metadata removed or kept), the request fields, the service's base
+ * URL and the account fingerprint. Not the images themselves: after adding a photo to a folder,
+ * rerunning is the same batch and sends only the new one. (The same hash named the default journal
+ * file before the store, so an older journal imports under its own id.)
  */
-export function defaultJournalPath(env: Record<string, string | undefined>, inputs: { args: string[]; fromFile?: string; metadata?: string }, params: BatchParams, baseUrl: string, account?: string): string {
-  const h = createHash('sha256').update(JSON.stringify({ ...inputs, params: requestParams(params), baseUrl, ...(account !== undefined ? { account } : {}) })).digest('hex').slice(0, 24);
-  return join(stateDir(env), 'journals', `${h}.ndjson`);
+export function batchId(inputs: { args: string[]; fromFile?: string; metadata?: string }, params: BatchParams, baseUrl: string, account?: string): string {
+  return createHash('sha256').update(JSON.stringify({ ...inputs, params: requestParams(params), baseUrl, ...(account !== undefined ? { account } : {}) })).digest('hex').slice(0, 24);
 }

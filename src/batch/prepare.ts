@@ -1,15 +1,20 @@
 /**
- * Everything before the plan: which command this is (fresh, rerun, or --resume FILE), its inputs
- * loaded and deduplicated, its request fields checked, and which journal it writes to.
+ * Everything before the plan: which command this is (new, rerun, or --resume of a batch or a
+ * journal file), its inputs loaded and deduplicated, its request fields checked, and its batch id
+ * (the store keeps its head, so `--resume ID` can run it again).
  */
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { RequestValidationError } from '../api/errors.js';
 import { type Depth, checkGeolocateRequest } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
+import { checkReadableInput, checkWritableFile } from '../local/safe-files.js';
+import type { Store } from '../store/index.js';
+import { journalForAccount } from './account.js';
 import { expandInputs } from './inputs.js';
-import { type HeadLine, type JournalState, readJournalState } from './journal.js';
-import { defaultJournalPath, requestParams } from './plan.js';
+import { type HeadLine, parseJournal } from './journal.js';
+import { batchId, requestParams } from './plan.js';
 import { type Job, loadJobs } from './sources.js';
 import type { BatchParams } from './types.js';
 
@@ -20,14 +25,18 @@ export interface PrepareInput {
   stdin: Readable;
   env: Record<string, string | undefined>;
   baseUrl: string;
-  /** accountFingerprint of the key (journal head and default journal path); see account.ts. */
+  /** accountFingerprint of the key (batch head and id); see account.ts. */
   account?: string;
   params: Omit<BatchParams, 'depth'> & { depth?: Depth };
+  /** --journal FILE: the batch is written there too (and continues what it holds). */
   journal?: string | false;
+  /** --resume FILE or ID. */
   resume?: string;
   downscale?: boolean;
-  /** --keep-metadata; undefined when not given (a resumed journal then decides). */
+  /** --keep-metadata; undefined when not given (a resumed batch then decides). */
   keepMetadata?: boolean;
+  fresh?: boolean;
+  store: Store;
 }
 
 export interface Prepared {
@@ -35,17 +44,55 @@ export interface Prepared {
   order: Array<{ input: string; id: string }>;
   params: BatchParams;
   skipped: Array<{ path: string; reason: string }>;
+  /** The batch's id in the store. */
+  batch: string;
+  /** --journal FILE (or the --resume FILE): the NDJSON copy of the batch. */
   journalPath?: string;
-  state?: JournalState;
-  /** Where `state` was read when not from journalPath: this command's journal from before account fingerprints. */
-  stateFrom?: string;
   head: Omit<HeadLine, 'created'>;
-  /** Send the files as they are (--keep-metadata, or a journal written that way). */
+  /** Send the files as they are (--keep-metadata, or a batch written that way). */
   keepMetadata: boolean;
+  /** A resumed --fresh batch: only answers since this time (ms) are its own. */
+  since?: number;
+  notice?: string;
 }
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+const HEX_ID = /^[0-9a-f]{6,64}$/i;
+
+/** A journal file's text, refusing what is not a regular file (a FIFO would block forever). */
+function readJournalFile(path: string, shown: string): string | undefined {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UsageError(`${shown}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (st.isDirectory()) throw new UsageError(`${shown} is a folder, not a journal file`, 'give a file name, e.g. --journal case42.ndjson');
+  checkReadableInput(path, shown, st);
+  return readFileSync(path, 'utf8');
+}
+
+/** The head of `--resume X`: a journal file (its keys and answers imported into the store), or a batch id. */
+function resumedHead(p: PrepareInput): { head: HeadLine; batch?: string; file?: string } {
+  const x = p.resume!;
+  const file = resolve(p.cwd, x);
+  const text = readJournalFile(file, `--resume ${x}`);
+  if (text !== undefined) {
+    const head = parseJournal(text).head;
+    if (!head) throw new UsageError(`--resume ${x}: not a geo batch journal`, 'give a file that --journal wrote, or a batch id from the resume hint');
+    return { head, file };
+  }
+  if (HEX_ID.test(x)) {
+    const found = p.store.findBatches(x);
+    if (found.length > 1 && !found.some((b) => b.id === x.toLowerCase())) throw new UsageError(`--resume ${x}: ${found.length} batches start with it`, `use more characters: ${found.map((b) => b.id.slice(0, 12)).join(', ')}`);
+    const b = found.find((f) => f.id === x.toLowerCase()) ?? found[0];
+    if (b) return { head: b.head as unknown as HeadLine, batch: b.id };
+  }
+  throw new UsageError(`--resume ${x}: no such journal file or batch`, 'the resume hint names the batch (`geo locate --resume ID`); a --journal FILE works too');
 }
 
 export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
@@ -53,26 +100,36 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   let fromFile = p.fromFile;
   let cwd = p.cwd;
   let params: BatchParams = { ...p.params, depth: p.params.depth ?? 1 };
-  let resumed: JournalState | undefined;
+  let keepMetadata = p.keepMetadata ?? false;
+  let resumed: ReturnType<typeof resumedHead> | undefined;
+  let notice: string | undefined;
   if (p.resume !== undefined) {
-    resumed = await readJournalState(resolve(p.cwd, p.resume));
-    if (!resumed?.head) throw new UsageError(`--resume ${p.resume}: not a geo batch journal (or it does not exist)`);
+    resumed = resumedHead(p);
     const h = resumed.head;
-    // --resume alone re-runs the journal's own command; inputs given with it must be the same run.
+    ({ notice } = journalForAccount(h, p.account, p.resume, Boolean(p.fresh)));
+    // --resume alone re-runs the batch's own command; inputs given with it must be the same run.
     if (args.length === 0 && fromFile === undefined) ({ args, fromFile, cwd } = h);
     if (p.params.depth === undefined) params = { ...(h.params as unknown as BatchParams) };
     if (!same(requestParams(params), h.params)) {
-      throw new UsageError(`--resume ${p.resume}: the journal was written for ${JSON.stringify(h.params)}, not ${JSON.stringify(requestParams(params))}`, 'resume with the same --depth, --effort, --scope and --batch-id, or start a new journal');
+      throw new UsageError(`--resume ${p.resume}: it was written for ${JSON.stringify(h.params)}, not ${JSON.stringify(requestParams(params))}`, 'resume with the same --depth, --effort, --scope and --batch-id, or start a new batch');
     }
+    // --resume alone follows its batch; old journals (no `metadata`) sent the files as they were.
+    if (p.keepMetadata === undefined) keepMetadata = h.metadata !== 'removed';
   }
-  let keepMetadata = p.keepMetadata ?? false;
-  // --resume alone follows its journal; old journals (no `metadata`) sent the files as they were.
-  if (resumed?.head && p.keepMetadata === undefined) keepMetadata = resumed.head.metadata !== 'removed';
   if (args.length === 0 && fromFile === undefined) throw new UsageError('no inputs given', 'name image files, folders, https URLs, `-`, or --from-file LIST');
 
   // Every request shares these fields: check them once, so a bad --effort fails before anything is sent.
   const check = checkGeolocateRequest({ image_url: 'https://example.com/placeholder.jpg', ...requestParams(params) });
   if (!check.ok) throw new RequestValidationError(check.problem.code, check.problem.message, check.problem.max_effort, check.problem.field);
+
+  // --journal FILE: checked before a single input is read (a folder, a link or a FIFO is refused).
+  let journalPath = resumed?.file;
+  let journalText: string | undefined;
+  if (typeof p.journal === 'string') {
+    journalPath = resolve(p.cwd, p.journal);
+    journalText = readJournalFile(journalPath, `--journal ${p.journal}`);
+    checkWritableFile(journalPath, 'the journal');
+  }
 
   const expanded = await expandInputs(args, { cwd, ...(fromFile !== undefined ? { fromFile } : {}) });
   const loaded = await loadJobs(expanded.entries, { stdin: p.stdin, ...(p.downscale ? { downscale: true } : {}) });
@@ -83,39 +140,37 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
     throw new UsageError(`no usable image among the inputs (${skipped.length} skipped: ${why}${skipped.length > 3 ? '; …' : ''})`, 'images are JPEG or PNG (WebP, AVIF, TIFF and GIF are converted)');
   }
 
-  let journalPath: string | undefined;
-  let legacyPath: string | undefined;
-  if (p.resume !== undefined) journalPath = resolve(p.cwd, p.resume);
-  else if (typeof p.journal === 'string') journalPath = resolve(p.cwd, p.journal);
-  else if (p.journal !== false) {
-    const abs = (a: string) => (a === '-' || /^[a-z][a-z0-9+.-]*:\/\//i.test(a) ? a : resolve(cwd, a));
-    const named = { args: args.map(abs), ...(fromFile !== undefined ? { fromFile: abs(fromFile) } : {}) };
-    // Removing metadata sends other bytes than before, so it starts its own journal; a journal from
-    // before removal existed (and --keep-metadata runs) keep the old path, as they send the same bytes.
-    const metadata = keepMetadata ? {} : { metadata: 'removed' };
-    journalPath = defaultJournalPath(p.env, { ...named, ...metadata }, params, p.baseUrl, p.account);
-    // Before fingerprints the path hashed no account: that journal's keys still replay free (account.ts).
-    if (p.account !== undefined && keepMetadata) legacyPath = defaultJournalPath(p.env, named, params, p.baseUrl);
+  const abs = (a: string) => (a === '-' || /^[a-z][a-z0-9+.-]*:\/\//i.test(a) ? a : resolve(cwd, a));
+  const named = { args: args.map(abs), ...(fromFile !== undefined ? { fromFile: abs(fromFile) } : {}) };
+  // Removing metadata sends other bytes than before, so it is another batch.
+  const batch = resumed?.batch ?? batchId({ ...named, ...(keepMetadata ? {} : { metadata: 'removed' }) }, params, p.baseUrl, p.account);
+
+  const fileHead = journalText !== undefined ? parseJournal(journalText).head : undefined;
+  if (journalText !== undefined && !fileHead && journalText.trim() !== '') throw new UsageError(`--journal ${p.journal}: not a geo batch journal`, 'give a new file name, or a file --journal wrote');
+  if (fileHead && !p.fresh) {
+    journalForAccount(fileHead, p.account, journalPath!, false);
+    if (!same(fileHead.params, requestParams(params))) throw new UsageError(`--journal ${journalPath}: it was written for ${JSON.stringify(fileHead.params)}; this run sends ${JSON.stringify(requestParams(params))}`, 'give another --journal file');
   }
-  let state = resumed ?? (journalPath ? await readJournalState(journalPath) : undefined);
-  let stateFrom: string | undefined;
-  if (!state && legacyPath) {
-    state = await readJournalState(legacyPath);
-    if (state) stateFrom = legacyPath;
-  }
-  if (state?.head && p.resume === undefined && !same(state.head.params, requestParams(params))) {
-    throw new UsageError(`--journal ${journalPath}: it was written for ${JSON.stringify(state.head.params)}; this run sends ${JSON.stringify(requestParams(params))}`, 'give another --journal file');
-  }
-  if (state?.head && (state.head.metadata === 'removed') === keepMetadata) {
+  const h = resumed?.head ?? fileHead;
+  if (h && !p.fresh && (h.metadata === 'removed') === keepMetadata) {
     const was = keepMetadata ? 'without their metadata' : 'with their metadata (--keep-metadata, or before geo removed it)';
-    throw new UsageError(`${journalPath ?? 'the journal'}: its images were sent ${was}; its idempotency keys can only be resent with the same bytes`, keepMetadata ? 'drop --keep-metadata, or give another --journal file' : 'add --keep-metadata to continue it, or give another --journal file');
+    throw new UsageError(`${journalPath ?? `batch ${batch}`}: its images were sent ${was}; its idempotency keys can only be resent with the same bytes`, keepMetadata ? 'drop --keep-metadata to continue it' : 'add --keep-metadata to continue it');
   }
+  // A journal file's keys and answers join the store, so its in-flight keys are resent, not replaced.
+  const fileText = journalText ?? (resumed?.file ? readFileSync(resumed.file, 'utf8') : undefined);
+  if (fileText !== undefined && journalPath && !p.fresh && parseJournal(fileText).head) p.store.importJournal(journalPath, fileText, batch);
+
+  const freshSince = resumed && !p.fresh ? Date.parse(resumed.head.fresh_since ?? '') : Number.NaN;
   return {
-    jobs, order, params, skipped,
+    jobs, order, params, skipped, batch,
     ...(journalPath ? { journalPath } : {}),
-    ...(state ? { state } : {}),
-    ...(stateFrom ? { stateFrom } : {}),
-    head: { t: 'head', v: 1, params: requestParams(params), args, ...(fromFile !== undefined ? { fromFile } : {}), cwd, baseUrl: p.baseUrl, ...(p.account !== undefined ? { account: p.account } : {}), ...(keepMetadata ? {} : { metadata: 'removed' as const }) },
+    head: {
+      t: 'head', v: 1, params: requestParams(params), args, ...(fromFile !== undefined ? { fromFile } : {}), cwd, baseUrl: p.baseUrl,
+      ...(p.account !== undefined ? { account: p.account } : {}), ...(keepMetadata ? {} : { metadata: 'removed' as const }),
+      ...(resumed?.head.fresh_since && !p.fresh ? { fresh_since: resumed.head.fresh_since } : {}),
+    },
     keepMetadata,
+    ...(Number.isFinite(freshSince) ? { since: freshSince } : {}),
+    ...(notice ? { notice } : {}),
   };
 }

@@ -1,26 +1,30 @@
 /**
- * runBatch: inputs -> plan -> consent -> journal -> scheduler -> one record per input.
+ * runBatch: inputs -> plan -> consent -> claims -> scheduler -> one record per input.
  * Records are handed to onEvent as each request finishes (the command writes and flushes one
  * NDJSON line per record); the returned list is the skipped inputs, then the rest in input order.
+ * Every answer is committed to the store (src/store/) with its claim before onEvent sees it.
  */
 import { Readable } from 'node:stream';
 import { DEPTH_COST, type Depth, type Effort, type Scope } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
+import type { Store } from '../store/index.js';
 import { countRecords, skippedRecord } from './accounting.js';
 import { type Balance, readBalance } from './balance.js';
 import { requireConsent } from './consent.js';
 import { loadSharp } from './convert.js';
-import { Journal, isFinished, parseJournal } from './journal.js';
+import { Journal } from './journal.js';
+import { Ledger } from './ledger.js';
 import { describeStop } from './outcome.js';
 import { type BatchPlan, type BudgetName, DEFAULT_CONFIRM_THRESHOLD, buildPlan, checkMaxCredits, previewRequests, requestParams } from './plan.js';
 import { prepareBatch } from './prepare.js';
 import { ProgressMeter, startTicker } from './progress.js';
+import { answerRecord } from './provenance.js';
 import { type ExifHook, recordsFor } from './records.js';
-import { answersHeld, journalOutcome } from './reuse.js';
+import { heldAnswers } from './reuse.js';
 import { schedule } from './scheduler.js';
 import type { Job } from './sources.js';
 import type { BatchEvent, BatchRecord, BatchSummary, ReusedFrom } from './types.js';
-import { type BatchClient, type JobOutcome, sendJob } from './worker.js';
+import { type BatchClient, type JobOutcome, type SettledHow, sendJob } from './worker.js';
 
 export interface BatchDeps {
   client: BatchClient;
@@ -28,6 +32,8 @@ export interface BatchDeps {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
+  /** Aborted when no new request may start (stdout closed); requests in flight finish and are stored. */
+  stopSending?: AbortSignal;
   onEvent?: (e: BatchEvent) => void;
   /** Where relative paths start (the command passes the process's folder). */
   cwd: string;
@@ -39,10 +45,17 @@ export interface BatchDeps {
   noPrompt?: string;
   /** The record's exif block (evidence engine); default null. Never fails a record. */
   exif?: ExifHook;
-  /** accountFingerprint of the client's key: journals carry it, answers are reused only for it. */
+  /** accountFingerprint of the client's key: claims and results are this account's only. */
   account?: string;
-  /** dataDir(env): stored results of earlier commands are reused from here (reuse.ts); absent, none. */
-  dataDir?: string;
+  /**
+   * The service's identity for claims and reuse (default the client's base URL). `--sandbox` starts
+   * a sandbox on a new port each run, so it passes one name for all of them (Ctx.serviceId).
+   */
+  origin?: string;
+  /** The store: claims, results, batch heads. */
+  store: Store;
+  /** geo's version, for the provenance records. */
+  version: string;
   /** A 'progress' event every this many ms while requests run (a terminal's live line); default none. */
   tickMs?: number;
 }
@@ -50,7 +63,7 @@ export interface BatchDeps {
 export interface BatchOptions {
   inputs: string[];
   fromFile?: string;
-  /** Default: the --resume journal's depth, else 1. */
+  /** Default: the --resume batch's depth, else 1. */
   depth?: Depth;
   effort?: Effort;
   scope?: Scope;
@@ -60,10 +73,11 @@ export interface BatchOptions {
   /** One input only: the key to send it with (the caller's own idempotency, e.g. a case number). */
   idempotencyKey?: string;
   concurrency?: number;
-  /** A path, false for none; default stateDir/journals/<hash>.ndjson. */
+  /** --journal FILE: the batch written there too; false or absent: the store only. */
   journal?: string | false;
+  /** --resume FILE or batch id. */
   resume?: string;
-  /** Ignore what the journal and the stored results hold: send again, and start the journal anew. */
+  /** Ignore what the store holds (but requests still in flight): send again, with new keys. */
   fresh?: boolean;
   maxCredits?: number;
   /** Who set maxCredits, for the refusal (default: --max-credits). */
@@ -73,8 +87,10 @@ export interface BatchOptions {
   confirmThreshold?: number;
   dryRun?: boolean;
   downscale?: boolean;
-  /** Send files with their metadata (default: removed before upload; issue 14). Undefined: a resumed journal decides. */
+  /** Send files with their metadata (default: removed before upload; issue 14). Undefined: a resumed batch decides. */
   keepMetadata?: boolean;
+  /** false (--no-store): answers are kept for their claims only, not listed in history or exports. */
+  listed?: boolean;
   /** Retries shared by the whole batch; default max(10, requests to send). */
   retryBudget?: number;
 }
@@ -88,6 +104,7 @@ export interface BatchResult {
 export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<BatchResult> {
   const emit = (e: BatchEvent) => deps.onEvent?.(e);
   const started = deps.now();
+  const store = deps.store;
   const prep = await prepareBatch({
     args: opts.inputs, cwd: deps.cwd, stdin: deps.stdin ?? Readable.from([]), env: deps.env, baseUrl: deps.client.baseUrl, ...(deps.account !== undefined ? { account: deps.account } : {}),
     params: { ...(opts.depth !== undefined ? { depth: opts.depth } : {}), ...(opts.effort ? { effort: opts.effort } : {}), ...(opts.scope ? { scope: opts.scope } : {}), ...(opts.batchId ? { batch_id: opts.batchId } : {}), ...(opts.model ? { model: opts.model } : {}), ...(opts.async ? { async: true } : {}) },
@@ -96,15 +113,24 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
     ...(opts.downscale ? { downscale: true } : {}),
     ...(opts.keepMetadata !== undefined ? { keepMetadata: opts.keepMetadata } : {}),
+    ...(opts.fresh ? { fresh: true } : {}),
+    store,
   });
   const n = prep.order.length;
   const inputs = n + prep.skipped.length;
-  if (opts.idempotencyKey !== undefined && n !== 1) throw new UsageError(`--idempotency-key names one request, but there are ${n} inputs`, 'give one input, or leave the keys to the journal');
+  if (opts.idempotencyKey !== undefined && n !== 1) throw new UsageError(`--idempotency-key names one request, but there are ${n} inputs`, 'give one input, or leave the keys to geo');
   for (const s of prep.skipped) emit({ type: 'notice', message: `skipped ${s.path}: ${s.reason}` });
-  // This account's answers from earlier runs: the journal's, then stored results of other commands.
-  const { state, stored, notice } = await answersHeld(prep, deps, Boolean(opts.fresh));
-  if (notice) emit({ type: 'notice', message: notice });
-  const pending = prep.jobs.filter((j) => !isFinished(state?.done.get(j.id)) && !stored.has(j.id));
+  if (prep.notice) emit({ type: 'notice', message: prep.notice });
+  // --fresh: only what is answered from now on is this batch's (a resume keeps that time).
+  const since = opts.fresh ? started : prep.since;
+  const request = requestParams(prep.params);
+  const ledger = new Ledger({
+    store, ...(deps.account !== undefined ? { account: deps.account } : {}), origin: deps.origin ?? deps.client.baseUrl, batch: prep.batch,
+    keepMetadata: prep.keepMetadata, downscale: Boolean(opts.downscale), request, async: Boolean(opts.async), ...(since !== undefined ? { since } : {}),
+  });
+  const held = heldAnswers(prep.jobs, ledger);
+  if (held.legacy > 0) emit({ type: 'notice', message: `${held.legacy === 1 ? 'an answer' : `${held.legacy} answers`} of a journal that predates account fingerprints ${held.legacy === 1 ? 'is' : 'are'} not re-emitted but resent with ${held.legacy === 1 ? 'its key' : 'their keys'} (the service replays ${held.legacy === 1 ? 'it' : 'them'} free for the account that paid)` });
+  const pending = prep.jobs.filter((j) => !held.answers.has(j.id));
 
   checkMaxCredits(pending.length, prep.params.depth, opts.maxCredits, opts.budgetName);
   // The balance (balance.ts); one image that cannot need a confirmation skips the read.
@@ -115,23 +141,32 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const { available } = balance;
   const plan = buildPlan({
     jobs: prep.jobs, inputs, skipped: prep.skipped.map((s) => ({ input: s.path, reason: s.reason })), params: prep.params,
-    ...(prep.journalPath ? { journal: { path: prep.journalPath, state: state ?? parseJournal('') } } : {}),
-    ...(available !== undefined ? { available } : {}), reused: new Set(stored.keys()),
+    ...(prep.journalPath ? { journal: prep.journalPath } : {}), batch: prep.batch,
+    ...(available !== undefined ? { available } : {}),
+    held: new Map([...held.answers].map(([id, h]) => [id, h.how])),
+    elsewhere: new Set([...held.open].filter(([, o]) => o.elsewhere).map(([id]) => id)),
+    damaged: new Set(held.damaged.keys()),
     ...(opts.confirmThreshold !== undefined ? { confirmThreshold: opts.confirmThreshold } : {}),
     ...(opts.maxCredits !== undefined ? { maxCredits: opts.maxCredits } : {}),
     ...(opts.budgetName ? { budgetName: opts.budgetName } : {}),
   });
   if (plan.conversions > 0) await loadSharp(`converting or downscaling ${plan.conversions} image(s)`);
-  if (opts.dryRun) plan.requests = await previewRequests(prep.jobs.filter((j) => !stored.has(j.id)), prep.params, deps.client.baseUrl, state, { keepMetadata: prep.keepMetadata });
+  if (opts.dryRun) plan.requests = await previewRequests(pending, prep.params, deps.client.baseUrl, new Map([...held.open].map(([id, o]) => [id, o.key])), { keepMetadata: prep.keepMetadata });
   emit({ type: 'plan', plan });
+  for (const [id, files] of held.damaged) {
+    const job = prep.jobs.find((j) => j.id === id);
+    emit({ type: 'notice', message: `${job?.inputs[0] ?? id}: its only stored record is damaged (${files[0]}); it may have been paid for, so sending it again asks first` });
+  }
   if (plan.insufficient) emit({ type: 'notice', message: `the plan needs up to ${plan.credits} credits but ${plan.available} are available; the batch stops at the first 402` });
   const meter = new ProgressMeter(inputs, pending.length, deps.now);
   const summary: BatchSummary = {
-    inputs, unique: prep.jobs.length, ok: 0, failed: 0, notSent: 0, inFlight: 0, skipped: 0, fromJournal: 0, fromResults: 0, replayed: 0,
-    creditsSpent: 0, retriesUsed: 0, rateLimited: 0, elapsedMs: 0, concurrency: 0, ...(prep.journalPath ? { journal: prep.journalPath } : {}),
+    inputs, unique: prep.jobs.length, ok: 0, failed: 0, notSent: 0, inFlight: 0, skipped: 0, fromJournal: 0, fromResults: 0, fromOthers: 0, unstored: 0, replayed: 0,
+    creditsSpent: 0, retriesUsed: 0, rateLimited: 0, elapsedMs: 0, concurrency: 0, batch: prep.batch, ...(prep.journalPath ? { journal: prep.journalPath } : {}),
   };
   if (opts.dryRun) return { plan, records: [], summary: { ...summary, elapsedMs: deps.now() - started } };
   await requireConsent(plan, { yes: opts.yes, maxCredits: opts.maxCredits, confirm: deps.confirm, noPrompt: deps.noPrompt });
+  // The batch's head, so `--resume ID` can run it again (a --fresh run says from when its answers count).
+  store.saveBatch(prep.batch, { ...prep.head, created: new Date(started).toISOString(), ...(opts.fresh ? { fresh_since: new Date(started).toISOString() } : {}) });
   // Inputs skipped while loading are settled before anything is sent: one record each.
   const skipped = prep.skipped.map(skippedRecord);
   for (const record of skipped) {
@@ -140,60 +175,79 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   }
 
   const byId = new Map<string, BatchRecord[]>();
-  /** `how`: answered now, by an earlier run's journal, by a stored result (`reused`), or never sent (batch stopped). */
-  const settle = async (job: Job, o: JobOutcome, how: 'sent' | 'journal' | 'results' | 'not_sent', reused?: ReusedFrom) => {
+  /** `how`: answered now, by an earlier run of this batch, by a stored result, by another process, or never sent. */
+  const settle = async (job: Job, o: JobOutcome, how: SettledHow, reused?: ReusedFrom) => {
     const recs = await recordsFor(job, o, deps.exif);
     byId.set(job.id, recs);
     if (how === 'not_sent') meter.recordNotSent(recs.length);
     if (how !== 'sent') meter.recordSkipped(recs.length, o.ok);
     else meter.record(recs.length, o.ok, o.credits ?? 0);
-    const extra = { ...(o.response ? { response: o.response } : {}), ...(!o.ok && o.cause !== undefined ? { cause: o.cause } : {}) };
+    if (how === 'others') summary.fromOthers++;
+    if (o.storeError) summary.unstored++;
+    // The EXIF check reads the file again after the answer: added to the stored record now.
+    if (how === 'sent' && o.stored && recs[0]?.exif) {
+      try {
+        store.setExif(o.stored.id, recs[0].exif);
+      } catch {
+        // The answer is stored; only its EXIF check is missing (geo inspect recomputes it).
+      }
+    }
+    const extra = {
+      ...(o.response ? { response: o.response } : {}), ...(!o.ok && o.cause !== undefined ? { cause: o.cause } : {}),
+      ...(o.stored ? { stored: o.stored } : {}), ...(o.storeError ? { storeError: o.storeError } : {}), ...(o.credits !== undefined ? { credits: how === 'sent' ? o.credits : 0 } : {}),
+    };
     recs.forEach((record, i) => {
       const path = job.paths[i];
-      emit({ type: 'finished', record, fromJournal: how === 'journal', replayed: o.ok && o.replayed, ...(path ? { path } : {}), ...extra, ...(reused ? { reused } : {}) });
+      emit({
+        type: 'finished', record, fromJournal: how === 'journal', replayed: o.ok && o.replayed, ...(path ? { path } : {}), ...extra, ...(reused ? { reused } : {}),
+        ...(how === 'sent' ? { sentNow: true } : {}), ...(how === 'others' ? { fromOthers: true } : {}),
+      });
     });
     emit({ type: 'progress', progress: meter.snapshot() });
   };
 
-  // Earlier runs' answers first: re-emitted, never resent.
+  // Earlier answers first: re-emitted, never resent.
   for (const j of prep.jobs) {
-    const d = state?.done.get(j.id);
-    if (!isFinished(d)) continue;
-    summary.fromJournal++;
-    await settle(j, { ...journalOutcome(d!), metadataSent: prep.keepMetadata }, 'journal');
-  }
-  for (const j of prep.jobs) {
-    const a = stored.get(j.id);
-    if (!a) continue;
-    summary.fromResults++;
-    await settle(j, a.outcome, 'results', a.from);
+    const h = held.answers.get(j.id);
+    if (!h) continue;
+    if (h.how === 'journal') summary.fromJournal++;
+    else summary.fromResults++;
+    await settle(j, { ...h.outcome, ...(h.stored ? { stored: h.stored } : {}) }, h.how, h.how === 'results' ? h.from : undefined);
   }
 
-  const journal = prep.journalPath ? (await Journal.open(prep.journalPath, { fresh: Boolean(opts.fresh) })) : undefined;
-  if (journal && (!journal.state.head || opts.fresh)) await journal.journal.append({ ...prep.head, created: new Date(deps.now()).toISOString() });
+  const journal = prep.journalPath && opts.journal !== false ? (await Journal.open(prep.journalPath, { fresh: Boolean(opts.fresh) })) : undefined;
+  if (journal && (!journal.state.head || opts.fresh)) await journal.journal.append({ ...prep.head, created: new Date(started).toISOString(), ...(opts.fresh ? { fresh_since: new Date(started).toISOString() } : {}) });
   const budget = { remaining: opts.retryBudget ?? Math.max(10, pending.length) };
   const budgetStart = budget.remaining;
   const counters = { rateLimited: 0 };
-  const keys = new Map(state?.keys ?? []);
-  if (opts.idempotencyKey !== undefined) keys.set(prep.jobs[0]!.id, opts.idempotencyKey);
+  let waitSaid = false;
+  const recordCtx = { request, baseUrl: deps.client.baseUrl, ...(deps.account !== undefined ? { account: deps.account } : {}), version: deps.version, now: deps.now };
   let result;
   const ticker = deps.tickMs ? startTicker(() => emit({ type: 'progress', progress: meter.snapshot() }), deps.tickMs) : undefined;
   try {
     result = await schedule(pending, (job, ctl) => {
       return sendJob(
         {
-          client: deps.client, ...(journal ? { journal: journal.journal } : {}), keys, request: requestParams(prep.params), upload: { keepMetadata: prep.keepMetadata },
-          cost: DEPTH_COST[prep.params.depth], budget, now: deps.now, ...(deps.signal ? { signal: deps.signal } : {}), emit, counters,
+          client: deps.client, ledger, ...(journal ? { journal: journal.journal } : {}), request, upload: { keepMetadata: prep.keepMetadata },
+          ...(opts.idempotencyKey !== undefined ? { userKey: opts.idempotencyKey } : {}),
+          cost: DEPTH_COST[prep.params.depth], budget, now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}),
+          ...(deps.stopSending ? { stopSending: deps.stopSending } : {}), emit, counters, listed: opts.listed !== false,
+          record: (j, facts) => answerRecord(recordCtx, j, facts),
           inFlight: (d) => (meter.inFlight += d),
-          finish: async (j, o) => {
+          onWait: () => {
+            if (waitSaid) return;
+            waitSaid = true;
+            emit({ type: 'notice', message: 'another geo process is sending some of these images: waiting for its answers instead of paying again' });
+          },
+          finish: async (j, o, how) => {
             if (o.ok && o.replayed) summary.replayed++;
-            await settle(j, o, 'sent');
+            await settle(j, o, how);
           },
         },
         job, ctl,
       );
     }, {
-      now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+      now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.stopSending ? { stop: deps.stopSending } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
       ...(balance.rateLimit ? { initialRateLimit: balance.rateLimit, initialStartedAt: balance.answeredAt } : {}), onPause: (untilMs) => emit({ type: 'paused', untilMs, reason: 'rate_limited' }),
     });
   } finally {

@@ -38,6 +38,8 @@ export interface SchedulerOptions {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
+  /** No new start after this aborts (stdout closed); requests in flight finish and are recorded. */
+  stop?: AbortSignal;
   concurrency?: number;
   /** Rate-limit headers already seen (GET /credits during planning)... */
   initialRateLimit?: RateLimitInfo;
@@ -91,9 +93,9 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
     let seq: number | undefined;
     const ctl: TaskControl = {
       async go() {
-        if (stopped) return undefined;
+        if (stopped || o.stop?.aborted) return undefined;
         const s = await pacer.acquire();
-        if (stopped) return undefined;
+        if (stopped || o.stop?.aborted) return undefined;
         seq = s;
         inFlight.set(s, o.now());
         maxCap = Math.max(maxCap, inFlight.size);
@@ -137,16 +139,17 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
   };
 
   for (const job of jobs) {
-    if (stopped || o.signal?.aborted) break;
+    if (stopped || o.signal?.aborted || o.stop?.aborted) break;
     // Wait for a free slot (jobs preparing or waiting for their turn hold one too); the cap may
     // grow with time (oldest in flight ages), so recheck often.
-    while (running.size >= cap() && !stopped && !o.signal?.aborted) {
+    while (running.size >= cap() && !stopped && !o.signal?.aborted && !o.stop?.aborted) {
       await newsOrTimeout(new Promise<void>((r) => (wake = r)), Math.max(50, pacer.intervalMs), o.sleep, o.signal);
     }
-    if (stopped || o.signal?.aborted) break;
+    if (stopped || o.signal?.aborted || o.stop?.aborted) break;
     launch(job);
   }
   while (running.size > 0) await Promise.all([...running]);
   if (!stopped && o.signal?.aborted) stopped = { reason: 'cancelled', error: o.signal.reason };
+  if (!stopped && o.stop?.aborted) stopped = { reason: 'output_closed', error: o.stop.reason };
   return { ...(stopped ? { stopped } : {}), concurrency: o.concurrency ?? maxCap };
 }

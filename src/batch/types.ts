@@ -3,6 +3,8 @@
  * them. Records follow DESIGN.md's NDJSON line: {"input", "sha256", "ok", "result" | "error", "exif"}.
  */
 import type { Depth, Effort, Scope } from '../api/schemas.js';
+import type { StoreError } from '../errors.js';
+import type { ProvenanceRecord } from '../local/store-types.js';
 import type { SentImage } from '../local/without-metadata.js';
 
 /** What goes into every request of the batch besides the image (journal hash input too). */
@@ -18,8 +20,10 @@ export interface BatchParams {
 
 /** What the exchange said besides the body (single-input views, provenance records). */
 export interface ResponseMeta {
-  /** The body text exactly as received (locate --json prints it; kept in the journal too). */
+  /** The body text as received (locate --json prints it). */
   raw?: string;
+  /** The body's bytes exactly as received (the store keeps these). */
+  rawBytes?: Buffer;
   status?: number;
   headers?: Record<string, string>;
   requestId?: string;
@@ -38,8 +42,8 @@ export interface ReusedFrom {
   storedAt: string;
   depth: number;
   analysisId: string | null;
-  /** The record file. */
-  file: string;
+  /** Its row in the store. */
+  resultId: number;
   /** That answer was made from the file as it was, metadata included (or from before geo removed it). */
   withMetadata?: boolean;
 }
@@ -82,7 +86,7 @@ export interface BatchProgress {
 
 /** Why the batch stopped before every input was tried. */
 export interface BatchStop {
-  reason: 'auth' | 'credits' | 'forbidden' | 'not_found' | 'retry_budget' | 'rate_limited' | 'cancelled' | 'error';
+  reason: 'auth' | 'credits' | 'forbidden' | 'not_found' | 'retry_budget' | 'rate_limited' | 'cancelled' | 'output_closed' | 'store' | 'error';
   error: unknown;
 }
 
@@ -98,8 +102,18 @@ export type BatchEvent =
       response?: ResponseMeta;
       /** The error as thrown, for failures of this run (a one-input locate reports it as such). */
       cause?: unknown;
-      /** Answered by a stored result of an earlier command (reuse.ts): nothing sent, not charged. */
+      /** Answered by a stored result of an earlier command (ledger.ts): nothing sent, not charged. */
       reused?: ReusedFrom;
+      /** Answered by this run (sent now), not from the store or another process. */
+      sentNow?: boolean;
+      /** Answered while another geo process sent the request: nothing sent, not charged here. */
+      fromOthers?: boolean;
+      /** The result row this answer is (committed now, or the stored one it came from). */
+      stored?: { id: number; record: ProvenanceRecord };
+      /** The store could not take this paid answer: it is shown, and its key replays it free. */
+      storeError?: StoreError;
+      /** What this answer cost in this run (0: a replay or an earlier answer). */
+      credits?: number;
     }
   | { type: 'retry'; input: string; reason: string; attempt: number; delayMs: number; status?: number }
   | { type: 'paused'; untilMs: number; reason: 'rate_limited' }
@@ -121,6 +135,10 @@ export interface BatchSummary {
   fromJournal: number;
   /** Unique images answered by a stored result of an earlier command (nothing sent). */
   fromResults: number;
+  /** Unique images another geo process sent while this one waited (nothing sent here). */
+  fromOthers: number;
+  /** Paid answers the store could not take (shown all the same; their keys replay them free). */
+  unstored: number;
   /** Answers the server replayed for an idempotency key (charged nothing this run). */
   replayed: number;
   creditsSpent: number;
@@ -128,6 +146,9 @@ export interface BatchSummary {
   rateLimited: number;
   elapsedMs: number;
   concurrency: number;
+  /** --journal FILE, when the batch was also written there. */
   journal?: string;
+  /** The batch's id in the store: `geo locate --resume ID` runs it again. */
+  batch?: string;
   stopped?: BatchStop;
 }

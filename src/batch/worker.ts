@@ -1,68 +1,122 @@
 /**
- * Sends one job: journal the key (fsync'd) BEFORE the request, send with that key, journal the
- * outcome with the raw body, then hand it on. The order is what makes kill -9 safe (journal.ts),
- * and what keeps a paid answer that deviates: it is on disk before anything shows or stores it.
+ * Sends one job (issue 19): claim the request in the store BEFORE it is sent (the claim holds the
+ * idempotency key; another process that wants the same request waits for it instead of paying
+ * again), send with that key, commit the answer with its claim, then hand it on. The order is what
+ * makes kill -9 safe: a claim left open is resent with the same key, which the service replays
+ * free; an answer is committed before anything shows it.
+ *
+ * If the store cannot take a paid answer (disk full, read-only, locked), the answer is still
+ * handed on, with the store's error: the command prints it, says what it cost and which key
+ * replays it free. It is never reported as "not sent".
  */
 import type { ApiClient } from '../api/client.js';
 import { ApiError, ContractError } from '../api/errors.js';
+import { SANDBOX_HEADER } from '../api/routes.js';
 import type { RetryBudget } from '../api/retry.js';
 import type { GeolocateRequest } from '../api/schemas.js';
+import { StoreError } from '../errors.js';
+import { type ProvenanceRecord, isResultBody } from '../local/store-types.js';
 import { IN_FLIGHT } from './accounting.js';
-import { type Journal, newIdempotencyKey } from './journal.js';
+import type { Journal } from './journal.js';
+import type { Ledger } from './ledger.js';
 import { classifyAnswer, stopFor, toBatchError } from './outcome.js';
+import type { AnswerFacts } from './provenance.js';
 import type { TaskControl, TaskResult } from './scheduler.js';
 import { type Job, type UploadOptions, prepareUpload } from './sources.js';
 import type { BatchError, BatchEvent, ResponseMeta } from './types.js';
+import { waitForClaim } from './wait-claim.js';
 
 /** The slice of ApiClient the engine uses (tests and wrappers can supply their own). */
 export type BatchClient = Pick<ApiClient, 'geolocate' | 'credits' | 'baseUrl'> & { readonly servedBySandbox?: boolean };
 
-/** `credits`: what the server charged for this answer in this run (0 for a replay of an earlier run). */
 /**
- * `metadataSent`: whether the service received the image's own metadata (EXIF GPS included), which
- * decides whether the EXIF check is an independent witness; undefined when unknown (old records).
+ * `credits`: what the server charged for this answer in this run (0 for a replay of an earlier
+ * run). `metadataSent`: whether the service received the image's own metadata (EXIF GPS
+ * included), which decides whether the EXIF check is an independent witness; undefined when
+ * unknown (old records). `stored`: the result row the answer was committed as; `storeError`: why
+ * it could not be (the answer is shown all the same).
  */
 export type JobOutcome =
-  | { ok: true; result: unknown; replayed: boolean; credits: number; response?: ResponseMeta; metadataSent?: boolean }
-  | { ok: false; error: BatchError; cause?: unknown; credits?: number; response?: ResponseMeta; metadataSent?: boolean };
+  | { ok: true; result: unknown; replayed: boolean; credits: number; response?: ResponseMeta; metadataSent?: boolean; stored?: StoredRef; storeError?: StoreError }
+  | { ok: false; error: BatchError; cause?: unknown; credits?: number; response?: ResponseMeta; metadataSent?: boolean; stored?: StoredRef; storeError?: StoreError };
+
+export interface StoredRef {
+  id: number;
+  record: ProvenanceRecord;
+}
+
+/** How a job was settled: sent now, from this batch's earlier run, a stored result, another process, never sent. */
+export type SettledHow = 'sent' | 'journal' | 'results' | 'others' | 'not_sent';
 
 export interface WorkerEnv {
   client: BatchClient;
+  ledger: Ledger;
+  /** --journal FILE: the batch written out as NDJSON too. */
   journal?: Journal;
-  /** id -> idempotency key (from the journal, or made here). */
-  keys: Map<string, string>;
+  /** --idempotency-key: the caller's own key for the one job. */
+  userKey?: string;
   request: Omit<GeolocateRequest, 'image_b64' | 'image_url'>;
   /** How images are prepared (metadata removed or kept). */
   upload?: UploadOptions;
   cost: number;
   budget: RetryBudget;
   now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
+  /** Aborted when no new request may start (stdout closed): requests in flight still finish. */
+  stopSending?: AbortSignal;
   emit: (e: BatchEvent) => void;
+  /** The provenance record of an answer (provenance.ts), committed with its claim. */
+  record: (job: Job, facts: AnswerFacts) => ProvenanceRecord;
+  /** false with --no-store: kept for its claim only, not listed. */
+  listed: boolean;
   /** Called once per job that got an answer (or a local failure). */
-  finish: (job: Job, outcome: JobOutcome) => Promise<void>;
+  finish: (job: Job, outcome: JobOutcome, how: SettledHow) => Promise<void>;
   /** +1 when the request goes out, -1 when its outcome is in, just before finish (progress line). */
   inFlight?: (delta: 1 | -1) => void;
+  /** Said once when another process holds a request this batch wants. */
+  onWait?: (job: Job) => void;
   counters: { rateLimited: number };
 }
 
-export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise<TaskResult> {
-  let key = w.keys.get(job.id);
-  if (key === undefined) {
-    key = newIdempotencyKey();
-    // On disk before a single byte goes out: if we die after sending, the rerun reuses this key.
-    await w.journal?.append({ t: 'send', id: job.id, key, input: job.inputs[0]!, at: new Date(w.now()).toISOString() });
-    w.keys.set(job.id, key);
+const NOT_SENT = (why: string): JobOutcome => ({ ok: false, error: { code: 'not_sent', message: `not sent: ${why}`, final: false } });
+
+/** The claim decides: send now with a key, or settle from what another process finished. */
+async function claimTurn(w: WorkerEnv, job: Job): Promise<{ key: string } | { done: TaskResult }> {
+  for (;;) {
+    const acq = w.ledger.acquire(job, w.userKey);
+    if (acq.kind === 'send') return { key: acq.key };
+    if (acq.kind === 'answered' || acq.kind === 'failed') {
+      const claim = w.ledger.store.claim(acq.key);
+      const held = claim ? w.ledger.fromClaim(claim) : undefined;
+      await w.finish(job, held?.outcome ?? { ok: false, error: acq.kind === 'failed' ? acq.error : { code: 'failed', message: 'the stored answer is missing', final: true } }, 'others');
+      return { done: { kind: 'done' } };
+    }
+    w.onWait?.(job);
+    const waited = await waitForClaim(w.ledger.store, acq.key, { sleep: w.sleep, ...(w.signal ? { signal: w.signal } : {}) });
+    if (waited === 'cancelled') {
+      await w.finish(job, NOT_SENT('cancelled while another geo process was sending it'), 'not_sent');
+      return { done: { kind: 'stop', stop: { reason: 'cancelled', error: w.signal?.reason } } };
+    }
   }
+}
+
+export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise<TaskResult> {
+  if (w.stopSending?.aborted) return { kind: 'done' };
+  const turn0 = await claimTurn(w, job);
+  if ('done' in turn0) return turn0.done;
+  const key = turn0.key;
+  const store = w.ledger.store;
   let sent = false;
   try {
+    await w.journal?.append({ t: 'send', id: job.id, key, input: job.inputs[0]!, at: new Date(w.now()).toISOString() });
     const upload = await prepareUpload(job, w.upload);
     if (upload.notice) w.emit({ type: 'notice', message: upload.notice });
     const req = { ...w.request, ...(upload.image_url !== undefined ? { image_url: upload.image_url } : {}) } as GeolocateRequest;
     // Our turn under the rate limit, taken last: what the pacer counts is what the server sees.
-    const turn = await ctl.go().catch((err: unknown) => ({ cancelled: err }));
-    // Not sent (the batch stopped, or Ctrl-C while waiting): the run records it as not_sent; its
-    // journal "send" line only means a rerun sends it with this key.
+    const turn = w.stopSending?.aborted ? undefined : await ctl.go().catch((err: unknown) => ({ cancelled: err }));
+    // Not sent (the batch stopped, stdout closed, or Ctrl-C while waiting): the claim stays open
+    // with its key, released when the store closes, so a rerun sends it with this key.
     if (turn === undefined) return { kind: 'done' };
     if (typeof turn === 'object') return { kind: 'stop', stop: { reason: 'cancelled', error: turn.cancelled } };
     w.emit({ type: 'started', input: job.inputs[0]!, sha256: job.sha256, idempotencyKey: key });
@@ -91,9 +145,6 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     const credits = res.replayed && res.attempts === 1 ? 0 : w.cost;
     const answer = classifyAnswer(res.data, res.status, w.request.async === true);
     const deviations = res.deviations.length ? { deviations: res.deviations } : {};
-    const at = new Date(w.now()).toISOString();
-    const kept = { raw: res.raw, status: res.status, credits, ...deviations };
-    await w.journal?.append(answer.ok ? { t: 'done', id: job.id, key, ok: true, result: answer.result, ...kept, ...(res.replayed ? { replayed: true } : {}), at } : { t: 'done', id: job.id, key, ok: false, error: answer.error, ...kept, at });
     // The sha256 of the bytes sent is taken as they stream; a server that answered before reading
     // them all leaves it to one more local pass (never a reason to lose the answer).
     await upload.settle?.().catch(() => undefined);
@@ -101,10 +152,27 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
       raw: res.raw, status: res.status, headers: res.headers, idempotencyKey: key, attempts: res.attempts, elapsedMs: res.elapsedMs, ...(res.requestId ? { requestId: res.requestId } : {}), ...deviations,
       ...(upload.sent ? { sent: upload.sent } : {}),
     };
+    // An --async acceptance is the answer asked for, but no result: kept marked as such.
+    const unusable = !answer.ok ? answer.error.message : !isResultBody(answer.result) ? 'accepted for asynchronous analysis (202): no coordinates yet' : undefined;
+    const record = w.record(job, { response, replayed: res.replayed, ...(answer.ok ? { result: answer.result } : {}), ...(unusable !== undefined ? { unusable } : {}) });
+    let stored: StoredRef | undefined;
+    let storeError: StoreError | undefined;
+    try {
+      const row = { record, origin: w.ledger.o.origin, sandbox: res.headers[SANDBOX_HEADER] !== undefined, listed: w.listed, ...(w.ledger.o.batch ? { batch: w.ledger.o.batch } : {}) };
+      stored = { id: store.answer(key, row, credits), record };
+    } catch (err) {
+      storeError = err instanceof StoreError ? err : new StoreError(String(err), 'other');
+    }
+    const at = new Date(w.now()).toISOString();
+    const kept = { raw: res.raw, status: res.status, credits, ...deviations };
+    await w.journal
+      ?.append(answer.ok ? { t: 'done', id: job.id, key, ok: true, result: answer.result, ...kept, ...(res.replayed ? { replayed: true } : {}), at } : { t: 'done', id: job.id, key, ok: false, error: answer.error, ...kept, at })
+      .catch(() => undefined);
     if (sent) w.inFlight?.(-1);
     // A URL is fetched by the service itself, metadata and all.
     const metadataSent = upload.sent ? upload.sent.metadata === 'kept' : true;
-    await w.finish(job, answer.ok ? { ok: true, result: answer.result, replayed: res.replayed, credits, response, metadataSent } : { ok: false, error: answer.error, credits, response, metadataSent });
+    const extra = { ...(stored ? { stored } : {}), ...(storeError ? { storeError } : {}) };
+    await w.finish(job, answer.ok ? { ok: true, result: answer.result, replayed: res.replayed, credits, response, metadataSent, ...extra } : { ok: false, error: answer.error, credits, response, metadataSent, ...extra }, 'sent');
     return { kind: 'done' };
   } catch (err) {
     const aborted = Boolean(w.signal?.aborted);
@@ -116,13 +184,29 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
       }
     } else ctl.observe(undefined);
     const error = aborted ? IN_FLIGHT : toBatchError(err);
-    // A cancelled request stays "sent, no outcome": the rerun resends the same key and the
-    // server replays it if it had finished. Anything else is written down.
-    // An unreadable 2xx is kept as it came too (it may be the only copy of a paid answer).
+    // Cancelled: the claim stays open with its key (released when the store closes), so the rerun
+    // resends the same key and the server replays it if it had finished. A final failure is
+    // written down; anything else releases the claim for the next run (same key).
+    try {
+      if (!aborted && error.final) store.fail(key, error);
+      else if (!aborted) store.release(key);
+    } catch {
+      // The store is unwritable: the claim's lease runs out and a rerun takes it over, same key.
+    }
     const raw = err instanceof ContractError && err.raw !== undefined ? { raw: err.raw, status: err.status } : {};
-    if (!aborted) await w.journal?.append({ t: 'done', id: job.id, key, ok: false, error, ...raw, at: new Date(w.now()).toISOString() });
+    // A 2xx that could not be read may be a paid answer in a shape geo cannot parse: its bytes are
+    // kept (marked unusable, not filed under the key, which stays open so a rerun resends it).
+    if (raw.raw !== undefined && !aborted) {
+      try {
+        const response = { raw: raw.raw, status: raw.status, headers: {}, idempotencyKey: key };
+        store.insertResult({ record: w.record(job, { response, replayed: false, unusable: error.message }), origin: w.ledger.o.origin, sandbox: false, listed: w.listed, unkeyed: true });
+      } catch {
+        // The store cannot take it: the key, still open, replays it on the rerun.
+      }
+    }
+    if (!aborted) await w.journal?.append({ t: 'done', id: job.id, key, ok: false, error, ...raw, at: new Date(w.now()).toISOString() }).catch(() => undefined);
     if (sent) w.inFlight?.(-1);
-    await w.finish(job, { ok: false, error, cause: err });
+    await w.finish(job, { ok: false, error, cause: err, ...(raw.raw !== undefined ? { response: { raw: raw.raw, status: raw.status, idempotencyKey: key } } : {}) }, 'sent');
     const stop = stopFor(err, w.budget.remaining, aborted);
     return stop ? { kind: 'stop', stop } : { kind: 'done' };
   }

@@ -4,11 +4,12 @@
  * the file directly, because conf pulls in ajv and costs ~100 ms of start-up on every command that
  * only needs to look up a profile or a default (issue 7 budgets; measured in bench/).
  */
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../errors.js';
 import { importEsm } from '../lazy/esm.js';
+import { ensureOwnDir } from '../local/safe-files.js';
 
 export interface Profile {
   name: string;
@@ -34,11 +35,13 @@ export class ConfigStore {
     return join(this.dir, 'config.json');
   }
 
-  /** The folder is created (0700) as before; a missing file reads as empty defaults. */
+  /**
+   * A missing file (or folder) reads as empty defaults; reading creates nothing, so a read-only
+   * config folder works for every command that only reads (a key from GEO_API_KEY, say).
+   */
   private read(): Stored {
     if (this.cached) return this.cached;
     try {
-      this.ensureDir();
       let text: string;
       try {
         text = readFileSync(this.path, 'utf8');
@@ -84,9 +87,9 @@ export class ConfigStore {
     change(conf);
   }
 
+  /** Created 0700 when geo creates it; an existing folder is never chmod-ed (safe-files.ts). */
   private ensureDir(): void {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    chmodSync(this.dir, 0o700);
+    ensureOwnDir(this.dir);
   }
 
   private configError(err: unknown): ConfigError {

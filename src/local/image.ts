@@ -10,6 +10,7 @@ import { stat } from 'node:fs/promises';
 import type { ImageB64Source } from '../api/body.js';
 import { LIMITS, MAX_IMAGE_BYTES } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
+import { checkReadableInput } from './safe-files.js';
 import { readChunks, readFileHead, sha256File } from './files.js';
 import { type ImageKind, MIME, SNIFF_BYTES, describeNonImage, sniffKind } from './sniff.js';
 
@@ -80,7 +81,9 @@ async function prepare(source: string, stdin: NodeJS.ReadableStream, maxPipe: nu
   });
   if (st.isDirectory()) throw new UsageError(`${source} is a folder, not an image file`, 'pass image files (geo locate also takes folders)');
   if (!st.isFile()) {
-    // A pipe or device (e.g. `<(curl ...)`): it can be read once only, so hold it like stdin.
+    // A named FIFO with no writer would block forever, a device may never end: refused. A pipe the
+    // shell already opened (`<(curl ...)`) can be read once only, so it is held like stdin.
+    checkReadableInput(source, name, st);
     return fromBytes(source, await readAll(createReadStream(source), name, maxPipe), check);
   }
   if (st.size === 0) throw new UsageError(`${source} is empty (0 bytes)`, 'check the file was fully downloaded or copied');

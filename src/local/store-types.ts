@@ -46,6 +46,8 @@ export interface ProvenanceRecord {
    * and readers that need a place (exports, look-ups) skip it.
    */
   unusable?: string;
+  /** Answered by a geo sandbox (simulated, never evidence): set on exports that include one. */
+  sandbox?: boolean;
 }
 
 /** A coordinate within ±max; with `lenient`, a numeric string is read as its number. */

@@ -1,0 +1,134 @@
+/**
+ * The batch's side of the store (issue 19): what the store already holds for each job, the claim
+ * that decides who sends it, and the answer committed with its claim before anyone shows it.
+ *
+ * Order of look-ups for a job (what its fingerprint names: image, upload, fields, service, account):
+ *  1. an open claim: a request sent (or about to be) with no final outcome. It always goes first,
+ *     before any stored answer: another live process is waited for; an orphaned key (its process
+ *     is gone: Ctrl-C, kill -9, a full disk) is resent, which the service replays free.
+ *  2. a stored usable answer for the same image bytes, fields, service and account (whatever
+ *     command stored it, metadata removed or not: the same image is never paid twice);
+ *  3. this request's own answered or failed claim (an unusable paid answer, a final 422);
+ *  4. nothing: a new claim, a new key.
+ * A --fresh batch counts only what was answered since it started (`since`).
+ */
+import { type Acquired, type ClaimRow, type Store, type StoredResult, fingerprint, parseError } from '../store/index.js';
+import type { ProvenanceRecord } from '../local/store-types.js';
+import { classifyAnswer } from './outcome.js';
+import type { Job } from './sources.js';
+import type { ReusedFrom } from './types.js';
+import type { JobOutcome } from './worker.js';
+
+export interface LedgerOptions {
+  store: Store;
+  account?: string;
+  /** The client's base URL (normalized): results and claims are per service. */
+  origin: string;
+  /** The batch id (its head is in the store): answers of this batch read "from an earlier run". */
+  batch?: string;
+  keepMetadata: boolean;
+  downscale: boolean;
+  /** The request fields every job is sent with (plan.ts requestParams). */
+  request: Record<string, unknown>;
+  async: boolean;
+  /** A --fresh batch: only answers from this time on (ms) count. */
+  since?: number;
+}
+
+/** What the ledger needs of a job: a batch's, or the one request of `geo api`. */
+export type LedgerJob = Pick<Job, 'id' | 'sha256' | 'inputs'> & { source: { kind: string; url?: string } };
+
+/** What the store holds for a job before anything is sent. */
+export type Held =
+  /** `legacy`: the key of a journal from before account fingerprints, adopted by this account (resent, never re-emitted). */
+  | { kind: 'open'; key: string; elsewhere: boolean; legacy?: boolean }
+  /** Settled without sending; `stored` is the result it came from (absent for a final failure). */
+  | { kind: 'answer'; outcome: JobOutcome; how: 'journal' | 'results'; from?: ReusedFrom; stored?: { id: number; record: ProvenanceRecord } }
+  | { kind: 'damaged'; files: string[] }
+  | { kind: 'none' };
+
+export class Ledger {
+  private readonly fps = new Map<string, string>();
+  constructor(readonly o: LedgerOptions) {}
+
+  get store(): Store {
+    return this.o.store;
+  }
+
+  fingerprint(job: LedgerJob): string {
+    let fp = this.fps.get(job.id);
+    if (fp === undefined) this.fps.set(job.id, (fp = this.fingerprintFor(job, this.o.account)));
+    return fp;
+  }
+
+  private fingerprintFor(job: LedgerJob, account: string | undefined): string {
+    const image = job.sha256 ?? job.source.url ?? job.id;
+    return fingerprint({ account, origin: this.o.origin, image, upload: { keepMetadata: this.o.keepMetadata, downscale: this.o.downscale }, request: this.o.request });
+  }
+
+  held(job: LedgerJob): Held {
+    const s = this.o.store;
+    const cur = s.currentClaim(this.fingerprint(job));
+    if (cur?.state === 'open') return { kind: 'open', key: cur.key, elsewhere: s.heldElsewhere(cur) };
+    if (job.sha256 !== null && this.o.account !== undefined && !this.o.async) {
+      const r = s.reusable({ sha256: job.sha256, request: this.o.request, origin: this.o.origin, account: this.o.account, ...(this.o.since !== undefined ? { since: new Date(this.o.since).toISOString() } : {}) });
+      if (r) return this.answer(r, r.batch !== null && r.batch === this.o.batch ? 'journal' : 'results');
+    }
+    if (cur && (this.o.since === undefined || cur.created_at >= this.o.since)) {
+      const done = this.fromClaim(cur);
+      if (done) return done;
+    }
+    if (!cur && this.o.account !== undefined) {
+      // A journal of a geo from before account fingerprints (issue 11) was imported without one:
+      // its key is adopted and resent, which the service replays free if it was this account's,
+      // and runs as an ordinary request if it was not. Its answer is never re-emitted as ours.
+      const key = s.adoptLegacyClaim(this.fingerprintFor(job, undefined), this.fingerprint(job));
+      if (key !== undefined) return { kind: 'open', key, elsewhere: false, legacy: true };
+    }
+    if (job.sha256 !== null) {
+      const files = s.damagedFor(job.sha256);
+      if (files.length) return { kind: 'damaged', files };
+    }
+    return { kind: 'none' };
+  }
+
+  /** An answered or failed claim as the outcome a batch settles (free: it was paid when it arrived). */
+  fromClaim(c: ClaimRow): Extract<Held, { kind: 'answer' }> | undefined {
+    if (c.state === 'answered' && c.result_id !== null) {
+      const r = this.o.store.result(c.result_id);
+      return r ? this.answer(r, 'journal') : undefined;
+    }
+    if (c.state === 'failed') {
+      return { kind: 'answer', how: 'journal', outcome: { ok: false, error: parseError(c.error) } };
+    }
+    return undefined;
+  }
+
+  private answer(r: StoredResult, how: 'journal' | 'results'): Extract<Held, { kind: 'answer' }> {
+    const rec = r.record;
+    const response = {
+      ...(rec.response.raw !== undefined ? { raw: rec.response.raw } : {}), ...(r.raw ? { rawBytes: r.raw } : {}),
+      ...(rec.response.status !== undefined ? { status: rec.response.status } : {}),
+      ...(rec.idempotency_key ? { idempotencyKey: rec.idempotency_key } : {}), ...(rec.headers?.request_id ? { requestId: rec.headers.request_id } : {}),
+      ...(rec.response.deviations?.length ? { deviations: rec.response.deviations } : {}),
+    };
+    // Records from before geo removed metadata do not say: the service may have read it.
+    const metadataSent = rec.sent ? { metadataSent: rec.sent.metadata === 'kept' } : {};
+    const a = classifyAnswer(rec.response.body, rec.response.status ?? 200, this.o.async);
+    const outcome: JobOutcome = a.ok ? { ok: true, result: a.result, replayed: false, credits: 0, response, ...metadataSent } : { ok: false, error: a.error, response, ...metadataSent };
+    const body = rec.response.body as { depth?: unknown; analysis_id?: string | null } | undefined;
+    const from: ReusedFrom = {
+      storedAt: rec.stored_at, depth: typeof body?.depth === 'number' ? body.depth : Number(this.o.request.depth ?? 1), analysisId: body?.analysis_id ?? null, resultId: r.id,
+      ...(rec.sent?.metadata === 'removed' || rec.sent?.metadata === 'none' ? {} : { withMetadata: true }),
+    };
+    return { kind: 'answer', how, outcome, from, stored: { id: r.id, record: rec } };
+  }
+
+  /** `key`: the caller's own (it names the request); `newKey`: what a new claim gets instead of a fresh UUID. */
+  acquire(job: LedgerJob, key?: string, newKey?: string): Acquired {
+    return this.o.store.acquire(this.fingerprint(job), {
+      ...(this.o.batch !== undefined ? { batch: this.o.batch } : {}), input: job.inputs[0]!,
+      ...(this.o.since !== undefined ? { since: this.o.since } : {}), ...(key !== undefined ? { key } : {}), ...(newKey !== undefined ? { newKey } : {}),
+    });
+  }
+}
