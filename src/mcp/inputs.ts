@@ -49,6 +49,7 @@ export const EXPORT = (canWrite: boolean) =>
     results: z.optional(z.array(text('a sha256 (or 6+ hex digits), an analysis id, an image file (its stored results), or a .ndjson/.json results file'))),
     all: z.optional(z.boolean().check(z.describe('every stored result (latest per image unless history)'))),
     history: z.optional(z.boolean().check(z.describe('every stored run of each selected image, not only the latest'))),
+    include_sandbox: z.optional(z.boolean().check(z.describe('with all: include answers of a geo sandbox (simulated, never evidence; marked sandbox)'))),
     format: z.enum(EXPORT_FORMATS).check(z.describe('geojson, kml, kmz (a zip: needs out), csv, json, ndjson or html (a self-contained report)')),
     ...(canWrite ? { out: z.optional(nonEmpty('write the file here (inside the allowed folders) instead of returning its text')) } : {}),
   });

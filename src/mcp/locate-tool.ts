@@ -1,12 +1,13 @@
 /**
- * The `locate` tool: the CLI's own locate run (parseLocate, then the batch engine with its journal
- * and the provenance store; locate/run.ts), so an agent that retries never pays twice. The guards
+ * The `locate` tool: the CLI's own locate run (parseLocate, then the batch engine with its claims
+ * and results in the store; locate/run.ts), so an agent that retries never pays twice. The guards
  * stand in for consent: the plan's cost (reused answers cost 0) must fit --max-credits-per-call and
  * what is left of --max-credits, or it is refused before anything is sent.
  */
 import { resolve } from 'node:path';
 import type { GeolocateResponse } from '../api/schemas.js';
 import { expandInputs } from '../batch/inputs.js';
+import type { StoredAt } from '../batch/evidence.js';
 import type { BatchEvent, BatchRecord } from '../batch/types.js';
 import { UsageError } from '../errors.js';
 import { isResultBody } from '../local/store.js';
@@ -22,11 +23,12 @@ type Finished = Extract<BatchEvent, { type: 'finished' }>;
 function answeredBy(f: Finished | undefined): string {
   if (!f) return 'not_sent';
   if (f.reused) return 'stored_result';
-  if (f.fromJournal) return 'journal';
+  if (f.fromOthers) return 'other_process';
+  if (f.fromJournal) return 'earlier_run';
   return f.replayed ? 'replay' : 'service';
 }
 
-function line(r: BatchRecord, file: string | undefined): string {
+function line(r: BatchRecord, stored: StoredAt | undefined): string {
   if (!r.ok) return `${r.input}: ${r.error?.message ?? 'failed'} (${r.error?.code ?? 'error'})`;
   if (!isResultBody(r.result)) return `${r.input}: accepted, no coordinates yet`;
   const b = r.result as GeolocateResponse;
@@ -36,7 +38,7 @@ function line(r: BatchRecord, file: string | undefined): string {
   // Whether agreement means anything (issue 14): the service either never saw the GPS, or was sent it.
   const witness = check?.independent === true ? ' (independent: the GPS was not sent)' : check?.independent === false ? ' (NOT independent: the GPS was sent)' : '';
   const exif = check?.verdict ? `${check.verdict}${witness}` : undefined;
-  return `${r.input}: ${place || 'a place'} (${l.latitude}, ${l.longitude}), confidence ${b.confidence}${exif ? `, EXIF ${exif}` : ''}${file ? `; record ${file}` : ''}`;
+  return `${r.input}: ${place || 'a place'} (${l.latitude}, ${l.longitude}), confidence ${b.confidence}${exif ? `, EXIF ${exif}` : ''}${stored ? `; stored as ${stored.ref} (geo history show ${stored.ref})` : ''}`;
 }
 
 export async function locateTool(t: ToolCtx, raw: unknown): Promise<ToolResult> {
@@ -62,7 +64,7 @@ export async function locateTool(t: ToolCtx, raw: unknown): Promise<ToolResult> 
   if (s.scopeNote !== undefined) t.log(s.scopeNote);
   return t.budget.run(async (limit, charge) => {
     s.batch = { ...s.batch, maxCredits: limit.maxCredits, budgetName: limit.name, yes: false };
-    const run = startLocate(t.ctx, s, t.log);
+    const run = startLocate(t.ctx, s);
     const how = new Map<BatchRecord, Finished>();
     let result;
     try {
@@ -87,13 +89,13 @@ export async function locateTool(t: ToolCtx, raw: unknown): Promise<ToolResult> 
     const left = t.budget.left;
     const results = records.map((r) => {
       const f = how.get(r);
-      const file = run.evidence.files.get(r);
+      const stored = run.evidence.files.get(r);
       const body = r.ok && isResultBody(r.result) ? (r.result as GeolocateResponse) : undefined;
       return {
         input: r.input, ok: r.ok, sha256: r.sha256,
         ...(r.ok ? { result: r.result } : { error: r.error }),
         exif: r.exif,
-        provenance_record: file ?? null,
+        stored_result: stored ? { id: stored.id, ref: stored.ref } : null,
         map_links: body ? mapLinks(body.location.latitude, body.location.longitude) : [],
         answered_by: answeredBy(f),
       };

@@ -8,7 +8,7 @@ import { runAnalyses } from '../commands/analyses/run.js';
 import { runCreate, runList } from '../commands/cases/run.js';
 import { runCredits } from '../commands/credits/run.js';
 import { chooseFormat, renderRecords, selectRecords } from '../commands/export/run.js';
-import { historyRow, runHistory, runHistoryShow } from '../commands/history/run.js';
+import { historyRowOf, runHistory, runHistoryShow } from '../commands/history/run.js';
 import { runInspect } from '../commands/inspect/run.js';
 import { runUsage } from '../commands/usage/run.js';
 import { UsageError } from '../errors.js';
@@ -80,23 +80,25 @@ async function casesCreate(t: ToolCtx, raw: unknown): Promise<ToolResult> {
 async function history(t: ToolCtx, raw: unknown): Promise<ToolResult> {
   const a = parseArgs(HISTORY(), raw);
   if (a.ref !== undefined) {
-    const { record, runs } = await runHistoryShow(t.ctx, await allowedRef(t, a.ref), t.log);
-    const row = historyRow(record);
+    const { record, runs, stored } = await runHistoryShow(t.ctx, await allowedRef(t, a.ref));
+    const row = historyRowOf(stored);
     return { text: `${row.input}: ${[row.city, row.country].filter(Boolean).join(', ')} (${row.latitude}, ${row.longitude}), confidence ${row.confidence}, stored ${row.stored_at}; ${count(runs, 'stored run')}`, data: { record, runs } };
   }
-  const { rows, total } = await runHistory(t.ctx, { ...(a.search !== undefined ? { search: a.search } : {}), ...(a.limit !== undefined ? { limit: String(a.limit) } : {}) }, t.log);
+  const { rows, total } = await runHistory(t.ctx, { ...(a.search !== undefined ? { search: a.search } : {}), ...(a.limit !== undefined ? { limit: String(a.limit) } : {}) });
   const lines = rows.map((r) => `${r.stored_at} ${r.input}: ${[r.city, r.country].filter(Boolean).join(', ')} (${r.confidence}) ${r.sha256.slice(0, 12)}`);
   return { text: [`${rows.length} of ${total} stored results`, ...lines].join('\n'), data: { rows, total } };
 }
 
 function exportTool(canWrite: boolean) {
   return async (t: ToolCtx, raw: unknown): Promise<ToolResult> => {
-    const a = parseArgs(EXPORT(canWrite), raw) as { results?: string[]; all?: boolean; history?: boolean; format: string; out?: string };
+    const a = parseArgs(EXPORT(canWrite), raw) as { results?: string[]; all?: boolean; history?: boolean; include_sandbox?: boolean; format: string; out?: string };
     const sources = await Promise.all((a.results ?? []).map((r) => allowedRef(t, r)));
     const out = a.out !== undefined ? await t.dirs.writable(a.out) : undefined;
     const format = chooseFormat(a.format, out);
-    const records = await selectRecords(t.ctx, { sources, all: Boolean(a.all), history: Boolean(a.history) }, t.log);
-    const text = await renderRecords(t.ctx, format, records, t.log);
+    // An agent's export is returned inline or written whole: read into memory (the CLI streams).
+    const records = [...(await selectRecords(t.ctx, { sources, all: Boolean(a.all), history: Boolean(a.history), includeSandbox: Boolean(a.include_sandbox) }, t.log))];
+    const rendered = await renderRecords(t.ctx, format, records, t.log);
+    const text = typeof rendered === 'string' || Buffer.isBuffer(rendered) ? rendered : [...rendered].join('');
     if (out !== undefined) {
       await writeFile(out, text);
       return { text: `wrote ${count(records.length, 'result')} to ${out} (${format})`, data: { out, format, results: records.length } };
@@ -115,7 +117,7 @@ export function tools(readOnly: boolean): Tool[] {
   const all: Tool[] = [
     {
       name: 'locate', title: 'Locate images', readOnly: false, idempotent: true, openWorld: true, inputSchema: jsonSchema(LOCATE()), run: locateTool,
-      description: 'Estimate where photos were taken (Visual Geolocation API). Costs credits: depth 1 = 1, 2 = 2, 3 = 10 per image; an image already answered (same bytes and request) is reused free. Returns per input the API result, the EXIF check (the photo\'s own GPS against the estimate: an independent witness, since images are sent without their metadata), the provenance record path and map links.',
+      description: 'Estimate where photos were taken (Visual Geolocation API). Costs credits: depth 1 = 1, 2 = 2, 3 = 10 per image; an image already answered (same bytes and request) is reused free. Returns per input the API result, the EXIF check (the photo\'s own GPS against the estimate: an independent witness, since images are sent without their metadata), where the result is stored (stored_result) and map links.',
     },
     { name: 'inspect', title: 'Inspect image files', readOnly: true, idempotent: true, openWorld: false, inputSchema: jsonSchema(INSPECT()), run: inspect, description: 'Offline and free: sha256, type, size, dimensions, EXIF GPS/time/camera and the offline place name of the GPS point. Nothing is sent.' },
     { name: 'credits', title: 'Credit balance', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(NONE()), run: credits, description: 'The account\'s credits: balance, api_balance, total_available, purchased, used. Free.' },

@@ -13,6 +13,7 @@ import { ServiceAnswerError } from '../../errors.js';
 import { describe } from '../../output/errors.js';
 import { sanitize, sanitizeInline, sanitizeJsonText } from '../../output/sanitize.js';
 import { requireSpendConsent } from './cost.js';
+import { apiClaim, settleClaim, storedResponse, takeTurn } from './claim.js';
 import { type ApiOptions, type ApiPlan, planApi, runApi } from './run.js';
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
@@ -56,16 +57,30 @@ function withKeyHint(err: unknown, plan: ApiPlan): unknown {
 
 export const api: Handler = async (ctx, args, opts) => {
   const plan = await planApi(ctx, optionsOf(args[0], opts));
-  if (plan.spend) {
-    await requireSpendConsent(ctx, plan.spend);
-    const depth = plan.spend.depth ? `depth ${plan.spend.depth}` : 'depth not given as 1-3';
-    if (!ctx.globals.quiet) ctx.io.stderr.write(`geolocate (${depth}): up to ${plan.spend.credits} credits · Idempotency-Key ${sanitizeInline(plan.idempotencyKey)}\n`);
-  }
+  if (plan.spend) await requireSpendConsent(ctx, plan.spend);
+  // A geolocate goes through the store's claims (claim.ts): answered before, it is printed from there.
+  const claim = plan.spend ? apiClaim(ctx, plan.body) : undefined;
+  const turn = claim ? await takeTurn(ctx, claim, { ...(plan.userKey !== undefined ? { user: plan.userKey } : {}), planned: plan.idempotencyKey! }) : undefined;
   let res: RawResponse;
-  try {
-    res = await runApi(ctx, plan);
-  } catch (err) {
-    throw withKeyHint(err, plan);
+  if (turn && 'stored' in turn) {
+    res = storedResponse(turn.stored);
+    if (!ctx.globals.quiet) ctx.io.stderr.write(`${turn.why === 'others' ? 'answered by another geo process that sent the same request' : 'this request was answered before'}: printed from the store (${turn.stored.record.stored_at}), nothing sent, not charged\n`);
+  } else {
+    // An open claim of an earlier run is resent with its own key, which the service replays free.
+    if (turn) plan.headers['idempotency-key'] = plan.idempotencyKey = turn.send;
+    if (plan.spend && !ctx.globals.quiet) {
+      const depth = plan.spend.depth ? `depth ${plan.spend.depth}` : 'depth not given as 1-3';
+      ctx.io.stderr.write(`geolocate (${depth}): up to ${plan.spend.credits} credits · Idempotency-Key ${sanitizeInline(plan.idempotencyKey)}\n`);
+    }
+    let sent: RawResponse | undefined;
+    try {
+      res = sent = await runApi(ctx, plan);
+    } catch (err) {
+      throw withKeyHint(err, plan);
+    } finally {
+      const credits = sent && sent.headers['idempotent-replayed'] !== 'true' ? (plan.spend?.credits ?? 0) : 0;
+      if (claim && turn) settleClaim(ctx, claim, plan.idempotencyKey!, sent, credits, (l) => ctx.io.stderr.write(`${sanitizeInline(l)}\n`));
+    }
   }
   if (opts.include) ctx.io.stdout.write(head(res));
   if (!opts.silent) ctx.io.stdout.write(body(ctx, res));

@@ -34,7 +34,9 @@ base URL's origin (an absolute URL to another host is refused, exit 2) and -H ca
 Reads (GET) retry like other commands. A POST to /api/v1/geolocate gets an Idempotency-Key (or
 keeps the one given with -H), which every retry reuses, so it is never paid twice; its cost and key
 are printed on stderr. Other POSTs are resent only when nothing reached the server, or on 429.
-geo api neither reuses nor stores results (geo locate does): the answer printed is the only copy.
+A geolocate POST goes through the same store as geo locate: an image with the same fields already
+answered (by any command, or another geo process at the same time) is printed from the store, not
+paid again; a new answer is stored (geo history lists it).
 
 The body is printed as received: raw into a pipe, escaped on a terminal, never reformatted.
 The exit code follows the status: 0 for 2xx, 2 for other 4xx, 3 for 401/403, 4 for 402,

@@ -1,8 +1,8 @@
 /**
  * `geo api`: one raw request through the client every command uses (ApiClient.send): the
  * profile's key, base URL and timeout, the retry table, and one Idempotency-Key per geolocate POST
- * reused by each of its retries (api-spec.md "States and transitions"). Nothing is stored or
- * reused locally: the answer on stdout is the only copy (`geo locate` keeps provenance records).
+ * reused by each of its retries (api-spec.md "States and transitions"). A geolocate POST goes through
+ * the store's claims and results like geo locate's (claim.ts): never paid twice, never lost.
  */
 import type { Readable } from 'node:stream';
 import { type RawResponse, normalizeBaseUrl } from '../../api/client.js';
@@ -37,6 +37,8 @@ export interface ApiPlan {
   auth: boolean;
   /** Geolocate only: the key every attempt carries, and what the call may spend. */
   idempotencyKey?: string;
+  /** The key given with -H (the caller's own), which names its request in the store's claims. */
+  userKey?: string;
   spend?: Spend;
 }
 
@@ -87,6 +89,7 @@ export async function planApi(ctx: Pick<Ctx, 'io' | 'resolved'>, o: ApiOptions):
     if (!IdempotencyKeySchema.safeParse(key).success) {
       throw new UsageError(`the Idempotency-Key must be 1 to ${LIMITS.idempotencyKeyMaxChars} characters (got ${key.length})`, "for example -H 'Idempotency-Key: case-42-photo-1'");
     }
+    if (headers['idempotency-key'] !== undefined) plan.userKey = key;
     headers['idempotency-key'] = key;
     plan.idempotencyKey = key;
     plan.spend = geolocateSpend(body);
@@ -95,6 +98,6 @@ export async function planApi(ctx: Pick<Ctx, 'io' | 'resolved'>, o: ApiOptions):
 }
 
 export async function runApi(ctx: Pick<Ctx, 'client'>, plan: ApiPlan): Promise<RawResponse> {
-  const { idempotencyKey: _key, spend: _spend, ...request } = plan;
+  const { idempotencyKey: _key, userKey: _user, spend: _spend, ...request } = plan;
   return ctx.client().send(request);
 }

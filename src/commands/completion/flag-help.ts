@@ -60,6 +60,7 @@ export const FLAG_HELP: Record<string, string> = {
   '--truth-error': 'error scale of --truth answers, km',
   '--all': 'every stored result',
   '--history': 'every stored run, not only the latest',
+  '--include-sandbox': 'with --all: a sandbox\'s simulated answers too, marked',
   '--out': 'write to this file',
   '--truth': 'true positions: CSV file,lat,lng or GeoJSON',
   '--correct-within': 'km within which an answer is correct (default 25)',

@@ -83,7 +83,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
   },
   docs: leaf('the HTML API documentation', ['--open', '--html=']),
   sandbox: leaf('run the local reference server', ['--host=', '--port=', '--latency=', '--rate-limit=', '--rate-window=', '--rate-algorithm=', '--faults=', '--seed=', '--truth=', '--truth-error=']),
-  export: leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--out='], 'files'),
+  export: leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--include-sandbox', '--out='], 'files'),
   eval: leaf('accuracy and calibration on images with a known position', [
     '--depth=', '--effort=', '--truth=', '--correct-within=', '--from=', '--from-file=', '--concurrency=', '--fresh', '--downscale', '--keep-metadata',
     '--dry-run', '--max-credits=', '--report=', '--no-store',
@@ -91,7 +91,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
   history: {
     description: 'stored results, offline and free',
     flags: ['--search=', '--limit='],
-    subcommands: { show: leaf('a stored result as locate showed it', [], 'files') },
+    subcommands: { show: leaf('a stored result as locate showed it', ['--depth='], 'files') },
   },
   api: leaf('a raw request to the configured service (like gh api)', ['--method=', '--raw-field=', '--field=', '--header=', '--input=', '--include', '--silent']),
   mcp: leaf('serve geo to an AI agent over stdio (MCP)', ['--max-credits-per-call=', '--max-credits=', '--read-only', '--allow-dir=']),

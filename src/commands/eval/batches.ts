@@ -12,7 +12,6 @@ import type { Evidence } from '../../batch/evidence.js';
 import type { BatchPlan } from '../../batch/plan.js';
 import { type BatchDeps, type BatchOptions, type BatchResult, runBatch } from '../../batch/run.js';
 import type { BatchEvent } from '../../batch/types.js';
-import { dataDir } from '../../config/paths.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { planLine } from '../../output/views/batch.js';
@@ -39,6 +38,7 @@ function options(s: EvalSettings, images: readonly EvalImage[], depth: Depth): B
     ...(s.downscale ? { downscale: true } : {}),
     ...(s.keepMetadata ? { keepMetadata: true } : {}),
     ...(s.confirmThreshold !== undefined ? { confirmThreshold: s.confirmThreshold } : {}),
+    ...(s.store ? {} : { listed: false }),
   };
 }
 
@@ -64,7 +64,7 @@ export async function locateDepths(ctx: Ctx, s: EvalSettings, images: readonly E
   const what = `${images.length} image${images.length === 1 ? '' : 's'} at depth ${s.depths.join(', ')}`;
   const deps = (depth: Depth, consent: Pick<BatchDeps, 'confirm' | 'noPrompt'>): BatchDeps => ({
     client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: ctx.signal, cwd: resolve('.'),
-    exif: hooks.evidence.exif, ...(account !== undefined ? { account } : {}), dataDir: dataDir(ctx.env), ...consent,
+    exif: hooks.evidence.exif, ...(account !== undefined ? { account } : {}), store: ctx.store(), version: ctx.version, origin: ctx.serviceId(), ...consent,
     onEvent: (e) => {
       if (e.type === 'plan' && e.plan.toSend > 0 && s.depths.length === 1 && !s.dryRun) hooks.say(`plan: ${planLine(e.plan, { balance: false })}`);
       hooks.evidence.onEvent(e);

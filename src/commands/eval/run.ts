@@ -62,14 +62,13 @@ async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say): Pro
   if (sel.images.length === 0) throw new UsageError('no image has a known position: nothing to evaluate, nothing sent', 'images need EXIF GPS, or give --truth FILE (CSV file,lat,lng or GeoJSON)');
   const account = ctx.account();
   const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
-  const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn: say, ...(account !== undefined ? { account } : {}) });
+  const evidence = new Evidence(ctx, { store: s.store && !s.dryRun });
   let reused = 0;
   const onEvent = (_depth: Depth, e: BatchEvent) => {
     if (e.type === 'notice') say(e.message);
     if (e.type === 'finished' && (e.reused || e.fromJournal)) reused++;
   };
   const ran = await locateDepths(ctx, s, sel.images, { evidence, say, onEvent });
-  await evidence.flush();
   if (ran.dryRun) {
     ctx.io.stdout.write(dryRunText(ran.plans, format));
     return undefined;

@@ -1,5 +1,7 @@
-/** Glue for `geo export`: pick the format, select records, write the file (or stdout). */
-import { writeFile } from 'node:fs/promises';
+/** Glue for `geo export`: pick the format, select records, write the file (or stdout), streaming. */
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
 import type { Handler } from '../types.js';
 import { UsageError } from '../../errors.js';
 import { BINARY_FORMATS } from '../../output/export/index.js';
@@ -15,12 +17,27 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   const warn = (line: string) => {
     if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');
   };
-  const records = await selectRecords(ctx, { sources: (args[0] as string[] | undefined) ?? [], all: Boolean(opts.all), history: Boolean(opts.history) }, warn);
-  const text = await renderRecords(ctx, format, records, warn);
-  if (!toStdout) {
-    await writeFile(out, text);
-    warn(`wrote ${records.length} result${records.length === 1 ? '' : 's'} to ${out} (${format})`);
-  } else {
-    ctx.io.stdout.write(text);
+  const selected = await selectRecords(ctx, { sources: (args[0] as string[] | undefined) ?? [], all: Boolean(opts.all), history: Boolean(opts.history), includeSandbox: Boolean(opts.includeSandbox) }, warn);
+  let count = 0;
+  const counted = (function* () {
+    for (const r of selected) {
+      count++;
+      yield r;
+    }
+  })();
+  const output = await renderRecords(ctx, format, counted, warn);
+  const file = toStdout ? undefined : createWriteStream(out, { mode: 0o600 });
+  await writeAll(file ?? ctx.io.stdout, typeof output === 'string' || Buffer.isBuffer(output) ? [output] : output);
+  if (file) {
+    await new Promise<void>((resolve, reject) => file.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    warn(`wrote ${count} result${count === 1 ? '' : 's'} to ${out} (${format})`);
   }
 };
+
+/** Chunks to a stream, waiting when it is full: a million results never queue up in memory. */
+async function writeAll(stream: Writable | NodeJS.WritableStream, chunks: Iterable<string | Buffer>): Promise<void> {
+  const w = stream as Writable;
+  for (const chunk of chunks) {
+    if (!w.write(chunk)) await once(w, 'drain');
+  }
+}

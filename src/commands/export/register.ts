@@ -8,6 +8,7 @@ export const register: Register = (program, act) => {
     .argument('[results...]', 'sha256 (or a prefix of 6+ hex digits), analysis id, an image file (its stored results), .ndjson/.jsonl/.json file, or - for stdin')
     .option('--all', 'every stored result (latest per image unless --history)')
     .option('--history', 'every stored run of each selected image, not only the latest')
+    .option('--include-sandbox', 'with --all: include answers of a geo sandbox (simulated; marked sandbox in every format)')
     .option('--out <file>', 'write to this file instead of stdout (the format can come from its extension)')
     .addHelpText(
       'after',
@@ -23,18 +24,21 @@ OpenStreetMap / Apple Maps links and a map with a scale bar, OpenStreetMap or sa
 online and country outlines offline).
 Without --format, the extension of --out decides (.geojson .kml .kmz .csv .json .ndjson .html).
 
-Stored results are the provenance records geo locate keeps (skip with --no-store) in
-$XDG_DATA_HOME/geo/results (GEO_DATA_DIR overrides). Every feature carries a role property:
+Stored results are what geo locate, eval, mcp and api keep in the store, one SQLite file,
+$XDG_DATA_HOME/geo/geo.db (GEO_DATA_DIR overrides); --all streams them, so a store of a million
+results exports in constant memory. A sandbox's answers are simulated, never evidence: --all
+leaves them out unless --include-sandbox, and then marks them (sandbox: true in GeoJSON, a
+[sandbox] folder name in KML, a sandbox column in CSV). Every feature carries a role property:
 estimate, candidate, exif (the photo's own GPS) or scope (the search circle).
 
 Examples (the first locates the samples shipped with geo in a sandbox, keeping their records):
   $ geo --sandbox locate sample:all --format ndjson > run.ndjson
   $ geo export run.ndjson --out run.csv
-  $ geo export --all --format geojson --out results.geojson
+  $ geo export --all --include-sandbox --format geojson --out results.geojson
   $ geo export 8687352 --format html --out paris.html      by sha256 prefix (sample:paris)
-  $ geo export --all --format kml > all.kml
-  $ geo export --all --out all.kmz                        Google Earth, photos in the balloons
-  $ geo export --all --out all.html                       summary table, overview map, one section each
+  $ geo export --all --include-sandbox --format kml > all.kml
+  $ geo export --all --include-sandbox --out all.kmz      Google Earth, photos in the balloons
+  $ geo export --all --include-sandbox --out all.html     summary table, overview map, one section each
   $ geo --sandbox locate sample:tokyo --format ndjson | geo export - --format geojson
 
 Also: geo export --all --json > archive.json (every stored result, offline; ndjson too);

@@ -7,17 +7,19 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
-import { dataDir } from '../../config/paths.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { type ProvenanceRecord, listRecords, parseNdjsonResults, readNdjsonResults } from '../../local/store.js';
-import { findStored } from '../../local/store-search.js';
-import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderExport, renderKMZ } from '../../output/export/index.js';
+import { type ProvenanceRecord, parseNdjsonResults, readNdjsonResults } from '../../local/store.js';
+import { findStored } from '../../store/find.js';
+import type { StoredResult } from '../../store/index.js';
+import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderKMZ, streamExport } from '../../output/export/index.js';
 
 export interface Selection {
   sources: string[];
   all: boolean;
   history: boolean;
+  /** --include-sandbox: sandbox answers (simulated, never evidence) are left out unless asked. */
+  includeSandbox?: boolean;
 }
 
 type Warn = (line: string) => void;
@@ -31,24 +33,21 @@ async function readAll(stream: Readable): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The newest record per image, in the order the images were first selected. */
-function latestPerImage(records: ProvenanceRecord[]): ProvenanceRecord[] {
-  const byImage = new Map<string, ProvenanceRecord>();
-  for (const r of records) {
-    const prev = byImage.get(r.input.sha256);
-    if (!prev || prev.stored_at <= r.stored_at) byImage.set(r.input.sha256, r);
-  }
-  return [...byImage.values()];
+/** A stored result as the exports read it: sandbox answers say so in every format. */
+function exported(s: StoredResult): ProvenanceRecord {
+  return s.sandbox ? { ...s.record, sandbox: true } : s.record;
 }
 
-export async function selectRecords(ctx: Pick<Ctx, 'env' | 'io' | 'now'>, sel: Selection, warn: Warn): Promise<ProvenanceRecord[]> {
+/**
+ * The records to export, as an iterable: --all streams from the store (newest run per image unless
+ * --history), so memory does not grow with the store; named results and files are read whole.
+ */
+export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel: Selection, warn: Warn): Promise<Iterable<ProvenanceRecord>> {
   if (!sel.all && sel.sources.length === 0) throw new UsageError('nothing to export', 'name results (sha256, analysis id, .ndjson file, -) or use --all');
   if (sel.sources.filter((s) => s === '-').length > 1) throw new UsageError('stdin (-) can be read once');
-  const dir = dataDir(ctx.env);
-  const stored: ProvenanceRecord[] = [];
+  const named: ProvenanceRecord[] = [];
   const files: ProvenanceRecord[] = [];
   const onProblem = (where: string, why: string) => warn(`skipped ${where}: ${why}`);
-  if (sel.all) stored.push(...(await listRecords(dir, { all: true }, (f, why) => warn(`skipped ${f}: ${why}`))));
   for (const source of sel.sources) {
     if (source === '-') files.push(...parseNdjsonResults(await readAll(ctx.io.stdin), '-', { now: ctx.now(), onProblem }));
     else if (FILE_SOURCE.test(source)) {
@@ -57,17 +56,30 @@ export async function selectRecords(ctx: Pick<Ctx, 'env' | 'io' | 'now'>, sel: S
       } catch (e) {
         throw new UsageError(`cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path; results files are the NDJSON that `geo locate --format ndjson` writes');
       }
-    } else stored.push(...(await findStored(dir, source, onProblem, { files: true })));
+    } else {
+      const found = (await findStored(ctx.store(), source, { files: true })).filter((r) => r.record.unusable === undefined);
+      named.push(...(sel.history ? found : found.slice(0, 1)).map(exported));
+    }
   }
-  // The same stored record may be named twice (--all plus a sha256): keep one of each.
-  const seen = new Set<string>();
-  const unique = stored.filter((r) => {
-    const key = `${r.input.sha256}|${r.stored_at}|${r.response.body.analysis_id ?? ''}|${r.idempotency_key ?? ''}`;
-    return seen.has(key) ? false : (seen.add(key), true);
-  });
-  const records = [...(sel.history ? unique : latestPerImage(unique)), ...files];
-  if (records.length === 0) throw new UsageError(sel.all && sel.sources.length === 0 ? `no stored results in ${dir}/results` : 'no results to export', 'geo locate stores every successful result unless --no-store');
-  return records;
+  if (!sel.all) {
+    if (named.length + files.length === 0) throw new UsageError('no results to export', 'geo locate stores every successful result');
+    return [...named, ...files];
+  }
+  const store = ctx.store();
+  const includeSandbox = Boolean(sel.includeSandbox);
+  if (!includeSandbox) {
+    const left = store.sandboxCount();
+    if (left > 0) warn(`left out ${left} sandbox result${left === 1 ? '' : 's'} (simulated, not evidence); --include-sandbox adds them, marked`);
+  }
+  const stream = store.iterate({ includeSandbox, latestPerImage: !sel.history });
+  const first = stream.next();
+  if (first.done && named.length + files.length === 0) throw new UsageError(`no stored results in ${store.path}`, 'geo locate stores every successful result');
+  // The same stored result named twice (--all plus a sha256) is exported once: --all has them all.
+  return (function* () {
+    if (!first.done) yield exported(first.value);
+    for (const r of stream) yield exported(r);
+    yield* files;
+  })();
 }
 
 /** The analysed image, if it is still where it was and still the same bytes. */
@@ -85,10 +97,11 @@ async function imageFor(rec: ProvenanceRecord): Promise<ReportSource> {
   }
 }
 
-/** The export's bytes: text for every format but kmz, a zip Buffer for kmz. */
-export async function renderRecords(ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, records: ProvenanceRecord[], warn: (l: string) => void): Promise<string | Buffer> {
+/** The export: chunks of text for the text formats (streamed), a zip Buffer for kmz, the report's HTML. */
+export async function renderRecords(ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, selected: Iterable<ProvenanceRecord>, warn: (l: string) => void): Promise<Iterable<string> | string | Buffer> {
+  if (format !== 'html' && format !== 'kmz') return streamExport(format, selected);
+  const records = [...selected];
   if (format === 'kmz') return renderKMZ(await Promise.all(records.map(imageFor)), { now: ctx.now() });
-  if (format !== 'html') return renderExport(format, records);
   const report = await buildHtmlReport(await Promise.all(records.map(imageFor)), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version });
   if (!report.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
   return report.html;

@@ -16,15 +16,15 @@ function warner(ctx: Ctx): (line: string) => void {
 export const list: Handler = async (ctx, _args, opts) => {
   resolveFormat(ctx); // a bad --format fails before the store is read
   const warn = warner(ctx);
-  const { rows, total } = await runHistory(ctx, { ...(opts.search !== undefined ? { search: String(opts.search) } : {}), limit: opts.limit }, warn);
+  const { rows, total, capped } = await runHistory(ctx, { ...(opts.search !== undefined ? { search: String(opts.search) } : {}), limit: opts.limit });
   await render(ctx, { data: rows, records: () => rows, human: async (view) => (await import('../../output/views/history.js')).historyView(rows, view, opts.search !== undefined) });
-  if (total > rows.length) warn(`${rows.length} of ${total} stored results shown; --limit ${total} for all`);
+  if (total > rows.length) warn(`${rows.length} of ${total}${capped ? '+' : ''} ${opts.search !== undefined ? 'matching' : 'stored'} results shown; --limit ${total} for ${capped ? 'more' : 'all'}`);
 };
 
-export const show: Handler = async (ctx, args) => {
+export const show: Handler = async (ctx, args, opts) => {
   const format = resolveFormat(ctx);
   const warn = warner(ctx);
-  const { record: r, runs } = await runHistoryShow(ctx, String(args[0] ?? ''), warn);
+  const { record: r, runs, stored } = await runHistoryShow(ctx, String(args[0] ?? ''), { depth: opts.depth });
   const body = r.response.body as GeolocateResponse;
   const t = r.timing ?? {};
   const meta = {
@@ -39,5 +39,6 @@ export const show: Handler = async (ctx, args) => {
   const { flatten, renderKv } = await import('../../output/kv.js');
   const human = (v: typeof view) => (isResultBody(body) ? locateView(body, meta, v) : `${v.style.bold('Stored answer without usable coordinates')}\n${renderKv(flatten(body), v, '  ')}`);
   ctx.io.stdout.write(await formatOutput({ ...(r.response.raw !== undefined ? { raw: r.response.raw } : {}), data: body, records: () => [r], human }, format, view));
-  warn(`stored ${r.stored_at}${r.cli?.base_url ? ` from ${r.cli.base_url}` : ''}: read from the local store, nothing sent${runs > 1 ? ` (newest of ${runs} stored runs of this image; geo export ${r.input.sha256.slice(0, 12)} --history --format csv lists them)` : ''}`);
+  if (stored.sandbox) warn('answered by a geo sandbox: simulated, not evidence');
+  warn(`stored ${r.stored_at}${r.cli?.base_url ? ` from ${r.cli.base_url}` : ''}: read from the local store, nothing sent${runs > 1 ? ` (newest of ${runs} stored runs${opts.depth !== undefined ? ` at depth ${String(opts.depth)}` : ' of this image; --depth N picks a depth'}; geo export ${r.input.sha256.slice(0, 12)} --history --format csv lists them)` : ''}`);
 };

@@ -5,16 +5,16 @@ export const register: Register = (program, act) => {
   const history = program
     .command('history')
     .description('results already paid for, from the local store: offline and free, newest first')
-    .option('--search <text>', 'only results whose input path, place (city, neighbourhood, country, address) or analysis id contains TEXT')
+    .option('--search <text>', 'only results whose input path, place (city, neighbourhood, country, address), reasoning or analysis id has these words (the last may be the start of a word)')
     .option('--limit <n>', 'at most N results (default 50)')
     .addHelpText(
       'after',
       `
 Columns: when it was received (UTC), input, place, confidence, depth, analysis id, and whether it
-was paid or a free replay (the Idempotent-Replayed header). --json prints an array of these rows
-(with sha256, coordinates and the record's file), --format ndjson one row per line.
-Stored results are the provenance records geo locate keeps (GEO_DATA_DIR; --no-store skips).
-Nothing is sent and no key is needed.
+was paid, a free replay (the Idempotent-Replayed header) or a sandbox's simulated answer. --json
+prints an array of these rows (with sha256, coordinates and service), --format ndjson one row per
+line. Stored results are what geo locate, eval, mcp and api keep in the store, one SQLite file:
+GEO_DATA_DIR/geo.db (default ~/.local/share/geo/geo.db). Nothing is sent and no key is needed.
 
 Examples (run as written: the first stores a result to list):
   $ geo --sandbox locate sample:paris > /dev/null
@@ -31,6 +31,7 @@ Also: geo history show photo.jpg (the newest stored result of that image, as loc
     .command('show')
     .description('show a stored result exactly as geo locate did (newest run of that image); offline and free')
     .argument('<ref>', 'an image file (hashed), a sha256 or a prefix of 6+ hex digits, or an analysis id')
+    .option('-d, --depth <n>', 'the newest run at this depth (1, 2 or 3) when the image was located at several')
     .addHelpText(
       'after',
       `
@@ -41,6 +42,7 @@ Examples (run as written: the first stores a result to show):
   $ geo --sandbox locate sample:paris > /dev/null
   $ geo history show 8687352                   by sha256 prefix (sample:paris), as locate showed it
   $ geo history show 8687352 --json | jq .location
+  $ geo history show 8687352 --depth 1        # the newest depth-1 run of that image
 
 Also: geo history show photo.jpg (an image file, hashed); geo history show an_… (an analysis id)`,
     )

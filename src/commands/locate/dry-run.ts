@@ -38,7 +38,7 @@ export function dryRunText(plan: BatchPlan, opts: { single: boolean; format: str
         [
           `plan: ${planLine(plan)}`,
           ...(plan.journal ? [v.style.dim(`a real run journals to ${sanitizeInline(plan.journal)} (this dry run wrote nothing)`)] : []),
-          ...(plan.fromJournal > 0 ? [fromJournalNote(undefined)] : []),
+          ...(plan.fromJournal > 0 ? [fromJournalNote()] : []),
           ...(plan.fromResults > 0 ? [`${plan.fromResults} answered by your results of earlier commands: not sent, not charged; --fresh to pay again`] : []),
           // Skipped inputs would get a record each (exit 7); the dry run names them the same way.
           ...plan.skipped.map((k) => v.style.yellow(`skipped ${sanitizeInline(k.input)}: ${sanitizeInline(k.reason)}`)),

@@ -9,7 +9,7 @@ import type { BatchResult } from '../../batch/run.js';
 import type { BatchEvent, BatchRecord } from '../../batch/types.js';
 import { describeStop, stopExitCode } from '../../batch/outcome.js';
 import type { Ctx } from '../../context.js';
-import { PartialFailureError } from '../../errors.js';
+import { PartialFailureError, StoreError } from '../../errors.js';
 import { isResultBody } from '../../local/store.js';
 import { viewOpts } from '../../output/render.js';
 import { makeStyle } from '../../output/style.js';
@@ -18,7 +18,7 @@ import { type ResultRow, progressLine, resultsTable, summaryLines } from '../../
 import type { Evidence } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
 import { LiveLine } from './live.js';
-import { fromResultsNote, sandboxBanner, stderrLines, warnDeviations } from './notes.js';
+import { fromOthersNote, fromResultsNote, sandboxBanner, stderrLines, unstoredLine, warnDeviations } from './notes.js';
 
 function row(r: BatchRecord): ResultRow {
   if (!r.ok || !isResultBody(r.result)) return { input: r.input, ok: false, error: r.error ?? { code: 'accepted', message: '' } };
@@ -36,6 +36,7 @@ export class ManyOutput {
   private readonly lines: boolean;
   private readonly banner: () => void;
   private reusedNotes = 0;
+  private othersNotes = 0;
 
   constructor(
     private readonly ctx: Ctx,
@@ -66,8 +67,10 @@ export class ManyOutput {
         this.banner();
         // One note per reused input for the first few; a folder of hundreds gets the summary's count.
         if (e.reused && ++this.reusedNotes <= REUSE_NOTES) this.live.note(this.reusedNotes < REUSE_NOTES ? fromResultsNote(e.reused, e.record.input) : 'more inputs answered from your results, not charged: the summary counts them');
+        if (e.fromOthers && ++this.othersNotes <= REUSE_NOTES) this.live.note(this.othersNotes < REUSE_NOTES ? fromOthersNote(e.record.input) : 'more inputs answered by another geo process, not charged here: the summary counts them');
         // Flushed per line: a reader of the pipe sees each result as soon as it exists.
-        if (this.lines) this.ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(e.record)) + '\n');
+        if (this.lines && !this.ctx.outputClosed.aborted) this.ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(e.record)) + '\n');
+        if (e.storeError) this.live.note(unstoredLine(e.record.input, e.storeError, e.credits, e.response?.idempotencyKey));
         return warnDeviations((l) => this.live.note(l), e.response?.deviations, e.record.input);
       default:
         return;
@@ -82,22 +85,36 @@ export class ManyOutput {
     const { ctx, o } = this;
     const { records, summary } = result;
     const warn = (l: string) => this.live.note(l);
-    const exported = await exportText(o.format, o.evidence.recordsFor(records), o.evidence, warn);
+    const closed = ctx.outputClosed.aborted;
+    const exported = closed ? undefined : await exportText(o.format, o.evidence.recordsFor(records), o.evidence, warn);
     if (exported !== undefined) ctx.io.stdout.write(exported);
-    else if (!this.lines && records.length > 0) ctx.io.stdout.write(resultsTable(records.map(row), await viewOpts(ctx)) + '\n');
+    else if (!this.lines && !closed && records.length > 0) ctx.io.stdout.write(resultsTable(records.map(row), await viewOpts(ctx)) + '\n');
     const min = o.minConfidence;
     const below = min === undefined ? 0 : records.filter((r) => r.ok && isResultBody(r.result) && r.result.confidence < min).length;
     if (!ctx.globals.quiet) {
       const { stopped, ...counts } = summary;
-      const resume = o.resume(summary.journal);
+      const resume = o.resume(summary.journal ?? summary.batch);
       const data = {
         ...counts, ...(stopped ? { stopped: describeStop(stopped) } : {}), ...(resume ? { resume } : {}), belowConfidence: below, ...(o.evidence.stored > 0 ? { stored: o.evidence.stored } : {}),
       };
       ctx.io.stderr.write(summaryLines(data, makeStyle(ctx.io.colorErr)).map((l) => stderrLines(ctx, l)).join('\n') + '\n');
     }
+    // The reader left (`| head -1`): what was in flight is stored; saying so is all that is left to do.
+    if (summary.stopped?.reason === 'output_closed') {
+      if (!ctx.globals.quiet) ctx.io.stderr.write(stderrLines(ctx, outputClosedLine(summary)) + '\n');
+      return;
+    }
+    if (summary.unstored > 0) throw new StoreError(`${summary.unstored} paid answer${summary.unstored === 1 ? ' was' : 's were'} shown but not stored (see the lines above for the keys that replay them free)`, 'other');
     const failed = summary.failed + summary.notSent + summary.inFlight + summary.skipped;
     if (summary.stopped) throw new PartialFailureError(failed, summary.inputs, stopExitCode(summary.stopped));
     if (failed > 0) throw new PartialFailureError(failed, summary.inputs);
     if (below > 0) throw new PartialFailureError(below, summary.inputs, 8);
   }
+}
+
+/** What a closed stdout left (issue 19): nothing paid is lost, and how to see it and finish. */
+function outputClosedLine(s: BatchResult['summary']): string {
+  const answered = s.ok + s.failed;
+  return `stdout was closed: geo stopped sending; ${answered} answer${answered === 1 ? ' is' : 's are'} in the store (geo history shows them)` +
+    (s.notSent > 0 ? `, ${s.notSent} input${s.notSent === 1 ? ' was' : 's were'} not sent: run the same command again to send them` : '');
 }

@@ -58,9 +58,9 @@ export function shellQuote(s: string): string {
 }
 
 /**
- * The exact command that finishes a stopped or interrupted run. The journal holds the inputs, the
- * request fields and the keys already sent (after --fresh too: that run wrote it anew), so
- * `--resume FILE` replays in-flight requests free. What picks the account and the bytes is not in
+ * The exact command that finishes a stopped or interrupted run. The store holds the batch (inputs,
+ * request fields; after --fresh, since when) and the claims of the keys already sent, so
+ * `--resume ID` replays in-flight requests free. What picks the account and the bytes is not in
  * it, so those flags ride along, and so does the consent already given.
  */
 export function resumeCommand(ctx: Pick<Ctx, 'globals'>, journal: string, flags: { downscale?: boolean; maxCredits?: number }): string {
@@ -73,8 +73,23 @@ export function resumeCommand(ctx: Pick<Ctx, 'globals'>, journal: string, flags:
   return words.map(shellQuote).join(' ');
 }
 
-export function fromJournalNote(journal: string | undefined): string {
-  return `from the journal, not charged: this exact run was answered before${journal ? ` (${journal})` : ''}; --fresh to analyse again`;
+export function fromJournalNote(): string {
+  return 'from the store, not charged: this exact request was answered before; --fresh to analyse again';
+}
+
+/** Answered while another geo process sent the same request (claims, issue 19). */
+export function fromOthersNote(input?: string): string {
+  return `${input !== undefined ? `${label(input)}: ` : ''}answered by another geo process that was sending the same request: not charged here`;
+}
+
+/**
+ * A paid answer the store could not take (issue 19): it was shown; say so, what it cost, and the
+ * key that replays it free (the service keeps a finished key's answer).
+ */
+export function unstoredLine(input: string, err: { message: string }, credits: number | undefined, key: string | undefined): string {
+  const cost = credits === undefined ? '' : credits === 0 ? ' It cost nothing (a replay).' : ` It cost ${credits} credit${credits === 1 ? '' : 's'}.`;
+  const again = key ? ` Its idempotency key replays it free: geo locate ${shellQuote(input)} --idempotency-key ${key}` : '';
+  return `${label(input)}: the answer above was shown but NOT stored (${err.message}).${cost}${again}`;
 }
 
 /** One input answered by a stored result of an earlier command (issue 11); note() sanitizes the id. */
@@ -92,12 +107,11 @@ export function warnDeviations(warn: (line: string) => void, deviations: readonl
 }
 
 /** Where a paid answer geo could not use is kept, and how to get it again without paying. */
-export function keptHint(journal: string | undefined): string {
-  const where = journal ? `the raw body is kept in the journal ${journal} and the provenance store` : 'the raw body is kept in the provenance store';
-  return `${where}; a rerun replays it from there and sends nothing (--fresh sends a new, charged request)`;
+export function keptHint(): string {
+  return 'the raw body is kept in the store (geo history); a rerun shows it from there and sends nothing (--fresh sends a new, charged request)';
 }
 
 /** A 409 that outlived the deadline: the analysis may still finish, and the same key replays it. */
-export function stillRunningHint(journal: string | undefined): string {
-  return `the analysis may still finish on the server; ${journal ? `\`geo locate --resume ${journal}\`` : 'the same command'} replays it free with the same key`;
+export function stillRunningHint(resume: string | undefined): string {
+  return `the analysis may still finish on the server; ${resume ? `\`${resume}\`` : 'the same command'} replays it free with the same key`;
 }

@@ -9,7 +9,6 @@ import type { Consent } from '../../batch/consent.js';
 import { type BatchResult, runBatch } from '../../batch/run.js';
 import type { BatchEvent } from '../../batch/types.js';
 import type { BatchClient } from '../../batch/worker.js';
-import { dataDir } from '../../config/paths.js';
 import type { Ctx } from '../../context.js';
 import { Evidence } from '../../batch/evidence.js';
 import type { LocateSettings } from './options.js';
@@ -26,10 +25,10 @@ export interface LocateRun {
 }
 
 /** The client and the evidence engine of a run, before anything is read or sent. */
-export function startLocate(ctx: Ctx, s: LocateSettings, warn: (line: string) => void): LocateRun {
+export function startLocate(ctx: Ctx, s: LocateSettings): LocateRun {
   const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
   const account = ctx.account();
-  const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn, ...(account !== undefined ? { account } : {}) });
+  const evidence = new Evidence(ctx, { store: s.store && !s.dryRun });
   return { settings: s, client, evidence, ...(account !== undefined ? { account } : {}) };
 }
 
@@ -43,9 +42,14 @@ export interface LocateDeps {
   signal?: AbortSignal;
 }
 
-/** Runs the batch; the provenance records are written when it returns. */
+/**
+ * Runs the batch; every answer is in the store when it returns. A closed stdout (`| head -1`) stops
+ * new requests and lets those in flight arrive and be stored (stopSending) instead of exiting.
+ */
 export async function runLocate(ctx: Ctx, run: LocateRun, deps: LocateDeps): Promise<BatchResult> {
-  const result = await runBatch(
+  const release = ctx.keepRunningOnClosedOutput();
+  try {
+    return await runBatch(
     {
       client: run.client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: deps.signal ?? ctx.signal, stdin: ctx.io.stdin,
       // Relative names are the user's, from where geo was started (path.resolve reads it).
@@ -55,13 +59,14 @@ export async function runLocate(ctx: Ctx, run: LocateRun, deps: LocateDeps): Pro
         deps.onEvent?.(e);
       },
       exif: run.evidence.exif,
-      // Stored results are read for reuse even with --no-store, which only stops new writes.
-      ...(run.account !== undefined ? { account: run.account } : {}), dataDir: dataDir(ctx.env),
+      // Stored results are reused even with --no-store, which only keeps new answers out of history.
+      ...(run.account !== undefined ? { account: run.account } : {}), store: ctx.store(), version: ctx.version, stopSending: ctx.outputClosed, origin: ctx.serviceId(),
       ...deps.consent,
       ...(deps.tickMs !== undefined ? { tickMs: deps.tickMs } : {}),
     },
-    run.settings.batch,
-  );
-  await run.evidence.flush();
-  return result;
+    { ...run.settings.batch, ...(run.settings.store ? {} : { listed: false }) },
+    );
+  } finally {
+    release();
+  }
 }

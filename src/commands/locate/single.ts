@@ -1,5 +1,5 @@
 /**
- * One named image. The batch engine runs underneath (its journal makes a rerun free), but what is
+ * One named image. The batch engine runs underneath (its claims make a rerun free), but what is
  * printed is one answer: the body exactly as received for --json, the rich view on a terminal or
  * piped, one NDJSON record, an export; a failure is thrown as the error it was, so the exit code
  * and the hint are those of a plain call.
@@ -12,7 +12,7 @@ import type { BatchEvent } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
 import { ApiError } from '../../api/errors.js';
 import { UNUSABLE } from '../../batch/outcome.js';
-import { BelowConfidenceError, CancelledError, ServiceAnswerError, UsageError } from '../../errors.js';
+import { BelowConfidenceError, CancelledError, ServiceAnswerError, StoreError, UsageError } from '../../errors.js';
 import { isResultBody } from '../../local/store.js';
 import { costOf } from '../../output/errors.js';
 import { BASE_FORMATS, formatOutput, viewOpts } from '../../output/render.js';
@@ -21,7 +21,7 @@ import { locateView } from '../../output/views/locate.js';
 import { acceptedView, fieldsView } from '../../output/views/locate-dry-run.js';
 import { type Evidence, bodyOf } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
-import { fromJournalNote, fromResultsNote, keptHint, label, note, retryLine, sandboxBanner, stillRunningHint, warnDeviations } from './notes.js';
+import { fromJournalNote, fromOthersNote, fromResultsNote, keptHint, label, note, retryLine, sandboxBanner, stillRunningHint, unstoredLine, warnDeviations } from './notes.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 
@@ -59,10 +59,9 @@ export class SingleOutput {
   async finish(result: BatchResult): Promise<void> {
     const f = this.finished;
     const stop = result.summary.stopped;
-    const journal = result.summary.journal;
+    const resume = this.o.resume(result.summary.journal ?? result.summary.batch);
     if (stop?.reason === 'cancelled') {
-      // Without a journal (--idempotency-key), the caller's own key is what makes the rerun free.
-      const again = this.o.resume(result.summary.journal) ?? 'the same command';
+      const again = resume ?? 'the same command';
       if (f?.record.error?.code !== IN_FLIGHT.code) throw new CancelledError('cancelled: nothing was sent', `${again} sends it`);
       throw new CancelledError('cancelled while in flight: the request may have been charged', `${again} resends it with the same key, which the service replays free`);
     }
@@ -72,8 +71,13 @@ export class SingleOutput {
     const view = await viewOpts(ctx);
     const write = (s: string | Uint8Array) => ctx.io.stdout.write(s);
     const warn = (l: string) => note(ctx, l);
-    if (f.fromJournal) note(ctx, fromJournalNote(journal));
+    if (f.fromJournal) note(ctx, fromJournalNote());
     if (f.reused) note(ctx, fromResultsNote(f.reused));
+    if (f.fromOthers) note(ctx, fromOthersNote());
+    // Shown first (a paid answer is never lost), then the store's failure is the command's.
+    const unstored = () => {
+      if (f.storeError) throw new StoreError(unstoredLine(f.record.input, f.storeError, f.credits, res.idempotencyKey), f.storeError.kind, f.storeError.hint);
+    };
     if (!f.record.ok) {
       const e = f.record.error!;
       if (e.code === UNUSABLE) {
@@ -82,19 +86,21 @@ export class SingleOutput {
         // An export format (geojson, kml, csv, html, kmz) has no place to put it: nothing on stdout.
         if ((BASE_FORMATS as readonly string[]).includes(this.o.format)) write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => fieldsView(`The answer (${res.status ?? e.status ?? 200}) has no usable coordinates`, body, v) }, this.o.format, view));
         warnDeviations(warn, res.deviations);
-        throw new ServiceAnswerError(`${f.record.input}: ${e.message}`, keptHint(journal));
+        unstored();
+        throw new ServiceAnswerError(`${f.record.input}: ${e.message}`, keptHint());
       }
       const cause = f.cause ?? stop?.error;
-      if (cause instanceof ApiError && cause.code === 'idempotency_in_progress') throw new ServiceAnswerError(`${f.record.input}: the same request was still running on the server (409) when the deadline passed`, stillRunningHint(journal));
+      if (cause instanceof ApiError && cause.code === 'idempotency_in_progress') throw new ServiceAnswerError(`${f.record.input}: the same request was still running on the server (409) when the deadline passed`, stillRunningHint(resume));
       if (cause !== undefined) throw cause;
-      // A final failure an earlier run wrote in the journal (a 422): the same answer again.
-      throw new UsageError(`${f.record.input}: ${e.message} (${e.code}${e.status ? `, ${e.status}` : ''}), recorded in the journal by an earlier run`, 'add --fresh to send it again');
+      // A final failure an earlier run recorded (a 422): the same answer again.
+      throw new UsageError(`${f.record.input}: ${e.message} (${e.code}${e.status ? `, ${e.status}` : ''}), recorded by an earlier run`, 'add --fresh to send it again');
     }
     const data = f.record.result;
     if (!isResultBody(data)) {
       // The 202 of --async: its body shape is not shown in the spec, so it is passed on as is.
       write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data, records: () => [f.record], human: (v) => acceptedView(data, v) }, this.o.format, view));
-      return warnDeviations(warn, res.deviations);
+      warnDeviations(warn, res.deviations);
+      return unstored();
     }
     const body = data as GeolocateResponse;
     const prov = this.o.evidence.recordsFor([f.record]);
@@ -111,6 +117,7 @@ export class SingleOutput {
     warnDeviations(warn, res.deviations);
     if (f.replayed && this.o.format !== 'table') note(ctx, 'replayed: the stored response for this Idempotency-Key, no credits charged');
     if (body.scope_consistent === false) note(ctx, 'warning: the image contradicts the --scope; the result is the unscoped estimate (scope_consistent: false)');
+    unstored();
     const min = this.o.minConfidence;
     if (min !== undefined && typeof body.confidence === 'number' && body.confidence < min) throw new BelowConfidenceError(body.confidence, min);
   }

@@ -2,8 +2,9 @@
  * One row per result for spreadsheets. RFC 4180: CRLF line ends, fields with a comma, quote, CR
  * or LF quoted with quotes doubled. Spreadsheet formula injection (OWASP "CSV Injection"): a text
  * cell beginning with = + - @ (or tab / CR, which some apps strip first) gets a leading ' so it
- * stays text. Numbers are written as numbers, so a negative latitude is not mangled. The last
- * column (added last, so existing column positions hold) is the time the answer was received.
+ * stays text. Numbers are written as numbers, so a negative latitude is not mangled. Columns added
+ * later go last, so existing positions hold: stored_at (when the answer was received), then
+ * sandbox ("sandbox" for a sandbox's simulated answer, else empty).
  */
 import type { ProvenanceRecord } from '../../local/store-types.js';
 import { sanitize } from '../sanitize.js';
@@ -11,7 +12,7 @@ import { toItem } from './model.js';
 
 export const CSV_COLUMNS = [
   'input', 'sha256', 'lat', 'lng', 'confidence', 'country', 'city', 'neighborhood', 'address', 'depth',
-  'analysis_id', 'exif_lat', 'exif_lng', 'exif_verdict', 'distance_km', 'stored_at',
+  'analysis_id', 'exif_lat', 'exif_lng', 'exif_verdict', 'distance_km', 'stored_at', 'sandbox',
 ] as const;
 
 type Cell = string | number | null | undefined;
@@ -37,16 +38,18 @@ function storedAt(rec: ProvenanceRecord): string {
   return rec.origin === 'store' ? rec.stored_at : '';
 }
 
+/** One result's row (export streams them under the header row). */
+export function csvRecordRow(rec: ProvenanceRecord): string {
+  const item = toItem(rec);
+  const b = item.body;
+  const l = b.location;
+  const e = item.exif;
+  return csvRow([
+    item.input, item.sha256, item.lat, item.lng, b.confidence, l.country, l.city, l.neighborhood, l.address, b.depth,
+    b.analysis_id, e?.exifPoint?.lat, e?.exifPoint?.lng, e?.verdict, e?.distanceKm, storedAt(item.record), item.record.sandbox ? 'sandbox' : '',
+  ]);
+}
+
 export function renderCSV(records: readonly ProvenanceRecord[]): string {
-  let out = csvRow(CSV_COLUMNS);
-  for (const item of records.map(toItem)) {
-    const b = item.body;
-    const l = b.location;
-    const e = item.exif;
-    out += csvRow([
-      item.input, item.sha256, item.lat, item.lng, b.confidence, l.country, l.city, l.neighborhood, l.address, b.depth,
-      b.analysis_id, e?.exifPoint?.lat, e?.exifPoint?.lng, e?.verdict, e?.distanceKm, storedAt(item.record),
-    ]);
-  }
-  return out;
+  return csvRow(CSV_COLUMNS) + records.map(csvRecordRow).join('');
 }

@@ -21,10 +21,12 @@ export interface FeatureCollection {
 const point = (lat: number, lng: number): Feature['geometry'] => ({ type: 'Point', coordinates: [lng, lat] });
 const opt = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 
-function featuresOf(item: ExportItem): Feature[] {
+/** The features of one result: its estimate, candidates, EXIF point and scope circle. */
+export function featuresOf(item: ExportItem): Feature[] {
   const b = item.body;
   const f = b.forensic;
-  const common: Props = { input: item.input, sha256: item.sha256, analysis_id: b.analysis_id ?? null };
+  // A sandbox's answer is simulated, never evidence: every feature of it says so.
+  const common: Props = { input: item.input, sha256: item.sha256, analysis_id: b.analysis_id ?? null, ...(item.record.sandbox ? { sandbox: true } : {}) };
   const out: Feature[] = [
     {
       type: 'Feature',

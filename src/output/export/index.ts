@@ -13,11 +13,11 @@ import { renderKML } from './kml.js';
 import { renderKMZ } from './kmz.js';
 import { type ReportSource, exifPointOf, toItem } from './model.js';
 import { countryOutlines } from './outlines.js';
-import { renderRecordsJson, renderRecordsNdjson } from './records-json.js';
+import { streamExport } from './stream.js';
 import { type LeafletAssets, loadLeafletAssets } from './leaflet-assets.js';
 import { thumbnailDataUrl } from './thumbnail.js';
 
-export { renderCSV, renderGeoJSON, renderKML, renderKMZ, renderHtmlReport, loadLeafletAssets, thumbnailDataUrl };
+export { renderCSV, renderGeoJSON, renderKML, renderKMZ, renderHtmlReport, loadLeafletAssets, streamExport, thumbnailDataUrl };
 export type { LeafletAssets, ReportEntry, ReportSource };
 
 export const FILE_FORMATS = ['geojson', 'kml', 'csv'] as const;
@@ -34,12 +34,8 @@ export function isFileFormat(f: unknown): f is FileFormat {
 }
 
 /** GeoJSON, KML, CSV, JSON or NDJSON text for these records (an empty collection/header-only for none). */
-export function renderExport(format: TextExportFormat, records: readonly ProvenanceRecord[]): string {
-  if (format === 'json') return renderRecordsJson(records);
-  if (format === 'ndjson') return renderRecordsNdjson(records);
-  if (format === 'geojson') return renderGeoJSON(records);
-  if (format === 'kml') return renderKML(records);
-  return renderCSV(records);
+export function renderExport(format: TextExportFormat, records: Iterable<ProvenanceRecord>): string {
+  return [...streamExport(format, records)].join('');
 }
 
 export interface BuiltReport {

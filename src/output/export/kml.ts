@@ -72,17 +72,30 @@ function folder(item: ExportItem, balloon?: Balloon): string {
     const ring = circleRing(s.lat, s.lng, s.radiusKm).map(([lng, lat]) => `${lng},${lat},0`).join(' ');
     marks.push(placemark('scope', `scope: ${s.name}`, `search scope, ${s.radiusKm} km around ${s.lat}, ${s.lng}`, `<Polygon><tessellate>1</tessellate><outerBoundaryIs><LinearRing><coordinates>${ring}</coordinates></LinearRing></outerBoundaryIs></Polygon>`, { radius_km: s.radiusKm }));
   }
-  return `    <Folder><name>${x(item.input || item.sha256 || 'result')}</name>\n${marks.join('\n')}\n    </Folder>`;
+  // A sandbox's answer is simulated, never evidence: its folder says so in its name.
+  const name = `${item.record.sandbox ? '[sandbox] ' : ''}${item.input || item.sha256 || 'result'}`;
+  return `    <Folder><name>${x(name)}</name>\n${marks.join('\n')}\n    </Folder>`;
 }
 
-/** `balloons` (a KMZ's, one per record) turn the estimate descriptions into HTML with the image. */
-export function renderKML(records: readonly ProvenanceRecord[], title = 'geo results', balloons?: readonly Balloon[]): string {
+/** The document's opening (up to its first Folder) and closing: export streams the folders between. */
+export function kmlHead(title = 'geo results'): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <kml xmlns="http://www.opengis.net/kml/2.2">
   <Document>
     <name>${x(title)}</name>${STYLES}
-${records.map((r, i) => folder(toItem(r), balloons?.[i])).join('\n')}
+`;
+}
+export const KML_TAIL = `
   </Document>
 </kml>
 `;
+
+/** One result's Folder (estimate, candidates, EXIF point, scope). */
+export function kmlFolder(rec: ProvenanceRecord, balloon?: Balloon): string {
+  return folder(toItem(rec), balloon);
+}
+
+/** `balloons` (a KMZ's, one per record) turn the estimate descriptions into HTML with the image. */
+export function renderKML(records: readonly ProvenanceRecord[], title = 'geo results', balloons?: readonly Balloon[]): string {
+  return `${kmlHead(title)}${records.map((r, i) => kmlFolder(r, balloons?.[i])).join('\n')}${KML_TAIL}`;
 }

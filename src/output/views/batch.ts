@@ -90,6 +90,8 @@ export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string
 
 export type PlanData = Pick<BatchPlan, 'inputs' | 'unique' | 'fromJournal' | 'fromResults' | 'toSend' | 'depth' | 'costPerImage' | 'credits' | 'available' | 'journal'> & {
   skipped?: readonly unknown[];
+  inFlightElsewhere?: number;
+  damaged?: number;
 };
 
 /**
@@ -101,7 +103,9 @@ export function planLine(p: PlanData, opts: { balance?: boolean } = {}): string 
   const dupes = p.inputs - skipped - p.unique;
   const what = [
     plural(p.inputs, 'input'), ...(skipped > 0 ? [`${skipped} skipped`] : []), ...(dupes > 0 ? [`${p.unique} unique`] : []),
-    ...(p.fromJournal > 0 ? [`${p.fromJournal} already in the journal`] : []), ...(p.fromResults > 0 ? [`${p.fromResults} already in your results`] : []),
+    ...(p.fromJournal > 0 ? [`${p.fromJournal} answered by an earlier run`] : []), ...(p.fromResults > 0 ? [`${p.fromResults} already in your results`] : []),
+    ...(p.inFlightElsewhere ? [`${p.inFlightElsewhere} being sent by another geo process (waited for)`] : []),
+    ...(p.damaged ? [`${p.damaged} whose only stored record is damaged`] : []),
   ].join(', ');
   const cost = `${p.toSend} to send × depth ${p.depth} (${plural(p.costPerImage, 'credit')}) = up to ${plural(p.credits, 'credit')}`;
   const balance = p.available !== undefined ? `balance ${p.available}` : 'balance unknown';
@@ -110,6 +114,8 @@ export function planLine(p: PlanData, opts: { balance?: boolean } = {}): string 
 
 /** The batch's own summary counts, plus what the command adds (stop reason as text, stores). */
 export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'inFlight' | 'skipped' | 'fromJournal' | 'fromResults' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
+  fromOthers?: number;
+  unstored?: number;
   /** describeStop() of the reason the batch stopped early. */
   stopped?: string;
   /** The exact command that sends what is left (stops and in-flight requests). */
@@ -127,12 +133,14 @@ export function summaryLines(s: SummaryData, style: Style): string[] {
   const lines = [`${plural(s.inputs, 'input')}: ${counts.join(', ')} · ${plural(s.creditsSpent, 'credit')} spent · ${duration(s.elapsedMs / 1000)}`];
   if (s.skipped) lines.push(`${plural(s.skipped, 'input')} skipped, never sent: unusable files found in a folder (each record says why)`);
   if (s.inFlight) lines.push(style.yellow(`${s.inFlight} in flight: may have been charged; resuming replays them free`));
-  if (s.fromJournal) lines.push(`${plural(s.fromJournal, 'image')} from the journal, not charged (--fresh to analyse again)`);
+  if (s.fromJournal) lines.push(`${plural(s.fromJournal, 'image')} answered by an earlier run of this command, not charged (--fresh to analyse again)`);
   if (s.fromResults) lines.push(`${plural(s.fromResults, 'image')} from your results of earlier commands, not charged (--fresh to pay again)`);
+  if (s.fromOthers) lines.push(`${plural(s.fromOthers, 'image')} answered by another geo process sending the same request, not charged here`);
+  if (s.unstored) lines.push(style.red(`${plural(s.unstored, 'paid answer')} shown but NOT stored: each line above names the key that replays it free`));
   if (s.replayed) lines.push(`${plural(s.replayed, 'answer')} replayed by the service for its idempotency key, not charged`);
   if (s.rateLimited) lines.push(`${plural(s.rateLimited, 'rate-limit pause')} (429)`);
   if (s.belowConfidence) lines.push(style.yellow(`${plural(s.belowConfidence, 'result')} below --min-confidence`));
-  if (s.stored !== undefined) lines.push(`${plural(s.stored, 'result')} stored as provenance records`);
+  if (s.stored !== undefined) lines.push(`${plural(s.stored, 'result')} stored (geo history lists them)`);
   if (s.stopped) lines.push(style.red(`stopped: ${sanitizeInline(s.stopped)}`));
   if ((s.stopped || s.inFlight) && s.resume) lines.push(`to send what is left, with the same keys: ${sanitizeInline(s.resume)}`);
   if (s.journal) lines.push(style.dim(`journal ${sanitizeInline(s.journal)}`));

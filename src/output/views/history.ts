@@ -19,6 +19,8 @@ export interface HistoryRow {
   /** From the record's Idempotent-Replayed header: a replay was free. */
   charge: 'paid' | 'replayed' | 'unknown';
   base_url: string;
+  /** Answered by a geo sandbox (its header): simulated, never evidence. */
+  sandbox: boolean;
 }
 
 /** "2024-05-14T18:32:07.123Z" -> "2024-05-14 18:32:07" (UTC, as stored). */
@@ -34,7 +36,7 @@ export function historyView(rows: readonly HistoryRow[], view: ViewOpts, searche
   return renderTable(
     {
       head: ['WHEN (UTC)', 'INPUT', 'PLACE', 'CONFIDENCE', 'DEPTH', 'ANALYSIS', 'CHARGE'],
-      rows: rows.map((r) => [when(r.stored_at), r.input, place(r), r.confidence === null ? '' : r.confidence.toFixed(2), r.depth ?? '', r.analysis_id ?? '', r.charge]),
+      rows: rows.map((r) => [when(r.stored_at), r.input, place(r), r.confidence === null ? '' : r.confidence.toFixed(2), r.depth ?? '', r.analysis_id ?? '', r.sandbox ? `${r.charge} (sandbox)` : r.charge]),
       align: ['left', 'left', 'left', 'right', 'right', 'left', 'left'],
     },
     view,

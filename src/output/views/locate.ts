@@ -26,7 +26,7 @@ export interface LocateMeta {
   idempotencyKey?: string;
   /** The image's own EXIF GPS against the estimate (local; never sent, never moves the confidence). */
   evidence?: Corroboration | null;
-  /** Answered from the journal of an earlier run (nothing sent now). */
+  /** Answered by an earlier run of this request, from the store (nothing sent now). */
   fromJournal?: boolean;
   /** Answered by a stored result of an earlier command (issue 11). */
   fromResults?: boolean;
@@ -119,7 +119,7 @@ function footer(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): strin
   if (meta.requestId) ids.push(`request ${sanitizeInline(meta.requestId)}`);
   const dim = (parts: string[]) => wrapFor(view, parts.join(' · ')).map((l) => view.style.dim(l));
   const lines = ['', ...dim(facts), ...dim(ids)];
-  if (meta.fromJournal) lines.push(view.style.yellow('from the journal of an earlier run: nothing sent, not charged'));
+  if (meta.fromJournal) lines.push(view.style.yellow('from the store (an earlier run of this request): nothing sent, not charged'));
   if (meta.fromResults) lines.push(view.style.yellow('from your results of an earlier command: nothing sent, not charged'));
   if (meta.replayed) lines.push(view.style.yellow('replayed: the stored response for this Idempotency-Key, no credits charged'));
   return lines;

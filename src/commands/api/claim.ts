@@ -1,0 +1,105 @@
+/**
+ * A geolocate POST through `geo api` goes through the same claims and results as geo locate
+ * (issue 19): the same image bytes and fields for the same account and service are never paid
+ * twice, by a rerun, by another command or by another process at the same time. The body is sent
+ * exactly as given (no metadata removal: it is the caller's), so its image is the base64 decoded,
+ * and its fingerprint says so (keepMetadata).
+ *
+ * What is answered already is printed from the store, exactly as received, with a note.
+ */
+import { createHash } from 'node:crypto';
+import type { RawResponse } from '../../api/client.js';
+import { SANDBOX_HEADER } from '../../api/routes.js';
+import { Ledger, type LedgerJob } from '../../batch/ledger.js';
+import { answerRecord } from '../../batch/provenance.js';
+import { waitForClaim } from '../../batch/wait-claim.js';
+import type { Ctx } from '../../context.js';
+import { StoreError } from '../../errors.js';
+import { asResultBody } from '../../local/store-types.js';
+import { requestParams } from '../../local/store.js';
+import type { StoredResult } from '../../store/index.js';
+
+export interface ApiClaim {
+  ledger: Ledger;
+  job: LedgerJob;
+}
+
+/** The claim a geolocate body stands for, or undefined when the body is not one (the service says why). */
+export function apiClaim(ctx: Pick<Ctx, 'store' | 'account' | 'serviceId'>, body: Buffer | undefined): ApiClaim | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body?.toString('utf8') ?? '');
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const o = parsed as Record<string, unknown>;
+  let job: LedgerJob;
+  if (typeof o.image_b64 === 'string' && o.image_b64 !== '') {
+    const sha = createHash('sha256').update(Buffer.from(o.image_b64, 'base64')).digest('hex');
+    job = { id: sha, sha256: sha, inputs: ['geo api'], source: { kind: 'image' } };
+  } else if (typeof o.image_url === 'string' && o.image_url !== '') {
+    job = { id: `url:${o.image_url}`, sha256: null, inputs: [o.image_url], source: { kind: 'url', url: o.image_url } };
+  } else return undefined;
+  const account = ctx.account();
+  const ledger = new Ledger({
+    store: ctx.store(), ...(account !== undefined ? { account } : {}), origin: ctx.serviceId(), keepMetadata: true, downscale: false,
+    request: requestParams(o), async: o.async === true,
+  });
+  return { ledger, job };
+}
+
+/** A stored answer as `geo api` prints it: the body exactly as received. */
+export function storedResponse(s: StoredResult): RawResponse {
+  return { status: s.record.response.status ?? 200, headers: { 'content-type': 'application/json' }, raw: s.raw ? s.raw.toString('utf8') : (s.record.response.raw ?? '') };
+}
+
+export type Turn = { send: string } | { stored: StoredResult; why: 'results' | 'others' };
+
+/** Before sending: an answer already held, or the key to send with (a live claim elsewhere is waited for). */
+export async function takeTurn(ctx: Pick<Ctx, 'sleep' | 'signal' | 'now'>, c: ApiClaim, keys: { user?: string; planned: string }): Promise<Turn> {
+  const held = c.ledger.held(c.job);
+  if (held.kind === 'answer' && held.stored && held.outcome.ok) return { stored: c.ledger.store.result(held.stored.id)!, why: 'results' };
+  for (;;) {
+    const acq = c.ledger.acquire(c.job, keys.user, keys.planned);
+    if (acq.kind === 'send') return { send: acq.key };
+    if (acq.kind === 'answered') {
+      const r = c.ledger.store.result(acq.resultId);
+      if (r) return { stored: r, why: 'others' };
+    }
+    // A final failure recorded earlier is not replayed by geo api: a new claim, and the service
+    // answers again (a refused request is not charged).
+    if (acq.kind !== 'wait') {
+      const again = c.ledger.store.acquire(c.ledger.fingerprint(c.job), { since: ctx.now() + 1, input: c.job.inputs[0]!, newKey: keys.planned });
+      if (again.kind === 'send') return { send: again.key };
+      continue;
+    }
+    if ((await waitForClaim(c.ledger.store, acq.key, { sleep: ctx.sleep, signal: ctx.signal })) === 'cancelled') throw ctx.signal.reason;
+  }
+}
+
+/** After the answer: a 2xx is stored with its claim (and a failure to store it said); a 4xx is final; the rest releases the key. */
+export function settleClaim(ctx: Pick<Ctx, 'version' | 'now'>, c: ApiClaim, key: string, res: RawResponse | undefined, spend: number, warn: (l: string) => void): void {
+  const store = c.ledger.store;
+  try {
+    if (res && res.status >= 200 && res.status < 300) {
+      let body: unknown;
+      try {
+        body = JSON.parse(res.raw);
+      } catch {
+        body = res.raw;
+      }
+      const usable = asResultBody(body);
+      const record = answerRecord({ request: c.ledger.o.request, baseUrl: c.ledger.o.origin, ...(c.ledger.o.account !== undefined ? { account: c.ledger.o.account } : {}), version: ctx.version, now: ctx.now }, c.job, {
+        response: { raw: res.raw, status: res.status, headers: res.headers, idempotencyKey: key }, replayed: res.headers['idempotent-replayed'] === 'true',
+        ...(usable ? { result: usable } : { unusable: 'the answer has no usable coordinates' }),
+      });
+      store.answer(key, { record, origin: c.ledger.o.origin, sandbox: res.headers[SANDBOX_HEADER] !== undefined, listed: true }, spend);
+    } else if (res && res.status >= 400 && res.status < 500 && res.status !== 409 && res.status !== 429) {
+      store.fail(key, { code: `http_${res.status}`, message: `the service answered ${res.status}`, status: res.status, final: true });
+    } else store.release(key);
+  } catch (err) {
+    if (err instanceof StoreError && res) warn(`the answer above was printed but NOT stored (${err.message}); the same body with -H 'Idempotency-Key: ${key}' replays it free`);
+    else if (!(err instanceof StoreError)) throw err;
+  }
+}
