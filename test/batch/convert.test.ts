@@ -11,7 +11,7 @@ import { runBatch } from '../../src/batch/run.js';
 import type { BatchEvent } from '../../src/batch/types.js';
 import { UsageError } from '../../src/errors.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { ledgerFigures, makeImages, realSleep, testClient } from './helpers.js';
+import { ledgerFigures, makeImages, realSleep, testClient, testStore } from './helpers.js';
 
 let sb: Sandbox;
 beforeAll(async () => (sb = await startSandbox({ rateLimit: 600 })));
@@ -20,7 +20,7 @@ afterAll(() => sb.close());
 const sharpInstalled = await import('sharp' as string).then(() => true, () => false);
 
 function deps(cwd: string) {
-  return { client: testClient(sb.url), env: { GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-state-')) }, now: Date.now, sleep: realSleep, cwd };
+  return { client: testClient(sb.url), env: { GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-state-')) }, store: testStore(), version: '0.0.0-test', now: Date.now, sleep: realSleep, cwd };
 }
 
 /** RIFF....WEBPVP8 : enough for the magic-byte sniffer. */

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runBatch } from '../../src/batch/run.js';
 import type { BatchEvent } from '../../src/batch/types.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { ledgerFigures, makeImages, realSleep, testClient } from './helpers.js';
+import { ledgerFigures, makeImages, realSleep, testClient, testStore } from './helpers.js';
 
 const KEY = 'orca_sandbox_enterprise';
 let sb: Sandbox | undefined;
@@ -28,7 +28,7 @@ async function stormRun(faults: string, n: number, seed = 7) {
   sb = await startSandbox({ rateLimit: 40, rateWindowS: 2, faults, seed, latencyMs: 20 });
   const dir = makeImages(n);
   const events: BatchEvent[] = [];
-  const deps = { client: testClient(sb.url, KEY), env: { GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-state-')) }, now: Date.now, sleep: realSleep, cwd: dir, onEvent: (e: BatchEvent) => events.push(e) };
+  const deps = { client: testClient(sb.url, KEY), env: { GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-state-')) }, store: testStore(), version: '0.0.0-test', now: Date.now, sleep: realSleep, cwd: dir, onEvent: (e: BatchEvent) => events.push(e) };
   const res = await runBatch(deps, { inputs: ['.'], depth: 1, retryBudget: 4 * n });
   for (const r of res.records) if (!r.ok) console.log(`[${faults}] unfinished after run 1:`, r.input, r.error?.code);
   let final = res;

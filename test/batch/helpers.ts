@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../../src/api/client.js';
 import type { Ledger } from '../../src/sandbox/server.js';
+import { processProbe } from '../../src/cli.js';
+import { Store } from '../../src/store/index.js';
 
 export const FIXTURES = new URL('../../fixtures/images/', import.meta.url).pathname;
 
@@ -48,4 +50,9 @@ export function ledgerFigures(l: Ledger, key: string) {
     debits: k.debits, refunds: k.refunds, netCredits: debited - refunded, modelCalls: k.model_calls,
     idempotencyKeys: Object.keys(k.idempotency).length, geolocateRequests: requests,
   };
+}
+
+/** A store of its own (a fresh data folder) for a test that calls runBatch directly. */
+export function testStore(dataDir = mkdtempSync(join(tmpdir(), 'geo-data-'))): Store {
+  return Store.open(dataDir, { probe: processProbe(), now: Date.now });
 }

@@ -13,7 +13,7 @@ import { parseJournal } from '../../src/batch/journal.js';
 import { runBatch } from '../../src/batch/run.js';
 import { DEPTH_COST } from '../../src/api/schemas.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { ledgerFigures, makeImages, realSleep, testClient } from './helpers.js';
+import { ledgerFigures, makeImages, realSleep, testClient, testStore } from './helpers.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const CHILD = new URL('./kill-child.ts', import.meta.url).pathname;
@@ -61,7 +61,8 @@ describe('kill -9 and resume', () => {
     const dir = makeImages(N);
     copyFileSync(join(dir, '003.jpg'), join(dir, 'zz-dup-of-003.jpg'));
     const journal = join(mkdtempSync(join(tmpdir(), 'geo-kill9-')), 'batch.ndjson');
-    const args = { baseUrl: sb.url, key: KEY, cwd: dir, journal, depth: DEPTH };
+    const data = mkdtempSync(join(tmpdir(), 'geo-kill9-data-'));
+    const args = { baseUrl: sb.url, key: KEY, cwd: dir, journal, data, depth: DEPTH };
 
     const kills: Array<{ after: number; printed: number; sentNoOutcome: number }> = [];
     for (const after of [3 + Math.floor(Math.random() * 6), 12 + Math.floor(Math.random() * 6)]) {
@@ -71,7 +72,7 @@ describe('kill -9 and resume', () => {
     }
 
     const resumed = await runBatch(
-      { client: testClient(sb.url, KEY), env: {}, now: Date.now, sleep: realSleep, cwd: dir },
+      { client: testClient(sb.url, KEY), env: {}, now: Date.now, sleep: realSleep, cwd: dir, store: testStore(data), version: '0.0.0-test' },
       { inputs: [], depth: DEPTH, resume: journal, yes: true },
     );
     const f = ledgerFigures(sb.ledger(), KEY);

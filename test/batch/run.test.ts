@@ -10,7 +10,7 @@ import { type BatchDeps, runBatch } from '../../src/batch/run.js';
 import type { BatchEvent } from '../../src/batch/types.js';
 import { UsageError } from '../../src/errors.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { FIXTURES, ledgerFigures, makeImages, realSleep, testClient } from './helpers.js';
+import { FIXTURES, ledgerFigures, makeImages, realSleep, testClient, testStore } from './helpers.js';
 
 let sb: Sandbox | undefined;
 afterEach(async () => {
@@ -20,7 +20,7 @@ afterEach(async () => {
 
 function deps(url: string, cwd: string, key?: string, events: BatchEvent[] = []): BatchDeps {
   return {
-    client: testClient(url, key), env: { GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-state-')) }, now: Date.now, sleep: realSleep,
+    client: testClient(url, key), env: { GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-state-')) }, store: testStore(), version: '0.0.0-test', now: Date.now, sleep: realSleep,
     cwd, onEvent: (e) => events.push(e),
   };
 }
@@ -49,9 +49,9 @@ describe('runBatch', () => {
     expect(events.filter((e) => e.type === 'finished')).toHaveLength(8);
     expect(events.filter((e) => e.type === 'progress').at(-1)).toMatchObject({ progress: { done: 7, failed: 1, total: 8 } });
 
-    // Rerun of the same command (default journal): everything comes from the journal, nothing is sent.
+    // Rerun of the same command (the same batch): everything comes from the store, nothing is sent.
     const again = await runBatch({ ...d, onEvent: undefined }, { inputs: ['.', './000.jpg'], depth: 2 });
-    expect(again.summary).toMatchObject({ fromJournal: 6, creditsSpent: 0, journal: summary.journal });
+    expect(again.summary).toMatchObject({ fromJournal: 6, creditsSpent: 0, batch: summary.batch });
     expect(again.records.map((r) => r.ok)).toEqual(records.map((r) => r.ok));
     expect(ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise').geolocateRequests).toBe(6);
     // A photo added to the folder: the same command sends only the new one.

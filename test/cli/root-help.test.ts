@@ -6,12 +6,12 @@
 import { PassThrough } from 'node:stream';
 import { type Command, Help } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { NOUN_NAMES, REGISTERED_NOUNS, buildProgram } from '../../src/cli.js';
+import { NOUN_NAMES, REGISTERED_NOUNS, buildProgram, processProbe } from '../../src/cli.js';
 import { runCli } from '../helpers/run-cli.js';
 
 async function program(argv: string[]): Promise<Command> {
   const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, colorOut: false, colorErr: false, columns: 100 };
-  return buildProgram({ io, env: {}, now: Date.now, sleep: async () => {}, signal: new AbortController().signal, version: '0.0.0' }, argv, () => {});
+  return buildProgram({ io, env: {}, now: Date.now, sleep: async () => {}, signal: new AbortController().signal, version: '0.0.0', probe: processProbe(), outputClosed: new AbortController().signal, keepRunningOnClosedOutput: () => () => undefined }, argv, () => {});
 }
 
 describe('root help from recorded nouns', () => {

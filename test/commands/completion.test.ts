@@ -6,14 +6,14 @@ import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { NOUN_NAMES, buildProgram } from '../../src/cli.js';
+import { NOUN_NAMES, buildProgram, processProbe } from '../../src/cli.js';
 import { FLAG_HELP } from '../../src/commands/completion/flag-help.js';
 import { COMMANDS, type CmdSpec, GLOBAL_FLAGS, SHORT_VALUE_FLAGS } from '../../src/commands/completion/spec.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 async function program(argv: string[]): Promise<Command> {
   const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, colorOut: false, colorErr: false, columns: 100 };
-  return buildProgram({ io, env: {}, now: Date.now, sleep: async () => {}, signal: new AbortController().signal, version: '0.0.0' }, argv, () => {});
+  return buildProgram({ io, env: {}, now: Date.now, sleep: async () => {}, signal: new AbortController().signal, version: '0.0.0', probe: processProbe(), outputClosed: new AbortController().signal, keepRunningOnClosedOutput: () => () => undefined }, argv, () => {});
 }
 
 /** "--depth=" for a flag that takes a value, "--async" otherwise: the spec's notation. */

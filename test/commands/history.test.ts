@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { saveRecord } from '../../src/local/store.js';
+import { saveRecord } from '../helpers/store.js';
 import { hostileRecord, parisRecord } from '../export/fixtures.js';
 import { runCli } from '../helpers/run-cli.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
@@ -18,18 +18,20 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'geo-history-'));
 describe('geo history', () => {
   const data = tmp();
   const dirs = { GEO_DATA_DIR: data, GEO_STATE_DIR: tmp() };
+  const elsewhere = { GEO_DATA_DIR: tmp(), GEO_STATE_DIR: tmp() };
   // No key and no base URL: history must never need them.
-  const offline = (argv: string[]) => runCli(argv, { env: dirs });
+  const offline = (argv: string[], env = dirs) => runCli(argv, { env });
   let paid: { stdout: string };
-  let replay: { stdout: string };
+  let again: { stdout: string };
 
   beforeAll(async () => {
     const locate = runner(sb);
-    // The same Idempotency-Key twice: the first is paid, the second a free replay (both stored).
-    // --fresh, because without it the second run is answered from the stored result, sending nothing.
+    // Two runs of paris.jpg (--fresh pays again), one of tokyo.jpg; and, in another store (another
+    // machine), the first run's Idempotency-Key again: the service replays it, free.
     paid = await locate(['locate', `${IMG}paris.jpg`, '--keep-metadata', '--json', '--idempotency-key', 'hist-1'], { env: dirs });
-    replay = await locate(['locate', `${IMG}paris.jpg`, '--keep-metadata', '--idempotency-key', 'hist-1', '--fresh'], { env: dirs });
+    again = await locate(['locate', `${IMG}paris.jpg`, '--keep-metadata', '--fresh'], { env: dirs });
     await locate(['locate', `${IMG}tokyo.jpg`, '--keep-metadata', '--depth', '2'], { env: dirs });
+    await locate(['locate', `${IMG}paris.jpg`, '--keep-metadata', '--idempotency-key', 'hist-1'], { env: elsewhere });
   });
 
   it('lists stored results newest first: when, input, place, confidence, depth, analysis id, paid or replayed', async () => {
@@ -39,21 +41,25 @@ describe('geo history', () => {
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^WHEN \(UTC\)\s+INPUT\s+PLACE\s+CONFIDENCE\s+DEPTH\s+ANALYSIS\s+CHARGE$/);
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+.*tokyo\.jpg\s+.*Tokyo, Japan\s+0\.90\s+2\s+an_\w+\s+paid$/);
-    expect(lines[2]).toMatch(/paris\.jpg\s+Paris 16 Passy, Paris, France\s+0\.90\s+1\s+an_\w+\s+replayed$/);
-    expect(lines[3]).toMatch(/paris\.jpg .* paid$/);
+    // Every answer here came from a sandbox: the CHARGE column says so (never evidence).
+    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+.*tokyo\.jpg\s+.*Tokyo, Japan\s+0\.90\s+2\s+an_\w+\s+paid \(sandbox\)$/);
+    expect(lines[2]).toMatch(/paris\.jpg\s+Paris 16 Passy, Paris, France\s+0\.90\s+1\s+an_\w+\s+paid \(sandbox\)$/);
+    expect(lines[3]).toMatch(/paris\.jpg .* paid \(sandbox\)$/);
+    const other = (await offline(['history'], elsewhere)).stdout.trim().split('\n');
+    expect(other[1]).toMatch(/paris\.jpg\s+Paris 16 Passy, Paris, France\s+0\.90\s+1\s+an_\w+\s+replayed \(sandbox\)$/);
     expect(footprint(sb)).toEqual(before);
   });
 
   it('--search matches input, place names and analysis id; --limit cuts and says so; --json gives rows', async () => {
     const json = JSON.parse((await offline(['history', '--json'])).stdout) as Array<Record<string, unknown>>;
-    expect(json.map((x) => x.charge)).toEqual(['paid', 'replayed', 'paid']);
+    expect(json.map((x) => x.charge)).toEqual(['paid', 'paid', 'paid']);
     expect(json[0]).toMatchObject({ city: 'Tokyo', country: 'Japan', depth: 2, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     const id = json[1]!.analysis_id as string;
-    for (const text of ['PARIS', 'passy', 'france', 'paris.jpg', id]) {
+    for (const text of ['PARIS', 'passy', 'france', 'paris.jpg']) {
       const found = JSON.parse((await offline(['history', '--search', text, '--json'])).stdout) as Array<Record<string, unknown>>;
       expect(found.map((x) => x.city), text).toEqual(['Paris', 'Paris']);
     }
+    expect(JSON.parse((await offline(['history', '--search', id, '--json'])).stdout).map((x: { analysis_id: string }) => x.analysis_id)).toEqual([id]);
     const none = await offline(['history', '--search', 'nowhere-at-all']);
     expect([none.code, none.stdout]).toEqual([0, 'No stored result matches.\n']);
     const one = await offline(['history', '--limit', '1', '--format', 'ndjson']);
@@ -68,12 +74,13 @@ describe('geo history', () => {
     const before = footprint(sb);
     const byFile = await offline(['history', 'show', `${IMG}paris.jpg`]);
     expect(byFile.code).toBe(0);
-    expect(byFile.stdout).toBe(replay.stdout);
+    expect(byFile.stdout).toBe(again.stdout);
     expect(byFile.stderr).toMatch(/read from the local store, nothing sent \(newest of 2 stored runs/);
     const id = (JSON.parse(paid.stdout) as { analysis_id: string }).analysis_id;
-    expect((await offline(['history', 'show', id])).stdout).toBe(replay.stdout);
+    expect((await offline(['history', 'show', id, '--json'])).stdout).toBe(paid.stdout);
     const raw = await offline(['history', 'show', '868735', '--json']);
-    expect(JSON.parse(raw.stdout)).toEqual(JSON.parse(paid.stdout));
+    expect(raw.stdout).not.toBe(paid.stdout); // the newest run of that image
+    expect(JSON.parse(raw.stdout).location.city).toBe('Paris');
     expect(footprint(sb)).toEqual(before);
   });
 
@@ -87,8 +94,8 @@ describe('geo history', () => {
     expect(neverLocated.stderr).toMatch(/no stored result for .*sydney\.jpg/);
     const dir = tmp();
     // Records with fields this version does not know (an account fingerprint, deviations) still list.
-    await saveRecord(dir, { ...parisRecord(), input: { path: 'a.jpg', sha256: 'abcdef01'.repeat(8) }, account: 'fp_1', deviations: [] } as never);
-    await saveRecord(dir, { ...parisRecord(), input: { path: 'b.jpg', sha256: 'abcdef02'.repeat(8) } });
+    await saveRecord(dir, { ...parisRecord(), input: { path: 'a.jpg', sha256: 'abcdef01'.repeat(8) }, idempotency_key: 'key-a', account: 'fp_1', deviations: [] } as never);
+    await saveRecord(dir, { ...parisRecord(), input: { path: 'b.jpg', sha256: 'abcdef02'.repeat(8) }, idempotency_key: 'key-b' });
     const env = { GEO_DATA_DIR: dir };
     const ambiguous = await runCli(['history', 'show', 'abcdef0'], { env });
     expect(ambiguous.code).toBe(2);

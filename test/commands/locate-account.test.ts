@@ -5,12 +5,12 @@
  * the same command's journal from before fingerprints is resent with its keys (a free replay for
  * the same account).
  */
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountFingerprint } from '../../src/api/secret.js';
-import { defaultJournalPath } from '../../src/batch/plan.js';
+import { batchId } from '../../src/batch/plan.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
 import { IMG, footprint, runner } from './locate-helpers.js';
 
@@ -57,20 +57,20 @@ describe('the journal and the store are per account', () => {
     const dir = tmp('geo-legacy-');
     const photo = join(dir, 'nogps.jpg');
     copyFileSync(`${IMG}nogps.jpg`, photo);
-    // --no-store: only the journal holds the answer. Then make it what an older geo wrote: no
-    // account in the head, and a default path whose hash has no account either. An older geo sent
-    // files as they were, so only --keep-metadata (the same bytes) may resend its keys.
-    expect((await runner(sb)(['locate', photo, '--no-store', '--keep-metadata'], { env })).code).toBe(0);
-    const journals = join(env.GEO_STATE_DIR, 'journals');
-    const [written] = readdirSync(journals);
-    const lines = readFileSync(join(journals, written!), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    // What an older geo left: no store, a journal at the default path whose hash has no account,
+    // and no account in its head. Made here by a run that writes its journal to a file, whose data
+    // folder is then left behind. An older geo sent files as they were, so only --keep-metadata (the
+    // same bytes) may resend its keys.
+    const file = join(tmp('geo-journal-'), 'old.ndjson');
+    expect((await runner(sb)(['locate', photo, '--no-store', '--keep-metadata', '--journal', file], { env: { ...env, GEO_DATA_DIR: tmp('geo-old-data-') } })).code).toBe(0);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
     delete lines[0].account;
-    rmSync(join(journals, written!));
-    writeFileSync(defaultJournalPath(env, { args: [photo] }, { depth: 1 }, sb.url), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    mkdirSync(join(env.GEO_STATE_DIR, 'journals'));
+    writeFileSync(join(env.GEO_STATE_DIR, 'journals', `${batchId({ args: [photo] }, { depth: 1 }, sb.url)}.ndjson`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const paid = footprint(sb);
     const again = await runner(sb)(['locate', photo, '--json', '--keep-metadata'], { env });
     expect(again.code).toBe(0);
-    expect(again.stderr).toMatch(/predates account fingerprints: its 1 answer is not re-emitted but resent with their keys/);
+    expect(again.stderr).toMatch(/an answer of a journal that predates account fingerprints is not re-emitted but resent with its key/);
     expect(again.stderr).toContain('replayed');
     expect(footprint(sb).debits).toBe(paid.debits);
     expect(footprint(sb).idempotency).toBe(paid.idempotency); // the old key, not a new one

@@ -28,13 +28,13 @@ describe('the journal behind every locate', () => {
     const again = await run(argv);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(first.stdout);
-    expect(again.stderr).toMatch(/from the journal, not charged: .*--fresh to analyse again/);
+    expect(again.stderr).toMatch(/from the store, not charged: .*--fresh to analyse again/);
     expect(again.stderr).not.toContain('sandbox: simulated results'); // nothing was sent
     expect(footprint(sb)).toEqual(paid);
 
     const view = await run(argv.slice(0, -1));
     expect(view.code).toBe(0);
-    expect(view.stdout).toContain('from the journal of an earlier run: nothing sent, not charged');
+    expect(view.stdout).toContain('from the store (an earlier run of this request): nothing sent, not charged');
     expect(footprint(sb)).toEqual(paid);
 
     const fresh = await run([...argv, '--fresh']);
@@ -72,25 +72,31 @@ describe('the journal behind every locate', () => {
     const recs = resumed.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     // Lines come as inputs finish (concurrently), so their order is not fixed.
     expect(recs.map((r) => [r.input.replace(/.*\//, ''), r.ok]).sort()).toEqual([['nogps.jpg', true], ['plain.png', true], ['tokyo.jpg', true]]);
-    expect(resumed.stderr).toMatch(/2 images from the journal, not charged/);
+    expect(resumed.stderr).toMatch(/2 images answered by an earlier run of this command, not charged/);
     expect(footprint(sb).debits).toBe(paid.debits + 1);
 
-    // And once more: everything from the journal, nothing sent.
+    // And once more: everything from the store, nothing sent.
     const done = footprint(sb);
     const again = await runner(sb)(['locate', '--resume', own]);
     expect(again.code).toBe(0);
-    expect(again.stderr).toMatch(/3 images from the journal, not charged \(--fresh to analyse again\)/);
+    expect(again.stderr).toMatch(/3 images answered by an earlier run of this command, not charged \(--fresh to analyse again\)/);
     expect(footprint(sb)).toEqual(done);
   });
 
   it('--idempotency-key: the caller\'s key, resent and replayed by the service, never charged twice', async () => {
-    const env = { GEO_STATE_DIR: tmp('geo-state-') };
+    const env = { GEO_STATE_DIR: tmp('geo-state-'), GEO_DATA_DIR: tmp('geo-state-') };
     const key = `journal-test-${Date.now()}`;
     const first = await runner(sb)(['locate', `${IMG}tokyo.jpg`, '--idempotency-key', key, '--json'], { env });
     const paid = footprint(sb);
-    const again = await runner(sb)(['locate', `${IMG}tokyo.jpg`, '--idempotency-key', key, '--json'], { env });
+    // Another machine (another store) with the caller's key: the service replays it.
+    const again = await runner(sb)(['locate', `${IMG}tokyo.jpg`, '--idempotency-key', key, '--json'], { env: { ...env, GEO_DATA_DIR: tmp('geo-other-data-') } });
     expect(again.stderr).toContain('replayed: the stored response for this Idempotency-Key, no credits charged');
     expect(JSON.parse(again.stdout).analysis_id).toBe(JSON.parse(first.stdout).analysis_id);
+    // The same store: the answer is there already, nothing is sent.
+    const requests = sb.ledger().keys[KEYS.pro]!.requests;
+    const local = await runner(sb)(['locate', `${IMG}tokyo.jpg`, '--idempotency-key', key, '--json'], { env });
+    expect(local.stderr).toMatch(/from the store, not charged/);
+    expect(sb.ledger().keys[KEYS.pro]!.requests).toBe(requests);
     expect(footprint(sb).debits).toBe(paid.debits);
   });
 });

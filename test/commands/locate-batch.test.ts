@@ -149,6 +149,6 @@ describe('geo locate <folder> on a terminal', () => {
     expect(stdout).toMatch(/paris\.jpg +│ [^│]+│ -?\d+\.\d+, -?\d+\.\d+ +│ +0\.\d\d │ contradicts/);
     expect(stdout).toMatch(/plain\.png .*│ none +│/);
     expect(stderr).toMatch(/6 inputs: 5 ok, 1 failed · 4 credits spent/);
-    expect(stderr).toMatch(/journal .*journals\/[0-9a-f]{24}\.ndjson/);
+    expect(stderr).toMatch(/5 results stored \(geo history lists them\)/);
   });
 });

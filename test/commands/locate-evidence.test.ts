@@ -3,13 +3,14 @@
  * provenance records (stored by default, --no-store, a store failure only warns), exports via
  * --format geojson|kml|csv and the --report HTML file.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GeolocateResponseSchema } from '../../src/api/schemas.js';
 import { OGRINFO, OGRINFO_SKIP, featureCount, ogrinfo, writeOut } from '../export/tools.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
+import { storedRecords } from '../helpers/store.js';
 import { IMG, footprint, runner } from './locate-helpers.js';
 
 const sb = withSandbox();
@@ -20,11 +21,9 @@ const PARIS_SHA = '868735296a0bd351a2afca9abc7ee9683183a56d097dc3fc87607e1bb7246
 // Records and features as parsed JSON: the assertions name the fields they check.
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** Every stored record under GEO_DATA_DIR. */
-function stored(dataDir: string): Array<{ file: string; rec: Json }> {
-  const root = join(dataDir, 'results');
-  if (!existsSync(root)) return [];
-  return readdirSync(root).flatMap((sha) => readdirSync(join(root, sha)).map((f) => ({ file: join(root, sha, f), rec: JSON.parse(readFileSync(join(root, sha, f), 'utf8')) })));
+/** Every listed result in the store under GEO_DATA_DIR (none when there is no store). */
+function stored(dataDir: string): Json[] {
+  return existsSync(join(dataDir, 'geo.db')) ? storedRecords(dataDir) : [];
 }
 
 describe('the EXIF check in the single view (local, never changes the confidence)', () => {
@@ -62,39 +61,49 @@ describe('reuse across the two ways of sending', () => {
 });
 
 describe('provenance records', () => {
-  it('every successful result is stored (no key, no image bytes); --no-store writes none', async () => {
+  it('every successful result is stored (no key, no image bytes); --no-store keeps it out of history and exports', async () => {
     const data = tmp('geo-data-');
     const r = await run(['locate', `${IMG}paris.jpg`, '--json'], { GEO_DATA_DIR: data });
     expect(r.code).toBe(0);
     const recs = stored(data);
     expect(recs).toHaveLength(1);
-    const { rec, file } = recs[0]!;
-    expect(file).toContain(`/results/${PARIS_SHA}/`);
+    const rec = recs[0]!;
+    const file = join(data, 'geo.db');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(rec).toMatchObject({ schema: 'geo.provenance/1', origin: 'store', input: { sha256: PARIS_SHA }, request: { depth: 1 }, response: { status: 200, raw: r.stdout.trimEnd() } });
     expect(rec.input.path).toMatch(/^\/.*fixtures\/images\/paris\.jpg$/);
-    expect(rec.idempotency_key).toMatch(/^geo-batch-/);
+    expect(rec.idempotency_key).toMatch(/^geo-[0-9a-f-]{36}$/);
     expect(rec.exif).toMatchObject({ verdict: 'contradicts', independent: true });
     // What went out: the file without its EXIF (440 bytes), orientation kept as a minimal EXIF.
     expect(rec.sent).toMatchObject({ metadata: 'removed', size: 591, removed: [{ what: 'EXIF (GPS, camera, capture details)', bytes: 440 }], orientation: 1 });
     expect(rec.sent.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(rec.sent.sha256).not.toBe(PARIS_SHA);
     expect(rec.cli.base_url).toBe(sb.url);
-    const text = readFileSync(file, 'utf8');
-    expect(text).not.toContain(KEYS.pro);
-    expect(text).not.toContain(readFileSync(`${IMG}paris.jpg`).toString('base64').slice(0, 64));
+    for (const f of readdirSync(data)) {
+      const text = readFileSync(join(data, f), 'latin1');
+      expect(text).not.toContain(KEYS.pro);
+      expect(text).not.toContain(readFileSync(`${IMG}paris.jpg`).toString('base64').slice(0, 64));
+    }
 
+    // --no-store: kept only so the same request is never paid again, listed nowhere.
     const none = tmp('geo-data-');
     expect((await run(['locate', `${IMG}paris.jpg`, '--no-store'], { GEO_DATA_DIR: none })).code).toBe(0);
     expect(stored(none)).toEqual([]);
+    expect((await run(['history', '--json'], { GEO_DATA_DIR: none })).stdout.trim()).toBe('[]');
+    const paid = footprint(sb).debits;
+    expect((await run(['locate', `${IMG}paris.jpg`, '--no-store'], { GEO_DATA_DIR: none })).code).toBe(0);
+    expect(footprint(sb).debits).toBe(paid);
   });
 
-  it('a store that cannot be written warns and keeps the paid result (exit 0)', async () => {
+  it('a data folder that cannot hold the store is refused before anything is sent (exit 2)', async () => {
     const blocker = join(tmp('geo-data-'), 'not-a-folder');
     writeFileSync(blocker, 'x');
+    const requests = sb.ledger().keys[KEYS.pro]!.requests;
     const r = await run(['locate', `${IMG}tokyo.jpg`, '--keep-metadata', '--json'], { GEO_DATA_DIR: blocker });
-    expect(r.code).toBe(0);
-    expect(GeolocateResponseSchema.parse(JSON.parse(r.stdout)).location.latitude).toBeCloseTo(35.66, 1);
-    expect(r.stderr).toMatch(/warning: could not store the provenance record of .*tokyo\.jpg .*the result itself is unaffected/);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: .*not-a-folder is not a folder — hint: /m);
+    expect(sb.ledger().keys[KEYS.pro]!.requests).toBe(requests);
   });
 });
 

@@ -8,6 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { storedRecords } from '../helpers/store.js';
 import { KEYS, startTestSandbox, withSandbox } from '../helpers/sandbox.js';
 import { IMG, footprint, runner } from './locate-helpers.js';
 
@@ -57,9 +58,9 @@ describe('paid once, across commands', () => {
     expect(footprint(sb)).toEqual(paid);
     // --json prints the stored body exactly as it was received.
     const tokyo = first.stdout.trimEnd().split('\n').map((l) => JSON.parse(l)).find((r) => r.input.endsWith('tokyo.jpg'));
-    const recs = filesUnder(join(env.GEO_DATA_DIR, 'results')).map((f) => JSON.parse(readFileSync(f, 'utf8')));
+    const recs = storedRecords(env.GEO_DATA_DIR);
     expect(recs).toHaveLength(2); // no duplicate record for the reused answer
-    const stored = recs.find((r) => r.response.body.analysis_id === tokyo.result.analysis_id);
+    const stored = recs.find((r) => r.response.body.analysis_id === tokyo.result.analysis_id)!;
     expect(one.stdout).toBe(stored.response.raw + '\n');
     expect(one.stderr).toContain(`(${tokyo.result.analysis_id})`);
 
@@ -94,13 +95,13 @@ describe('paid once, across commands', () => {
     expect(fresh.stderr).not.toMatch(NOTE);
     expect(JSON.parse(fresh.stdout).analysis_id).not.toBe(tokyo.result.analysis_id);
     expect(footprint(sb).debits).toBe(paid.debits + 2);
-    expect(filesUnder(join(env.GEO_DATA_DIR, 'results'))).toHaveLength(4);
+    expect(storedRecords(env.GEO_DATA_DIR)).toHaveLength(4);
 
-    // The key itself is in no file geo wrote: journals and records carry the fingerprint only.
+    // The key itself is in no file geo wrote: the store carries the account's fingerprint only.
     const files = [...filesUnder(env.GEO_STATE_DIR), ...filesUnder(env.GEO_DATA_DIR)];
-    expect(files.length).toBeGreaterThan(4);
-    for (const f of files) expect(readFileSync(f, 'utf8')).not.toContain(KEYS.pro);
-    expect(recs[0].account).toMatch(/^[0-9a-f]{20}$/);
+    expect(files.some((f) => f.endsWith('geo.db'))).toBe(true);
+    for (const f of files) expect(readFileSync(f, 'latin1')).not.toContain(KEYS.pro);
+    expect(recs[0]!.account).toMatch(/^[0-9a-f]{20}$/);
   });
 
   it('a different depth, service or account is sent, not reused', async () => {

@@ -53,7 +53,7 @@ async function startMcp(args: string[], o: { cwd?: string; env?: Record<string, 
 }
 
 interface Structured {
-  results?: Array<{ input: string; ok: boolean; result?: { location: Record<string, unknown>; confidence: number; analysis_id: string }; exif: { verdict: string } | null; provenance_record: string | null; map_links: Array<{ url: string }>; answered_by: string }>;
+  results?: Array<{ input: string; ok: boolean; result?: { location: Record<string, unknown>; confidence: number; analysis_id: string }; exif: { verdict: string } | null; stored_result: { id: number; ref: string } | null; map_links: Array<{ url: string }>; answered_by: string }>;
   credits?: { spent: number; planned: number };
   error?: { code: string; message: string; hint?: string };
 }
@@ -89,7 +89,7 @@ describe('geo mcp, driven by the SDK client over stdio', () => {
     expect(refused.text).toContain('--read-only');
   });
 
-  it('locate on paris.jpg returns what `geo locate --json` prints, with the EXIF check, provenance record and map links; a second call pays nothing; history and export find it', async () => {
+  it('locate on paris.jpg returns what `geo locate --json` prints, with the EXIF check, where it is stored and map links; a second call pays nothing; history and export find it', async () => {
     const env = serverEnv();
     const outDir = tmp('geo-mcp-out-');
     const client = await startMcp(['--allow-dir', FIXTURES, '--allow-dir', outDir], { env });
@@ -100,7 +100,7 @@ describe('geo mcp, driven by the SDK client over stdio', () => {
     const r = first.data.results![0]!;
     // geo removed the GPS before upload: the sandbox's synthetic answer is contradicted, independently.
     expect(r).toMatchObject({ ok: true, answered_by: 'service', exif: { verdict: 'contradicts', independent: true } });
-    expect(r.provenance_record).toMatch(new RegExp(`^${env.GEO_DATA_DIR}/results/[0-9a-f]{64}/.+\\.json$`));
+    expect(r.stored_result).toEqual({ id: expect.any(Number), ref: '868735296a0b' }); // what `geo history show` takes
     expect(r.map_links.map((l) => new URL(l.url).hostname)).toEqual(['www.google.com', 'www.openstreetmap.org', 'maps.apple.com']);
     expect(first.data.credits).toMatchObject({ spent: 1, planned: 1 });
     expect(first.text).toContain('EXIF contradicts (independent: the GPS was not sent)');
@@ -109,17 +109,17 @@ describe('geo mcp, driven by the SDK client over stdio', () => {
     // sent), and prints that body exactly as received, so the two must agree field for field.
     const cli = await spawnGeo(['locate', join(FIXTURES, 'paris.jpg'), '--json'], { env });
     expect(cli.code).toBe(0);
-    expect(cli.stderr).toMatch(/from (the journal|your results), not charged/);
+    expect(cli.stderr).toMatch(/from (the store|your results), not charged/);
     const body = JSON.parse(cli.stdout) as { location: unknown; confidence: number; analysis_id: string };
     expect(r.result!.location).toEqual(body.location);
     expect(r.result!.confidence).toBe(body.confidence);
     expect(r.result!.analysis_id).toBe(body.analysis_id);
     expect(debits()).toBe(before + 1);
 
-    // An agent that retries: the same call is answered from the journal, free.
+    // An agent that retries: the same call is answered from the store, free.
     const again = await call(client, 'locate', { inputs: [join(FIXTURES, 'paris.jpg')] });
     expect(again.isError).toBe(false);
-    expect(again.data.results![0]).toMatchObject({ ok: true, answered_by: 'journal' });
+    expect(again.data.results![0]).toMatchObject({ ok: true, answered_by: 'earlier_run' });
     expect(again.data.results![0]!.result).toEqual(r.result);
     expect(again.data.credits).toMatchObject({ spent: 0, planned: 0 });
     expect(debits()).toBe(before + 1);
@@ -127,9 +127,12 @@ describe('geo mcp, driven by the SDK client over stdio', () => {
     // The stored result, through the offline tools: history lists it, export writes it inside an allowed folder.
     const history = await call(client, 'history', {});
     expect(history.data).toMatchObject({ total: 1, rows: [{ analysis_id: body.analysis_id }] });
-    const exported = await call(client, 'export', { all: true, format: 'csv', out: join(outDir, 'results.csv') });
+    // A sandbox's answers are left out of --all unless asked for (never evidence); marked when included.
+    const none = await call(client, 'export', { all: true, format: 'csv', out: join(outDir, 'none.csv') });
+    expect(none.isError).toBe(true);
+    const exported = await call(client, 'export', { all: true, include_sandbox: true, format: 'csv', out: join(outDir, 'results.csv') });
     expect(exported.isError).toBe(false);
-    expect(readFileSync(join(outDir, 'results.csv'), 'utf8')).toContain(body.analysis_id);
+    expect(readFileSync(join(outDir, 'results.csv'), 'utf8')).toMatch(new RegExp(`${body.analysis_id},.*,sandbox\r\n`));
   });
 
   it('a plan above --max-credits-per-call (depth 3 = 10 credits, per call 5) is refused with nothing sent', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { saveRecord } from '../../src/local/store.js';
+import { saveRecord } from '../helpers/store.js';
 import { runCli } from '../helpers/run-cli.js';
 import { withSandbox } from '../helpers/sandbox.js';
 import { PARIS_SHA, forensicBody, parisRecord, sydneyRecord } from './fixtures.js';
@@ -17,7 +17,7 @@ describe('geo export', () => {
   beforeAll(async () => {
     data = tmp();
     await saveRecord(data, parisRecord());
-    await saveRecord(data, { ...parisRecord(), stored_at: '2025-05-15T00:00:00.000Z' });
+    await saveRecord(data, { ...parisRecord(), stored_at: '2025-05-15T00:00:00.000Z', idempotency_key: 'a-later-run' });
     await saveRecord(data, sydneyRecord());
   });
   const geo = (argv: string[], stdin?: string) => runCli(argv, { env: { GEO_DATA_DIR: data }, ...(stdin !== undefined ? { stdin } : {}) });

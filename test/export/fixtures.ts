@@ -75,7 +75,7 @@ function record(path: string, sha256: string, body: Record<string, unknown>, req
       headers: { 'x-request-id': 'req_1', 'ratelimit-remaining': '29', 'x-ratelimit-limit': '30', 'content-type': 'application/json' },
       replayed: false,
       requestId: 'req_1',
-      idempotencyKey: '6f1c0c1e-idem',
+      idempotencyKey: `6f1c0c1e-idem-${sha256.slice(0, 8)}`,
       attempts: 1,
       elapsedMs: 8200,
     },

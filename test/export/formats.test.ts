@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { saveRecord } from '../../src/local/store.js';
+import { saveRecord } from '../helpers/store.js';
 import { runCli } from '../helpers/run-cli.js';
 import { PARIS_SHA, forensicBody, parisRecord, sydneyRecord } from './fixtures.js';
 
@@ -52,12 +52,13 @@ describe('geo export json, ndjson and the CSV time', () => {
 
   it('CSV rows carry the time the answer was received; rebuilt NDJSON results claim none', async () => {
     const csv = (await geo(['export', '--all', '--format', 'csv'])).stdout.split('\r\n');
-    expect(csv[0]).toMatch(/^input,sha256,.*,distance_km,stored_at$/);
-    const times = csv.slice(1, 3).map((row) => row.split(',').at(-1));
+    expect(csv[0]).toMatch(/^input,sha256,.*,distance_km,stored_at,sandbox$/);
+    const times = csv.slice(1, 3).map((row) => row.split(',').at(-2));
     expect(times.sort()).toEqual([parisRecord().stored_at, sydneyRecord().stored_at].sort());
+    expect(csv.slice(1, 3).map((row) => row.split(',').at(-1))).toEqual(['', '']); // not a sandbox's
     const line = JSON.stringify({ input: 'x.jpg', sha256: 'ee'.repeat(32), ok: true, result: forensicBody({ analysis_id: 'from_ndjson' }), exif: null });
     const piped = await geo(['export', '-', '--format', 'csv'], line);
-    expect(piped.stdout.split('\r\n')[1]).toMatch(/^x\.jpg,.*,$/);
+    expect(piped.stdout.split('\r\n')[1]).toMatch(/^x\.jpg,.*,,$/);
   });
 
   it('--out takes json and ndjson from the extension', async () => {

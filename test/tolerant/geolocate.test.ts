@@ -2,8 +2,8 @@
  * Issue 11, "Tolerant reader for what was paid": each deviating geolocate answer of
  * geolocate-cases.ts through the real `geo locate`, against an independent fake API. Each case
  * checks what is shown (stdout, one warning per deviation naming the field), the exit code, what
- * is kept (the raw body in the journal and in the provenance record), that a rerun sends nothing,
- * and the credits counted (the journal's charge for one input, the summary of a two-image batch).
+ * is kept (the raw body in the store, with its claim), that a rerun sends nothing,
+ * and the credits counted (the claim's charge for one input, the summary of a two-image batch).
  */
 import { describe, expect, it } from 'vitest';
 import { DEPTH_COST } from '../../src/api/schemas.js';
@@ -31,11 +31,11 @@ describe(`${GEO_CASES.length} deviating geolocate answers`, () => {
     if (c.warn.length === 0) expect(warned).toEqual([]);
     for (const w of c.warn) expect(warned.some((l) => w.test(l)), `${w} in\n${r1.stderr}`).toBe(true);
     expect(r1.stderr).not.toMatch(/Accepted for asynchronous/);
-    if (c.exit === 6) expect(errorLine(r1.stderr)).toMatch(/no usable coordinates.* — hint: the raw body is kept in the journal .*\.ndjson.*a rerun replays it/);
+    if (c.exit === 6) expect(errorLine(r1.stderr)).toMatch(/no usable coordinates.* — hint: the raw body is kept in the store \(geo history\); a rerun shows it from there and sends nothing/);
     else expect(errorLine(r1.stderr)).toBeUndefined();
     expect(api.count('geolocate')).toBe(1); // a body that parsed is never re-requested
 
-    // Kept: the raw body in the journal (with what was charged) and in the provenance record.
+    // Kept: the raw body in the store, with what was charged (its claim) and its provenance record.
     const done = doneLines(dirs);
     expect(done).toHaveLength(1);
     expect(done[0]).toMatchObject({ ok: c.exit === 0, raw: text, status: c.answer.status, credits: cost });
@@ -48,12 +48,12 @@ describe(`${GEO_CASES.length} deviating geolocate answers`, () => {
     const usable = c.exit === 0 && !c.flags?.includes('--async');
     expect(recs[0]!.unusable === undefined).toBe(usable);
 
-    // A rerun replays it from the journal: nothing sent, the same output and exit code.
+    // A rerun shows it from the store: nothing sent, the same output and exit code.
     const r2 = await geo(api, argv, dirs);
     expect(api.count('geolocate')).toBe(1);
     expect(r2.code).toBe(c.exit);
     expect(r2.stdout).toBe(r1.stdout);
-    expect(r2.stderr).toMatch(/from the journal, not charged/);
+    expect(r2.stderr).toMatch(/from the store, not charged/);
     expect(records(dirs)).toHaveLength(1);
 
     // Counted: a batch of two images answered the same way reports what the server charged.

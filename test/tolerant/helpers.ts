@@ -1,8 +1,9 @@
 /**
  * Runs the real command (src/cli.ts main, in-process) against the fake API with a fresh state
- * folder (journals) and data folder (provenance records), and reads back what geo kept on disk.
+ * folder and data folder (the store), and reads back what geo kept on disk.
  */
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { dbRows } from '../helpers/store.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fastClock } from '../reliability/helpers.js';
@@ -31,38 +32,42 @@ export async function geo(api: FakeApi, argv: string[], dirs: Dirs = freshDirs()
   });
 }
 
-function filesUnder(dir: string, ext: string): string[] {
-  let out: string[] = [];
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  for (const n of names) {
-    const p = join(dir, n);
-    if (statSync(p).isDirectory()) out = out.concat(filesUnder(p, ext));
-    else if (p.endsWith(ext)) out.push(p);
-  }
-  return out;
-}
-
 export interface DoneLine {
-  t: 'done';
   ok: boolean;
   raw?: string;
   status?: number;
   credits?: number;
   deviations?: string[];
   error?: { code: string; final: boolean; message: string };
-  result?: unknown;
+  key: string;
 }
 
-/** Every "done" line of every journal in the state folder, with the journal's path. */
-export function doneLines(dirs: Dirs): Array<DoneLine & { file: string }> {
-  return filesUnder(dirs.state, '.ndjson').flatMap((file) =>
-    readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => ({ ...(JSON.parse(l) as DoneLine), file })).filter((l) => l.t === 'done'),
-  );
+interface ClaimRow {
+  key: string;
+  state: string;
+  credits: number | null;
+  error: string | null;
+  status: number | null;
+  raw: Buffer | null;
+  record: string | null;
+  usable: number | null;
+}
+
+/**
+ * What the store says of each request (a claim, with its answer when one came): the outcome the
+ * journal's "done" lines held before the store. Open claims (sent, no final outcome) are left out.
+ */
+export function doneLines(dirs: Dirs): DoneLine[] {
+  const rows = dbRows<ClaimRow>(dirs.data, 'SELECT c.key, c.state, c.credits, c.error, r.status, r.raw, r.record, r.usable FROM claims c LEFT JOIN results r ON r.id = c.result_id WHERE c.state <> \'open\' ORDER BY c.created_at');
+  return rows.map((c) => {
+    const rec = c.record ? (JSON.parse(c.record) as { unusable?: string; request?: { async?: boolean }; response: { deviations?: string[] } }) : undefined;
+    const ok = c.state === 'answered' && (c.usable === 1 || (rec?.request?.async === true && c.status === 202));
+    const error = c.state === 'failed' ? (JSON.parse(c.error!) as DoneLine['error']) : !ok && rec?.unusable ? { code: 'unusable_answer', final: true, message: rec.unusable } : undefined;
+    return {
+      key: c.key, ok, ...(c.raw ? { raw: Buffer.from(c.raw).toString('utf8') } : {}), ...(c.status !== null ? { status: c.status } : {}), ...(c.credits !== null ? { credits: c.credits } : {}),
+      ...(rec?.response.deviations ? { deviations: rec.response.deviations } : {}), ...(error ? { error } : {}),
+    };
+  });
 }
 
 export interface Record {
@@ -70,9 +75,12 @@ export interface Record {
   unusable?: string;
 }
 
-/** Every provenance record in the data folder. */
+/** Every result in the store (usable or not), oldest first, with its raw body. */
 export function records(dirs: Dirs): Record[] {
-  return filesUnder(join(dirs.data, 'results'), '.json').map((f) => JSON.parse(readFileSync(f, 'utf8')) as Record);
+  return dbRows<{ record: string; raw: Buffer | null }>(dirs.data, 'SELECT record, raw FROM results ORDER BY id').map((r) => {
+    const rec = JSON.parse(r.record) as Record;
+    return { ...rec, response: { ...rec.response, ...(r.raw ? { raw: Buffer.from(r.raw).toString('utf8') } : {}) } };
+  });
 }
 
 /** stderr lines that are deviation warnings. */

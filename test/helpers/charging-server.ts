@@ -1,0 +1,107 @@
+/**
+ * An independent geolocate service for the money tests (issue 19): plain node:http, not geo's
+ * sandbox, implementing api-spec.md's idempotency state table and nothing else. Each key's first
+ * request takes `delayMs`, then completes and is charged once; the same key while in progress gets
+ * 409 idempotency_in_progress; completed, its stored answer is replayed (Idempotent-Replayed: true,
+ * no charge); another payload under a used key gets 409. What it counts is what the tests assert.
+ */
+import { createHash } from 'node:crypto';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ChargingServer {
+  url: string;
+  /** Completed analyses (each charged once). */
+  charges(): number;
+  /** Requests per idempotency key (the first, 409 polls, replays). */
+  requests: Map<string, number>;
+  /** Keys still in progress (answers the server owes). */
+  inProgress(): number;
+  /** Called when a key's analysis starts (tests use it to time kills and fills). */
+  onStart?: (key: string) => void;
+  /** Awaited before an analysis completes (a test can hold it there). */
+  beforeComplete?: (key: string) => Promise<void>;
+  close(): Promise<void>;
+}
+
+interface KeyState {
+  payload: string;
+  done?: string;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** A result placed by the image's hash: the same bytes always get the same answer. */
+function answerFor(payloadHash: string, depth: number, n: number): Record<string, unknown> {
+  const x = parseInt(payloadHash.slice(0, 8), 16) / 0xffffffff;
+  const y = parseInt(payloadHash.slice(8, 16), 16) / 0xffffffff;
+  return {
+    success: true, analysis_id: `an_charge_${n}`, confidence: 0.5, model: 'orca-1.5', depth, timing_ms: 2000, reasoning: 'An independent test server placed this by the image hash.',
+    location: { latitude: -60 + 120 * x, longitude: -170 + 340 * y, country: 'Testland', city: `City ${payloadHash.slice(0, 4)}`, neighborhood: '', address: '' },
+    ...(depth >= 2 ? { thinking: 'steps', visual_clues: [] } : {}),
+    ...(depth === 3 ? { forensic: { precision_tier: 'city_level', verification_status: 'unverified', supports: [], contradictions: [], candidates: [] }, calibration: {} } : {}),
+  };
+}
+
+export async function startChargingServer(o: { delayMs?: number } = {}): Promise<ChargingServer> {
+  const delayMs = o.delayMs ?? 2000;
+  const keys = new Map<string, KeyState>();
+  let charged = 0;
+  const state: ChargingServer = {
+    url: '',
+    charges: () => charged,
+    requests: new Map(),
+    inProgress: () => [...keys.values()].filter((k) => k.done === undefined).length,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+  const server = createServer((req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      const path = (req.url ?? '').split('?')[0];
+      if (req.method === 'GET' && path === '/api/v1/credits') return send(res, 200, { success: true, data: { balance: 100000, api_balance: 100000, total_available: 100000, total_purchased: null, total_used: null } });
+      if (req.method !== 'POST' || path !== '/api/v1/geolocate') return send(res, 404, { success: false, error: 'Not found', code: 'not_found', message: 'no such endpoint' });
+      const key = String(req.headers['idempotency-key'] ?? '');
+      state.requests.set(key, (state.requests.get(key) ?? 0) + 1);
+      let parsed: { depth?: number };
+      try {
+        parsed = JSON.parse(body.toString('utf8')) as { depth?: number };
+      } catch {
+        return send(res, 400, { success: false, error: 'Bad request', code: 'invalid_request', message: 'malformed JSON' });
+      }
+      const payload = createHash('sha256').update(body).digest('hex');
+      const k = keys.get(key);
+      if (k && k.payload !== payload) return send(res, 409, { success: false, error: 'Conflict', code: 'idempotency_key_reused', message: 'another payload under this key' });
+      if (k && k.done === undefined) return send(res, 409, { success: false, error: 'In progress', code: 'idempotency_in_progress', message: 'still processing' }, { 'retry-after': '1' });
+      if (k && k.done !== undefined) return send(res, 200, JSON.parse(k.done), { 'idempotent-replayed': 'true' });
+      const fresh: KeyState = { payload };
+      keys.set(key, fresh);
+      state.onStart?.(key);
+      // The analysis runs whether or not the client is still there (a cancelled client has paid).
+      await new Promise((r) => setTimeout(r, delayMs));
+      await state.beforeComplete?.(key);
+      charged++;
+      const answer = answerFor(createHash('sha256').update(JSON.stringify((JSON.parse(body.toString('utf8')) as { image_b64?: string }).image_b64 ?? '')).digest('hex'), parsed.depth ?? 1, charged);
+      fresh.done = JSON.stringify(answer);
+      if (!res.destroyed) send(res, 200, answer);
+    })().catch(() => res.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return state;
+}
