@@ -72,6 +72,10 @@ export function layerConfigs() {
       { regex: '^\\.\\./commands/[^/]+/(?!run\\.js$)', message: 'src/mcp calls the commands through their run.ts only (their plain functions), never their handlers or views.' },
       up(['cli'], 'src/mcp is a front door beside cli.ts, not under it.'),
     ]),
+    // The one database module (DESIGN.md "src/store/"): below batch, the commands and the front doors.
+    restrict(['src/store/**/*.ts'], [
+      up(['batch', 'commands', 'cli', 'context', 'output', 'mcp', 'sandbox', 'api/client'], 'src/store is the one database module: it sits below batch and the commands, and takes plain records.'),
+    ]),
     restrict(['src/local/**/*.ts', 'src/config/**/*.ts', 'src/batch/**/*.ts'], [
       up(['commands', 'cli', 'context'], 'src/local, src/config and src/batch sit below the commands: no commands, cli or context.'),
     ]),
