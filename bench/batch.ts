@@ -18,6 +18,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiClient } from '../src/api/client.js';
 import { runBatch } from '../src/batch/run.js';
+import { processProbe } from '../src/cli.js';
+import { Store } from '../src/store/index.js';
 import { ROOT, load, startSandbox } from './lib.mjs';
 
 const { values } = parseArgs({
@@ -69,7 +71,10 @@ async function runCase(c: Case, dir: string) {
   try {
     const t0 = performance.now();
     const { summary } = await runBatch(
-      { client, env: { GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-bench-state-')) }, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), cwd: dir },
+      {
+        client, env: { GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-bench-state-')) }, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), cwd: dir,
+        store: Store.open(mkdtempSync(join(tmpdir(), 'geo-bench-data-')), { probe: processProbe(), now: Date.now }), version: 'bench',
+      },
       // yes: the bench consents to its plan, as `geo locate --yes` would (issue 11: no spending without it).
       { inputs: ['.'], yes: true, depth: Number(values.depth) as 1 | 2 | 3, ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}) },
     );

@@ -20,8 +20,10 @@ export interface ConsentInput {
 }
 
 /** Why the plan needs consent, in words ("above the confirm threshold of 20"). */
-export function overWhat(plan: Pick<BatchPlan, 'insufficient' | 'available' | 'confirmThreshold'>): string {
-  return plan.insufficient ? `more than the balance of ${plan.available}` : `above the confirm threshold of ${plan.confirmThreshold}`;
+export function overWhat(plan: Pick<BatchPlan, 'insufficient' | 'available' | 'confirmThreshold' | 'credits'> & { damaged?: number }): string {
+  if (plan.insufficient) return `more than the balance of ${plan.available}`;
+  if (plan.credits <= plan.confirmThreshold && plan.damaged) return `${plan.damaged === 1 ? 'an image whose only stored record is' : `${plan.damaged} images whose only stored records are`} damaged, so it may pay again for what was paid`;
+  return `above the confirm threshold of ${plan.confirmThreshold}`;
 }
 
 /** A prompt to ask with, or why there is none. */
@@ -53,7 +55,7 @@ export async function requireConsent(plan: BatchPlan, c: ConsentInput): Promise<
   if (c.maxCredits !== undefined && c.maxCredits >= plan.credits) return;
   // Only the balance is short and the cost is within the threshold: the first 402 stops the batch
   // (a notice says so), and what it spends stays below what needs consent.
-  if (!c.confirm && plan.credits <= plan.confirmThreshold) return;
+  if (!c.confirm && plan.credits <= plan.confirmThreshold && !plan.damaged) return;
   if (c.confirm) {
     if (await c.confirm(plan)) return;
     throw new CancelledError('cancelled: nothing was sent');

@@ -6,7 +6,6 @@
  * caller holding a paid answer can still print it and say which key replays it (batch/ledger.ts).
  */
 import { StoreError } from '../errors.js';
-import type { ProvenanceRecord } from '../local/store-types.js';
 import { type BatchRow, findBatches, saveBatch } from './batches.js';
 import {
   type AcquireOptions, type Acquired, type ClaimRow, type FailedError, LEASE_MS, Owner, type ProcessProbe,

@@ -143,7 +143,7 @@ describe('what the service receives', () => {
     expect(tags['IFD0:Orientation']).toBe(1);
     expect(scanData(bytes).equals(scanData(original))).toBe(true);
     // The provenance record holds both sha256s and what was removed.
-    const [rec] = storedRecords(data) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const rec = storedRecords(data)[0] as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(rec.input.sha256).toBe(sha(original));
     expect(rec.sent).toMatchObject({ sha256: sha(bytes), size: bytes.length, metadata: 'removed', orientation: 1 });
     expect(rec.sent.removed.map((r: { what: string }) => r.what)).toEqual(['EXIF (GPS, camera, capture details)', 'XMP', 'IPTC (APP13)', 'comment', 'APP10', 'data after the end of the image']);
@@ -165,7 +165,7 @@ describe('what the service receives', () => {
     } finally {
       answerEarly = false;
     }
-    const [rec] = storedRecords(data) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const rec = storedRecords(data)[0] as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(rec.sent).toMatchObject({ sha256: dry.image.sha256, size: dry.image.size, metadata: 'removed' });
     expect(rec.sent.sha256).toMatch(/^[0-9a-f]{64}$/);
   });

@@ -1,0 +1,71 @@
+/**
+ * Issue 19, point 3: "a paid answer is committed before it is shown, and shown even when it cannot
+ * be committed". The data folder is a 2 MB tmpfs of its own (a private mount namespace:
+ * `unshare -rm`, no root needed), and the disk fills up while the request is at the server: the
+ * independent server, on receiving it, has a filler inside the namespace fill the tmpfs, and
+ * answers once it is full. geo prints the paid answer, says it could not be stored, what it cost and
+ * which key replays it free (exit 1, never "not sent"); that key, sent again, is replayed free.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
+import { GEO_BIN, binEnv, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
+
+const IMG = new URL('../../fixtures/images/paris.jpg', import.meta.url).pathname;
+const probe = spawnSync('unshare', ['-rm', 'sh', '-c', `d=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs "$d" && umount "$d"`], { encoding: 'utf8' });
+const CAN_MOUNT = probe.status === 0;
+const WHY = CAN_MOUNT ? '' : ` (skipped: this machine cannot mount a tmpfs in a user namespace: ${(probe.stderr || probe.error?.message || 'unshare failed').trim()})`;
+
+let server: ChargingServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('a disk that fills up while the request is at the server', () => {
+  it.runIf(CAN_MOUNT)(`the paid answer is printed, the error says it was not stored, its cost and the key that replays it free; exit 1${WHY}`, async () => {
+    server = await startChargingServer({ delayMs: 200 });
+    const s = server;
+    const work = mkdtempSync(join(tmpdir(), 'geo-full-'));
+    const data = join(work, 'data');
+    const trigger = join(work, 'fill-now');
+    const filled = join(work, 'filled');
+    s.onStart = () => writeFileSync(trigger, '');
+    s.beforeComplete = async () => {
+      for (let i = 0; i < 500 && !existsSync(filled); i++) await new Promise((r) => setTimeout(r, 20));
+    };
+    const script = [
+      'set -e', `mkdir -p "${data}"`, `mount -t tmpfs -o size=2m tmpfs "${data}"`,
+      // The filler: once the request is at the server, fill the tmpfs to the last byte.
+      `( while [ ! -e "${trigger}" ]; do sleep 0.02; done; head -c 10000000 /dev/zero > "${data}/filler" 2>/dev/null || true; touch "${filled}" ) &`,
+      `"${process.execPath}" "${GEO_BIN}" locate "${IMG}" --json`,
+    ].join('\n');
+    const env = binEnv({ GEO_API_KEY: 'orca_test_full', GEO_BASE_URL: s.url, GEO_DATA_DIR: data, GEO_STATE_DIR: tempConfigDir() });
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn('unshare', ['-rm', 'sh', '-c', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    console.log(`[disk full] exit ${r.code}; stderr:\n${r.stderr}`);
+    expect(s.charges()).toBe(1);
+    // Shown: the body exactly as received.
+    expect(JSON.parse(r.stdout)).toMatchObject({ success: true, analysis_id: 'an_charge_1' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/not sent/);
+    const m = /paris\.jpg: the answer above was shown but NOT stored \(cannot write .*geo\.db: the disk is full\)\. It cost 1 credit\. Its idempotency key replays it free: geo locate \S+ --idempotency-key (geo-[0-9a-f-]{36})/.exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    // That key, from a store with room, is replayed by the service: nothing paid twice.
+    const again = await spawnGeo(['locate', IMG, '--json', '--idempotency-key', m![1]!], { env: { GEO_API_KEY: 'orca_test_full', GEO_BASE_URL: s.url, GEO_DATA_DIR: tempConfigDir() } });
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).analysis_id).toBe('an_charge_1');
+    expect(again.stderr).toContain('replayed');
+    expect(s.charges()).toBe(1);
+  }, 30_000);
+});
