@@ -8,14 +8,12 @@
  * Peak RSS is GNU time's %M (the kernel's maximum resident set size); without /usr/bin/time it is
  * /proc/<pid>/status VmHWM polled every 2 ms, which can miss a peak in the last moments.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GEO_BIN, ROOT, benchEnv, load, median, printRows, row, startSandbox } from './lib.mjs';
+import { GEO_BIN, ROOT, benchEnv, load, measure, median, printRows, row, startSandbox } from './lib.mjs';
 
-const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 /**
  * A JPEG of exactly `size` bytes whose bulk is picture data: a fixture with printable filler
@@ -28,33 +26,6 @@ export function makeJpeg(path, size) {
   const filler = Buffer.alloc(size - base.length);
   for (let i = 0; i < filler.length; i++) filler[i] = 0x41 + (i % 26);
   writeFileSync(path, Buffer.concat([base.subarray(0, base.length - 2), filler, base.subarray(base.length - 2)]));
-}
-
-/** Runs a command; resolves with its exit code, wall ms, peak RSS in KB and stdout. */
-function measure(cmd, args, env) {
-  return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint();
-    const argv = GNU_TIME ? [GNU_TIME, ['-f', '__RSS_KB=%M', cmd, ...args]] : [cmd, args];
-    const child = spawn(argv[0], argv[1], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    let hwm = 0;
-    const poll = GNU_TIME ? undefined : setInterval(() => {
-      try {
-        const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (m) hwm = Math.max(hwm, Number(m[1]));
-      } catch { /* the process has just exited */ }
-    }, 2);
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (poll) clearInterval(poll);
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      const m = /__RSS_KB=(\d+)/.exec(err);
-      resolve({ code, ms, rssKb: m ? Number(m[1]) : hwm, out, err: err.replace(/__RSS_KB=\d+\n?/, '') });
-    });
-  });
 }
 
 export async function runImage({ runs = 3, bytes = 14_900_000 } = {}) {

@@ -102,3 +102,33 @@ export function round(x) {
   if (Number.isInteger(x)) return String(x);
   return Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(3);
 }
+
+/** GNU time reports a process's peak RSS exactly; without it, /proc/<pid>/status VmHWM is polled. */
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** Runs a command; resolves with its exit code, wall ms, peak RSS in KB and stdout. */
+export function measure(cmd, args, env) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const argv = GNU_TIME ? [GNU_TIME, ['-f', '__RSS_KB=%M', cmd, ...args]] : [cmd, args];
+    const child = spawn(argv[0], argv[1], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let hwm = 0;
+    const poll = GNU_TIME ? undefined : setInterval(() => {
+      try {
+        const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) hwm = Math.max(hwm, Number(m[1]));
+      } catch { /* the process has just exited */ }
+    }, 2);
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (poll) clearInterval(poll);
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      const m = /__RSS_KB=(\d+)/.exec(err);
+      resolve({ code, ms, rssKb: m ? Number(m[1]) : hwm, out, err: err.replace(/__RSS_KB=\d+\n?/, '') });
+    });
+  });
+}

@@ -12,11 +12,11 @@
  *  4. nothing: a new claim, a new key.
  * A --fresh batch counts only what was answered since it started (`since`).
  */
-import { type Acquired, type ClaimRow, type Store, type StoredResult, fingerprint, parseError } from '../store/index.js';
-import type { ProvenanceRecord } from '../local/store-types.js';
+import { canonicalRequest } from '../store/canonical.js';
+import { type Acquired, type ClaimRow, type ReuseQuery, type ReuseRef, type Store, type StoredResult, fingerprint, parseError } from '../store/index.js';
 import { classifyAnswer } from './outcome.js';
 import type { Job } from './sources.js';
-import type { ReusedFrom } from './types.js';
+import type { BatchError, ReusedFrom } from './types.js';
 import type { JobOutcome } from './worker.js';
 
 export interface LedgerOptions {
@@ -38,18 +38,26 @@ export interface LedgerOptions {
 /** What the ledger needs of a job: a batch's, or the one request of `geo api`. */
 export type LedgerJob = Pick<Job, 'id' | 'sha256' | 'inputs'> & { source: { kind: string; url?: string } };
 
-/** What the store holds for a job before anything is sent. */
+/**
+ * What the store holds for a job before anything is sent. An answer is only named here (its row,
+ * where it came from): it is read when the batch settles it (settled()), so planning a thousand
+ * reused images reads a thousand index rows, not a thousand answers.
+ */
 export type Held =
   /** `legacy`: the key of a journal from before account fingerprints, adopted by this account (resent, never re-emitted). */
   | { kind: 'open'; key: string; elsewhere: boolean; legacy?: boolean }
-  /** Settled without sending; `stored` is the result it came from (absent for a final failure). */
-  | { kind: 'answer'; outcome: JobOutcome; how: 'journal' | 'results'; from?: ReusedFrom; stored?: { id: number; record: ProvenanceRecord } }
+  /** Settled without sending: a stored result (resultId), or a final failure (error). */
+  | { kind: 'answer'; how: 'journal' | 'results'; resultId?: number; from?: ReusedFrom; error?: BatchError }
   | { kind: 'damaged'; files: string[] }
   | { kind: 'none' };
 
 export class Ledger {
   private readonly fps = new Map<string, string>();
-  constructor(readonly o: LedgerOptions) {}
+  /** The request fields as fingerprint() and reuse compare them, computed once per batch. */
+  private readonly request: string;
+  constructor(readonly o: LedgerOptions) {
+    this.request = canonicalRequest(o.request);
+  }
 
   get store(): Store {
     return this.o.store;
@@ -63,16 +71,36 @@ export class Ledger {
 
   private fingerprintFor(job: LedgerJob, account: string | undefined): string {
     const image = job.sha256 ?? job.source.url ?? job.id;
-    return fingerprint({ account, origin: this.o.origin, image, upload: { keepMetadata: this.o.keepMetadata, downscale: this.o.downscale }, request: this.o.request });
+    return fingerprint({ account, origin: this.o.origin, image, upload: { keepMetadata: this.o.keepMetadata, downscale: this.o.downscale }, request: this.request });
   }
 
-  held(job: LedgerJob): Held {
+  /** held() for every job, the store read in a few queries for all of them (a plan of thousands). */
+  heldMany(jobs: readonly LedgerJob[]): Map<string, Held> {
+    const claims = this.o.store.currentClaims(jobs.map((j) => this.fingerprint(j)));
+    const shas = this.o.account !== undefined && !this.o.async ? jobs.flatMap((j) => (j.sha256 !== null ? [j.sha256] : [])) : [];
+    const reuse = shas.length ? this.o.store.reusableMany(shas, this.reuseQuery()) : new Map<string, ReuseRef>();
+    return new Map(jobs.map((j) => [j.id, this.held(j, { claim: claims.get(this.fingerprint(j)) ?? null, reuse: (j.sha256 !== null && reuse.get(j.sha256)) || null })]));
+  }
+
+  private reuseQuery(): Omit<ReuseQuery, 'sha256'> {
+    return { request: this.request, origin: this.o.origin, account: this.o.account!, ...(this.o.since !== undefined ? { since: new Date(this.o.since).toISOString() } : {}) };
+  }
+
+  /** `known`: the claim and reusable answer already read (heldMany); null means "there is none". */
+  held(job: LedgerJob, known?: { claim: ClaimRow | null; reuse: ReuseRef | null }): Held {
     const s = this.o.store;
-    const cur = s.currentClaim(this.fingerprint(job));
+    const cur = known ? (known.claim ?? undefined) : s.currentClaim(this.fingerprint(job));
     if (cur?.state === 'open') return { kind: 'open', key: cur.key, elsewhere: s.heldElsewhere(cur) };
     if (job.sha256 !== null && this.o.account !== undefined && !this.o.async) {
-      const r = s.reusable({ sha256: job.sha256, request: this.o.request, origin: this.o.origin, account: this.o.account, ...(this.o.since !== undefined ? { since: new Date(this.o.since).toISOString() } : {}) });
-      if (r) return this.answer(r, r.batch !== null && r.batch === this.o.batch ? 'journal' : 'results');
+      const r = known ? (known.reuse ?? undefined) : s.reusable({ sha256: job.sha256, ...this.reuseQuery() });
+      if (r) {
+        const from: ReusedFrom = {
+          storedAt: r.stored_at, depth: r.depth ?? Number(this.o.request.depth ?? 1), analysisId: r.analysis_id, resultId: r.id,
+          // Records from before geo removed metadata do not say: the service may have read it.
+          ...(r.sent_metadata === 'removed' || r.sent_metadata === 'none' ? {} : { withMetadata: true }),
+        };
+        return { kind: 'answer', how: r.batch !== null && r.batch === this.o.batch ? 'journal' : 'results', resultId: r.id, from };
+      }
     }
     if (cur && (this.o.since === undefined || cur.created_at >= this.o.since)) {
       const done = this.fromClaim(cur);
@@ -92,19 +120,22 @@ export class Ledger {
     return { kind: 'none' };
   }
 
-  /** An answered or failed claim as the outcome a batch settles (free: it was paid when it arrived). */
+  /** An answered or failed claim, settled without sending (free: it was paid when it arrived). */
   fromClaim(c: ClaimRow): Extract<Held, { kind: 'answer' }> | undefined {
-    if (c.state === 'answered' && c.result_id !== null) {
-      const r = this.o.store.result(c.result_id);
-      return r ? this.answer(r, 'journal') : undefined;
-    }
-    if (c.state === 'failed') {
-      return { kind: 'answer', how: 'journal', outcome: { ok: false, error: parseError(c.error) } };
-    }
+    if (c.state === 'answered' && c.result_id !== null) return { kind: 'answer', how: 'journal', resultId: c.result_id };
+    if (c.state === 'failed') return { kind: 'answer', how: 'journal', error: parseError(c.error) };
     return undefined;
   }
 
-  private answer(r: StoredResult, how: 'journal' | 'results'): Extract<Held, { kind: 'answer' }> {
+  /** The outcome a held answer settles as, its stored answer read now; undefined if that row is gone. */
+  settled(h: Extract<Held, { kind: 'answer' }>): JobOutcome | undefined {
+    if (h.error) return { ok: false, error: h.error };
+    const r = h.resultId === undefined ? undefined : this.o.store.result(h.resultId);
+    return r ? this.outcomeOf(r) : undefined;
+  }
+
+  /** A stored answer as the outcome of a job: what it said, as received, and where it is kept. */
+  outcomeOf(r: StoredResult): JobOutcome {
     const rec = r.record;
     const response = {
       ...(rec.response.raw !== undefined ? { raw: rec.response.raw } : {}), ...(r.raw ? { rawBytes: r.raw } : {}),
@@ -112,16 +143,10 @@ export class Ledger {
       ...(rec.idempotency_key ? { idempotencyKey: rec.idempotency_key } : {}), ...(rec.headers?.request_id ? { requestId: rec.headers.request_id } : {}),
       ...(rec.response.deviations?.length ? { deviations: rec.response.deviations } : {}),
     };
-    // Records from before geo removed metadata do not say: the service may have read it.
     const metadataSent = rec.sent ? { metadataSent: rec.sent.metadata === 'kept' } : {};
+    const stored = { stored: { id: r.id, record: rec } };
     const a = classifyAnswer(rec.response.body, rec.response.status ?? 200, this.o.async);
-    const outcome: JobOutcome = a.ok ? { ok: true, result: a.result, replayed: false, credits: 0, response, ...metadataSent } : { ok: false, error: a.error, response, ...metadataSent };
-    const body = rec.response.body as { depth?: unknown; analysis_id?: string | null } | undefined;
-    const from: ReusedFrom = {
-      storedAt: rec.stored_at, depth: typeof body?.depth === 'number' ? body.depth : Number(this.o.request.depth ?? 1), analysisId: body?.analysis_id ?? null, resultId: r.id,
-      ...(rec.sent?.metadata === 'removed' || rec.sent?.metadata === 'none' ? {} : { withMetadata: true }),
-    };
-    return { kind: 'answer', how, outcome, from, stored: { id: r.id, record: rec } };
+    return a.ok ? { ok: true, result: a.result, replayed: false, credits: 0, response, ...metadataSent, ...stored } : { ok: false, error: a.error, response, ...metadataSent, ...stored };
   }
 
   /** `key`: the caller's own (it names the request); `newKey`: what a new claim gets instead of a fresh UUID. */

@@ -132,7 +132,10 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   }
 
   const expanded = await expandInputs(args, { cwd, ...(fromFile !== undefined ? { fromFile } : {}) });
-  const loaded = await loadJobs(expanded.entries, { stdin: p.stdin, ...(p.downscale ? { downscale: true } : {}) });
+  // Files hashed before (same path, inode, size, mtime and ctime) are not read again.
+  const hashes = p.store.fileHashCache(expanded.entries.flatMap((e) => (e.kind === 'path' ? [e.path] : [])));
+  const loaded = await loadJobs(expanded.entries, { stdin: p.stdin, hashes, ...(p.downscale ? { downscale: true } : {}) });
+  hashes.flush();
   const { jobs, order } = loaded;
   const skipped = [...expanded.skipped, ...loaded.skipped];
   if (order.length === 0) {

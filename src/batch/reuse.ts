@@ -19,8 +19,9 @@ export interface HeldAnswers {
 
 export function heldAnswers(jobs: readonly Job[], ledger: Ledger): HeldAnswers {
   const out: HeldAnswers = { answers: new Map(), open: new Map(), damaged: new Map(), legacy: 0 };
+  const all = ledger.heldMany(jobs);
   for (const job of jobs) {
-    const h = ledger.held(job);
+    const h = all.get(job.id)!;
     if (h.kind === 'answer') out.answers.set(job.id, h);
     else if (h.kind === 'open') {
       out.open.set(job.id, { key: h.key, elsewhere: h.elsewhere });

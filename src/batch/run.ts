@@ -206,13 +206,14 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     emit({ type: 'progress', progress: meter.snapshot() });
   };
 
-  // Earlier answers first: re-emitted, never resent.
+  // Earlier answers first: re-emitted, never resent (read from the store one at a time).
   for (const j of prep.jobs) {
     const h = held.answers.get(j.id);
     if (!h) continue;
+    const outcome = ledger.settled(h) ?? { ok: false as const, error: { code: 'missing_answer', message: 'its stored answer could not be read back', final: false } };
     if (h.how === 'journal') summary.fromJournal++;
     else summary.fromResults++;
-    await settle(j, { ...h.outcome, ...(h.stored ? { stored: h.stored } : {}) }, h.how, h.how === 'results' ? h.from : undefined);
+    await settle(j, outcome, h.how, h.how === 'results' ? h.from : undefined);
   }
 
   const journal = prep.journalPath && opts.journal !== false ? (await Journal.open(prep.journalPath, { fresh: Boolean(opts.fresh) })) : undefined;

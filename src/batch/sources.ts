@@ -4,6 +4,7 @@
  * made (as is, converted to JPEG, or downscaled). The body itself is produced only when the job is
  * sent (prepareUpload), so a batch of hundreds never holds hundreds of converted images.
  */
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { ImageB64Source } from '../api/body.js';
@@ -11,7 +12,7 @@ import { UsageError } from '../errors.js';
 import { MAX_IMAGE_BYTES } from '../api/schemas.js';
 import { DIMENSIONS_HEAD_BYTES } from '../local/dimensions.js';
 import { readFileHead, sha256File } from '../local/files.js';
-import { type LocalImage, imageFromBytes, readImage, sniffKind } from '../local/image.js';
+import { type HashCache, type LocalImage, imageFromBytes, readImage, sniffKind } from '../local/image.js';
 import { type SentImage, outgoingImage } from '../local/without-metadata.js';
 import { CONVERTIBLE_KINDS, checkDecodable, downscaleToFit, fitsLimit, heicError, toJpeg, tooLargeError } from './convert.js';
 import type { InputEntry } from './inputs.js';
@@ -36,14 +37,17 @@ export interface Job {
 export interface LoadOptions {
   stdin: Readable;
   downscale?: boolean;
+  /** Hashes of files read before (the store's cache): a hit is not read again. */
+  hashes?: HashCache;
 }
 
 
 /** Oversized files are caught from their size alone, before a single image byte is read whole. */
 async function loadOne(e: InputEntry, opts: LoadOptions): Promise<{ id: string; sha256: string | null; source: UploadSource; path?: string }> {
   if (e.kind === 'url') return { id: `url:${e.url}`, sha256: null, source: { kind: 'url', url: e.url } };
+  let known: Stats | undefined;
   if (e.kind === 'path') {
-    const s = await stat(e.path);
+    const s = (known = await stat(e.path));
     if (!fitsLimit(s.size)) {
       if (!opts.downscale) throw tooLargeError(e.input, s.size);
       const head = await readFileHead(e.path, DIMENSIONS_HEAD_BYTES);
@@ -57,7 +61,7 @@ async function loadOne(e: InputEntry, opts: LoadOptions): Promise<{ id: string; 
   }
   // readImage, not loadImage: WebP & co. are converted here rather than refused. Files are streamed
   // from disk when sent, so hundreds of inputs never sit in memory; stdin (read once) is held.
-  const image = await readImage(e.kind === 'stdin' ? '-' : e.path, opts.stdin, { maxBytes: opts.downscale ? 20 * MAX_IMAGE_BYTES : MAX_IMAGE_BYTES });
+  const image = await readImage(e.kind === 'stdin' ? '-' : e.path, opts.stdin, { maxBytes: opts.downscale ? 20 * MAX_IMAGE_BYTES : MAX_IMAGE_BYTES, ...(known ? { stat: known } : {}), ...(opts.hashes ? { hashes: opts.hashes } : {}) });
   const path = e.kind === 'path' ? e.path : undefined;
   if (image.kind === 'heic') throw heicError(e.input);
   const convert = CONVERTIBLE_KINDS.has(image.kind);

@@ -89,7 +89,8 @@ async function claimTurn(w: WorkerEnv, job: Job): Promise<{ key: string } | { do
     if (acq.kind === 'answered' || acq.kind === 'failed') {
       const claim = w.ledger.store.claim(acq.key);
       const held = claim ? w.ledger.fromClaim(claim) : undefined;
-      await w.finish(job, held?.outcome ?? { ok: false, error: acq.kind === 'failed' ? acq.error : { code: 'failed', message: 'the stored answer is missing', final: true } }, 'others');
+      const outcome = held ? w.ledger.settled(held) : undefined;
+      await w.finish(job, outcome ?? { ok: false, error: acq.kind === 'failed' ? acq.error : { code: 'failed', message: 'the stored answer is missing', final: true } }, 'others');
       return { done: { kind: 'done' } };
     }
     w.onWait?.(job);

@@ -14,6 +14,18 @@ export async function readFileHead(path: string, n: number): Promise<Buffer> {
   }
 }
 
+/** A small file whole, in one open and read of `size` bytes (fewer when it shrank meanwhile). */
+export async function readFileWhole(path: string, size: number): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(size);
+    const { bytesRead } = await fh.read(buf, 0, size, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
 /**
  * A file's bytes in order, read into ONE buffer that every chunk reuses: each yielded view is valid
  * only until the next is requested, so the consumer must copy or digest it first. A read stream

@@ -65,12 +65,14 @@ export interface FingerprintParts {
   image: string;
   /** How the bytes that go out are made from it: metadata removed or kept, downscaled. */
   upload: { keepMetadata: boolean; downscale?: boolean };
-  request: Record<string, unknown>;
+  /** The request fields, or their canonicalRequest() text (a batch computes it once). */
+  request: Record<string, unknown> | string;
 }
 
 /** The request's identity: the same fingerprint means the same bytes and fields to the same account and service. */
 export function fingerprint(p: FingerprintParts): string {
-  const text = canonicalRequest({ account: p.account ?? null, origin: p.origin, image: p.image, upload: { keep: p.upload.keepMetadata, down: Boolean(p.upload.downscale) }, request: JSON.parse(canonicalRequest(p.request)) }, false);
+  const request = typeof p.request === 'string' ? p.request : canonicalRequest(p.request);
+  const text = `${JSON.stringify([p.account ?? null, p.origin, p.image, p.upload.keepMetadata, Boolean(p.upload.downscale)])}\n${request}`;
   return createHash('sha256').update(text).digest('hex');
 }
 
@@ -112,6 +114,20 @@ const ROW = 'key, fp, state, owner, lease_until, created_at, batch, input, resul
 
 export function currentClaim(sql: Sql, fp: string): ClaimRow | undefined {
   return sql.one<ClaimRow>(`SELECT ${ROW} FROM claims WHERE fp = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`, fp);
+}
+
+/** The current claim of each fingerprint that has one, in one query per 500 (a batch plan's look-up). */
+export function currentClaims(sql: Sql, fps: readonly string[]): Map<string, ClaimRow> {
+  const out = new Map<string, ClaimRow>();
+  for (let i = 0; i < fps.length; i += 500) {
+    const chunk = fps.slice(i, i + 500);
+    const rows = sql.all<ClaimRow & { rid: number }>(`SELECT ${ROW}, rowid AS rid FROM claims WHERE fp IN (${chunk.map(() => '?').join(',')})`, ...chunk);
+    for (const r of rows) {
+      const had = out.get(r.fp) as (ClaimRow & { rid: number }) | undefined;
+      if (!had || r.created_at > had.created_at || (r.created_at === had.created_at && r.rid > had.rid)) out.set(r.fp, r);
+    }
+  }
+  return out;
 }
 
 export function claimByKey(sql: Sql, key: string): ClaimRow | undefined {

@@ -167,6 +167,8 @@ export function importJournal(sql: Sql, file: string, text: string, now: number,
     }
   }
   const batch = batchId ?? basename(file).replace(/\.ndjson$/, '');
+  // Claims without an account are looked for (and adopted) only in stores that hold some.
+  if (head.account === undefined && state.keys.size > 0) sql.run("INSERT OR IGNORE INTO meta (name, value) VALUES ('accountless_claims', '1')");
   sql.run('INSERT OR IGNORE INTO batches (id, head, created_at, updated_at) VALUES (?, ?, ?, ?)', batch, JSON.stringify(head), Date.parse(head.created) || now, now);
   for (const [id, key] of state.keys) {
     if (sql.one('SELECT 1 FROM claims WHERE key = ?', key)) continue;

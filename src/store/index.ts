@@ -9,18 +9,19 @@ import { StoreError } from '../errors.js';
 import { type BatchRow, findBatches, saveBatch } from './batches.js';
 import {
   type AcquireOptions, type Acquired, type ClaimRow, type FailedError, LEASE_MS, Owner, type ProcessProbe,
-  acquire, claimByKey, currentClaim, markAnswered, markFailed, release, releaseAll, renew,
+  acquire, claimByKey, currentClaim, currentClaims, markAnswered, markFailed, release, releaseAll, renew,
 } from './claims.js';
 import { type ImportReport, type LegacyFolders, importJournal, importLegacy } from './import.js';
 import type { HeadLine } from '../local/journal-format.js';
+import { type FileHash, type FileStamp, RACY_MS, fileHashes, sameStamp, saveFileHashes } from './file-hashes.js';
 import { dbPath, openDatabase, storeError } from './open.js';
 import {
-  type NewResult, type ResultRow, type ReuseQuery, type StoredResult,
-  byAnalysisId, bySha, getResult, imagesWithPrefix, insertResult, iterateResults, listedCount, newestRows, reusable, sandboxCount, searchRows, setExif,
+  type NewResult, type ResultRow, type ReuseQuery, type ReuseRef, type StoredResult,
+  byAnalysisId, bySha, getResult, imagesWithPrefix, insertResult, iterateResults, listedCount, newestRows, reusable, reusableMany, sandboxCount, searchRows, setExif,
 } from './results.js';
 import type { Sql } from './sqlite.js';
 
-export type { Acquired, ClaimRow, FailedError, NewResult, ProcessProbe, ResultRow, ReuseQuery, StoredResult, BatchRow, ImportReport, LegacyFolders };
+export type { Acquired, ClaimRow, FailedError, NewResult, ProcessProbe, ResultRow, ReuseQuery, ReuseRef, StoredResult, BatchRow, ImportReport, LegacyFolders };
 export { fingerprint, parseError } from './claims.js';
 export { dbPath } from './open.js';
 
@@ -38,6 +39,9 @@ export class Store {
   readonly owner: Owner;
   private renewal: ReturnType<typeof setInterval> | undefined;
   private closed = false;
+  /** Whether any legacy claim without an account, or any damaged legacy file, exists (read once). */
+  private accountless: boolean | undefined;
+  private damaged: boolean | undefined;
 
   private constructor(private readonly sql: Sql, readonly dataDir: string, private readonly opts: OpenOptions) {
     this.path = dbPath(dataDir);
@@ -64,6 +68,12 @@ export class Store {
   insertResult(r: NewResult): number {
     return this.guard(() => insertResult(this.sql, r));
   }
+  /** Many results in one transaction (one commit, one fsync): bulk loads, bench/store.mjs. */
+  insertMany(rs: readonly NewResult[]): void {
+    this.guard(() => this.sql.tx(() => {
+      for (const r of rs) insertResult(this.sql, r);
+    }));
+  }
   setExif(id: number, exif: unknown): void {
     this.guard(() => setExif(this.sql, id, exif));
   }
@@ -88,8 +98,11 @@ export class Store {
   imagesWithPrefix(prefix: string, n: number): string[] {
     return this.guard(() => imagesWithPrefix(this.sql, prefix, n));
   }
-  reusable(q: ReuseQuery): StoredResult | undefined {
+  reusable(q: ReuseQuery): ReuseRef | undefined {
     return this.guard(() => reusable(this.sql, q));
+  }
+  reusableMany(shas: readonly string[], q: Omit<ReuseQuery, 'sha256'>): Map<string, ReuseRef> {
+    return this.guard(() => reusableMany(this.sql, shas, q));
   }
   /** Streams rows; a damaged page met mid-way is a StoreError too. */
   *iterate(opts: { includeSandbox: boolean; latestPerImage?: boolean }): Generator<StoredResult> {
@@ -115,6 +128,9 @@ export class Store {
   currentClaim(fp: string): ClaimRow | undefined {
     return this.guard(() => currentClaim(this.sql, fp));
   }
+  currentClaims(fps: readonly string[]): Map<string, ClaimRow> {
+    return this.guard(() => currentClaims(this.sql, fps));
+  }
   /** Whether an open claim's holder may still be sending (another live process), or it is free to take. */
   heldElsewhere(c: ClaimRow): boolean {
     return c.state === 'open' && c.owner !== null && c.owner !== this.owner.id && this.owner.mayBeAlive(c.owner, c.lease_until, this.opts.now());
@@ -129,6 +145,9 @@ export class Store {
   }
   /** A claim imported without an account (legacy journal) rebound to this account's fingerprint, open, to be resent. */
   adoptLegacyClaim(legacyFp: string, fp: string): string | undefined {
+    // Most stores never held such a journal: one look at a flag, then no per-image query at all.
+    this.accountless ??= this.guard(() => this.sql.one("SELECT 1 FROM meta WHERE name = 'accountless_claims'") !== undefined);
+    if (!this.accountless) return undefined;
     // Read first: nearly every image has no such claim, and a read takes no write lock.
     if (!this.guard(() => currentClaim(this.sql, legacyFp))) return undefined;
     return this.guard(() => this.sql.tx(() => {
@@ -158,8 +177,36 @@ export class Store {
     return this.guard(() => this.sql.tx(() => importJournal(this.sql, file, text, this.opts.now(), batchId)));
   }
 
+  /**
+   * A cache of file hashes for these paths (store/file-hashes.ts): get() answers from one query
+   * made now, put() remembers, flush() writes what was put in one transaction. A store that cannot
+   * be written only loses the cache (the files are hashed again next time).
+   */
+  fileHashCache(paths: readonly string[]): { get(path: string, s: FileStamp): FileHash | undefined; put(path: string, s: FileStamp, h: FileHash): void; flush(): void } {
+    const known = this.guard(() => fileHashes(this.sql, paths));
+    const fresh: Array<{ path: string; stamp: FileStamp } & FileHash> = [];
+    return {
+      get: (path, s) => {
+        const r = known.get(path);
+        return r && sameStamp(r, s) ? { sha256: r.sha256, kind: r.kind } : undefined;
+      },
+      put: (path, s, h) => {
+        if (s.ctimeMs < this.opts.now() - RACY_MS) fresh.push({ path, stamp: s, ...h });
+      },
+      flush: () => {
+        try {
+          if (fresh.length) saveFileHashes(this.sql, fresh.splice(0));
+        } catch {
+          // Only a cache: the next run hashes these files again.
+        }
+      },
+    };
+  }
+
   /** Legacy files that could not be imported and held a record of this image (never paid again silently). */
   damagedFor(sha256: string): string[] {
+    this.damaged ??= this.guard(() => this.sql.one("SELECT 1 FROM legacy_files WHERE outcome = 'damaged' LIMIT 1") !== undefined);
+    if (!this.damaged) return [];
     return this.guard(() => this.sql.all<{ file: string }>("SELECT file FROM legacy_files WHERE sha256 = ? AND outcome = 'damaged'", sha256).map((r) => r.file));
   }
 

@@ -196,7 +196,8 @@ export function imagesWithPrefix(sql: Sql, prefix: string, n: number): string[] 
 
 export interface ReuseQuery {
   sha256: string;
-  request: Record<string, unknown>;
+  /** The request fields, or their canonicalRequest() text. */
+  request: Record<string, unknown> | string;
   /** The normalized base URL (records keep it as cli.base_url). */
   origin: string;
   account: string;
@@ -204,14 +205,40 @@ export interface ReuseQuery {
   since?: string;
 }
 
+/** What reuse needs to decide and to say where an answer came from, without reading the answer itself. */
+export interface ReuseRef {
+  id: number;
+  batch: string | null;
+  stored_at: string;
+  depth: number | null;
+  analysis_id: string | null;
+  /** The record's sent.metadata: removed, kept or none (absent: before geo removed metadata). */
+  sent_metadata: string | null;
+}
+
 /** The newest usable 200 answer for this image, request, service and account (issue 11's reuse). */
-export function reusable(sql: Sql, q: ReuseQuery): StoredResult | undefined {
-  const row = sql.one<FullRow>(
-    `SELECT ${FULL_COLUMNS} FROM results WHERE sha256 = ? AND account = ? AND origin = ? AND request = ? AND status = 200 AND usable = 1 AND listed = 1
-     AND stored_at >= ? ORDER BY id DESC LIMIT 1`,
-    q.sha256, q.account, q.origin, canonicalRequest(q.request), q.since ?? '',
+export function reusable(sql: Sql, q: ReuseQuery): ReuseRef | undefined {
+  return sql.one<ReuseRef>(
+    `SELECT id, batch, stored_at, depth, analysis_id, json_extract(record, '$.sent.metadata') AS sent_metadata FROM results
+     WHERE sha256 = ? AND account = ? AND origin = ? AND request = ? AND status = 200 AND usable = 1 AND listed = 1 AND stored_at >= ? ORDER BY id DESC LIMIT 1`,
+    q.sha256, q.account, q.origin, typeof q.request === 'string' ? q.request : canonicalRequest(q.request), q.since ?? '',
   );
-  return row ? toStored(row) : undefined;
+}
+
+/** reusable() for many images at once, one query per 500 (a batch plan's look-up): sha256 -> newest answer. */
+export function reusableMany(sql: Sql, shas: readonly string[], q: Omit<ReuseQuery, 'sha256'>): Map<string, ReuseRef> {
+  const out = new Map<string, ReuseRef>();
+  const request = typeof q.request === 'string' ? q.request : canonicalRequest(q.request);
+  for (let i = 0; i < shas.length; i += 500) {
+    const chunk = shas.slice(i, i + 500);
+    const rows = sql.all<ReuseRef & { sha256: string }>(
+      `SELECT id, sha256, batch, stored_at, depth, analysis_id, json_extract(record, '$.sent.metadata') AS sent_metadata FROM results
+       WHERE sha256 IN (${chunk.map(() => '?').join(',')}) AND account = ? AND origin = ? AND request = ? AND status = 200 AND usable = 1 AND listed = 1 AND stored_at >= ?`,
+      ...chunk, q.account, q.origin, request, q.since ?? '',
+    );
+    for (const r of rows) if (!out.has(r.sha256) || out.get(r.sha256)!.id < r.id) out.set(r.sha256, r);
+  }
+  return out;
 }
 
 /**

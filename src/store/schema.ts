@@ -15,6 +15,9 @@
  * legacy_files  every older file the import has read (JSON record or NDJSON journal) and what
  *           came of it; a damaged one keeps the sha256 its folder named, so an image whose only
  *           record was damaged is never paid again without the plan saying so.
+ * file_hashes  the sha256 and type of files already read, keyed by path and checked against their
+ *           device, inode, size, mtime and ctime (as git's index does): a folder located again is
+ *           not read again to find which images it holds.
  * meta      small facts: row counts kept by triggers, what has been imported.
  */
 export const MIGRATIONS: readonly string[] = [
@@ -82,6 +85,13 @@ export const MIGRATIONS: readonly string[] = [
     found_at INTEGER NOT NULL
   );
   CREATE INDEX legacy_damaged ON legacy_files(sha256) WHERE outcome = 'damaged';
+
+  CREATE TABLE file_hashes (
+    path TEXT PRIMARY KEY,
+    dev REAL NOT NULL, ino REAL NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, ctime_ms REAL NOT NULL,
+    sha256 TEXT NOT NULL,
+    kind TEXT NOT NULL
+  );
 
   CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
   INSERT INTO meta (name, value) VALUES ('listed_results', '0');

@@ -59,7 +59,7 @@ export type Turn = { send: string } | { stored: StoredResult; why: 'results' | '
 /** Before sending: an answer already held, or the key to send with (a live claim elsewhere is waited for). */
 export async function takeTurn(ctx: Pick<Ctx, 'sleep' | 'signal' | 'now'>, c: ApiClaim, keys: { user?: string; planned: string }): Promise<Turn> {
   const held = c.ledger.held(c.job);
-  if (held.kind === 'answer' && held.stored && held.outcome.ok) return { stored: c.ledger.store.result(held.stored.id)!, why: 'results' };
+  if (held.kind === 'answer' && held.resultId !== undefined && held.how === 'results') return { stored: c.ledger.store.result(held.resultId)!, why: 'results' };
   for (;;) {
     const acq = c.ledger.acquire(c.job, keys.user, keys.planned);
     if (acq.kind === 'send') return { send: acq.key };

@@ -18,16 +18,16 @@ export const register: Register = (program, act) => {
     .option('--idempotency-key <key>', 'one input only: your own key; reuse it to replay a finished request free')
     .option('--from-file <list>', 'read inputs from this file, one path or URL per line (# comments)')
     .option('--concurrency <n>', 'requests in flight at most, 1-256 (default: what the rate limit needs at the latency seen, up to 64)')
-    .option('--journal <file>', 'the journal to write (default: one per command in the XDG state folder)')
-    .option('--resume <file>', 'run a journal\'s command again: finished inputs are re-emitted, the rest resent with their keys')
-    .option('--fresh', 'ignore the journal and your stored results: analyse again, with new idempotency keys (charged again)')
+    .option('--journal <file>', 'also write the batch to FILE as NDJSON (its command, each key before it is sent, each answer)')
+    .option('--resume <id|file>', 'run a batch again (its id from the resume hint, or a --journal FILE): finished inputs re-emitted, the rest resent with their keys')
+    .option('--fresh', 'ignore your stored results: analyse again, with new idempotency keys (charged again; a key still in flight is resent first)')
     .option('--downscale', 'fit images above the 20 MB base64 limit under it as JPEG instead of refusing them')
     .option('--keep-metadata', 'send files as they are: EXIF (GPS, camera), XMP, IPTC and comments included (default: removed before upload, pixels untouched)')
     .option('--dry-run', 'print the plan and each request (key redacted, image elided) with the cost; send nothing')
     .option('--max-credits <n>', 'a budget: refuse (exit 2, nothing sent) a plan above N credits; one within it needs no confirmation')
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this (the result is still printed)')
     .option('--report <file.html>', 'also write a self-contained HTML report: image, result, evidence, map; several results open with a summary and an overview map')
-    .option('--no-store', 'do not keep provenance records of the results (default: kept in the XDG data folder)')
+    .option('--no-store', 'keep answers only so this command is never paid twice: not listed by geo history, exported or reused by other commands')
     .addHelpText(
       'after',
       `
@@ -55,13 +55,15 @@ Consent: the plan (inputs, credits, balance) is printed on stderr before anythin
 credits) asks on a terminal; where nothing can ask (piped, --no-input, CI) it is refused (exit 2,
 nothing sent) unless --yes or --max-credits N covers it.
 
-Never paying twice: every run keeps a journal (idempotency key written before each request).
+Never paying twice: every request is claimed in the store (one SQLite file, GEO_DATA_DIR/geo.db)
+with its idempotency key before it is sent, and its answer committed before it is shown.
 Rerunning the same command re-emits what was answered, free, and resends the rest with the same
-keys, after a crash or Ctrl-C too. Any other command reuses a stored result for the same image
-bytes, request fields, service and key, with a note, instead of paying again. --fresh analyses
-again. At Ctrl-C, requests in flight get records with error code "in_flight" (may have been
-charged; resuming replays them free), and the summary ends with the exact geo locate --resume
-FILE command that finishes the run.
+keys, after a crash or Ctrl-C too; another geo process wanting the same request meanwhile waits
+for its answer instead of paying again. Any other command reuses a stored result for the same
+image bytes, request fields, service and key, with a note. --fresh analyses again. At Ctrl-C,
+requests in flight get records with error code "in_flight" (may have been charged; resuming
+replays them free), and the summary ends with the exact geo locate --resume ID command that
+finishes the run. A closed stdout (| head) stops new requests and stores those in flight.
 
 Scope by name: --scope NAME alone takes the centre of the most prominent place of that name in
 the offline index (named after its region, then the most places around it: the index has no
@@ -71,7 +73,7 @@ exits 2 listing the top matches.
 
 Formats: --format table|json|ndjson, or geojson|kml|kmz|csv|html for files others open (kmz is
 binary: redirect it; on a terminal it is refused before anything is sent).
-Results are kept as provenance records (GEO_DATA_DIR; --no-store skips) for geo history and geo export.
+Results are kept in the store with their raw bytes and provenance, for geo history and geo export.
 
 Examples (run as written, against an in-process sandbox; sample:NAME and sample:all are photos
 shipped with geo: paris, tokyo, sydney, newyork, nogps):

@@ -1,0 +1,176 @@
+/**
+ * bench/store (issue 19): the store at a million results. Builds a store of --results results
+ * (default 1,000,000) through the store module itself (src/store/, the way geo writes them), each
+ * a realistic depth-3 answer of about 5 KB of raw body, then times whole `geo` processes on it:
+ *
+ *   geo history --limit 20                        budget <= 150 ms wall, <= 120 MB peak RSS
+ *   geo history --search <city>                   same
+ *   geo history show <analysis id>                same
+ *   geo locate <1000 images> --dry-run            same (1000 reuse look-ups; all 1000 are stored); the
+ *                                                 first run also reads the files (the store then
+ *                                                 remembers their hashes): printed apart
+ *   geo export --all --format geojson > /dev/null  <= 150 MB peak RSS (it streams)
+ *   the first run after 20,000 legacy JSON records are placed in a data folder   <= 15 s, once
+ *   the run after that                            nothing imported again (<= 150 ms)
+ *
+ * Figures only: each is printed beside its budget. Timings run without NODE_EXTRA_CA_CERTS; the
+ * median of --runs runs (peak RSS: the largest). The store is built once per --dir and reused
+ * (building a million results takes minutes and ~6 GB of disk): --fresh builds it anew.
+ *
+ *   node --import tsx bench/store.mjs [--results 1000000] [--dir /var/tmp/geo-bench-store] [--runs 5] [--fresh]
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { GEO_BIN, ROOT, benchEnv, load, measure, median, needBuild, printRows, row } from './lib.mjs';
+import { accountFingerprint } from '../src/api/secret.ts';
+import { processProbe } from '../src/cli.ts';
+import { buildRecord } from '../src/local/store.ts';
+import { Store } from '../src/store/index.ts';
+
+const { values } = parseArgs({
+  options: {
+    results: { type: 'string', default: '1000000' },
+    dir: { type: 'string', default: '/var/tmp/geo-bench-store' },
+    runs: { type: 'string', default: '5' },
+    fresh: { type: 'boolean', default: false },
+  },
+});
+const N = Number(values.results);
+const RUNS = Number(values.runs);
+const DIR = values.dir;
+const DATA = join(DIR, 'data');
+const IMAGES = join(DIR, 'images');
+const LEGACY = join(DIR, 'legacy');
+const BASE_URL = 'http://127.0.0.1:9'; // never contacted: every look-up below is local
+const KEY = 'orca_live_bench_0123456789abcdef0123456789';
+const ACCOUNT = accountFingerprint(BASE_URL, KEY);
+const REUSED = 1000;
+const CITIES = ['Paris', 'Tokyo', 'Sydney', 'Lisbon', 'Montreal', 'Reykjavik', 'Seoul', 'Istanbul', 'Melbourne', 'Nairobi', 'Lima', 'Oslo', 'Hanoi', 'Dakar', 'Quito', 'Perth'];
+const WORDS = 'facade cornice tram catenary signage typeface bollard kerb lamppost awning shutters balcony tile roof gutter chimney hedge cobble asphalt marking crosswalk bus stop kiosk church spire tower ridge river quay bridge arch'.split(' ');
+
+needBuild();
+
+function sentence(seed, n) {
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(WORDS[(seed * 31 + i * 17) % WORDS.length]);
+  return out.join(' ');
+}
+
+/** A depth-3 answer of about 5 KB, as the service sends it. */
+function body(i) {
+  const city = CITIES[i % CITIES.length];
+  return {
+    success: true, analysis_id: `an_bench_${i.toString(16).padStart(8, '0')}`, model: 'orca-1.5', depth: 3, timing_ms: 83000 + (i % 5000), confidence: (i % 97) / 100,
+    location: { latitude: -60 + ((i * 7919) % 12000) / 100, longitude: -170 + ((i * 104729) % 34000) / 100, country: 'Benchland', city, neighborhood: `Quarter ${i % 50}`, address: `${i % 300} ${city} Street` },
+    reasoning: sentence(i, 260), thinking: sentence(i + 1, 160),
+    visual_clues: Array.from({ length: 6 }, (_, k) => ({ label: WORDS[(i + k) % WORDS.length], detail: '' })),
+    forensic: {
+      precision_tier: 'city_level', verification_status: 'partially_verified', supports: [sentence(i, 12), sentence(i + 2, 12)], contradictions: [sentence(i + 3, 8)],
+      candidates: Array.from({ length: 3 }, (_, k) => ({ lat: k, lng: k, label: `${city} ${k}`, confidence: 60 - k * 10, supports: [sentence(i + k, 6)], contradictions: [] })),
+    },
+    calibration: { abstain: false, abstain_below: 0.3, publish_policy: 'publish with caveats' },
+  };
+}
+
+function record(i, sha, path) {
+  const b = body(i);
+  return buildRecord({
+    input: { path, sha256: sha }, request: { image_b64: 'x', depth: path.startsWith(IMAGES) ? 1 : 3 },
+    response: { data: b, raw: JSON.stringify(b), status: 200, headers: { 'x-request-id': `req_${i}` }, replayed: false, requestId: `req_${i}`, idempotencyKey: `bench-${i}` },
+    baseUrl: BASE_URL, account: ACCOUNT, cliVersion: 'bench', now: Date.UTC(2026, 0, 1) + i * 1000,
+  });
+}
+
+/** The 1000 images whose answers are stored (the dry run's reuse look-ups): tiny distinct JPEGs. */
+function writeImages() {
+  mkdirSync(IMAGES, { recursive: true });
+  const base = readFileSync(join(ROOT, 'fixtures/images/nogps.jpg'));
+  const shas = [];
+  for (let i = 0; i < REUSED; i++) {
+    const text = Buffer.from(`bench image ${i}`, 'latin1');
+    const seg = Buffer.alloc(4);
+    seg.writeUInt16BE(0xfffe, 0);
+    seg.writeUInt16BE(text.length + 2, 2);
+    const bytes = Buffer.concat([base.subarray(0, 2), seg, text, base.subarray(2)]);
+    writeFileSync(join(IMAGES, `img${String(i).padStart(4, '0')}.jpg`), bytes);
+    shas.push(createHash('sha256').update(bytes).digest('hex'));
+  }
+  return shas;
+}
+
+function build() {
+  if (values.fresh) rmSync(DIR, { recursive: true, force: true });
+  const stamp = join(DIR, `built-${N}`);
+  if (existsSync(stamp)) return;
+  rmSync(DIR, { recursive: true, force: true });
+  mkdirSync(DATA, { recursive: true });
+  const shas = writeImages();
+  const t0 = Date.now();
+  const store = Store.open(DATA, { probe: processProbe(), now: Date.now });
+  const CHUNK = 5000;
+  for (let from = 0; from < N; from += CHUNK) {
+    const rows = [];
+    for (let i = from; i < Math.min(N, from + CHUNK); i++) {
+      // The last 1000 results are the answers of the 1000 images (depth 1, as the dry run asks).
+      const k = i - (N - REUSED);
+      const rec = k >= 0 ? record(i, shas[k], join(IMAGES, `img${String(k).padStart(4, '0')}.jpg`)) : record(i, createHash('sha256').update(`image ${i}`).digest('hex'), `/cases/${Math.floor(i / 1000)}/photo-${i}.jpg`);
+      rows.push({ record: rec, origin: BASE_URL, sandbox: false, listed: true });
+    }
+    store.insertMany(rows);
+    if ((from / CHUNK) % 20 === 0) process.stdout.write(`\r  building: ${from + rows.length} of ${N} results, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  store.close();
+  console.log(`\r  built ${N} results in ${((Date.now() - t0) / 1000).toFixed(0)} s (geo.db ${(statSync(join(DATA, 'geo.db')).size / 1e9).toFixed(2)} GB)`);
+  writeFileSync(stamp, '');
+}
+
+/** 20,000 JSON provenance records of an older geo, in a data folder of their own. */
+function writeLegacy() {
+  rmSync(LEGACY, { recursive: true, force: true });
+  for (let i = 0; i < 20_000; i++) {
+    const sha = createHash('sha256').update(`legacy ${i}`).digest('hex');
+    const rec = record(i, sha, `/old/photo-${i}.jpg`);
+    mkdirSync(join(LEGACY, 'results', sha), { recursive: true });
+    writeFileSync(join(LEGACY, 'results', sha, `2026${String(i).padStart(8, '0')}-an.json`), JSON.stringify(rec, null, 2));
+  }
+}
+
+const geoEnv = (data) => benchEnv({ GEO_DATA_DIR: data, GEO_STATE_DIR: join(DIR, 'state'), GEO_CONFIG_DIR: join(DIR, 'config'), GEO_API_KEY: KEY, GEO_BASE_URL: BASE_URL, NO_COLOR: '1' });
+
+async function timed(label, args, budget, opts = {}) {
+  const runs = [];
+  for (let i = 0; i < (opts.runs ?? RUNS); i++) {
+    const r = await measure(process.execPath, [GEO_BIN, ...args], geoEnv(opts.data ?? DATA));
+    if (r.code !== 0) throw new Error(`${label}: exit ${r.code}\n${r.err}`);
+    runs.push(r);
+  }
+  const ms = median(runs.map((r) => r.ms));
+  const mb = Math.max(...runs.map((r) => r.rssKb)) / 1024;
+  return [
+    ...(budget.ms ? [row(`${label}: wall`, ms, 'ms', `<= ${budget.ms} ms`, budget.ms)] : []),
+    row(`${label}: peak RSS`, mb, 'MB', `<= ${budget.mb} MB`, budget.mb),
+  ];
+}
+
+console.log(`bench/store — ${process.version}, load ${load()}; ${N} results in ${DATA}; NODE_EXTRA_CA_CERTS unset for every timed process`);
+build();
+const city = CITIES[3];
+const showId = `an_bench_${Math.floor(N / 2).toString(16).padStart(8, '0')}`;
+// A touch changes every image's ctime: the store's remembered hashes no longer match, so the first
+// dry run reads the files again, as it would the first time.
+for (const f of readdirSync(IMAGES)) utimesSync(join(IMAGES, f), new Date(), new Date());
+const rows = [
+  ...(await timed('geo history --limit 20', ['history', '--limit', '20'], { ms: 150, mb: 120 })),
+  ...(await timed(`geo history --search ${city}`, ['history', '--search', city, '--limit', '20'], { ms: 150, mb: 120 })),
+  ...(await timed('geo history show <analysis id>', ['history', 'show', showId], { ms: 150, mb: 120 })),
+  ...(await timed(`geo locate <${REUSED} images> --dry-run, first run (files read)`, ['locate', IMAGES, '--dry-run'], { ms: 150, mb: 120 }, { runs: 1 })),
+  ...(await timed(`geo locate <${REUSED} images> --dry-run`, ['locate', IMAGES, '--dry-run'], { ms: 150, mb: 120 })),
+  ...(await timed('geo export --all --format geojson > /dev/null', ['export', '--all', '--format', 'geojson', '--out', '/dev/null'], { mb: 150 }, { runs: 1 })),
+];
+writeLegacy();
+rows.push(...(await timed('first run after 20,000 legacy records (import)', ['history', '--limit', '1'], { ms: 15_000, mb: 120 }, { data: LEGACY, runs: 1 })));
+rows.push(...(await timed('the run after it (nothing imported again)', ['history', '--limit', '1'], { ms: 150, mb: 120 }, { data: LEGACY })));
+console.log(`\nload ${load()}`);
+printRows(rows);
