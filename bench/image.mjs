@@ -8,11 +8,11 @@
  * Peak RSS is GNU time's %M (the kernel's maximum resident set size); without /usr/bin/time it is
  * /proc/<pid>/status VmHWM polled every 2 ms, which can miss a peak in the last moments.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GEO_BIN, ROOT, benchEnv, load, measure, median, printRows, row, startSandbox } from './lib.mjs';
+import { GEO_BIN, GNU_TIME, ROOT, benchEnv, load, measure, median, printRows, row, startSandbox } from './lib.mjs';
 
 
 /**

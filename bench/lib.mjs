@@ -104,7 +104,7 @@ export function round(x) {
 }
 
 /** GNU time reports a process's peak RSS exactly; without it, /proc/<pid>/status VmHWM is polled. */
-const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+export const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 /** Runs a command; resolves with its exit code, wall ms, peak RSS in KB and stdout. */
 export function measure(cmd, args, env) {

@@ -65,7 +65,7 @@ describe('results in the store', () => {
     put(record({ id: 'an_old', now: Date.UTC(2026, 0, 5), account: ACCOUNT }));
     put(record({ id: 'an_new', now: Date.UTC(2026, 0, 6), account: ACCOUNT }));
     put(record({ id: 'an_newest_but_202', now: Date.UTC(2026, 0, 7), account: ACCOUNT, status: 202 }));
-    expect(store.reusable(q)?.record.response.body.analysis_id).toBe('an_new');
+    expect(store.reusable(q)?.analysis_id).toBe('an_new');
     expect(store.reusable({ ...q, request: { ...q.request, depth: 2 } })).toBeUndefined();
     // A --fresh batch being resumed takes only what was answered since it started.
     expect(store.reusable({ ...q, since: new Date(Date.UTC(2026, 0, 6, 1)).toISOString() })).toBeUndefined();
