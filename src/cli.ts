@@ -8,7 +8,7 @@ import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, Req
 import type { GlobalOptions, Runtime } from './context.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
-import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
+import { BelowConfidenceError, CancelledError, ConfigError, KeyringError, MissingKeyError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor } from './output/io.js';
 import { invokedNoun, normalizeArgv } from './argv.js';
 import { listNouns } from './root-help.js';
@@ -43,7 +43,7 @@ export function exitCodeFor(err: unknown): number {
   if (err instanceof BelowConfidenceError) return EXIT.belowConfidence;
   if (err instanceof CancelledError) return EXIT.cancelled;
   if (err instanceof UsageError || err instanceof RequestValidationError || err instanceof ConfigError || err instanceof BaseUrlError) return EXIT.usage;
-  if (err instanceof MissingKeyError) return EXIT.auth;
+  if (err instanceof MissingKeyError || err instanceof KeyringError) return EXIT.auth;
   if (err instanceof ApiError) {
     if (err.status === 401 || err.status === 403) return EXIT.auth;
     if (err.status === 402) return EXIT.credits;
@@ -231,6 +231,7 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
     sleep: deps?.sleep ?? defaultSleep,
     signal: deps?.signal ?? controller.signal,
     version: readVersion(),
+    execPath: process.execPath,
   };
   let exitCode = 0;
   const debug = argv.includes('--debug') || Boolean(env.GEO_DEBUG && env.GEO_DEBUG !== '0');

@@ -60,7 +60,7 @@ async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say): Pro
   for (const u of sel.unusable) say(`skipped ${u.input}: ${u.why}; not sent`);
   for (const u of sel.untruthed) say(`no truth: ${u.input}: ${u.why}; skipped, not sent`);
   if (sel.images.length === 0) throw new UsageError('no image has a known position: nothing to evaluate, nothing sent', 'images need EXIF GPS, or give --truth FILE (CSV file,lat,lng or GeoJSON)');
-  const account = ctx.account();
+  const account = await ctx.account();
   const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn: say, ...(account !== undefined ? { account } : {}) });
   let reused = 0;

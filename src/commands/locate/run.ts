@@ -25,10 +25,13 @@ export interface LocateRun {
   account?: string;
 }
 
-/** The client and the evidence engine of a run, before anything is read or sent. */
-export function startLocate(ctx: Ctx, s: LocateSettings, warn: (line: string) => void): LocateRun {
+/**
+ * The client and the evidence engine of a run, before anything is read or sent. The account is
+ * settled here, so a key that cannot be read (a locked keyring) stops the run before its first input.
+ */
+export async function startLocate(ctx: Ctx, s: LocateSettings, warn: (line: string) => void): Promise<LocateRun> {
   const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
-  const account = ctx.account();
+  const account = await ctx.account();
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, baseUrl: client.baseUrl, warn, ...(account !== undefined ? { account } : {}) });
   return { settings: s, client, evidence, ...(account !== undefined ? { account } : {}) };
 }
