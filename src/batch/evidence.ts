@@ -4,7 +4,6 @@
  * a failed write warns and never fails a result that was paid for), and the records that
  * --format geojson|kml|csv|html|kmz and --report render. Nothing here is ever sent to the API.
  */
-import { readFile, stat } from 'node:fs/promises';
 import type { ExifHook } from './records.js';
 import { UNUSABLE } from './outcome.js';
 import type { BatchEvent, BatchRecord } from './types.js';
@@ -12,12 +11,11 @@ import { dataDir } from '../config/paths.js';
 import { type Corroboration, corroborateImage } from '../local/corroborate.js';
 import { readForExif } from '../local/files.js';
 import { type ProvenanceRecord, buildRecord, isResultBody, saveRecord } from '../local/store.js';
+import { vouchedImage } from '../local/vouched-image.js';
 import { type ReportSource, buildHtmlReport, renderKMZ } from '../output/export/index.js';
 import { isUrlInput } from './inputs.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
-/** Larger images are not embedded, as in `geo export`: a report should stay mailable. */
-const MAX_EMBED_BYTES = 25 * 1024 * 1024;
 
 /** The parsed raw body (it parsed once already, in the client), else the text itself. */
 export function bodyOf(raw: string | undefined): unknown {
@@ -119,16 +117,9 @@ export class Evidence {
     return records.flatMap((r) => this.provenance.get(r) ?? []);
   }
 
+  /** Only the image the record vouches for (its sha256): local/vouched-image.ts. */
   private async imageOf(rec: ProvenanceRecord): Promise<ReportSource> {
-    const path = rec.input.path;
-    if (path === '-') return this.stdinBytes ? { record: rec, imageBytes: this.stdinBytes } : { record: rec, missingImage: 'image came from stdin' };
-    if (isUrlInput(path)) return { record: rec, missingImage: `image was sent by URL: ${path}` };
-    try {
-      if ((await stat(path)).size > MAX_EMBED_BYTES) return { record: rec, missingImage: `image too large to embed: ${path}` };
-      return { record: rec, imageBytes: await readFile(path) };
-    } catch {
-      return { record: rec, missingImage: `image not found at ${path}` };
-    }
+    return { record: rec, ...(await vouchedImage(rec.input, this.stdinBytes ? { stdinBytes: this.stdinBytes } : {})) };
   }
 
   /** The self-contained HTML report of these records, with their images. */

@@ -3,8 +3,6 @@
  * (prefix), analysis id or --all, and results read from NDJSON/JSON files or stdin; and the text
  * of that file (the command writes it; geo mcp returns it).
  */
-import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { dataDir } from '../../config/paths.js';
@@ -12,6 +10,7 @@ import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { type ProvenanceRecord, listRecords, parseNdjsonResults, readNdjsonResults } from '../../local/store.js';
 import { findStored } from '../../local/store-search.js';
+import { type VouchOptions, vouchedImage } from '../../local/vouched-image.js';
 import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderExport, renderKMZ } from '../../output/export/index.js';
 
 export interface Selection {
@@ -21,8 +20,6 @@ export interface Selection {
 }
 
 type Warn = (line: string) => void;
-/** Larger images are not embedded: the report should stay mailable (sharp, when present, shrinks them first). */
-const MAX_EMBED_BYTES = 25 * 1024 * 1024;
 const FILE_SOURCE = /\.(ndjson|jsonl|json)$/i;
 
 async function readAll(stream: Readable): Promise<string> {
@@ -70,26 +67,18 @@ export async function selectRecords(ctx: Pick<Ctx, 'env' | 'io' | 'now'>, sel: S
   return records;
 }
 
-/** The analysed image, if it is still where it was and still the same bytes. */
-async function imageFor(rec: ProvenanceRecord): Promise<ReportSource> {
-  const path = rec.input.path;
-  if (!path || path === '-' || /^https?:\/\//i.test(path)) return { record: rec, missingImage: path.startsWith('http') ? `image was sent by URL: ${path}` : 'image came from stdin: not kept' };
-  try {
-    if ((await stat(path)).size > MAX_EMBED_BYTES) return { record: rec, missingImage: `image too large to embed: ${path}` };
-    const bytes = await readFile(path);
-    const sha = createHash('sha256').update(bytes).digest('hex');
-    if (rec.input.sha256 && sha !== rec.input.sha256) return { record: rec, missingImage: `${path} has changed since the analysis (sha256 differs): not shown` };
-    return { record: rec, imageBytes: bytes };
-  } catch {
-    return { record: rec, missingImage: `image not found at ${path}` };
-  }
-}
-
-/** The export's bytes: text for every format but kmz, a zip Buffer for kmz. */
-export async function renderRecords(ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, records: ProvenanceRecord[], warn: (l: string) => void): Promise<string | Buffer> {
-  if (format === 'kmz') return renderKMZ(await Promise.all(records.map(imageFor)), { now: ctx.now() });
+/**
+ * The export's bytes: text for every format but kmz, a zip Buffer for kmz. Reports and KMZ embed
+ * only the image each record vouches for (local/vouched-image.ts); `confine` is geo mcp's
+ * --allow-dir, applied to the image paths a results file names.
+ */
+export async function renderRecords(
+  ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, records: ProvenanceRecord[], warn: (l: string) => void, o: Pick<VouchOptions, 'confine'> = {},
+): Promise<string | Buffer> {
+  const images = async (): Promise<ReportSource[]> => Promise.all(records.map(async (record) => ({ record, ...(await vouchedImage(record.input, o)) })));
+  if (format === 'kmz') return renderKMZ(await images(), { now: ctx.now() });
   if (format !== 'html') return renderExport(format, records);
-  const report = await buildHtmlReport(await Promise.all(records.map(imageFor)), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version });
+  const report = await buildHtmlReport(await images(), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version });
   if (!report.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
   return report.html;
 }
