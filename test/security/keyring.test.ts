@@ -112,7 +112,7 @@ describe.skipIf(missing.length > 0)('a real Secret Service (gnome-keyring in its
     expect((await geo(dir, ['keys', 'add', 'work', '--stdin', '--no-verify', '--base-url', sb.url], { stdin: KEYS.pro })).code).toBe(0);
     const proxy = await countingProxy(sb.url);
     try {
-      for (const env of [{ CI: 'true' }, { DBUS_SESSION_BUS_ADDRESS: '' }]) {
+      for (const env of [{ CI: 'true' }, { DBUS_SESSION_BUS_ADDRESS: '' }] as Array<Record<string, string>>) {
         const r = await geo(dir, ['credits', '--base-url', sb.url], { env });
         expect(r.code, r.stderr).toBe(3);
         expect(r.stderr).toMatch(/^error: the key of profile "work" is in the OS keyring, (and CI is set|which cannot be read \(no D-Bus session bus)/);
