@@ -5,8 +5,8 @@
  *
  * Spreadsheets in semicolon locales read the file with `;` as the separator, and then a `;` inside
  * a quoted cell starts a new one (`Tokyo;=1+1` became a formula): so every cell holding `,` or `;`
- * is quoted, and a formula lead-in right after a `,` or `;` inside a cell (quotes and whitespace
- * skipped) gets the same ' as one at its start. Numbers are written as numbers, so a negative
+ * is quoted, and a formula lead-in right after a `,` or `;` inside a cell (behind any quotes and
+ * whitespace) gets the same ' as one at its start. Numbers are written as numbers, so a negative
  * latitude is not mangled. The last column (added last, so existing column positions hold) is the
  * time the answer was received.
  */
@@ -24,8 +24,9 @@ type Cell = string | number | null | undefined;
 export function csvCell(v: Cell): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
-  // A lead-in at the start, or where a comma- or semicolon-reader would start a cell.
-  const s = sanitize(v).replace(/(^|[,;])([\s"]*)([=+\-@\t\r])/g, "$1$2'$3");
+  // A lead-in at the start, or where a comma- or semicolon-reader would start a cell: the ' goes
+  // first, before any whitespace or quote a reader might strip.
+  const s = sanitize(v).replace(/(^|[,;])([\s"]*[=+\-@\t\r])/g, "$1'$2");
   return /[",;\r\n\t]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
