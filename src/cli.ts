@@ -128,7 +128,7 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
     .option('--json', 'print JSON (same as --format json)')
     .option('--format <fmt>', 'output format: table, json, ndjson, csv, geojson, kml, kmz, html (per command)')
     .option('--profile <name>', 'use this key profile (env GEO_PROFILE)')
-    .option('--base-url <url>', 'API base URL (env GEO_BASE_URL; default https://oceanir.ai)')
+    .option('--base-url <url>', "API base URL (env GEO_BASE_URL; default https://oceanir.ai); a profile's key goes only to its own origin")
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb)')
     .option('-q, --quiet', 'only data and errors')
     .option('--debug', 'log HTTP requests and responses to stderr, secrets redacted (env GEO_DEBUG)')
@@ -157,12 +157,13 @@ Examples (each runs as written, from any folder; sample:NAME is a photo shipped 
   $ geo help locate                                 every command's flags and examples
 
 With your own key and photos:
-  geo keys add work                   store a key (hidden prompt)
+  geo keys add work                   store a key (hidden prompt) in the OS keyring
   geo locate photo.jpg --depth 3      locate one image, forensic depth
 
 Exit codes: 0 ok, 1 unexpected, 2 usage/invalid input, 3 auth, 4 credits, 5 rate limited,
             6 service/network, 7 some batch inputs failed, 8 below --min-confidence, 130 cancelled.
-Environment: GEO_API_KEY, GEO_BASE_URL, GEO_PROFILE, GEO_DEBUG, NO_COLOR, FORCE_COLOR;
+Environment: GEO_API_KEY (with GEO_BASE_URL or the default service), GEO_BASE_URL, GEO_PROFILE,
+             GEO_KEYRING=required (never keep a key in a file), GEO_DEBUG, NO_COLOR, FORCE_COLOR;
              folders GEO_CONFIG_DIR, GEO_STATE_DIR, GEO_DATA_DIR, GEO_CACHE_DIR (code cache,
              off with NODE_DISABLE_COMPILE_CACHE=1).`,
     );
