@@ -9,7 +9,7 @@ import type { GlobalOptions, Runtime } from './context.js';
 import type { ProcessProbe } from './store/index.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
-import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
+import { BelowConfidenceError, CancelledError, ConfigError, KeyringError, MissingKeyError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor } from './output/io.js';
 import { invokedNoun, normalizeArgv } from './argv.js';
 import { listNouns } from './root-help.js';
@@ -44,7 +44,7 @@ export function exitCodeFor(err: unknown): number {
   if (err instanceof BelowConfidenceError) return EXIT.belowConfidence;
   if (err instanceof CancelledError) return EXIT.cancelled;
   if (err instanceof UsageError || err instanceof RequestValidationError || err instanceof ConfigError || err instanceof BaseUrlError) return EXIT.usage;
-  if (err instanceof MissingKeyError) return EXIT.auth;
+  if (err instanceof MissingKeyError || err instanceof KeyringError) return EXIT.auth;
   if (err instanceof ApiError) {
     if (err.status === 401 || err.status === 403) return EXIT.auth;
     if (err.status === 402) return EXIT.credits;
@@ -160,7 +160,7 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
     .option('--json', 'print JSON (same as --format json)')
     .option('--format <fmt>', 'output format: table, json, ndjson, csv, geojson, kml, kmz, html (per command)')
     .option('--profile <name>', 'use this key profile (env GEO_PROFILE)')
-    .option('--base-url <url>', 'API base URL (env GEO_BASE_URL; default https://oceanir.ai)')
+    .option('--base-url <url>', "API base URL (env GEO_BASE_URL; default https://oceanir.ai); a profile's key goes only to its own origin")
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb)')
     .option('-q, --quiet', 'only data and errors')
     .option('--debug', 'log HTTP requests and responses to stderr, secrets redacted (env GEO_DEBUG)')
@@ -189,12 +189,13 @@ Examples (each runs as written, from any folder; sample:NAME is a photo shipped 
   $ geo help locate                                 every command's flags and examples
 
 With your own key and photos:
-  geo keys add work                   store a key (hidden prompt)
+  geo keys add work                   store a key (hidden prompt) in the OS keyring
   geo locate photo.jpg --depth 3      locate one image, forensic depth
 
 Exit codes: 0 ok, 1 unexpected, 2 usage/invalid input, 3 auth, 4 credits, 5 rate limited,
             6 service/network, 7 some batch inputs failed, 8 below --min-confidence, 130 cancelled.
-Environment: GEO_API_KEY, GEO_BASE_URL, GEO_PROFILE, GEO_DEBUG, NO_COLOR, FORCE_COLOR;
+Environment: GEO_API_KEY (with GEO_BASE_URL or the default service), GEO_BASE_URL, GEO_PROFILE,
+             GEO_KEYRING=required (never keep a key in a file), GEO_DEBUG, NO_COLOR, FORCE_COLOR;
              folders GEO_CONFIG_DIR, GEO_STATE_DIR, GEO_DATA_DIR, GEO_CACHE_DIR (code cache,
              off with NODE_DISABLE_COMPILE_CACHE=1).`,
     );
@@ -279,6 +280,7 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
         released = true;
       };
     },
+    execPath: process.execPath,
   };
   let exitCode = 0;
   const debug = argv.includes('--debug') || Boolean(env.GEO_DEBUG && env.GEO_DEBUG !== '0');

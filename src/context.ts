@@ -6,6 +6,7 @@ import { ApiClient, normalizeBaseUrl } from './api/client.js';
 import { accountFingerprint } from './api/secret.js';
 import { join } from 'node:path';
 import { configDir, dataDir, stateDir } from './config/paths.js';
+import type { Vault } from './config/key-storage.js';
 import { type Resolved, resolveCredentials } from './config/resolve.js';
 import { ConfigStore } from './config/store.js';
 import { MissingKeyError } from './errors.js';
@@ -44,20 +45,24 @@ export interface Runtime {
   outputClosed: AbortSignal;
   /** While the returned release is not called, a closed output aborts outputClosed instead of exiting at once. */
   keepRunningOnClosedOutput(): () => void;
+  /** The Node running geo (process.execPath): the keyring helper runs under it (config/keyring.ts). */
+  execPath: string;
 }
 
 export interface Ctx extends Runtime {
   globals: GlobalOptions;
   config: ConfigStore;
-  /** Key, base URL and profile after precedence (memoised). */
+  /** Key, base URL and profile after precedence and the key-to-service binding (memoised). */
   resolved(): Resolved;
-  /** The API client for the resolved key and base URL (memoised). */
+  /** The resolved key itself, read from the OS keyring when it is kept there (memoised); undefined without one. */
+  key(): Promise<string | undefined>;
+  /** The API client for the resolved key and base URL (memoised); it reads a keyring key on its first request. */
   client(): ApiClient;
   /**
    * The account fingerprint of the resolved key on the resolved service (accountFingerprint):
    * what journals and provenance records carry instead of the key. undefined without a key.
    */
-  account(): string | undefined;
+  account(): Promise<string | undefined>;
   /**
    * The service as claims and stored results know it: the normalized base URL, or one name for
    * every `--sandbox` run (each starts on a new port; answers stored by one are reused by the next).
@@ -65,6 +70,10 @@ export interface Ctx extends Runtime {
   serviceId(): string;
   /** The local database (src/store/), opened on first use and closed when the command ends. */
   store(): Store;
+  /** The keys this run has read so far: masked out of everything it prints (output/sanitize.ts redact()). */
+  secrets(): readonly string[];
+  /** Where keys are kept: the keyring helper's Node, the environment and the config folder. */
+  vault: Vault;
   prompt: Prompter;
   /** May we ask questions? (TTY, not CI, not --no-input) */
   interactive: boolean;
@@ -79,6 +88,7 @@ export interface Ctx extends Runtime {
 
 export async function createContext(rt: Runtime, globals: GlobalOptions): Promise<Ctx> {
   const config = new ConfigStore(configDir(rt.env));
+  const vault: Vault = { env: rt.env, execPath: rt.execPath, configDir: config.dir };
   const cleanups: Array<() => Promise<void> | void> = [];
   const debugOn = Boolean(globals.debug) || (rt.env.GEO_DEBUG !== undefined && rt.env.GEO_DEBUG !== '' && rt.env.GEO_DEBUG !== '0');
   const secrets: string[] = [];
@@ -93,16 +103,18 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
     const { startSandbox } = await import('./sandbox/server.js');
     const sb = await startSandbox({ port: 0, host: '127.0.0.1' });
     cleanups.push(() => sb.close());
-    override = { key: { value: 'orca_sandbox_pro', source: 'sandbox' }, baseUrl: { value: sb.url, source: 'sandbox' } };
+    override = { key: { value: 'orca_sandbox_pro', masked: 'orca_sandbox_…', source: 'sandbox', storage: 'sandbox' }, baseUrl: { value: sb.url, source: 'sandbox' } };
   }
 
   let resolved: Resolved | undefined;
+  let key: Promise<string | undefined> | undefined;
   let client: ApiClient | undefined;
   let store: Store | undefined;
   const ctx: Ctx = {
     ...rt,
     globals,
     config,
+    vault,
     prompt: createPrompter(rt.io, rt.signal),
     interactive: canPrompt(rt.io, rt.env, globals.input === false),
     animate: canAnimate(rt.io, rt.env, Boolean(globals.quiet)),
@@ -110,8 +122,21 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
     resolved() {
       if (resolved) return resolved;
       resolved = override ?? resolveCredentials({ profile: globals.profile, baseUrl: globals.baseUrl }, rt.env, config);
-      if (resolved.key) secrets.push(resolved.key.value);
+      if (resolved.key?.value) secrets.push(resolved.key.value);
       return resolved;
+    },
+    key() {
+      key ??= (async () => {
+        const k = ctx.resolved().key;
+        if (!k) return undefined;
+        if (k.value !== undefined) return k.value;
+        // Loaded only now: a command that sends nothing never starts the keyring helper.
+        const { readKeyringKey } = await import('./config/key-storage.js');
+        const value = await readKeyringKey(vault, k.profile!);
+        secrets.push(value);
+        return value;
+      })();
+      return key;
     },
     client() {
       if (client) return client;
@@ -119,7 +144,7 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
       if (!r.key) throw new MissingKeyError();
       client = new ApiClient({
         baseUrl: r.baseUrl.value,
-        apiKey: r.key.value,
+        apiKey: r.key.value ?? (async () => (await ctx.key())!),
         timeoutMs: (globals.timeout ?? 180) * 1000,
         userAgent: `geo-cli/${rt.version}`,
         sleep: rt.sleep,
@@ -129,12 +154,12 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
       });
       return client;
     },
-    account() {
-      const r = ctx.resolved();
-      if (!r.key) return undefined;
+    async account() {
+      const value = await ctx.key();
+      if (value === undefined) return undefined;
       // --sandbox serves on a new port each run: its account is "the sandbox's pro key" whatever the
       // port, so a batch it ran can be resumed by the next --sandbox run.
-      return accountFingerprint(ctx.serviceId(), r.key.value);
+      return accountFingerprint(ctx.serviceId(), value);
     },
     serviceId() {
       const r = ctx.resolved();
@@ -155,6 +180,7 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
       cleanups.unshift(() => opened.close());
       return store;
     },
+    secrets: () => secrets,
     onCleanup(fn) {
       cleanups.push(fn);
     },

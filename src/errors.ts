@@ -76,3 +76,15 @@ export class StoreError extends Error {
     super(message);
   }
 }
+
+/**
+ * The OS keyring is needed and cannot be used: GEO_KEYRING=required and no keyring answered (or CI
+ * is set), or a profile's key is in a keyring that cannot be read now. Exit 3 (authentication, as a
+ * missing key): nothing was stored and nothing was sent.
+ */
+export class KeyringError extends Error {
+  override readonly name = 'KeyringError';
+  constructor(message: string, readonly hint?: string) {
+    super(message);
+  }
+}

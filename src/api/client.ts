@@ -11,6 +11,7 @@ import { ApiError, RedirectError, RequestValidationError } from './errors.js';
 import { parseRateLimit } from './ratelimit.js';
 import { type RetryBudget, type RetryClass, type RetryInfo, type RetryPolicy, DEFAULT_RETRY_POLICY, withRetry } from './retry.js';
 import { type Reshape, parseSuccess, requestIdOf, toApiError, unwrapCase } from './response.js';
+import { maskSecrets } from './mask.js';
 import { scrubAnswer } from './secret.js';
 import { type Route, SANDBOX_HEADER, routes } from './routes.js';
 import {
@@ -52,17 +53,24 @@ const PLACEHOLDER_B64 = 'AAAA';
 
 export class ApiClient {
   readonly baseUrl: string;
-  readonly #key: string;
+  #key: string | undefined;
+  #loadKey: Promise<string> | undefined;
   readonly #o: ClientOptions;
   readonly #policy: RetryPolicy;
   readonly #timeoutMs: number;
   readonly #now: () => number;
   #agent: Agent | undefined;
   #sandbox = false;
+  #readKey: (() => Promise<string>) | undefined;
 
   constructor(opts: ClientOptions) {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl);
-    this.#key = opts.apiKey;
+    if (typeof opts.apiKey === 'string') this.#key = opts.apiKey;
+    else {
+      const read = opts.apiKey;
+      // Read once, when the first request needs it; a failure (a keyring that cannot be read) is that request's error.
+      this.#readKey = () => (this.#loadKey ??= read().then((k) => (this.#key = k)));
+    }
     this.#o = opts;
     this.#now = opts.now ?? Date.now;
     this.#timeoutMs = opts.timeoutMs ?? LIMITS.recommendedTimeoutS * 1000;
@@ -180,8 +188,9 @@ export class ApiClient {
       ...spec.headers,
     };
     if (spec.body) Object.assign(headers, { 'content-type': headers['content-type'] ?? 'application/json', 'content-length': String(spec.body.length) });
+    const key = this.#key ?? (route.auth ? await this.#readKey!() : '');
     // Only routes that need the key get it (GET /docs does not: api-spec.md "Authentication" 1).
-    const sendHeaders = route.auth ? { ...headers, authorization: `Bearer ${this.#key}` } : headers;
+    const sendHeaders = route.auth ? { ...headers, authorization: `Bearer ${key}` } : headers;
     const signals = [this.#o.signal, spec.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     const start = this.#now();
@@ -207,7 +216,7 @@ export class ApiClient {
           this.#log(`x ${route.method} ${url} attempt ${n} ${this.#now() - t0} ms: ${err instanceof Error ? err.message : String(err)}`);
           throw err;
         });
-        const ans = scrubAnswer(sent, this.#key);
+        const ans = scrubAnswer(sent, key);
         spec.onAnswer?.(ans);
         if (ans.headers[SANDBOX_HEADER] !== undefined) this.#sandbox = true;
         const rateLimit = parseRateLimit(ans.headers, this.#now());
@@ -240,6 +249,6 @@ export class ApiClient {
   #log(line: string): void {
     if (!this.#o.debug) return;
     // Belt and braces: the key is never put in a line, and is masked if it ever were.
-    this.#o.debug(this.#key.length >= 4 ? line.split(this.#key).join('[REDACTED]') : line);
+    this.#o.debug(this.#key !== undefined ? maskSecrets(line, [this.#key]) : line);
   }
 }

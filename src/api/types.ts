@@ -12,8 +12,12 @@ export type RetryOverrides = Partial<Omit<RetryPolicy, 'max'>> & { max?: Partial
 export interface ClientOptions {
   /** https://host[/prefix]; plain http only for loopback hosts, else BaseUrlError (malformed too). */
   baseUrl: string;
-  /** Sent only as `Authorization: Bearer <key>`; never in an error message or debug line. */
-  apiKey: string;
+  /**
+   * Sent only as `Authorization: Bearer <key>`; never in an error message or debug line. A
+   * function is called once, before the first request (a key kept in the OS keyring is read then,
+   * not when the client is made).
+   */
+  apiKey: string | (() => Promise<string>);
   /** Per attempt, default 180_000 (api-spec.md "Limits": recommended client timeout). */
   timeoutMs?: number;
   /** Default 8 MiB; a larger answer is a ContractError (unknown outcome). */

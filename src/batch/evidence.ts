@@ -4,19 +4,15 @@
  * store with its claim by the batch engine, worker.ts; the EXIF check is added to it here), and the
  * records that --format geojson|kml|csv|html|kmz and --report render. Nothing here is ever sent.
  */
-import { readFile, stat } from 'node:fs/promises';
 import type { ExifHook } from './records.js';
 import type { BatchEvent, BatchRecord } from './types.js';
 import { type Corroboration, corroborateImage } from '../local/corroborate.js';
 import { readForExif } from '../local/files.js';
 import { type ProvenanceRecord, isResultBody } from '../local/store.js';
+import { vouchedImage } from '../local/vouched-image.js';
 import { type ReportSource, buildHtmlReport, renderKMZ } from '../output/export/index.js';
-import { isUrlInput } from './inputs.js';
 
 export { bodyOf } from './provenance.js';
-
-/** Larger images are not embedded, as in `geo export`: a report should stay mailable. */
-const MAX_EMBED_BYTES = 25 * 1024 * 1024;
 
 const isCorroboration = (v: unknown): v is Corroboration => typeof v === 'object' && v !== null && typeof (v as Corroboration).verdict === 'string';
 
@@ -62,16 +58,9 @@ export class Evidence {
     return records.flatMap((r) => this.provenance.get(r) ?? []);
   }
 
+  /** Only the image the record vouches for (its sha256): local/vouched-image.ts. */
   private async imageOf(rec: ProvenanceRecord): Promise<ReportSource> {
-    const path = rec.input.path;
-    if (path === '-') return this.stdinBytes ? { record: rec, imageBytes: this.stdinBytes } : { record: rec, missingImage: 'image came from stdin' };
-    if (isUrlInput(path)) return { record: rec, missingImage: `image was sent by URL: ${path}` };
-    try {
-      if ((await stat(path)).size > MAX_EMBED_BYTES) return { record: rec, missingImage: `image too large to embed: ${path}` };
-      return { record: rec, imageBytes: await readFile(path) };
-    } catch {
-      return { record: rec, missingImage: `image not found at ${path}` };
-    }
+    return { record: rec, ...(await vouchedImage(rec.input, this.stdinBytes ? { stdinBytes: this.stdinBytes } : {})) };
   }
 
   /** The self-contained HTML report of these records, with their images. */

@@ -10,21 +10,36 @@ import type Conf from 'conf';
 import { ConfigError } from '../errors.js';
 import { importEsm } from '../lazy/esm.js';
 import { ensureOwnDir } from '../local/safe-files.js';
+import { type DefaultKey, type Stored, type StoredProfile, checkShape } from './shape.js';
+
+export { DEFAULT_KEYS, type DefaultKey } from './shape.js';
+
+/** Where a profile's key lives: the OS keyring, or this 0600 file. */
+export type KeyStorage = 'keyring' | 'file';
 
 export interface Profile {
   name: string;
-  key: string;
   baseUrl: string;
+  storage: KeyStorage;
+  /** The key itself: only for storage 'file'. */
+  key?: string;
+  /** The keyring entry's account name: only for storage 'keyring'. */
+  keyring?: string;
+  /** The masked key (never the key): shown by `geo keys list` without a keyring call. */
+  masked?: string;
 }
 
-export const DEFAULT_KEYS = ['depth', 'format', 'confirm_threshold'] as const;
-export type DefaultKey = (typeof DEFAULT_KEYS)[number];
+/** What saveProfile writes: the key into the file, or a reference to its keyring entry. */
+export type NewProfile = { name: string; baseUrl: string } & ({ key: string } | { keyring: string; masked: string });
 
-interface Stored {
-  active?: string;
-  profiles: Record<string, { key: string; baseUrl: string }>;
-  defaults: Partial<Record<DefaultKey, string>>;
-}
+const toProfile = (name: string, v: StoredProfile): Profile => ({
+  name,
+  baseUrl: v.baseUrl,
+  storage: v.keyring !== undefined ? 'keyring' : 'file',
+  ...(v.key !== undefined ? { key: v.key } : {}),
+  ...(v.keyring !== undefined ? { keyring: v.keyring } : {}),
+  ...(v.masked !== undefined ? { masked: v.masked } : {}),
+});
 
 export class ConfigStore {
   private conf: Conf<Stored> | undefined;
@@ -49,9 +64,7 @@ export class ConfigStore {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
         text = '{}';
       }
-      const parsed = JSON.parse(text) as Partial<Stored> | null;
-      const obj = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {};
-      this.cached = { profiles: {}, defaults: {}, ...obj };
+      this.cached = checkShape(JSON.parse(text) as unknown, this.path);
       return this.cached;
     } catch (err) {
       throw this.configError(err);
@@ -105,8 +118,7 @@ export class ConfigStore {
   }
 
   profiles(): Profile[] {
-    const p = this.read().profiles ?? {};
-    return Object.entries(p).map(([name, v]) => ({ name, key: v.key, baseUrl: v.baseUrl }));
+    return Object.entries(this.read().profiles).map(([name, v]) => toProfile(name, v));
   }
 
   profile(name: string): Profile | undefined {
@@ -117,22 +129,26 @@ export class ConfigStore {
     return this.read().active;
   }
 
-  async saveProfile(profile: Profile): Promise<void> {
+  /** Replaces the whole entry: a key moved into the keyring leaves nothing of itself in the file. */
+  async saveProfile(profile: NewProfile): Promise<void> {
+    const { name, ...entry } = profile;
     await this.write((conf) => {
-      conf.set('profiles', { ...conf.get('profiles'), [profile.name]: { key: profile.key, baseUrl: profile.baseUrl } });
-      if (!conf.get('active')) conf.set('active', profile.name);
+      conf.set('profiles', { ...conf.get('profiles'), [name]: entry });
+      if (!conf.get('active')) conf.set('active', name);
     });
   }
 
-  async removeProfile(name: string): Promise<boolean> {
-    if (!(name in (this.read().profiles ?? {}))) return false;
+  /** The removed profile (its keyring entry is the caller's to delete), or undefined if there was none. */
+  async removeProfile(name: string): Promise<Profile | undefined> {
+    const removed = this.profile(name);
+    if (!removed) return undefined;
     await this.write((conf) => {
       const all = { ...conf.get('profiles') };
       delete all[name];
       conf.set('profiles', all);
       if (conf.get('active') === name) conf.delete('active');
     });
-    return true;
+    return removed;
   }
 
   async setActive(name: string): Promise<void> {
@@ -141,7 +157,7 @@ export class ConfigStore {
   }
 
   getDefault(key: DefaultKey): string | undefined {
-    return this.read().defaults?.[key];
+    return this.read().defaults[key];
   }
 
   async setDefault(key: DefaultKey, value: string | undefined): Promise<void> {

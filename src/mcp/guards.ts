@@ -5,7 +5,8 @@
  * --max-credits-per-call and --max-credits (the whole server run). Refusals happen before anything
  * is read or sent.
  */
-import { realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { BudgetName } from '../batch/plan.js';
 import { UsageError } from '../errors.js';
@@ -77,7 +78,12 @@ export class AllowedDirs {
     return real;
   }
 
-  /** A file to write: its folder must be allowed, and an existing file there must not be a link leading out. */
+  /**
+   * A file to write: its real folder must be allowed, and the name itself must not be a symbolic
+   * link, dangling or not (a dangling `allowed/x.csv -> /outside/victim.csv` once made geo create
+   * the victim), nor anything but a plain file with one name (a hard link writes through to its
+   * twin, wherever that is). write() checks again on the descriptor it writes through.
+   */
   async writable(name: string): Promise<string> {
     const full = resolve(this.cwd, name);
     let folder: string;
@@ -87,9 +93,34 @@ export class AllowedDirs {
       throw this.contains(dirname(full)) ? new UsageError(`${name}: its folder does not exist`) : this.outside(name, undefined);
     }
     const target = join(folder, basename(full));
-    const real = await realpath(target).catch(() => target);
-    if (!this.contains(folder) || !this.contains(real)) throw this.outside(name, real);
-    return real;
+    if (!this.contains(folder)) throw this.outside(name, target);
+    const st = await lstat(target).catch(() => undefined);
+    if (st?.isSymbolicLink()) throw this.notPlain(name, 'is a symbolic link');
+    if (st && !st.isFile()) throw this.notPlain(name, 'is not a plain file');
+    if (st && st.nlink > 1) throw this.notPlain(name, 'is a hard link to another file');
+    return target;
+  }
+
+  private notPlain(name: string, what: string): RefusedError {
+    return new RefusedError('outside_allowed_dirs', `${name} ${what}: geo mcp writes only plain files inside the allowed folders, never through links; nothing was written`, 'choose another name for `out`');
+  }
+
+  /**
+   * Writes `data` to a name writable() returned, never through a link: O_NOFOLLOW refuses a symlink
+   * that appeared since the check, and the descriptor's own stat a hard link, before a byte is written.
+   */
+  async write(path: string, data: string | Uint8Array): Promise<void> {
+    const fh = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o644).catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'ELOOP' ? this.notPlain(path, 'is a symbolic link') : err;
+    });
+    try {
+      const st = await fh.stat();
+      if (!st.isFile() || st.nlink > 1) throw this.notPlain(path, st.isFile() ? 'is a hard link to another file' : 'is not a plain file');
+      await fh.truncate(0);
+      await fh.writeFile(data);
+    } finally {
+      await fh.close();
+    }
   }
 
   /**

@@ -64,7 +64,7 @@ export async function locateTool(t: ToolCtx, raw: unknown): Promise<ToolResult> 
   if (s.scopeNote !== undefined) t.log(s.scopeNote);
   return t.budget.run(async (limit, charge) => {
     s.batch = { ...s.batch, maxCredits: limit.maxCredits, budgetName: limit.name, yes: false };
-    const run = startLocate(t.ctx, s);
+    const run = await startLocate(t.ctx, s);
     const how = new Map<BatchRecord, Finished>();
     let result;
     try {

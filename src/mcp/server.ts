@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, Server, StdioServerTransport } from './sdk.js';
 import { ApiError, ContractError, NetworkError, RequestValidationError, TimeoutError } from '../api/errors.js';
 import type { Ctx } from '../context.js';
-import { CancelledError, ConfigError, MissingKeyError, ServiceAnswerError, UsageError } from '../errors.js';
+import { CancelledError, ConfigError, KeyringError, MissingKeyError, ServiceAnswerError, UsageError } from '../errors.js';
 import { describe, describeError } from '../output/errors.js';
 import { redact, sanitizeInline } from '../output/sanitize.js';
 import type { AllowedDirs, Budget } from './guards.js';
@@ -28,6 +28,7 @@ export interface ServeOptions {
 function codeOf(err: unknown): string {
   if (err instanceof RefusedError || err instanceof ApiError || err instanceof RequestValidationError) return err.code;
   if (err instanceof MissingKeyError) return 'missing_key';
+  if (err instanceof KeyringError) return 'keyring';
   if (err instanceof UsageError) return 'usage';
   if (err instanceof ConfigError) return 'config';
   if (err instanceof CancelledError) return 'cancelled';
@@ -75,13 +76,15 @@ export async function serve(ctx: Ctx, o: ServeOptions): Promise<void> {
   const list = tools(o.readOnly);
   const byName = new Map<string, Tool>(list.map((t) => [t.name, t]));
   const tctx = toolContext(ctx);
+  // The keys known so far: the environment's or the file's (resolving registers them), and one read
+  // from the keyring (read before it is sent, so before any answer could echo it).
   const secrets = (): string[] => {
     try {
-      const key = ctx.resolved().key?.value;
-      return key ? [key] : [];
+      ctx.resolved();
     } catch {
-      return [];
+      // a key that does not resolve was never sent
     }
+    return [...ctx.secrets()];
   };
 
   const server = new Server(

@@ -2,7 +2,7 @@
  * The tools of `geo mcp`, each a thin wrapper over the command's own plain function (run.ts), so
  * an agent gets what `geo <command> --json` gives, checked by the same rules.
  */
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { runAnalyses } from '../commands/analyses/run.js';
 import { runCreate, runList } from '../commands/cases/run.js';
@@ -97,10 +97,11 @@ function exportTool(canWrite: boolean) {
     const format = chooseFormat(a.format, out);
     // An agent's export is returned inline or written whole: read into memory (the CLI streams).
     const records = [...(await selectRecords(t.ctx, { sources, all: Boolean(a.all), history: Boolean(a.history), includeSandbox: Boolean(a.include_sandbox) }, t.log))];
-    const rendered = await renderRecords(t.ctx, format, records, t.log);
+    // A results file may name any path as a result's image: only those inside the allowed folders are read.
+    const rendered = await renderRecords(t.ctx, format, records, t.log, { confine: (p) => t.dirs.readable(p) });
     const text = typeof rendered === 'string' || Buffer.isBuffer(rendered) ? rendered : [...rendered].join('');
     if (out !== undefined) {
-      await writeFile(out, text);
+      await t.dirs.write(out, text);
       return { text: `wrote ${count(records.length, 'result')} to ${out} (${format})`, data: { out, format, results: records.length } };
     }
     // A zip (kmz) is no text to hand back inline: only a file can carry it.

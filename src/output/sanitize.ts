@@ -3,6 +3,7 @@
  * clipboard OSC 52), C1 controls, carriage returns and bidi overrides could rewrite the screen or
  * disguise text. Secrets are redacted from anything logged.
  */
+import { maskSecrets } from '../api/mask.js';
 
 // C0 controls except \t and \n, DEL, C1 controls, and the bidi embedding/override/isolate marks.
 // eslint-disable-next-line no-control-regex
@@ -39,11 +40,12 @@ export function sanitizeJsonText(raw: string): string {
   return raw.replace(UNSAFE_WITH_NEWLINES, (ch) => (ch === '\n' || ch === '\t' ? ch : ch === '\r' ? '' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
-/** Replaces every occurrence of each secret (and Bearer/x-api-key header values) with a mask. */
+/**
+ * Replaces each secret (in any case, and with whitespace or zero-width characters slipped between
+ * its characters: api/mask.ts secretPattern) and Bearer/x-api-key header values with a mask.
+ */
 export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('[REDACTED]');
-  return out
+  return maskSecrets(text, secrets)
     .replace(/(authorization:\s*bearer\s+)[^\s"',]+/gi, '$1[REDACTED]')
     .replace(/(x-api-key:\s*)[^\s"',]+/gi, '$1[REDACTED]')
     .replace(/\b(orca_[a-z]+_)[A-Za-z0-9_-]{4,}/g, '$1[REDACTED]');

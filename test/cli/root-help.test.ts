@@ -11,7 +11,7 @@ import { runCli } from '../helpers/run-cli.js';
 
 async function program(argv: string[]): Promise<Command> {
   const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, colorOut: false, colorErr: false, columns: 100 };
-  return buildProgram({ io, env: {}, now: Date.now, sleep: async () => {}, signal: new AbortController().signal, version: '0.0.0', probe: processProbe(), outputClosed: new AbortController().signal, keepRunningOnClosedOutput: () => () => undefined }, argv, () => {});
+  return buildProgram({ io, env: {}, now: Date.now, sleep: async () => {}, signal: new AbortController().signal, version: '0.0.0', probe: processProbe(), outputClosed: new AbortController().signal, keepRunningOnClosedOutput: () => () => undefined, execPath: process.execPath }, argv, () => {});
 }
 
 describe('root help from recorded nouns', () => {

@@ -13,7 +13,7 @@ import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 async function program(argv: string[]): Promise<Command> {
   const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, colorOut: false, colorErr: false, columns: 100 };
-  return buildProgram({ io, env: {}, now: Date.now, sleep: async () => {}, signal: new AbortController().signal, version: '0.0.0', probe: processProbe(), outputClosed: new AbortController().signal, keepRunningOnClosedOutput: () => () => undefined }, argv, () => {});
+  return buildProgram({ io, env: {}, now: Date.now, sleep: async () => {}, signal: new AbortController().signal, version: '0.0.0', probe: processProbe(), outputClosed: new AbortController().signal, keepRunningOnClosedOutput: () => () => undefined, execPath: process.execPath }, argv, () => {});
 }
 
 /** "--depth=" for a flag that takes a value, "--async" otherwise: the spec's notation. */
@@ -90,7 +90,7 @@ describe('the bash script in bash', () => {
   it('nouns, subcommands, flags and flag values', async () => {
     expect(await complete('geo ke')).toEqual(['keys']);
     expect(await complete('geo c')).toEqual(['cases', 'completion', 'config', 'credits']);
-    expect(await complete('geo keys ')).toEqual(['add', 'list', 'remove', 'show', 'test', 'use']);
+    expect(await complete('geo keys ')).toEqual(['add', 'list', 'migrate', 'remove', 'show', 'test', 'use']);
     expect(await complete('geo --profile work keys a')).toEqual(['add']);
     expect(await complete('geo keys add --no-')).toEqual(['--no-color', '--no-input', '--no-verify']);
     expect(await complete('geo cases create --')).toContain('--description');

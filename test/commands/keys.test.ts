@@ -1,4 +1,8 @@
-/** geo keys: add/list/use/remove/show/test against a real sandbox, TTY and piped. */
+/**
+ * geo keys: add/list/use/remove/show/test against a real sandbox, TTY and piped. These runs have no
+ * D-Bus session bus, so no OS keyring answers and keys go to the 0600 file with a notice
+ * (test/security/keyring.test.ts runs a real Secret Service).
+ */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +27,8 @@ describe('geo keys add', () => {
     const r = await run(['keys', 'add', 'work', '--stdin', '--base-url', sb.url], { stdin: `${ENT}\n` });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/Saved profile "work" \(orca_sandbox_…rise, http:\/\/127\.0\.0\.1:\d+; verified, \d+ credits available\), active/);
+    expect(r.stderr).toMatch(/Saved profile "work" \(orca_sandbox_…rise, http:\/\/127\.0\.0\.1:\d+; verified, \d+ credits available; key in the file .*config\.json\), active/);
+    expect(r.stderr).toMatch(/^notice: no OS keyring answered \(no D-Bus session bus.*\), so the key is stored in the 0600 file .*config\.json — --insecure-storage/m);
     expect(r.stderr + r.stdout).not.toContain(ENT);
     const file = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(file).toMatchObject({ active: 'work', profiles: { work: { key: ENT, baseUrl: sb.url } } });
@@ -59,7 +64,7 @@ describe('geo keys add', () => {
     const { run } = session();
     const r = await run(['keys', 'add', 'offline', '--stdin', '--no-verify', '--base-url', 'https://oceanir.ai'], { stdin: 'orca_live_abcdefgh1234' });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('(orca_live_…1234, https://oceanir.ai; not verified), active');
+    expect(r.stderr).toContain('(orca_live_…1234, https://oceanir.ai; not verified; key in the file ');
     expect(sb.ledger()).toBeDefined();
   });
 
@@ -105,17 +110,17 @@ describe('geo keys list / use / remove', () => {
     const { run } = await twoProfiles();
     const piped = await run(['keys', 'list']);
     expect(piped.code).toBe(0);
-    expect(piped.stdout.split('\n')[0]).toMatch(/^\s+NAME\s+KEY\s+BASE URL$/);
-    expect(piped.stdout).toMatch(/^\*\s+work\s+orca_sandbox_…rise\s+http:\/\/127/m);
-    expect(piped.stdout).toMatch(/^\s+play\s+orca_sandbox_…\s+http/m);
+    expect(piped.stdout.split('\n')[0]).toMatch(/^\s+NAME\s+KEY\s+BASE URL\s+STORED$/);
+    expect(piped.stdout).toMatch(/^\*\s+work\s+orca_sandbox_…rise\s+http:\/\/127\S+\s+file$/m);
+    expect(piped.stdout).toMatch(/^\s+play\s+orca_sandbox_…\s+http\S+\s+file$/m);
     expect(piped.stdout).not.toMatch(/[┌─│]/);
     const tty = await run(['keys', 'list'], { tty: true });
     expect(tty.stdout).toMatch(/[┌─│]/);
     for (const r of [piped, tty]) expect(r.stdout + r.stderr).not.toMatch(new RegExp(`${ENT}|${PRO}`));
     const json = JSON.parse((await run(['keys', 'list', '--json'])).stdout);
     expect(json).toEqual([
-      { name: 'play', key: 'orca_sandbox_…', baseUrl: sb.url, active: false },
-      { name: 'work', key: 'orca_sandbox_…rise', baseUrl: sb.url, active: true },
+      { name: 'play', key: 'orca_sandbox_…', baseUrl: sb.url, active: false, storage: 'file' },
+      { name: 'work', key: 'orca_sandbox_…rise', baseUrl: sb.url, active: true, storage: 'file' },
     ]);
   });
 
@@ -149,13 +154,15 @@ describe('geo keys show / test: precedence flag > env > profile', () => {
     const { run } = session();
     await run(['keys', 'add', 'work', '--stdin', '--base-url', sb.url], { stdin: ENT });
     const fromProfile = JSON.parse((await run(['keys', 'show', '--json'])).stdout);
-    expect(fromProfile).toEqual({ key: { value: 'orca_sandbox_…rise', source: 'profile' }, baseUrl: { value: sb.url, source: 'profile' }, profile: { name: 'work', source: 'profile' } });
+    expect(fromProfile).toEqual({ key: { value: 'orca_sandbox_…rise', source: 'profile', storage: 'file' }, baseUrl: { value: sb.url, source: 'profile' }, profile: { name: 'work', source: 'profile' } });
     const envKey = 'orca_live_fromtheenvironment42';
     const fromEnv = await run(['keys', 'show', '--json'], { env: { GEO_API_KEY: envKey, GEO_BASE_URL: 'https://env.example' } });
-    expect(JSON.parse(fromEnv.stdout)).toMatchObject({ key: { value: 'orca_live_…nt42', source: 'env' }, baseUrl: { source: 'env' } });
+    // GEO_API_KEY goes with GEO_BASE_URL, not with the active profile (test/security/key-binding.test.ts).
+    expect(JSON.parse(fromEnv.stdout)).toEqual({ key: { value: 'orca_live_…nt42', source: 'env', storage: 'env' }, baseUrl: { value: 'https://env.example', source: 'env' }, profile: null });
     const flag = await run(['keys', 'show', '--base-url', 'https://flag.example'], { env: { GEO_BASE_URL: 'https://env.example', GEO_API_KEY: envKey }, tty: true });
     expect(flag.stdout).toMatch(/base URL.*https:\/\/flag\.example.*flag/);
     expect(flag.stdout).toMatch(/key.*orca_live_…nt42.*env/);
+    expect(flag.stdout).toMatch(/stored.*environment \(GEO_API_KEY\)/);
     for (const r of [fromEnv, flag]) expect(r.stdout + r.stderr).not.toContain(envKey);
   });
 
@@ -164,12 +171,12 @@ describe('geo keys show / test: precedence flag > env > profile', () => {
     await run(['keys', 'add', 'work', '--stdin', '--base-url', sb.url], { stdin: ENT });
     const ok = await run(['keys', 'test']);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^ok: the key works\nkey\s+orca_sandbox_…rise \(from profile, profile work\)\nbase URL\s+http:\/\/127\.0\.0\.1:\d+\ncredits\s+\d+ available/);
-    const envWins = await run(['keys', 'test', '--json'], { env: { GEO_API_KEY: PRO } });
-    expect(JSON.parse(envWins.stdout)).toMatchObject({ ok: true, key: 'orca_sandbox_…', keySource: 'env' });
+    expect(ok.stdout).toMatch(/^ok: the key works\nkey\s+orca_sandbox_…rise \(from profile, profile work; file .*config\.json\)\nbase URL\s+http:\/\/127\.0\.0\.1:\d+\ncredits\s+\d+ available/);
+    const envWins = await run(['keys', 'test', '--json'], { env: { GEO_API_KEY: PRO, GEO_BASE_URL: sb.url } });
+    expect(JSON.parse(envWins.stdout)).toMatchObject({ ok: true, key: 'orca_sandbox_…', keySource: 'env', storage: 'env' });
     const bad = 'orca_live_wrongwrongwrong0001';
     for (const debug of [[], ['--debug']]) {
-      const r = await run(['keys', 'test', ...debug], { env: { GEO_API_KEY: bad } });
+      const r = await run(['keys', 'test', ...debug], { env: { GEO_API_KEY: bad, GEO_BASE_URL: sb.url } });
       expect(r.code).toBe(3);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/error: the API key was refused \(401\)/);

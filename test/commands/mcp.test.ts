@@ -7,11 +7,10 @@
 import { copyFileSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GEO_BIN, binEnv, spawnGeo } from '../helpers/run-cli.js';
+import { callTool, startMcpServer } from '../helpers/mcp-client.js';
+import { binEnv, spawnGeo } from '../helpers/run-cli.js';
 import { FIXTURES, KEYS, withSandbox } from '../helpers/sandbox.js';
 
 const sb = withSandbox();
@@ -20,7 +19,7 @@ const ALL_TOOLS = ['analyses', 'cases_create', 'cases_list', 'credits', 'export'
 const READ_ONLY_TOOLS = ['analyses', 'cases_list', 'credits', 'export', 'history', 'inspect', 'usage'];
 
 /** What the server sent (every message) and wrote on stderr, across all servers of this file. */
-const traffic: string[] = [];
+const trafficOf: string[][] = [];
 const stderrs: Array<() => string> = [];
 const servers: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -34,22 +33,11 @@ function serverEnv(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 async function startMcp(args: string[], o: { cwd?: string; env?: Record<string, string> } = {}): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [GEO_BIN, 'mcp', ...args], env: o.env ?? serverEnv(), cwd: o.cwd ?? tmp('geo-mcp-cwd-'), stderr: 'pipe' });
-  let err = '';
-  transport.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
-  stderrs.push(() => err);
-  // Every message from the server, the initialize answer included: the client sets onmessage when it connects.
-  // (Undefined until set: the client chains to whatever handler it finds there.)
-  let deliver: ((m: JSONRPCMessage) => void) | undefined;
-  const record = (m: JSONRPCMessage) => {
-    traffic.push(JSON.stringify(m));
-    deliver?.(m);
-  };
-  Object.defineProperty(transport, 'onmessage', { get: () => (deliver ? record : undefined), set: (fn: (m: JSONRPCMessage) => void) => (deliver = fn) });
-  const client = new Client({ name: 'geo-test', version: '1.0.0' });
-  await client.connect(transport);
-  servers.push(() => client.close());
-  return client;
+  const server = await startMcpServer(args, { env: o.env ?? serverEnv(), cwd: o.cwd ?? tmp('geo-mcp-cwd-') });
+  trafficOf.push(server.traffic);
+  stderrs.push(server.stderr);
+  servers.push(server.close);
+  return server.client;
 }
 
 interface Structured {
@@ -58,11 +46,7 @@ interface Structured {
   error?: { code: string; message: string; hint?: string };
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: Structured; text: string }> {
-  const r = await client.callTool({ name, arguments: args });
-  const content = r.content as Array<{ type: string; text: string }>;
-  return { isError: r.isError === true, data: r.structuredContent as Structured, text: content.map((c) => c.text).join('\n') };
-}
+const call = (client: Client, name: string, args: Record<string, unknown>) => callTool<Structured>(client, name, args);
 
 const requests = () => sb.ledger().keys[KEYS.pro]!.requests;
 const debits = () => sb.ledger().keys[KEYS.pro]!.debits;
@@ -212,6 +196,7 @@ describe('geo mcp, driven by the SDK client over stdio', () => {
   });
 
   it('the key is in no message the servers sent and in none of their stderr', () => {
+    const traffic = trafficOf.flat();
     expect(traffic.length).toBeGreaterThan(20);
     for (const m of traffic) expect(m).not.toContain(KEYS.pro);
     for (const err of stderrs) {

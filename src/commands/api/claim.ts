@@ -25,7 +25,7 @@ export interface ApiClaim {
 }
 
 /** The claim a geolocate body stands for, or undefined when the body is not one (the service says why). */
-export function apiClaim(ctx: Pick<Ctx, 'store' | 'account' | 'serviceId'>, body: Buffer | undefined): ApiClaim | undefined {
+export async function apiClaim(ctx: Pick<Ctx, 'store' | 'account' | 'serviceId'>, body: Buffer | undefined): Promise<ApiClaim | undefined> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body?.toString('utf8') ?? '');
@@ -41,7 +41,7 @@ export function apiClaim(ctx: Pick<Ctx, 'store' | 'account' | 'serviceId'>, body
   } else if (typeof o.image_url === 'string' && o.image_url !== '') {
     job = { id: `url:${o.image_url}`, sha256: null, inputs: [o.image_url], source: { kind: 'url', url: o.image_url } };
   } else return undefined;
-  const account = ctx.account();
+  const account = await ctx.account();
   const ledger = new Ledger({
     store: ctx.store(), ...(account !== undefined ? { account } : {}), origin: ctx.serviceId(), keepMetadata: true, downscale: false,
     request: requestParams(o), async: o.async === true,

@@ -59,7 +59,7 @@ export const api: Handler = async (ctx, args, opts) => {
   const plan = await planApi(ctx, optionsOf(args[0], opts));
   if (plan.spend) await requireSpendConsent(ctx, plan.spend);
   // A geolocate goes through the store's claims (claim.ts): answered before, it is printed from there.
-  const claim = plan.spend ? apiClaim(ctx, plan.body) : undefined;
+  const claim = plan.spend ? await apiClaim(ctx, plan.body) : undefined;
   const turn = claim ? await takeTurn(ctx, claim, { ...(plan.userKey !== undefined ? { user: plan.userKey } : {}), planned: plan.idempotencyKey! }) : undefined;
   let res: RawResponse;
   if (turn && 'stored' in turn) {

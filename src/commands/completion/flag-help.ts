@@ -47,6 +47,7 @@ export const FLAG_HELP: Record<string, string> = {
   '--description': 'what the case is about',
   '--stdin': 'read the key from standard input',
   '--no-verify': 'save without checking the key',
+  '--insecure-storage': 'keep the key in the 0600 config file, not the OS keyring',
   '--open': 'open it in the browser',
   '--html': 'save the HTML into this file',
   '--host': 'interface to listen on',

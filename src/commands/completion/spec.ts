@@ -63,10 +63,11 @@ export const COMMANDS: Record<string, CmdSpec> = {
     description: 'API key profiles',
     flags: [],
     subcommands: {
-      add: leaf('store a key (hidden prompt or --stdin)', ['--stdin', '--no-verify']),
+      add: leaf('store a key (hidden prompt or --stdin)', ['--stdin', '--no-verify', '--insecure-storage']),
       list: { ...leaf('list profiles'), aliases: ['ls'] },
       use: leaf('make a profile active', [], 'profiles'),
       remove: { ...leaf('delete a profile', [], 'profiles'), aliases: ['rm'] },
+      migrate: leaf('move file keys into the OS keyring', [], 'profiles'),
       show: leaf('which key, base URL and profile win now'),
       test: leaf('check the key with a credits call'),
     },

@@ -60,7 +60,7 @@ function totalPlan(plans: readonly BatchPlan[]): BatchPlan {
 
 export async function locateDepths(ctx: Ctx, s: EvalSettings, images: readonly EvalImage[], hooks: { evidence: Evidence; say: Say; onEvent: (depth: Depth, e: BatchEvent) => void }): Promise<Ran> {
   const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
-  const account = ctx.account();
+  const account = await ctx.account();
   const what = `${images.length} image${images.length === 1 ? '' : 's'} at depth ${s.depths.join(', ')}`;
   const deps = (depth: Depth, consent: Pick<BatchDeps, 'confirm' | 'noPrompt'>): BatchDeps => ({
     client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: ctx.signal, cwd: resolve('.'),

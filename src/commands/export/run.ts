@@ -3,13 +3,12 @@
  * (prefix), analysis id or --all, and results read from NDJSON/JSON files or stdin; and the text
  * of that file (the command writes it; geo mcp returns it).
  */
-import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { type ProvenanceRecord, parseNdjsonResults, readNdjsonResults } from '../../local/store.js';
+import { type VouchOptions, vouchedImage } from '../../local/vouched-image.js';
 import { findStored } from '../../store/find.js';
 import type { StoredResult } from '../../store/index.js';
 import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderKMZ, streamExport } from '../../output/export/index.js';
@@ -23,8 +22,6 @@ export interface Selection {
 }
 
 type Warn = (line: string) => void;
-/** Larger images are not embedded: the report should stay mailable (sharp, when present, shrinks them first). */
-const MAX_EMBED_BYTES = 25 * 1024 * 1024;
 const FILE_SOURCE = /\.(ndjson|jsonl|json)$/i;
 
 async function readAll(stream: Readable): Promise<string> {
@@ -82,27 +79,19 @@ export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel:
   })();
 }
 
-/** The analysed image, if it is still where it was and still the same bytes. */
-async function imageFor(rec: ProvenanceRecord): Promise<ReportSource> {
-  const path = rec.input.path;
-  if (!path || path === '-' || /^https?:\/\//i.test(path)) return { record: rec, missingImage: path.startsWith('http') ? `image was sent by URL: ${path}` : 'image came from stdin: not kept' };
-  try {
-    if ((await stat(path)).size > MAX_EMBED_BYTES) return { record: rec, missingImage: `image too large to embed: ${path}` };
-    const bytes = await readFile(path);
-    const sha = createHash('sha256').update(bytes).digest('hex');
-    if (rec.input.sha256 && sha !== rec.input.sha256) return { record: rec, missingImage: `${path} has changed since the analysis (sha256 differs): not shown` };
-    return { record: rec, imageBytes: bytes };
-  } catch {
-    return { record: rec, missingImage: `image not found at ${path}` };
-  }
-}
-
-/** The export: chunks of text for the text formats (streamed), a zip Buffer for kmz, the report's HTML. */
-export async function renderRecords(ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, selected: Iterable<ProvenanceRecord>, warn: (l: string) => void): Promise<Iterable<string> | string | Buffer> {
+/**
+ * The export: chunks of text for the text formats (streamed), a zip Buffer for kmz, the report's
+ * HTML. Reports and KMZ embed only the image each record vouches for (local/vouched-image.ts);
+ * `confine` is geo mcp's --allow-dir, applied to the image paths a results file names.
+ */
+export async function renderRecords(
+  ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, selected: Iterable<ProvenanceRecord>, warn: (l: string) => void, o: Pick<VouchOptions, 'confine'> = {},
+): Promise<Iterable<string> | string | Buffer> {
   if (format !== 'html' && format !== 'kmz') return streamExport(format, selected);
   const records = [...selected];
-  if (format === 'kmz') return renderKMZ(await Promise.all(records.map(imageFor)), { now: ctx.now() });
-  const report = await buildHtmlReport(await Promise.all(records.map(imageFor)), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version });
+  const images = async (): Promise<ReportSource[]> => Promise.all(records.map(async (record) => ({ record, ...(await vouchedImage(record.input, o)) })));
+  if (format === 'kmz') return renderKMZ(await images(), { now: ctx.now() });
+  const report = await buildHtmlReport(await images(), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version });
   if (!report.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
   return report.html;
 }

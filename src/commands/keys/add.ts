@@ -1,11 +1,15 @@
 /**
  * `geo keys add [name]`: the key comes from a hidden prompt or stdin, never argv (argv shows in
- * `ps` and shell history). It is checked with a free credits call before it is stored.
+ * `ps` and shell history). It is checked with a free credits call before it is stored, in the OS
+ * keyring unless none answers or --insecure-storage says otherwise (config/key-storage.ts).
  */
 import type { Readable } from 'node:stream';
 import { ApiClient, normalizeBaseUrl } from '../../api/client.js';
 import { ApiError } from '../../api/errors.js';
+import { forgetKeyringKey, placeKey, preflight } from '../../config/key-storage.js';
+import { checkKeyText } from '../../config/key-text.js';
 import { DEFAULT_BASE_URL, maskKey } from '../../config/resolve.js';
+import type { KeyStorage } from '../../config/store.js';
 import type { Ctx } from '../../context.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { redact } from '../../output/sanitize.js';
@@ -15,6 +19,8 @@ export interface AddOptions {
   stdin?: boolean;
   verify?: boolean;
   baseUrl?: string;
+  /** Keep the key in the 0600 config file, not the OS keyring. */
+  insecureStorage?: boolean;
 }
 
 export interface AddResult {
@@ -25,6 +31,10 @@ export interface AddResult {
   verified: boolean;
   balance?: number;
   replaced: boolean;
+  /** Where the key is kept now. */
+  storage: KeyStorage;
+  /** Lines to show once: why the key went to the file, or that an old keyring entry could not be deleted. */
+  notices: string[];
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -69,10 +79,13 @@ export async function runAdd(ctx: Ctx, opts: AddOptions): Promise<AddResult> {
     if (!(await ctx.prompt.confirm(`Replace the key of profile "${name}"?`, false))) throw new CancelledError('nothing changed');
   }
 
-  const key = await readKey(ctx, opts);
-  if (!key) throw new UsageError('the key is empty', opts.stdin ? 'pipe the key into --stdin' : 'paste the key at the prompt');
-  if (/\s/.test(key)) throw new UsageError('the key contains spaces or line breaks', 'give exactly one key');
+  const checked = checkKeyText(await readKey(ctx, opts));
+  if ('problem' in checked) throw new UsageError(`the key ${checked.problem}: nothing was stored or sent`, checked.problem === 'is empty' ? (opts.stdin ? 'pipe the key into --stdin' : 'paste the key at the prompt') : 'give exactly one key, as the service issued it');
+  const key = checked.key;
   const baseUrl = await chooseBaseUrl(ctx, opts, existing?.baseUrl);
+  const insecure = Boolean(opts.insecureStorage);
+  // GEO_KEYRING=required: no keyring, no request (the check below would send the key).
+  await preflight(ctx.vault, insecure);
 
   let balance: number | undefined;
   const verify = opts.verify !== false;
@@ -99,7 +112,14 @@ export async function runAdd(ctx: Ctx, opts: AddOptions): Promise<AddResult> {
     }
   }
 
-  await ctx.config.saveProfile({ name, key, baseUrl });
+  const placed = await placeKey(ctx.vault, name, key, { insecure, file: ctx.config.path });
+  const notices = placed.storage === 'file' && placed.notice ? [placed.notice] : [];
+  await ctx.config.saveProfile(placed.storage === 'keyring' ? { name, baseUrl, keyring: placed.keyring, masked: maskKey(key) } : { name, baseUrl, key });
+  // The replaced key must not linger in the keyring once this one went to the file.
+  if (existing?.storage === 'keyring' && placed.storage === 'file') {
+    const left = await forgetKeyringKey(ctx.vault, existing.keyring!);
+    if (left) notices.push(left);
+  }
   return {
     name,
     key: maskKey(key),
@@ -108,5 +128,7 @@ export async function runAdd(ctx: Ctx, opts: AddOptions): Promise<AddResult> {
     verified: verify,
     ...(balance !== undefined ? { balance } : {}),
     replaced: Boolean(existing),
+    storage: placed.storage,
+    notices,
   };
 }

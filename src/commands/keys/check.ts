@@ -1,18 +1,22 @@
 /** `geo keys show` (where each setting comes from now) and `geo keys test` (a free credits call). */
-import { maskKey, type Source } from '../../config/resolve.js';
+import type { ResolvedKey, Source } from '../../config/resolve.js';
 import type { Ctx } from '../../context.js';
 import { MissingKeyError } from '../../errors.js';
 
+/** Where a key is kept, in words: `keys show` and `keys test` say it. */
+export type StorageName = ResolvedKey['storage'];
+
 export interface ShowResult {
-  key: { value: string; source: Source } | null; // value masked
+  key: { value: string; source: Source; storage: StorageName } | null; // value masked
   baseUrl: { value: string; source: Source };
   profile: { name: string; source: Source } | null;
 }
 
+/** Needs no keyring call: a keyring profile keeps its masked key in the config file. */
 export function runShow(ctx: Ctx): ShowResult {
   const r = ctx.resolved();
   return {
-    key: r.key ? { value: maskKey(r.key.value), source: r.key.source } : null,
+    key: r.key ? { value: r.key.masked, source: r.key.source, storage: r.key.storage } : null,
     baseUrl: r.baseUrl,
     profile: r.profile ?? null,
   };
@@ -22,6 +26,7 @@ export interface TestResult {
   ok: true;
   key: string; // masked
   keySource: Source;
+  storage: StorageName;
   baseUrl: string;
   profile?: string;
   /** undefined when the snapshot left the figure out (shown as "missing"). */
@@ -38,8 +43,9 @@ export async function runTest(ctx: Ctx): Promise<TestResult> {
   const d: Partial<typeof res.data.data> = res.data.data ?? {};
   return {
     ok: true,
-    key: maskKey(r.key.value),
+    key: r.key.masked,
     keySource: r.key.source,
+    storage: r.key.storage,
     baseUrl: r.baseUrl.value,
     ...(r.profile ? { profile: r.profile.name } : {}),
     balance: d.balance,

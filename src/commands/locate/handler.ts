@@ -33,7 +33,7 @@ export const locate: Handler = async (ctx, args, opts) => {
   // DESIGN.md: many results into a pipe are NDJSON; one result, or a dry run's plan, is text.
   const format = chooseFormat(ctx, s.single || s.dryRun ? 'table' : 'ndjson', s.dryRun);
   const warn = (l: string) => note(ctx, l);
-  const run = startLocate(ctx, s);
+  const run = await startLocate(ctx, s);
   if (s.scopeNote !== undefined) warn(s.scopeNote);
   const { client, evidence } = run;
   const resume = (journal: string | undefined) => (journal ? resumeCommand(ctx, journal, s.batch) : undefined);

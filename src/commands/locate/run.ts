@@ -24,10 +24,13 @@ export interface LocateRun {
   account?: string;
 }
 
-/** The client and the evidence engine of a run, before anything is read or sent. */
-export function startLocate(ctx: Ctx, s: LocateSettings): LocateRun {
+/**
+ * The client and the evidence engine of a run, before anything is read or sent. The account is
+ * settled here, so a key that cannot be read (a locked keyring) stops the run before its first input.
+ */
+export async function startLocate(ctx: Ctx, s: LocateSettings): Promise<LocateRun> {
   const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
-  const account = ctx.account();
+  const account = await ctx.account();
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun });
   return { settings: s, client, evidence, ...(account !== undefined ? { account } : {}) };
 }

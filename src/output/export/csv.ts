@@ -1,10 +1,14 @@
 /**
- * One row per result for spreadsheets. RFC 4180: CRLF line ends, fields with a comma, quote, CR
- * or LF quoted with quotes doubled. Spreadsheet formula injection (OWASP "CSV Injection"): a text
- * cell beginning with = + - @ (or tab / CR, which some apps strip first) gets a leading ' so it
- * stays text. Numbers are written as numbers, so a negative latitude is not mangled. Columns added
- * later go last, so existing positions hold: stored_at (when the answer was received), then
- * sandbox ("sandbox" for a sandbox's simulated answer, else empty).
+ * One row per result for spreadsheets. RFC 4180: CRLF line ends, quotes doubled inside quoted
+ * fields. Spreadsheet formula injection (OWASP "CSV Injection"): a text cell beginning with
+ * = + - @ (or tab / CR, which some apps strip first) gets a leading ' so it stays text.
+ *
+ * Spreadsheets in semicolon locales read the file with `;` as the separator, and then a `;` inside
+ * a quoted cell starts a new one (`Tokyo;=1+1` became a formula): so every cell holding `,` or `;`
+ * is quoted, and a formula lead-in right after a `,` or `;` inside a cell (behind any quotes and
+ * whitespace) gets the same ' as one at its start. Numbers are written as numbers, so a negative
+ * latitude is not mangled. Columns added later go last, so existing positions hold: stored_at
+ * (when the answer was received), then sandbox ("sandbox" for a sandbox's simulated answer).
  */
 import type { ProvenanceRecord } from '../../local/store-types.js';
 import { sanitize } from '../sanitize.js';
@@ -20,9 +24,10 @@ type Cell = string | number | null | undefined;
 export function csvCell(v: Cell): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
-  let s = sanitize(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  // A lead-in at the start, or where a comma- or semicolon-reader would start a cell: the ' goes
+  // first, before any whitespace or quote a reader might strip.
+  const s = sanitize(v).replace(/(^|[,;])([\s"]*[=+\-@\t\r])/g, "$1'$2");
+  return /[",;\r\n\t]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function csvRow(cells: readonly Cell[]): string {

@@ -4,9 +4,11 @@
  * string goes through xmlText(); descriptions are escaped text, never CDATA (a "]]>" in a server
  * string would end a CDATA section early).
  *
- * In a KMZ (kmz.ts) the estimate's balloon is HTML instead: the analysed image (a file inside the
- * archive, files/...) above the place, confidence and reasoning. Its server strings are HTML-escaped
- * first, so after the XML layer is read they are still text, not markup, in Google Earth's balloon.
+ * Google Earth renders a <description> as HTML (Earth Pro runs scripts in balloons), so every
+ * description is HTML built here: server strings HTML-escaped (esc), lines joined with <br>, and
+ * the whole XML-escaped. Once the XML layer is read, a server's `</p><script>` is still text, never
+ * markup (issue 20; XML escaping alone let it through). In a KMZ (kmz.ts) the estimate's balloon
+ * also shows the analysed image (a file inside the archive, files/...) above the same lines.
  */
 import type { ProvenanceRecord } from '../../local/store-types.js';
 import { circleRing } from './geometry.js';
@@ -33,15 +35,19 @@ function data(fields: Record<string, string | number | null | undefined>): strin
   return `<ExtendedData>${rows.join('')}</ExtendedData>`;
 }
 
-function placemark(role: string, name: string, description: string, geometry: string, fields: Record<string, string | number | null | undefined>): string {
-  return `      <Placemark><name>${x(name)}</name><description>${x(description)}</description><styleUrl>#${role}</styleUrl>${data({ role, ...fields })}${geometry}</Placemark>`;
+/** `html` is a description built by asHtml() or balloonHtml(): every server string in it escaped. */
+function placemark(role: string, name: string, html: string, geometry: string, fields: Record<string, string | number | null | undefined>): string {
+  return `      <Placemark><name>${x(name)}</name><description>${x(html)}</description><styleUrl>#${role}</styleUrl>${data({ role, ...fields })}${geometry}</Placemark>`;
 }
 
-/** The estimate balloon as HTML: image (or why not), then the same text lines, escaped. */
+/** Text (server strings included) as a description's HTML: each line escaped, lines joined by <br>. */
+const asHtml = (text: string) => text.split('\n').map((l) => esc(l)).join('<br>');
+
+/** The estimate balloon of a KMZ: image (or why not), then the same lines. */
 function balloonHtml(balloon: Balloon, lines: string): string {
   // The image path is ours (files/<sha256 prefix>.<ext>), still escaped like everything else.
   const img = 'image' in balloon ? `<img src="${esc(balloon.image)}" width="400" alt="analysed image"><br>` : `<p><i>${esc(`no image: ${balloon.missing}`)}</i></p>`;
-  return img + lines.split('\n').map((l) => esc(l)).join('<br>');
+  return img + asHtml(lines);
 }
 
 function folder(item: ExportItem, balloon?: Balloon): string {
@@ -53,24 +59,24 @@ function folder(item: ExportItem, balloon?: Balloon): string {
     placemark(
       'estimate',
       placeName(b) || item.input,
-      balloon ? balloonHtml(balloon, text) : text,
+      balloon ? balloonHtml(balloon, text) : asHtml(text),
       `<Point><coordinates>${coord(item.lat, item.lng)}</coordinates></Point>`,
       { input: item.input, sha256: item.sha256, analysis_id: b.analysis_id, confidence: b.confidence, depth: b.depth, precision_tier: f?.precision_tier, exif_verdict: item.exif?.verdict },
     ),
   ];
   for (const c of item.candidates) {
     const desc = [`candidate ${c.rank}, confidence ${c.confidencePct ?? '?'}%`, ...c.supports.map((s) => `+ ${s}`), ...c.contradictions.map((s) => `- ${s}`)].join('\n');
-    marks.push(placemark('candidate', c.label || `candidate ${c.rank}`, desc, `<Point><coordinates>${coord(c.lat, c.lng)}</coordinates></Point>`, { rank: c.rank, confidence_pct: c.confidencePct }));
+    marks.push(placemark('candidate', c.label || `candidate ${c.rank}`, asHtml(desc), `<Point><coordinates>${coord(c.lat, c.lng)}</coordinates></Point>`, { rank: c.rank, confidence_pct: c.confidencePct }));
   }
   const ex = exifPointOf(item);
   if (ex && item.exif) {
     const e = item.exif;
-    marks.push(placemark('exif', 'EXIF GPS', `${e.verdict}: ${e.distanceKm ?? '?'} km from the estimate (tolerance ${e.toleranceKm} km)`, `<Point><coordinates>${coord(ex.lat, ex.lng)}</coordinates></Point>`, { verdict: e.verdict, distance_km: e.distanceKm }));
+    marks.push(placemark('exif', 'EXIF GPS', asHtml(`${e.verdict}: ${e.distanceKm ?? '?'} km from the estimate (tolerance ${e.toleranceKm} km)`), `<Point><coordinates>${coord(ex.lat, ex.lng)}</coordinates></Point>`, { verdict: e.verdict, distance_km: e.distanceKm }));
   }
   if (item.scope) {
     const s = item.scope;
     const ring = circleRing(s.lat, s.lng, s.radiusKm).map(([lng, lat]) => `${lng},${lat},0`).join(' ');
-    marks.push(placemark('scope', `scope: ${s.name}`, `search scope, ${s.radiusKm} km around ${s.lat}, ${s.lng}`, `<Polygon><tessellate>1</tessellate><outerBoundaryIs><LinearRing><coordinates>${ring}</coordinates></LinearRing></outerBoundaryIs></Polygon>`, { radius_km: s.radiusKm }));
+    marks.push(placemark('scope', `scope: ${s.name}`, asHtml(`search scope, ${s.radiusKm} km around ${s.lat}, ${s.lng}`), `<Polygon><tessellate>1</tessellate><outerBoundaryIs><LinearRing><coordinates>${ring}</coordinates></LinearRing></outerBoundaryIs></Polygon>`, { radius_km: s.radiusKm }));
   }
   // A sandbox's answer is simulated, never evidence: its folder says so in its name.
   const name = `${item.record.sandbox ? '[sandbox] ' : ''}${item.input || item.sha256 || 'result'}`;

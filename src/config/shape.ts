@@ -1,0 +1,63 @@
+/**
+ * The config file's shape, checked when it is read: a file edited by hand (or by another program)
+ * gives one line naming the file and the field, exit 2 (ConfigError), instead of a crash later
+ * (`{"profiles":"x"}` was exit 1 with no message; a number as a key, "key.slice is not a function").
+ * A key stored in the file is checked like every key that enters geo (key-text.ts).
+ */
+import { ConfigError } from '../errors.js';
+import { checkKeyText } from './key-text.js';
+
+export const DEFAULT_KEYS = ['depth', 'format', 'confirm_threshold'] as const;
+export type DefaultKey = (typeof DEFAULT_KEYS)[number];
+
+/** A profile as stored: the key itself (`key`, the 0600 file) or where the OS keyring holds it. */
+export interface StoredProfile {
+  baseUrl: string;
+  /** The key, when it is kept in this file (--insecure-storage, no keyring, or written before geo used the keyring). */
+  key?: string;
+  /** The keyring entry's account name (service "geo-cli"), when the key is in the OS keyring. */
+  keyring?: string;
+  /** The masked key (maskKey) of a keyring entry, so `geo keys list` needs no keyring call. */
+  masked?: string;
+}
+
+export interface Stored {
+  active?: string;
+  profiles: Record<string, StoredProfile>;
+  defaults: Partial<Record<DefaultKey, string>>;
+}
+
+const TOP = ['active', 'profiles', 'defaults', '__internal__'];
+const PROFILE = ['baseUrl', 'key', 'keyring', 'masked'];
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+
+/** The parsed file as geo's config, or a ConfigError naming `file` and the first wrong field. */
+export function checkShape(parsed: unknown, file: string): Stored {
+  const wrong = (field: string, what: string) =>
+    new ConfigError(`the config file ${file} has the wrong shape: ${field} ${what}`, 'repair that field, or delete the file and add your keys again with `geo keys add`');
+  if (!isObject(parsed)) throw wrong('the whole file', `must be a JSON object, not ${kind(parsed)}`);
+  for (const k of Object.keys(parsed)) if (!TOP.includes(k)) throw wrong(`"${k}"`, `is not a config field (fields: active, profiles, defaults)`);
+  if (parsed.active !== undefined && typeof parsed.active !== 'string') throw wrong('"active"', `must be a profile name (a string), not ${kind(parsed.active)}`);
+  const profiles = parsed.profiles ?? {};
+  if (!isObject(profiles)) throw wrong('"profiles"', `must be an object of profiles, not ${kind(profiles)}`);
+  for (const [name, p] of Object.entries(profiles)) {
+    const at = `profiles.${name}`;
+    if (!isObject(p)) throw wrong(at, `must be an object with baseUrl and key, not ${kind(p)}`);
+    for (const k of Object.keys(p)) if (!PROFILE.includes(k)) throw wrong(`${at}.${k}`, 'is not a profile field (fields: baseUrl, key, keyring, masked)');
+    for (const k of PROFILE) if (p[k] !== undefined && typeof p[k] !== 'string') throw wrong(`${at}.${k}`, `must be a string, not ${kind(p[k])}`);
+    if (typeof p.baseUrl !== 'string') throw wrong(`${at}.baseUrl`, 'is missing');
+    if ((p.key === undefined) === (p.keyring === undefined)) throw wrong(at, p.key === undefined ? 'has no key (neither key nor keyring)' : 'has both key and keyring');
+    if (typeof p.key === 'string') {
+      const checked = checkKeyText(p.key);
+      if ('problem' in checked) throw wrong(`${at}.key`, `${checked.problem}: not a usable key (nothing was sent)`);
+    }
+  }
+  const defaults = parsed.defaults ?? {};
+  if (!isObject(defaults)) throw wrong('"defaults"', `must be an object, not ${kind(defaults)}`);
+  for (const [k, v] of Object.entries(defaults)) {
+    if (!(DEFAULT_KEYS as readonly string[]).includes(k)) throw wrong(`defaults.${k}`, `is not a setting (settings: ${DEFAULT_KEYS.join(', ')})`);
+    if (typeof v !== 'string') throw wrong(`defaults.${k}`, `must be a string (as \`geo config set\` writes it), not ${kind(v)}`);
+  }
+  return { ...(parsed.active !== undefined ? { active: parsed.active as string } : {}), profiles: profiles as Record<string, StoredProfile>, defaults: defaults as Stored['defaults'] };
+}
