@@ -243,12 +243,43 @@ export function reusableMany(sql: Sql, shas: readonly string[], q: Omit<ReuseQue
 
 /**
  * Every listed, usable result, oldest first, one row at a time; sandbox answers only when asked;
- * with latestPerImage, only each image's newest run (a URL's runs are told apart by their key).
+ * with latestPerImage, only each image's newest run (answers of URLs, which have no sha256, all).
+ * The newest run per image is found from the sha256 index alone, its ids kept in one typed array
+ * (8 bytes a result), then the rows are read in id order: memory does not grow with what the rows
+ * hold, and SQLite builds no temporary table of a million entries.
  */
 export function* iterateResults(sql: Sql, opts: { includeSandbox: boolean; latestPerImage?: boolean }): Generator<StoredResult> {
   const where = `listed = 1 AND usable = 1 ${opts.includeSandbox ? '' : 'AND sandbox = 0'}`;
-  const latest = opts.latestPerImage ? `AND id IN (SELECT max(id) FROM results WHERE ${where} GROUP BY coalesce(sha256, 'key:' || idem_key, 'id:' || id))` : '';
-  for (const row of sql.iterate<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE ${where} ${latest} ORDER BY id`)) yield toStored(row);
+  if (!opts.latestPerImage) {
+    for (const row of sql.iterate<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE ${where} ORDER BY id`)) yield toStored(row);
+    return;
+  }
+  let ids = new Float64Array(1024);
+  let n = 0;
+  const keep = (id: number) => {
+    if (n === ids.length) {
+      const grown = new Float64Array(ids.length * 2);
+      grown.set(ids);
+      ids = grown;
+    }
+    ids[n++] = id;
+  };
+  let sha: string | null = null;
+  let newest = 0;
+  for (const r of sql.iterate<{ sha256: string | null; id: number }>(`SELECT sha256, id FROM results WHERE ${where} ORDER BY sha256`)) {
+    if (r.sha256 === null) keep(r.id);
+    else if (r.sha256 !== sha) {
+      if (sha !== null) keep(newest);
+      sha = r.sha256;
+      newest = r.id;
+    } else if (r.id > newest) newest = r.id;
+  }
+  if (sha !== null) keep(newest);
+  const sorted = ids.subarray(0, n).sort();
+  for (let i = 0; i < n; i += 500) {
+    const chunk = Array.from(sorted.subarray(i, i + 500));
+    for (const row of sql.all<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE id IN (${chunk.map(() => '?').join(',')}) ORDER BY id`, ...chunk)) yield toStored(row);
+  }
 }
 
 /** How many listed, usable sandbox results exist (export --all says how many it left out). */

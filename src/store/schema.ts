@@ -46,7 +46,8 @@ export const MIGRATIONS: readonly string[] = [
     record TEXT NOT NULL,
     imported_from TEXT
   );
-  CREATE INDEX results_sha ON results(sha256);
+  -- Covering for export --all's newest run per image (results.ts iterateResults): no table read.
+  CREATE INDEX results_sha ON results(sha256, listed, usable, sandbox);
   CREATE INDEX results_time ON results(stored_at);
   CREATE INDEX results_aid ON results(analysis_id) WHERE analysis_id IS NOT NULL;
   CREATE UNIQUE INDEX results_key ON results(idem_key) WHERE idem_key IS NOT NULL;
