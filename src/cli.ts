@@ -9,7 +9,7 @@ import type { GlobalOptions, Runtime } from './context.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
 import { BelowConfidenceError, CancelledError, ConfigError, MissingKeyError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
-import { type Env, type IO, decideColor } from './output/io.js';
+import { type Env, type IO, decideColor, stderrColumns } from './output/io.js';
 import { invokedNoun, normalizeArgv } from './argv.js';
 import { listNouns } from './root-help.js';
 import { register as locateRegister } from './commands/locate/register.js';
@@ -208,7 +208,9 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
     stderrIsTTY: Boolean(process.stderr.isTTY),
     colorOut: false,
     colorErr: false,
-    columns: process.stdout.columns || 100,
+    // Each stream is fitted to its own terminal; a redirected one borrows the other's width.
+    columns: process.stdout.columns || process.stderr.columns || 100,
+    errColumns: process.stderr.columns || process.stdout.columns || 100,
   };
   const env = deps?.env ?? process.env;
   let sigints = 0;
@@ -244,7 +246,8 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
     const helpShown = isCommanderError(err) && err.code === 'commander.help';
     if (exitCode !== 0 && !helpShown && !(err instanceof PartialFailureError)) {
       const { describeError } = await import('./output/errors.js');
-      io.stderr.write(describeError(err, { color: decideColor(io.stderrIsTTY, env, argv.includes('--no-color')) }) + '\n');
+      const columns = io.stderrIsTTY ? stderrColumns(io) : undefined;
+      io.stderr.write(describeError(err, { color: decideColor(io.stderrIsTTY, env, argv.includes('--no-color')), ...(columns !== undefined ? { columns } : {}) }) + '\n');
       // The stack's first line is the message, which may quote the server: escaped like the rest.
       if (debug && err instanceof Error && err.stack) io.stderr.write((await import('./output/sanitize.js')).sanitize(err.stack) + '\n');
     }

@@ -14,7 +14,18 @@ export interface IO {
   /** Colour on stdout / stderr, decided once by decideColor(). */
   colorOut: boolean;
   colorErr: boolean;
+  /** Width of stdout's terminal: tables and views printed on stdout. */
   columns: number;
+  /**
+   * Width of stderr's terminal: progress, spinners and notes are drawn there (issue 22: with stdout
+   * redirected to a file, stdout's width is not the screen's). Defaults to `columns`.
+   */
+  errColumns?: number;
+}
+
+/** The width lines on stderr are fitted to: stderr's own terminal. */
+export function stderrColumns(io: Pick<IO, 'columns' | 'errColumns'>): number {
+  return io.errColumns ?? io.columns;
 }
 
 export type Env = Record<string, string | undefined>;

@@ -4,7 +4,7 @@
  * second from ctx.now so tests can drive the clock.
  */
 import { cut, width } from './fit.js';
-import type { IO } from './io.js';
+import { type IO, stderrColumns } from './io.js';
 import { sanitizeInline } from './sanitize.js';
 
 export interface Spinner {
@@ -48,7 +48,7 @@ export async function startSpinner(ctx: SpinnerCtx, label: string): Promise<Spin
   // resized mid-run, so the label is cut to the width ("⠋ " takes two columns) and the clock kept.
   const line = () => {
     const clock = ` · ${elapsed(ctx.now() - started)}`;
-    return cut(text, Math.max(8, ctx.io.columns - 3 - width(clock))) + clock;
+    return cut(text, Math.max(8, stderrColumns(ctx.io) - 3 - width(clock))) + clock;
   };
   spinner.text = line();
   spinner.start();
