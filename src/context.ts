@@ -14,6 +14,10 @@ import { redact, sanitizeInline } from './output/sanitize.js';
 
 export interface GlobalOptions {
   json?: boolean;
+  /** --json f1,f2: only these fields (the stdout filter selects them; output/json-filter.ts). */
+  jsonFields?: string[];
+  /** --jq EXPR (applied by the same filter). */
+  jq?: string;
   format?: string;
   profile?: string;
   baseUrl?: string;

@@ -13,6 +13,8 @@ import { ServiceAnswerError } from '../../errors.js';
 import { describe } from '../../output/errors.js';
 import { sanitize, sanitizeInline, sanitizeJsonText } from '../../output/sanitize.js';
 import { requireSpendConsent } from './cost.js';
+import { normalizeBaseUrl } from '../../api/client.js';
+import { MAX_PAGES, firstPage, nextPage } from './paginate.js';
 import { type ApiOptions, type ApiPlan, planApi, runApi } from './run.js';
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
@@ -61,14 +63,24 @@ export const api: Handler = async (ctx, args, opts) => {
     const depth = plan.spend.depth ? `depth ${plan.spend.depth}` : 'depth not given as 1-3';
     if (!ctx.globals.quiet) ctx.io.stderr.write(`geolocate (${depth}): up to ${plan.spend.credits} credits · Idempotency-Key ${sanitizeInline(plan.idempotencyKey)}\n`);
   }
-  let res: RawResponse;
-  try {
-    res = await runApi(ctx, plan);
-  } catch (err) {
-    throw withKeyHint(err, plan);
+  const paging = opts.paginate ? firstPage(plan) : undefined;
+  if (paging && !ctx.globals.quiet) ctx.io.stderr.write(`${sanitizeInline(paging.note)}\n`);
+  let request = paging?.plan ?? plan;
+  for (let page = 1; ; page++) {
+    let res: RawResponse;
+    try {
+      res = await runApi(ctx, request);
+    } catch (err) {
+      throw withKeyHint(err, plan);
+    }
+    // With --jq or --json FIELDS stdout holds only the filtered JSON: the status and headers go to stderr.
+    const filtered = ctx.globals.jq !== undefined || ctx.globals.jsonFields !== undefined;
+    if (opts.include) (filtered ? ctx.io.stderr : ctx.io.stdout).write(head(res));
+    if (!opts.silent) ctx.io.stdout.write(body(ctx, res));
+    // An error status (ApiError, RedirectError): its exit code and one line on stderr, from cli.ts.
+    if (res.error) throw res.error;
+    const next = paging && page < MAX_PAGES ? nextPage(res.headers, normalizeBaseUrl(ctx.resolved().baseUrl.value)) : undefined;
+    if (next === undefined) return;
+    request = { ...request, path: next };
   }
-  if (opts.include) ctx.io.stdout.write(head(res));
-  if (!opts.silent) ctx.io.stdout.write(body(ctx, res));
-  // An error status (ApiError, RedirectError): its exit code and one line on stderr, from cli.ts.
-  if (res.error) throw res.error;
 };

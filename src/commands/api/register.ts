@@ -1,6 +1,7 @@
 /** `geo api <path>`: a raw request to the configured service, modelled on `gh api`. */
 import { Option } from 'commander';
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 const collect = (v: string, acc: string[] = []) => [...acc, v];
 
@@ -15,6 +16,8 @@ function inputOption(): Option {
 }
 
 export const register: Register = (program, act) => {
+  // Any body: its top-level fields (or each element's, for an array).
+  declareJson('api', { names: [], open: true });
   program
     .command('api')
     .description('send a raw request to the configured service (like gh api), for what no command covers')
@@ -26,6 +29,7 @@ export const register: Register = (program, act) => {
     .addOption(inputOption())
     .option('-i, --include', 'print the status line and response headers before the body')
     .option('--silent', 'print no body')
+    .option('--paginate', 'lists: ask for every item (the API has no pages: one request with limit=200; a Link rel="next" is followed)')
     .addHelpText(
       'after',
       `

@@ -1,5 +1,6 @@
 /** `geo config get | set | list`: defaults used when a flag is not given. */
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 const KEYS_HELP = `
 Keys:
@@ -8,6 +9,7 @@ Keys:
   confirm_threshold  ask before runs estimated above this many credits (default 20)`;
 
 export const register: Register = (program, act) => {
+  for (const path of ['config get', 'config list']) declareJson(path, { names: [], open: true });
   const config = program
     .command('config')
     .description('read and change defaults: depth, format, confirm_threshold')

@@ -1,7 +1,9 @@
 /** `geo eval <inputs...>`: how good the service is on images whose true position is known (issue 14). */
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
+  declareJson('eval', { names: [], open: true });
   program
     .command('eval')
     .description('measure accuracy and calibration on images with a known position (EXIF GPS or --truth)')

@@ -1,7 +1,9 @@
 /** `geo export`: stored or NDJSON results to GeoJSON, KML, KMZ, CSV, JSON/NDJSON or an HTML map report. */
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
+  declareJson('export', { names: [], open: true });
   program
     .command('export')
     .description('turn stored results or NDJSON output into GeoJSON, KML, KMZ, CSV, JSON, NDJSON or an HTML map report')

@@ -1,7 +1,13 @@
 /** `geo history [--search] [--limit]`, `geo history show <ref>`: stored results, offline and free. */
 import type { Register } from '../types.js';
+import { RESULT_FIELDS, declareJson } from '../../output/json-fields.js';
+
+/** The rows of `geo history --json` (output/views/history.ts HistoryRow). */
+const HISTORY_FIELDS = ['stored_at', 'input', 'sha256', 'city', 'neighborhood', 'country', 'address', 'latitude', 'longitude', 'confidence', 'depth', 'analysis_id', 'charge', 'base_url'];
 
 export const register: Register = (program, act) => {
+  declareJson('history', { names: HISTORY_FIELDS });
+  declareJson('history show', { names: RESULT_FIELDS });
   const history = program
     .command('history')
     .description('results already paid for, from the local store: offline and free, newest first')

@@ -1,5 +1,6 @@
 /** `geo keys …`: local key profiles. Flags only; the work is in add.ts, manage.ts and check.ts. */
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 /**
  * The examples run as written from an empty folder (issue 13): a sandbox key stored without the
@@ -9,6 +10,7 @@ const EXAMPLES = '\nExamples (a sandbox key stands in for yours):';
 const ADD_DEMO = 'printf %s orca_sandbox_pro | geo keys add demo --stdin --no-verify --base-url http://127.0.0.1:4010';
 
 export const register: Register = (program, act) => {
+  for (const path of ['keys add', 'keys list', 'keys show', 'keys test']) declareJson(path, { names: [], open: true });
   const keys = program
     .command('keys')
     .description('manage API key profiles (each key with its base URL); keys are never read from argv')
