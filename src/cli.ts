@@ -31,6 +31,7 @@ import { register as mcpRegister } from './commands/mcp/register.js';
 import { register as versionRegister } from './commands/version/register.js';
 import { register as apiRegister } from './commands/api/register.js';
 import { register as formattingRegister } from './commands/formatting/register.js';
+import { register as doctorRegister } from './commands/doctor/register.js';
 
 // bin/load-cli.js registers its code-cache save here (the bundle's exports are main and this).
 export { onBeforeV8Tuning } from './api/v8-tuning.js';
@@ -93,6 +94,7 @@ const REGISTERS: Record<string, Register> = {
   history: historyRegister,
   api: apiRegister,
   mcp: mcpRegister,
+  doctor: doctorRegister,
   formatting: formattingRegister,
   completion: completionRegister,
   version: versionRegister,
@@ -257,6 +259,7 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
     sleep: deps?.sleep ?? defaultSleep,
     signal: deps?.signal ?? controller.signal,
     version: readVersion(),
+    node: process.versions.node,
   };
   let exitCode = 0;
   const debug = argv.includes('--debug') || Boolean(env.GEO_DEBUG && env.GEO_DEBUG !== '0');

@@ -37,6 +37,8 @@ export interface Runtime {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal: AbortSignal;
   version: string;
+  /** The Node version running geo (process.versions.node), for geo doctor. */
+  node?: string;
 }
 
 export interface Ctx extends Runtime {
