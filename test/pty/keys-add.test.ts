@@ -46,15 +46,17 @@ describe('geo keys add in a terminal', { timeout: 60_000 }, () => {
 });
 
 describe('geo keys remove in a terminal', { timeout: 60_000 }, () => {
-  it('asks first: no keeps the profile (exit 130), yes removes it', async () => {
+  it('asks first: no keeps the profile (exit 2, in words that fit), yes removes it', async () => {
     const dir = tempConfigDir();
     await runCli(['keys', 'add', 'old', '--stdin', '--no-verify', '--base-url', sb.url], { env: { GEO_CONFIG_DIR: dir }, stdin: KEYS.pro });
     const env = { HOME: tempConfigDir(), GEO_CONFIG_DIR: dir };
     const no = spawnGeoInPty(['keys', 'remove', 'old'], env);
     await no.waitFor('Remove profile "old" and its key?');
     no.type(KEY.enter); // the default is no
-    expect(await no.exit).toBe(130);
-    expect(no.screen()).toMatch(/nothing removed/);
+    expect(await no.exit).toBe(2);
+    expect(no.screen()).toMatch(/you said no: profile "old" is kept/);
+    expect(no.screen()).toMatch(/geo keys remove old --yes removes it without asking/);
+    expect(no.screen()).not.toMatch(/nothing more was sent/);
     const yes = spawnGeoInPty(['keys', 'remove', 'old'], env);
     await yes.waitFor('Remove profile "old" and its key?');
     yes.type('y');

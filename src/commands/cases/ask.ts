@@ -4,7 +4,7 @@
  * --no-input, nothing is asked and a missing name is a usage error.
  */
 import type { Ctx } from '../../context.js';
-import { CancelledError, UsageError } from '../../errors.js';
+import { DeclinedError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { CreateOptions } from './run.js';
 
@@ -25,6 +25,6 @@ export async function askMissing(ctx: Ctx, opts: CreateOptions): Promise<CreateO
   ctx.io.stderr.write(
     ['', 'New case:', `  name         ${sanitizeInline(out.name)}`, `  description  ${sanitizeInline(out.description) || '-'}`, `  team         ${sanitizeInline(out.team) || '-'}`, ''].join('\n') + '\n',
   );
-  if (!ctx.globals.yes && !(await ctx.prompt.confirm('Create this case?', true))) throw new CancelledError('no case created');
+  if (!ctx.globals.yes && !(await ctx.prompt.confirm('Create this case?', true))) throw new DeclinedError('you said no: no case created, nothing sent', 'add --yes to create it without asking');
   return out;
 }

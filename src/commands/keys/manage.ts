@@ -1,7 +1,7 @@
 /** `geo keys list | use | remove`: profiles on disk. Keys leave this file masked only. */
 import { maskKey } from '../../config/resolve.js';
 import type { Ctx } from '../../context.js';
-import { CancelledError, ConfigError, UsageError } from '../../errors.js';
+import { ConfigError, DeclinedError, UsageError } from '../../errors.js';
 
 export interface ProfileRow {
   name: string;
@@ -43,7 +43,7 @@ export async function runRemove(ctx: Ctx, name: string): Promise<RemoveResult> {
   if (!ctx.globals.yes) {
     // Deleting a key cannot be undone, so scripts must say so explicitly.
     if (!ctx.interactive) throw new UsageError(`removing profile "${name}" needs confirmation`, 'pass --yes in scripts');
-    if (!(await ctx.prompt.confirm(`Remove profile "${name}" and its key?`, false))) throw new CancelledError('nothing removed');
+    if (!(await ctx.prompt.confirm(`Remove profile "${name}" and its key?`, false))) throw new DeclinedError(`you said no: profile "${name}" is kept`, `geo keys remove ${name} --yes removes it without asking`);
   }
   const removed = await ctx.config.removeProfile(name);
   const active = ctx.config.activeName();
