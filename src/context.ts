@@ -8,7 +8,7 @@ import { configDir } from './config/paths.js';
 import { type Resolved, resolveCredentials } from './config/resolve.js';
 import { ConfigStore } from './config/store.js';
 import { MissingKeyError } from './errors.js';
-import { type Env, type IO, canAnimate, canPrompt } from './output/io.js';
+import { type Env, type IO, canAnimate, canPrompt, isAccessible } from './output/io.js';
 import { type Prompter, createPrompter } from './output/prompt.js';
 import { redact, sanitizeInline } from './output/sanitize.js';
 
@@ -56,8 +56,10 @@ export interface Ctx extends Runtime {
   prompt: Prompter;
   /** May we ask questions? (TTY, not CI, not --no-input) */
   interactive: boolean;
-  /** May we draw spinners and live lines on stderr? */
+  /** May we draw spinners and live lines on stderr? (never in accessible mode) */
   animate: boolean;
+  /** Accessible mode: plain progress lines instead of redrawn ones, prompts that do not redraw. */
+  accessible: boolean;
   /** --debug / GEO_DEBUG: a line on stderr, secrets redacted. */
   debug(line: string): void;
   /** Runs when the command ends (stops an in-process sandbox, for example). */
@@ -86,13 +88,17 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
 
   let resolved: Resolved | undefined;
   let client: ApiClient | undefined;
+  // Only a terminal is drawn on or asks: elsewhere the config file is not even read for it.
+  const onTerminal = rt.io.stderrIsTTY || rt.io.stdinIsTTY;
+  const accessible = onTerminal && isAccessible(rt.env, rt.env.GEO_ACCESSIBLE ? undefined : config.peekDefault('accessible'));
   const ctx: Ctx = {
     ...rt,
     globals,
     config,
-    prompt: createPrompter(rt.io, rt.signal),
+    prompt: createPrompter(rt.io, rt.signal, accessible),
     interactive: canPrompt(rt.io, rt.env, globals.input === false),
-    animate: canAnimate(rt.io, rt.env, Boolean(globals.quiet)),
+    animate: !accessible && canAnimate(rt.io, rt.env, Boolean(globals.quiet)),
+    accessible,
     debug,
     resolved() {
       if (resolved) return resolved;

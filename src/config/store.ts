@@ -16,7 +16,7 @@ export interface Profile {
   baseUrl: string;
 }
 
-export const DEFAULT_KEYS = ['depth', 'format', 'confirm_threshold'] as const;
+export const DEFAULT_KEYS = ['depth', 'format', 'confirm_threshold', 'accessible'] as const;
 export type DefaultKey = (typeof DEFAULT_KEYS)[number];
 
 interface Stored {
@@ -139,6 +139,16 @@ export class ConfigStore {
 
   getDefault(key: DefaultKey): string | undefined {
     return this.read().defaults?.[key];
+  }
+
+  /** A default read without creating the folder or failing (a decision made before any command reads the config). */
+  peekDefault(key: DefaultKey): string | undefined {
+    try {
+      const v = (JSON.parse(readFileSync(this.path, 'utf8')) as Partial<Stored> | null)?.defaults?.[key];
+      return typeof v === 'string' ? v : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   async setDefault(key: DefaultKey, value: string | undefined): Promise<void> {

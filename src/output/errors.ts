@@ -5,7 +5,7 @@
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, RetryLaterError, TimeoutError } from '../api/errors.js';
 import { DEPTH_COST, type Depth, ERROR_CODE_STATUS } from '../api/schemas.js';
 import { BelowConfidenceError, CancelledError, ConfigError, UsageError } from '../errors.js';
-import { wrap } from './fit.js';
+import { width, wrap } from './fit.js';
 import { sanitizeInline } from './sanitize.js';
 
 interface Described {
@@ -137,9 +137,10 @@ export function describeError(err: unknown, opts: { color?: boolean; columns?: n
   const d = describe(err);
   const label = opts.color ? '\u001b[31merror\u001b[39m' : 'error';
   const hint = sanitizeInline(d.hint ?? fallbackHint(err));
-  if (opts.columns === undefined) return `${label}: ${d.message} — hint: ${hint}`;
-  // On a terminal (issue 22): fitted to its width, the hint on lines of its own, a quoted command
-  // never broken (wrap keeps `…` whole), a long path alone on its line.
+  const one = `${label}: ${d.message} — hint: ${hint}`;
+  if (opts.columns === undefined || width(`error: ${d.message} — hint: ${hint}`) <= opts.columns) return one;
+  // Too wide for the terminal (issue 22): fitted to its width, the hint on lines of its own, a
+  // quoted command never broken (wrap keeps `…` whole), a long path alone on its line.
   const lines = [...wrap(`error: ${d.message}`, opts.columns, '  ', ''), ...wrap(`hint: ${hint}`, opts.columns, '  ', '')];
   return lines.join('\n').replace(/^error/, label);
 }

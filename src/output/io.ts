@@ -64,3 +64,14 @@ export function isCI(env: Env): boolean {
 export function canAnimate(io: IO, env: Env, quiet: boolean): boolean {
   return !quiet && io.stderrIsTTY && !isCI(env) && env.TERM !== 'dumb';
 }
+
+/**
+ * Accessible mode (issue 22, gh's GH_ACCESSIBLE_PROMPTER): GEO_ACCESSIBLE set to anything but
+ * "", 0 or false, or `geo config set accessible true`. No spinner and no line redrawn in place
+ * (a screen reader reads every redraw), progress as plain lines, questions that do not redraw.
+ */
+export function isAccessible(env: Env, configured: string | undefined): boolean {
+  const v = env.GEO_ACCESSIBLE;
+  if (v !== undefined && v !== '') return v !== '0' && v.toLowerCase() !== 'false';
+  return configured === 'true';
+}

@@ -19,6 +19,8 @@ export interface Spinner {
 export interface SpinnerCtx {
   io: IO;
   animate: boolean;
+  /** Accessible mode: the label once, as a line, and no frames. */
+  accessible?: boolean;
   now(): number;
   globals: { quiet?: boolean };
 }
@@ -31,6 +33,8 @@ function elapsed(ms: number): string {
 export async function startSpinner(ctx: SpinnerCtx, label: string): Promise<Spinner> {
   const quiet = Boolean(ctx.globals.quiet);
   if (!ctx.animate) {
+    // Accessible mode says once what is running (a screen reader gets no spinner to read).
+    if (ctx.accessible && !quiet) ctx.io.stderr.write(`${sanitizeInline(label)}…\n`);
     // No terminal: no frames, but lasting notes still reach stderr unless --quiet.
     return { update() {}, note: (line) => void (!quiet && ctx.io.stderr.write(sanitizeInline(line) + '\n')), stop() {} };
   }

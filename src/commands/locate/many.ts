@@ -14,7 +14,7 @@ import { isResultBody } from '../../local/store.js';
 import { viewOpts } from '../../output/render.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeJsonText } from '../../output/sanitize.js';
-import { type ResultRow, progressLine, resultsTable, summaryLines } from '../../output/views/batch.js';
+import { type ResultRow, progressLine, progressPercentLine, progressTenth, resultsTable, summaryLines } from '../../output/views/batch.js';
 import type { Evidence } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
 import { LiveLine } from './live.js';
@@ -36,6 +36,7 @@ export class ManyOutput {
   private readonly lines: boolean;
   private readonly banner: () => void;
   private reusedNotes = 0;
+  private tenth = 0;
 
   constructor(
     private readonly ctx: Ctx,
@@ -58,6 +59,12 @@ export class ManyOutput {
       case 'paused':
         return this.live.note(`rate limited (429): every worker waits ${Math.max(1, Math.round((e.untilMs - this.ctx.now()) / 1000))} s`);
       case 'progress':
+        // Accessible mode: a plain line per tenth done, nothing redrawn (a screen reader reads each redraw).
+        if (this.ctx.accessible) {
+          if (progressTenth(e.progress) > this.tenth) this.live.note(progressPercentLine(e.progress));
+          this.tenth = Math.max(this.tenth, progressTenth(e.progress));
+          return;
+        }
         return this.live.update(progressLine(e.progress, style));
       case 'stopped':
         // A cancel aborts what is in flight (the service may still finish it); other stops wait for it.

@@ -44,6 +44,25 @@ export function progressLine(p: ProgressData, style: Style): string {
   return parts.join(' · ');
 }
 
+/**
+ * Accessible mode's progress (issue 22): a plain line, printed when another tenth is done, never
+ * redrawn: "progress 30% · 6 of 20 · 6 ok · 0 failed · 6 credits · ETA 14 s".
+ */
+export function progressPercentLine(p: ProgressData): string {
+  const settled = p.done + p.failed;
+  const pct = p.total > 0 ? Math.floor((settled / p.total) * 100) : 0;
+  const failed = p.failed - p.notSent;
+  return [
+    `progress ${pct}%`, `${settled} of ${p.total}`, `${p.done} ok`, `${failed} failed`, ...(p.notSent ? [`${p.notSent} not sent`] : []),
+    plural(p.creditsSpent, 'credit'), ...(p.etaS !== undefined && settled < p.total ? [`ETA ${duration(p.etaS)}`] : []),
+  ].join(' · ');
+}
+
+/** Which tenth of the work is done (0-10): accessible mode prints a line when it grows. */
+export function progressTenth(p: ProgressData): number {
+  return p.total > 0 ? Math.floor(((p.done + p.failed) / p.total) * 10) : 0;
+}
+
 export interface ResultRow {
   input: string;
   ok: boolean;
