@@ -157,14 +157,14 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
       'after',
       `
 Examples (each runs as written, from any folder; sample:NAME is a photo shipped with geo):
-  $ geo --sandbox locate sample:paris --depth 3     try it: no account, no credits
+  $ geo --sandbox locate sample:paris --depth 3     # try it: no account, no credits
   $ geo --sandbox locate sample:tokyo --json | jq .location
-  $ geo inspect sample:sydney                       offline and free: what the file itself says
-  $ geo help locate                                 every command's flags and examples
+  $ geo inspect sample:sydney                       # offline and free: what the file itself says
+  $ geo help locate                                 # every command's flags and examples
 
 With your own key and photos:
-  geo keys add work                   store a key (hidden prompt)
-  geo locate photo.jpg --depth 3      locate one image, forensic depth
+  geo keys add work                   # store a key (hidden prompt)
+  geo locate photo.jpg --depth 3      # locate one image, forensic depth
 
 Exit codes: 0 ok, 1 unexpected, 2 usage/invalid input, 3 auth, 4 credits, 5 rate limited,
             6 service/network, 7 some batch inputs failed, 8 below --min-confidence, 130 cancelled.

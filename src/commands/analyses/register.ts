@@ -25,7 +25,7 @@ depth); --json prints the body exactly as received.
 
 Examples (--sandbox: a fresh sandbox, so the list starts empty; drop it to use your key):
   $ geo --sandbox analyses
-  $ geo --sandbox analyses -S montmartre          search (also: --search TEXT, or a positional TEXT)
+  $ geo --sandbox analyses -S montmartre          # search (also: --search TEXT, or a positional TEXT)
   $ geo --sandbox analyses --city paris --limit 10
   $ geo --sandbox analyses --json | jq -r '.data[].analysis_id'`,
     )

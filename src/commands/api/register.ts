@@ -46,16 +46,16 @@ The exit code follows the status: 0 for 2xx, 2 for other 4xx, 3 for 401/403, 4 f
 
 Examples (--sandbox: the sandbox's pro key, no account needed):
   $ geo --sandbox api /api/v1/credits
-  $ geo --sandbox api credits --silent                        exit code only
-  $ geo --sandbox api -i api/v1/usage                         status line and headers first
+  $ geo --sandbox api credits --silent                        # exit code only
+  $ geo --sandbox api -i api/v1/usage                         # status line and headers first
   $ geo --sandbox api cases -f name="Harbour fire" -f description="Port footage"
-  $ geo --sandbox api analyses -X GET -F limit=5              fields become the query string
+  $ geo --sandbox api analyses -X GET -F limit=5              # fields become the query string
   $ geo --sandbox api /api/v1/credits | jq .data.total_available
-  $ geo --sandbox api /api/v1/nope                            a 404: its body, then exit 2
-  $ geo --sandbox api https://example.com/api/v1/credits      refused, nothing sent: exit 2
+  $ geo --sandbox api /api/v1/nope                            # a 404: its body, then exit 2
+  $ geo --sandbox api https://example.com/api/v1/credits      # refused, nothing sent: exit 2
 
 With your own key:
-  geo api /api/v1/geolocate --input request.json              a JSON body from a file
+  geo api /api/v1/geolocate --input request.json              # a JSON body from a file
   base64 -w0 photo.jpg | geo api geolocate -F image_b64=@- -F depth=2
   geo api geolocate --input request.json -H 'Idempotency-Key: case-42-photo-1'`,
     )

@@ -35,7 +35,7 @@ export const register: Register = (program, act) => {
       `
 ${SANDBOX_NOTE}
   $ geo --sandbox cases create --name "Harbour fire" --description "Port footage, May" --yes
-  $ geo --sandbox cases create --name "Harbour fire" --no-input --json    in scripts
+  $ geo --sandbox cases create --name "Harbour fire" --no-input --json    # in scripts
 
 Interactive: geo cases create (asks for whatever is missing, then confirms).`,
     )

@@ -13,8 +13,8 @@ export const register: Register = (program, act) => {
       'after',
       `
 Examples:
-  $ geo docs                                      print the URL
-  $ geo --sandbox docs --html sandbox-docs.html   save the sandbox's documentation
+  $ geo docs                                      # print the URL
+  $ geo --sandbox docs --html sandbox-docs.html   # save the sandbox's documentation
 
 Also: geo docs --open (open it in the browser), geo docs --html api-docs.html (save the service's).`,
     )

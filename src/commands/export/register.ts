@@ -33,10 +33,10 @@ Examples (the first locates the samples shipped with geo in a sandbox, keeping t
   $ geo --sandbox locate sample:all --format ndjson > run.ndjson
   $ geo export run.ndjson --out run.csv
   $ geo export --all --format geojson --out results.geojson
-  $ geo export 8687352 --format html --out paris.html      by sha256 prefix (sample:paris)
+  $ geo export 8687352 --format html --out paris.html      # by sha256 prefix (sample:paris)
   $ geo export --all --format kml > all.kml
-  $ geo export --all --out all.kmz                        Google Earth, photos in the balloons
-  $ geo export --all --out all.html                       summary table, overview map, one section each
+  $ geo export --all --out all.kmz                        # Google Earth, photos in the balloons
+  $ geo export --all --out all.html                       # summary table, overview map, one section each
   $ geo --sandbox locate sample:tokyo --format ndjson | geo export - --format geojson
 
 Also: geo export --all --json > archive.json (every stored result, offline; ndjson too);

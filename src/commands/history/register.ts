@@ -26,7 +26,7 @@ Examples (run as written: the first stores a result to list):
   $ geo --sandbox locate sample:paris > /dev/null
   $ geo history
   $ geo history --search paris --limit 5
-  $ geo history show 8687352 --json            the body exactly as received, by sha256 prefix
+  $ geo history show 8687352 --json            # the body exactly as received, by sha256 prefix
   $ geo history --json | jq -r '.[].analysis_id'
 
 Also: geo history show photo.jpg (the newest stored result of that image, as locate showed it)`,
@@ -45,7 +45,7 @@ confidence, address, map links, EXIF check, reasoning and, by depth, clues and f
 
 Examples (run as written: the first stores a result to show):
   $ geo --sandbox locate sample:paris > /dev/null
-  $ geo history show 8687352                   by sha256 prefix (sample:paris), as locate showed it
+  $ geo history show 8687352                   # by sha256 prefix (sample:paris), as locate showed it
   $ geo history show 8687352 --json | jq .location
 
 Also: geo history show photo.jpg (an image file, hashed); geo history show an_… (an analysis id)`,

@@ -30,7 +30,7 @@ ${EXAMPLES}
   $ ${ADD_DEMO}
 
 With your own key:
-  geo keys add work                                   prompts for the key (hidden)
+  geo keys add work                                   # prompts for the key (hidden)
   printf %s "$KEY" | geo keys add ci --stdin --base-url https://oceanir.ai`,
     )
     .action(act(async () => (await import('./handlers.js')).add));
@@ -52,7 +52,7 @@ With your own key:
     .command('remove <name>')
     .alias('rm')
     .description('delete profile NAME (asks first on a terminal; --yes in scripts)')
-    .addHelpText('after', `${EXAMPLES}\n  $ ${ADD_DEMO}\n  $ geo keys remove demo --yes      no question (scripts)`)
+    .addHelpText('after', `${EXAMPLES}\n  $ ${ADD_DEMO}\n  $ geo keys remove demo --yes      # no question (scripts)`)
     .action(act(async () => (await import('./handlers.js')).remove));
 
   keys
