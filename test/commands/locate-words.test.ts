@@ -33,4 +33,16 @@ describe('geo locate, in words a user can act on', () => {
     const without = await runCli(['locate', `${FIXTURES}tokyo.jpg`], { env: { ...dirs(), GEO_BASE_URL: sb.url, GEO_API_KEY: KEYS.pro } });
     expect(without.stderr).not.toMatch(/--keep-metadata/);
   });
+
+  it('a failed input of a batch is named on stderr as it fails', async () => {
+    const { mkdtempSync, copyFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'geo-fail-'));
+    for (const f of ['blocked.png', 'tokyo.jpg']) copyFileSync(`${FIXTURES}${f}`, join(dir, f));
+    const r = await runCli(['locate', dir], { env: { ...dirs(), GEO_BASE_URL: sb.url, GEO_API_KEY: KEYS.pro } });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/^failed: blocked\.png: the image failed content-safety screening; nothing was charged \(content_blocked\)$/m);
+    expect(r.stderr).toMatch(/2 inputs: 1 ok, 1 failed/);
+  });
 });

@@ -18,7 +18,7 @@ import { type ResultRow, progressLine, progressPercentLine, progressTenth, resul
 import type { Evidence } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
 import { LiveLine } from './live.js';
-import { fromResultsNote, sandboxBanner, stderrLines, warnDeviations } from './notes.js';
+import { fromResultsNote, label, sandboxBanner, stderrLines, warnDeviations } from './notes.js';
 
 function row(r: BatchRecord): ResultRow {
   if (!r.ok || !isResultBody(r.result)) return { input: r.input, ok: false, error: r.error ?? { code: 'accepted', message: '' } };
@@ -27,6 +27,9 @@ function row(r: BatchRecord): ResultRow {
   const verdict = (r.exif as { verdict?: string } | null)?.verdict;
   return { input: r.input, ok: true, place: [...new Set(place)].join(', '), lat: b.location.latitude, lng: b.location.longitude, confidence: b.confidence, ...(verdict ? { verdict } : {}) };
 }
+
+/** Failures the summary explains as a group (never sent, or abandoned in flight) or already named (skipped). */
+const QUIET_CODES = new Set(['not_sent', 'in_flight', 'skipped']);
 
 /** Reuse notes printed one by one before the summary takes over. */
 const REUSE_NOTES = 4;
@@ -73,6 +76,9 @@ export class ManyOutput {
         this.banner();
         // One note per reused input for the first few; a folder of hundreds gets the summary's count.
         if (e.reused && ++this.reusedNotes <= REUSE_NOTES) this.live.note(this.reusedNotes < REUSE_NOTES ? fromResultsNote(e.reused, e.record.input) : 'more inputs answered from your results, not charged: the summary counts them');
+        // A failed input is named on stderr as it fails (issue 22), as a skipped one is: the
+        // summary only counts them. Not sent and in flight are the summary's to explain.
+        if (!e.record.ok && !QUIET_CODES.has(e.record.error?.code ?? '')) this.live.note(`failed: ${label(e.record.input)}: ${e.record.error?.message || e.record.error?.code || 'error'}${e.record.error?.code ? ` (${e.record.error.code})` : ''}`);
         // Flushed per line: a reader of the pipe sees each result as soon as it exists.
         if (this.lines) this.ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(e.record)) + '\n');
         return warnDeviations((l) => this.live.note(l), e.response?.deviations, e.record.input);

@@ -62,7 +62,9 @@ export class SingleOutput {
     const journal = result.summary.journal;
     if (stop?.reason === 'cancelled') {
       // Without a journal (--idempotency-key), the caller's own key is what makes the rerun free.
-      const again = this.o.resume(result.summary.journal) ?? 'the same command';
+      // In backticks: the command stays on one line, whole, however narrow the terminal (issue 22).
+      const resume = this.o.resume(result.summary.journal);
+      const again = resume !== undefined ? `\`${resume}\`` : 'the same command';
       if (f?.record.error?.code !== IN_FLIGHT.code) throw new CancelledError('cancelled: nothing was sent', `${again} sends it`);
       throw new CancelledError('cancelled while in flight: the request may have been charged', `${again} resends it with the same key, which the service replays free`);
     }

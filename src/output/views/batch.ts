@@ -94,7 +94,7 @@ export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string
       rows: rows.map((r) =>
         r.ok
           ? [r.input, r.place ?? '', r.lat !== undefined && r.lng !== undefined ? `${coord(r.lat)}, ${coord(r.lng)}` : '', r.confidence?.toFixed(2) ?? '', r.verdict ?? '']
-          : [r.input, r.error?.code === 'not_sent' ? 'not sent' : `failed: ${r.error?.code ?? 'error'}`, '', '', ''],
+          : [r.input, r.error?.code === 'not_sent' ? 'not sent' : r.error?.code === 'in_flight' ? 'in flight: may be charged' : `failed: ${r.error?.code ?? 'error'}`, '', '', ''],
       ),
       align: ['left', 'left', 'left', 'right', 'left'],
       optional: [2, 4],
@@ -153,7 +153,8 @@ export function summaryLines(s: SummaryData, style: Style): string[] {
   if (s.belowConfidence) lines.push(style.yellow(`${plural(s.belowConfidence, 'result')} below --min-confidence`));
   if (s.stored !== undefined) lines.push(`${plural(s.stored, 'result')} stored as provenance records`);
   if (s.stopped) lines.push(style.red(`stopped: ${sanitizeInline(s.stopped)}`));
-  if ((s.stopped || s.inFlight) && s.resume) lines.push(`to send what is left, with the same keys: ${sanitizeInline(s.resume)}`);
+  // In backticks: wrapping keeps the command whole on one line (issue 22), ready to copy.
+  if ((s.stopped || s.inFlight) && s.resume) lines.push(`to send what is left, with the same keys: \`${sanitizeInline(s.resume)}\``);
   if (s.journal) lines.push(style.dim(`journal ${sanitizeInline(s.journal)}`));
   return lines;
 }
