@@ -52,7 +52,8 @@ export function settleJsonValue(argv: readonly string[], subcommandsOf: (path: r
     if (VALUE_FLAGS.has(a)) i++;
     else if (a === '--json') {
       const next = out[i + 1];
-      if (next === undefined || next.startsWith('-')) continue;
+      // A flag after it is no value; `-` (stdin) is an input, which commander would take as one.
+      if (next === undefined || (next.startsWith('-') && next !== '-')) continue;
       const fields = path.length > 0 && FIELD_LIST.test(next) && !subcommandsOf(path).includes(next) && !exists(next);
       if (fields) i++;
       else out[i] = '--json=';

@@ -15,6 +15,7 @@ describe('settleJsonValue', () => {
     expect(settle(['cases', '--json', 'list'])).toEqual(['cases', '--json=', 'list']);
     expect(settle(['locate', '--json', 'shots'], ['shots'])).toEqual(['locate', '--json=', 'shots']);
     expect(settle(['locate', '--json', 'photo.jpg'])).toEqual(['locate', '--json=', 'photo.jpg']);
+    expect(settle(['inspect', '--json', '-'])).toEqual(['inspect', '--json=', '-']);
   });
   it('--json followed by a flag or nothing is --json alone', () => {
     expect(settle(['credits', '--json'])).toEqual(['credits', '--json']);
