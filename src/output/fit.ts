@@ -3,6 +3,7 @@
  * cutting a cell with an ellipsis (from the left for paths, so the file name stays), and word
  * wrapping for prose. Pure functions over display widths; piped output never comes here.
  */
+import { type IO, stderrColumns } from './io.js';
 
 /** Display width: code points, which is right for the Latin/Cyrillic/Greek text servers send. */
 export function width(s: string): number {
@@ -78,6 +79,14 @@ export function fitColumns(f: FitInput): Fit {
     }
   }
   return { shown, dropped, widths };
+}
+
+/**
+ * Text for stderr, wrapped to stderr's own terminal when it is one (issue 22: nothing wider than
+ * the screen; a batch's stdout may be a file): notes, summaries, confirmations.
+ */
+export function stderrText(io: Pick<IO, 'stderrIsTTY' | 'columns' | 'errColumns'>, text: string, indent = '', first = indent): string {
+  return wrapFor({ tty: io.stderrIsTTY, columns: stderrColumns(io) }, text, indent, first).join('\n');
 }
 
 /** Lines of `text` as a view draws them: wrapped to the terminal, one line as it is when piped (stable text). */

@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, makeImages } from '../batch/helpers.js';
 import { tempConfigDir } from '../helpers/run-cli.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
-import { builtBinaryOrThrow, spawnGeoInPty } from './pty.js';
+import { KEY, builtBinaryOrThrow, spawnGeoInPty } from './pty.js';
 import { screenRows, tooWideLines } from './screen.js';
 
 // Latency, so the progress line is redrawn many times while the batch runs.
@@ -69,6 +69,31 @@ describe.each([60, 80, 120])('at %i columns', { timeout: 120_000 }, (columns) =>
     expect(new Set(r.rows.join('\n').match(/an_[0-9a-f]{16}\b/g)).size).toBe(5);
     expect(r.rows.join('\n')).not.toMatch(/an_[0-9a-f]*…/);
     expect(tooWideLines(r.raw, columns)).toEqual([]);
+  });
+
+  it('keys add: the prompts and the saved line fit the screen', async () => {
+    const home = { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir() };
+    const t = spawnGeoInPty(['keys', 'add', 'work-profile-for-the-harbour-investigation', '--base-url', sb.url], home, { columns, rows: 40 });
+    await t.waitFor('API key (input hidden)');
+    t.type(KEYS.enterprise);
+    t.type(KEY.enter);
+    expect(await t.exit).toBe(0);
+    expect(screenRows(t.raw(), columns).join(' ')).toMatch(/Saved profile "work-profile-for-the-harbour-investigation"/);
+    expect(tooWideLines(t.raw(), columns)).toEqual([]);
+  });
+
+  it('cases create: the summary before the question fits the screen', async () => {
+    const description = 'Photos received from a source on the ground; cross-check every landmark against street imagery before publishing anything';
+    const t = spawnGeoInPty(['cases', 'create', '--name', 'Operation Long Name For A Field Investigation', '--description', description], { GEO_BASE_URL: sb.url, GEO_API_KEY: KEYS.pro, HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir() }, { columns, rows: 40 });
+    await t.waitFor('Team id');
+    t.type('team_field_research_europe');
+    t.type(KEY.enter);
+    await t.waitFor('Create this case?');
+    t.type('y');
+    t.type(KEY.enter);
+    expect(await t.exit).toBe(0);
+    expect(t.screen()).toContain('New case:');
+    expect(tooWideLines(t.raw(), columns)).toEqual([]);
   });
 
   it('an error line with its hint: nothing wider than the screen', async () => {

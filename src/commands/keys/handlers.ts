@@ -2,6 +2,7 @@
 import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
 import { render, resolveFormat } from '../../output/render.js';
+import { stderrText } from '../../output/fit.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { renderTable } from '../../output/table.js';
 import { runAdd } from './add.js';
@@ -10,7 +11,7 @@ import { runList, runRemove, runUse } from './manage.js';
 
 /** Confirmations are messages, not data: stderr, and silent under --quiet. */
 function note(ctx: Ctx, line: string): void {
-  if (!ctx.globals.quiet) ctx.io.stderr.write(line + '\n');
+  if (!ctx.globals.quiet) ctx.io.stderr.write(stderrText(ctx.io, line) + '\n');
 }
 
 /** JSON when chosen by flag or `geo config set format` (render.ts resolveFormat, the one choice). */
