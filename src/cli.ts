@@ -161,6 +161,8 @@ Examples (each runs as written, from any folder; sample:NAME is a photo shipped 
   $ geo --sandbox locate sample:tokyo --json | jq .location
   $ geo inspect sample:sydney                       # offline and free: what the file itself says
   $ geo help locate                                 # every command's flags and examples
+  $ geo --sandbox credits --jq .data.total_available   # --json FIELDS and --jq: geo help formatting
+  $ geo doctor                                      # what works and what does not, offline
 
 With your own key and photos:
   geo keys add work                   # store a key (hidden prompt)
@@ -168,7 +170,7 @@ With your own key and photos:
 
 Exit codes: 0 ok, 1 unexpected, 2 usage/invalid input, 3 auth, 4 credits, 5 rate limited,
             6 service/network, 7 some batch inputs failed, 8 below --min-confidence, 130 cancelled.
-Environment: GEO_API_KEY, GEO_BASE_URL, GEO_PROFILE, GEO_DEBUG, NO_COLOR, FORCE_COLOR;
+Environment: GEO_API_KEY, GEO_BASE_URL, GEO_PROFILE, GEO_DEBUG, GEO_ACCESSIBLE, NO_COLOR, FORCE_COLOR;
              folders GEO_CONFIG_DIR, GEO_STATE_DIR, GEO_DATA_DIR, GEO_CACHE_DIR (code cache,
              off with NODE_DISABLE_COMPILE_CACHE=1).`,
     );
