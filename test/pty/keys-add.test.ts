@@ -22,7 +22,8 @@ describe('geo keys add in a terminal', { timeout: 60_000 }, () => {
     t.type(sb.url);
     t.type(KEY.enter);
     expect(await t.exit).toBe(0);
-    expect(t.screen()).toMatch(/Saved profile "work" \(orca_sandbox_…rise, http:\/\/127\.0\.0\.1:\d+; verified, \d+ credits available\), active/);
+    // Wrapped to the terminal's width (issue 22): read as one line.
+    expect(t.screen().replace(/\r?\n\s*/g, ' ')).toMatch(/Saved profile "work" \(orca_sandbox_…rise, http:\/\/127\.0\.0\.1:\d+; verified, \d+ credits available\), active/);
     // Not on screen at any point: neither echoed by the terminal nor drawn by the prompt.
     expect(t.raw()).not.toContain(KEYS.enterprise);
     expect(t.raw()).not.toContain('*'.repeat(KEYS.enterprise.length));
