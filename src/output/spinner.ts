@@ -52,7 +52,9 @@ export async function startSpinner(ctx: SpinnerCtx, label: string): Promise<Spin
   // resized mid-run, so the label is cut to the width ("⠋ " takes two columns) and the clock kept.
   const line = () => {
     const clock = ` · ${elapsed(ctx.now() - started)}`;
-    return cut(text, Math.max(8, stderrColumns(ctx.io) - 3 - width(clock))) + clock;
+    // Two more columns for the "^C" the terminal echoes at Ctrl-C: a row it pushes past the edge
+    // wraps, and ora then clears only the new row, leaving the frame on screen (issue 22).
+    return cut(text, Math.max(8, stderrColumns(ctx.io) - 5 - width(clock))) + clock;
   };
   spinner.text = line();
   spinner.start();
