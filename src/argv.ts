@@ -33,3 +33,31 @@ export function normalizeArgv(argv: readonly string[]): string[] {
   if (at < 0 || argv[at] !== 'help' || argv.length - at < 3) return [...argv];
   return [...argv.slice(0, at), argv[at + 1]!, 'help', ...argv.slice(at + 2)];
 }
+
+/** Field names separated by commas: what `--json` takes as its value (gh's `--json id,city`). */
+const FIELD_LIST = /^[A-Za-z_][\w]*(,[A-Za-z_][\w]*)*$/;
+
+/**
+ * `--json` keeps its meaning alone (issue 22) and takes gh's field list when one follows it. The
+ * word after `--json` is its value only when it looks like a field list, comes after the noun, is
+ * not a subcommand there (`geo cases --json list`), and names no file or folder (`geo locate --json
+ * shots`); otherwise `--json` becomes `--json=` (no fields) and the word stays an argument.
+ */
+export function settleJsonValue(argv: readonly string[], subcommandsOf: (path: readonly string[]) => readonly string[], exists: (word: string) => boolean): string[] {
+  const out = [...argv];
+  const path: string[] = [];
+  for (let i = 0; i < out.length; i++) {
+    const a = out[i]!;
+    if (a === '--') break;
+    if (VALUE_FLAGS.has(a)) i++;
+    else if (a === '--json') {
+      const next = out[i + 1];
+      // A flag after it is no value; `-` (stdin) is an input, which commander would take as one.
+      if (next === undefined || (next.startsWith('-') && next !== '-')) continue;
+      const fields = path.length > 0 && FIELD_LIST.test(next) && !subcommandsOf(path).includes(next) && !exists(next);
+      if (fields) i++;
+      else out[i] = '--json=';
+    } else if (!a.startsWith('-') && (path.length === 0 || subcommandsOf(path).includes(a))) path.push(a);
+  }
+  return out;
+}

@@ -2,7 +2,7 @@
  * The commander program: global flags, lazily loaded commands, and the ONE table from error to
  * exit code (DESIGN.md "Exit codes"). Only this file and bin/ touch process.*.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from './api/errors.js';
 import type { GlobalOptions, Runtime } from './context.js';
@@ -10,8 +10,9 @@ import type { ProcessProbe } from './store/index.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
 import { BelowConfidenceError, CancelledError, ConfigError, KeyringError, MissingKeyError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
-import { type Env, type IO, decideColor } from './output/io.js';
-import { invokedNoun, normalizeArgv } from './argv.js';
+import { type Env, type IO, decideColor, stderrColumns } from './output/io.js';
+import { invokedNoun, normalizeArgv, settleJsonValue } from './argv.js';
+import { checkFields, jsonFieldsOf, parseFieldList } from './output/json-fields.js';
 import { listNouns } from './root-help.js';
 import { register as locateRegister } from './commands/locate/register.js';
 import { register as inspectRegister } from './commands/inspect/register.js';
@@ -30,6 +31,8 @@ import { register as historyRegister } from './commands/history/register.js';
 import { register as mcpRegister } from './commands/mcp/register.js';
 import { register as versionRegister } from './commands/version/register.js';
 import { register as apiRegister } from './commands/api/register.js';
+import { register as formattingRegister } from './commands/formatting/register.js';
+import { register as doctorRegister } from './commands/doctor/register.js';
 
 // bin/load-cli.js registers its code-cache save here (the bundle's exports are main and this).
 export { onBeforeV8Tuning } from './api/v8-tuning.js';
@@ -92,6 +95,8 @@ const REGISTERS: Record<string, Register> = {
   history: historyRegister,
   api: apiRegister,
   mcp: mcpRegister,
+  doctor: doctorRegister,
+  formatting: formattingRegister,
   completion: completionRegister,
   version: versionRegister,
 };
@@ -157,7 +162,8 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
   const program = new Command('geo')
     .description('geo: from a photo to an evidence-backed location (Visual Geolocation API)')
     .version(rt.version, '-V, --version', 'print the version')
-    .option('--json', 'print JSON (same as --format json)')
+    .option('--json [fields]', 'print JSON (same as --format json); --json f1,f2 prints only those fields (geo help formatting)')
+    .option('--jq <expr>', 'filter the JSON output with a jq expression, no jq needed (implies --json)')
     .option('--format <fmt>', 'output format: table, json, ndjson, csv, geojson, kml, kmz, html (per command)')
     .option('--profile <name>', 'use this key profile (env GEO_PROFILE)')
     .option('--base-url <url>', "API base URL (env GEO_BASE_URL; default https://oceanir.ai); a profile's key goes only to its own origin")
@@ -183,19 +189,21 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
       'after',
       `
 Examples (each runs as written, from any folder; sample:NAME is a photo shipped with geo):
-  $ geo --sandbox locate sample:paris --depth 3     try it: no account, no credits
+  $ geo --sandbox locate sample:paris --depth 3     # try it: no account, no credits
   $ geo --sandbox locate sample:tokyo --json | jq .location
-  $ geo inspect sample:sydney                       offline and free: what the file itself says
-  $ geo help locate                                 every command's flags and examples
+  $ geo inspect sample:sydney                       # offline and free: what the file itself says
+  $ geo help locate                                 # every command's flags and examples
+  $ geo --sandbox credits --jq .data.total_available   # --json FIELDS and --jq: geo help formatting
+  $ geo doctor                                      # what works and what does not, offline
 
 With your own key and photos:
-  geo keys add work                   store a key (hidden prompt) in the OS keyring
-  geo locate photo.jpg --depth 3      locate one image, forensic depth
+  geo keys add work                   # store a key (hidden prompt) in the OS keyring
+  geo locate photo.jpg --depth 3      # locate one image, forensic depth
 
 Exit codes: 0 ok, 1 unexpected, 2 usage/invalid input, 3 auth, 4 credits, 5 rate limited,
             6 service/network, 7 some batch inputs failed, 8 below --min-confidence, 130 cancelled.
 Environment: GEO_API_KEY (with GEO_BASE_URL or the default service), GEO_BASE_URL, GEO_PROFILE,
-             GEO_KEYRING=required (never keep a key in a file), GEO_DEBUG, NO_COLOR, FORCE_COLOR;
+             GEO_KEYRING=required (never keep a key in a file), GEO_DEBUG, GEO_ACCESSIBLE, NO_COLOR, FORCE_COLOR;
              folders GEO_CONFIG_DIR, GEO_STATE_DIR, GEO_DATA_DIR, GEO_CACHE_DIR (code cache,
              off with NODE_DISABLE_COMPILE_CACHE=1).`,
     );
@@ -203,21 +211,41 @@ Environment: GEO_API_KEY (with GEO_BASE_URL or the default service), GEO_BASE_UR
   const act: Act = (load) => async (...args) => {
     const cmd = args[args.length - 1] as Command;
     const opts = cmd.optsWithGlobals() as Record<string, unknown>;
+    // --json alone is true (or '' when settleJsonValue kept the next word an argument); --jq implies JSON.
+    const json = opts.json !== undefined && opts.json !== false;
+    const fields = typeof opts.json === 'string' && opts.json !== '' ? parseFieldList(opts.json) : undefined;
+    const jq = typeof opts.jq === 'string' ? opts.jq : undefined;
     const globals: GlobalOptions = {
       ...(opts as GlobalOptions),
-      json: Boolean(opts.json) || opts.format === 'json',
-      format: opts.json ? 'json' : (opts.format as string | undefined),
+      json: json || jq !== undefined || opts.format === 'json',
+      format: json || jq !== undefined ? 'json' : (opts.format as string | undefined),
+      ...(fields ? { jsonFields: fields } : {}),
+      ...(jq !== undefined ? { jq } : {}),
     };
-    const io: IO = { ...rt.io, colorOut: decideColor(rt.io.stdoutIsTTY, rt.env, opts.color === false), colorErr: decideColor(rt.io.stderrIsTTY, rt.env, opts.color === false) };
+    let io: IO = { ...rt.io, colorOut: decideColor(rt.io.stdoutIsTTY, rt.env, opts.color === false), colorErr: decideColor(rt.io.stderrIsTTY, rt.env, opts.color === false) };
+    // gh's --json FIELDS and --jq, for every command at once: a filter in front of stdout, set up
+    // (fields and expression checked) before the command sends anything.
+    const filter = fields || jq !== undefined ? await openFilter(cmd, io, fields, jq) : undefined;
+    if (filter) io = { ...io, stdout: filter.stream, colorOut: false };
     const handler = await load();
     const { createContext } = await import('./context.js');
     const ctx = await createContext({ ...rt, io }, globals);
+    let failed: unknown;
     try {
       const code = await handler(ctx, cmd.processedArgs as unknown[], opts);
       if (typeof code === 'number') onExit(code);
+    } catch (err) {
+      failed = err;
     } finally {
       await ctx.cleanup();
     }
+    try {
+      await filter?.close();
+    } catch (err) {
+      // A failed selection or expression (exit 2) outranks "some inputs failed" or "below confidence".
+      if (failed === undefined || failed instanceof PartialFailureError || failed instanceof BelowConfidenceError) failed = err;
+    }
+    if (failed !== undefined) throw failed;
   };
 
   // `geo help NOUN` shows NOUN's own help, so NOUN is registered in full.
@@ -241,7 +269,9 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
     stderrIsTTY: Boolean(process.stderr.isTTY),
     colorOut: false,
     colorErr: false,
-    columns: process.stdout.columns || 100,
+    // Each stream is fitted to its own terminal; a redirected one borrows the other's width.
+    columns: process.stdout.columns || process.stderr.columns || 100,
+    errColumns: process.stderr.columns || process.stdout.columns || 100,
   };
   const env = deps?.env ?? process.env;
   let sigints = 0;
@@ -281,20 +311,22 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
       };
     },
     execPath: process.execPath,
+    node: process.versions.node,
   };
   let exitCode = 0;
   const debug = argv.includes('--debug') || Boolean(env.GEO_DEBUG && env.GEO_DEBUG !== '0');
   try {
     const args = normalizeArgv(argv);
     const program = await buildProgram(rt, args, (code) => (exitCode = code));
-    await program.parseAsync(args, { from: 'user' });
+    await program.parseAsync(settleJsonValue(args, (path) => subcommandsOf(program, path), (word) => existsSync(word)), { from: 'user' });
   } catch (err) {
     exitCode = exitCodeFor(err);
     // `geo` or `geo cases` without a command: commander has already printed the help to stderr.
     const helpShown = isCommanderError(err) && err.code === 'commander.help';
     if (exitCode !== 0 && !helpShown && !(err instanceof PartialFailureError)) {
       const { describeError } = await import('./output/errors.js');
-      io.stderr.write(describeError(err, { color: decideColor(io.stderrIsTTY, env, argv.includes('--no-color')) }) + '\n');
+      const columns = io.stderrIsTTY ? stderrColumns(io) : undefined;
+      io.stderr.write(describeError(err, { color: decideColor(io.stderrIsTTY, env, argv.includes('--no-color')), ...(columns !== undefined ? { columns } : {}) }) + '\n');
       // The stack's first line is the message, which may quote the server: escaped like the rest.
       if (debug && err instanceof Error && err.stack) io.stderr.write((await import('./output/sanitize.js')).sanitize(err.stack) + '\n');
     }
@@ -302,6 +334,33 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
     if (ownSignal) process.off('SIGINT', onSigint);
   }
   return exitCode;
+}
+
+/** The subcommand names (and aliases) under `path` (`['cases']` -> list, ls, create). */
+function subcommandsOf(program: Command, path: readonly string[]): string[] {
+  let cmd: Command | undefined = program;
+  for (const word of path) cmd = cmd?.commands.find((c) => c.name() === word || c.aliases().includes(word));
+  return cmd ? cmd.commands.flatMap((c) => [c.name(), ...c.aliases()]) : [];
+}
+
+/**
+ * The stdout filter of --json FIELDS / --jq (output/json-filter.ts) for `cmd`, after checking, before
+ * anything runs, that the command prints JSON, that the fields exist and that jq can compile EXPR.
+ */
+async function openFilter(cmd: Command, io: IO, fields: string[] | undefined, jq: string | undefined) {
+  const what = `geo ${commandPath(cmd)}`;
+  const declared = jsonFieldsOf(commandPath(cmd));
+  if (!declared) throw new UsageError(`${what} prints no JSON, so ${fields ? '--json FIELDS' : '--jq'} has nothing to work on`, 'see geo help formatting');
+  if (fields) checkFields(fields, declared, what);
+  if (jq !== undefined) await (await import('./output/jq.js')).checkJq(jq);
+  const { openJsonFilter } = await import('./output/json-filter.js');
+  return openJsonFilter(io.stdout, { declared, what, tty: io.stdoutIsTTY, ...(fields ? { fields } : {}), ...(jq !== undefined ? { jq } : {}) });
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }
 
 function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -10,13 +10,17 @@ import type { Vault } from './config/key-storage.js';
 import { type Resolved, resolveCredentials } from './config/resolve.js';
 import { ConfigStore } from './config/store.js';
 import { MissingKeyError } from './errors.js';
-import { type Env, type IO, canAnimate, canPrompt } from './output/io.js';
+import { type Env, type IO, canAnimate, canPrompt, isAccessible } from './output/io.js';
 import { type Prompter, createPrompter } from './output/prompt.js';
 import { redact, sanitizeInline } from './output/sanitize.js';
 import { type ProcessProbe, Store } from './store/index.js';
 
 export interface GlobalOptions {
   json?: boolean;
+  /** --json f1,f2: only these fields (the stdout filter selects them; output/json-filter.ts). */
+  jsonFields?: string[];
+  /** --jq EXPR (applied by the same filter). */
+  jq?: string;
   format?: string;
   profile?: string;
   baseUrl?: string;
@@ -47,6 +51,8 @@ export interface Runtime {
   keepRunningOnClosedOutput(): () => void;
   /** The Node running geo (process.execPath): the keyring helper runs under it (config/keyring.ts). */
   execPath: string;
+  /** The Node version running geo (process.versions.node), for geo doctor. */
+  node?: string;
 }
 
 export interface Ctx extends Runtime {
@@ -77,8 +83,10 @@ export interface Ctx extends Runtime {
   prompt: Prompter;
   /** May we ask questions? (TTY, not CI, not --no-input) */
   interactive: boolean;
-  /** May we draw spinners and live lines on stderr? */
+  /** May we draw spinners and live lines on stderr? (never in accessible mode) */
   animate: boolean;
+  /** Accessible mode: plain progress lines instead of redrawn ones, prompts that do not redraw. */
+  accessible: boolean;
   /** --debug / GEO_DEBUG: a line on stderr, secrets redacted. */
   debug(line: string): void;
   /** Runs when the command ends (stops an in-process sandbox, for example). */
@@ -110,14 +118,18 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
   let key: Promise<string | undefined> | undefined;
   let client: ApiClient | undefined;
   let store: Store | undefined;
+  // Only a terminal is drawn on or asks: elsewhere the config file is not even read for it.
+  const onTerminal = rt.io.stderrIsTTY || rt.io.stdinIsTTY;
+  const accessible = onTerminal && isAccessible(rt.env, rt.env.GEO_ACCESSIBLE ? undefined : config.peekDefault('accessible'));
   const ctx: Ctx = {
     ...rt,
     globals,
     config,
     vault,
-    prompt: createPrompter(rt.io, rt.signal),
+    prompt: createPrompter(rt.io, rt.signal, accessible),
     interactive: canPrompt(rt.io, rt.env, globals.input === false),
-    animate: canAnimate(rt.io, rt.env, Boolean(globals.quiet)),
+    animate: !accessible && canAnimate(rt.io, rt.env, Boolean(globals.quiet)),
+    accessible,
     debug,
     resolved() {
       if (resolved) return resolved;

@@ -5,7 +5,7 @@
 
 /** Bad flags, arguments or local input; nothing was sent. Exit 2. */
 export class UsageError extends Error {
-  override readonly name = 'UsageError';
+  override readonly name: string = 'UsageError';
   constructor(message: string, readonly hint?: string) {
     super(message);
   }
@@ -19,7 +19,15 @@ export class ConfigError extends Error {
   }
 }
 
-/** The user said no, pressed Ctrl-C or the run was interrupted. Exit 130. */
+/**
+ * The user answered no at a prompt (issue 22): a choice, not an interruption, so exit 2 (as gh),
+ * with words that fit what was not done and a hint for doing it without the question.
+ */
+export class DeclinedError extends UsageError {
+  override readonly name = 'DeclinedError';
+}
+
+/** The user pressed Ctrl-C or the run was interrupted. Exit 130. */
 export class CancelledError extends Error {
   override readonly name = 'CancelledError';
   constructor(message = 'cancelled', readonly hint?: string) {

@@ -5,7 +5,7 @@
  * the plan is refused before a single geolocate is sent, the way `terraform apply` refuses without
  * -auto-approve: silence is not consent.
  */
-import { CancelledError, UsageError } from '../errors.js';
+import { DeclinedError, UsageError } from '../errors.js';
 import { type IO, noPromptReason } from '../output/io.js';
 import type { BatchPlan } from './plan.js';
 
@@ -58,7 +58,7 @@ export async function requireConsent(plan: BatchPlan, c: ConsentInput): Promise<
   if (!c.confirm && plan.credits <= plan.confirmThreshold && !plan.damaged) return;
   if (c.confirm) {
     if (await c.confirm(plan)) return;
-    throw new CancelledError('cancelled: nothing was sent');
+    throw new DeclinedError(`you said no: nothing was sent, nothing spent`, `--yes or --max-credits ${plan.credits} runs it without asking`);
   }
   throw new UsageError(
     `the plan spends up to ${plan.credits} credits, ${overWhat(plan)}, and nothing can ask for confirmation (${c.noPrompt ?? 'not interactive'}); nothing was sent`,

@@ -79,7 +79,7 @@ async function expandOne(arg: string, cwd: string, out: InputEntry[], skipped: E
     s = await stat(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `${arg}: no such file or folder` : `${arg}: cannot read (${code ?? 'error'})`);
+    throw new UsageError(code === 'ENOENT' ? `${arg}: no such file or folder` : `${arg}: cannot read (${code ?? 'error'})`, 'check the path; geo takes image files, folders, - (stdin) and https URLs');
   }
   if (s.isDirectory()) {
     const before = out.length;

@@ -25,3 +25,8 @@ export function stateDir(env: Env): string {
 export function dataDir(env: Env): string {
   return env.GEO_DATA_DIR || join(xdg(env, 'XDG_DATA_HOME', ['.local', 'share']), 'geo');
 }
+
+/** The code cache (bin/load-cli.js keeps the same rule, since it runs before src/ is loaded). */
+export function cacheDir(env: Env): string {
+  return env.GEO_CACHE_DIR || join(xdg(env, 'XDG_CACHE_HOME', ['.cache']), 'geo');
+}

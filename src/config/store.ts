@@ -160,6 +160,16 @@ export class ConfigStore {
     return this.read().defaults[key];
   }
 
+  /** A default read without creating the folder or failing (a decision made before any command reads the config). */
+  peekDefault(key: DefaultKey): string | undefined {
+    try {
+      const v = (JSON.parse(readFileSync(this.path, 'utf8')) as Partial<Stored> | null)?.defaults?.[key];
+      return typeof v === 'string' ? v : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   async setDefault(key: DefaultKey, value: string | undefined): Promise<void> {
     await this.write((conf) => {
       const d = { ...conf.get('defaults') };

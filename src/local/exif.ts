@@ -93,11 +93,13 @@ export async function readExif(input: Buffer | Uint8Array): Promise<ExifSummary>
   const gps = readGps(out.gps, errors);
   // A GPS IFD whose tags exifr silently dropped (Nikon D1X: "Invalid TIFF value type"): ask again
   // without silentErrors only to learn why, so the user sees the GPS block is broken, not absent.
+  let gpsBroken = false;
   if (out.gps && !gps) {
     try {
       await parse(input, { ifd0: false, exif: false, gps: true, silentErrors: false });
     } catch (e) {
       errors.push(message(e));
+      gpsBroken = true;
     }
   }
 
@@ -105,7 +107,10 @@ export async function readExif(input: Buffer | Uint8Array): Promise<ExifSummary>
   const exif = out.exif ?? {};
   const summary: ExifSummary = { errors: [...new Set(errors)] };
   if (gps) summary.gps = gps;
-  else if (out.gps) summary.gpsUnreadable = true;
+  // Unreadable only when a position is recorded (or the GPS block breaks the parser): a GPS block
+  // holding just GPSVersionID, as GIMP leaves one, records no position (issue 22: "GPS none", as
+  // geo inspect says, and the EXIF check's "stripped").
+  else if (out.gps && (gpsBroken || Object.keys(out.gps).some((k) => /^GPS(Latitude|Longitude)/.test(k)))) summary.gpsUnreadable = true;
   const dto = text(exif.DateTimeOriginal);
   if (dto) summary.dateTimeOriginal = dto;
   // OffsetTimeOriginal belongs to DateTimeOriginal; OffsetTime (of ModifyDate) is the fallback.

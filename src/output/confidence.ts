@@ -27,6 +27,14 @@ export function formatConfidence(c: number, view: ViewOpts): string {
   return `${c.toFixed(2)} ${paint(confidenceBar(c, view.tty))} ${paint(word)}`;
 }
 
+/**
+ * The same number and word without the bar, where a bar cannot be drawn as text (the HTML report,
+ * its map labels): "0.24 very low", as the terminal writes it (issue 22: the report said 24.0%).
+ */
+export function confidenceText(c: number): string {
+  return `${c.toFixed(2)} ${confidenceWord(c)}`;
+}
+
 /** Candidate confidence (0-100) as a percentage. */
 export function percent(c100: number): string {
   return `${Math.round(c100)}%`;

@@ -5,6 +5,7 @@
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, RetryLaterError, TimeoutError } from '../api/errors.js';
 import { DEPTH_COST, type Depth, ERROR_CODE_STATUS } from '../api/schemas.js';
 import { BelowConfidenceError, CancelledError, ConfigError, UsageError } from '../errors.js';
+import { width, wrap } from './fit.js';
 import { sanitizeInline } from './sanitize.js';
 
 interface Described {
@@ -132,10 +133,16 @@ export function describe(err: unknown): Described {
  * config error points at the command's help, anything else at --debug. Hints may quote user or
  * server text, so they are sanitized like messages.
  */
-export function describeError(err: unknown, opts: { color?: boolean } = {}): string {
+export function describeError(err: unknown, opts: { color?: boolean; columns?: number } = {}): string {
   const d = describe(err);
   const label = opts.color ? '\u001b[31merror\u001b[39m' : 'error';
-  return `${label}: ${d.message} — hint: ${sanitizeInline(d.hint ?? fallbackHint(err))}`;
+  const hint = sanitizeInline(d.hint ?? fallbackHint(err));
+  const one = `${label}: ${d.message} — hint: ${hint}`;
+  if (opts.columns === undefined || width(`error: ${d.message} — hint: ${hint}`) <= opts.columns) return one;
+  // Too wide for the terminal (issue 22): fitted to its width, the hint on lines of its own, a
+  // quoted command never broken (wrap keeps `…` whole), a long path alone on its line.
+  const lines = [...wrap(`error: ${d.message}`, opts.columns, '  ', ''), ...wrap(`hint: ${hint}`, opts.columns, '  ', '')];
+  return lines.join('\n').replace(/^error/, label);
 }
 
 /** "--debug for details" only where --debug shows more (the HTTP log, a stack), not after a choice the user made. */

@@ -3,6 +3,7 @@
  * cutting a cell with an ellipsis (from the left for paths, so the file name stays), and word
  * wrapping for prose. Pure functions over display widths; piped output never comes here.
  */
+import { type IO, stderrColumns } from './io.js';
 
 /** Display width: code points, which is right for the Latin/Cyrillic/Greek text servers send. */
 export function width(s: string): number {
@@ -26,6 +27,12 @@ export interface FitInput {
   keep?: number[];
   /** Narrowest a column is cut to, per column (Infinity: never cut); default min(natural, 6). */
   floor?: Array<number | undefined>;
+  /**
+   * Narrower still, only when every column at its floor does not fit (a path's file name is its
+   * floor, but on 60 columns an id that must stay whole comes first: the path, cut from the left,
+   * is then shown whole below the table as the row's label).
+   */
+  min?: Array<number | undefined>;
   /** Columns available for the whole table, borders included. */
   available: number;
   /** Columns a table adds per column (padding and border) and once (the first border). */
@@ -62,9 +69,10 @@ export function fitColumns(f: FitInput): Fit {
   }
   const widths = new Map(shown.map((i) => [i, f.natural[i]!]));
   let excess = total(shown, (c) => widths.get(c)!) - f.available;
-  for (const pool of [shown.filter((i) => !f.keep?.includes(i)), shown]) {
+  const least = (i: number) => Math.min(floor(i), f.min?.[i] ?? floor(i));
+  for (const [pool, limit] of [[shown.filter((i) => !f.keep?.includes(i)), floor], [shown, floor], [shown, least]] as const) {
     while (excess > 0) {
-      const widest = pool.filter((i) => widths.get(i)! > floor(i)).sort((a, b) => widths.get(b)! - widths.get(a)!)[0];
+      const widest = pool.filter((i) => widths.get(i)! > limit(i)).sort((a, b) => widths.get(b)! - widths.get(a)!)[0];
       if (widest === undefined) break;
       widths.set(widest, widths.get(widest)! - 1);
       excess--;
@@ -73,9 +81,25 @@ export function fitColumns(f: FitInput): Fit {
   return { shown, dropped, widths };
 }
 
+/**
+ * Text for stderr, wrapped to stderr's own terminal when it is one (issue 22: nothing wider than
+ * the screen; a batch's stdout may be a file): notes, summaries, confirmations.
+ */
+export function stderrText(io: Pick<IO, 'stderrIsTTY' | 'columns' | 'errColumns'>, text: string, indent = '', first = indent): string {
+  return wrapFor({ tty: io.stderrIsTTY, columns: stderrColumns(io) }, text, indent, first).join('\n');
+}
+
 /** Lines of `text` as a view draws them: wrapped to the terminal, one line as it is when piped (stable text). */
 export function wrapFor(view: { tty: boolean; columns: number }, text: string, indent = '', first = indent): string[] {
   return view.tty ? wrap(text, view.columns, indent, first) : text.split('\n').map((l, i) => ((i ? indent : first) + l).trimEnd());
+}
+
+/**
+ * The words of a line; a command quoted in backticks is one word, so a hint's command stays on
+ * one line that can be copied whole (issue 22).
+ */
+function words(para: string): string[] {
+  return para.match(/(?:`[^`]*`|[^ `]+)+/g) ?? [];
 }
 
 /**
@@ -89,7 +113,7 @@ export function wrap(text: string, max: number, indent = '', first = indent): st
   for (const para of text.split('\n')) {
     let line = out.length === 0 ? first : indent;
     let empty = true;
-    for (const word of para.split(/ +/).filter((w) => w !== '')) {
+    for (const word of words(para)) {
       if (!empty && width(line) + 1 + width(word) > max) {
         out.push(line);
         line = indent;

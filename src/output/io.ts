@@ -14,7 +14,18 @@ export interface IO {
   /** Colour on stdout / stderr, decided once by decideColor(). */
   colorOut: boolean;
   colorErr: boolean;
+  /** Width of stdout's terminal: tables and views printed on stdout. */
   columns: number;
+  /**
+   * Width of stderr's terminal: progress, spinners and notes are drawn there (issue 22: with stdout
+   * redirected to a file, stdout's width is not the screen's). Defaults to `columns`.
+   */
+  errColumns?: number;
+}
+
+/** The width lines on stderr are fitted to: stderr's own terminal. */
+export function stderrColumns(io: Pick<IO, 'columns' | 'errColumns'>): number {
+  return io.errColumns ?? io.columns;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -52,4 +63,15 @@ export function isCI(env: Env): boolean {
 /** Spinners and live progress: stderr is a terminal, not CI, not dumb, not quiet. */
 export function canAnimate(io: IO, env: Env, quiet: boolean): boolean {
   return !quiet && io.stderrIsTTY && !isCI(env) && env.TERM !== 'dumb';
+}
+
+/**
+ * Accessible mode (issue 22, gh's GH_ACCESSIBLE_PROMPTER): GEO_ACCESSIBLE set to anything but
+ * "", 0 or false, or `geo config set accessible true`. No spinner and no line redrawn in place
+ * (a screen reader reads every redraw), progress as plain lines, questions that do not redraw.
+ */
+export function isAccessible(env: Env, configured: string | undefined): boolean {
+  const v = env.GEO_ACCESSIBLE;
+  if (v !== undefined && v !== '') return v !== '0' && v.toLowerCase() !== 'false';
+  return configured === 'true';
 }

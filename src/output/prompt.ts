@@ -5,6 +5,7 @@
 import type { IO } from './io.js';
 import { CancelledError } from '../errors.js';
 import { importEsm } from '../lazy/esm.js';
+import { plainPrompter } from './prompt-plain.js';
 
 type Prompts = typeof import('@inquirer/prompts');
 
@@ -14,7 +15,8 @@ export interface Prompter {
   confirm(message: string, def?: boolean): Promise<boolean>;
 }
 
-export function createPrompter(io: IO, signal?: AbortSignal): Prompter {
+export function createPrompter(io: IO, signal?: AbortSignal, accessible = false): Prompter {
+  if (accessible) return plainPrompter(io, signal);
   const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false, ...(signal ? { signal } : {}) };
   const guard = async <T>(run: () => Promise<T>): Promise<T> => {
     try {

@@ -4,7 +4,7 @@
  * second from ctx.now so tests can drive the clock.
  */
 import { cut, width } from './fit.js';
-import type { IO } from './io.js';
+import { type IO, stderrColumns } from './io.js';
 import { sanitizeInline } from './sanitize.js';
 
 export interface Spinner {
@@ -19,6 +19,8 @@ export interface Spinner {
 export interface SpinnerCtx {
   io: IO;
   animate: boolean;
+  /** Accessible mode: the label once, as a line, and no frames. */
+  accessible?: boolean;
   now(): number;
   globals: { quiet?: boolean };
 }
@@ -31,6 +33,8 @@ function elapsed(ms: number): string {
 export async function startSpinner(ctx: SpinnerCtx, label: string): Promise<Spinner> {
   const quiet = Boolean(ctx.globals.quiet);
   if (!ctx.animate) {
+    // Accessible mode says once what is running (a screen reader gets no spinner to read).
+    if (ctx.accessible && !quiet) ctx.io.stderr.write(`${sanitizeInline(label)}…\n`);
     // No terminal: no frames, but lasting notes still reach stderr unless --quiet.
     return { update() {}, note: (line) => void (!quiet && ctx.io.stderr.write(sanitizeInline(line) + '\n')), stop() {} };
   }
@@ -48,7 +52,9 @@ export async function startSpinner(ctx: SpinnerCtx, label: string): Promise<Spin
   // resized mid-run, so the label is cut to the width ("⠋ " takes two columns) and the clock kept.
   const line = () => {
     const clock = ` · ${elapsed(ctx.now() - started)}`;
-    return cut(text, Math.max(8, ctx.io.columns - 3 - width(clock))) + clock;
+    // Two more columns for the "^C" the terminal echoes at Ctrl-C: a row it pushes past the edge
+    // wraps, and ora then clears only the new row, leaving the frame on screen (issue 22).
+    return cut(text, Math.max(8, stderrColumns(ctx.io) - 5 - width(clock))) + clock;
   };
   spinner.text = line();
   spinner.start();

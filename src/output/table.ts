@@ -27,8 +27,12 @@ export interface TableSpec {
   cutLeft?: number[];
   /** Narrowest each column is cut to on a terminal (default 6, or its natural width). */
   floor?: Array<number | undefined>;
+  /** Narrower than its floor only when all floors do not fit (fit.ts FitInput.min). */
+  min?: Array<number | undefined>;
   /** Columns the caller indents the table by. */
   indent?: number;
+  /** The column that names a row in the lines under the table (default the first). */
+  label?: number;
 }
 
 /** cli-table3 with padding 1: "│ a │ b │" is 1 + (width + 3) per column. */
@@ -54,17 +58,30 @@ export function plainTable(head: string[], rows: string[][], align: Align[] = []
 }
 
 /**
- * The dropped columns of each row, under the table: "label  head: value · head: value" when it
- * fits, else the label, then each value on its own line (a long link alone on its line: see wrap()).
+ * The dropped columns of each row, under the table, in the table's order: "label  head: value ·
+ * head: value" when it fits, else the label, then the values packed onto as few indented lines as
+ * fit (a value too long for a line, a link, alone on its line: see wrap()).
  */
-function below(head: string[], rows: string[][], dropped: number[], available: number, labelFromLeft: boolean): string[] {
+function below(head: string[], rows: string[][], dropped: number[], available: number, label: number, labelFromLeft: boolean): string[] {
   if (!dropped.length) return [];
+  const order = [...dropped].sort((a, b) => a - b);
   return rows.flatMap((r) => {
-    const values = dropped.filter((i) => r[i] !== '').map((i) => [head[i]!.toLowerCase(), r[i]!] as const);
-    if (!values.length) return [];
-    const one = `${r[0]}  ${values.map(([h, v]) => `${h}: ${v}`).join(' · ')}`;
+    const pairs = order.filter((i) => r[i] !== '').map((i) => [`${head[i]!.toLowerCase()}: ${r[i]!}`, r[i]!] as const);
+    if (!pairs.length) return [];
+    const values = pairs.map(([v]) => v);
+    const name = r[label] ?? '';
+    const one = `${name}  ${values.join(' · ')}`;
     if (width(one) <= available) return [one];
-    return [cut(r[0] ?? '', available, labelFromLeft), ...values.map(([h, v]) => (width(`  ${h}: ${v}`) <= available ? `  ${h}: ${v}` : v))];
+    const lines = [cut(name, available, labelFromLeft)];
+    let line = '';
+    for (const [v, bare] of pairs) {
+      if (line && width(`${line} · ${v}`) <= available) line += ` · ${v}`;
+      else {
+        if (line) lines.push(line);
+        line = width(`  ${v}`) <= available ? `  ${v}` : bare;
+      }
+    }
+    return [...lines, line];
   });
 }
 
@@ -74,7 +91,7 @@ export function renderTable(spec: TableSpec, view: ViewOpts): string {
   if (!view.tty) return plainTable(head, rows, spec.align);
   const available = view.columns - (spec.indent ?? 0);
   const natural = head.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i]!))));
-  const fit = fitColumns({ natural, available, ...BORDER, ...(spec.optional ? { optional: spec.optional } : {}), ...(spec.keep ? { keep: spec.keep } : {}), ...(spec.floor ? { floor: spec.floor } : {}) });
+  const fit = fitColumns({ natural, available, ...BORDER, ...(spec.optional ? { optional: spec.optional } : {}), ...(spec.keep ? { keep: spec.keep } : {}), ...(spec.floor ? { floor: spec.floor } : {}), ...(spec.min ? { min: spec.min } : {}) });
   const fitted = (s: string, i: number) => cut(s, fit.widths.get(i)!, spec.cutLeft?.includes(i));
   const t = new Table({
     head: fit.shown.map((i) => view.style.bold(fitted(head[i]!, i))),
@@ -82,7 +99,8 @@ export function renderTable(spec: TableSpec, view: ViewOpts): string {
     colAligns: fit.shown.map((i) => spec.align?.[i] ?? 'left'),
   });
   for (const r of rows) t.push(fit.shown.map((i) => fitted(r[i]!, i)));
-  return [t.toString(), ...below(head, rows, fit.dropped, available, Boolean(spec.cutLeft?.includes(0)))].join('\n');
+  const label = spec.label ?? 0;
+  return [t.toString(), ...below(head, rows, fit.dropped, available, label, Boolean(spec.cutLeft?.includes(label)))].join('\n');
 }
 
 /** Shorthand for the common case: a head and rows, left-aligned. */

@@ -19,6 +19,11 @@ describe('truncated JPEG: partial data, not bad input (2 cases)', () => {
     expect(out.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(out.exif.gps?.lat).toBeCloseTo(48.85837, 5);
   });
+  it('geo inspect does not call it accepted: no image size can be read, so the service may refuse it (issue 22)', async () => {
+    const r = await runCli(['inspect', TRUNCATED]);
+    expect(r.stdout).toMatch(/^ {2}API +no image size can be read \(damaged or cut short\): geo locate sends it, and the service may refuse it$/m);
+    expect(r.stdout).not.toContain('accepted as is');
+  });
   it('geo locate --dry-run would send it (a JPEG by its bytes)', async () => {
     const r = await runCli(['locate', TRUNCATED, '--dry-run'], { env: { GEO_API_KEY: 'orca_sandbox_pro', GEO_BASE_URL: 'http://127.0.0.1:9' } });
     expect(r.code).toBe(0);

@@ -98,7 +98,7 @@ describe('runBatch', () => {
     const dir = makeImages(3);
     writeFileSync(join(dir, 'list.txt'), '000.jpg\n# a comment\n\n001.jpg\n002.jpg\n');
     const d = { ...deps(sb.url, dir), confirm: async () => false };
-    await expect(runBatch(d, { inputs: [], fromFile: 'list.txt', depth: 3 })).rejects.toThrow(/cancelled/);
+    await expect(runBatch(d, { inputs: [], fromFile: 'list.txt', depth: 3 })).rejects.toThrow(/you said no: nothing was sent/);
     expect(ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise').geolocateRequests).toBe(0);
   });
 });

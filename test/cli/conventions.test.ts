@@ -35,6 +35,29 @@ describe('help', () => {
   });
 });
 
+describe('examples in --help', () => {
+  it('every comment after an example starts with # (a pasted line runs as written, issue 22)', async () => {
+    const { NOUN_NAMES } = await import('../../src/cli.js');
+    const bad: string[] = [];
+    const visit = async (path: string[]) => {
+      const help = (await runCli([...path, '--help'])).stdout;
+      for (const line of help.split('\n')) {
+        if (/^\s+(\$ |geo )\S/.test(line) && / {2,}[^#\s]/.test(line.trim())) bad.push(`geo ${path.join(' ')}: ${line.trim()}`);
+      }
+      const at = help.indexOf('\nCommands:\n');
+      if (at < 0 || path.length > 1) return;
+      for (const l of help.slice(at + 11).split('\n')) {
+        const m = /^ {2}([a-z][\w-]*)/.exec(l);
+        if (!l.trim()) break;
+        if (m && m[1] !== 'help') await visit([...path, m[1]!]);
+      }
+    };
+    await visit([]);
+    for (const noun of NOUN_NAMES) await visit([noun]);
+    expect(bad).toEqual([]);
+  });
+});
+
 describe('version', () => {
   it('geo version prints what geo --version prints', async () => {
     const a = await runCli(['version']);

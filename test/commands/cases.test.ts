@@ -35,7 +35,7 @@ describe('geo cases create', () => {
     ['CI on a terminal', { tty: true, env: { CI: 'true' } }],
   ] as const)('a missing name is a usage error with %s (exit 2, nothing sent)', async (_label, o) => {
     const before = JSON.stringify(sb.ledger());
-    const r = await as('orca_sandbox_pro')(['cases', 'create', '--description', 'x', ...('argv' in o ? o.argv : [])], { tty: o.tty, ...('env' in o ? { env: o.env } : {}) });
+    const r = await as('orca_sandbox_pro')(['cases', 'create', '--description', 'x', ...('argv' in o ? o.argv : [])], { tty: o.tty, columns: 300, ...('env' in o ? { env: o.env } : {}) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/a case needs a name: --name is required .* — hint: geo cases create --name/);

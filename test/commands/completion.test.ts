@@ -16,8 +16,8 @@ async function program(argv: string[]): Promise<Command> {
   return buildProgram({ io, env: {}, now: Date.now, sleep: async () => {}, signal: new AbortController().signal, version: '0.0.0', probe: processProbe(), outputClosed: new AbortController().signal, keepRunningOnClosedOutput: () => () => undefined, execPath: process.execPath }, argv, () => {});
 }
 
-/** "--depth=" for a flag that takes a value, "--async" otherwise: the spec's notation. */
-const flagsOf = (c: Command) => c.options.filter((o: Option) => !o.hidden).map((o: Option) => `${o.long}${o.required || o.optional ? '=' : ''}`).sort();
+/** "--depth=" for a flag that takes a value, "--async" otherwise (an optional value too: --json [fields]): the spec's notation. */
+const flagsOf = (c: Command) => c.options.filter((o: Option) => !o.hidden).map((o: Option) => `${o.long}${o.required ? '=' : ''}`).sort();
 const shortValued = (c: Command) => c.options.filter((o: Option) => o.short && (o.required || o.optional)).map((o: Option) => o.short!);
 const HINT = 'update src/commands/completion/spec.ts to match the command';
 
@@ -96,7 +96,11 @@ describe('the bash script in bash', () => {
     expect(await complete('geo cases create --')).toContain('--description');
     expect(await complete('geo locate -d ')).toEqual(['1', '2', '3']);
     expect(await complete('geo --format nd')).toEqual(['ndjson']);
-    expect(await complete('geo config set ')).toEqual(['confirm_threshold', 'depth', 'format']);
+    // Only the formats the command takes (issue 22: export has no table).
+    expect(await complete('geo export --format ')).toEqual(['csv', 'geojson', 'html', 'json', 'kml', 'kmz', 'ndjson']);
+    expect(await complete('geo credits --format ')).toEqual(['json', 'ndjson', 'table']);
+    expect(await complete('geo locate x --format k')).toEqual(['kml', 'kmz']);
+    expect(await complete('geo config set ')).toEqual(['accessible', 'confirm_threshold', 'depth', 'format']);
     expect(await complete('geo completion ')).toEqual(['bash', 'fish', 'zsh']);
   });
 

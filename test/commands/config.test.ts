@@ -14,11 +14,11 @@ describe('geo config', () => {
     const { run } = session();
     const piped = await run(['config', 'list']);
     expect(piped).toMatchObject({ code: 0, stderr: '' });
-    expect(piped.stdout).toBe('KEY                VALUE  FROM\ndepth              1      default\nformat             table  default\nconfirm_threshold  20     default\n');
+    expect(piped.stdout).toBe('KEY                VALUE  FROM\ndepth              1      default\nformat             table  default\nconfirm_threshold  20     default\naccessible         false  default\n');
     const tty = await run(['config', 'list'], { tty: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toMatch(/┌.*\n.*KEY.*VALUE.*FROM/);
-    expect(JSON.parse((await run(['config', 'list', '--json'])).stdout)).toEqual({ depth: '1', format: 'table', confirm_threshold: '20' });
+    expect(JSON.parse((await run(['config', 'list', '--json'])).stdout)).toEqual({ depth: '1', format: 'table', confirm_threshold: '20', accessible: 'false' });
   });
 
   it('set validates, stores and get prints the bare value', async () => {
@@ -48,7 +48,8 @@ describe('geo config', () => {
   ])('%j is a usage error (exit 2, one line, nothing stored)', async (argv, message) => {
     const { run } = session();
     for (const tty of [false, true]) {
-      const r = await run(argv, { tty });
+      // A terminal wide enough for the line (a narrow one wraps it: test/pty/width-copy.test.ts).
+      const r = await run(argv, { tty, columns: 300 });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(message);
@@ -80,7 +81,7 @@ describe('config on disk', () => {
     writeFileSync(join(dir, 'config.json'), '{"profiles": {"work": ', { mode: 0o600 });
     for (const argv of [['config', 'list'], ['keys', 'list'], ['keys', 'show']]) {
       for (const tty of [false, true]) {
-        const r = await runCli(argv, { env: { GEO_CONFIG_DIR: dir }, tty });
+        const r = await runCli(argv, { env: { GEO_CONFIG_DIR: dir }, tty, columns: 300 });
         expect(r.code).toBe(2);
         expect(r.stdout).toBe('');
         expect(r.stderr).toMatch(/^(\u001b\[31m)?error(\u001b\[39m)?: the config file .*config\.json is not valid JSON — hint: repair or delete it/);

@@ -14,7 +14,7 @@ beforeAll(() => builtBinaryOrThrow());
 
 describe('geo eval asks once before spending above the threshold, for every depth together', { timeout: 60_000 }, () => {
   it.each([
-    ['n', 130],
+    ['n', 2], // a choice, not an interruption (issue 22): exit 2, as gh
     ['y', 0],
   ])('answer %s -> exit %d', async (answer, code) => {
     const env = { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), GEO_STATE_DIR: tempConfigDir(), GEO_DATA_DIR: tempConfigDir(), GEO_BASE_URL: sb.url, GEO_API_KEY: KEYS.pro };

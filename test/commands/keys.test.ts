@@ -185,7 +185,7 @@ describe('geo keys show / test: precedence flag > env > profile', () => {
   });
 
   it('no key at all: exit 3 with a hint', async () => {
-    const r = await session().run(['keys', 'test'], { tty: true });
+    const r = await session().run(['keys', 'test'], { tty: true, columns: 300 });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/no API key is configured — hint: set GEO_API_KEY/);
   });

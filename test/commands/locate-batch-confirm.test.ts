@@ -23,7 +23,7 @@ function twoImages(): string {
 
 describe('geo locate asks before spending above the threshold', { timeout: 60_000 }, () => {
   it.each([
-    ['n', 130],
+    ['n', 2], // a choice, not an interruption (issue 22): exit 2, as gh
     ['y', 0],
   ])('answer %s -> exit %d', async (answer, code) => {
     const env = { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), GEO_BASE_URL: sb.url, GEO_API_KEY: KEYS.pro };

@@ -73,7 +73,7 @@ describe('Ctrl-C with requests in flight', () => {
     expect(r.recs.find((x) => !x.ok && x.error!.code === 'in_flight')!.error!.message).toMatch(/^in flight when cancelled: may have been charged; resuming replays it free/);
     expect(r.stderr).toMatch(/6 inputs: 2 ok, 0 failed, 2 in flight, 2 not sent · 2 credits spent/);
     expect(r.stderr).toContain('2 in flight: may have been charged; resuming replays them free');
-    expect(r.stderr).toContain(`to send what is left, with the same keys: geo locate --resume '${journal}'\n`);
+    expect(r.stderr).toContain(`to send what is left, with the same keys: \`geo locate --resume '${journal}'\`\n`);
 
     // The summary's 2 credits are exactly the ledger's debits for the answers it received; the two
     // in flight were charged too (the under-count of issue 11), once each.
@@ -104,7 +104,7 @@ describe('Ctrl-C with requests in flight', () => {
     expect((await run(argv, env)).code).toBe(0);
     const r = await interrupt([...argv, '--fresh'], env, 2, 2);
     expect(r.code).toBe(130);
-    const hint = /to send what is left, with the same keys: (geo locate --resume (\S+))\n/.exec(r.stderr);
+    const hint = /to send what is left, with the same keys: `(geo locate --resume (\S+))`\n/.exec(r.stderr);
     expect(hint, r.stderr).not.toBeNull();
     const journal = hint![2]!;
     expect(journal).toMatch(/^[0-9a-f]{24}$/); // the batch's id in the store
@@ -124,7 +124,7 @@ describe('Ctrl-C with requests in flight', () => {
     const dir = makeImages(1, tmp('geo-int-one-'));
     const r = await interrupt(['locate', join(dir, '000.jpg'), '--json'], env, 0, 1);
     expect(r.code).toBe(130);
-    const m = /^error: cancelled while in flight: the request may have been charged — hint: (geo locate --resume (\S+)) resends it with the same key, which the service replays free$/m.exec(r.stderr);
+    const m = /^error: cancelled while in flight: the request may have been charged — hint: `(geo locate --resume (\S+))` resends it with the same key, which the service replays free$/m.exec(r.stderr);
     expect(m, r.stderr).not.toBeNull();
     expect(r.stdout).toBe('');
     const before = debitsOf().length;

@@ -16,8 +16,12 @@ describe.skipIf(!built)('geo (built binary)', () => {
     const body = GeolocateResponseSchema.parse(JSON.parse(r.stdout));
     expect(body.location.latitude).toBeCloseTo(48.858, 2);
     expect(r.stdout).not.toMatch(ANSI);
-    // The plan before spending (issue 11), then the banner; the balance is not read for one image.
-    expect(r.stderr).toBe('plan: 1 input · 1 to send × depth 1 (1 credit) = up to 1 credit\nsandbox: simulated results, sandbox credits, no real money\n');
+    // The plan before spending (issue 11), what --keep-metadata sends (issue 22), then the banner;
+    // the balance is not read for one image.
+    const [plan, kept, ...rest] = r.stderr.split('\n');
+    expect(plan).toBe('plan: 1 input · 1 to send × depth 1 (1 credit) = up to 1 credit');
+    expect(kept).toMatch(/^--keep-metadata: paris\.jpg is sent as it is, with its GPS position/);
+    expect(rest).toEqual(['sandbox: simulated results, sandbox credits, no real money', '']);
   });
 
   it('exit codes survive the process boundary: 8 below --min-confidence, 2 for a bad depth', async () => {

@@ -34,7 +34,8 @@ describe('a plan above the confirm threshold, where nothing can ask', () => {
   ] as const)('%s: refused, exit 2, the hint, no geolocate sent', async (_name, flags, opts, why) => {
     const before = footprint(sb);
     const sent = geolocates();
-    const r = await run(['locate', folder(), '--depth', '3', ...flags], opts);
+    // A terminal wide enough for the error's one line (a narrow one wraps it: test/pty/width-copy).
+    const r = await run(['locate', folder(), '--depth', '3', ...flags], { ...opts, columns: 300 });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^plan: 3 inputs · 3 to send × depth 3 \(10 credits\) = up to 30 credits · balance \d+\n/);

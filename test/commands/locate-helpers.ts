@@ -25,6 +25,9 @@ export async function answerConsent(t: PtySession, answer: string, code: number,
   t.type(answer);
   t.type(KEY.enter);
   expect(await t.exit).toBe(code);
-  if (answer === 'n') expect(footprint(sb)).toEqual(before);
+  if (answer === 'n') {
+    expect(footprint(sb)).toEqual(before);
+    expect(t.screen()).toMatch(/you said no: nothing was sent, nothing spent/);
+  }
   else expect(footprint(sb).debits).toBe(before.debits + debits);
 }

@@ -27,8 +27,11 @@ describe('geo locate, piped (plain text, no ANSI)', () => {
     expect(r.stdout).not.toContain('Forensic');
     expect(r.stdout).toMatch(/depth 1 \(Surface\) · model orca-1\.5 · server [\d.]+ s · total [\d.]+ s/);
     expect(r.stdout).toMatch(/analysis an_[0-9a-f]+/);
-    // The plan before spending (issue 11), then the banner; the balance is not read for one image.
-    expect(r.stderr).toBe('plan: 1 input · 1 to send × depth 1 (1 credit) = up to 1 credit\nsandbox: simulated results, sandbox credits, no real money\n');
+    // The plan before spending (issue 11), what --keep-metadata sends (issue 22), then the banner;
+    // the balance is not read for one image.
+    const [plan, kept, banner, ...rest] = r.stderr.split('\n');
+    expect([plan, banner, rest]).toEqual(['plan: 1 input · 1 to send × depth 1 (1 credit) = up to 1 credit', 'sandbox: simulated results, sandbox credits, no real money', ['']]);
+    expect(kept).toMatch(/^--keep-metadata: paris\.jpg is sent as it is, with its GPS position/);
   });
 
   it('depth 2 adds thinking and visual clues (with their image coordinates when present)', async () => {

@@ -1,8 +1,9 @@
 /**
  * Collects the examples of every --help page of an installed geo (root, each noun, each
  * subcommand), from the program's own output, so an example added later is covered without a
- * hand-kept list. An example is a line `  $ command   comment`; a comment naming `exit N` expects
- * that exit code (0 otherwise). Lines without `$` (after "With your own key and photos:") are
+ * hand-kept list. An example is a line `  $ command   # comment` (the comment starts with `#`,
+ * so a pasted line runs as written: issue 22); a comment naming `exit N` expects that exit code
+ * (0 otherwise). Lines without `$` (after "With your own key and photos:") are
  * placeholders and are not run.
  */
 import { spawnSync } from 'node:child_process';
@@ -37,9 +38,10 @@ export function examplesOf(help: string): Example[] {
     if (!m) continue;
     let text = m[1]!;
     while (text.endsWith('\\') && i + 1 < lines.length) text = `${text.slice(0, -1)} ${lines[++i]!.trim()}`;
-    // The command ends where two spaces start the comment (commands never hold two in a row).
-    const [command = '', ...comment] = text.split(/ {2,}/);
-    const code = /\bexit (\d+)\b/.exec(comment.join(' '));
+    // The command ends where two spaces and a # start the comment.
+    const at = text.search(/ {2,}# /);
+    const command = at < 0 ? text : text.slice(0, at);
+    const code = at < 0 ? null : /\bexit (\d+)\b/.exec(text.slice(at));
     out.push({ command: command.trim(), expect: code ? Number(code[1]) : 0 });
   }
   return out;

@@ -72,6 +72,13 @@ describe('readExif on ../shared/photos (values as exiftool -n)', () => {
     const fuzz = await readExif(readFileSync(PHOTOS + 'odd_truncated_fuzz.jpg'));
     expect(fuzz.errors.join(' ')).toMatch(/outside the bounds/);
   });
+
+  it.skipIf(!HAVE_PHOTOS)('a GPS block with no position (GPSVersionID only, as GIMP leaves it) is no GPS, not an unreadable one (issue 22)', async () => {
+    const canon = await readExif(readFileSync(PHOTOS + 'nogps_canon_40d.jpg'));
+    expect(canon.gps).toBeUndefined();
+    expect(canon.gpsUnreadable).toBeUndefined();
+    expect((await readExif(readFileSync(PHOTOS + 'odd_broken_gps_ifd_nikon_d1x.jpg'))).gpsUnreadable).toBe(true);
+  });
 });
 
 describe('readExif on the repo fixtures', () => {

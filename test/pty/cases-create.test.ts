@@ -61,7 +61,7 @@ describe('geo cases create in a terminal', { timeout: 60_000 }, () => {
     expect((await listed(e, 'team_red')).map((c) => [c.name, c.description, c.teamId])).toEqual([['Second try', '', 'team_red']]);
   });
 
-  it('answering no creates nothing and exits 130', async () => {
+  it('answering no creates nothing and exits 2 (a choice, not Ctrl-C\'s 130)', async () => {
     const e = env();
     const t = spawnGeoInPty(['cases', 'create', '--name', 'Not wanted', '--description', 'x'], e);
     await t.waitFor('Team id');
@@ -70,8 +70,9 @@ describe('geo cases create in a terminal', { timeout: 60_000 }, () => {
     await t.waitFor('Create this case?');
     t.type('n');
     t.type(KEY.enter);
-    expect(await t.exit).toBe(130);
-    expect(t.screen()).toMatch(/no case created/);
+    expect(await t.exit).toBe(2);
+    expect(t.screen()).toMatch(/you said no: no case created, nothing sent/);
+    expect(t.screen()).not.toMatch(/nothing more was sent/);
     expect(await listed(e, 'team_no')).toEqual([]);
   });
 

@@ -29,8 +29,14 @@ export function builtBinaryOrThrow(): void {
   if (!existsSync(DIST)) throw new Error('dist/cli.js is missing: run `npm run build` before the pty tests');
 }
 
-export function spawnGeoInPty(argv: string[], env: Record<string, string | undefined>, size = { columns: 100, rows: 30 }): PtySession {
-  const child: ChildProcessWithoutNullStreams = spawn('python3', [PTY_PY, '--size', `${size.columns}x${size.rows}`, '--', process.execPath, GEO_BIN, ...argv], {
+/**
+ * `stdoutFile`: geo's stdout goes to that file (`geo … > FILE`), stderr stays on the terminal, as in
+ * the README's `geo locate DIR > results.ndjson`.
+ */
+export function spawnGeoInPty(argv: string[], env: Record<string, string | undefined>, size = { columns: 100, rows: 30 }, opts: { stdoutFile?: string } = {}): PtySession {
+  const geo = [process.execPath, GEO_BIN, ...argv];
+  const command = opts.stdoutFile === undefined ? geo : ['sh', '-c', 'f="$1"; shift; exec "$@" > "$f"', 'sh', opts.stdoutFile, ...geo];
+  const child: ChildProcessWithoutNullStreams = spawn('python3', [PTY_PY, '--size', `${size.columns}x${size.rows}`, '--', ...command], {
     env: { TERM: 'xterm-256color', PATH: process.env.PATH, PYTHONDONTWRITEBYTECODE: '1', GEO_CACHE_DIR: CODE_CACHE_DIR, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

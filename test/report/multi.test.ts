@@ -61,8 +61,10 @@ describe.skipIf(skip !== '')(`multi-result HTML report in headless Chromium${ski
       has(dom, `<section class="result" id="result-${i}">`);
     });
     has(rows[0]!, `>${FIXTURES}tokyo.jpg</a>`);
-    has(rows[2]!, '<td>Gros-Caillou, Paris, France</td><td class="num">48.858400, 2.294500</td><td class="num">87.0%</td><td class="v v-agrees">agrees');
-    has(rows[3]!, '<td class="v v-none">none</td>');
+    has(rows[2]!, '<td data-label="place">Gros-Caillou, Paris, France</td><td class="num" data-label="lat, lng">48.858400, 2.294500</td>');
+    // Confidence as the terminal writes it (issue 22), the depth, the service's verdict, the EXIF check.
+    expect(rows[2]!).toMatch(/<td class="num" data-label="depth">\d<\/td><td class="num" data-label="confidence">0\.87 high<\/td><td class="advice[^"]*" data-label="service verdict">[^<]+<\/td><td class="v v-agrees" data-label="EXIF check">agrees/);
+    has(rows[3]!, '<td class="v v-none" data-label="EXIF check">none</td>');
     has(rows[4]!, '&lt;script&gt;alert(1)&lt;/script&gt;');
     // Overview map: drawn, one numbered estimate per result.
     expect(/<div class="map overview leaflet-container[^"]*" id="map-overview"[^>]*data-drawn="true"/.test(dom)).toBe(true);

@@ -1,8 +1,13 @@
 /** `geo analyses`: saved analyses of the caller, searchable (api-spec.md "GET /api/v1/analyses"). */
 import { Option } from 'commander';
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
+
+const ANALYSIS_FIELDS = ['id', 'analysis_id', 'created_at', 'filename', 'neighborhood', 'city', 'country', 'latitude', 'longitude', 'confidence', 'depth'];
 
 export const register: Register = (program, act) => {
+  // api-spec.md: item fields "not shown"; the names the table reads, `id` for analysis_id, and any other an item carries.
+  declareJson('analyses', { names: ANALYSIS_FIELDS, at: 'data', open: true, get: (r, n) => (n === 'id' ? (r.id ?? r.analysis_id) : r[n]) });
   program
     .command('analyses')
     .description('list saved analyses; search by neighborhood, city or filename')
@@ -20,7 +25,7 @@ depth); --json prints the body exactly as received.
 
 Examples (--sandbox: a fresh sandbox, so the list starts empty; drop it to use your key):
   $ geo --sandbox analyses
-  $ geo --sandbox analyses -S montmartre          search (also: --search TEXT, or a positional TEXT)
+  $ geo --sandbox analyses -S montmartre          # search (also: --search TEXT, or a positional TEXT)
   $ geo --sandbox analyses --city paris --limit 10
   $ geo --sandbox analyses --json | jq -r '.data[].analysis_id'`,
     )

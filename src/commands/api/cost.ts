@@ -7,7 +7,7 @@ import { DEPTH_COST, type Depth } from '../../api/schemas.js';
 import { DEFAULT_CONFIRM_THRESHOLD } from '../../batch/plan.js';
 import { configuredThreshold } from '../../batch/consent.js';
 import type { Ctx } from '../../context.js';
-import { CancelledError, UsageError } from '../../errors.js';
+import { DeclinedError, UsageError } from '../../errors.js';
 import { noPromptReason } from '../../output/io.js';
 
 export interface Spend {
@@ -44,5 +44,5 @@ export async function requireSpendConsent(ctx: Pick<Ctx, 'config' | 'globals' | 
   const why = noPromptReason(ctx.io, ctx.env, ctx.globals.input === false);
   const what = `this geolocate spends up to ${spend.credits} credits, above the confirm threshold of ${limit}`;
   if (why !== undefined) throw new UsageError(`${what}, and nothing can ask for confirmation (${why}); nothing was sent`, 'pass --yes');
-  if (!(await ctx.prompt.confirm(`${what}. Send it?`, false))) throw new CancelledError('cancelled: nothing was sent');
+  if (!(await ctx.prompt.confirm(`${what}. Send it?`, false))) throw new DeclinedError('you said no: nothing was sent, nothing spent', '--yes sends it without asking');
 }

@@ -13,7 +13,9 @@ import { ServiceAnswerError } from '../../errors.js';
 import { describe } from '../../output/errors.js';
 import { sanitize, sanitizeInline, sanitizeJsonText } from '../../output/sanitize.js';
 import { requireSpendConsent } from './cost.js';
+import { normalizeBaseUrl } from '../../api/client.js';
 import { apiClaim, settleClaim, storedResponse, takeTurn } from './claim.js';
+import { MAX_PAGES, firstPage, nextPage } from './paginate.js';
 import { type ApiOptions, type ApiPlan, planApi, runApi } from './run.js';
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
@@ -55,35 +57,64 @@ function withKeyHint(err: unknown, plan: ApiPlan): unknown {
   return new ServiceAnswerError(describe(err).message, `the analysis may have run: send the same body again with -H 'Idempotency-Key: ${key}' to get its answer without paying twice`);
 }
 
-export const api: Handler = async (ctx, args, opts) => {
-  const plan = await planApi(ctx, optionsOf(args[0], opts));
-  if (plan.spend) await requireSpendConsent(ctx, plan.spend);
-  // A geolocate goes through the store's claims (claim.ts): answered before, it is printed from there.
-  const claim = plan.spend ? await apiClaim(ctx, plan.body) : undefined;
-  const turn = claim ? await takeTurn(ctx, claim, { ...(plan.userKey !== undefined ? { user: plan.userKey } : {}), planned: plan.idempotencyKey! }) : undefined;
-  let res: RawResponse;
-  if (turn && 'stored' in turn) {
-    res = storedResponse(turn.stored);
-    if (!ctx.globals.quiet) ctx.io.stderr.write(`${turn.why === 'others' ? 'answered by another geo process that sent the same request' : 'this request was answered before'}: printed from the store (${turn.stored.record.stored_at}), nothing sent, not charged\n`);
-  } else {
-    // An open claim of an earlier run is resent with its own key, which the service replays free.
-    if (turn) plan.headers['idempotency-key'] = plan.idempotencyKey = turn.send;
-    if (plan.spend && !ctx.globals.quiet) {
-      const depth = plan.spend.depth ? `depth ${plan.spend.depth}` : 'depth not given as 1-3';
-      ctx.io.stderr.write(`geolocate (${depth}): up to ${plan.spend.credits} credits · Idempotency-Key ${sanitizeInline(plan.idempotencyKey)}\n`);
-    }
-    let sent: RawResponse | undefined;
-    try {
-      res = sent = await runApi(ctx, plan);
-    } catch (err) {
-      throw withKeyHint(err, plan);
-    } finally {
-      const credits = sent && sent.headers['idempotent-replayed'] !== 'true' ? (plan.spend?.credits ?? 0) : 0;
-      if (claim && turn) settleClaim(ctx, claim, plan.idempotencyKey!, sent, credits, (l) => ctx.io.stderr.write(`${sanitizeInline(l)}\n`));
-    }
-  }
-  if (opts.include) ctx.io.stdout.write(head(res));
+/** Prints one answer: status and headers with -i (on stderr when stdout holds filtered JSON), then the body. */
+function print(ctx: Ctx, res: RawResponse, opts: Record<string, unknown>): void {
+  const filtered = ctx.globals.jq !== undefined || ctx.globals.jsonFields !== undefined;
+  if (opts.include) (filtered ? ctx.io.stderr : ctx.io.stdout).write(head(res));
   if (!opts.silent) ctx.io.stdout.write(body(ctx, res));
   // An error status (ApiError, RedirectError): its exit code and one line on stderr, from cli.ts.
   if (res.error) throw res.error;
+}
+
+/**
+ * A geolocate goes through the store's claims (claim.ts): answered before (by any command, or by
+ * another process meanwhile), it is printed from the store; otherwise sent with its claim's key,
+ * and the answer stored.
+ */
+async function geolocate(ctx: Ctx, plan: ApiPlan, opts: Record<string, unknown>): Promise<void> {
+  const claim = await apiClaim(ctx, plan.body);
+  const turn = claim ? await takeTurn(ctx, claim, { ...(plan.userKey !== undefined ? { user: plan.userKey } : {}), planned: plan.idempotencyKey! }) : undefined;
+  if (turn && 'stored' in turn) {
+    if (!ctx.globals.quiet) ctx.io.stderr.write(`${turn.why === 'others' ? 'answered by another geo process that sent the same request' : 'this request was answered before'}: printed from the store (${turn.stored.record.stored_at}), nothing sent, not charged\n`);
+    return print(ctx, storedResponse(turn.stored), opts);
+  }
+  // An open claim of an earlier run is resent with its own key, which the service replays free.
+  if (turn) plan.headers['idempotency-key'] = plan.idempotencyKey = turn.send;
+  if (!ctx.globals.quiet) {
+    const depth = plan.spend!.depth ? `depth ${plan.spend!.depth}` : 'depth not given as 1-3';
+    ctx.io.stderr.write(`geolocate (${depth}): up to ${plan.spend!.credits} credits · Idempotency-Key ${sanitizeInline(plan.idempotencyKey)}\n`);
+  }
+  let sent: RawResponse | undefined;
+  try {
+    sent = await runApi(ctx, plan);
+  } catch (err) {
+    throw withKeyHint(err, plan);
+  } finally {
+    const credits = sent && sent.headers['idempotent-replayed'] !== 'true' ? (plan.spend?.credits ?? 0) : 0;
+    if (claim && turn) settleClaim(ctx, claim, plan.idempotencyKey!, sent, credits, (l) => ctx.io.stderr.write(`${sanitizeInline(l)}\n`));
+  }
+  print(ctx, sent, opts);
+}
+
+export const api: Handler = async (ctx, args, opts) => {
+  const plan = await planApi(ctx, optionsOf(args[0], opts));
+  if (plan.spend) {
+    await requireSpendConsent(ctx, plan.spend);
+    return geolocate(ctx, plan, opts);
+  }
+  const paging = opts.paginate ? firstPage(plan) : undefined;
+  if (paging && !ctx.globals.quiet) ctx.io.stderr.write(`${sanitizeInline(paging.note)}\n`);
+  let request = paging?.plan ?? plan;
+  for (let page = 1; ; page++) {
+    let res: RawResponse;
+    try {
+      res = await runApi(ctx, request);
+    } catch (err) {
+      throw withKeyHint(err, plan);
+    }
+    print(ctx, res, opts);
+    const next = paging && page < MAX_PAGES ? nextPage(res.headers, normalizeBaseUrl(ctx.resolved().baseUrl.value)) : undefined;
+    if (next === undefined) return;
+    request = { ...request, path: next };
+  }
 };

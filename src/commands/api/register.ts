@@ -1,6 +1,7 @@
 /** `geo api <path>`: a raw request to the configured service, modelled on `gh api`. */
 import { Option } from 'commander';
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 const collect = (v: string, acc: string[] = []) => [...acc, v];
 
@@ -15,6 +16,8 @@ function inputOption(): Option {
 }
 
 export const register: Register = (program, act) => {
+  // Any body: its top-level fields (or each element's, for an array).
+  declareJson('api', { names: [], open: true });
   program
     .command('api')
     .description('send a raw request to the configured service (like gh api), for what no command covers')
@@ -26,6 +29,7 @@ export const register: Register = (program, act) => {
     .addOption(inputOption())
     .option('-i, --include', 'print the status line and response headers before the body')
     .option('--silent', 'print no body')
+    .option('--paginate', 'lists: ask for every item (the API has no pages: one request with limit=200; a Link rel="next" is followed)')
     .addHelpText(
       'after',
       `
@@ -44,16 +48,16 @@ The exit code follows the status: 0 for 2xx, 2 for other 4xx, 3 for 401/403, 4 f
 
 Examples (--sandbox: the sandbox's pro key, no account needed):
   $ geo --sandbox api /api/v1/credits
-  $ geo --sandbox api credits --silent                        exit code only
-  $ geo --sandbox api -i api/v1/usage                         status line and headers first
+  $ geo --sandbox api credits --silent                        # exit code only
+  $ geo --sandbox api -i api/v1/usage                         # status line and headers first
   $ geo --sandbox api cases -f name="Harbour fire" -f description="Port footage"
-  $ geo --sandbox api analyses -X GET -F limit=5              fields become the query string
+  $ geo --sandbox api analyses -X GET -F limit=5              # fields become the query string
   $ geo --sandbox api /api/v1/credits | jq .data.total_available
-  $ geo --sandbox api /api/v1/nope                            a 404: its body, then exit 2
-  $ geo --sandbox api https://example.com/api/v1/credits      refused, nothing sent: exit 2
+  $ geo --sandbox api /api/v1/nope                            # a 404: its body, then exit 2
+  $ geo --sandbox api https://example.com/api/v1/credits      # refused, nothing sent: exit 2
 
 With your own key:
-  geo api /api/v1/geolocate --input request.json              a JSON body from a file
+  geo api /api/v1/geolocate --input request.json              # a JSON body from a file
   base64 -w0 photo.jpg | geo api geolocate -F image_b64=@- -F depth=2
   geo api geolocate --input request.json -H 'Idempotency-Key: case-42-photo-1'`,
     )

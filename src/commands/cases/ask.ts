@@ -4,7 +4,8 @@
  * --no-input, nothing is asked and a missing name is a usage error.
  */
 import type { Ctx } from '../../context.js';
-import { CancelledError, UsageError } from '../../errors.js';
+import { DeclinedError, UsageError } from '../../errors.js';
+import { stderrText } from '../../output/fit.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { CreateOptions } from './run.js';
 
@@ -22,9 +23,9 @@ export async function askMissing(ctx: Ctx, opts: CreateOptions): Promise<CreateO
   const description = opts.description ?? (await ctx.prompt.input('Description (optional)'));
   const team = opts.team ?? (await ctx.prompt.input('Team id (optional, Enter for none)'));
   const out: CreateOptions = { name: name.trim(), description, team: team.trim() };
-  ctx.io.stderr.write(
-    ['', 'New case:', `  name         ${sanitizeInline(out.name)}`, `  description  ${sanitizeInline(out.description) || '-'}`, `  team         ${sanitizeInline(out.team) || '-'}`, ''].join('\n') + '\n',
-  );
-  if (!ctx.globals.yes && !(await ctx.prompt.confirm('Create this case?', true))) throw new CancelledError('no case created');
+  // Each value wrapped under its own column, to the terminal's width (issue 22).
+  const row = (key: string, v: string) => stderrText(ctx.io, sanitizeInline(v) || '-', ' '.repeat(15), `  ${key.padEnd(13)}`);
+  ctx.io.stderr.write(['', 'New case:', row('name', out.name ?? ''), row('description', out.description ?? ''), row('team', out.team ?? ''), ''].join('\n') + '\n');
+  if (!ctx.globals.yes && !(await ctx.prompt.confirm('Create this case?', true))) throw new DeclinedError('you said no: no case created, nothing sent', 'add --yes to create it without asking');
   return out;
 }

@@ -1,10 +1,15 @@
 /** `geo cases list | create`: investigation cases (pro and enterprise keys). */
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
+
+/** api-spec.md "Case", and the team it was created for. */
+const CASE_FIELDS = ['id', 'name', 'description', 'teamId', 'createdAt', 'updatedAt'];
 
 /** Cases need a pro key: the examples run against the in-process sandbox's (drop --sandbox for yours). */
 const SANDBOX_NOTE = '\nExamples (--sandbox: the sandbox\'s pro key; drop it to use yours):';
 
 export const register: Register = (program, act) => {
+  for (const path of ['cases list', 'cases create']) declareJson(path, { names: CASE_FIELDS, at: 'data' });
   const cases = program
     .command('cases')
     .description('list and create investigation cases (needs a pro or enterprise key)')
@@ -30,7 +35,7 @@ export const register: Register = (program, act) => {
       `
 ${SANDBOX_NOTE}
   $ geo --sandbox cases create --name "Harbour fire" --description "Port footage, May" --yes
-  $ geo --sandbox cases create --name "Harbour fire" --no-input --json    in scripts
+  $ geo --sandbox cases create --name "Harbour fire" --no-input --json    # in scripts
 
 Interactive: geo cases create (asks for whatever is missing, then confirms).`,
     )

@@ -1,5 +1,5 @@
 /** `geo completion bash`: a complete -F function generated from spec.ts. */
-import { COMMANDS, CONFIG_KEYS, type CmdSpec, FLAG_VALUES, GLOBAL_FLAGS, allValueFlags, bare, caseLabel } from './spec.js';
+import { COMMANDS, CONFIG_KEYS, type CmdSpec, FLAG_VALUES, GLOBAL_FLAGS, allValueFlags, bare, caseLabel, formatsOf } from './spec.js';
 
 /** Profile names come from geo itself, so completion follows the config on disk. */
 export const PROFILES_SH = `command geo keys list --format ndjson 2>/dev/null | sed -n 's/^{"name":"\\([^"]*\\)".*/\\1/p'`;
@@ -29,7 +29,11 @@ function valueCases(): string {
   for (const [flag, values] of Object.entries(FLAG_VALUES)) {
     if (values === 'files') s += `    ${flag}) COMPREPLY=($(compgen -f -- "$cur")); return ;;\n`;
     else if (values === 'profiles') s += `    ${flag}) COMPREPLY=($(compgen -W "$(__geo_profiles)" -- "$cur")); return ;;\n`;
-    else s += `    ${flag}) COMPREPLY=($(compgen -W "${values.join(' ')}" -- "$cur")); return ;;\n`;
+    else if (flag === '--format') {
+      // Only what this noun takes (export has no table, issue 22).
+      const nouns = formatsOf().map(([n, f]) => `${n}) w="${f.join(' ')}" ;; `).join('');
+      s += `    ${flag}) case "$noun" in ${nouns}*) w="${values.join(' ')}" ;; esac; COMPREPLY=($(compgen -W "$w" -- "$cur")); return ;;\n`;
+    } else s += `    ${flag}) COMPREPLY=($(compgen -W "${values.join(' ')}" -- "$cur")); return ;;\n`;
   }
   const free = valued.filter((f) => !(f in FLAG_VALUES));
   return s + `    ${free.join('|')}) return ;;\n`;

@@ -1,6 +1,6 @@
 /** `geo completion fish`: `complete -c geo` lines generated from spec.ts. */
 import { FLAG_HELP } from './flag-help.js';
-import { COMMANDS, CONFIG_KEYS, type CmdSpec, FLAG_VALUES, GLOBAL_FLAGS } from './spec.js';
+import { COMMANDS, CONFIG_KEYS, type CmdSpec, FLAG_VALUES, GLOBAL_FLAGS, formatsOf } from './spec.js';
 
 const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
@@ -31,7 +31,9 @@ export function fishScript(): string {
     '# Keep it:    geo completion fish > ~/.config/fish/completions/geo.fish',
     `function __geo_profiles; command geo keys list --format ndjson 2>/dev/null | string replace -rf '^\\{"name":"([^"]*)".*' '$1'; end`,
     'complete -c geo -f',
-    ...GLOBAL_FLAGS.map((f) => flagLine(undefined, f)),
+    // --format offers what the noun takes: the common list outside the nouns that have their own.
+    ...GLOBAL_FLAGS.map((f) => flagLine(f === '--format=' ? `not __fish_seen_subcommand_from ${formatsOf().map(([n]) => n).join(' ')}` : undefined, f)),
+    ...formatsOf().map(([n, f]) => `complete -c geo -n ${q(`__fish_seen_subcommand_from ${n}`)} -l format -d ${q(FLAG_HELP['--format'] ?? '')} -x -a ${q(f.join(' '))}`),
   ];
   for (const [noun, c] of Object.entries(COMMANDS)) {
     lines.push(`complete -c geo -n __fish_use_subcommand -a ${noun} -d ${q(c.description)}`);

@@ -4,8 +4,12 @@
  * when a flag of the spec has no line here.
  */
 export const FLAG_HELP: Record<string, string> = {
-  '--json': 'print JSON (same as --format json)',
-  '--format': 'output format: table, json, ndjson, csv, geojson, kml, kmz, html',
+  '--json': 'print JSON (same as --format json); --json f1,f2 only those fields',
+  '--jq': 'filter the JSON with a jq expression (no jq needed)',
+  '--format': 'output format: table, json, ndjson (locate and export: files too)',
+  '--online': 'also check the service answers (no key sent)',
+  '--auth': 'also check the key with a free credits call',
+  '--paginate': 'every item of a list (the API has no pages: limit=200)',
   '--profile': 'use this key profile',
   '--base-url': 'API base URL',
   '--no-color': 'no colour',

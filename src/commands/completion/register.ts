@@ -9,9 +9,9 @@ export const register: Register = (program, act) => {
       'after',
       `
 Examples:
-  $ source <(geo completion bash)                                     this shell (bash; zsh the same)
+  $ source <(geo completion bash)                                     # this shell (bash; zsh the same)
   $ mkdir -p ~/.local/share/bash-completion/completions && geo completion bash > ~/.local/share/bash-completion/completions/geo
-  $ mkdir -p ~/.zfunc && geo completion zsh > ~/.zfunc/_geo           with fpath+=(~/.zfunc) in ~/.zshrc
+  $ mkdir -p ~/.zfunc && geo completion zsh > ~/.zfunc/_geo           # with fpath+=(~/.zfunc) in ~/.zshrc
   $ mkdir -p ~/.config/fish/completions && geo completion fish > ~/.config/fish/completions/geo.fish
 
 zsh needs no compinit of its own: the script starts zsh's completion system when it is off.`,

@@ -12,13 +12,17 @@ export interface CmdSpec {
   aliases?: string[];
   /** What positional arguments are: files, profile names, or a fixed list. */
   args?: 'files' | 'profiles' | 'config-keys' | readonly string[];
+  /** What --format takes here, when not table, json and ndjson (export has no table). */
+  formats?: readonly string[];
 }
 
-export const GLOBAL_FLAGS = ['--json', '--format=', '--profile=', '--base-url=', '--no-color', '--quiet', '--debug', '--timeout=', '--no-input', '--yes', '--sandbox', '--version', '--help'];
+/** --json's field list is optional, so it is completed as a flag (its value is free text). */
+export const GLOBAL_FLAGS = ['--json', '--jq=', '--format=', '--profile=', '--base-url=', '--no-color', '--quiet', '--debug', '--timeout=', '--no-input', '--yes', '--sandbox', '--version', '--help'];
 
 /** Values offered after a flag, whatever the command. */
 export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles'> = {
-  '--format': ['table', 'json', 'ndjson', 'csv', 'geojson', 'kml', 'kmz', 'html'],
+  // The formats most commands take; a command with others says so (CmdSpec.formats, formatsOf).
+  '--format': ['table', 'json', 'ndjson'],
   '--depth': ['1', '2', '3'],
   '-d': ['1', '2', '3'],
   '--effort': ['instant', 'low', 'medium', 'high'],
@@ -42,11 +46,11 @@ export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles
 const leaf = (description: string, flags: string[] = [], args?: CmdSpec['args']): CmdSpec => ({ description, flags, ...(args ? { args } : {}) });
 
 export const COMMANDS: Record<string, CmdSpec> = {
-  locate: leaf('locate images: files, folders, - (stdin), https URLs or a --from-file list', [
+  locate: { ...leaf('locate images: files, folders, - (stdin), https URLs or a --from-file list', [
     '--depth=', '--effort=', '--scope=', '--center=', '--radius=', '--captured-at=', '--batch-id=', '--async', '--model=', '--idempotency-key=',
     '--from-file=', '--concurrency=', '--journal=', '--resume=', '--fresh', '--downscale', '--keep-metadata',
     '--dry-run', '--max-credits=', '--min-confidence=', '--report=', '--no-store',
-  ], 'files'),
+  ], 'files'), formats: ['table', 'json', 'ndjson', 'csv', 'geojson', 'kml', 'kmz', 'html'] },
   inspect: leaf('local, free: hashes, EXIF GPS/time/camera, offline place name', [], 'files'),
   credits: leaf('credit balance'),
   usage: leaf('usage status'),
@@ -73,7 +77,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
     },
   },
   config: {
-    description: 'defaults: depth, format, confirm_threshold',
+    description: 'defaults: depth, format, confirm_threshold, accessible',
     flags: [],
     subcommands: {
       get: leaf('print a default', [], 'config-keys'),
@@ -84,7 +88,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
   },
   docs: leaf('the HTML API documentation', ['--open', '--html=']),
   sandbox: leaf('run the local reference server', ['--host=', '--port=', '--latency=', '--rate-limit=', '--rate-window=', '--rate-algorithm=', '--faults=', '--seed=', '--truth=', '--truth-error=']),
-  export: leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--include-sandbox', '--out='], 'files'),
+  export: { ...leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--include-sandbox', '--out='], 'files'), formats: ['geojson', 'kml', 'kmz', 'csv', 'json', 'ndjson', 'html'] },
   eval: leaf('accuracy and calibration on images with a known position', [
     '--depth=', '--effort=', '--truth=', '--correct-within=', '--from=', '--from-file=', '--concurrency=', '--fresh', '--downscale', '--keep-metadata',
     '--dry-run', '--max-credits=', '--report=', '--no-store',
@@ -94,13 +98,20 @@ export const COMMANDS: Record<string, CmdSpec> = {
     flags: ['--search=', '--limit='],
     subcommands: { show: leaf('a stored result as locate showed it', ['--depth='], 'files') },
   },
-  api: leaf('a raw request to the configured service (like gh api)', ['--method=', '--raw-field=', '--field=', '--header=', '--input=', '--include', '--silent']),
+  api: leaf('a raw request to the configured service (like gh api)', ['--method=', '--raw-field=', '--field=', '--header=', '--input=', '--include', '--silent', '--paginate']),
   mcp: leaf('serve geo to an AI agent over stdio (MCP)', ['--max-credits-per-call=', '--max-credits=', '--read-only', '--allow-dir=']),
+  doctor: leaf('check what geo needs: Node, folders, config, key, service, optional parts', ['--online', '--auth']),
+  formatting: leaf('help topic: --json, --json FIELDS, --jq and formats'),
   completion: leaf('print a shell completion script', [], ['bash', 'zsh', 'fish']),
   version: leaf('print the version'),
 };
 
-export const CONFIG_KEYS = ['depth', 'format', 'confirm_threshold'];
+/** The nouns whose --format values differ from FLAG_VALUES['--format'], with theirs. */
+export function formatsOf(): Array<[string, readonly string[]]> {
+  return Object.entries(COMMANDS).flatMap(([noun, c]) => (c.formats ? [[noun, c.formats] as [string, readonly string[]]] : []));
+}
+
+export const CONFIG_KEYS = ['depth', 'format', 'confirm_threshold', 'accessible'];
 
 /** Long flag names without the "=" marker. */
 export const bare = (flags: string[]) => flags.map((f) => f.replace(/=$/, ''));

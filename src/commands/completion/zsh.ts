@@ -1,6 +1,6 @@
 /** `geo completion zsh`: a native zsh function (descriptions via _describe) generated from spec.ts. */
 import { FLAG_HELP } from './flag-help.js';
-import { COMMANDS, CONFIG_KEYS, type CmdSpec, FLAG_VALUES, GLOBAL_FLAGS, allValueFlags, bare, caseLabel } from './spec.js';
+import { COMMANDS, CONFIG_KEYS, type CmdSpec, FLAG_VALUES, GLOBAL_FLAGS, allValueFlags, bare, caseLabel, formatsOf } from './spec.js';
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** _describe's "name:description" (a colon inside the description is escaped). */
@@ -28,7 +28,10 @@ function valueCases(): string {
   for (const [flag, values] of Object.entries(FLAG_VALUES)) {
     if (values === 'files') s += `    ${flag}) _files; return ;;\n`;
     else if (values === 'profiles') s += `    ${flag}) _geo_profiles; return ;;\n`;
-    else s += `    ${flag}) compadd -- ${values.join(' ')}; return ;;\n`;
+    else if (flag === '--format') {
+      const nouns = formatsOf().map(([n, f]) => `${n}) compadd -- ${f.join(' ')} ;; `).join('');
+      s += `    ${flag}) case "$noun" in ${nouns}*) compadd -- ${values.join(' ')} ;; esac; return ;;\n`;
+    } else s += `    ${flag}) compadd -- ${values.join(' ')}; return ;;\n`;
   }
   const free = allValueFlags().filter((f) => !(f in FLAG_VALUES));
   return s + `    ${free.join('|')}) return ;;\n`;

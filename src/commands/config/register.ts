@@ -1,16 +1,20 @@
 /** `geo config get | set | list`: defaults used when a flag is not given. */
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 const KEYS_HELP = `
 Keys:
   depth              default --depth for locate: 1, 2 or 3 (default 1)
   format             default output format: table, json or ndjson (default table)
-  confirm_threshold  ask before runs estimated above this many credits (default 20)`;
+  confirm_threshold  ask before runs estimated above this many credits (default 20)
+  accessible         true: no spinners or redrawn lines, progress as plain percentage lines,
+                     questions that do not redraw (screen readers, braille); also GEO_ACCESSIBLE=1`;
 
 export const register: Register = (program, act) => {
+  for (const path of ['config get', 'config list']) declareJson(path, { names: [], open: true });
   const config = program
     .command('config')
-    .description('read and change defaults: depth, format, confirm_threshold')
+    .description('read and change defaults: depth, format, confirm_threshold, accessible')
     .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  $ geo config list\n  $ geo config set depth 2\n  $ geo config get format`);
 
   config

@@ -37,6 +37,14 @@ const SPECS: Record<DefaultKey, Spec> = {
       return String(Number(v.trim()));
     },
   },
+  accessible: {
+    builtin: 'false',
+    check: (v) => {
+      const b = v.trim().toLowerCase();
+      if (!['true', 'false'].includes(b)) throw new UsageError(`accessible must be true or false, got "${v}"`, 'geo config set accessible true');
+      return b;
+    },
+  },
 };
 
 /** Accepts confirm-threshold too: flags use dashes, the stored key uses an underscore. */

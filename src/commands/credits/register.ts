@@ -1,7 +1,9 @@
 /** `geo credits`: the account's credit snapshot (api-spec.md "Credits snapshot"). */
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
+  declareJson('credits', { names: ['balance', 'api_balance', 'total_available', 'total_purchased', 'total_used'], at: 'data', open: true });
   program
     .command('credits')
     .description('show credits: balance, api_balance, total available, purchased, used')

@@ -1,7 +1,9 @@
 /** `geo docs`: where the service's HTML documentation lives; open it or save it. */
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
+  declareJson('docs', { names: [], open: true });
   program
     .command('docs')
     .description("print the URL of the service's HTML API documentation (<base URL>/api/v1/docs)")
@@ -11,8 +13,8 @@ export const register: Register = (program, act) => {
       'after',
       `
 Examples:
-  $ geo docs                                      print the URL
-  $ geo --sandbox docs --html sandbox-docs.html   save the sandbox's documentation
+  $ geo docs                                      # print the URL
+  $ geo --sandbox docs --html sandbox-docs.html   # save the sandbox's documentation
 
 Also: geo docs --open (open it in the browser), geo docs --html api-docs.html (save the service's).`,
     )

@@ -1,7 +1,9 @@
 /** `geo eval <inputs...>`: how good the service is on images whose true position is known (issue 14). */
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
+  declareJson('eval', { names: [], open: true });
   program
     .command('eval')
     .description('measure accuracy and calibration on images with a known position (EXIF GPS or --truth)')
@@ -64,12 +66,12 @@ Examples (run as written, against an in-process sandbox; the samples carry EXIF 
 sample:nogps, which is listed and skipped):
   $ geo --sandbox eval sample:all
   $ geo --sandbox eval sample:all --json > eval.json
-  $ geo --sandbox eval sample:all --depth 3 --max-credits 5              exit 2: costs 40, nothing sent
-  $ geo --sandbox eval sample:all --depth 1,3 --yes --report eval.html   44 credits: consent
-  $ geo --sandbox eval sample:all --depth 3 --dry-run                    the plan; nothing sent
+  $ geo --sandbox eval sample:all --depth 3 --max-credits 5              # exit 2: costs 40, nothing sent
+  $ geo --sandbox eval sample:all --depth 1,3 --yes --report eval.html   # 44 credits: consent
+  $ geo --sandbox eval sample:all --depth 3 --dry-run                    # the plan; nothing sent
   $ geo --sandbox eval sample:all --format ndjson --correct-within 1
   $ geo --sandbox locate sample:all --depth 2 > results.ndjson
-  $ geo eval --from results.ndjson                                       no request at all
+  $ geo eval --from results.ndjson                                       # no request at all
 
 With your own key and photos:
   geo eval photos/ --depth 1,2,3 --max-credits 500 --report eval.html

@@ -1,7 +1,9 @@
 /** `geo export`: stored or NDJSON results to GeoJSON, KML, KMZ, CSV, JSON/NDJSON or an HTML map report. */
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
+  declareJson('export', { names: [], open: true });
   program
     .command('export')
     .description('turn stored results or NDJSON output into GeoJSON, KML, KMZ, CSV, JSON, NDJSON or an HTML map report')
@@ -35,10 +37,10 @@ Examples (the first locates the samples shipped with geo in a sandbox, keeping t
   $ geo --sandbox locate sample:all --format ndjson > run.ndjson
   $ geo export run.ndjson --out run.csv
   $ geo export --all --include-sandbox --format geojson --out results.geojson
-  $ geo export 8687352 --format html --out paris.html      by sha256 prefix (sample:paris)
+  $ geo export 8687352 --format html --out paris.html      # by sha256 prefix (sample:paris)
   $ geo export --all --include-sandbox --format kml > all.kml
-  $ geo export --all --include-sandbox --out all.kmz      Google Earth, photos in the balloons
-  $ geo export --all --include-sandbox --out all.html     summary table, overview map, one section each
+  $ geo export --all --include-sandbox --out all.kmz      # Google Earth, photos in the balloons
+  $ geo export --all --include-sandbox --out all.html     # summary table, overview map, one section each
   $ geo --sandbox locate sample:tokyo --format ndjson | geo export - --format geojson
 
 Also: geo export --all --json > archive.json (every stored result, offline; ndjson too);

@@ -1,7 +1,13 @@
 /** `geo history [--search] [--limit]`, `geo history show <ref>`: stored results, offline and free. */
 import type { Register } from '../types.js';
+import { RESULT_FIELDS, declareJson } from '../../output/json-fields.js';
+
+/** The rows of `geo history --json` (output/views/history.ts HistoryRow). */
+const HISTORY_FIELDS = ['stored_at', 'input', 'sha256', 'city', 'neighborhood', 'country', 'address', 'latitude', 'longitude', 'confidence', 'depth', 'analysis_id', 'charge', 'base_url', 'sandbox'];
 
 export const register: Register = (program, act) => {
+  declareJson('history', { names: HISTORY_FIELDS });
+  declareJson('history show', { names: RESULT_FIELDS });
   const history = program
     .command('history')
     .description('results already paid for, from the local store: offline and free, newest first')
@@ -20,7 +26,7 @@ Examples (run as written: the first stores a result to list):
   $ geo --sandbox locate sample:paris > /dev/null
   $ geo history
   $ geo history --search paris --limit 5
-  $ geo history show 8687352 --json            the body exactly as received, by sha256 prefix
+  $ geo history show 8687352 --json            # the body exactly as received, by sha256 prefix
   $ geo history --json | jq -r '.[].analysis_id'
 
 Also: geo history show photo.jpg (the newest stored result of that image, as locate showed it)`,
@@ -40,7 +46,7 @@ confidence, address, map links, EXIF check, reasoning and, by depth, clues and f
 
 Examples (run as written: the first stores a result to show):
   $ geo --sandbox locate sample:paris > /dev/null
-  $ geo history show 8687352                   by sha256 prefix (sample:paris), as locate showed it
+  $ geo history show 8687352                   # by sha256 prefix (sample:paris), as locate showed it
   $ geo history show 8687352 --json | jq .location
   $ geo history show 8687352 --depth 1        # the newest depth-1 run of that image
 

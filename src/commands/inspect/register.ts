@@ -1,7 +1,9 @@
 /** `geo inspect <file...>`: what an image file itself says, offline and free. */
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
+  declareJson('inspect', { names: [], open: true });
   program
     .command('inspect')
     .description('offline and free: sha256, type (from the bytes), size, dimensions, EXIF GPS/time/camera/software, place name')

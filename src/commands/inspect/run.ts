@@ -26,7 +26,8 @@ export interface InspectOk {
   /** Offline place of the EXIF GPS point; absent without GPS or for a suspect 0,0. */
   place?: Place & { text: string };
   /** Would `geo locate` send this file as it is? */
-  api: { accepted: boolean; reason?: string };
+  /** accepted: geo locate sends it; warning: why the service may still refuse it. */
+  api: { accepted: boolean; reason?: string; warning?: string };
   /** What `geo locate` would upload (JPEG and PNG): the metadata it removes first (issue 14). */
   upload?: SentImage;
 }
@@ -64,6 +65,9 @@ export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>): Promise<I
     }
     const refused = unsendableReason(img.kind, img.size);
     if (refused) rec.api = { accepted: false, reason: refused.message };
+    // geo sends a damaged file all the same (the service's verdict, issue 7), but does not call it
+    // accepted when not even its image size can be read (issue 22: odd_truncated_fuzz.jpg).
+    else if (!dims) rec.api.warning = 'no image size can be read (damaged or cut short): geo locate sends it, and the service may refuse it';
     // The file is already in memory (read whole for EXIF): plan and hash from it, not from disk again.
     else rec.upload = (await outgoingImage(whole && !img.bytes ? { ...img, bytes } : img, false, { hashNow: true })).sent;
     return rec;

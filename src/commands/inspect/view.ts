@@ -50,7 +50,7 @@ export function recordRows(r: InspectOk, view: ViewOpts): KvInput[] {
   if (camera) rows.push(['camera', camera]);
   if (e.lens) rows.push(['lens', e.lens]);
   if (e.software) rows.push(['software', e.software]);
-  rows.push(['API', r.api.accepted ? 'accepted as is' : drawn(view.style.yellow(`not as is: ${sanitizeInline(r.api.reason ?? '')}`))]);
+  rows.push(['API', !r.api.accepted ? drawn(view.style.yellow(`not as is: ${sanitizeInline(r.api.reason ?? '')}`)) : r.api.warning ? drawn(view.style.yellow(r.api.warning)) : 'accepted as is']);
   if (r.upload) rows.push(['upload', uploadText(r.upload)]);
   for (const err of e.errors) rows.push(['EXIF warning', err]);
   return rows;

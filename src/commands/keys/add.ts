@@ -11,7 +11,7 @@ import { checkKeyText } from '../../config/key-text.js';
 import { DEFAULT_BASE_URL, maskKey } from '../../config/resolve.js';
 import type { KeyStorage } from '../../config/store.js';
 import type { Ctx } from '../../context.js';
-import { CancelledError, UsageError } from '../../errors.js';
+import { DeclinedError, UsageError } from '../../errors.js';
 import { redact } from '../../output/sanitize.js';
 
 export interface AddOptions {
@@ -76,7 +76,7 @@ export async function runAdd(ctx: Ctx, opts: AddOptions): Promise<AddResult> {
   const existing = ctx.config.profile(name);
   if (existing && !ctx.globals.yes) {
     if (!ctx.interactive) throw new UsageError(`a profile named "${name}" already exists`, `pass --yes to replace it, or pick another name`);
-    if (!(await ctx.prompt.confirm(`Replace the key of profile "${name}"?`, false))) throw new CancelledError('nothing changed');
+    if (!(await ctx.prompt.confirm(`Replace the key of profile "${name}"?`, false))) throw new DeclinedError(`you said no: profile "${name}" keeps its key`, 'add --yes to replace it without asking');
   }
 
   const checked = checkKeyText(await readKey(ctx, opts));

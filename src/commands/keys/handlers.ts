@@ -2,6 +2,7 @@
 import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
 import { render, resolveFormat } from '../../output/render.js';
+import { stderrText } from '../../output/fit.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { renderTable } from '../../output/table.js';
 import { runAdd } from './add.js';
@@ -18,7 +19,7 @@ function storedIn(ctx: Ctx, storage: StorageName): string {
 
 /** Confirmations are messages, not data: stderr, and silent under --quiet. */
 function note(ctx: Ctx, line: string): void {
-  if (!ctx.globals.quiet) ctx.io.stderr.write(line + '\n');
+  if (!ctx.globals.quiet) ctx.io.stderr.write(stderrText(ctx.io, line) + '\n');
 }
 
 /** JSON when chosen by flag or `geo config set format` (render.ts resolveFormat, the one choice). */
@@ -33,7 +34,7 @@ export const add: Handler = async (ctx, args, opts) => {
     insecureStorage: Boolean(opts.insecureStorage),
   });
   // Why the key is in the file is said once, here, even under --quiet and --json: it is about the key's safety.
-  for (const line of r.notices) ctx.io.stderr.write(line + '\n');
+  for (const line of r.notices) ctx.io.stderr.write(stderrText(ctx.io, line) + '\n');
   if (wantsJson(ctx)) return void ctx.io.stdout.write(JSON.stringify(r, null, 2) + '\n');
   const checked = r.verified ? `verified, ${r.balance ?? '?'} credits available` : 'not verified';
   note(ctx, `${r.replaced ? 'Replaced' : 'Saved'} profile "${r.name}" (${r.key}, ${r.baseUrl}; ${checked}; key in the ${storedIn(ctx, r.storage)})${r.active ? ', active' : ''}`);

@@ -3,7 +3,7 @@ import { forgetKeyringKey } from '../../config/key-storage.js';
 import { maskKey } from '../../config/resolve.js';
 import type { KeyStorage, Profile } from '../../config/store.js';
 import type { Ctx } from '../../context.js';
-import { CancelledError, ConfigError, UsageError } from '../../errors.js';
+import { ConfigError, DeclinedError, UsageError } from '../../errors.js';
 
 export interface ProfileRow {
   name: string;
@@ -56,7 +56,7 @@ export async function runRemove(ctx: Ctx, name: string): Promise<RemoveResult> {
   if (!ctx.globals.yes) {
     // Deleting a key cannot be undone, so scripts must say so explicitly.
     if (!ctx.interactive) throw new UsageError(`removing profile "${name}" needs confirmation`, 'pass --yes in scripts');
-    if (!(await ctx.prompt.confirm(`Remove profile "${name}" and its key?`, false))) throw new CancelledError('nothing removed');
+    if (!(await ctx.prompt.confirm(`Remove profile "${name}" and its key?`, false))) throw new DeclinedError(`you said no: profile "${name}" is kept`, `geo keys remove ${name} --yes removes it without asking`);
   }
   const removed = await ctx.config.removeProfile(name);
   const warning = removed?.storage === 'keyring' ? await forgetKeyringKey(ctx.vault, removed.keyring!) : undefined;

@@ -1,5 +1,6 @@
 /** `geo keys …`: local key profiles. Flags only; the work is in add.ts, manage.ts, migrate.ts and check.ts. */
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 /**
  * The examples run as written from an empty folder (issue 13): a sandbox key stored without the
@@ -21,6 +22,7 @@ Each key is bound to its profile's service: it is sent only to the origin saved 
 with --base-url, GEO_BASE_URL or the default service, never with a profile's host.`;
 
 export const register: Register = (program, act) => {
+  for (const path of ['keys add', 'keys list', 'keys show', 'keys test']) declareJson(path, { names: [], open: true });
   const keys = program
     .command('keys')
     .description('manage API key profiles (each key bound to its base URL, kept in the OS keyring); keys are never read from argv')
@@ -42,10 +44,10 @@ none answers (said once) or with --insecure-storage; GEO_KEYRING=required refuse
 ${EXAMPLES}
   $ ${ADD_DEMO}
   $ printf %s orca_sandbox_pro | geo keys add filed --stdin --no-verify --insecure-storage --base-url http://127.0.0.1:4010
-  $ printf %s orca_sandbox_pro | CI=true GEO_KEYRING=required geo keys add strict --stdin --no-verify   exit 3: refused, CI never uses a keyring
+  $ printf %s orca_sandbox_pro | CI=true GEO_KEYRING=required geo keys add strict --stdin --no-verify   # exit 3: refused, CI never uses a keyring
 
 With your own key:
-  geo keys add work                                   prompts for the key (hidden)
+  geo keys add work                                   # prompts for the key (hidden)
   printf %s "$KEY" | geo keys add ci --stdin --base-url https://oceanir.ai`,
     )
     .action(act(async () => (await import('./handlers.js')).add));
@@ -67,7 +69,7 @@ With your own key:
     .command('remove <name>')
     .alias('rm')
     .description('delete profile NAME and its key, from the OS keyring too (asks first on a terminal; --yes in scripts)')
-    .addHelpText('after', `${EXAMPLES}\n  $ ${ADD_DEMO}\n  $ geo keys remove demo --yes      no question (scripts)`)
+    .addHelpText('after', `${EXAMPLES}\n  $ ${ADD_DEMO}\n  $ geo keys remove demo --yes      # no question (scripts)`)
     .action(act(async () => (await import('./handlers.js')).remove));
 
   keys
@@ -82,7 +84,7 @@ read back and compared, and only then removed from the file. Where no keyring an
 moves (exit 3). With CI set it refuses (geo never touches the keyring under CI).
 
 Examples:
-  $ geo keys migrate           nothing to move in a fresh config: exit 0
+  $ geo keys migrate           # nothing to move in a fresh config: exit 0
 
 With your own keys: geo keys migrate, or geo keys migrate work`,
     )

@@ -5,7 +5,11 @@
  * What differs is the output: one named image prints today's rich view (single.ts), anything else
  * one record per input (many.ts). Evidence (EXIF check, provenance, exports) is local (evidence.ts).
  */
+import { basename, resolve } from 'node:path';
 import { consentDeps } from '../../batch/consent.js';
+import { readFile } from 'node:fs/promises';
+import { expandInputs, isUrlInput } from '../../batch/inputs.js';
+import { readExifGps } from '../../local/exif.js';
 import type { BatchPlan } from '../../batch/plan.js';
 import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
@@ -27,12 +31,34 @@ function showPlan(ctx: Ctx, plan: BatchPlan): void {
   if (plan.toSend > 0) note(ctx, `plan: ${planLine(plan, { balance: false })}`);
 }
 
+/**
+ * --keep-metadata says what it gives away before anything is sent (issue 22): the photo's GPS and
+ * the camera's serial numbers go to the service with the file. One image: its own GPS, named.
+ */
+async function keptMetadataNotice(file: string | undefined): Promise<string> {
+  const after = 'the service can read where and with what camera it was taken, so its answer is no independent witness';
+  if (file === undefined || file === '-' || isUrlInput(file)) return `--keep-metadata: files are sent as they are, with any GPS position, camera serial numbers and other EXIF/XMP fields they hold; ${after}`;
+  let gps: { lat: number; lng: number } | undefined;
+  try {
+    gps = await readExifGps(await readFile(file));
+  } catch {
+    gps = undefined;
+  }
+  const where = gps ? `its GPS position (${gps.lat.toFixed(6)}, ${gps.lng.toFixed(6)})` : 'any GPS position';
+  return `--keep-metadata: ${basename(file)} is sent as it is, with ${where}, camera serial numbers and every other EXIF/XMP field; ${after}`;
+}
+
 export const locate: Handler = async (ctx, args, opts) => {
   const inputs = expandSamples((args[0] as string[] | undefined) ?? []);
   const s = await parseLocate(ctx, inputs, opts);
   // DESIGN.md: many results into a pipe are NDJSON; one result, or a dry run's plan, is text.
   const format = chooseFormat(ctx, s.single || s.dryRun ? 'table' : 'ndjson', s.dryRun);
   const warn = (l: string) => note(ctx, l);
+  // What the user typed is checked before what is configured (issue 22): without a key, a missing
+  // file is still exit 2 naming the file, not exit 3 naming the key.
+  const b = s.batch;
+  if (!s.dryRun && b.resume === undefined && !ctx.resolved().key) await expandInputs(b.inputs, { cwd: resolve('.'), ...(b.fromFile !== undefined ? { fromFile: b.fromFile } : {}) });
+  const keepMetadataNotice = b.keepMetadata ? await keptMetadataNotice(s.single ? b.inputs[0] : undefined) : '';
   const run = await startLocate(ctx, s);
   if (s.scopeNote !== undefined) warn(s.scopeNote);
   const { client, evidence } = run;
@@ -44,6 +70,7 @@ export const locate: Handler = async (ctx, args, opts) => {
     result = await runLocate(ctx, run, {
       onEvent: (e) => {
         if (e.type === 'plan' && !s.dryRun) showPlan(ctx, e.plan);
+        if (e.type === 'plan' && !s.dryRun && b.keepMetadata && e.plan.toSend > 0) warn(keepMetadataNotice);
         out.onEvent(e);
       },
       consent: consentDeps(ctx),

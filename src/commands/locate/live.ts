@@ -4,6 +4,7 @@
  * into the log half-drawn.
  */
 import type { Ctx } from '../../context.js';
+import { stderrColumns } from '../../output/io.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { stderrLines } from './notes.js';
 
@@ -18,7 +19,8 @@ export class LiveLine {
   update(line: string): void {
     if (!this.ctx.animate) return;
     // One row only: a wrapped line cannot be cleared with \r.
-    const max = Math.max(20, this.ctx.io.columns - 1);
+    // Room for the "^C" a terminal echoes at Ctrl-C, which would wrap a full row (issue 22).
+    const max = Math.max(20, stderrColumns(this.ctx.io) - 3);
     this.current = line.replace(SGR, '').length > max ? line.replace(SGR, '').slice(0, max - 1) + '…' : line;
     this.ctx.io.stderr.write(CLEAR + this.current);
   }

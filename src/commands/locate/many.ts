@@ -14,11 +14,11 @@ import { isResultBody } from '../../local/store.js';
 import { viewOpts } from '../../output/render.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeJsonText } from '../../output/sanitize.js';
-import { type ResultRow, progressLine, resultsTable, summaryLines } from '../../output/views/batch.js';
+import { type ResultRow, progressLine, progressPercentLine, progressTenth, resultsTable, summaryLines } from '../../output/views/batch.js';
 import type { Evidence } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
 import { LiveLine } from './live.js';
-import { fromOthersNote, fromResultsNote, sandboxBanner, stderrLines, unstoredLine, warnDeviations } from './notes.js';
+import { fromOthersNote, fromResultsNote, label, sandboxBanner, stderrLines, unstoredLine, warnDeviations } from './notes.js';
 
 function row(r: BatchRecord): ResultRow {
   if (!r.ok || !isResultBody(r.result)) return { input: r.input, ok: false, error: r.error ?? { code: 'accepted', message: '' } };
@@ -27,6 +27,9 @@ function row(r: BatchRecord): ResultRow {
   const verdict = (r.exif as { verdict?: string } | null)?.verdict;
   return { input: r.input, ok: true, place: [...new Set(place)].join(', '), lat: b.location.latitude, lng: b.location.longitude, confidence: b.confidence, ...(verdict ? { verdict } : {}) };
 }
+
+/** Failures the summary explains as a group (never sent, or abandoned in flight) or already named (skipped). */
+const QUIET_CODES = new Set(['not_sent', 'in_flight', 'skipped']);
 
 /** Reuse notes printed one by one before the summary takes over. */
 const REUSE_NOTES = 4;
@@ -37,6 +40,7 @@ export class ManyOutput {
   private readonly banner: () => void;
   private reusedNotes = 0;
   private othersNotes = 0;
+  private tenth = 0;
 
   constructor(
     private readonly ctx: Ctx,
@@ -59,6 +63,12 @@ export class ManyOutput {
       case 'paused':
         return this.live.note(`rate limited (429): every worker waits ${Math.max(1, Math.round((e.untilMs - this.ctx.now()) / 1000))} s`);
       case 'progress':
+        // Accessible mode: a plain line per tenth done, nothing redrawn (a screen reader reads each redraw).
+        if (this.ctx.accessible) {
+          if (progressTenth(e.progress) > this.tenth) this.live.note(progressPercentLine(e.progress));
+          this.tenth = Math.max(this.tenth, progressTenth(e.progress));
+          return;
+        }
         return this.live.update(progressLine(e.progress, style));
       case 'stopped':
         // A cancel aborts what is in flight (the service may still finish it); other stops wait for it.
@@ -68,6 +78,9 @@ export class ManyOutput {
         // One note per reused input for the first few; a folder of hundreds gets the summary's count.
         if (e.reused && ++this.reusedNotes <= REUSE_NOTES) this.live.note(this.reusedNotes < REUSE_NOTES ? fromResultsNote(e.reused, e.record.input) : 'more inputs answered from your results, not charged: the summary counts them');
         if (e.fromOthers && ++this.othersNotes <= REUSE_NOTES) this.live.note(this.othersNotes < REUSE_NOTES ? fromOthersNote(e.record.input) : 'more inputs answered by another geo process, not charged here: the summary counts them');
+        // A failed input is named on stderr as it fails (issue 22), as a skipped one is: the
+        // summary only counts them. Not sent and in flight are the summary's to explain.
+        if (!e.record.ok && !QUIET_CODES.has(e.record.error?.code ?? '')) this.live.note(`failed: ${label(e.record.input)}: ${e.record.error?.message || e.record.error?.code || 'error'}${e.record.error?.code ? ` (${e.record.error.code})` : ''}`);
         // Flushed per line: a reader of the pipe sees each result as soon as it exists.
         if (this.lines && !this.ctx.outputClosed.aborted) this.ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(e.record)) + '\n');
         if (e.storeError) this.live.note(unstoredLine(e.record.input, e.storeError, e.credits, e.response?.idempotencyKey));

@@ -2,7 +2,7 @@
 import { basename } from 'node:path';
 import type { ReusedFrom } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
-import { wrapFor } from '../../output/fit.js';
+import { stderrText } from '../../output/fit.js';
 import { deviationLines } from '../../output/deviations.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { isUrlInput } from '../../batch/inputs.js';
@@ -13,7 +13,7 @@ export function note(ctx: Pick<Ctx, 'globals' | 'io'>, line: string): void {
 
 /** Text for stderr, wrapped to the terminal when stderr is one (issue 13: nothing wider than the screen). */
 export function stderrLines(ctx: Pick<Ctx, 'io'>, text: string): string {
-  return wrapFor({ tty: ctx.io.stderrIsTTY, columns: ctx.io.columns }, text).join('\n');
+  return stderrText(ctx.io, text);
 }
 
 export const SANDBOX_BANNER = 'sandbox: simulated results, sandbox credits, no real money';

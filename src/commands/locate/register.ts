@@ -1,7 +1,13 @@
 /** `geo locate <input...>`: images, folders, lists or URLs to evidence-backed locations (flags from DESIGN.md). */
 import type { Register } from '../types.js';
+import { RESULT_FIELDS, declareJson, ownOrResult } from '../../output/json-fields.js';
+
+/** README "Many images": each NDJSON line. */
+const LINE_FIELDS = ['input', 'sha256', 'ok', 'result', 'error', 'exif'];
 
 export const register: Register = (program, act) => {
+  // One image prints the API body, several one line each (`input`, …, `result`): a body field is read from either.
+  declareJson('locate', { names: [...LINE_FIELDS, ...RESULT_FIELDS], get: ownOrResult });
   program
     .command('locate')
     .description('locate images: files, folders (recursive), - for stdin bytes, https URLs (sent as image_url), or --from-file LIST')
@@ -78,28 +84,28 @@ Results are kept in the store with their raw bytes and provenance, for geo histo
 Examples (run as written, against an in-process sandbox; sample:NAME and sample:all are photos
 shipped with geo: paris, tokyo, sydney, newyork, nogps):
   $ geo --sandbox locate sample:paris
-  $ geo --sandbox locate sample:nogps --depth 3 --min-confidence 0.6    exit 8: less sure than that
-  $ geo --sandbox locate sample:paris --depth 3 --max-credits 5         exit 2: costs 10, nothing sent
+  $ geo --sandbox locate sample:nogps --depth 3 --min-confidence 0.6    # exit 8: less sure than that
+  $ geo --sandbox locate sample:paris --depth 3 --max-credits 5         # exit 2: costs 10, nothing sent
   $ geo --sandbox locate sample:tokyo --json | jq '.location'
   $ geo --sandbox locate sample:paris --scope Paris --center 48.8566,2.3522 --radius 30
-  $ geo --sandbox locate sample:paris --scope Paris --radius 30   centre from the offline index
-  $ geo --sandbox locate sample:all --depth 2 > results.ndjson    many: one line per image
-  $ geo --sandbox locate sample:all --depth 3 --yes | jq .input  piped: consent to 50 credits (> 20)
-  $ geo --sandbox locate sample:all --dry-run                     the plan and requests; nothing sent
-  $ geo --sandbox locate sample:all --journal case42.ndjson        then, after a crash or Ctrl-C:
-  $ geo --sandbox locate --resume case42.ndjson                   finished inputs free, the rest resent
-  $ geo --sandbox locate sample:all --format geojson > shots.geojson   QGIS; also kml, csv
-  $ geo --sandbox locate sample:all --format kmz > shots.kmz           Google Earth, photos in the balloons
-  $ geo --sandbox locate sample:paris --depth 3 --report case42.html   one file: image, result, map
-  $ geo --sandbox locate sample:paris --idempotency-key case42-img7    a rerun is replayed, not charged
+  $ geo --sandbox locate sample:paris --scope Paris --radius 30   # centre from the offline index
+  $ geo --sandbox locate sample:all --depth 2 > results.ndjson    # many: one line per image
+  $ geo --sandbox locate sample:all --depth 3 --yes | jq .input  # piped: consent to 50 credits (> 20)
+  $ geo --sandbox locate sample:all --dry-run                     # the plan and requests; nothing sent
+  $ geo --sandbox locate sample:all --journal case42.ndjson        # then, after a crash or Ctrl-C:
+  $ geo --sandbox locate --resume case42.ndjson                   # finished inputs free, the rest resent
+  $ geo --sandbox locate sample:all --format geojson > shots.geojson   # QGIS; also kml, csv
+  $ geo --sandbox locate sample:all --format kmz > shots.kmz           # Google Earth, photos in the balloons
+  $ geo --sandbox locate sample:paris --depth 3 --report case42.html   # one file: image, result, map
+  $ geo --sandbox locate sample:paris --idempotency-key case42-img7    # a rerun is replayed, not charged
 
 With your own key and photos:
   geo locate photo.jpg --depth 3
   cat photo.jpg | geo locate -
   geo locate https://example.org/street.jpg --depth 2 --effort low
-  geo locate photo.jpg --scope "Paris, Texas"             or "Paris, FR"; ambiguous names list matches
-  geo locate shots/ --depth 2 > results.ndjson          a folder (recursive)
-  geo locate --from-file list.txt --max-credits 200      paths and URLs, one per line`,
+  geo locate photo.jpg --scope "Paris, Texas"             # or "Paris, FR"; ambiguous names list matches
+  geo locate shots/ --depth 2 > results.ndjson          # a folder (recursive)
+  geo locate --from-file list.txt --max-credits 200      # paths and URLs, one per line`,
     )
     .action(act(async () => (await import('./handler.js')).locate));
 };

@@ -34,9 +34,9 @@ Configure a client (Claude Desktop's claude_desktop_config.json, Cursor's mcp.js
   {"mcpServers": {"geo": {"command": "geo", "args": ["mcp", "--max-credits", "50"]}}}
 
 Examples (each pipes one JSON-RPC request in and ends with its input; a client does this for you):
-  $ echo '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' | geo mcp --read-only    the 7 free tools
-  $ echo '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"locate","arguments":{"inputs":["sample:paris"]}}}' | geo --sandbox mcp    1 sandbox credit
-  $ echo '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"locate","arguments":{"inputs":["sample:paris"],"depth":3}}}' | geo --sandbox mcp --max-credits-per-call 5    a tool error: costs 10, nothing sent
+  $ echo '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' | geo mcp --read-only    # the 7 free tools
+  $ echo '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"locate","arguments":{"inputs":["sample:paris"]}}}' | geo --sandbox mcp    # 1 sandbox credit
+  $ echo '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"locate","arguments":{"inputs":["sample:paris"],"depth":3}}}' | geo --sandbox mcp --max-credits-per-call 5    # a tool error: costs 10, nothing sent
 
 With your own key, as a client runs it:
   geo mcp --max-credits 50 --allow-dir ~/cases/harbour`,

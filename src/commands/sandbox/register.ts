@@ -5,12 +5,12 @@ import type { Register } from '../types.js';
 
 const EXAMPLES = `
 Examples (in bash, as written: a sandbox on a free port in the background, then requests):
-  $ geo sandbox --port 0 --latency 200 > sandbox.txt &      0.2 s per analysis
-  $ sleep 2; url=$(head -1 sandbox.txt); echo "$url"        its base URL; the keys follow
+  $ geo sandbox --port 0 --latency 200 > sandbox.txt &      # 0.2 s per analysis
+  $ sleep 2; url=$(head -1 sandbox.txt); echo "$url"        # its base URL; the keys follow
   $ curl -s "$url/api/v1/credits" -H 'x-api-key: orca_sandbox_pro'
   $ curl -si "$url/api/v1/credits" -H 'x-api-key: orca_sandbox_pro' -H 'Sandbox-Fault: 503'
   $ GEO_API_KEY=orca_sandbox_pro geo --base-url "$url" locate sample:paris --depth 2
-  $ curl -s "$url/__sandbox/ledger"                         debits, refunds, idempotency keys
+  $ curl -s "$url/__sandbox/ledger"                         # debits, refunds, idempotency keys
   $ kill %1
 
 A model of known skill (for checking geo eval by hand): with --truth FILE, an image of the file,

@@ -1,7 +1,10 @@
 /** `geo usage`: meter status, overage mode and access lifecycle (api-spec.md "Usage snapshot"). */
 import type { Register } from '../types.js';
+import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
+  // api-spec.md: the fields of usage's data are "not shown": those the answer carries.
+  declareJson('usage', { names: [], at: 'data', open: true });
   program
     .command('usage')
     .description('show the usage snapshot (meter status, overage mode, access lifecycle) as key/value rows')

@@ -23,6 +23,7 @@ import { resultSection } from './report-sections.js';
 import { summarySection } from './report-summary.js';
 import { REPORT_CSS } from './report-template.js';
 import { TILE_LAYERS, TILE_ORIGINS } from './tiles.js';
+import { confidenceText } from '../confidence.js';
 import { sanitize } from '../sanitize.js';
 
 export interface ReportEntry {
@@ -51,7 +52,7 @@ const hash = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').di
 function mapData(item: ExportItem) {
   const ex = exifPointOf(item);
   return {
-    estimate: { lat: item.lat, lng: item.lng, label: sanitize(`estimate: ${placeName(item.body) || item.input} (${Math.round(item.body.confidence * 100)}%)`) },
+    estimate: { lat: item.lat, lng: item.lng, label: sanitize(`estimate: ${placeName(item.body) || item.input} (confidence ${confidenceText(item.body.confidence)})`) },
     candidates: item.candidates.map((c) => ({ rank: c.rank, lat: c.lat, lng: c.lng, label: sanitize(c.label), confidencePct: c.confidencePct })),
     exif: ex && item.exif ? { lat: ex.lat, lng: ex.lng, verdict: item.exif.verdict, distanceKm: item.exif.distanceKm ?? null } : null,
     scope: item.scope ? { ...item.scope, name: sanitize(item.scope.name) } : null,

@@ -34,6 +34,8 @@ export interface Outlines {
 }
 
 export const SCALE = 100;
+/** The latitude where the web map (Web Mercator) ends. */
+const MERCATOR_LIMIT = 85.0511;
 /** 0.1 degree (about 11 km): the world reads as itself at the zoom levels where it is all in view. */
 export const WORLD_TOLERANCE_DEG = 0.1;
 
@@ -152,6 +154,9 @@ export function countryOutlines(points: ReadonlyArray<{ lat: number; lng: number
   for (const f of cc.borders.features) {
     if (detailed.has(f.properties.id)) continue;
     for (const ring of outerRings(f)) {
+      // A ring closed along a pole (Antarctica's, down to -90) cannot be drawn on the web map,
+      // which stops at 85.05 degrees: Leaflet filled it as a blank band across the bottom.
+      if (ring.some((p) => Math.abs(p[1]!) > MERCATOR_LIMIT)) continue;
       const enc = encode(simplify(ring, WORLD_TOLERANCE_DEG));
       if (enc) rings.push(enc);
     }

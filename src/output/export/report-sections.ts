@@ -1,5 +1,8 @@
 /** The HTML of one result in the report. Every server or file string goes through esc(). */
 import { describeCorroboration } from '../../local/corroborate.js';
+import { adviceOf } from '../../local/eval/advice.js';
+import { confidenceText } from '../confidence.js';
+import { flatten } from '../kv.js';
 import { mapLinks } from '../maps.js';
 import type { Capture } from './capture.js';
 import { esc } from './html.js';
@@ -80,6 +83,29 @@ function captureRows(media: SectionMedia): Array<[string, unknown]> {
   ];
 }
 
+/**
+ * The service's own verdict on publishing (depth 3 `calibration`; its fields are "not shown" in
+ * api-spec.md, so adviceOf reads abstain, publish or abstain_below): what an analyst must see
+ * before the place, so it opens the section, above the image and the facts (issue 22).
+ */
+export function verdictOf(item: ExportItem): 'publish' | 'abstain' | undefined {
+  return adviceOf(item.body.calibration, item.body.confidence);
+}
+
+function verdictBlock(item: ExportItem): string {
+  const cal = item.body.calibration;
+  if (cal === undefined || cal === null) return '';
+  const advice = verdictOf(item);
+  const policy = typeof (cal as Record<string, unknown>).publish_policy === 'string' ? String((cal as Record<string, unknown>).publish_policy) : undefined;
+  const head = advice ? `Service verdict: ${advice}` : 'Service calibration';
+  const said = policy ?? (advice === 'abstain' ? 'do not publish this location' : advice === 'publish' ? 'it may be published with its confidence' : undefined);
+  const rows = flatten(cal).map(([k, v]): [string, unknown] => [k, v]);
+  return `<div class="calibration calibration-${advice ?? 'unknown'}" role="note" aria-label="the service's verdict">
+<p class="calibration-head"><strong>${esc(head)}</strong>${said ? ` — ${esc(said)}` : ''}</p>
+${facts(rows)}
+</div>`;
+}
+
 /** `numbered`: the report has several results, and the summary and overview map call this one #index+1. */
 export function resultSection(item: ExportItem, index: number, media: SectionMedia, opts: { hasMap: boolean; numbered: boolean }): string {
   const b = item.body;
@@ -92,13 +118,14 @@ export function resultSection(item: ExportItem, index: number, media: SectionMed
     : '<p class="map-missing">Map unavailable: the leaflet package is not installed with geo.</p>';
   return `<section class="result" id="result-${index}">
 <h2>${opts.numbered ? `<span class="no">${index + 1}</span>` : ''}${esc(title)}</h2>
+${verdictBlock(item)}
 <div class="top">${imageBlock(media.thumb, media.missing)}
 <div>${facts([
   ['input', item.input],
   ['sha256', item.sha256],
   ['coordinates', `${fmt(item.lat)}, ${fmt(item.lng)}`],
   ['address', b.location.address],
-  ['confidence', `${(b.confidence * 100).toFixed(1)}% (leading candidate, as reported by the API)`],
+  ['confidence', `${confidenceText(b.confidence)} (0-1, the leading candidate's, as reported by the API)`],
   ['depth', b.depth],
   ['model', b.model],
   ['precision', f?.precision_tier],

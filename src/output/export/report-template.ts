@@ -53,4 +53,18 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 .leaflet-tooltip { max-width: 320px; white-space: normal; }
 @media print { .map { break-inside: avoid; } body { background: #fff; } }
 @media (max-width: 700px) { .top, .evidence { grid-template-columns: 1fr; } }
+.calibration { margin: 0 0 14px; padding: 10px 14px; border-radius: 4px; border-left: 6px solid var(--scope); background: #f1f3f5; }
+.calibration-head { margin: 0 0 6px; font-size: 16px; }
+.calibration-abstain { border-color: var(--est); background: #fdecec; } .calibration-abstain .calibration-head { color: #a31212; }
+.calibration-publish { border-color: var(--exif); background: #eef8ee; }
+td.advice-abstain { color: var(--est); font-weight: 700; } td.advice-publish { color: #1e7a1e; }
+/* A narrow screen (a phone, 420 px): each summary row is a block of labelled lines, every column kept. */
+@media (max-width: 560px) {
+  main { padding: 8px; } section.summary, section.result { padding: 12px; }
+  table.summary thead { display: none; }
+  table.summary tr { display: block; border-bottom: 2px solid var(--line); padding: 4px 0; }
+  table.summary td { display: flex; gap: 8px; border: 0; padding: 2px 4px; text-align: left; white-space: normal; }
+  table.summary td::before { content: attr(data-label); flex: 0 0 110px; color: var(--muted); }
+  table.summary td.num:first-child::before { content: "#"; }
+}
 `;

@@ -52,8 +52,8 @@ const get = (o: Item, ...keys: string[]): unknown => {
  */
 /** Narrow terminals list these under the table, in this order; id, file, city and confidence stay. */
 const OPTIONAL = ['COORDINATES', 'NEIGHBORHOOD', 'CREATED', 'COUNTRY', 'DEPTH'];
-/** Never cut: half a number is a wrong one. */
-const NUMERIC = new Set(['COORDINATES', 'CONFIDENCE', 'DEPTH']);
+/** Never cut: half a number is a wrong one, and a cut id cannot be copied (issue 22). */
+const WHOLE = new Set(['ID', 'COORDINATES', 'CONFIDENCE', 'DEPTH']);
 
 const COLUMNS: Array<{ head: string; pick: (o: Item) => unknown; align?: 'right' }> = [
   { head: 'ID', pick: (o) => get(o, 'analysis_id', 'id') },
@@ -86,7 +86,9 @@ export function analysesView(items: Item[], view: ViewOpts): string {
       rows: items.map((o) => cols.map((c) => cell(c.pick(o)))),
       align: cols.map((c) => c.align ?? 'left'),
       optional: OPTIONAL.map((h) => cols.findIndex((c) => c.head === h)).filter((i) => i >= 0),
-      floor: cols.map((c) => (NUMERIC.has(c.head) ? Infinity : undefined)),
+      floor: cols.map((c) => (WHOLE.has(c.head) ? Infinity : undefined)),
+      // A file name is told apart by its end.
+      cutLeft: cols.flatMap((c, i) => (c.head === 'FILE' ? [i] : [])),
     },
     view,
   );

@@ -44,6 +44,25 @@ export function progressLine(p: ProgressData, style: Style): string {
   return parts.join(' · ');
 }
 
+/**
+ * Accessible mode's progress (issue 22): a plain line, printed when another tenth is done, never
+ * redrawn: "progress 30% · 6 of 20 · 6 ok · 0 failed · 6 credits · ETA 14 s".
+ */
+export function progressPercentLine(p: ProgressData): string {
+  const settled = p.done + p.failed;
+  const pct = p.total > 0 ? Math.floor((settled / p.total) * 100) : 0;
+  const failed = p.failed - p.notSent;
+  return [
+    `progress ${pct}%`, `${settled} of ${p.total}`, `${p.done} ok`, `${failed} failed`, ...(p.notSent ? [`${p.notSent} not sent`] : []),
+    plural(p.creditsSpent, 'credit'), ...(p.etaS !== undefined && settled < p.total ? [`ETA ${duration(p.etaS)}`] : []),
+  ].join(' · ');
+}
+
+/** Which tenth of the work is done (0-10): accessible mode prints a line when it grows. */
+export function progressTenth(p: ProgressData): number {
+  return p.total > 0 ? Math.floor(((p.done + p.failed) / p.total) * 10) : 0;
+}
+
 export interface ResultRow {
   input: string;
   ok: boolean;
@@ -75,7 +94,7 @@ export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string
       rows: rows.map((r) =>
         r.ok
           ? [r.input, r.place ?? '', r.lat !== undefined && r.lng !== undefined ? `${coord(r.lat)}, ${coord(r.lng)}` : '', r.confidence?.toFixed(2) ?? '', r.verdict ?? '']
-          : [r.input, r.error?.code === 'not_sent' ? 'not sent' : `failed: ${r.error?.code ?? 'error'}`, '', '', ''],
+          : [r.input, r.error?.code === 'not_sent' ? 'not sent' : r.error?.code === 'in_flight' ? 'in flight: may be charged' : `failed: ${r.error?.code ?? 'error'}`, '', '', ''],
       ),
       align: ['left', 'left', 'left', 'right', 'left'],
       optional: [2, 4],
@@ -142,7 +161,8 @@ export function summaryLines(s: SummaryData, style: Style): string[] {
   if (s.belowConfidence) lines.push(style.yellow(`${plural(s.belowConfidence, 'result')} below --min-confidence`));
   if (s.stored !== undefined) lines.push(`${plural(s.stored, 'result')} stored (geo history lists them)`);
   if (s.stopped) lines.push(style.red(`stopped: ${sanitizeInline(s.stopped)}`));
-  if ((s.stopped || s.inFlight) && s.resume) lines.push(`to send what is left, with the same keys: ${sanitizeInline(s.resume)}`);
+  // In backticks: wrapping keeps the command whole on one line (issue 22), ready to copy.
+  if ((s.stopped || s.inFlight) && s.resume) lines.push(`to send what is left, with the same keys: \`${sanitizeInline(s.resume)}\``);
   if (s.journal) lines.push(style.dim(`journal ${sanitizeInline(s.journal)}`));
   return lines;
 }

@@ -1,5 +1,6 @@
 /** `geo history`: one row per stored result, newest first. Cells are sanitized by renderTable. */
-import { renderTable } from '../table.js';
+import { basename } from 'node:path';
+import { renderTable, width } from '../table.js';
 import type { ViewOpts } from '../render.js';
 
 /** What `geo history --json` prints per result (built by commands/history/run.ts). */
@@ -31,13 +32,26 @@ function place(r: HistoryRow): string {
   return [...new Set(parts)].join(', ');
 }
 
+/**
+ * What people copy stays whole (issue 22): the analysis id (for `geo history show`) and the
+ * numbers are never cut, and the input is cut from the left, down to its file name. On a narrow
+ * terminal the charge, the time, the depth and then the place go below the table, under the
+ * input's whole path (so on 60 columns a long file name cut in the table is still shown whole).
+ */
 export function historyView(rows: readonly HistoryRow[], view: ViewOpts, searched = false): string {
   if (!rows.length) return searched ? 'No stored result matches.' : 'No stored results. geo locate keeps one for every result (unless --no-store).';
+  const names = Math.min(48, Math.max(6, ...rows.map((r) => width(basename(r.input)) + 1)));
   return renderTable(
     {
       head: ['WHEN (UTC)', 'INPUT', 'PLACE', 'CONFIDENCE', 'DEPTH', 'ANALYSIS', 'CHARGE'],
       rows: rows.map((r) => [when(r.stored_at), r.input, place(r), r.confidence === null ? '' : r.confidence.toFixed(2), r.depth ?? '', r.analysis_id ?? '', r.sandbox ? `${r.charge} (sandbox)` : r.charge]),
       align: ['left', 'left', 'left', 'right', 'right', 'left', 'left'],
+      optional: [6, 0, 4, 2],
+      cutLeft: [1],
+      label: 1,
+      // "CONF…" is as narrow as the confidence header goes; "0.90" is 4 wide.
+      floor: [Infinity, names, undefined, 5, Infinity, Infinity, undefined],
+      min: [undefined, 12],
     },
     view,
   );
