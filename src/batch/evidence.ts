@@ -96,6 +96,7 @@ export class Evidence {
       ...(m.deviations?.length ? { deviations: m.deviations } : {}),
       ...(unusable !== undefined ? { unusable } : {}),
       ...(m.sent ? { sent: m.sent } : {}),
+      ...(e.origin ? { origin: e.origin } : {}),
       now: this.ctx.now(),
     });
   }

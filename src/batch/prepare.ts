@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 import { expandInputs } from './inputs.js';
 import { type HeadLine, type JournalState, readJournalState } from './journal.js';
 import { defaultJournalPath, requestParams } from './plan.js';
-import { type Job, loadJobs } from './sources.js';
+import { type FrameInput, type Job, frameJobs, loadJobs, markSet } from './sources.js';
 import type { BatchParams } from './types.js';
 
 export interface PrepareInput {
@@ -28,6 +28,10 @@ export interface PrepareInput {
   downscale?: boolean;
   /** --keep-metadata; undefined when not given (a resumed journal then decides). */
   keepMetadata?: boolean;
+  /** Images made in memory (a video's frames) instead of files; `args` then names the videos. */
+  frames?: FrameInput[];
+  /** --together: the inputs are one set (their jobs carry its id). */
+  together?: boolean;
 }
 
 export interface Prepared {
@@ -74,8 +78,10 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   const check = checkGeolocateRequest({ image_url: 'https://example.com/placeholder.jpg', ...requestParams(params) });
   if (!check.ok) throw new RequestValidationError(check.problem.code, check.problem.message, check.problem.max_effort, check.problem.field);
 
-  const expanded = await expandInputs(args, { cwd, ...(fromFile !== undefined ? { fromFile } : {}) });
-  const loaded = await loadJobs(expanded.entries, { stdin: p.stdin, ...(p.downscale ? { downscale: true } : {}) });
+  // A video's frames are made in memory (src/media); `args` names the videos, for the journal.
+  const expanded = p.frames ? { entries: [], skipped: [] } : await expandInputs(args, { cwd, ...(fromFile !== undefined ? { fromFile } : {}) });
+  const loaded = p.frames ? frameJobs(p.frames) : await loadJobs(expanded.entries, { stdin: p.stdin, ...(p.downscale ? { downscale: true } : {}) });
+  if (p.together) markSet(loaded.jobs);
   const { jobs, order } = loaded;
   const skipped = [...expanded.skipped, ...loaded.skipped];
   if (order.length === 0) {

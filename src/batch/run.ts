@@ -18,7 +18,7 @@ import { ProgressMeter, startTicker } from './progress.js';
 import { type ExifHook, recordsFor } from './records.js';
 import { answersHeld, journalOutcome } from './reuse.js';
 import { schedule } from './scheduler.js';
-import type { Job } from './sources.js';
+import type { FrameInput, Job } from './sources.js';
 import type { BatchEvent, BatchRecord, BatchSummary, ReusedFrom } from './types.js';
 import { type BatchClient, type JobOutcome, sendJob } from './worker.js';
 
@@ -77,6 +77,10 @@ export interface BatchOptions {
   keepMetadata?: boolean;
   /** Retries shared by the whole batch; default max(10, requests to send). */
   retryBudget?: number;
+  /** A video's frames, made in memory (issue 23); `inputs` then names the videos (the journal's command). */
+  frames?: FrameInput[];
+  /** --together: the inputs are one set of photos of one scene (issue 23). */
+  together?: boolean;
 }
 
 export interface BatchResult {
@@ -96,6 +100,8 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
     ...(opts.downscale ? { downscale: true } : {}),
     ...(opts.keepMetadata !== undefined ? { keepMetadata: opts.keepMetadata } : {}),
+    ...(opts.frames ? { frames: opts.frames } : {}),
+    ...(opts.together ? { together: true } : {}),
   });
   const n = prep.order.length;
   const inputs = n + prep.skipped.length;
@@ -150,7 +156,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     const extra = { ...(o.response ? { response: o.response } : {}), ...(!o.ok && o.cause !== undefined ? { cause: o.cause } : {}) };
     recs.forEach((record, i) => {
       const path = job.paths[i];
-      emit({ type: 'finished', record, fromJournal: how === 'journal', replayed: o.ok && o.replayed, ...(path ? { path } : {}), ...extra, ...(reused ? { reused } : {}) });
+      emit({ type: 'finished', record, fromJournal: how === 'journal', replayed: o.ok && o.replayed, ...(path ? { path } : {}), ...extra, ...(reused ? { reused } : {}), ...(job.origin ? { origin: job.origin } : {}) });
     });
     emit({ type: 'progress', progress: meter.snapshot() });
   };

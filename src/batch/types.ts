@@ -4,6 +4,7 @@
  */
 import type { Depth, Effort, Scope } from '../api/schemas.js';
 import type { SentImage } from '../local/without-metadata.js';
+import type { RecordOrigin } from '../local/store-types.js';
 
 /** What goes into every request of the batch besides the image (journal hash input too). */
 export interface BatchParams {
@@ -100,6 +101,8 @@ export type BatchEvent =
       cause?: unknown;
       /** Answered by a stored result of an earlier command (reuse.ts): nothing sent, not charged. */
       reused?: ReusedFrom;
+      /** The job's origin: a video's frame or a photo of a set (issue 23). */
+      origin?: RecordOrigin;
     }
   | { type: 'retry'; input: string; reason: string; attempt: number; delayMs: number; status?: number }
   | { type: 'paused'; untilMs: number; reason: 'rate_limited' }

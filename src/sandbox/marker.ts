@@ -67,7 +67,12 @@ export function readCells(grey: Uint8Array, width: number): number[] | undefined
   for (let i = 0; i < 16; i++) {
     let sum = 0;
     let n = 0;
-    for (let y = 5; y <= 10; y++) for (let x = i * 10 + 3; x <= i * 10 + 6; x++) (sum += grey[y * width + x]!), n++;
+    for (let y = 5; y <= 10; y++) {
+      for (let x = i * 10 + 3; x <= i * 10 + 6; x++) {
+        sum += grey[y * width + x]!;
+        n++;
+      }
+    }
     const mean = sum / n;
     if (mean < 70) bits.push(0);
     else if (mean > 185) bits.push(1);
