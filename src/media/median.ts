@@ -25,12 +25,12 @@ export function toVec(lat: number, lng: number): Vec {
   return [Math.cos(p) * Math.cos(l), Math.cos(p) * Math.sin(l), Math.sin(p)];
 }
 
-/** Longitude in [-180, 180), latitude in [-90, 90]. */
+/** Longitude in (-180, 180] (the antimeridian is 180, as the answers usually write it), latitude in [-90, 90]. */
 export function toLatLng(v: Vec): { lat: number; lng: number } {
   const n = Math.hypot(v[0], v[1], v[2]);
   const lat = Math.asin(Math.max(-1, Math.min(1, v[2] / n))) / rad;
   const lng = Math.atan2(v[1], v[0]) / rad;
-  return { lat, lng: lng >= 180 ? lng - 360 : lng };
+  return { lat, lng: lng <= -180 ? lng + 360 : lng };
 }
 
 const dot = (a: Vec, b: Vec) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

@@ -39,13 +39,19 @@ export class ManyOutput {
 
   constructor(
     private readonly ctx: Ctx,
-    private readonly o: { format: string; sandbox: () => boolean; minConfidence?: number; evidence: Evidence; resume: (journal: string | undefined) => string | undefined },
+    private readonly o: {
+      format: string; sandbox: () => boolean; minConfidence?: number; evidence: Evidence; resume: (journal: string | undefined) => string | undefined;
+      /** One NDJSON line per finished input (default: the record); a video adds its frame's origin. */
+      lineOf?: (e: Extract<BatchEvent, { type: 'finished' }>) => unknown;
+      /** --json prints one object at the end instead of lines (a video's consensus). */
+      jsonAtEnd?: boolean;
+    },
   ) {
     this.live = new LiveLine(ctx);
     this.banner = sandboxBanner(o.sandbox, (l) => this.live.note(l));
     // One line per input for ndjson, and for --json with many inputs (the handler makes ndjson the
     // piped default); an explicit --format table is a table, piped or not.
-    this.lines = o.format === 'ndjson' || o.format === 'json';
+    this.lines = o.format === 'ndjson' || (o.format === 'json' && !o.jsonAtEnd);
   }
 
   onEvent(e: BatchEvent): void {
@@ -67,11 +73,16 @@ export class ManyOutput {
         // One note per reused input for the first few; a folder of hundreds gets the summary's count.
         if (e.reused && ++this.reusedNotes <= REUSE_NOTES) this.live.note(this.reusedNotes < REUSE_NOTES ? fromResultsNote(e.reused, e.record.input) : 'more inputs answered from your results, not charged: the summary counts them');
         // Flushed per line: a reader of the pipe sees each result as soon as it exists.
-        if (this.lines) this.ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(e.record)) + '\n');
+        if (this.lines) this.ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(this.o.lineOf?.(e) ?? e.record)) + '\n');
         return warnDeviations((l) => this.live.note(l), e.response?.deviations, e.record.input);
       default:
         return;
     }
+  }
+
+  /** A lasting line on stderr, above the live line. */
+  note(line: string): void {
+    this.live.note(line);
   }
 
   async stop(): Promise<void> {
@@ -80,11 +91,18 @@ export class ManyOutput {
 
   async finish(result: BatchResult): Promise<void> {
     const { ctx, o } = this;
-    const { records, summary } = result;
+    const { records } = result;
     const warn = (l: string) => this.live.note(l);
     const exported = await exportText(o.format, o.evidence.recordsFor(records), o.evidence, warn);
     if (exported !== undefined) ctx.io.stdout.write(exported);
     else if (!this.lines && records.length > 0) ctx.io.stdout.write(resultsTable(records.map(row), await viewOpts(ctx)) + '\n');
+    this.close(result);
+  }
+
+  /** The summary on stderr and the exit code (7 for failures, 3-6/130 for a stop, 8 below --min-confidence). */
+  close(result: BatchResult): void {
+    const { ctx, o } = this;
+    const { records, summary } = result;
     const min = o.minConfidence;
     const below = min === undefined ? 0 : records.filter((r) => r.ok && isResultBody(r.result) && r.result.confidence < min).length;
     if (!ctx.globals.quiet) {

@@ -28,6 +28,12 @@ export const register: Register = (program, act) => {
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this (the result is still printed)')
     .option('--report <file.html>', 'also write a self-contained HTML report: image, result, evidence, map; several results open with a summary and an overview map')
     .option('--no-store', 'do not keep provenance records of the results (default: kept in the XDG data folder)')
+    .option('--together', 'the images are photos of one scene: one consensus with its spread, as for a video\'s frames')
+    .option('--every <seconds>', 'video: at least one frame every this many seconds (default 10)')
+    .option('--scene <0-1>', 'video: a frame whose ffmpeg scene score is above this starts a new shot (default 0.3)')
+    .option('--max-frames <n>', 'video: frames sent at most, 1-100, spread over the clip (default 12)')
+    .option('--max-duration <length>', 'video: refuse a clip longer than this, e.g. 2h, 90m, 45s (default 2h)')
+    .option('--agree-km <km>', 'video or --together: answers this close (great-circle) agree (default 25)')
     .addHelpText(
       'after',
       `
