@@ -51,10 +51,12 @@ export async function probeClip(tools: Tools, input: string, absPath: string, ma
   if (out.code !== 0 || !p.format) throw new UsageError(`${input}: not a video ffmpeg can read (${lastLine(out.stderr)}); nothing was sent`, 'check the file plays; a partial download or a damaged file cannot be read');
   // A cover picture (attached_pic) in an audio file is a "video" stream of one still: not a clip.
   const v = (p.streams ?? []).find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
-  if (!v) throw new UsageError(`${input}: the file has no video stream (${(p.streams ?? []).map((s) => s.codec_type).join(', ') || 'no streams'}); nothing was sent`, 'give a video, or the photos themselves');
-  const seconds = Number(p.format.duration ?? v.duration);
+  const seconds = Number(p.format.duration ?? v?.duration);
   const durationMs = Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0;
-  if (durationMs <= 0) throw new UsageError(`${input}: the clip is zero seconds long; nothing was sent`, 'give a clip with at least one frame');
+  // A container with nothing in it (an empty recording) is a zero-length clip, not an audio file.
+  const empty = durationMs <= 0 && (p.streams ?? []).length === 0;
+  if (!v && !empty) throw new UsageError(`${input}: the file has no video stream (${(p.streams ?? []).map((s) => s.codec_type).join(', ')}); nothing was sent`, 'give a video, or the photos themselves');
+  if (!v || durationMs <= 0) throw new UsageError(`${input}: the clip is zero seconds long; nothing was sent`, 'give a clip with at least one frame');
   if (durationMs > maxDurationMs) {
     throw new UsageError(`${input}: the clip is ${clock(durationMs)} long, above --max-duration ${clock(maxDurationMs)}; nothing was sent`, 'raise --max-duration, or cut the part you need first (ffmpeg -ss START -to END -i in.mp4 -c copy part.mp4)');
   }
