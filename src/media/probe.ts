@@ -6,6 +6,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { Tools } from './ffmpeg.js';
+import { clock } from './clock.js';
 import { runTool } from './run-tool.js';
 
 export interface ClipInfo {
@@ -61,14 +62,4 @@ export async function probeClip(tools: Tools, input: string, absPath: string, ma
     throw new UsageError(`${input}: the clip is ${clock(durationMs)} long, above --max-duration ${clock(maxDurationMs)}; nothing was sent`, 'raise --max-duration, or cut the part you need first (ffmpeg -ss START -to END -i in.mp4 -c copy part.mp4)');
   }
   return { durationMs, width: v.width ?? 0, height: v.height ?? 0, codec: v.codec_name ?? 'unknown', fps: rate(v.avg_frame_rate) || rate(v.r_frame_rate) };
-}
-
-/** 754000 -> "12:34", 3723000 -> "1:02:03", 4250 -> "0:04.250". */
-export function clock(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  const frac = ms % 1000;
-  const h = Math.floor(s / 3600);
-  const mm = String(Math.floor((s % 3600) / 60)).padStart(h > 0 ? 2 : 1, '0');
-  const ss = String(s % 60).padStart(2, '0');
-  return `${h > 0 ? `${h}:` : ''}${mm}:${ss}${frac ? `.${String(frac).padStart(3, '0')}` : ''}`;
 }

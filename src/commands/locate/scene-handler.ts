@@ -14,7 +14,8 @@ import { sanitizeJsonText } from '../../output/sanitize.js';
 import { planLine } from '../../output/views/batch.js';
 import { sceneView } from '../../output/views/scene.js';
 import { dryRunText } from './dry-run.js';
-import { EXPORT_FORMATS, chooseFormat, exportText, writeReport } from './exports.js';
+import { EXPORT_FORMATS, chooseFormat } from './exports.js';
+import { sceneExport, writeSceneReport } from './scene-exports.js';
 import { ManyOutput } from './many.js';
 import { note, resumeCommand } from './notes.js';
 import { parseLocate, startLocate } from './run.js';
@@ -84,11 +85,11 @@ export async function locateScene(ctx: Ctx, scene: SceneSettings, opts: Record<s
     if (format === 'table') ctx.io.stdout.write(sceneView(res.scene, await viewOpts(ctx)) + '\n');
     else if (format === 'json') ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(res.scene, null, 2)) + '\n');
     else if ((EXPORT_FORMATS as readonly string[]).includes(format)) {
-      const text = await exportText(format, records, run.evidence, warn);
+      const text = await sceneExport(ctx, format, res, records, warn);
       if (text !== undefined) ctx.io.stdout.write(text);
     }
     out.close(res.batch);
   } finally {
-    if (s.report !== undefined) await writeReport(s.report, records, run.evidence, warn);
+    if (s.report !== undefined) await writeSceneReport(ctx, s.report, res, warn);
   }
 }

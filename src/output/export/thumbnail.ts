@@ -64,7 +64,7 @@ async function withoutMetadata(bytes: Uint8Array, kind: ImageKind): Promise<Uint
   return plan.removed.length === 0 ? bytes : joinPlan(buf, plan);
 }
 
-export async function thumbnailDataUrl(bytes: Uint8Array, opts: { useSharp?: boolean } = {}): Promise<string | undefined> {
+export async function thumbnailDataUrl(bytes: Uint8Array, opts: { useSharp?: boolean; maxEdge?: number } = {}): Promise<string | undefined> {
   const t = await thumbnailImage(bytes, opts);
   return t && `data:${t.mime};base64,${Buffer.from(t.bytes).toString('base64')}`;
 }

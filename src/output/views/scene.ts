@@ -5,20 +5,15 @@
  */
 import type { ClusterJson, FrameJson, SceneJson } from '../../media/scene.js';
 import { asResultBody } from '../../local/store-types.js';
+import { clock } from '../../media/clock.js';
 import { coord, mapLinks } from '../maps.js';
 import type { ViewOpts } from '../render.js';
 import { sanitizeInline } from '../sanitize.js';
 import { renderTable } from '../table.js';
 import { heading } from './locate.js';
 
-/** 4.25 -> "0:04.25", 754 -> "12:34", 3723 -> "1:02:03". */
-export function clockS(s: number): string {
-  const whole = Math.floor(s);
-  const frac = Math.round((s - whole) * 100);
-  const h = Math.floor(whole / 3600);
-  const mm = String(Math.floor((whole % 3600) / 60)).padStart(h > 0 ? 2 : 1, '0');
-  return `${h > 0 ? `${h}:` : ''}${mm}:${String(whole % 60).padStart(2, '0')}${frac ? `.${String(frac).padStart(2, '0')}` : ''}`;
-}
+/** Seconds of the clip as a clock: 4.25 -> "0:04.250". */
+export const clockS = (s: number): string => clock(Math.round(s * 1000));
 
 export function rangesText(c: ClusterJson): string {
   return c.time_ranges.map((r) => `${clockS(r.from_s)}-${clockS(r.to_s)}`).join(', ');
