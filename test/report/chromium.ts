@@ -14,11 +14,11 @@ export const CHROMIUM_SKIP = 'chromium missing: apt-get install -y chromium';
  * before the dump, and a resolver that fails every host, so the test proves the map draws with
  * no network at all (tiles simply do not load) and never depends on one.
  */
-function flags(profile: string): string[] {
+function flags(profile: string, virtualTime = true): string[] {
   return [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`,
-    '--host-resolver-rules=MAP * ~NOTFOUND', '--virtual-time-budget=5000', '--enable-logging=stderr', '--v=0',
+    '--host-resolver-rules=MAP * ~NOTFOUND', ...(virtualTime ? ['--virtual-time-budget=5000'] : []), '--enable-logging=stderr', '--v=0',
   ];
 }
 
@@ -28,10 +28,10 @@ export interface ChromiumRun {
   log: string;
 }
 
-function run(extra: string[], file: string): ChromiumRun {
+function run(extra: string[], file: string, virtualTime = true): ChromiumRun {
   const profile = mkdtempSync(join(tmpdir(), 'geo-chromium-'));
   try {
-    const r = spawnSync(CHROMIUM!, [...flags(profile), ...extra, pathToFileURL(file).href], { encoding: 'utf8', timeout: 90_000, maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(CHROMIUM!, [...flags(profile, virtualTime), ...extra, pathToFileURL(file).href], { encoding: 'utf8', timeout: 90_000, maxBuffer: 64 * 1024 * 1024 });
     if (r.status !== 0) throw new Error(`chromium exited ${r.status}: ${r.stderr.slice(-2000)}`);
     return { stdout: r.stdout, log: r.stderr };
   } finally {
@@ -45,6 +45,17 @@ export function dumpDom(file: string): ChromiumRun {
 
 export function screenshot(file: string, png: string, size = '1200,900'): ChromiumRun {
   return run([`--screenshot=${png}`, `--window-size=${size}`, '--hide-scrollbars'], file);
+}
+
+/**
+ * The DOM and a screenshot of a page that is complete when it loads (no timers, no animation),
+ * taken without a virtual-time budget: what a person opening the file sees first.
+ */
+export function dumpDomAtLoad(file: string): ChromiumRun {
+  return run(['--dump-dom'], file, false);
+}
+export function screenshotAtLoad(file: string, png: string, size = '1200,900'): ChromiumRun {
+  return run([`--screenshot=${png}`, `--window-size=${size}`, '--hide-scrollbars'], file, false);
 }
 
 /** Console lines the page produced (errors, CSP violations). */
