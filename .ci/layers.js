@@ -72,8 +72,8 @@ export function layerConfigs() {
       { regex: '^\\.\\./commands/[^/]+/(?!run\\.js$)', message: 'src/mcp calls the commands through their run.ts only (their plain functions), never their handlers or views.' },
       up(['cli'], 'src/mcp is a front door beside cli.ts, not under it.'),
     ]),
-    restrict(['src/local/**/*.ts', 'src/config/**/*.ts', 'src/batch/**/*.ts'], [
-      up(['commands', 'cli', 'context'], 'src/local, src/config and src/batch sit below the commands: no commands, cli or context.'),
+    restrict(['src/local/**/*.ts', 'src/config/**/*.ts', 'src/batch/**/*.ts', 'src/media/**/*.ts'], [
+      up(['commands', 'cli', 'context'], 'src/local, src/config, src/batch and src/media sit below the commands: no commands, cli or context.'),
     ]),
   ];
   const nouns = commandNouns();

@@ -5,7 +5,7 @@ export const register: Register = (program, act) => {
   program
     .command('eval')
     .description('measure accuracy and calibration on images with a known position (EXIF GPS or --truth)')
-    .argument('[input...]', 'JPEG/PNG files or folders (WebP, AVIF, TIFF, GIF converted), sample:NAME')
+    .argument('[input...]', 'JPEG/PNG files or folders (WebP, AVIF, TIFF, GIF converted), sample:NAME, or videos (with --truth)')
     .option('-d, --depth <list>', '1, 2 or 3, or several side by side: 1,3 (default 1 or `geo config get depth`)')
     .option('-e, --effort <level>', 'instant, low, medium or high; at most each depth\'s normal level')
     .option('--truth <file>', 'true positions: CSV file,lat,lng or GeoJSON Points with a "file" property (default: each image\'s EXIF GPS)')
@@ -20,6 +20,11 @@ export const register: Register = (program, act) => {
     .option('--max-credits <n>', 'a budget for all depths together: refuse (exit 2, nothing sent) a plan above N')
     .option('--report <file.html>', 'also write a self-contained HTML page: figures, error CDF, reliability diagram')
     .option('--no-store', 'do not keep provenance records of the results (default: kept, so they are never paid twice)')
+    .option('--every <seconds>', 'videos: at least one frame every this many seconds (default 10)')
+    .option('--scene <0-1>', 'videos: a frame whose ffmpeg scene score is above this starts a new shot (default 0.3)')
+    .option('--max-frames <n>', 'videos: frames sent at most per clip, 1-100 (default 12)')
+    .option('--max-duration <length>', 'videos: refuse a clip longer than this, e.g. 2h, 90m (default 2h)')
+    .option('--agree-km <km>', 'videos: frames whose answers are this close agree (default 25)')
     .addHelpText(
       'after',
       `
