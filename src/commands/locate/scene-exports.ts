@@ -11,7 +11,7 @@ import { renderExport } from '../../output/export/index.js';
 import { renderSceneGeoJSON, renderSceneKML } from '../../output/export/scene-geo.js';
 import { renderSceneKMZ } from '../../output/export/scene-kmz.js';
 import { buildSceneReport } from '../../output/export/scene-report.js';
-import type { SceneResult } from './scene-run.js';
+import type { SceneResult } from './run.js';
 
 /** Frame index -> the image: a video's frames are held; a set's photos are read again. */
 async function imagesOf(res: SceneResult): Promise<Map<number, Uint8Array>> {

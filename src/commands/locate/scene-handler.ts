@@ -18,9 +18,8 @@ import { EXPORT_FORMATS, chooseFormat } from './exports.js';
 import { sceneExport, writeSceneReport } from './scene-exports.js';
 import { ManyOutput } from './many.js';
 import { note, resumeCommand } from './notes.js';
-import { parseLocate, startLocate } from './run.js';
+import { type SceneResult, parseLocate, runScene, startLocate } from './run.js';
 import { DEFAULT_AGREE_KM, type SceneSettings } from './scene-options.js';
-import { type SceneResult, runScene } from './scene-run.js';
 
 /** The scene flags a rerun needs to choose the same frames (only those that differ from the defaults). */
 function sceneFlags(scene: SceneSettings): string[] {
