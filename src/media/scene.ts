@@ -10,6 +10,8 @@
  *   depth, agree_km
  *   answered, failed   frames with a location; frames whose request failed
  *   consensus   the first cluster, or null when no frame was answered
+ *   tied        true when the next cluster has as much support and as many frames: the ranking
+ *               between them is only the order in time, and both places deserve a look
  *   clusters    every cluster, ranked: { rank, lat, lng, place, agree, of, support, spread_km,
  *               frames, voters, time_ranges: [{ from_s, to_s }] }
  *   frames      per frame (per photo): { index, input, t_s, why, sha256, ok, cluster, result | error, exif }
@@ -82,6 +84,7 @@ export interface SceneJson {
   answered: number;
   failed: number;
   consensus: ClusterJson | null;
+  tied: boolean;
   clusters: ClusterJson[];
   frames: FrameJson[];
   dropped: Array<{ t_s: number; why: 'duplicate' | 'cap'; of?: number }>;
@@ -110,6 +113,10 @@ function clusterJson(c: Cluster, rank: number, n: number): ClusterJson {
   };
 }
 
+function tiedAtTop(c: readonly ClusterJson[]): boolean {
+  return c.length > 1 && c[0]!.support === c[1]!.support && c[0]!.agree === c[1]!.agree;
+}
+
 export function buildScene(s: SceneInput): SceneJson {
   const answers = s.members.flatMap((m) => answerOf(m) ?? []);
   const c = consensus(answers, s.agreeKm);
@@ -125,7 +132,7 @@ export function buildScene(s: SceneInput): SceneJson {
     kind: s.kind, input: s.input, ...(s.sha256 ? { sha256: s.sha256 } : {}), ...(s.durationMs !== undefined ? { duration_s: seconds(s.durationMs) } : {}),
     ...(s.choice ? { frame_choice: { every_s: s.choice.everyS, scene: s.choice.scene, max_frames: s.choice.maxFrames, candidates: s.choice.candidates, sent: s.members.length } } : {}),
     depth: s.depth, agree_km: s.agreeKm, answered: c.n, failed: s.members.length - c.n,
-    consensus: clusters[0] ?? null, clusters, frames,
+    consensus: clusters[0] ?? null, tied: tiedAtTop(clusters), clusters, frames,
     dropped: (s.dropped ?? []).map((d) => ({ t_s: seconds(d.tMs), why: d.why, ...(d.of !== undefined ? { of: d.of } : {}) })),
   };
 }

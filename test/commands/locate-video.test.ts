@@ -67,6 +67,8 @@ describe.skipIf(!FFMPEG)(ffmpegTitle('geo locate clip.mp4'), () => {
     expect(tokyo!.frames).toEqual([2, 3]);
     expect(tokyo!.time_ranges).toEqual([{ from_s: 3, to_s: 6 }]);
     expect(s.consensus).toEqual(paris);
+    // 2 frames each: a tie, said as such (Paris ranks first only by time).
+    expect(s.tied).toBe(true);
     expect(s.frames.map((f) => f.cluster)).toEqual([1, 1, 2, 2]);
     expect(r.stderr).toMatch(/plan: 4 frames · 4 to send × depth 1 \(1 credit\) = up to 4 credits/);
   });
@@ -85,7 +87,7 @@ describe.skipIf(!FFMPEG)(ffmpegTitle('geo locate clip.mp4'), () => {
     expect(c.lat).toBeCloseTo(-16.8, 6);
     expect(c.lng).toBeCloseTo(180, 6);
     expect(c.spread_km).toBeCloseTo(Math.max(...answers.map((a) => km(a, { lat: -16.8, lng: 180 }))), 2);
-    expect([c.agree, c.of, c.support, c.frames]).toEqual([5, 5, 5, [0, 1, 2, 3, 4]]);
+    expect([c.agree, c.of, c.support, c.frames, s.tied]).toEqual([5, 5, 5, [0, 1, 2, 3, 4], false]);
     expect(c.time_ranges).toEqual([{ from_s: 0, to_s: 10 }]);
     // A mean of the longitudes would say 108°: the other side of the planet.
     expect(answers.reduce((t, a) => t + a.lng, 0) / 5).toBeCloseTo(108, 0);
@@ -107,6 +109,7 @@ describe.skipIf(!FFMPEG)(ffmpegTitle('geo locate clip.mp4'), () => {
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^consensus for .*two-places\.mp4 \(0:09\): .*France$/);
     expect(lines[2]).toBe('  2 of 4 frames agree · spread 5.01 km · support 2.00 · 0:00-0:03, 0:06-0:09');
+    expect(r.stdout).toMatch(/\n {2}a tie: #2 has as many frames and as much support; it ranks second only by time\n/);
     expect(r.stdout).toMatch(/other places the frames point to \(1, kept apart, not averaged in\)\n {2}#2 .*Japan: 35\.\d+, 139\.\d+\n {5}2 of 4 frames agree · spread 5\.01 km · support 2\.00 · 0:03-0:06/);
     expect(r.stdout).toMatch(/#\s+time\s+why\s+place\s+coordinates\s+confidence\s+cluster\n0\s+0:00\s+first\s+.*0\.80\s+#1\n1\s+0:02\s+interval/);
     expect(r.stdout).toMatch(/not sent: 0:06 near-duplicate of #0 · 0:08 near-duplicate of #1/);

@@ -59,6 +59,7 @@ export function sceneView(s: SceneJson, view: ViewOpts): string {
     out.push(`  ${coord(c.lat)}, ${coord(c.lng)}`);
     out.push(`  ${clusterFacts(c, s)}`);
     for (const l of mapLinks(c.lat, c.lng)) out.push(`  ${l.name}: ${l.url}`);
+    if (s.tied) out.push(view.style.yellow(`  a tie: #2 has as many ${unit(s)}s and as much support; it ranks second only by time`));
   }
   const others = s.clusters.slice(1);
   if (others.length) {
