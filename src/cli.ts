@@ -164,7 +164,7 @@ Exit codes: 0 ok, 1 unexpected, 2 usage/invalid input, 3 auth, 4 credits, 5 rate
             6 service/network, 7 some batch inputs failed, 8 below --min-confidence, 130 cancelled.
 Environment: GEO_API_KEY, GEO_BASE_URL, GEO_PROFILE, GEO_DEBUG, NO_COLOR, FORCE_COLOR;
              folders GEO_CONFIG_DIR, GEO_STATE_DIR, GEO_DATA_DIR, GEO_CACHE_DIR (code cache,
-             off with NODE_DISABLE_COMPILE_CACHE=1).`,
+             off with NODE_DISABLE_COMPILE_CACHE=1); GEO_FFMPEG, GEO_FFPROBE for videos.`,
     );
 
   const act: Act = (load) => async (...args) => {

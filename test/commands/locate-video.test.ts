@@ -169,6 +169,20 @@ describe.skipIf(!FFMPEG)(ffmpegTitle('a video costs frames × depth, shown and a
   });
 });
 
+describe.skipIf(!FFMPEG)(ffmpegTitle('a video\'s journal'), () => {
+  it('geo locate --resume FILE of a video reruns that video: its frames come from the journal, nothing is paid', async () => {
+    const env = { GEO_DATA_DIR: tmp('geo-data-') };
+    const journal = join(tmp('geo-journal-'), 'clip.ndjson');
+    expect((await run(['locate', TWO, '--every', '2', '--journal', journal], { env })).code).toBe(0);
+    const before = footprint(sb);
+    const r = await run(['locate', '--resume', journal, '--every', '2', '--json'], { env: { GEO_DATA_DIR: tmp('geo-data-') } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(footprint(sb)).toEqual(before);
+    expect(r.stderr).toMatch(/4 images from the journal, not charged/);
+    expect((JSON.parse(r.stdout) as SceneJson).consensus).toMatchObject({ agree: 2, of: 4 });
+  });
+});
+
 describe.skipIf(!FFMPEG)(ffmpegTitle('photos --together'), () => {
   it('three photos of one scene: one consensus, k of n and spread, each record marked with its set', async () => {
     // Three stills of the one-place take at 0.5, 1.5 and 2.5 s: variants 0, 1, 2 (the centre,

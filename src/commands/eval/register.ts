@@ -65,6 +65,13 @@ Exit codes: 0 figures printed; 2 bad flags or truth file, no image with a truth,
 service; 7 some images failed (the figures count them in n, not in scored); 130 interrupted.
 A rerun of the same command finishes a stopped evaluation, paying nothing twice.
 
+Videos (issue 23; need ffmpeg): a video's truth is a row of --truth FILE. Its frames are chosen
+and located as geo locate clip.mp4 does (--every, --scene, --max-frames, --max-duration,
+--agree-km), then scored twice: every frame on its own (the figures above), and one consensus per
+video ("consensus" in --json; its confidence is the share of frames that agree, its credits the
+frames'), side by side on the terminal: what the consensus buys. Videos and photos go in
+separate runs.
+
 Examples (run as written, against an in-process sandbox; the samples carry EXIF GPS but
 sample:nogps, which is listed and skipped):
   $ geo --sandbox eval sample:all
@@ -75,6 +82,8 @@ sample:nogps, which is listed and skipped):
   $ geo --sandbox eval sample:all --format ndjson --correct-within 1
   $ geo --sandbox locate sample:all --depth 2 > results.ndjson
   $ geo eval --from results.ndjson                                       no request at all
+  $ printf 'one-place.mp4,-16.8,180\n' > truth.csv                       # where sample:take was filmed
+  $ geo --sandbox eval sample:take --truth truth.csv --every 2           # frames beside the consensus (ffmpeg)
 
 With your own key and photos:
   geo eval photos/ --depth 1,2,3 --max-credits 500 --report eval.html
