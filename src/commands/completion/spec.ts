@@ -46,6 +46,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
     '--depth=', '--effort=', '--scope=', '--center=', '--radius=', '--captured-at=', '--batch-id=', '--async', '--model=', '--idempotency-key=',
     '--from-file=', '--concurrency=', '--journal=', '--resume=', '--fresh', '--downscale', '--keep-metadata',
     '--dry-run', '--max-credits=', '--min-confidence=', '--report=', '--no-store',
+    '--together', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=',
   ], 'files'),
   inspect: leaf('local, free: hashes, EXIF GPS/time/camera, offline place name', [], 'files'),
   credits: leaf('credit balance'),
@@ -86,7 +87,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
   export: leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--out='], 'files'),
   eval: leaf('accuracy and calibration on images with a known position', [
     '--depth=', '--effort=', '--truth=', '--correct-within=', '--from=', '--from-file=', '--concurrency=', '--fresh', '--downscale', '--keep-metadata',
-    '--dry-run', '--max-credits=', '--report=', '--no-store',
+    '--dry-run', '--max-credits=', '--report=', '--no-store', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=',
   ], 'files'),
   history: {
     description: 'stored results, offline and free',

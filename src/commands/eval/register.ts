@@ -82,7 +82,7 @@ sample:nogps, which is listed and skipped):
   $ geo --sandbox eval sample:all --format ndjson --correct-within 1
   $ geo --sandbox locate sample:all --depth 2 > results.ndjson
   $ geo eval --from results.ndjson                                       no request at all
-  $ printf 'one-place.mp4,-16.8,180\n' > truth.csv                       # where sample:take was filmed
+  $ echo one-place.mp4,-16.8,180 > truth.csv                             # where sample:take was filmed
   $ geo --sandbox eval sample:take --truth truth.csv --every 2           # frames beside the consensus (ffmpeg)
 
 With your own key and photos:
