@@ -26,7 +26,8 @@ export function runTool(cmd: string, args: readonly string[], opts: { signal?: A
       err += s;
       if (err.length > STDERR_TAIL) err = err.slice(err.length - STDERR_TAIL / 2);
     });
-    child.on('error', reject);
+    // Ctrl-C kills the child; the run ends the way any cancelled command does (exit 130), not as a tool failure.
+    child.on('error', (err) => reject(opts.signal?.aborted ? opts.signal.reason : err));
     child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr: err }));
   });
 }
