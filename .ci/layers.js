@@ -76,8 +76,8 @@ export function layerConfigs() {
     restrict(['src/store/**/*.ts'], [
       up(['batch', 'commands', 'cli', 'context', 'output', 'mcp', 'sandbox', 'api/client'], 'src/store is the one database module: it sits below batch and the commands, and takes plain records.'),
     ]),
-    restrict(['src/local/**/*.ts', 'src/config/**/*.ts', 'src/batch/**/*.ts'], [
-      up(['commands', 'cli', 'context'], 'src/local, src/config and src/batch sit below the commands: no commands, cli or context.'),
+    restrict(['src/local/**/*.ts', 'src/config/**/*.ts', 'src/batch/**/*.ts', 'src/media/**/*.ts'], [
+      up(['commands', 'cli', 'context'], 'src/local, src/config, src/batch and src/media sit below the commands: no commands, cli or context.'),
     ]),
   ];
   const nouns = commandNouns();

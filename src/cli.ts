@@ -205,7 +205,7 @@ Exit codes: 0 ok, 1 unexpected, 2 usage/invalid input, 3 auth, 4 credits, 5 rate
 Environment: GEO_API_KEY (with GEO_BASE_URL or the default service), GEO_BASE_URL, GEO_PROFILE,
              GEO_KEYRING=required (never keep a key in a file), GEO_DEBUG, GEO_ACCESSIBLE, NO_COLOR, FORCE_COLOR;
              folders GEO_CONFIG_DIR, GEO_STATE_DIR, GEO_DATA_DIR, GEO_CACHE_DIR (code cache,
-             off with NODE_DISABLE_COMPILE_CACHE=1).`,
+             off with NODE_DISABLE_COMPILE_CACHE=1); GEO_FFMPEG, GEO_FFPROBE for videos.`,
     );
 
   const act: Act = (load) => async (...args) => {

@@ -8,6 +8,7 @@ import { LIMITS } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../local/dimensions.js';
 import type { ImageKind } from '../local/sniff.js';
+import { optionalSharp } from '../local/sharp.js';
 
 /** The slice of sharp's API used here (sharp is optional, so its types may not be installed). */
 interface SharpPipeline {
@@ -36,14 +37,9 @@ let sharpPromise: Promise<SharpFactory> | undefined;
 /** Loads sharp once; throws a UsageError that says how to get it. */
 export function loadSharp(why: string): Promise<SharpFactory> {
   sharpPromise ??= (async () => {
-    // A variable specifier keeps TypeScript and the bundler from resolving an optional package.
-    const name = 'sharp';
-    try {
-      const mod = (await import(name)) as { default?: SharpFactory } & SharpFactory;
-      return mod.default ?? mod;
-    } catch {
-      throw new UsageError(`${why} needs the optional image library sharp, which is not installed`, 'npm install sharp (in the folder geo is installed in), or convert the images to JPEG first');
-    }
+    const sharp = await optionalSharp<SharpFactory>();
+    if (!sharp) throw new UsageError(`${why} needs the optional image library sharp, which is not installed`, 'npm install sharp (in the folder geo is installed in), or convert the images to JPEG first');
+    return sharp;
   })();
   // A failed load is not cached as failed forever: the user may install sharp and the process retry.
   sharpPromise.catch(() => (sharpPromise = undefined));

@@ -15,7 +15,7 @@ import { journalForAccount } from './account.js';
 import { expandInputs } from './inputs.js';
 import { type HeadLine, parseJournal } from './journal.js';
 import { batchId, requestParams } from './plan.js';
-import { type Job, loadJobs } from './sources.js';
+import { type FrameInput, type Job, frameJobs, loadJobs, markSet } from './sources.js';
 import type { BatchParams } from './types.js';
 
 export interface PrepareInput {
@@ -37,6 +37,10 @@ export interface PrepareInput {
   keepMetadata?: boolean;
   fresh?: boolean;
   store: Store;
+  /** Images made in memory (a video's frames) instead of files; `args` then names the videos. */
+  frames?: FrameInput[];
+  /** --together: the inputs are one set (their jobs carry its id). */
+  together?: boolean;
 }
 
 export interface Prepared {
@@ -95,6 +99,15 @@ function resumedHead(p: PrepareInput): { head: HeadLine; batch?: string; file?: 
   throw new UsageError(`--resume ${x}: no such journal file or batch`, 'the resume hint names the batch (`geo locate --resume ID`); a --journal FILE works too');
 }
 
+/** The head `--resume X` names (a journal file or a batch id), or undefined when it names none. */
+export function resumedHeadOf(store: Store, cwd: string, resume: string): HeadLine | undefined {
+  try {
+    return resumedHead({ store, cwd, resume } as PrepareInput).head;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   let args = p.args;
   let fromFile = p.fromFile;
@@ -131,11 +144,13 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
     checkWritableFile(journalPath, 'the journal');
   }
 
-  const expanded = await expandInputs(args, { cwd, ...(fromFile !== undefined ? { fromFile } : {}) });
+  // A video's frames are made in memory (src/media); `args` names the videos, for the batch's head.
+  const expanded = p.frames ? { entries: [], skipped: [] } : await expandInputs(args, { cwd, ...(fromFile !== undefined ? { fromFile } : {}) });
   // Files hashed before (same path, inode, size, mtime and ctime) are not read again.
   const hashes = p.store.fileHashCache(expanded.entries.flatMap((e) => (e.kind === 'path' ? [e.path] : [])));
-  const loaded = await loadJobs(expanded.entries, { stdin: p.stdin, hashes, ...(p.downscale ? { downscale: true } : {}) });
+  const loaded = p.frames ? frameJobs(p.frames) : await loadJobs(expanded.entries, { stdin: p.stdin, hashes, ...(p.downscale ? { downscale: true } : {}) });
   hashes.flush();
+  if (p.together) markSet(loaded.jobs);
   const { jobs, order } = loaded;
   const skipped = [...expanded.skipped, ...loaded.skipped];
   if (order.length === 0) {

@@ -37,7 +37,7 @@ export interface RecordContext {
   now: () => number;
 }
 
-export function answerRecord(c: RecordContext, job: Pick<Job, 'inputs' | 'sha256'> & { paths?: Job['paths'] }, f: AnswerFacts): ProvenanceRecord {
+export function answerRecord(c: RecordContext, job: Pick<Job, 'inputs' | 'sha256'> & { paths?: Job['paths']; origin?: Job['origin'] }, f: AnswerFacts): ProvenanceRecord {
   const m = f.response;
   const input = job.inputs[0]!;
   const url = isUrlInput(input);
@@ -55,6 +55,8 @@ export function answerRecord(c: RecordContext, job: Pick<Job, 'inputs' | 'sha256
     ...(m.deviations?.length ? { deviations: m.deviations } : {}),
     ...(f.unusable !== undefined ? { unusable: f.unusable } : {}),
     ...(m.sent ? { sent: m.sent } : {}),
+    // A video's frame or a photo of a set (issue 23): the record says which.
+    ...(job.origin ? { origin: job.origin } : {}),
     now: c.now(),
   });
 }

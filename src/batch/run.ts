@@ -22,7 +22,7 @@ import { answerRecord } from './provenance.js';
 import { type ExifHook, recordsFor } from './records.js';
 import { heldAnswers } from './reuse.js';
 import { schedule } from './scheduler.js';
-import type { Job } from './sources.js';
+import type { FrameInput, Job } from './sources.js';
 import type { BatchEvent, BatchRecord, BatchSummary, ReusedFrom } from './types.js';
 import { type BatchClient, type JobOutcome, type SettledHow, sendJob } from './worker.js';
 
@@ -93,6 +93,10 @@ export interface BatchOptions {
   listed?: boolean;
   /** Retries shared by the whole batch; default max(10, requests to send). */
   retryBudget?: number;
+  /** A video's frames, made in memory (issue 23); `inputs` then names the videos (the journal's command). */
+  frames?: FrameInput[];
+  /** --together: the inputs are one set of photos of one scene (issue 23). */
+  together?: boolean;
 }
 
 export interface BatchResult {
@@ -115,6 +119,8 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     ...(opts.keepMetadata !== undefined ? { keepMetadata: opts.keepMetadata } : {}),
     ...(opts.fresh ? { fresh: true } : {}),
     store,
+    ...(opts.frames ? { frames: opts.frames } : {}),
+    ...(opts.together ? { together: true } : {}),
   });
   const n = prep.order.length;
   const inputs = n + prep.skipped.length;
@@ -200,7 +206,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
       const path = job.paths[i];
       emit({
         type: 'finished', record, fromJournal: how === 'journal', replayed: o.ok && o.replayed, ...(path ? { path } : {}), ...extra, ...(reused ? { reused } : {}),
-        ...(how === 'sent' ? { sentNow: true } : {}), ...(how === 'others' ? { fromOthers: true } : {}),
+        ...(how === 'sent' ? { sentNow: true } : {}), ...(how === 'others' ? { fromOthers: true } : {}), ...(job.origin ? { origin: job.origin } : {}),
       });
     });
     emit({ type: 'progress', progress: meter.snapshot() });

@@ -4,6 +4,7 @@
  * made (as is, converted to JPEG, or downscaled). The body itself is produced only when the job is
  * sent (prepareUpload), so a batch of hundreds never holds hundreds of converted images.
  */
+import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -14,6 +15,7 @@ import { DIMENSIONS_HEAD_BYTES } from '../local/dimensions.js';
 import { readFileHead, sha256File } from '../local/files.js';
 import { type HashCache, type LocalImage, imageFromBytes, readImage, sniffKind } from '../local/image.js';
 import { type SentImage, outgoingImage } from '../local/without-metadata.js';
+import type { RecordOrigin } from '../local/store-types.js';
 import { CONVERTIBLE_KINDS, checkDecodable, downscaleToFit, fitsLimit, heicError, toJpeg, tooLargeError } from './convert.js';
 import type { InputEntry } from './inputs.js';
 
@@ -32,6 +34,40 @@ export interface Job {
   source: UploadSource;
   /** Paths of the inputs, for hooks that read the file again (EXIF). */
   paths: Array<string | undefined>;
+  /** A video's frame or a photo of a set (issue 23): carried to the 'finished' event and the provenance record. */
+  origin?: RecordOrigin;
+}
+
+/**
+ * An image made in memory rather than read from a file: a frame of a video (src/media), named for
+ * the records (`clip.mp4#t=4.000`). It goes out as any JPEG does, metadata removed first.
+ */
+export interface FrameInput {
+  input: string;
+  bytes: Buffer;
+  origin: RecordOrigin;
+}
+
+/** Jobs for frames, in their order; identical frames (same bytes) share one job, as duplicates do. */
+export function frameJobs(frames: readonly FrameInput[]): { jobs: Job[]; order: Array<{ input: string; id: string }>; skipped: never[] } {
+  const jobs = new Map<string, Job>();
+  const order: Array<{ input: string; id: string }> = [];
+  for (const f of frames) {
+    const image = imageFromBytes(f.input, f.bytes);
+    order.push({ input: f.input, id: image.sha256 });
+    const j = jobs.get(image.sha256);
+    if (j) {
+      j.inputs.push(f.input);
+      j.paths.push(undefined);
+    } else jobs.set(image.sha256, { id: image.sha256, sha256: image.sha256, inputs: [f.input], source: { kind: 'image', image }, paths: [undefined], origin: f.origin });
+  }
+  return { jobs: [...jobs.values()], order, skipped: [] };
+}
+
+/** `--together`: the photos of a batch are one set; its id comes from their bytes, not their names. */
+export function markSet(jobs: readonly Job[]): void {
+  const id = `set-${createHash('sha256').update([...jobs].map((j) => j.id).sort().join('\n')).digest('hex').slice(0, 16)}`;
+  jobs.forEach((j, index) => (j.origin = { set: { id, index, size: jobs.length } }));
 }
 
 export interface LoadOptions {

@@ -4,7 +4,7 @@
  */
 import type { Depth, Effort, Scope } from '../api/schemas.js';
 import type { StoreError } from '../errors.js';
-import type { ProvenanceRecord } from '../local/store-types.js';
+import type { ProvenanceRecord, RecordOrigin } from '../local/store-types.js';
 import type { SentImage } from '../local/without-metadata.js';
 
 /** What goes into every request of the batch besides the image (journal hash input too). */
@@ -114,6 +114,8 @@ export type BatchEvent =
       storeError?: StoreError;
       /** What this answer cost in this run (0: a replay or an earlier answer). */
       credits?: number;
+      /** The job's origin: a video's frame or a photo of a set (issue 23). */
+      origin?: RecordOrigin;
     }
   | { type: 'retry'; input: string; reason: string; attempt: number; delayMs: number; status?: number }
   | { type: 'paused'; untilMs: number; reason: 'rate_limited' }

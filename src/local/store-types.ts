@@ -12,6 +12,25 @@ export const RECORD_SCHEMA = 'geo.provenance/1';
  */
 export type ResultBody = GeolocateResponse;
 
+/** A frame of a video (issue 23): which video (its path as given and sha256), when, which frame. */
+export interface VideoOrigin {
+  path: string;
+  sha256: string;
+  t_ms: number;
+  index: number;
+}
+
+/** A photo located with others as one scene (`geo locate … --together`). */
+export interface SetOrigin {
+  /** `set-` and 16 hex digits of the sha256 over the photos' sorted sha256s: the same photos, the same set. */
+  id: string;
+  index: number;
+  size: number;
+}
+
+/** Where an image came from when it is part of something larger; provenance records carry it. */
+export type RecordOrigin = { video: VideoOrigin } | { set: SetOrigin };
+
 export interface ProvenanceRecord {
   schema: typeof RECORD_SCHEMA;
   /** ISO-8601 UTC, when the CLI received the answer. */
@@ -41,6 +60,10 @@ export interface ProvenanceRecord {
   timing?: { elapsed_ms?: number; attempts?: number; server_timing_ms?: number };
   /** The corroboration block (locate's NDJSON `exif`). */
   exif?: Corroboration;
+  /** The image is a frame of this video (issue 23); `input.path` is then `<video>#t=<seconds>`. */
+  video?: VideoOrigin;
+  /** The image was located together with others as one scene (--together). */
+  set?: SetOrigin;
   /**
    * Set when the paid answer had no usable coordinates: the record keeps it (raw body included),
    * and readers that need a place (exports, look-ups) skip it.

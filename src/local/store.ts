@@ -8,9 +8,9 @@
  */
 import type { Corroboration } from './corroborate.js';
 import type { SentImage } from './without-metadata.js';
-import { type ProvenanceRecord, type ResultBody, RECORD_SCHEMA } from './store-types.js';
+import { type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA } from './store-types.js';
 
-export { type ProvenanceRecord, type ResultBody, RECORD_SCHEMA, asResultBody, isResultBody } from './store-types.js';
+export { type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA, asResultBody, isResultBody } from './store-types.js';
 export { parseNdjsonResults, readNdjsonResults } from './store-ndjson.js';
 
 /** What client.ts's ApiResponse carries that a record needs (structural, so no import of api/). */
@@ -44,6 +44,8 @@ export interface BuildRecordArgs {
   unusable?: string;
   /** The bytes that went out (without-metadata.ts). */
   sent?: SentImage;
+  /** A video's frame, or a photo of a set (issue 23). */
+  origin?: RecordOrigin;
 }
 
 const RATE_HEADER = /^(x-)?ratelimit(-|$)|^retry-after$/;
@@ -82,5 +84,6 @@ export function buildRecord(a: BuildRecordArgs): ProvenanceRecord {
     timing: { elapsed_ms: a.response.elapsedMs, attempts: a.response.attempts, ...(typeof body?.timing_ms === 'number' ? { server_timing_ms: body.timing_ms } : {}) },
     ...(a.exif ? { exif: a.exif } : {}),
     ...(a.unusable ? { unusable: a.unusable } : {}),
+    ...(a.origin ?? {}),
   };
 }

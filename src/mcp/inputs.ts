@@ -17,7 +17,7 @@ const listLimit = () => z.optional(z.int().check(z.gte(LIMITS.listLimit.min), z.
 
 export const LOCATE = () =>
   z.strictObject({
-    inputs: z.array(text('a JPEG/PNG file (WebP, AVIF, TIFF, GIF are converted), a folder of images, an https URL, or sample:paris|tokyo|sydney|newyork|nogps|all (photos shipped with geo)')).check(z.minLength(1)),
+    inputs: z.array(text('a JPEG/PNG file (WebP, AVIF, TIFF, GIF are converted), a folder of images, an https URL, sample:paris|tokyo|sydney|newyork|nogps|all (photos shipped with geo), or one video (mp4, mov, webm, mkv, avi: its frames are located and agreed into one consensus; needs ffmpeg)')).check(z.minLength(1)),
     depth: z.optional(z.int().check(z.gte(1), z.lte(3), z.describe('1 Surface (region, 1 credit), 2 Standard (block, 2 credits), 3 Forensic (street, 10 credits); default 1'))),
     effort: z.optional(z.enum(EFFORTS).check(z.describe("at most the depth's normal level: 1 low, 2 medium, 3 high"))),
     scope: z.optional(
@@ -31,6 +31,10 @@ export const LOCATE = () =>
     ),
     batch_id: z.optional(nonEmpty('a console batch bound to this key')),
     downscale: z.optional(z.boolean().check(z.describe('fit images above the 20 MB limit under it as JPEG instead of refusing them'))),
+    together: z.optional(z.boolean().check(z.describe('the images are photos of one scene: one consensus with its spread, as for a video'))),
+    every: z.optional(z.number().check(z.gt(0), z.lte(3600), z.describe('video: at least one frame every this many seconds (default 10)'))),
+    max_frames: z.optional(z.int().check(z.gte(1), z.lte(100), z.describe('video: frames sent at most, spread over the clip (default 12); each costs the depth\'s credits'))),
+    agree_km: z.optional(z.number().check(z.gt(0), z.lte(20_000), z.describe('answers this close (great-circle) agree (default 25)'))),
   });
 
 export const INSPECT = () => z.strictObject({ files: z.array(text('an image file, or sample:NAME')).check(z.minLength(1)) });

@@ -12,7 +12,7 @@ import type { BatchEvent, BatchRecord } from '../batch/types.js';
 import { UsageError } from '../errors.js';
 import { isResultBody } from '../local/store.js';
 import { mapLinks } from '../output/maps.js';
-import { parseLocate, runLocate, startLocate } from '../commands/locate/run.js';
+import { type LocateSettings, type SceneSettings, parseLocate, runLocate, runScene, sceneOf, startLocate } from '../commands/locate/run.js';
 import { RefusedError } from './guards.js';
 import { LOCATE, parseArgs } from './inputs.js';
 import type { ToolCtx, ToolResult } from './tool.js';
@@ -60,6 +60,9 @@ export async function locateTool(t: ToolCtx, raw: unknown): Promise<ToolResult> 
     ...(a.batch_id !== undefined ? { batchId: a.batch_id } : {}),
     ...(a.downscale ? { downscale: true } : {}),
   };
+  const sceneOpts = { ...opts, ...(a.together ? { together: true } : {}), ...(a.every !== undefined ? { every: String(a.every) } : {}), ...(a.max_frames !== undefined ? { maxFrames: String(a.max_frames) } : {}), ...(a.agree_km !== undefined ? { agreeKm: String(a.agree_km) } : {}) };
+  const scene = await sceneOf(named, sceneOpts, () => undefined); // the MCP tool takes no --resume
+  if (scene) return sceneTool(t, scene, await parseLocate(t.ctx, scene.inputs, opts));
   const s = await parseLocate(t.ctx, named, opts);
   if (s.scopeNote !== undefined) t.log(s.scopeNote);
   return t.budget.run(async (limit, charge) => {
@@ -114,5 +117,39 @@ export async function locateTool(t: ToolCtx, raw: unknown): Promise<ToolResult> 
     const first = records.length === 1 && !records[0]!.ok ? how.get(records[0]!)?.cause : undefined;
     if (first !== undefined) throw first;
     return { text, data, isError: records.every((r) => !r.ok) };
+  });
+}
+
+/**
+ * A video (or photos together): the same guards, then the scene (media/scene.ts's object: the
+ * consensus, every cluster, each frame's answer) as the structured result, the consensus as text.
+ */
+async function sceneTool(t: ToolCtx, scene: SceneSettings, s: LocateSettings): Promise<ToolResult> {
+  return t.budget.run(async (limit, charge) => {
+    s.batch = { ...s.batch, maxCredits: limit.maxCredits, budgetName: limit.name, yes: false };
+    const run = await startLocate(t.ctx, s);
+    let res;
+    try {
+      res = await runScene(t.ctx, run, scene, {
+        onEvent: (e) => e.type === 'notice' && t.log(e.message),
+        consent: { noPrompt: 'geo mcp asks no one: the plan must fit its credit guards' },
+        signal: t.signal, note: t.log,
+      });
+    } catch (err) {
+      if (err instanceof UsageError && err.message.includes(limit.name.what)) throw new RefusedError('over_budget', err.message, err.hint);
+      throw err;
+    }
+    const { plan, summary } = res.batch;
+    const spent = summary.creditsSpent + summary.inFlight * plan.costPerImage;
+    charge(spent);
+    const c = res.scene.consensus;
+    const unit = res.scene.kind === 'video' ? 'frames' : 'photos';
+    const text = [
+      c ? `${res.scene.input}: consensus ${c.place || 'a place'} (${c.lat}, ${c.lng}); ${c.agree} of ${c.of} ${unit} agree, spread ${c.spread_km} km` : `${res.scene.input}: no consensus (no answer)`,
+      ...res.scene.clusters.slice(1).map((k) => `also #${k.rank}: ${k.place || 'a place'} (${k.lat}, ${k.lng}); ${k.agree} of ${k.of} ${unit}`),
+      `credits: ${spent} spent by this call (plan up to ${plan.credits}; ${plan.fromJournal + plan.fromResults} answered free from earlier runs)`,
+    ].join('\n');
+    const data = { scene: res.scene, map_links: c ? mapLinks(c.lat, c.lng) : [], credits: { spent, planned: plan.credits, depth: plan.depth, per_image: plan.costPerImage } };
+    return { text, data, isError: c === null };
   });
 }

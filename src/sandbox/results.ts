@@ -12,6 +12,7 @@ import { destination, haversineKm } from '../local/distance.js';
 import { mapUrls } from '../local/maps.js';
 import { CITIES, alternatives, pickCity } from './cities.js';
 import { type KnownGuess, type KnownModel, knownGuess } from './known.js';
+import { type MarkedAnswer, readMarker } from './marker.js';
 
 /** Below this the calibration says abstain (fields inside calibration: not shown; sandbox's own). */
 const ABSTAIN_BELOW = 0.35;
@@ -25,7 +26,7 @@ interface Estimate {
   neighborhood: string;
   address: string;
   confidence: number;
-  source: 'known' | 'exif' | 'synthetic';
+  source: 'known' | 'exif' | 'marker' | 'synthetic';
   reasoning: string;
   cues: string[];
   supports: string[];
@@ -110,6 +111,22 @@ async function fromKnown(g: KnownGuess, req: GeolocateRequest, model: KnownModel
   return e;
 }
 
+/** A frame of a fixture clip (marker.ts): its scene's place, moved by its variant. */
+async function fromMarker(m: MarkedAnswer, req: GeolocateRequest): Promise<Estimate> {
+  const p = await place(m.lat, m.lng);
+  const e: Estimate = {
+    lat: m.lat, lng: m.lng, country: p.country, city: p.city, neighborhood: p.neighborhood, address: p.address,
+    confidence: m.confidence, source: 'marker',
+    reasoning: `[sandbox] Scene marker: the pixels carry scene ${m.code} (${m.scene.name}), variant ${m.variant}, so the answer is that place moved as the variant says. Nothing else in the pixels was analysed.`,
+    cues: [`[sandbox] scene marker ${m.code}.${m.variant}`], supports: ['scene marker in the pixels (sandbox fixture clip)'], contradictions: [`the variant moved the answer on purpose; ${m.scene.decoy.name} is the decoy candidate`],
+  };
+  if (req.scope) {
+    const radius = req.scope.radius_km ?? LIMITS.radiusKm.default;
+    e.scopeConsistent = haversineKm(m.lat, m.lng, req.scope.lat, req.scope.lng) <= radius;
+  }
+  return e;
+}
+
 async function synthetic(hash: Buffer, req: GeolocateRequest): Promise<Estimate> {
   const pick = pickCity(hash);
   const confidence = Math.round((0.2 + (hash[5]! / 255) * 0.3) * 100) / 100;
@@ -132,19 +149,30 @@ async function synthetic(hash: Buffer, req: GeolocateRequest): Promise<Estimate>
   return e;
 }
 
-export async function estimate(image: Buffer, req: GeolocateRequest, known?: KnownModel): Promise<{ e: Estimate; hash: Buffer }> {
+export async function estimate(image: Buffer, req: GeolocateRequest, known?: KnownModel): Promise<{ e: Estimate; hash: Buffer; marker?: MarkedAnswer }> {
   const hash = createHash('sha256').update(image).digest();
   const guess = known ? await knownGuess(known, image, (req.depth ?? 1) as Depth) : undefined;
   if (guess && known) return { e: await fromKnown(guess, req, known), hash };
   const { readExifGps } = await import('../local/exif.js');
   const gps = await readExifGps(image).catch(() => undefined);
-  return { e: gps ? await fromExif(gps, req) : await synthetic(hash, req), hash };
+  if (gps) return { e: await fromExif(gps, req), hash };
+  const marker = await readMarker(image);
+  return marker ? { e: await fromMarker(marker, req), hash, marker } : { e: await synthetic(hash, req), hash };
+}
+
+/** A marked frame's depth-3 candidates: 5 km north of the answer, and the scene's decoy city. */
+function markerCandidates(e: Estimate, m: MarkedAnswer): Array<{ lat: number; lng: number; label: string; cue: string; why: string }> {
+  const north = destination(e.lat, e.lng, 5, 0);
+  return [
+    { lat: round3(north.lat), lng: round3(north.lng), label: `5 km north of the answer (${m.scene.name})`, cue: 'the same scene, framed differently', why: '5 km from the leading estimate' },
+    { lat: m.scene.decoy.lat, lng: m.scene.decoy.lng, label: m.scene.decoy.name, cue: 'a similar-looking city (decoy)', why: 'weaker match than the leading candidate' },
+  ];
 }
 
 export async function analyze(input: AnalyzeInput): Promise<GeolocateResponse> {
   const { req } = input;
   const depth = (req.depth ?? 1) as Depth;
-  const { e, hash } = await estimate(input.image, req, input.known);
+  const { e, hash, marker } = await estimate(input.image, req, input.known);
   const lat = round3(e.lat);
   const lng = round3(e.lng);
   // location carries "also ready-made map links" (api-spec.md; field names not shown): the sandbox's own names.
@@ -158,7 +186,7 @@ export async function analyze(input: AnalyzeInput): Promise<GeolocateResponse> {
     depth,
   };
   if (depth >= 2) {
-    const first = { known: '[sandbox] Pixels matched the truth file; seeded error added', exif: 'Read EXIF GPS', synthetic: '[sandbox] No EXIF GPS; synthetic pick by image hash' }[e.source];
+    const first = { known: '[sandbox] Pixels matched the truth file; seeded error added', exif: 'Read EXIF GPS', marker: '[sandbox] Read the scene marker in the pixels', synthetic: '[sandbox] No EXIF GPS; synthetic pick by image hash' }[e.source];
     out.thinking = [`1. ${first}.`, ...e.cues.map((c, i) => `${i + 2}. Cue: ${c}.`)].join('\n');
     // Some clues carry image coordinates (fractions of width/height), some do not: clients must handle both.
     out.visual_clues = e.cues.map((label, i) => (i % 2 === 0 ? { label, detail: '', bbox: { x: (hash[8 + i]! % 60) / 100, y: (hash[12 + i]! % 60) / 100, width: 0.2, height: 0.15 } } : { label, detail: '' }));
@@ -168,8 +196,9 @@ export async function analyze(input: AnalyzeInput): Promise<GeolocateResponse> {
   if (e.scopeConsistent !== undefined) out.scope_consistent = e.scopeConsistent;
   out.timing_ms = Math.max(0, Math.round(performance.now() - input.startedAt));
   if (depth === 3) {
-    const alts =
-      e.source !== 'synthetic'
+    const alts = marker
+      ? markerCandidates(e, marker)
+      : e.source !== 'synthetic'
         ? (await nearbyCandidates(e, hash)).map((c) => ({ ...c, cue: 'similar street furniture nearby', why: `${c.km.toFixed(1)} km from the ${e.source === 'exif' ? 'EXIF position' : 'leading estimate'}` }))
         : alternatives(hash, Math.max(0, CITIES.findIndex((c) => c.city === e.city)), 2).map((c) => ({ lat: c.lat, lng: c.lng, label: `${c.city}, ${c.country}`, cue: `${c.cues[0]} (synthetic)`, why: 'weaker match than the leading candidate' }));
     out.forensic = {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { callTool, startMcpServer } from '../helpers/mcp-client.js';
+import { CLIPS, FFMPEG, ffmpegTitle } from '../helpers/ffmpeg.js';
 import { binEnv, spawnGeo } from '../helpers/run-cli.js';
 import { FIXTURES, KEYS, withSandbox } from '../helpers/sandbox.js';
 
@@ -193,6 +194,23 @@ describe('geo mcp, driven by the SDK client over stdio', () => {
     const created = await call(client, 'cases_create', { name: 'Harbour fire' });
     expect(created.isError).toBe(false);
     expect((await call(client, 'cases_list', {})).text).toContain('Harbour fire');
+  });
+
+  it.skipIf(!FFMPEG)(ffmpegTitle('locate on a video returns the scene: its consensus, every cluster and each frame; a second call pays nothing'), async () => {
+    const dir = tmp('geo-mcp-video-');
+    copyFileSync(join(CLIPS, 'two-places.mp4'), join(dir, 'clip.mp4'));
+    const client = await startMcp(['--allow-dir', dir]);
+    const before = debits();
+    const r = await call(client, 'locate', { inputs: [join(dir, 'clip.mp4')], every: 2 });
+    expect(r.isError).toBe(false);
+    const scene = (r.data as { scene: { kind: string; consensus: { agree: number; of: number; time_ranges: unknown }; clusters: unknown[]; frames: Array<{ t_s: number; ok: boolean }> } }).scene;
+    expect([scene.kind, scene.clusters.length, scene.consensus.agree, scene.consensus.of]).toEqual(['video', 2, 2, 4]);
+    expect(scene.consensus.time_ranges).toEqual([{ from_s: 0, to_s: 3 }, { from_s: 6, to_s: 9 }]);
+    expect(scene.frames.map((f) => [f.t_s, f.ok])).toEqual([[0, true], [2, true], [3, true], [5, true]]);
+    expect(r.text).toMatch(/clip\.mp4: consensus .*France \(48\.\d+, 2\.\d+\); 2 of 4 frames agree, spread 5\.01 km\nalso #2: .*Japan/);
+    expect(debits() - before).toBe(4);
+    expect((await call(client, 'locate', { inputs: [join(dir, 'clip.mp4')], every: 2 })).text).toMatch(/credits: 0 spent by this call/);
+    expect(debits() - before).toBe(4);
   });
 
   it('the key is in no message the servers sent and in none of their stderr', () => {

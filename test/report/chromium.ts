@@ -14,7 +14,7 @@ export const CHROMIUM_SKIP = 'chromium missing: apt-get install -y chromium';
  * before the dump, and a resolver that fails every host, so the test proves the map draws with
  * no network at all (tiles simply do not load) and never depends on one.
  */
-function flags(profile: string, virtualTime: boolean): string[] {
+function flags(profile: string, virtualTime = true): string[] {
   return [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`,
@@ -49,13 +49,14 @@ export function screenshot(file: string, png: string, size = '1200,900'): Chromi
 
 /**
  * The page as it stands once loaded, with no virtual time: for what the HTML itself shows (a
- * verdict, a table's layout), not what Leaflet draws later. No waiting on a time budget.
+ * verdict, a table's layout, a frame strip), not what Leaflet draws later. What a person opening
+ * the file sees first; no waiting on a time budget.
  */
 export function dumpDomAtLoad(file: string): ChromiumRun {
   return run(['--dump-dom'], file, false);
 }
 
-export function screenshotAtLoad(file: string, png: string, size: string): ChromiumRun {
+export function screenshotAtLoad(file: string, png: string, size = '1200,900'): ChromiumRun {
   return run([`--screenshot=${png}`, `--window-size=${size}`, '--hide-scrollbars'], file, false);
 }
 

@@ -50,6 +50,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
     '--depth=', '--effort=', '--scope=', '--center=', '--radius=', '--captured-at=', '--batch-id=', '--async', '--model=', '--idempotency-key=',
     '--from-file=', '--concurrency=', '--journal=', '--resume=', '--fresh', '--downscale', '--keep-metadata',
     '--dry-run', '--max-credits=', '--min-confidence=', '--report=', '--no-store',
+    '--together', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=',
   ], 'files'), formats: ['table', 'json', 'ndjson', 'csv', 'geojson', 'kml', 'kmz', 'html'] },
   inspect: leaf('local, free: hashes, EXIF GPS/time/camera, offline place name', [], 'files'),
   credits: leaf('credit balance'),
@@ -91,7 +92,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
   export: { ...leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--include-sandbox', '--out='], 'files'), formats: ['geojson', 'kml', 'kmz', 'csv', 'json', 'ndjson', 'html'] },
   eval: leaf('accuracy and calibration on images with a known position', [
     '--depth=', '--effort=', '--truth=', '--correct-within=', '--from=', '--from-file=', '--concurrency=', '--fresh', '--downscale', '--keep-metadata',
-    '--dry-run', '--max-credits=', '--report=', '--no-store',
+    '--dry-run', '--max-credits=', '--report=', '--no-store', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=',
   ], 'files'),
   history: {
     description: 'stored results, offline and free',

@@ -15,7 +15,7 @@ import type { BatchEvent } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { planLine } from '../../output/views/batch.js';
-import type { EvalImage } from './images.js';
+import type { FrameInput } from '../../batch/sources.js';
 import type { EvalSettings } from './options.js';
 import { clientForPlan } from '../../batch/keyless.js';
 
@@ -28,9 +28,18 @@ export type Ran = { dryRun: true; plans: BatchPlan[] } | { dryRun: false; runs: 
 
 type Say = (line: string) => void;
 
-function options(s: EvalSettings, images: readonly EvalImage[], depth: Depth): BatchOptions {
+/** What each depth's batch sends: the images, or the frames of the videos (named by `inputs`). */
+export interface EvalWork {
+  inputs: string[];
+  frames?: FrameInput[];
+  /** "5 images", "10 frames of 1 video": what the consent prompt names. */
+  what: string;
+}
+
+function options(s: EvalSettings, work: EvalWork, depth: Depth): BatchOptions {
   return {
-    inputs: images.map((i) => i.path),
+    inputs: work.inputs,
+    ...(work.frames ? { frames: work.frames } : {}),
     depth,
     ...(s.effort !== undefined ? { effort: s.effort } : {}),
     ...(s.concurrency !== undefined ? { concurrency: s.concurrency } : {}),
@@ -58,10 +67,10 @@ function totalPlan(plans: readonly BatchPlan[]): BatchPlan {
   return { ...first, toSend: plans.reduce((n, p) => n + p.toSend, 0), credits, insufficient, needsConfirm: credits > first.confirmThreshold || insufficient };
 }
 
-export async function locateDepths(ctx: Ctx, s: EvalSettings, images: readonly EvalImage[], hooks: { evidence: Evidence; say: Say; onEvent: (depth: Depth, e: BatchEvent) => void }): Promise<Ran> {
+export async function locateDepths(ctx: Ctx, s: EvalSettings, images: EvalWork, hooks: { evidence: Evidence; say: Say; onEvent: (depth: Depth, e: BatchEvent) => void }): Promise<Ran> {
   const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
   const account = await ctx.account();
-  const what = `${images.length} image${images.length === 1 ? '' : 's'} at depth ${s.depths.join(', ')}`;
+  const what = `${images.what} at depth ${s.depths.join(', ')}`;
   const deps = (depth: Depth, consent: Pick<BatchDeps, 'confirm' | 'noPrompt'>): BatchDeps => ({
     client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: ctx.signal, cwd: resolve('.'),
     exif: hooks.evidence.exif, ...(account !== undefined ? { account } : {}), store: ctx.store(), version: ctx.version, origin: ctx.serviceId(), ...consent,

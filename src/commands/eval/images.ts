@@ -9,6 +9,7 @@ import { UsageError } from '../../errors.js';
 import { readFileHead } from '../../local/files.js';
 import { unsendableReason } from '../../local/image.js';
 import { expandSamples } from '../../local/samples.js';
+import { videoKindOf } from '../../media/sniff.js';
 import { SNIFF_BYTES, describeNonImage, sniffKind } from '../../local/sniff.js';
 import { type Truth, type TruthPoint, exifTruth } from '../../local/truth.js';
 
@@ -22,6 +23,8 @@ export interface EvalImage {
 
 export interface Selected {
   images: EvalImage[];
+  /** Videos named on the command line (issue 23): each one scene, its truth from --truth. */
+  videos: EvalImage[];
   /** Inputs without a truth, with why (one line each on stderr). */
   untruthed: Array<{ input: string; why: string }>;
   /** Files found in a folder that are no image geo can send (empty, not an image, HEIC): listed, never sent. */
@@ -56,12 +59,20 @@ export async function truthFor(path: string, truth: Truth | undefined): Promise<
 export async function selectImages(args: string[], opts: { fromFile?: string; cwd: string; truth?: Truth }): Promise<Selected> {
   const expanded = await expandInputs(expandSamples(args), { cwd: opts.cwd, ...(opts.fromFile !== undefined ? { fromFile: opts.fromFile } : {}) });
   const images: EvalImage[] = [];
+  const videos: EvalImage[] = [];
   const untruthed: Selected['untruthed'] = [];
   const unusable: Selected['unusable'] = expanded.skipped.map((s) => ({ input: s.path, why: s.reason }));
   for (const e of expanded.entries) {
     if (e.kind !== 'path') throw new UsageError(`${e.input}: eval needs local image files (their truth is matched by path or read from their EXIF)`, 'download the image first, or evaluate a folder of photos');
     // A file named on the command line that cannot be sent is a usage error later (exit 2, as in
     // locate); one found in a folder is set aside so it does not stop the evaluation of the rest.
+    if (!e.walked && (await videoKindOf(e.path))) {
+      // A video carries no EXIF GPS geo reads: its truth is a row of the truth file.
+      const hit = opts.truth?.lookup(e.path);
+      if (hit) videos.push({ input: e.input, path: e.path, truth: { lat: hit.lat, lng: hit.lng } });
+      else untruthed.push({ input: e.input, why: opts.truth ? 'not in the --truth file' : 'a video\'s true position comes from --truth FILE' });
+      continue;
+    }
     const why = e.walked ? await unusableReason(e.path) : undefined;
     if (why !== undefined) {
       unusable.push({ input: e.input, why });
@@ -71,5 +82,5 @@ export async function selectImages(args: string[], opts: { fromFile?: string; cw
     if (t.point) images.push({ input: e.input, path: e.path, truth: t.point });
     else untruthed.push({ input: e.input, why: t.why });
   }
-  return { images, untruthed, unusable };
+  return { images, videos, untruthed, unusable };
 }

@@ -9,6 +9,8 @@ import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_CORRECT_WITHIN_KM } from '../../local/eval/metrics.js';
 import { wholeNumber } from '../../flags.js';
+import type { FrameOptions } from '../../media/frames.js';
+import { agreeKmOf, videoOptions } from '../../media/options.js';
 
 export interface EvalSettings {
   inputs: string[];
@@ -31,6 +33,9 @@ export interface EvalSettings {
   confirmThreshold?: number;
   report?: string;
   store: boolean;
+  /** Videos (issue 23): how frames are chosen, the longest clip, and how close answers agree. */
+  video: { frames: FrameOptions; maxDurationMs: number };
+  agreeKm: number;
 }
 
 const DEPTH_HINT = 'depths are 1, 2 or 3; several side by side: --depth 1,3';
@@ -91,5 +96,7 @@ export function parseEval(ctx: Ctx, inputs: string[], opts: Record<string, unkno
     ...(threshold !== undefined ? { confirmThreshold: threshold } : {}),
     ...(opts.report !== undefined ? { report: String(opts.report) } : {}),
     store: opts.store !== false,
+    video: videoOptions(opts),
+    agreeKm: agreeKmOf(opts),
   };
 }

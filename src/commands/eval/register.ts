@@ -7,7 +7,7 @@ export const register: Register = (program, act) => {
   program
     .command('eval')
     .description('measure accuracy and calibration on images with a known position (EXIF GPS or --truth)')
-    .argument('[input...]', 'JPEG/PNG files or folders (WebP, AVIF, TIFF, GIF converted), sample:NAME')
+    .argument('[input...]', 'JPEG/PNG files or folders (WebP, AVIF, TIFF, GIF converted), sample:NAME, or videos (with --truth)')
     .option('-d, --depth <list>', '1, 2 or 3, or several side by side: 1,3 (default 1 or `geo config get depth`)')
     .option('-e, --effort <level>', 'instant, low, medium or high; at most each depth\'s normal level')
     .option('--truth <file>', 'true positions: CSV file,lat,lng or GeoJSON Points with a "file" property (default: each image\'s EXIF GPS)')
@@ -22,6 +22,11 @@ export const register: Register = (program, act) => {
     .option('--max-credits <n>', 'a budget for all depths together: refuse (exit 2, nothing sent) a plan above N')
     .option('--report <file.html>', 'also write a self-contained HTML page: figures, error CDF, reliability diagram')
     .option('--no-store', 'do not keep provenance records of the results (default: kept, so they are never paid twice)')
+    .option('--every <seconds>', 'videos: at least one frame every this many seconds (default 10)')
+    .option('--scene <0-1>', 'videos: a frame whose ffmpeg scene score is above this starts a new shot (default 0.3)')
+    .option('--max-frames <n>', 'videos: frames sent at most per clip, 1-100 (default 12)')
+    .option('--max-duration <length>', 'videos: refuse a clip longer than this, e.g. 2h, 90m (default 2h)')
+    .option('--agree-km <km>', 'videos: frames whose answers are this close agree (default 25)')
     .addHelpText(
       'after',
       `
@@ -62,6 +67,13 @@ Exit codes: 0 figures printed; 2 bad flags or truth file, no image with a truth,
 service; 7 some images failed (the figures count them in n, not in scored); 130 interrupted.
 A rerun of the same command finishes a stopped evaluation, paying nothing twice.
 
+Videos (issue 23; need ffmpeg): a video's truth is a row of --truth FILE. Its frames are chosen
+and located as geo locate clip.mp4 does (--every, --scene, --max-frames, --max-duration,
+--agree-km), then scored twice: every frame on its own (the figures above), and one consensus per
+video ("consensus" in --json; its confidence is the share of frames that agree, its credits the
+frames'), side by side on the terminal: what the consensus buys. Videos and photos go in
+separate runs.
+
 Examples (run as written, against an in-process sandbox; the samples carry EXIF GPS but
 sample:nogps, which is listed and skipped):
   $ geo --sandbox eval sample:all
@@ -72,6 +84,8 @@ sample:nogps, which is listed and skipped):
   $ geo --sandbox eval sample:all --format ndjson --correct-within 1
   $ geo --sandbox locate sample:all --depth 2 > results.ndjson
   $ geo eval --from results.ndjson                                       # no request at all
+  $ echo one-place.mp4,-16.8,180 > truth.csv                             # where sample:take was filmed
+  $ geo --sandbox eval sample:take --truth truth.csv --every 2           # frames beside the consensus (ffmpeg)
 
 With your own key and photos:
   geo eval photos/ --depth 1,2,3 --max-credits 500 --report eval.html

@@ -15,7 +15,7 @@ import type { BatchEvent, BatchSummary } from '../../batch/types.js';
 import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
-import { type EvalReport, type EvalRow, evaluate, rowOf } from '../../local/eval/evaluate.js';
+import { type EvalReport, type EvalRow, evaluate, rowOf, withConsensus } from '../../local/eval/evaluate.js';
 import { readTruthFile } from '../../local/truth.js';
 import { renderEvalReport } from '../../output/export/eval-report.js';
 import { BASE_FORMATS, PLAIN, formatOutput, resolveFormat, viewOpts } from '../../output/render.js';
@@ -25,6 +25,7 @@ import { type DepthRun, locateDepths } from './batches.js';
 import { rowsFromResults } from './from.js';
 import { type EvalImage, selectImages } from './images.js';
 import { type EvalSettings, parseEval } from './options.js';
+import { prepareVideos, videoRows } from './videos.js';
 import { clientForPlan } from '../../batch/keyless.js';
 
 type Say = (line: string) => void;
@@ -49,7 +50,7 @@ function dryRunText(plans: readonly BatchPlan[], format: string): string {
 }
 
 /** The answers: read from --from, or located now. Undefined after a dry run (its plan is printed). */
-async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say): Promise<{ rows: EvalRow[]; summaries: Array<{ depth: Depth; summary: BatchSummary }>; source?: string } | undefined> {
+async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say): Promise<{ rows: EvalRow[]; consensus?: EvalRow[]; summaries: Array<{ depth: Depth; summary: BatchSummary }>; source?: string } | undefined> {
   const cwd = resolve('.');
   const truth = s.truth !== undefined ? await readTruthFile(s.truth, cwd) : undefined;
   if (s.from !== undefined) {
@@ -59,7 +60,8 @@ async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say): Pro
   const sel = await selectImages(s.inputs, { cwd, ...(s.fromFile !== undefined ? { fromFile: s.fromFile } : {}), ...(truth ? { truth } : {}) });
   for (const u of sel.unusable) say(`skipped ${u.input}: ${u.why}; not sent`);
   for (const u of sel.untruthed) say(`no truth: ${u.input}: ${u.why}; skipped, not sent`);
-  if (sel.images.length === 0) throw new UsageError('no image has a known position: nothing to evaluate, nothing sent', 'images need EXIF GPS, or give --truth FILE (CSV file,lat,lng or GeoJSON)');
+  if (sel.images.length === 0 && sel.videos.length === 0) throw new UsageError('no image has a known position: nothing to evaluate, nothing sent', 'images need EXIF GPS, or give --truth FILE (CSV file,lat,lng or GeoJSON)');
+  const videos = sel.videos.length > 0 ? await prepareVideos(ctx, s, sel.videos, sel.images.length, say) : undefined;
   const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun });
   let reused = 0;
@@ -67,19 +69,26 @@ async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say): Pro
     if (e.type === 'notice') say(e.message);
     if (e.type === 'finished' && (e.reused || e.fromJournal)) reused++;
   };
-  const ran = await locateDepths(ctx, s, sel.images, { evidence, say, onEvent });
+  const work = videos?.work ?? { inputs: sel.images.map((i) => i.path), what: `${sel.images.length} image${sel.images.length === 1 ? '' : 's'}` };
+  const ran = await locateDepths(ctx, s, work, { evidence, say, onEvent });
   if (ran.dryRun) {
     ctx.io.stdout.write(dryRunText(ran.plans, format));
     return undefined;
   }
   if (reused > 0) say(`${reused} answer${reused === 1 ? '' : 's'} from your earlier runs (journal or stored results): not sent, not charged`);
-  return { rows: rowsOf(ran.runs, sel.images, s.correctWithinKm), summaries: ran.runs.map((r) => ({ depth: r.depth, summary: r.result.summary })), ...(client.servedBySandbox ? { source: 'answers from the sandbox: simulated' } : {}) };
+  const summaries = ran.runs.map((r) => ({ depth: r.depth, summary: r.result.summary }));
+  const source = client.servedBySandbox ? { source: 'answers from the sandbox: simulated' } : {};
+  if (videos) {
+    const byDepth = ran.runs.map((r) => videoRows(videos.videos, r.result.records, r.depth, s));
+    return { rows: byDepth.flatMap((b) => b.frames), consensus: byDepth.flatMap((b) => b.consensus), summaries, ...source };
+  }
+  return { rows: rowsOf(ran.runs, sel.images, s.correctWithinKm), summaries, ...source };
 }
 
-async function print(ctx: Ctx, format: string, report: EvalReport, rows: readonly EvalRow[]): Promise<void> {
+async function print(ctx: Ctx, format: string, report: EvalReport, rows: readonly EvalRow[], consensus?: readonly EvalRow[]): Promise<void> {
   if (format === 'ndjson') {
-    const line = (r: EvalRow) => ({ input: r.input, truth: r.truth, estimate: r.estimate, error_km: r.error_km, confidence: r.confidence, correct: r.correct, depth: r.depth, ...(r.error ? { error: r.error } : {}) });
-    ctx.io.stdout.write(await formatOutput({ data: report, records: () => rows.map(line), human: () => '' }, 'ndjson', await viewOpts(ctx, false)));
+    const line = (r: EvalRow, consensus?: true) => ({ input: r.input, truth: r.truth, estimate: r.estimate, error_km: r.error_km, confidence: r.confidence, correct: r.correct, depth: r.depth, ...(consensus ? { consensus } : {}), ...(r.error ? { error: r.error } : {}) });
+    ctx.io.stdout.write(await formatOutput({ data: report, records: () => [...rows.map((r) => line(r)), ...(consensus ?? []).map((r) => line(r, true))], human: () => '' }, 'ndjson', await viewOpts(ctx, false)));
     return;
   }
   const view = await viewOpts(ctx, format === 'table' && ctx.io.colorOut);
@@ -94,8 +103,9 @@ export const evaluateImages: Handler = async (ctx, args, opts) => {
   };
   const got = await answers(ctx, s, format, say);
   if (!got) return;
-  const report = evaluate(got.rows, s.correctWithinKm);
-  await print(ctx, format, report, got.rows);
+  const frames = evaluate(got.rows, s.correctWithinKm);
+  const report = got.consensus ? withConsensus(frames, got.consensus, s.correctWithinKm) : frames;
+  await print(ctx, format, report, got.rows, got.consensus);
   if (s.report !== undefined) {
     await writeFile(s.report, renderEvalReport(report, got.rows, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version, ...(got.source ? { source: got.source } : {}) }));
     say(`report: ${s.report}`);

@@ -22,7 +22,7 @@ function single(plan: BatchPlan, req: RequestPreview, maxCredits: number | undef
   };
 }
 
-export function dryRunText(plan: BatchPlan, opts: { single: boolean; format: string; view: ViewOpts; maxCredits?: number }): Promise<string> {
+export function dryRunText(plan: BatchPlan, opts: { single: boolean; format: string; view: ViewOpts; maxCredits?: number; noun?: string }): Promise<string> {
   const reqs = plan.requests ?? [];
   const { format, view } = opts;
   if (opts.single && reqs.length === 1) {
@@ -36,7 +36,7 @@ export function dryRunText(plan: BatchPlan, opts: { single: boolean; format: str
       records: () => reqs,
       human: (v) =>
         [
-          `plan: ${planLine(plan)}`,
+          `plan: ${planLine(plan, opts.noun ? { noun: opts.noun } : {})}`,
           ...(plan.journal ? [v.style.dim(`a real run journals to ${sanitizeInline(plan.journal)} (this dry run wrote nothing)`)] : []),
           ...(plan.fromJournal > 0 ? [fromJournalNote()] : []),
           ...(plan.fromResults > 0 ? [`${plan.fromResults} answered by your results of earlier commands: not sent, not charged; --fresh to pay again`] : []),

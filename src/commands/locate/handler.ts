@@ -22,6 +22,8 @@ import { ManyOutput } from './many.js';
 import { note, resumeCommand } from './notes.js';
 import { parseLocate, runLocate, startLocate } from './run.js';
 import { SingleOutput } from './single.js';
+import { sceneOf } from './scene-options.js';
+import { resumedHeadOf } from '../../batch/prepare.js';
 
 /**
  * Issue 11: the plan is on stderr before anything is spent (unless -q); a dry run prints it on
@@ -50,6 +52,9 @@ async function keptMetadataNotice(file: string | undefined): Promise<string> {
 
 export const locate: Handler = async (ctx, args, opts) => {
   const inputs = expandSamples((args[0] as string[] | undefined) ?? []);
+  // A video, or photos --together: one scene and its consensus (issue 23).
+  const scene = await sceneOf(inputs, opts, (resume) => resumedHeadOf(ctx.store(), resolve('.'), resume));
+  if (scene) return (await import('./scene-handler.js')).locateScene(ctx, scene, opts);
   const s = await parseLocate(ctx, inputs, opts);
   // DESIGN.md: many results into a pipe are NDJSON; one result, or a dry run's plan, is text.
   const format = chooseFormat(ctx, s.single || s.dryRun ? 'table' : 'ndjson', s.dryRun);

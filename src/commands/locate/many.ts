@@ -44,13 +44,19 @@ export class ManyOutput {
 
   constructor(
     private readonly ctx: Ctx,
-    private readonly o: { format: string; sandbox: () => boolean; minConfidence?: number; evidence: Evidence; resume: (journal: string | undefined) => string | undefined },
+    private readonly o: {
+      format: string; sandbox: () => boolean; minConfidence?: number; evidence: Evidence; resume: (journal: string | undefined) => string | undefined;
+      /** One NDJSON line per finished input (default: the record); a video adds its frame's origin. */
+      lineOf?: (e: Extract<BatchEvent, { type: 'finished' }>) => unknown;
+      /** --json prints one object at the end instead of lines (a video's consensus). */
+      jsonAtEnd?: boolean;
+    },
   ) {
     this.live = new LiveLine(ctx);
     this.banner = sandboxBanner(o.sandbox, (l) => this.live.note(l));
     // One line per input for ndjson, and for --json with many inputs (the handler makes ndjson the
     // piped default); an explicit --format table is a table, piped or not.
-    this.lines = o.format === 'ndjson' || o.format === 'json';
+    this.lines = o.format === 'ndjson' || (o.format === 'json' && !o.jsonAtEnd);
   }
 
   onEvent(e: BatchEvent): void {
@@ -82,12 +88,17 @@ export class ManyOutput {
         // summary only counts them. Not sent and in flight are the summary's to explain.
         if (!e.record.ok && !QUIET_CODES.has(e.record.error?.code ?? '')) this.live.note(`failed: ${label(e.record.input)}: ${e.record.error?.message || e.record.error?.code || 'error'}${e.record.error?.code ? ` (${e.record.error.code})` : ''}`);
         // Flushed per line: a reader of the pipe sees each result as soon as it exists.
-        if (this.lines && !this.ctx.outputClosed.aborted) this.ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(e.record)) + '\n');
+        if (this.lines && !this.ctx.outputClosed.aborted) this.ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(this.o.lineOf?.(e) ?? e.record)) + '\n');
         if (e.storeError) this.live.note(unstoredLine(e.record.input, e.storeError, e.credits, e.response?.idempotencyKey));
         return warnDeviations((l) => this.live.note(l), e.response?.deviations, e.record.input);
       default:
         return;
     }
+  }
+
+  /** A lasting line on stderr, above the live line. */
+  note(line: string): void {
+    this.live.note(line);
   }
 
   async stop(): Promise<void> {
@@ -96,12 +107,19 @@ export class ManyOutput {
 
   async finish(result: BatchResult): Promise<void> {
     const { ctx, o } = this;
-    const { records, summary } = result;
+    const { records } = result;
     const warn = (l: string) => this.live.note(l);
     const closed = ctx.outputClosed.aborted;
     const exported = closed ? undefined : await exportText(o.format, o.evidence.recordsFor(records), o.evidence, warn);
     if (exported !== undefined) ctx.io.stdout.write(exported);
     else if (!this.lines && !closed && records.length > 0) ctx.io.stdout.write(resultsTable(records.map(row), await viewOpts(ctx)) + '\n');
+    this.close(result);
+  }
+
+  /** The summary on stderr and the exit code (7 for failures, 3-6/130 for a stop, 8 below --min-confidence). */
+  close(result: BatchResult): void {
+    const { ctx, o } = this;
+    const { records, summary } = result;
     const min = o.minConfidence;
     const below = min === undefined ? 0 : records.filter((r) => r.ok && isResultBody(r.result) && r.result.confidence < min).length;
     if (!ctx.globals.quiet) {

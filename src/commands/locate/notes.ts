@@ -63,11 +63,11 @@ export function shellQuote(s: string): string {
  * `--resume ID` replays in-flight requests free. What picks the account and the bytes is not in
  * it, so those flags ride along, and so does the consent already given.
  */
-export function resumeCommand(ctx: Pick<Ctx, 'globals'>, journal: string, flags: { downscale?: boolean; maxCredits?: number }): string {
+export function resumeCommand(ctx: Pick<Ctx, 'globals'>, journal: string, flags: { downscale?: boolean; maxCredits?: number }, extra: readonly string[] = []): string {
   const g = ctx.globals;
   const words = [
     'geo', ...(g.sandbox ? ['--sandbox'] : []), ...(g.profile !== undefined ? ['--profile', g.profile] : []), ...(g.baseUrl !== undefined ? ['--base-url', g.baseUrl] : []),
-    'locate', '--resume', journal, ...(flags.downscale ? ['--downscale'] : []), ...(flags.maxCredits !== undefined ? ['--max-credits', String(flags.maxCredits)] : []),
+    'locate', '--resume', journal, ...extra, ...(flags.downscale ? ['--downscale'] : []), ...(flags.maxCredits !== undefined ? ['--max-credits', String(flags.maxCredits)] : []),
     ...(g.yes ? ['--yes'] : []),
   ];
   return words.map(shellQuote).join(' ');

@@ -10,8 +10,8 @@ export const register: Register = (program, act) => {
   declareJson('locate', { names: [...LINE_FIELDS, ...RESULT_FIELDS], get: ownOrResult });
   program
     .command('locate')
-    .description('locate images: files, folders (recursive), - for stdin bytes, https URLs (sent as image_url), or --from-file LIST')
-    .argument('[input...]', 'JPEG/PNG files (WebP, AVIF, TIFF, GIF converted), folders, -, https URLs')
+    .description('locate images: files, folders (recursive), - for stdin bytes, https URLs (sent as image_url), --from-file LIST, or one video')
+    .argument('[input...]', 'JPEG/PNG files (WebP, AVIF, TIFF, GIF converted), folders, -, https URLs, or one video (mp4, mov, webm, mkv, avi)')
     .option('-d, --depth <n>', '1 Surface (region, 1 credit), 2 Standard (block, 2), 3 Forensic (street, 10); default 1 or `geo config get depth`')
     .option('-e, --effort <level>', 'instant, low, medium or high; at most the depth\'s normal level (1 low, 2 medium, 3 high)')
     .option('--scope <city>', 'search within this city; never raises confidence. Without --center its centre comes from the offline GeoNames index: "Paris", "Paris, FR", "Paris, Texas"')
@@ -34,6 +34,12 @@ export const register: Register = (program, act) => {
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this (the result is still printed)')
     .option('--report <file.html>', 'also write a self-contained HTML report: image, result, evidence, map; several results open with a summary and an overview map')
     .option('--no-store', 'keep answers only so this command is never paid twice: not listed by geo history, exported or reused by other commands')
+    .option('--together', 'the images are photos of one scene: one consensus with its spread, as for a video\'s frames')
+    .option('--every <seconds>', 'video: at least one frame every this many seconds (default 10)')
+    .option('--scene <0-1>', 'video: a frame whose ffmpeg scene score is above this starts a new shot (default 0.3)')
+    .option('--max-frames <n>', 'video: frames sent at most, 1-100, spread over the clip (default 12)')
+    .option('--max-duration <length>', 'video: refuse a clip longer than this, e.g. 2h, 90m, 45s (default 2h)')
+    .option('--agree-km <km>', 'video or --together: answers this close (great-circle) agree (default 25)')
     .addHelpText(
       'after',
       `
@@ -77,6 +83,20 @@ population) and says which on stderr; add a country code or region after a comma
 ("Paris, FR", "Paris, Texas"). A name the index cannot settle ("Paris, US": eight of them)
 exits 2 listing the top matches.
 
+Videos (mp4, mov, webm, mkv, avi; recognised by their bytes) and photo sets (--together): geo
+needs ffmpeg and ffprobe (GEO_FFMPEG/GEO_FFPROBE, else PATH; never downloaded) to pick frames: the
+first, each scene change (ffmpeg scene score above --scene, default 0.3), at least one every
+--every seconds (default 10), near-duplicates dropped (perceptual hash), at most --max-frames
+(default 12) spread over the clip. Each frame is an image like any other: metadata removed, one
+request, frames x depth credits in the plan, consent, --max-credits, --dry-run (the frames and
+their times), the journal (never paid twice). Then one consensus: answers within --agree-km
+(default 25) of each other are one place; its point is the geometric median of their votes on
+the sphere (each frame one vote, shared with its depth-3 candidates by rank); the view shows k of
+n frames agreeing, the spread (the radius holding them) and the time ranges, then every other
+place, kept apart. --json is the scene object; --format ndjson one line per frame with its
+"video" (or "set") origin; geojson, kml, kmz and --report draw the consensus, its circle and the
+frames. One video per command; --idempotency-key, --async and --min-confidence do not apply.
+
 Formats: --format table|json|ndjson, or geojson|kml|kmz|csv|html for files others open (kmz is
 binary: redirect it; on a terminal it is refused before anything is sent).
 Results are kept in the store with their raw bytes and provenance, for geo history and geo export.
@@ -99,13 +119,24 @@ shipped with geo: paris, tokyo, sydney, newyork, nogps):
   $ geo --sandbox locate sample:paris --depth 3 --report case42.html   # one file: image, result, map
   $ geo --sandbox locate sample:paris --idempotency-key case42-img7    # a rerun is replayed, not charged
 
+Videos and sets (need ffmpeg; sample:clip is Paris, Tokyo, Paris again; sample:take one place):
+  $ geo --sandbox locate sample:clip --every 2                   # two places, each with its time ranges
+  $ geo --sandbox locate sample:clip --every 2 --dry-run         # the frames, their times and cost; nothing sent
+  $ geo --sandbox locate sample:take --every 2 --json > take.json    # the scene: consensus, clusters, frames
+  $ geo --sandbox locate sample:take --every 1 --max-frames 4 --format ndjson   # one line per frame
+  $ geo --sandbox locate sample:clip --every 2 --report clip.html    # frame strip, map, consensus circle
+  $ geo --sandbox locate sample:take --every 1 --depth 3 --max-credits 50    # exit 2: 100 credits
+  $ geo --sandbox locate sample:paris sample:tokyo --together    # photos of one scene (here they disagree)
+
 With your own key and photos:
   geo locate photo.jpg --depth 3
   cat photo.jpg | geo locate -
   geo locate https://example.org/street.jpg --depth 2 --effort low
   geo locate photo.jpg --scope "Paris, Texas"             # or "Paris, FR"; ambiguous names list matches
   geo locate shots/ --depth 2 > results.ndjson          # a folder (recursive)
-  geo locate --from-file list.txt --max-credits 200      # paths and URLs, one per line`,
+  geo locate --from-file list.txt --max-credits 200      # paths and URLs, one per line
+  geo locate clip.mp4 --depth 2 --report clip.html       # frames of a video: one consensus
+  geo locate shots/ --together                           # photos of one scene: one consensus`,
     )
     .action(act(async () => (await import('./handler.js')).locate));
 };

@@ -3,6 +3,9 @@
  * returns it to an agent. Both go through the batch engine with its journal and the provenance
  * store, so a rerun of the same work never pays twice whoever asks; what differs is only how the
  * answer is shown and who consents to the plan (a prompt or --yes here, the guards in geo mcp).
+ *
+ * A scene (issue 23: a video's frames, or photos --together) is the same run with its frames as
+ * in-memory image jobs, then one consensus (media/consensus.ts): runScene.
  */
 import { resolve } from 'node:path';
 import type { Consent } from '../../batch/consent.js';
@@ -13,9 +16,16 @@ import type { Ctx } from '../../context.js';
 import { Evidence } from '../../batch/evidence.js';
 import type { LocateSettings } from './options.js';
 import { clientForPlan } from '../../batch/keyless.js';
+import type { RecordOrigin } from '../../local/store-types.js';
+import type { Frames } from '../../media/frames.js';
+import type { ClipInfo } from '../../media/probe.js';
+import type { SceneJson } from '../../media/scene.js';
+import { prepareVideo, setScene, videoScene } from '../../media/video.js';
+import type { SceneSettings } from './scene-options.js';
 
 export { type LocateSettings, parseLocate } from './options.js';
 export type { Evidence } from '../../batch/evidence.js';
+export { type SceneSettings, sceneOf } from './scene-options.js';
 
 export interface LocateRun {
   settings: LocateSettings;
@@ -72,4 +82,34 @@ export async function runLocate(ctx: Ctx, run: LocateRun, deps: LocateDeps): Pro
   } finally {
     release();
   }
+}
+
+export interface SceneResult {
+  batch: BatchResult;
+  scene: SceneJson;
+  /** The video's frames (bytes included: the report and the KMZ show them). */
+  frames?: Frames;
+  clip?: ClipInfo;
+}
+
+export interface SceneDeps extends LocateDeps {
+  /** Lines for stderr: what the clip is, which frames were chosen. */
+  note?: (line: string) => void;
+}
+
+export async function runScene(ctx: Ctx, run: LocateRun, scene: SceneSettings, deps: SceneDeps): Promise<SceneResult> {
+  const batchOf = (extra: Partial<LocateRun['settings']['batch']>) => ({ ...run, settings: { ...run.settings, batch: { ...run.settings.batch, ...extra } } });
+  const src = scene.source;
+  if (src.kind === 'set') {
+    let set: string | undefined;
+    const onEvent = (e: BatchEvent) => {
+      if (e.type === 'finished' && e.origin && 'set' in e.origin) set = (e.origin as Extract<RecordOrigin, { set: unknown }>).set.id;
+      deps.onEvent?.(e);
+    };
+    const batch = await runLocate(ctx, batchOf({ together: true }), { ...deps, onEvent });
+    return { batch, scene: setScene(set ?? 'set', batch.records, batch.plan.depth, scene.agreeKm) };
+  }
+  const video = await prepareVideo(ctx.env, src, { signal: deps.signal ?? ctx.signal, ...(deps.note ? { note: deps.note } : {}) });
+  const batch = await runLocate(ctx, batchOf({ inputs: [src.input], frames: video.inputs }), deps);
+  return { batch, frames: video.frames, clip: video.clip, scene: videoScene(video, batch.records, batch.plan.depth, scene.agreeKm) };
 }

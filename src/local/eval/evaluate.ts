@@ -38,6 +38,12 @@ export interface EvalReport extends Metrics {
   /** The depths evaluated; several: the top-level figures pool every answer, by_depth splits them. */
   depths: number[];
   by_depth?: Record<string, Metrics>;
+  /**
+   * Videos (issue 23): the top level scores every frame on its own; this scores one answer per
+   * video, its consensus, so the two sit side by side. Its confidence is the share of frames that
+   * agree (k of n); its credits are the frames' (the consensus costs nothing more).
+   */
+  consensus?: EvalReport;
 }
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -72,6 +78,18 @@ function metricsOf(rows: readonly EvalRow[], correctWithinKm: number): Metrics {
     r.error_km === null || r.confidence === null ? [] : [{ errorKm: r.error_km, confidence: r.confidence, depth: r.depth, ...(r.advice ? { advice: r.advice } : {}), ...(r.sha256 ? { image: r.sha256 } : {}) }],
   );
   return computeMetrics(rows.length, answers, { correctWithinKm });
+}
+
+/**
+ * The single-frame report with the consensus report beside it: `consensus` rows have one per video
+ * and depth (estimate: the consensus; confidence: agree/of). Credits are what the frames cost, spent
+ * once, so credits per correct answer compare what one frame and what a consensus buy.
+ */
+export function withConsensus(frames: EvalReport, consensusRows: readonly EvalRow[], correctWithinKm: number): EvalReport {
+  const c = evaluate(consensusRows, correctWithinKm);
+  const paid = (m: Metrics, spentOf: Metrics): Metrics => ({ ...m, credits: { spent: spentOf.credits.spent, per_correct: m.correct === 0 ? null : spentOf.credits.spent / m.correct } });
+  const byDepth = c.by_depth && Object.fromEntries(Object.entries(c.by_depth).map(([d, m]) => [d, paid(m, frames.by_depth?.[d] ?? frames)]));
+  return { ...frames, consensus: { ...paid(c, frames), depths: c.depths, ...(byDepth ? { by_depth: byDepth } : {}) } };
 }
 
 /** The report over every row; with several depths, by_depth too ("1": {…}, in ascending order). */

@@ -17,7 +17,7 @@ export const REPORT_SCRIPT = `
   var outlines = outlineBlock ? JSON.parse(outlineBlock.textContent) : null;
   if (typeof L === 'undefined') return;
   var NEAR_M = 1000 * 1000;
-  var COLORS = { estimate: '#d62424', candidate: '#247ad6', exif: '#2fa82f', scope: '#888888' };
+  var COLORS = { estimate: '#d62424', candidate: '#247ad6', exif: '#2fa82f', scope: '#888888', consensus: '#d62424', cluster: '#d6a024', frame: '#247ad6' };
   function text(s) {
     var span = document.createElement('span');
     span.textContent = s;
@@ -93,6 +93,34 @@ export const REPORT_SCRIPT = `
     map.fitBounds(bounds.pad(0.2), { maxZoom: 12 });
     el.setAttribute('data-drawn', 'true');
   }
+  // A video's or a photo set's consensus (scene-report.ts): every cluster with its spread circle,
+  // the consensus drawn last and largest, and one numbered point per frame.
+  function scene(el, sc) {
+    var map = baseMap(el);
+    var first = sc.clusters[0];
+    map.setView([first.lat, first.lng], 10);
+    var bounds = L.latLngBounds([]);
+    sc.clusters.slice().reverse().forEach(function (c) {
+      var role = c.rank === 1 ? 'consensus' : 'cluster';
+      var radius = Math.max(c.spreadKm, 0.05) * 1000;
+      var circle = L.circle([c.lat, c.lng], { radius: radius, color: COLORS[role], weight: 2, fillOpacity: 0.08, className: 'geo-spread' });
+      tip(circle, c.label + ': spread ' + c.spreadKm + ' km').addTo(map);
+      bounds.extend(L.latLng(c.lat, c.lng).toBounds(2 * radius));
+    });
+    sc.frames.forEach(function (f) {
+      var m = L.circleMarker([f.lat, f.lng], { radius: 5, color: '#ffffff', weight: 1, fillColor: COLORS.frame, fillOpacity: 0.9, className: 'geo-frame' });
+      tip(m, '#' + f.index + ' ' + f.label).addTo(map);
+      bounds.extend([f.lat, f.lng]);
+    });
+    sc.clusters.slice().reverse().forEach(function (c) {
+      dot(map, c, c.rank === 1 ? 'consensus' : 'cluster', c.rank === 1 ? 10 : 8, c.label);
+    });
+    // No animation: the page is complete as soon as it loads (a screenshot or a print sees it).
+    map.fitBounds(bounds.pad(0.15), { maxZoom: 14, animate: false });
+    el.setAttribute('data-drawn', 'true');
+  }
+  var sc = document.getElementById('map-scene');
+  if (sc && data.scene && data.scene.clusters.length) scene(sc, data.scene);
   var ov = document.getElementById('map-overview');
   if (ov) overview(ov);
   data.items.forEach(function (it, i) {

@@ -51,6 +51,15 @@ th { color: var(--muted); font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .empty { color: var(--muted); font-style: italic; }
 .leaflet-tooltip { max-width: 320px; white-space: normal; }
+/* A video's or photo set's report (scene-report.ts): the frame strip under the consensus. */
+.strip { display: flex; gap: 10px; overflow-x: auto; padding: 4px 0 8px; }
+.strip figure { flex: 0 0 auto; width: 176px; margin: 0; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
+.strip figure.c1 { border-color: var(--est); border-width: 2px; }
+.strip figure.dropped { width: 120px; opacity: .7; }
+.strip img { display: block; width: 100%; height: auto; border-radius: 3px 3px 0 0; }
+.strip figcaption { padding: 4px 6px; font-size: 12px; }
+.strip .noimg { padding: 28px 4px; }
+.legend .l-clu::before { background: #d6a024; } .legend .l-frame::before { background: var(--cand); }
 @media print { .map { break-inside: avoid; } body { background: #fff; } }
 @media (max-width: 700px) { .top, .evidence { grid-template-columns: 1fr; } }
 .calibration { margin: 0 0 14px; padding: 10px 14px; border-radius: 4px; border-left: 6px solid var(--scope); background: #f1f3f5; }

@@ -8,6 +8,7 @@
 import { MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../../local/dimensions.js';
 import { type ImageKind, MIME, sniffKind } from '../../local/sniff.js';
 import { bufferSource, joinPlan, planStrip } from '../../local/strip.js';
+import { optionalSharp } from '../../local/sharp.js';
 
 const MAX_EDGE = 1024;
 /** What a browser shows in an <img>: anything else is not embedded. */
@@ -26,16 +27,6 @@ type SharpFn = (input: Uint8Array, opts?: { limitInputPixels?: number }) => {
   toBuffer(): Promise<Buffer>;
 };
 
-async function loadSharp(): Promise<SharpFn | undefined> {
-  const name = 'sharp'; // a variable, so neither tsc nor esbuild insists on the optional package
-  try {
-    const m = (await import(name)) as { default?: SharpFn };
-    return m.default;
-  } catch {
-    return undefined;
-  }
-}
-
 export interface Thumbnail {
   mime: string;
   bytes: Uint8Array;
@@ -52,7 +43,7 @@ export async function thumbnailImage(bytes: Uint8Array, opts: { useSharp?: boole
   // nor embedded for the browser to decode.
   if (tooManyPixels(readDimensions(bytes, kind)) !== undefined) return undefined;
   if (opts.useSharp !== false) {
-    const sharp = await loadSharp();
+    const sharp = await optionalSharp<SharpFn>();
     if (sharp) {
       try {
         const edge = opts.maxEdge ?? MAX_EDGE;
@@ -73,7 +64,7 @@ async function withoutMetadata(bytes: Uint8Array, kind: ImageKind): Promise<Uint
   return plan.removed.length === 0 ? bytes : joinPlan(buf, plan);
 }
 
-export async function thumbnailDataUrl(bytes: Uint8Array, opts: { useSharp?: boolean } = {}): Promise<string | undefined> {
+export async function thumbnailDataUrl(bytes: Uint8Array, opts: { useSharp?: boolean; maxEdge?: number } = {}): Promise<string | undefined> {
   const t = await thumbnailImage(bytes, opts);
   return t && `data:${t.mime};base64,${Buffer.from(t.bytes).toString('base64')}`;
 }

@@ -117,11 +117,11 @@ export type PlanData = Pick<BatchPlan, 'inputs' | 'unique' | 'fromJournal' | 'fr
  * What the run will send and cost, against the balance (before spending, dry run, confirmation).
  * `balance: false` leaves out a balance that was not read (one image below the threshold).
  */
-export function planLine(p: PlanData, opts: { balance?: boolean } = {}): string {
+export function planLine(p: PlanData, opts: { balance?: boolean; noun?: string } = {}): string {
   const skipped = p.skipped?.length ?? 0;
   const dupes = p.inputs - skipped - p.unique;
   const what = [
-    plural(p.inputs, 'input'), ...(skipped > 0 ? [`${skipped} skipped`] : []), ...(dupes > 0 ? [`${p.unique} unique`] : []),
+    plural(p.inputs, opts.noun ?? 'input'), ...(skipped > 0 ? [`${skipped} skipped`] : []), ...(dupes > 0 ? [`${p.unique} unique`] : []),
     ...(p.fromJournal > 0 ? [`${p.fromJournal} answered by an earlier run`] : []), ...(p.fromResults > 0 ? [`${p.fromResults} already in your results`] : []),
     ...(p.inFlightElsewhere ? [`${p.inFlightElsewhere} being sent by another geo process (waited for)`] : []),
     ...(p.damaged ? [`${p.damaged} whose only stored record is damaged`] : []),

@@ -1,0 +1,57 @@
+/**
+ * A scene's files (issue 23): --format geojson|kml|kmz|html and --report draw the consensus, its
+ * clusters and the frames (output/export/scene-*.ts); csv stays one row per answered frame or photo
+ * (their provenance records), as for any batch.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Ctx } from '../../context.js';
+import type { ProvenanceRecord } from '../../local/store.js';
+import { renderExport } from '../../output/export/index.js';
+import { renderSceneGeoJSON, renderSceneKML } from '../../output/export/scene-geo.js';
+import { renderSceneKMZ } from '../../output/export/scene-kmz.js';
+import { buildSceneReport } from '../../output/export/scene-report.js';
+import type { SceneResult } from './run.js';
+
+/** Frame index -> the image: a video's frames are held; a set's photos are read again. */
+async function imagesOf(res: SceneResult): Promise<Map<number, Uint8Array>> {
+  const out = new Map<number, Uint8Array>();
+  if (res.frames) for (const f of res.frames.frames) out.set(f.index, f.bytes);
+  else {
+    for (const f of res.scene.frames) {
+      const bytes = await readFile(resolve(f.input)).catch(() => undefined);
+      if (bytes) out.set(f.index, bytes);
+    }
+  }
+  return out;
+}
+
+async function report(ctx: Pick<Ctx, 'now' | 'version'>, res: SceneResult, warn: (l: string) => void): Promise<string> {
+  const r = await buildSceneReport(res.scene, await imagesOf(res), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version });
+  if (!r.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
+  return r.html;
+}
+
+export async function sceneExport(ctx: Pick<Ctx, 'now' | 'version'>, format: string, res: SceneResult, records: ProvenanceRecord[], warn: (l: string) => void): Promise<string | Buffer | undefined> {
+  switch (format) {
+    case 'geojson':
+      return renderSceneGeoJSON(res.scene);
+    case 'kml':
+      return renderSceneKML(res.scene);
+    case 'kmz':
+      return renderSceneKMZ(res.scene, await imagesOf(res), ctx.now());
+    case 'html':
+      return report(ctx, res, warn);
+    case 'csv':
+      return renderExport('csv', records);
+    default:
+      return undefined;
+  }
+}
+
+/** --report FILE: written after the run, whatever the exit code, when the scene has an answer. */
+export async function writeSceneReport(ctx: Pick<Ctx, 'now' | 'version'>, file: string, res: SceneResult, warn: (l: string) => void): Promise<void> {
+  if (res.scene.answered === 0) return warn(`--report ${file}: no answer to report, nothing written`);
+  await writeFile(file, await report(ctx, res, warn));
+  warn(`report: ${file} (${res.scene.clusters.length} place${res.scene.clusters.length === 1 ? '' : 's'}, ${res.scene.answered} answers)`);
+}
