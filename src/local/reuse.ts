@@ -10,6 +10,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { canonicalJson } from './canonical-json.js';
 import { type ProvenanceRecord, RECORD_SCHEMA, SHA, isResultBody, resultsDir } from './store.js';
 
 export interface ReuseQuery {
@@ -30,12 +31,11 @@ export interface Reusable {
 /** Fields that name the image, not the request: the sha256 already says which image it is. */
 const IMAGE_FIELDS = new Set(['image_b64', 'image_b64_chars', 'image_url']);
 
-/** JSON with sorted keys and the image fields left out, so field order never decides a match. */
-function canonical(v: unknown, top = true): string {
-  if (Array.isArray(v)) return `[${v.map((x) => canonical(x, false)).join(',')}]`;
-  if (typeof v !== 'object' || v === null) return JSON.stringify(v) ?? 'null';
-  const keys = Object.keys(v).filter((k) => !(top && IMAGE_FIELDS.has(k)) && (v as Record<string, unknown>)[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k], false)}`).join(',')}}`;
+/** Canonical JSON of the request without the image fields, so field order never decides a match. */
+function canonical(request: unknown): string {
+  // A hand-edited record may hold anything here: only a plain object has image fields to drop.
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) return canonicalJson(request);
+  return canonicalJson(Object.fromEntries(Object.entries(request).filter(([k]) => !IMAGE_FIELDS.has(k))));
 }
 
 function matches(rec: ProvenanceRecord, q: ReuseQuery, want: string): boolean {
