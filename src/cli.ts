@@ -9,7 +9,7 @@ import type { GlobalOptions, Runtime } from './context.js';
 import type { ProcessProbe } from './store/index.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
-import { BelowConfidenceError, CancelledError, ConfigError, KeyringError, MissingKeyError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
+import { BelowConfidenceError, CancelledError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor, stderrColumns } from './output/io.js';
 import { invokedNoun, normalizeArgv, settleJsonValue } from './argv.js';
 import { checkFields, jsonFieldsOf, parseFieldList } from './output/json-fields.js';
@@ -38,7 +38,7 @@ import { register as doctorRegister } from './commands/doctor/register.js';
 export { onBeforeV8Tuning } from './api/v8-tuning.js';
 
 export const EXIT = {
-  ok: 0, unexpected: 1, usage: 2, auth: 3, credits: 4, rateLimited: 5, service: 6, partial: 7, belowConfidence: 8, cancelled: 130,
+  ok: 0, unexpected: 1, notVerified: 1, usage: 2, auth: 3, credits: 4, rateLimited: 5, service: 6, partial: 7, belowConfidence: 8, cancelled: 130,
 } as const;
 
 /** The one table from failure to exit code. */
@@ -46,6 +46,7 @@ export function exitCodeFor(err: unknown): number {
   if (err instanceof PartialFailureError) return err.exitOverride ?? EXIT.partial;
   if (err instanceof BelowConfidenceError) return EXIT.belowConfidence;
   if (err instanceof CancelledError) return EXIT.cancelled;
+  if (err instanceof NotVerifiedError) return EXIT.notVerified;
   if (err instanceof UsageError || err instanceof RequestValidationError || err instanceof ConfigError || err instanceof BaseUrlError) return EXIT.usage;
   if (err instanceof MissingKeyError || err instanceof KeyringError) return EXIT.auth;
   if (err instanceof ApiError) {
@@ -200,7 +201,7 @@ With your own key and photos:
   geo keys add work                   # store a key (hidden prompt) in the OS keyring
   geo locate photo.jpg --depth 3      # locate one image, forensic depth
 
-Exit codes: 0 ok, 1 unexpected, 2 usage/invalid input, 3 auth, 4 credits, 5 rate limited,
+Exit codes: 0 ok, 1 unexpected or not verified, 2 usage/invalid input, 3 auth, 4 credits, 5 rate limited,
             6 service/network, 7 some batch inputs failed, 8 below --min-confidence, 130 cancelled.
 Environment: GEO_API_KEY (with GEO_BASE_URL or the default service), GEO_BASE_URL, GEO_PROFILE,
              GEO_KEYRING=required (never keep a key in a file), GEO_DEBUG, GEO_ACCESSIBLE, NO_COLOR, FORCE_COLOR;

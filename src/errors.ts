@@ -96,3 +96,14 @@ export class KeyringError extends Error {
     super(message);
   }
 }
+
+/**
+ * A bundle (or custody log) that does not verify: every failure was listed on stdout; this is the
+ * one line on stderr. Exit 1, so `geo cases verify case.zip && …` goes on only for a bundle that verifies.
+ */
+export class NotVerifiedError extends Error {
+  override readonly name = 'NotVerifiedError';
+  constructor(message: string, readonly hint: string) {
+    super(message);
+  }
+}

@@ -1,10 +1,12 @@
 /**
- * Corroboration: the image's own EXIF GPS set beside the API's estimate (issue 6). Purely local
- * and informational: it is never sent to the API as evidence and never changes the confidence
+ * Corroboration: the image's own EXIF GPS set beside the API's estimate (issue 6), and the sun at
+ * the estimate when the photo was taken (issue 24, sun-witness.ts). Purely local and
+ * informational: it is never sent to the API as evidence and never changes the confidence
  * shown. In locate's NDJSON it is the record's `exif` block; provenance records store it as is.
  */
 import { haversineKm } from './distance.js';
 import { type ExifSummary, readExif } from './exif.js';
+import { type SunCheck, sunWitness } from './sun-witness.js';
 
 export type Verdict = 'agrees' | 'contradicts' | 'stripped' | 'unreadable' | 'none';
 
@@ -28,6 +30,11 @@ export interface Corroboration {
    * the same EXIF. Absent when unknown (a result from before geo removed metadata).
    */
   independent?: boolean;
+  /**
+   * The sun at the estimate at the EXIF capture time (azimuth, elevation, phase, shadow), or why it
+   * was not computed. Absent when the file has no EXIF at all.
+   */
+  sun?: SunCheck;
 }
 
 export interface Estimate {
@@ -82,6 +89,10 @@ export function corroborate(estimate: Estimate, exif: ExifSummary | undefined, o
   const tol = toleranceFor(estimate, opts);
   const base = { toleranceKm: tol.km, toleranceBasis: tol.basis };
   if (!exif || !hasAnyExif(exif)) return { verdict: 'none', ...base };
+  return { ...gpsCheck(estimate, exif, opts, base), sun: sunWitness(exif, estimate, 'estimate') };
+}
+
+function gpsCheck(estimate: Estimate, exif: ExifSummary, opts: CorroborateOptions, base: { toleranceKm: number; toleranceBasis: string }): Corroboration {
   const gps = exif.gps;
   if (!gps && exif.gpsUnreadable) return { verdict: 'unreadable', ...base, ...(exif.errors[0] ? { note: exif.errors[0] } : {}) };
   if (!gps || !Number.isFinite(gps.lat) || !Number.isFinite(gps.lng)) return { verdict: 'stripped', ...base };
@@ -89,7 +100,7 @@ export function corroborate(estimate: Estimate, exif: ExifSummary | undefined, o
   if (gps.suspect === 'zero') return { verdict: 'stripped', ...base, note: 'EXIF GPS is 0,0 (no fix); not compared' };
   const distanceKm = haversineKm(estimate.lat, estimate.lng, gps.lat, gps.lng);
   return {
-    verdict: distanceKm <= tol.km ? 'agrees' : 'contradicts',
+    verdict: distanceKm <= base.toleranceKm ? 'agrees' : 'contradicts',
     exifPoint: { lat: gps.lat, lng: gps.lng },
     distanceKm: round(distanceKm, 3),
     ...base,

@@ -20,6 +20,8 @@ export interface ExifSummary {
   /** As written, e.g. "2008:10:22 16:28:39"; never shifted to another zone. */
   dateTimeOriginal?: string;
   offsetTime?: string;
+  /** Which tag offsetTime came from: OffsetTimeOriginal (of DateTimeOriginal) or OffsetTime (of ModifyDate). */
+  offsetTimeTag?: 'OffsetTimeOriginal' | 'OffsetTime';
   make?: string;
   model?: string;
   lens?: string;
@@ -114,8 +116,12 @@ export async function readExif(input: Buffer | Uint8Array): Promise<ExifSummary>
   const dto = text(exif.DateTimeOriginal);
   if (dto) summary.dateTimeOriginal = dto;
   // OffsetTimeOriginal belongs to DateTimeOriginal; OffsetTime (of ModifyDate) is the fallback.
-  const offset = text(exif.OffsetTimeOriginal) ?? text(exif.OffsetTime);
-  if (offset) summary.offsetTime = offset;
+  const original = text(exif.OffsetTimeOriginal);
+  const offset = original ?? text(exif.OffsetTime);
+  if (offset) {
+    summary.offsetTime = offset;
+    summary.offsetTimeTag = original ? 'OffsetTimeOriginal' : 'OffsetTime';
+  }
   assign(summary, 'make', text(ifd0.Make));
   assign(summary, 'model', text(ifd0.Model));
   assign(summary, 'lens', text(exif.LensModel) ?? lensFromInfo(exif.LensInfo));

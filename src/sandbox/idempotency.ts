@@ -8,18 +8,10 @@
  * same key may be retried: the spec stores a response only on success.
  */
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../local/canonical-json.js';
 import type { Account } from './state.js';
 
-/** JSON with object keys sorted, so key order or whitespace never makes "a different payload". */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
+/** Key order or whitespace never makes "a different payload". */
 export function payloadHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }

@@ -47,6 +47,28 @@ describe('the EXIF check in the single view (local, never changes the confidence
   });
 });
 
+describe('the sun as a witness (issue 24): at the estimate, at the EXIF capture time', () => {
+  it('the single view shows it with the EXIF check; the NDJSON exif block and the stored record carry it', async () => {
+    const data = tmp('geo-data-');
+    const r = await run(['locate', `${IMG}tokyo.jpg`, '--keep-metadata'], { GEO_DATA_DIR: data });
+    expect(r.code).toBe(0);
+    // Located at its EXIF GPS (Tokyo) at 09:15:44 +09:00: a morning sun in the south-east.
+    expect(r.stdout).toMatch(/\n {2}sun +14\d° az, 3\d° elev at 2023-11-02 09:15 local \(UTC\+09:00, EXIF OffsetTimeOriginal\): shadows point NW \(32\d°\), about 1\.\d× the height of what casts them\n/);
+    const nd = await run(['locate', `${IMG}tokyo.jpg`, `${IMG}plain.png`, '--keep-metadata', '--format', 'ndjson'], { GEO_DATA_DIR: data });
+    const lines = nd.stdout.trim().split('\n').map((l) => JSON.parse(l) as Json);
+    expect(lines[0]!.exif.sun).toMatchObject({ point: 'estimate', time: { utc: '2023-11-02T00:15:44.000Z', basis: 'exif' }, phase: 'day', shadow: { compass: 'NW' } });
+    expect(lines[1]!.exif).not.toHaveProperty('sun'); // no EXIF at all: nothing to say
+    expect(stored(data)[0]!.exif.sun).toMatchObject({ point: 'estimate', phase: 'day' });
+  });
+
+  it('a photo whose GPS was stripped still has its capture time: the sun is computed at the estimate', async () => {
+    const r = await run(['locate', `${IMG}nogps.jpg`]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\n {2}verdict +stripped\n/);
+    expect(r.stdout).toMatch(/\n {2}sun +.* at 2021-09-18 14:22 local \(UTC\+01:00, EXIF OffsetTimeOriginal\): .*\n/);
+  });
+});
+
 describe('reuse across the two ways of sending', () => {
   it('a result made with --keep-metadata is reused by a default run (paid once), which says so, and its EXIF check says NOT independent', async () => {
     const env = { GEO_DATA_DIR: tmp('geo-data-'), GEO_STATE_DIR: tmp('geo-state-') };

@@ -62,6 +62,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
     subcommands: {
       list: { ...leaf('list cases', ['--team=', '--limit=']), aliases: ['ls'] },
       create: leaf('create a case', ['--name=', '--description=', '--team=']),
+      verify: leaf('check a case bundle offline', [], 'files'),
     },
   },
   keys: {

@@ -15,6 +15,10 @@ Nothing is sent anywhere: the place name comes from an offline GeoNames index (c
 nearest town within 100 km; "at sea" outside every country). A GPS position of exactly 0,0 is
 flagged as suspect, since devices write it when they had no fix. DateTimeOriginal is printed as
 written, with its OffsetTime when the camera recorded one (never shifted to another zone).
+With GPS and a capture time, "sun" says where the sun stood there and then (azimuth, elevation,
+shadow direction and length, or twilight/night), from the EXIF offset or, without one, the time
+zone at the GPS point (looked up offline; the line says which): compare it with the shadows in
+the photo.
 Broken or truncated files still show what can be read, with the EXIF warnings.
 
 Output: key/value blocks; --json prints one object for one file and one line per file for

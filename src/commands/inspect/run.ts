@@ -12,6 +12,7 @@ import { readFileHead } from '../../local/files.js';
 import { type Place, formatPlace, reverseGeocode } from '../../local/geocode.js';
 import { type ImageKind, readImage, unsendableReason } from '../../local/image.js';
 import { type SentImage, outgoingImage } from '../../local/without-metadata.js';
+import { type SunCheck, sunWitness } from '../../local/sun-witness.js';
 
 export interface InspectOk {
   input: string;
@@ -25,6 +26,8 @@ export interface InspectOk {
   exif: ExifSummary;
   /** Offline place of the EXIF GPS point; absent without GPS or for a suspect 0,0. */
   place?: Place & { text: string };
+  /** The sun at the photo's own GPS point and EXIF capture time (or why not); absent without a GPS point. */
+  sun?: SunCheck;
   /** Would `geo locate` send this file as it is? */
   /** accepted: geo locate sends it; warning: why the service may still refuse it. */
   api: { accepted: boolean; reason?: string; warning?: string };
@@ -62,6 +65,7 @@ export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>): Promise<I
     if (gps && !gps.suspect) {
       const place = reverseGeocode(gps.lat, gps.lng);
       if (place) rec.place = { ...place, text: formatPlace(place) };
+      rec.sun = sunWitness(rec.exif, gps, 'photo GPS');
     }
     const refused = unsendableReason(img.kind, img.size);
     if (refused) rec.api = { accepted: false, reason: refused.message };

@@ -9,6 +9,7 @@ import type { ViewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { InspectOk, InspectRecord } from './run.js';
 import { type SentImage, describeRemoval } from '../../local/without-metadata.js';
+import { describeSun } from '../../local/sun-witness.js';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -46,6 +47,7 @@ export function recordRows(r: InspectOk, view: ViewOpts): KvInput[] {
     ...gpsRows(r, view),
     ['taken', takenText(e) ?? 'not recorded'],
   ];
+  if (r.sun) rows.push(['sun', describeSun(r.sun)]);
   const camera = cameraName(e);
   if (camera) rows.push(['camera', camera]);
   if (e.lens) rows.push(['lens', e.lens]);

@@ -13,13 +13,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { ProvenanceRecord } from '../../local/store-types.js';
+import { describeSun } from '../../local/sun-witness.js';
 import { esc, inlineSafe, jsonForScript, pageHead } from './html.js';
 import type { LeafletAssets } from './leaflet-assets.js';
 import type { Capture } from './capture.js';
 import { type ExportItem, exifPointOf, placeName, toItem } from './model.js';
 import type { Outlines } from './outlines.js';
 import { REPORT_SCRIPT } from './report-script.js';
-import { resultSection } from './report-sections.js';
+import { resultSection, shadowOn } from './report-sections.js';
 import { summarySection } from './report-summary.js';
 import { REPORT_CSS } from './report-template.js';
 import { TILE_LAYERS, TILE_ORIGINS } from './tiles.js';
@@ -56,7 +57,14 @@ function mapData(item: ExportItem) {
     candidates: item.candidates.map((c) => ({ rank: c.rank, lat: c.lat, lng: c.lng, label: sanitize(c.label), confidencePct: c.confidencePct })),
     exif: ex && item.exif ? { lat: ex.lat, lng: ex.lng, verdict: item.exif.verdict, distanceKm: item.exif.distanceKm ?? null } : null,
     scope: item.scope ? { ...item.scope, name: sanitize(item.scope.name) } : null,
+    shadow: shadowData(item),
   };
+}
+
+/** The shadow the map draws from the estimate: direction, and a tooltip with the sun line. */
+function shadowData(item: ExportItem) {
+  const sh = shadowOn(item);
+  return sh && item.exif?.sun ? { directionDeg: sh.directionDeg, label: sanitize(`shadow direction; sun ${describeSun(item.exif.sun)}`) } : null;
 }
 
 export function renderHtmlReport(entries: readonly ReportEntry[], opts: ReportOptions): string {

@@ -17,7 +17,8 @@ export const REPORT_SCRIPT = `
   var outlines = outlineBlock ? JSON.parse(outlineBlock.textContent) : null;
   if (typeof L === 'undefined') return;
   var NEAR_M = 1000 * 1000;
-  var COLORS = { estimate: '#d62424', candidate: '#247ad6', exif: '#2fa82f', scope: '#888888', consensus: '#d62424', cluster: '#d6a024', frame: '#247ad6' };
+  var COLORS = { estimate: '#d62424', candidate: '#247ad6', exif: '#2fa82f', scope: '#888888', consensus: '#d62424', cluster: '#d6a024', frame: '#247ad6', shadow: '#6b4fa0' };
+  var SHADOW_PX = 70;
   function text(s) {
     var span = document.createElement('span');
     span.textContent = s;
@@ -121,6 +122,19 @@ export const REPORT_SCRIPT = `
   }
   var sc = document.getElementById('map-scene');
   if (sc && data.scene && data.scene.clusters.length) scene(sc, data.scene);
+  // The shadow direction: a fixed 70 px from the estimate, redrawn at each zoom (a direction, not
+  // a length on the ground). Web Mercator is conformal, so a bearing is the same angle on screen.
+  function shadow(map, p, sh) {
+    var line = tip(L.polyline([[p.lat, p.lng], [p.lat, p.lng]], { color: COLORS.shadow, weight: 4, className: 'geo-shadow' }), sh.label).addTo(map);
+    function place() {
+      var a = map.latLngToLayerPoint([p.lat, p.lng]);
+      var r = sh.directionDeg * Math.PI / 180;
+      var b = map.layerPointToLatLng(L.point(a.x + SHADOW_PX * Math.sin(r), a.y - SHADOW_PX * Math.cos(r)));
+      line.setLatLngs([[p.lat, p.lng], b]);
+    }
+    place();
+    map.on('zoomend', place);
+  }
   var ov = document.getElementById('map-overview');
   if (ov) overview(ov);
   data.items.forEach(function (it, i) {
@@ -146,8 +160,9 @@ export const REPORT_SCRIPT = `
       dot(map, it.exif, 'exif', 13, 'EXIF GPS: ' + it.exif.verdict + (it.exif.distanceKm === null ? '' : ', ' + it.exif.distanceKm + ' km'));
       bounds.extend([it.exif.lat, it.exif.lng]);
     }
-    dot(map, it.estimate, 'estimate', 9, it.estimate.label);
     map.fitBounds(bounds.pad(0.15), { maxZoom: 14 });
+    if (it.shadow) shadow(map, it.estimate, it.shadow);
+    dot(map, it.estimate, 'estimate', 9, it.estimate.label);
     el.setAttribute('data-drawn', 'true');
   });
 })();

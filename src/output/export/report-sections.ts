@@ -3,6 +3,7 @@ import { describeCorroboration } from '../../local/corroborate.js';
 import { adviceOf } from '../../local/eval/advice.js';
 import { confidenceText } from '../confidence.js';
 import { flatten } from '../kv.js';
+import { describeSun, isSunWitness } from '../../local/sun-witness.js';
 import { mapLinks } from '../maps.js';
 import type { Capture } from './capture.js';
 import { esc } from './html.js';
@@ -44,8 +45,16 @@ function candidates(item: ExportItem): string {
 function corroboration(item: ExportItem): string {
   const c = item.exif;
   if (!c) return '<p class="verdict">not checked (no EXIF block in this record)</p>';
-  return `<p class="verdict verdict-${esc(c.verdict)}">${esc(describeCorroboration(c))}</p>
-<p class="note">A local check of the file's own metadata: never sent to the API, and it does not change the confidence shown.</p>`;
+  const sun = c.sun ? `\n<p class="verdict sun">sun ${esc(describeSun(c.sun))}</p>` : '';
+  return `<p class="verdict verdict-${esc(c.verdict)}">${esc(describeCorroboration(c))}</p>${sun}
+<p class="note">A local check of the file's own metadata (and of the sun at the estimate at its capture time, drawn on the map as the shadow direction): never sent to the API, and it does not change the confidence shown.</p>`;
+}
+
+/** The sun witness, when it has a shadow to draw (the map script draws it from mapData's `shadow`). */
+export function shadowOn(item: ExportItem): { directionDeg: number; lengthRatio: number } | undefined {
+  const sun = item.exif?.sun;
+  const sh = isSunWitness(sun) ? sun.shadow : undefined;
+  return sh && Number.isFinite(sh.directionDeg) && Number.isFinite(sh.lengthRatio) ? sh : undefined;
 }
 
 function provenance(item: ExportItem): string {
@@ -113,8 +122,8 @@ export function resultSection(item: ExportItem, index: number, media: SectionMed
   const title = placeName(b) || b.location.address || item.input;
   const clues = Array.isArray(b.visual_clues) ? b.visual_clues.map((c) => (c.detail ? `${c.label}: ${c.detail}` : c.label)) : [];
   const map = opts.hasMap
-    ? `<div class="map" id="map-${index}" role="img" aria-label="map of the estimate, candidates, EXIF point and scope"></div>
-<div class="legend"><span class="l-est">estimate</span><span class="l-cand">candidates</span><span class="l-exif">EXIF GPS</span><span class="l-scope">scope</span><a href="#top">back to top</a></div>`
+    ? `<div class="map" id="map-${index}" role="img" aria-label="map of the estimate, candidates, EXIF point, scope and shadow direction"></div>
+<div class="legend"><span class="l-est">estimate</span><span class="l-cand">candidates</span><span class="l-exif">EXIF GPS</span><span class="l-scope">scope</span>${shadowOn(item) ? '<span class="l-shadow">shadow direction (sun at capture time)</span>' : ''}<a href="#top">back to top</a></div>`
     : '<p class="map-missing">Map unavailable: the leaflet package is not installed with geo.</p>';
   return `<section class="result" id="result-${index}">
 <h2>${opts.numbered ? `<span class="no">${index + 1}</span>` : ''}${esc(title)}</h2>

@@ -1,7 +1,7 @@
 /** The report's own CSS, kept as a string so the report stays one file (its browser script: report-script.ts). */
 
 export const REPORT_CSS = `
-:root { color-scheme: light; --fg: #1d232a; --muted: #5c6670; --line: #d8dde3; --est: #d62424; --cand: #247ad6; --exif: #2fa82f; --scope: #888; }
+:root { color-scheme: light; --fg: #1d232a; --muted: #5c6670; --line: #d8dde3; --est: #d62424; --cand: #247ad6; --exif: #2fa82f; --scope: #888; --shadow: #6b4fa0; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: #f6f7f9; }
 header.page { padding: 16px 24px; background: #1d232a; color: #fff; }
@@ -37,6 +37,8 @@ h2 .no { display: inline-block; min-width: 24px; margin-right: 8px; padding: 0 6
 .legend span::before { content: ""; display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 5px; vertical-align: -1px; }
 .legend .l-est::before { background: var(--est); } .legend .l-cand::before { background: var(--cand); }
 .legend .l-exif::before { border: 2px solid var(--exif); width: 8px; height: 8px; } .legend .l-scope::before { border: 2px solid var(--scope); width: 8px; height: 8px; }
+.legend .l-shadow::before { background: var(--shadow); border-radius: 0; height: 3px; width: 14px; vertical-align: 3px; }
+.verdict.sun { margin-top: 6px; border-color: var(--shadow); }
 .verdict { padding: 8px 12px; border-radius: 4px; border-left: 4px solid var(--scope); background: #f1f3f5; margin: 0; }
 .verdict-agrees { border-color: var(--exif); } .verdict-contradicts { border-color: var(--est); background: #fdf0f0; }
 .note { color: var(--muted); font-size: 12px; margin: 4px 0 0; }

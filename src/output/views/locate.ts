@@ -8,6 +8,7 @@
 import type { GeolocateResponse } from '../../api/schemas.js';
 import { DEPTH_NAME, type Depth } from '../../api/schemas.js';
 import { type Corroboration, describeCorroboration } from '../../local/corroborate.js';
+import { describeSun } from '../../local/sun-witness.js';
 import { formatConfidence } from '../confidence.js';
 import { renderKv, type KvInput } from '../kv.js';
 import { width, wrapFor } from '../fit.js';
@@ -81,7 +82,7 @@ function evidenceSection(c: Corroboration, view: ViewOpts): string[] {
   return [
     '',
     titled('EXIF check', '(local: never sent, does not change the confidence)', view),
-    renderKv([['verdict', { drawn: verdict }], ['detail', describeCorroboration(c)]], view, '  '),
+    renderKv([['verdict', { drawn: verdict }], ['detail', describeCorroboration(c)], ...(c.sun ? [['sun', describeSun(c.sun)] as KvInput] : [])], view, '  '),
   ];
 }
 

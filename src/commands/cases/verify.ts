@@ -1,0 +1,43 @@
+/**
+ * `geo cases verify <case.zip>`: offline, no key, no config, no network (local/bundle-verify.ts).
+ * Exit 0 when the bundle verifies; 1 when anything in it fails (each failure listed); 2 when the
+ * argument is not a bundle at all (absent, a folder, not a zip). Verifying a case's log in the
+ * local store (`geo cases verify <case>`) comes with the store.
+ */
+import { stat } from 'node:fs/promises';
+import type { Ctx } from '../../context.js';
+import { NotVerifiedError, UsageError } from '../../errors.js';
+import { type BundleReport, verifyBundle } from '../../local/bundle-verify.js';
+import { ZipFormatError } from '../../local/zip-read.js';
+import { type ViewOpts, formatOutput, resolveFormat, viewOpts } from '../../output/render.js';
+import type { Handler } from '../types.js';
+
+const HINT = 'geo cases verify takes a bundle written by geo cases bundle, e.g. geo cases verify case.zip';
+
+export async function runVerify(_ctx: Pick<Ctx, 'io'>, target: string): Promise<BundleReport> {
+  let isFile = false;
+  try {
+    isFile = (await stat(target)).isFile();
+  } catch {
+    throw new UsageError(`no such file: ${target}`, HINT);
+  }
+  if (!isFile) throw new UsageError(`${target} is not a file`, HINT);
+  try {
+    return await verifyBundle(target);
+  } catch (e) {
+    if (e instanceof ZipFormatError) throw new UsageError(`${target} is not a case bundle: ${e.message}`, HINT);
+    if ((e as NodeJS.ErrnoException).code === 'EACCES') throw new UsageError(`cannot read ${target}: permission denied`, HINT);
+    throw e;
+  }
+}
+
+export const verify: Handler = async (ctx, args) => {
+  const format = resolveFormat(ctx, ['table', 'json']);
+  const report = await runVerify(ctx, args[0] as string);
+  const out = { data: report, human: async (view: ViewOpts) => (await import('../../output/views/bundle-verify.js')).bundleVerifyView(report, view) };
+  ctx.io.stdout.write(await formatOutput(out, format, await viewOpts(ctx, format === 'table' && ctx.io.colorOut)));
+  if (!report.ok) {
+    const more = report.failures.length > 1 ? ` (${report.failures.length - 1} more on stdout)` : '';
+    throw new NotVerifiedError(`${report.file} does not verify: ${report.failures[0]}${more}`, 'do not rely on this bundle; ask its sender for the manifest sha256 and a fresh copy');
+  }
+};

@@ -1,0 +1,91 @@
+/**
+ * Where custody logs live, as an interface: the store (src/store/, SQLite) implements
+ * CustodyStorage; MemoryCustodyStorage is the one tests use. CustodyLog seals entries
+ * (custody.ts) on top of any storage, so sealing is written once and the storage only keeps lines.
+ */
+import { hostname, userInfo } from 'node:os';
+import { type Actor, type CustodyEntry, type CustodyEvent, parseEntry, sealEntry, serializeEntry } from './custody.js';
+import { type ChainExpectation, type ChainReport, verifyChain } from './custody-verify.js';
+
+/**
+ * A case's log as stored lines (each entry's canonical JSON, custody.ts's serializeEntry), kept
+ * byte for byte: verification reads exactly what was stored.
+ */
+export interface CustodyStorage {
+  /** The case's lines in append order; [] for a case with no log. */
+  lines(caseId: string): Promise<string[]>;
+  /**
+   * Appends the line `make` builds from the case's current last line (undefined when it has
+   * none), atomically: no other append to this case may come between reading that line and
+   * storing the new one, across processes (SQLite: one BEGIN IMMEDIATE transaction, with
+   * UNIQUE(case, seq) as the backstop). If `make` throws, nothing is stored and the error propagates.
+   */
+  append(caseId: string, make: (lastLine: string | undefined) => string): Promise<string>;
+}
+
+export class MemoryCustodyStorage implements CustodyStorage {
+  private readonly logs = new Map<string, string[]>();
+
+  async lines(caseId: string): Promise<string[]> {
+    return [...(this.logs.get(caseId) ?? [])];
+  }
+
+  async append(caseId: string, make: (lastLine: string | undefined) => string): Promise<string> {
+    const log = this.logs.get(caseId) ?? [];
+    const line = make(log.at(-1));
+    log.push(line);
+    this.logs.set(caseId, log);
+    return line;
+  }
+
+  /** Tests only: the stored lines themselves, to alter, remove or swap. */
+  raw(caseId: string): string[] {
+    const log = this.logs.get(caseId) ?? [];
+    this.logs.set(caseId, log);
+    return log;
+  }
+}
+
+/** The OS user and host name, and geo's version. A user without a name (no passwd entry) is its uid. */
+export function currentActor(geoVersion: string): Actor {
+  let user: string;
+  try {
+    const u = userInfo();
+    user = u.username || `uid ${u.uid}`;
+  } catch {
+    user = 'unknown';
+  }
+  return { user, host: hostname(), geo: geoVersion };
+}
+
+export class CustodyLog {
+  constructor(
+    private readonly storage: CustodyStorage,
+    private readonly actor: Actor,
+    private readonly now: () => number,
+  ) {}
+
+  /** Seals `ev` after the case's last entry and stores it. Refuses to append after a damaged last line. */
+  async append(caseId: string, ev: CustodyEvent): Promise<CustodyEntry> {
+    const line = await this.storage.append(caseId, (last) => {
+      let prev: CustodyEntry | undefined;
+      if (last !== undefined) {
+        try {
+          prev = parseEntry(last);
+        } catch (e) {
+          throw new Error(`the custody log of case ${caseId} is damaged at its last entry (${e instanceof Error ? e.message : String(e)}): nothing appended; geo cases verify names what is wrong`);
+        }
+      }
+      return serializeEntry(sealEntry(prev, caseId, ev, this.actor, new Date(this.now())));
+    });
+    return parseEntry(line);
+  }
+
+  async lines(caseId: string): Promise<string[]> {
+    return this.storage.lines(caseId);
+  }
+
+  async verify(caseId: string, expect: Omit<ChainExpectation, 'caseId'> = {}): Promise<ChainReport> {
+    return verifyChain(await this.storage.lines(caseId), { ...expect, caseId });
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The custody log's format (issue 24, item 2): one entry per event that touches a case, each
+ * sealed to the one before it by sha256, so that altering, removing or reordering any entry breaks
+ * the chain. Pure code: storage is custody-log.ts's interface, verification custody-verify.ts.
+ *
+ * An entry is a JSON object:
+ *   schema "geo.custody/1", case (the case id), seq (1, 2, ...), at (ISO-8601 UTC),
+ *   user, host (the OS user and host name), geo (geo's version),
+ *   event (one of CustodyEvents' names), data (that event's fields),
+ *   prev (the previous entry's hash; 64 zeros for seq 1), hash.
+ * hash = sha256, in lowercase hex, of the entry's canonical JSON (canonical-json.ts: RFC 8785,
+ * keys sorted, no whitespace) without its `hash` member. An entry is stored, and written to a
+ * bundle's custody.jsonl, as its canonical JSON with `hash`, one per line.
+ */
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
+
+export const CUSTODY_SCHEMA = 'geo.custody/1';
+/** The `prev` of a case's first entry. */
+export const GENESIS = '0'.repeat(64);
+
+/** What each event records. Sizes are bytes; every sha256 is lowercase hex. */
+export interface CustodyEvents {
+  /** The case, as geo records it locally; `service` is the origin it was also created on, if any. */
+  case_created: { case: { id: string; name: string; description?: string; team?: string; service?: string } };
+  /** An original file as read: its path as given, its sha256 and size. */
+  input_hashed: { input: { path: string; sha256: string; size: number } };
+  /** What was sent: the sha256 and size of the bytes after metadata removal, and the request fields (no image). */
+  request_sent: { request: { input_sha256: string; sha256: string; size: number; fields: Record<string, unknown>; service: string; idempotency_key: string } };
+  /** The answer: sha256 and size of the raw body as received, the service origin, the analysis id. */
+  answer_received: { answer: { sha256: string; size: number; status: number; service: string; analysis_id: string | null; request_id?: string; sandbox: boolean } };
+  /** A result (an answer to an input) linked to the case. */
+  result_linked: { result: { input_sha256: string; answer_sha256: string; analysis_id: string | null } };
+  /** An export or report file written: its format, path, sha256 and size. */
+  file_written: { file: { kind: 'report' | 'export'; format: string; path: string; sha256: string; size: number } };
+  /** A bundle made (appended after it was written: a bundle cannot hold its own hash). */
+  bundle_made: { bundle: { path: string; sha256: string; size: number; manifest_sha256: string; entries: number; head: string; originals: boolean } };
+}
+
+export type CustodyEventName = keyof CustodyEvents;
+export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'answer_received', 'result_linked', 'file_written', 'bundle_made'];
+
+/** One event to append, typed by its name. */
+export type CustodyEvent = { [K in CustodyEventName]: { event: K; data: CustodyEvents[K] } }[CustodyEventName];
+
+/** Who appends: the OS user, the host name and geo's version. */
+export interface Actor {
+  user: string;
+  host: string;
+  geo: string;
+}
+
+export interface CustodyEntry {
+  schema: typeof CUSTODY_SCHEMA;
+  case: string;
+  seq: number;
+  at: string;
+  user: string;
+  host: string;
+  geo: string;
+  event: CustodyEventName;
+  data: Record<string, unknown>;
+  prev: string;
+  hash: string;
+}
+
+export const sha256Hex = (bytes: string | Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** The hash an entry must carry: sha256 of its canonical JSON without `hash`. */
+export function entryHash(entry: Omit<CustodyEntry, 'hash'> | CustodyEntry): string {
+  const { hash: _ignored, ...rest } = entry as CustodyEntry;
+  return sha256Hex(canonicalJson(rest));
+}
+
+/** The next entry of a case after `last` (undefined for a new case, whose first event must be case_created). */
+export function sealEntry(last: CustodyEntry | undefined, caseId: string, ev: CustodyEvent, actor: Actor, at: Date): CustodyEntry {
+  if (!last && ev.event !== 'case_created') throw new Error(`custody: the first entry of case ${caseId} must be case_created, not ${ev.event}`);
+  if (last && last.case !== caseId) throw new Error(`custody: entry of case ${last.case} given as the last of case ${caseId}`);
+  const entry: Omit<CustodyEntry, 'hash'> = {
+    schema: CUSTODY_SCHEMA,
+    case: caseId,
+    seq: last ? last.seq + 1 : 1,
+    at: at.toISOString(),
+    user: actor.user,
+    host: actor.host,
+    geo: actor.geo,
+    event: ev.event,
+    data: ev.data as unknown as Record<string, unknown>,
+    prev: last ? last.hash : GENESIS,
+  };
+  return { ...entry, hash: entryHash(entry) };
+}
+
+/** An entry as stored: its canonical JSON, hash included, on one line. */
+export function serializeEntry(entry: CustodyEntry): string {
+  return canonicalJson(entry);
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** Why a parsed value is not a custody entry, or undefined when it is one (the shape only; the hash is checked apart). */
+export function entryShapeProblem(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'not a JSON object';
+  const e = v as Record<string, unknown>;
+  if (e.schema !== CUSTODY_SCHEMA) return `schema is not ${CUSTODY_SCHEMA}`;
+  for (const k of ['case', 'at', 'user', 'host', 'geo'] as const) if (typeof e[k] !== 'string') return `${k} is not a string`;
+  if (!Number.isInteger(e.seq) || (e.seq as number) < 1) return 'seq is not a positive whole number';
+  if (!CUSTODY_EVENTS.includes(e.event as CustodyEventName)) return `unknown event ${JSON.stringify(e.event)}`;
+  if (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data)) return 'data is not an object';
+  if (typeof e.prev !== 'string' || !HEX64.test(e.prev)) return 'prev is not a sha256';
+  if (typeof e.hash !== 'string' || !HEX64.test(e.hash)) return 'hash is not a sha256';
+  return undefined;
+}
+
+/** A stored line back to an entry; throws with the reason when it is not one. */
+export function parseEntry(line: string): CustodyEntry {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    throw new Error('not valid JSON');
+  }
+  const problem = entryShapeProblem(v);
+  if (problem) throw new Error(problem);
+  return v as CustodyEntry;
+}

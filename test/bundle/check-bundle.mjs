@@ -1,0 +1,41 @@
+// An independent check of an unpacked case bundle, as README "Verifying a bundle without geo"
+// describes it: node:fs and node:crypto only, none of geo's code. Usage: node check-bundle.mjs DIR
+// Prints one line per problem and "ok N files, N entries, head H"; exits 1 on any problem.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dir = process.argv[2];
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+// RFC 8785 for geo's values: keys sorted, no whitespace, JSON.stringify for strings and numbers.
+const canonical = (v) =>
+  Array.isArray(v) ? `[${v.map(canonical).join(',')}]`
+  : v !== null && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`
+  : JSON.stringify(v);
+
+const problems = [];
+const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+for (const f of manifest.files) {
+  const bytes = readFileSync(join(dir, f.path));
+  if (sha256(bytes) !== f.sha256 || bytes.length !== f.size) problems.push(`${f.path}: sha256 differs`);
+}
+const lines = readFileSync(join(dir, manifest.custody.path), 'utf8').split('\n').filter((l) => l !== '');
+let prev = '0'.repeat(64);
+lines.forEach((line, i) => {
+  const { hash, ...entry } = JSON.parse(line);
+  if (entry.seq !== i + 1) problems.push(`entry ${i + 1}: seq ${entry.seq}`);
+  if (entry.prev !== prev) problems.push(`entry ${i + 1}: prev does not match`);
+  if (sha256(canonical(entry)) !== hash) problems.push(`entry ${i + 1}: hash does not match`);
+  prev = hash;
+});
+if (lines.length !== manifest.custody.entries || prev !== manifest.custody.head) problems.push('custody: count or head differs from the manifest');
+const answers = new Set(lines.map((l) => JSON.parse(l)).filter((e) => e.event === 'answer_received').map((e) => e.data.answer.sha256));
+for (const r of manifest.results) {
+  const record = JSON.parse(readFileSync(join(dir, r.record), 'utf8'));
+  if (sha256(readFileSync(join(dir, r.answer))) !== r.answer_sha256) problems.push(`${r.answer}: sha256 differs`);
+  if (sha256(Buffer.from(record.response.raw, 'utf8')) !== r.answer_sha256) problems.push(`${r.record}: raw answer differs`);
+  if (!answers.has(r.answer_sha256)) problems.push(`${r.answer}: not in the custody log`);
+}
+for (const p of problems) console.log(p);
+console.log(problems.length ? `FAILED ${problems.length}` : `ok ${manifest.files.length} files, ${lines.length} entries, head ${prev}`);
+process.exitCode = problems.length ? 1 : 0;
