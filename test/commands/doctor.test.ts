@@ -1,9 +1,9 @@
 /**
- * geo doctor (issue 22): all good; a folder with wrong modes; an unreachable service; offline by
- * default (a counting server sees no request unless --online or --auth). The checks for a damaged
- * store and a missing keyring come with the issues that add the store and the keyring.
+ * geo doctor (issue 22): all good (a real Secret Service holding the key, a store with a result,
+ * ffmpeg); no keyring; a folder with wrong modes; a damaged store; an unreachable service; offline
+ * by default (a counting server sees no request unless --online or --auth).
  */
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -12,6 +12,10 @@ import { nodeCheck } from '../../src/commands/doctor/checks.js';
 import type { DoctorCtx } from '../../src/commands/doctor/checks.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
+import { missingTools, startSecretService } from '../helpers/secret-service.js';
+
+const missing = [...missingTools(), ...(['ffmpeg'].filter((t) => !process.env.PATH?.split(':').some((d) => existsSync(join(d, t)))))];
+if (missing.length) console.log(`skipped doctor's "all good": ${missing.join(', ')} not installed (Debian packages dbus, gnome-keyring, ffmpeg; .ci/run installs them)`);
 
 const sb = withSandbox();
 
@@ -26,19 +30,54 @@ async function withProfile(env: Record<string, string>) {
 }
 
 describe('geo doctor', () => {
-  it('all good: every check ok, the key checked against the service, exit 0', async () => {
-    const env = folders();
-    await withProfile(env);
-    const r = await runCli(['doctor', '--auth'], { env });
-    expect(r.code).toBe(0);
-    expect(r.stdout).not.toMatch(/^(warn|FAIL)/m);
-    for (const name of ['node', 'config folder', 'state folder', 'data folder', 'cache folder', 'config file', 'key', 'sharp', 'jq', 'leaflet', 'borders', 'service']) {
-      expect(r.stdout).toMatch(new RegExp(`^ok +${name} `, 'm'));
+  it.skipIf(missing.length > 0)('all good: the key in a real OS keyring, a store with a result, ffmpeg, the key checked against the service; exit 0', async () => {
+    const keyring = await startSecretService();
+    try {
+      const env = { ...folders(), DBUS_SESSION_BUS_ADDRESS: keyring.address };
+      await withProfile(env);
+      expect((await runCli(['locate', 'sample:paris', '--json'], { env })).code).toBe(0);
+      const r = await runCli(['doctor', '--auth'], { env });
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(/^(warn|FAIL)/m);
+      for (const name of ['node', 'config folder', 'state folder', 'data folder', 'cache folder', 'config file', 'key', 'keyring', 'store', 'sharp', 'jq', 'leaflet', 'borders', 'ffmpeg', 'service']) {
+        expect(r.stdout).toMatch(new RegExp(`^ok +${name} `, 'm'));
+      }
+      expect(r.stdout).toMatch(/^ok +key +orca_sandbox_… from profile "work", kept in the OS keyring/m);
+      expect(r.stdout).toMatch(/^ok +keyring +the OS keyring answers \(holds the key of "work"\)/m);
+      expect(r.stdout).toMatch(/^ok +store +\S+geo\.db: 1 result \(1 from the sandbox\), [\d.]+ MB, integrity ok/m);
+      expect(r.stdout).toMatch(/^ok +ffmpeg +ffmpeg \S+ \(/m);
+      expect(r.stdout).toMatch(/^ok +service +http:\/\/127\.0\.0\.1:\d+ \(from profile\): the key works \(GET \/api\/v1\/credits: \d+ credits available\)/m);
+      expect(r.stdout).toMatch(/everything works\n$/);
+      expect(r.stdout).not.toContain(KEYS.pro);
+    } finally {
+      await keyring.close();
     }
-    expect(r.stdout).toMatch(/^ok +key +orca_sandbox_… from profile "work"/m);
-    expect(r.stdout).toMatch(/^ok +service +http:\/\/127\.0\.0\.1:\d+ \(from profile\): the key works \(GET \/api\/v1\/credits: \d+ credits available\)/m);
-    expect(r.stdout).toMatch(/everything works\n$/);
-    expect(r.stdout).not.toContain(KEYS.pro);
+  });
+
+  it('no keyring: a warning while keys can go to the 0600 file; a failure when a profile\'s key is in the keyring or GEO_KEYRING=required', async () => {
+    const env = folders(); // no D-Bus session bus: no Secret Service
+    const r = await runCli(['doctor'], { env });
+    expect(r.stdout).toMatch(/^warn +keyring +no OS keyring answered \(no D-Bus session bus.*\): geo keys add keeps keys in the 0600 config file/m);
+    expect(r.stdout).toMatch(/hint: start or unlock the OS keyring/);
+    const required = await runCli(['doctor'], { env: { ...env, GEO_KEYRING: 'required' } });
+    expect(required.code).toBe(1);
+    expect(required.stdout).toMatch(/^FAIL +keyring +no OS keyring answered .*GEO_KEYRING=required refuses the file/m);
+    const file = join(env.GEO_CONFIG_DIR, 'config.json');
+    writeFileSync(file, JSON.stringify({ active: 'work', profiles: { work: { keyring: 'work (x)', masked: 'orca_…abcd', baseUrl: sb.url } } }), { mode: 0o600 });
+    const held = await runCli(['doctor'], { env });
+    expect(held.code).toBe(1);
+    expect(held.stdout).toMatch(/^FAIL +keyring +no OS keyring answered .*, and the key of "work" is in it/m);
+  });
+
+  it('a damaged store fails with the file named and how to move it aside; exit 1', async () => {
+    const env = folders();
+    const db = join(env.GEO_DATA_DIR, 'geo.db');
+    writeFileSync(db, Buffer.alloc(8192, 0x5a), { mode: 0o600 });
+    const r = await runCli(['doctor'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`^FAIL +store +${db}: .*(damaged|not a database)`, 'm'));
+    expect(r.stdout).toContain(`mv ${db} ${db}.damaged`);
+    expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
   });
 
   it('a folder with wrong modes: the config folder fails (it holds keys), the data folder warns; each hint says how; exit 1', async () => {
@@ -51,7 +90,7 @@ describe('geo doctor', () => {
     expect(r.stdout).toContain(`FAIL  config folder  ${env.GEO_CONFIG_DIR}: mode 755, others can read the keys in it`);
     expect(r.stdout).toContain(`hint: chmod 700 ${env.GEO_CONFIG_DIR}`);
     expect(r.stdout).toMatch(new RegExp(`^warn +data folder +${env.GEO_DATA_DIR}: mode 750`, 'm'));
-    expect(r.stdout).toMatch(/^1 failed, 1 warning: see the hints above$/m);
+    expect(r.stdout).toMatch(/^1 failed, 2 warnings: see the hints above$/m); // the data folder, and no keyring here
   });
 
   it('a config file others can read fails; a broken one too', async () => {

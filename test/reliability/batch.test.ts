@@ -115,5 +115,5 @@ describe(`a batch (${INPUTS} inputs, ${UNIQUE} unique) under each of the ${KINDS
     const codes = await runUntilDone(c, { seed: seedFaultingFirst(attemptsFor(c.reason), 0.3), concurrency: 1 });
     expect(codes[0]).toBe(7);
     expect(codes.at(-1)).toBe(0);
-  });
+  }, 20_000); // 'stall' waits out real 0.5 s timeouts one at a time: about 7 s in all
 });

@@ -1,8 +1,8 @@
 /**
  * `geo doctor`'s checks (issue 22): each one an independent function from what it may look at to
- * one or more results {name, status, detail, hint}. To add a check (the store, the OS keyring,
- * ffmpeg), write a function and add it to CHECKS: nothing else changes. Checks run offline; only
- * the service check may go out, and only when asked (--online, --auth).
+ * one or more results {name, status, detail, hint}. To add a check, write a function and add it
+ * to CHECKS (local-checks.ts holds the store, the OS keyring and ffmpeg): nothing else changes.
+ * Checks run offline; only the service check may go out, and only when asked (--online, --auth).
  */
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,6 +11,7 @@ import type { Ctx } from '../../context.js';
 import { cacheDir, configDir, dataDir, stateDir } from '../../config/paths.js';
 import { type Check, type CheckResult, folderCheck } from './check-types.js';
 import { serviceCheck } from './service.js';
+import { ffmpegCheck, keyringCheck, storeCheck } from './local-checks.js';
 
 export type { Check, CheckResult, DoctorCtx, Status } from './check-types.js';
 
@@ -98,7 +99,7 @@ export const optionalPartsCheck: Check = async () => {
   ];
 };
 
-export const CHECKS: readonly Check[] = [nodeCheck, foldersCheck, configFileCheck, keysCheck, optionalPartsCheck, serviceCheck];
+export const CHECKS: readonly Check[] = [nodeCheck, foldersCheck, configFileCheck, keysCheck, keyringCheck, storeCheck, optionalPartsCheck, ffmpegCheck, serviceCheck];
 
 export async function runDoctor(ctx: Ctx, opts: { online: boolean; auth: boolean }): Promise<CheckResult[]> {
   const dctx = { ...ctx, online: opts.online || opts.auth, auth: opts.auth };

@@ -6,7 +6,7 @@ export const register: Register = (program, act) => {
   declareJson('doctor', { names: ['name', 'status', 'detail', 'hint'] });
   program
     .command('doctor')
-    .description('check what geo needs: Node, folders and their modes, config, key, service, optional parts')
+    .description('check what geo needs: Node, folders and their modes, config, key, keyring, store, optional parts, ffmpeg, service')
     .option('--online', 'also check the service answers (GET /api/v1/docs: no key is sent)')
     .option('--auth', 'also send the key to GET /api/v1/credits to check it works (free; implies --online)')
     .addHelpText(
@@ -15,8 +15,9 @@ export const register: Register = (program, act) => {
 Each line is ok, warn or FAIL, with a hint for what to do. Checks: the Node version; the config,
 state, data and cache folders (yours, mode 0700: geo never changes a folder's mode itself, the
 hint says how); the config file (JSON, 0600); where the key comes from (masked) and where keys
-are stored; the configured service; the optional parts installed beside geo (sharp, jq, leaflet,
-country borders). Offline by default: nothing is sent unless --online or --auth.
+are stored; whether an OS keyring answers; the store (opens, integrity, results, size); the
+optional parts installed beside geo (sharp, jq, leaflet, country borders); ffmpeg for videos; the
+configured service. Offline by default: nothing is sent unless --online or --auth.
 Exit 0 when nothing failed (warnings included), 1 when something is missing or wrong.
 --json prints the checks as an array of {name, status, detail, hint}.
 
