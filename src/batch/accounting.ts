@@ -22,9 +22,9 @@ export function skippedRecord(s: { path: string; reason: string }): BatchRecord 
 
 export type RecordCounts = Pick<BatchSummary, 'ok' | 'failed' | 'notSent' | 'inFlight' | 'skipped'>;
 
-/** ok + failed + notSent + inFlight + skipped = records. */
-export function countRecords(records: readonly BatchRecord[]): RecordCounts {
-  const c: RecordCounts = { ok: 0, failed: 0, notSent: 0, inFlight: 0, skipped: 0 };
+/** ok + failed + notSent + inFlight + skipped = records; `into` is added to (a batch counts as it goes). */
+export function countRecords(records: readonly BatchRecord[], into: RecordCounts = { ok: 0, failed: 0, notSent: 0, inFlight: 0, skipped: 0 }): RecordCounts {
+  const c = into;
   for (const r of records) {
     if (r.ok) c.ok++;
     else if (r.error?.code === 'not_sent') c.notSent++;

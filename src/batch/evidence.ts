@@ -32,7 +32,8 @@ export class Evidence {
   stored = 0;
   private stdinBytes: Uint8Array | undefined;
 
-  constructor(private readonly ctx: { now: () => number; version: string }, private readonly opts: { store: boolean }) {}
+  /** `keep: false`: nothing is kept per record (a run that prints each line and exports nothing; issue 21). */
+  constructor(private readonly ctx: { now: () => number; version: string }, private readonly opts: { store: boolean; keep?: boolean }) {}
 
   /** The `exif` block: read what EXIF needs of the image again (files are streamed, not held) and compare. */
   readonly exif: ExifHook = async (i) => {
@@ -46,7 +47,7 @@ export class Evidence {
     if (e.type !== 'finished' || !e.stored) return;
     const r = e.record;
     if (e.sentNow && this.opts.store) this.stored++;
-    if (!r.ok || !isResultBody(r.result)) return;
+    if (this.opts.keep === false || !r.ok || !isResultBody(r.result)) return;
     const rec = e.stored.record;
     this.provenance.set(r, { ...rec, ...(isCorroboration(r.exif) ? { exif: r.exif } : {}) });
     const aid = (rec.response.body as { analysis_id?: unknown } | undefined)?.analysis_id;

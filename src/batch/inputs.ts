@@ -38,6 +38,16 @@ export function isUrlInput(s: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
 }
 
+/**
+ * path.join builds its result piece by piece, a rope of V8 cons strings several times the flat
+ * size; a batch keeps every path until it ends, so each is flattened once (issue 21: 100,000
+ * inputs within 200 MB). Converting to a number is what makes V8 flatten a string in place.
+ */
+function flat(s: string): string {
+  void Number(s);
+  return s;
+}
+
 /** Code-point order, not locale order: the same list on every machine. */
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -46,8 +56,9 @@ async function walk(dir: string, out: InputEntry[], skipped: Expanded['skipped']
   for (const d of names) {
     // Hidden entries (.git, .DS_Store, editor droppings) are never evidence.
     if (d.name.startsWith('.')) continue;
-    const full = join(dir, d.name);
-    const shown = join(shownAs, d.name);
+    const full = flat(join(dir, d.name));
+    // A folder named by its absolute path shows each file as its path: one string, held once.
+    const shown = shownAs === dir ? full : flat(join(shownAs, d.name));
     // Symlinked folders are not followed: a link back up the tree would never end.
     if (d.isDirectory()) await walk(full, out, skipped, shown);
     else if (d.isFile() || d.isSymbolicLink()) {

@@ -57,8 +57,6 @@ export interface BatchPlan {
   batch?: string;
   /** The request fields every image is sent with (provenance records keep them). */
   request: Record<string, unknown>;
-  /** --dry-run only. */
-  requests?: RequestPreview[];
 }
 
 export interface PlanInput {
@@ -138,10 +136,10 @@ export function buildPlan(p: PlanInput): BatchPlan {
 /**
  * The requests a run would send, key redacted and image elided (they are what --dry-run prints).
  * Local images are prepared as for sending (metadata removal included: it is local and free), so
- * the preview says what would leave the machine; conversions are described, not run.
+ * the preview says what would leave the machine; conversions are described, not run. One at a
+ * time, as the output asks for them: a dry run of 100,000 images never holds 100,000 previews.
  */
-export async function previewRequests(jobs: Job[], params: BatchParams, baseUrl: string, openKeys: ReadonlyMap<string, string>, opts: UploadOptions): Promise<RequestPreview[]> {
-  const out: RequestPreview[] = [];
+export async function* previewRequests(jobs: Job[], params: BatchParams, baseUrl: string, openKeys: ReadonlyMap<string, string>, opts: UploadOptions): AsyncGenerator<RequestPreview> {
   for (const j of jobs) {
     const s = j.source;
     const sent = s.kind === 'image' && fitsLimit(s.image.size) ? (await outgoingImage(s.image, Boolean(opts.keepMetadata), { hashNow: true })).sent : undefined;
@@ -150,7 +148,7 @@ export async function previewRequests(jobs: Job[], params: BatchParams, baseUrl:
         : s.kind === 'image' ? { image_b64: `<${b64Length(sent?.size ?? s.image.size)} base64 characters elided>` }
           : s.kind === 'convert' ? { image_b64: `<${s.from.toUpperCase()} converted to JPEG when sent; elided>` }
             : { image_b64: `<downscaled to fit 20 MB when sent (from ${b64Length(s.bytes)} characters); elided>` };
-    out.push({
+    yield {
       inputs: j.inputs,
       sha256: j.sha256,
       method: 'POST' as const,
@@ -162,9 +160,8 @@ export async function previewRequests(jobs: Job[], params: BatchParams, baseUrl:
       },
       body: { ...image, ...requestParams(params) },
       ...(sent ? { image: sent } : {}),
-    });
+    };
   }
-  return out;
 }
 
 /** Request fields besides the image, in a stable order (the journal hash depends on it). */

@@ -15,7 +15,7 @@ import { loadSharp } from './convert.js';
 import { Journal } from './journal.js';
 import { Ledger } from './ledger.js';
 import { describeStop } from './outcome.js';
-import { type BatchPlan, type BudgetName, DEFAULT_CONFIRM_THRESHOLD, buildPlan, checkMaxCredits, previewRequests, requestParams } from './plan.js';
+import { type BatchPlan, type BudgetName, type RequestPreview, DEFAULT_CONFIRM_THRESHOLD, buildPlan, checkMaxCredits, previewRequests, requestParams } from './plan.js';
 import { prepareBatch } from './prepare.js';
 import { ProgressMeter, startTicker } from './progress.js';
 import { answerRecord } from './provenance.js';
@@ -91,6 +91,12 @@ export interface BatchOptions {
   keepMetadata?: boolean;
   /** false (--no-store): answers are kept for their claims only, not listed in history or exports. */
   listed?: boolean;
+  /**
+   * false: every record goes out as a 'finished' event and is not kept for the result (records
+   * come back empty; the summary still counts them). What a run printing one line per input uses,
+   * so 100,000 inputs never hold 100,000 answers (issue 21).
+   */
+  keepRecords?: boolean;
   /** Retries shared by the whole batch; default max(10, requests to send). */
   retryBudget?: number;
   /** A video's frames, made in memory (issue 23); `inputs` then names the videos (the journal's command). */
@@ -102,6 +108,8 @@ export interface BatchOptions {
 export interface BatchResult {
   plan: BatchPlan;
   records: BatchRecord[];
+  /** --dry-run: each request as it would be sent, made when read (plan.ts previewRequests). */
+  previews?: AsyncIterable<RequestPreview>;
   summary: BatchSummary;
 }
 
@@ -157,7 +165,6 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     ...(opts.budgetName ? { budgetName: opts.budgetName } : {}),
   });
   if (plan.conversions > 0) await loadSharp(`converting or downscaling ${plan.conversions} image(s)`);
-  if (opts.dryRun) plan.requests = await previewRequests(pending, prep.params, deps.client.baseUrl, new Map([...held.open].map(([id, o]) => [id, o.key])), { keepMetadata: prep.keepMetadata });
   emit({ type: 'plan', plan });
   for (const [id, files] of held.damaged) {
     const job = prep.jobs.find((j) => j.id === id);
@@ -169,22 +176,32 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     inputs, unique: prep.jobs.length, ok: 0, failed: 0, notSent: 0, inFlight: 0, skipped: 0, fromJournal: 0, fromResults: 0, fromOthers: 0, unstored: 0, replayed: 0,
     creditsSpent: 0, retriesUsed: 0, rateLimited: 0, elapsedMs: 0, concurrency: 0, batch: prep.batch, ...(prep.journalPath ? { journal: prep.journalPath } : {}),
   };
-  if (opts.dryRun) return { plan, records: [], summary: { ...summary, elapsedMs: deps.now() - started } };
+  if (opts.dryRun) {
+    // Made as the output reads them (plan.ts): nothing is held for 100,000 inputs.
+    const previews = previewRequests(pending, prep.params, deps.client.baseUrl, new Map([...held.open].map(([id, o]) => [id, o.key])), { keepMetadata: prep.keepMetadata });
+    return { plan, records: [], previews, summary: { ...summary, elapsedMs: deps.now() - started } };
+  }
   await requireConsent(plan, { yes: opts.yes, maxCredits: opts.maxCredits, confirm: deps.confirm, noPrompt: deps.noPrompt });
   // The batch's head, so `--resume ID` can run it again (a --fresh run says from when its answers count).
   store.saveBatch(prep.batch, { ...prep.head, created: new Date(started).toISOString(), ...(opts.fresh ? { fresh_since: new Date(started).toISOString() } : {}) });
   // Inputs skipped while loading are settled before anything is sent: one record each.
+  const keep = opts.keepRecords !== false;
+  const counts = countRecords([]);
   const skipped = prep.skipped.map(skippedRecord);
+  countRecords(skipped, counts);
   for (const record of skipped) {
     meter.recordSkipped(1, false);
     emit({ type: 'finished', record, fromJournal: false, replayed: false });
   }
 
+  /** Each settled job's records (none kept without keepRecords: settled is all it then says). */
   const byId = new Map<string, BatchRecord[]>();
+  const NOT_KEPT: BatchRecord[] = [];
   /** `how`: answered now, by an earlier run of this batch, by a stored result, by another process, or never sent. */
   const settle = async (job: Job, o: JobOutcome, how: SettledHow, reused?: ReusedFrom) => {
     const recs = await recordsFor(job, o, deps.exif);
-    byId.set(job.id, recs);
+    byId.set(job.id, keep ? recs : NOT_KEPT);
+    countRecords(recs, counts);
     if (how === 'not_sent') meter.recordNotSent(recs.length);
     if (how !== 'sent') meter.recordSkipped(recs.length, o.ok);
     else meter.record(recs.length, o.ok, o.credits ?? 0);
@@ -269,7 +286,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   }
   // Duplicates: the k-th input naming an image gets that image's k-th record.
   const seen = new Map<string, number>();
-  const records = [...skipped, ...prep.order.flatMap((o) => {
+  const records = !keep ? [] : [...skipped, ...prep.order.flatMap((o) => {
     const k = seen.get(o.id) ?? 0;
     seen.set(o.id, k + 1);
     const r = byId.get(o.id)?.[k];
@@ -279,7 +296,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     plan,
     records,
     summary: {
-      ...summary, ...countRecords(records), creditsSpent: meter.creditsSpent, retriesUsed: budgetStart - budget.remaining, rateLimited: counters.rateLimited,
+      ...summary, ...counts, creditsSpent: meter.creditsSpent, retriesUsed: budgetStart - budget.remaining, rateLimited: counters.rateLimited,
       elapsedMs: deps.now() - started, concurrency: result.concurrency, ...(result.stopped ? { stopped: result.stopped } : {}),
     },
   };

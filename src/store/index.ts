@@ -185,21 +185,26 @@ export class Store {
   fileHashCache(paths: readonly string[]): { get(path: string, s: FileStamp): FileHash | undefined; put(path: string, s: FileStamp, h: FileHash): void; flush(): void } {
     const known = this.guard(() => fileHashes(this.sql, paths));
     const fresh: Array<{ path: string; stamp: FileStamp } & FileHash> = [];
+    const flush = () => {
+      try {
+        if (fresh.length) saveFileHashes(this.sql, fresh.splice(0));
+      } catch {
+        // Only a cache: the next run hashes these files again.
+      }
+    };
     return {
       get: (path, s) => {
         const r = known.get(path);
         return r && sameStamp(r, s) ? { sha256: r.sha256, kind: r.kind } : undefined;
       },
       put: (path, s, h) => {
-        if (s.ctimeMs < this.opts.now() - RACY_MS) fresh.push({ path, stamp: s, ...h });
+        if (s.ctimeMs >= this.opts.now() - RACY_MS) return;
+        // The five numbers, not the caller's fs.Stats (a batch of 100,000 files would hold them all),
+        // written a thousand at a time (issue 21: memory that does not grow with the batch).
+        fresh.push({ path, stamp: { dev: s.dev, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs }, ...h });
+        if (fresh.length >= 1000) flush();
       },
-      flush: () => {
-        try {
-          if (fresh.length) saveFileHashes(this.sql, fresh.splice(0));
-        } catch {
-          // Only a cache: the next run hashes these files again.
-        }
-      },
+      flush,
     };
   }
 

@@ -41,7 +41,7 @@ function rowsOf(runs: readonly DepthRun[], images: readonly EvalImage[], correct
 
 function dryRunText(plans: readonly BatchPlan[], format: string): string {
   const total = plans.reduce((n, p) => n + p.credits, 0);
-  if (format !== 'table') return JSON.stringify({ plans: plans.map(({ requests: _r, ...p }) => p), credits: total, sent: false }, null, format === 'json' ? 2 : undefined) + '\n';
+  if (format !== 'table') return JSON.stringify({ plans, credits: total, sent: false }, null, format === 'json' ? 2 : undefined) + '\n';
   return [
     ...plans.map((p) => `plan, depth ${p.depth}: ${planLine(p)}`),
     `all depths: up to ${total} credit${total === 1 ? '' : 's'}`,

@@ -1,11 +1,10 @@
 /** Glue for `geo export`: pick the format, select records, write the file (or stdout), streaming. */
-import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import type { Writable } from 'node:stream';
 import type { Handler } from '../types.js';
 import { UsageError } from '../../errors.js';
 import { BINARY_FORMATS } from '../../output/export/index.js';
 import { sanitizeInline } from '../../output/sanitize.js';
+import { writeAll } from '../../output/write-all.js';
 import { chooseFormat, renderRecords, selectRecords } from './run.js';
 
 export const exportResults: Handler = async (ctx, args, opts) => {
@@ -33,11 +32,3 @@ export const exportResults: Handler = async (ctx, args, opts) => {
     warn(`wrote ${count} result${count === 1 ? '' : 's'} to ${out} (${format})`);
   }
 };
-
-/** Chunks to a stream, waiting when it is full: a million results never queue up in memory. */
-async function writeAll(stream: Writable | NodeJS.WritableStream, chunks: Iterable<string | Buffer>): Promise<void> {
-  const w = stream as Writable;
-  for (const chunk of chunks) {
-    if (!w.write(chunk)) await once(w, 'drain');
-  }
-}

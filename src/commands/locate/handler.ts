@@ -16,7 +16,7 @@ import type { Ctx } from '../../context.js';
 import { expandSamples } from '../../local/samples.js';
 import { viewOpts } from '../../output/render.js';
 import { planLine } from '../../output/views/batch.js';
-import { dryRunText } from './dry-run.js';
+import { writeDryRun } from './dry-run.js';
 import { EXPORT_FORMATS, chooseFormat, writeReport } from './exports.js';
 import { ManyOutput } from './many.js';
 import { note, resumeCommand } from './notes.js';
@@ -64,7 +64,10 @@ export const locate: Handler = async (ctx, args, opts) => {
   const b = s.batch;
   if (!s.dryRun && b.resume === undefined && !ctx.resolved().key) await expandInputs(b.inputs, { cwd: resolve('.'), ...(b.fromFile !== undefined ? { fromFile: b.fromFile } : {}) });
   const keepMetadataNotice = b.keepMetadata ? await keptMetadataNotice(s.single ? b.inputs[0] : undefined) : '';
-  const run = await startLocate(ctx, s);
+  // One line per input, nothing exported or reported at the end: records are printed and let go,
+  // so memory does not grow with the batch (issue 21).
+  const streamed = !s.single && !s.dryRun && (format === 'ndjson' || format === 'json') && s.report === undefined;
+  const run = await startLocate(ctx, s, { keep: !streamed });
   if (s.scopeNote !== undefined) warn(s.scopeNote);
   const { client, evidence } = run;
   const resume = (journal: string | undefined) => (journal ? resumeCommand(ctx, journal, s.batch) : undefined);
@@ -87,7 +90,7 @@ export const locate: Handler = async (ctx, args, opts) => {
   }
   if (s.dryRun) {
     const f = (EXPORT_FORMATS as readonly string[]).includes(format) ? 'table' : format;
-    ctx.io.stdout.write(await dryRunText(result.plan, { single: s.single, format: f, view: await viewOpts(ctx), ...(s.batch.maxCredits !== undefined ? { maxCredits: s.batch.maxCredits } : {}) }));
+    await writeDryRun(ctx.io.stdout, result.plan, result.previews, { single: s.single, format: f, view: await viewOpts(ctx), ...(s.batch.maxCredits !== undefined ? { maxCredits: s.batch.maxCredits } : {}) });
     return;
   }
   try {

@@ -39,6 +39,8 @@ export class ManyOutput {
   private readonly lines: boolean;
   private readonly banner: () => void;
   private reusedNotes = 0;
+  /** Answers below --min-confidence, counted as they finish (the records may not be kept). */
+  private below = 0;
   private othersNotes = 0;
   private tenth = 0;
 
@@ -81,6 +83,7 @@ export class ManyOutput {
         return this.live.note(`stopping: ${describeStop(e.stop)}; ${e.stop.reason === 'cancelled' ? 'requests in flight are abandoned and may still be charged' : 'requests in flight finish and are recorded'}`);
       case 'finished':
         this.banner();
+        if (this.o.minConfidence !== undefined && e.record.ok && isResultBody(e.record.result) && e.record.result.confidence < this.o.minConfidence) this.below++;
         // One note per reused input for the first few; a folder of hundreds gets the summary's count.
         if (e.reused && ++this.reusedNotes <= REUSE_NOTES) this.live.note(this.reusedNotes < REUSE_NOTES ? fromResultsNote(e.reused, e.record.input) : 'more inputs answered from your results, not charged: the summary counts them');
         if (e.fromOthers && ++this.othersNotes <= REUSE_NOTES) this.live.note(this.othersNotes < REUSE_NOTES ? fromOthersNote(e.record.input) : 'more inputs answered by another geo process, not charged here: the summary counts them');
@@ -119,9 +122,8 @@ export class ManyOutput {
   /** The summary on stderr and the exit code (7 for failures, 3-6/130 for a stop, 8 below --min-confidence). */
   close(result: BatchResult): void {
     const { ctx, o } = this;
-    const { records, summary } = result;
-    const min = o.minConfidence;
-    const below = min === undefined ? 0 : records.filter((r) => r.ok && isResultBody(r.result) && r.result.confidence < min).length;
+    const { summary } = result;
+    const below = this.below;
     if (!ctx.globals.quiet) {
       const { stopped, ...counts } = summary;
       const resume = o.resume(summary.journal ?? summary.batch);

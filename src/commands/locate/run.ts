@@ -32,17 +32,20 @@ export interface LocateRun {
   client: BatchClient;
   evidence: Evidence;
   account?: string;
+  /** Keep every record for the end (a table, an export, a report); false when each is printed and let go. */
+  keep: boolean;
 }
 
 /**
  * The client and the evidence engine of a run, before anything is read or sent. The account is
  * settled here, so a key that cannot be read (a locked keyring) stops the run before its first input.
  */
-export async function startLocate(ctx: Ctx, s: LocateSettings): Promise<LocateRun> {
+export async function startLocate(ctx: Ctx, s: LocateSettings, opts: { keep?: boolean } = {}): Promise<LocateRun> {
   const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
   const account = await ctx.account();
-  const evidence = new Evidence(ctx, { store: s.store && !s.dryRun });
-  return { settings: s, client, evidence, ...(account !== undefined ? { account } : {}) };
+  const keep = opts.keep !== false;
+  const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, keep });
+  return { settings: s, client, evidence, keep, ...(account !== undefined ? { account } : {}) };
 }
 
 export interface LocateDeps {
@@ -77,7 +80,7 @@ export async function runLocate(ctx: Ctx, run: LocateRun, deps: LocateDeps): Pro
       ...deps.consent,
       ...(deps.tickMs !== undefined ? { tickMs: deps.tickMs } : {}),
     },
-    { ...run.settings.batch, ...(run.settings.store ? {} : { listed: false }) },
+    { ...run.settings.batch, ...(run.settings.store ? {} : { listed: false }), ...(run.keep ? {} : { keepRecords: false }) },
     );
   } finally {
     release();

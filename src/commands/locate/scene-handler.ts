@@ -13,7 +13,7 @@ import { formatOutput, viewOpts } from '../../output/render.js';
 import { sanitizeJsonText } from '../../output/sanitize.js';
 import { planLine } from '../../output/views/batch.js';
 import { sceneView } from '../../output/views/scene.js';
-import { dryRunText } from './dry-run.js';
+import { collectPreviews, writeDryRun } from './dry-run.js';
 import { EXPORT_FORMATS, chooseFormat } from './exports.js';
 import { sceneExport, writeSceneReport } from './scene-exports.js';
 import { ManyOutput } from './many.js';
@@ -36,17 +36,21 @@ function sceneFlags(scene: SceneSettings): string[] {
 }
 
 /** --dry-run: the plan, the frames that would be sent (time, why, sha256) and those dropped, each request. */
-async function dryRun(ctx: Ctx, res: SceneResult, format: string, maxCredits: number | undefined): Promise<string> {
+async function dryRun(ctx: Ctx, res: SceneResult, format: string, maxCredits: number | undefined): Promise<void> {
   const view = await viewOpts(ctx);
   const frames = res.scene.frames.map((f) => ({ index: f.index, input: f.input, ...(f.t_s !== undefined ? { t_s: f.t_s, why: f.why } : {}) }));
   if (format === 'json' || format === 'ndjson') {
-    return formatOutput({ data: { ...res.batch.plan, frames, dropped: res.scene.dropped, sent: false }, human: () => '' }, 'json', view);
+    // A clip's frames are few (--max-frames): its requests fit in the one object.
+    const requests = await collectPreviews(res.batch.previews);
+    ctx.io.stdout.write(await formatOutput({ data: { ...res.batch.plan, requests, frames, dropped: res.scene.dropped, sent: false }, human: () => '' }, 'json', view));
+    return;
   }
   const lines = res.scene.kind === 'video'
     ? [`frames that would be sent (${frames.length}):`, ...res.scene.frames.map((f) => `  #${f.index}  ${(f.t_s ?? 0).toFixed(3)} s  ${f.why ?? ''}`), ...res.scene.dropped.map((d) => `  -   ${d.t_s.toFixed(3)} s  not sent: ${d.why === 'duplicate' ? `near-duplicate of #${d.of ?? '?'}` : 'over --max-frames'}`), '']
     : [];
   const noun = res.scene.kind === 'video' ? 'frame' : 'photo';
-  return lines.join('\n') + (await dryRunText(res.batch.plan, { single: false, format: 'table', view, noun, ...(maxCredits !== undefined ? { maxCredits } : {}) }));
+  ctx.io.stdout.write(lines.join('\n'));
+  await writeDryRun(ctx.io.stdout, res.batch.plan, res.batch.previews, { single: false, format: 'table', view, noun, ...(maxCredits !== undefined ? { maxCredits } : {}) });
 }
 
 export async function locateScene(ctx: Ctx, scene: SceneSettings, opts: Record<string, unknown>): Promise<void> {
@@ -76,7 +80,7 @@ export async function locateScene(ctx: Ctx, scene: SceneSettings, opts: Record<s
     await out.stop();
   }
   if (s.dryRun) {
-    ctx.io.stdout.write(await dryRun(ctx, res, format, s.batch.maxCredits));
+    await dryRun(ctx, res, format, s.batch.maxCredits);
     return;
   }
   const records = run.evidence.recordsFor(res.batch.records);
