@@ -118,10 +118,28 @@ export async function loadJobs(
   entries: InputEntry[],
   opts: LoadOptions,
 ): Promise<{ jobs: Job[]; order: Array<{ input: string; id: string }>; skipped: Array<{ path: string; reason: string }> }> {
-  // Hash a few files at once (disk and hashing overlap), then assemble in input order.
-  const loaded: Array<Awaited<ReturnType<typeof loadOne>> | undefined> = new Array(entries.length);
+  // Hash a few files at once (disk and hashing overlap), assembled in input order as they finish:
+  // what a lane loaded is let go once it is a job, so 100,000 inputs are not held twice (issue 21).
+  const loaded: Array<Awaited<ReturnType<typeof loadOne>> | null | undefined> = new Array(entries.length);
   // By entry index, so the skipped come out in input order however the lanes finish.
   const skippedAt: Array<{ path: string; reason: string } | undefined> = new Array(entries.length);
+  const jobs = new Map<string, Job>();
+  const order: Array<{ input: string; id: string }> = [];
+  let assembled = 0;
+  const assemble = () => {
+    for (; assembled < entries.length && loaded[assembled] !== undefined; assembled++) {
+      const one = loaded[assembled];
+      const input = entries[assembled]!.input;
+      loaded[assembled] = null;
+      if (!one) continue;
+      order.push({ input, id: one.id });
+      const j = jobs.get(one.id);
+      if (j) {
+        j.inputs.push(input);
+        j.paths.push(one.path);
+      } else jobs.set(one.id, { id: one.id, sha256: one.sha256, inputs: [input], source: one.source, paths: [one.path] });
+    }
+  };
   let next = 0;
   const lane = async () => {
     for (let i = next++; i < entries.length; i = next++) {
@@ -132,22 +150,12 @@ export async function loadJobs(
         if (!(e.kind === 'path' && e.walked && err instanceof UsageError)) throw err;
         const reason = err.message.replace(e.path, '').replace(/^[:\s]+/, '') || err.message;
         skippedAt[i] = { path: e.input, reason: err.hint ? `${reason} (${err.hint})` : reason };
+        loaded[i] = null;
       }
+      assemble();
     }
   };
   await Promise.all(Array.from({ length: Math.min(8, entries.length) }, lane));
-  const jobs = new Map<string, Job>();
-  const order: Array<{ input: string; id: string }> = [];
-  for (const [i, e] of entries.entries()) {
-    const one = loaded[i];
-    if (!one) continue;
-    order.push({ input: e.input, id: one.id });
-    const j = jobs.get(one.id);
-    if (j) {
-      j.inputs.push(e.input);
-      j.paths.push(one.path);
-    } else jobs.set(one.id, { id: one.id, sha256: one.sha256, inputs: [e.input], source: one.source, paths: [one.path] });
-  }
   return { jobs: [...jobs.values()], order, skipped: skippedAt.filter((s) => s !== undefined) };
 }
 
