@@ -34,6 +34,11 @@ export class Evidence {
 
   constructor(private readonly ctx: { now: () => number; version: string }, private readonly opts: { store: boolean }) {}
 
+  /** The size of what this run read from stdin (`geo locate -`), once an answer for it came back. */
+  get stdinSize(): number | undefined {
+    return this.stdinBytes?.length;
+  }
+
   /** The `exif` block: read what EXIF needs of the image again (files are streamed, not held) and compare. */
   readonly exif: ExifHook = async (i) => {
     if (i.input === '-' && i.bytes) this.stdinBytes = i.bytes;
