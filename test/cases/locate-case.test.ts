@@ -6,7 +6,7 @@
  * and ends the command with exit 1, saying so.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -106,6 +106,26 @@ describe('geo locate --case', () => {
     expect(r.stderr).toMatch(/error: 1 custody entry of case lc_\w+ could not be appended \(see above\); the answers themselves are stored — hint: geo history shows them/);
     expect(dbRows(data, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 1 }]);
     expect(custodyLines(data, id)).toHaveLength(1);
+  });
+});
+
+describe('geo export --case', () => {
+  it('exports the case\'s results and logs the file with its sha256; an unknown case writes nothing', async () => {
+    const { data, run, id } = await withCase();
+    await run(['locate', PARIS, TOKYO, '--case', id]);
+    await run(['locate', FIXTURES + 'sydney.jpg']);
+    const out = join(tmp(), 'case.geojson');
+    const r = await run(['export', '--case', 'Harbour fire', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).features.filter((f: { properties: { role: string } }) => f.properties.role === 'estimate')).toHaveLength(2);
+    expect(custodyOf(data, id).at(-1)!.data).toEqual({ file: { kind: 'export', format: 'geojson', path: out, sha256: sha(readFileSync(out)), size: statSync(out).size } });
+    const piped = await run(['export', '--case', id, '--format', 'csv']);
+    expect(custodyOf(data, id).at(-1)!.data.file).toMatchObject({ format: 'csv', path: '-', sha256: sha(piped.stdoutBytes!) });
+    const none = join(tmp(), 'none.kml');
+    const bad = await run(['export', '--case', 'Nobody', '--out', none]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: no local case "Nobody"/);
+    expect(existsSync(none)).toBe(false);
   });
 });
 

@@ -93,7 +93,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
   },
   docs: leaf('the HTML API documentation', ['--open', '--html=']),
   sandbox: leaf('run the local reference server', ['--host=', '--port=', '--latency=', '--rate-limit=', '--rate-window=', '--rate-algorithm=', '--faults=', '--seed=', '--truth=', '--truth-error=']),
-  export: { ...leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--include-sandbox', '--out='], 'files'), formats: ['geojson', 'kml', 'kmz', 'csv', 'json', 'ndjson', 'html'] },
+  export: { ...leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--include-sandbox', '--out=', '--case='], 'files'), formats: ['geojson', 'kml', 'kmz', 'csv', 'json', 'ndjson', 'html'] },
   eval: leaf('accuracy and calibration on images with a known position', [
     '--depth=', '--effort=', '--truth=', '--correct-within=', '--from=', '--from-file=', '--concurrency=', '--fresh', '--downscale', '--keep-metadata',
     '--dry-run', '--max-credits=', '--report=', '--no-store', '--case=', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=',
