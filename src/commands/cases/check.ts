@@ -7,22 +7,11 @@
 import { type CustodyEntry, parseEntry, sha256Hex } from '../../local/custody.js';
 import { type ChainReport, describeBroken, verifyChain } from '../../local/custody-verify.js';
 import { sha256File } from '../../local/files.js';
+import type { CaseVerifyView } from '../../output/views/case-show.js';
 import type { CaseRow, Store } from '../../store/index.js';
 
-export interface CaseReport {
-  case: { id: string; name: string };
-  ok: boolean;
-  /** The chain, when it verified: its entries and head. */
-  custody?: { entries: number; head: string };
-  /** Linked results whose raw answer the log received and linked. */
-  answers: number;
-  /** Files written for the case that still have the sha256 logged. */
-  files: number;
-  /** One line per failure, naming the entry or result. */
-  failures: string[];
-  /** Files the log names that are gone (moved or deleted): not checked, not a failure. */
-  notes: string[];
-}
+/** What verifyCase found: the view's shape (output/views/case-show.ts). */
+export type CaseReport = CaseVerifyView;
 
 /** The case's chain, pinned to what the store kept at the last append. */
 export async function caseChain(store: Store, c: CaseRow): Promise<ChainReport> {

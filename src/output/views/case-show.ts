@@ -29,14 +29,19 @@ export interface CaseShow {
   custody: { entries: number; verified: boolean; head?: string; broken?: string };
 }
 
-/** What `geo cases verify <case>` found (commands/cases/check.ts CaseReport). */
+/** What `geo cases verify <case>` found (commands/cases/check.ts). */
 export interface CaseVerifyView {
   case: { id: string; name: string };
   ok: boolean;
+  /** The chain, when it verified: its entries and head. */
   custody?: { entries: number; head: string };
+  /** Linked results whose raw answer the log received and linked. */
   answers: number;
+  /** Files written for the case that still have the sha256 logged. */
   files: number;
+  /** One line per failure, naming the entry or result. */
   failures: string[];
+  /** Files the log names that are gone (moved or deleted): not checked, not a failure. */
   notes: string[];
 }
 

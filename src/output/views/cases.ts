@@ -9,13 +9,8 @@ import { renderTable } from '../table.js';
 export type Where = 'both' | 'service' | 'local';
 
 /** One row of `geo cases list` (commands/cases/listing.ts): the service's Case fields as received, where it is, the local facts. */
-export interface ListedCase {
-  id: string;
-  name: string;
-  description: string;
+export interface ListedCase extends Case {
   teamId: string | null;
-  createdAt: string;
-  updatedAt: string;
   where: Where;
   /** geo's id for the case when it is recorded here (what --case takes, as does the service's id). */
   local_id: string | null;
