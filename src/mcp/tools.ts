@@ -67,7 +67,7 @@ async function casesList(t: ToolCtx, raw: unknown): Promise<ToolResult> {
   const a = parseArgs(CASES_LIST(), raw);
   const res = await runList(t.ctx, { ...(a.team !== undefined ? { team: a.team } : {}), ...(a.limit !== undefined ? { limit: String(a.limit) } : {}) });
   const names = res.cases.map((c) => `${c.id} ${c.name} (${c.where})`);
-  return { text: [count(names.length, 'case'), ...names, ...(res.note ? [res.note] : [])].join('\n'), data: { success: true, data: res.cases } };
+  return { text: [count(names.length, 'case'), ...names, ...(res.note ? [res.note] : [])].join('\n'), data: res.body };
 }
 
 async function casesCreate(t: ToolCtx, raw: unknown): Promise<ToolResult> {

@@ -26,7 +26,7 @@ describe('geo cases create', () => {
     const r = await as('orca_sandbox_pro')(['cases', 'create', '--name', 'Tty case', '--description', 'd', '--team', 't'], { tty: true });
     expect(r.code).toBe(0);
     expect(stripAnsi(r.stdout)).toMatch(/name\s+Tty case/);
-    expect(r.stderr).toMatch(/^Created case case_\S+ \(recorded here as lc_[0-9a-f]{12}\)\n$/);
+    expect(r.stderr).toMatch(/^Created case case_\S+\nRecorded here as lc_[0-9a-f]{12}\n$/);
   });
 
   it.each([

@@ -5,7 +5,7 @@
  * reachable service, the local cases are listed alone, with a note saying why.
  */
 import type { ApiResponse } from '../../api/client.js';
-import { ApiError, NetworkError, TimeoutError } from '../../api/errors.js';
+import { NetworkError, TimeoutError } from '../../api/errors.js';
 import type { CaseList } from '../../api/schemas.js';
 import { MissingKeyError } from '../../errors.js';
 import { describe } from '../../output/errors.js';
@@ -13,19 +13,23 @@ import type { CaseRow } from '../../store/index.js';
 import type { ListedCase } from '../../output/views/cases.js';
 
 export interface CaseListing {
+  /** What --json prints: the service's body as received, its `data` the merged list (or {success, data} offline). */
+  body: Record<string, unknown>;
   cases: ListedCase[];
   deviations: string[];
   /** Why the service's cases are not in the list (no key, unreachable). */
   note?: string;
 }
 
-/** Failures that leave the local list standing: no key, no connection, no answer, a 5xx. Refusals (401, 402, 403) are the command's. */
+/**
+ * Failures that leave the local list standing: no key, no connection, no answer. What the service
+ * answered (a refusal, a 5xx after retries, an unreadable body) is the command's failure, as before.
+ */
 export function offline(err: unknown): boolean {
-  return err instanceof MissingKeyError || err instanceof NetworkError || err instanceof TimeoutError || (err instanceof ApiError && err.status >= 500);
+  return err instanceof MissingKeyError || err instanceof NetworkError || err instanceof TimeoutError;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 function localOnly(c: CaseRow): ListedCase {
   return {
@@ -39,17 +43,15 @@ export function mergeCases(service: ApiResponse<CaseList> | undefined, serviceId
   const mine = new Map(local.filter((c) => c.service === serviceId && c.service_id !== null).map((c) => [c.service_id!, c]));
   const shown = new Set<string>();
   const items = service && Array.isArray(service.data?.data) ? service.data.data.filter(isObject) : [];
-  const cases: ListedCase[] = items.map((c) => {
-    const here = mine.get(str(c.id));
+  // Each service case as received (its values untouched, deviations included), and where it is.
+  const cases = items.map((c) => {
+    const here = typeof c.id === 'string' ? mine.get(c.id) : undefined;
     if (here) shown.add(here.id);
-    const team = (c as Record<string, unknown>).teamId;
-    return {
-      ...c, id: str(c.id), name: str(c.name), description: str(c.description), teamId: typeof team === 'string' ? team : null, createdAt: str(c.createdAt), updatedAt: str(c.updatedAt),
-      where: here ? 'both' : 'service', local_id: here?.id ?? null, results: here ? here.results : null,
-    };
+    return { ...c, where: here ? 'both' : 'service', local_id: here?.id ?? null, results: here ? here.results : null } as ListedCase;
   });
   for (const c of local) if (!shown.has(c.id)) cases.push(localOnly(c));
-  return { cases, deviations: service?.deviations ?? [], ...(note !== undefined ? { note } : {}) };
+  const received = service && isObject(service.data) ? service.data : { success: true };
+  return { body: { ...received, data: cases }, cases, deviations: service?.deviations ?? [], ...(note !== undefined ? { note } : {}) };
 }
 
 /** "no API key is configured", "the service could not be reached: …": why only local cases are listed. */

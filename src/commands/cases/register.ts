@@ -46,8 +46,8 @@ ${SANDBOX_NOTE}
       'after',
       `
 Without a key, or when the service cannot be reached, the local cases are listed alone, with a
-note on stderr. RESULTS: results linked here. --json: {"success": true, "data": [...]}, each case
-with where, local_id and results.
+note on stderr. RESULTS: results linked here. --json: the service's body as received, each case
+in data with where, local_id and results added, the local-only cases after them.
 ${SANDBOX_NOTE}
   $ geo --sandbox cases list
   $ geo --sandbox cases ls --team team_123 --limit 10

@@ -86,9 +86,10 @@ export async function runCreate(ctx: Ctx, opts: CreateOptions): Promise<Created>
     if (!refused && !mayExist(err)) throw err;
     const why = describe(err).message;
     const row = recordCase(ctx, { ...local, note: refused ? `the service could not be reached (${why})` : `the service's answer was lost (${why}): the case may exist there` });
+    if (refused) throw new ServiceAnswerError(`the case was recorded on this machine only, as ${row.id}: the service could not be reached (${why})`, `use it as it is (--case ${row.id}); create it on the service later`);
     throw new ServiceAnswerError(
-      `the case was recorded on this machine only, as ${row.id}: ${refused ? 'the service could not be reached' : 'its outcome on the service is unknown'} (${why})`,
-      `use it as it is (--case ${row.id}); ${refused ? 'create it on the service later' : 'check `geo cases list` before creating it on the service again'}`,
+      `the case was sent, but its outcome is unknown: ${why}; it was recorded on this machine only, as ${row.id}`,
+      `the case may exist: check \`geo cases list\` before creating it again; meanwhile use it here (--case ${row.id})`,
     );
   }
   const id = (res.data as { id?: unknown } | undefined)?.id;
