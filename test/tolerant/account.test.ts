@@ -28,7 +28,7 @@ interface AccountCase {
 
 const CREATE = ['cases', 'create', '--name', 'Harbour fire', '--no-input'];
 /** What `geo cases list --json` prints for this service body when nothing is recorded locally. */
-const listed = (body: { data?: object[] }) => JSON.stringify({ ...body, data: (body.data ?? []).map((c) => ({ ...c, where: 'service', local_id: null, results: null })) }, null, 2);
+const listed = (body: { success: boolean; data?: object[] }) => JSON.stringify({ ...body, data: (body.data ?? []).map((c) => ({ ...c, where: 'service', local_id: null, results: null })) }, null, 2);
 
 const CASES: AccountCase[] = [
   { name: 'credits: balance as a string', route: 'credits', argv: ['credits'], answer: ok({ ...CREDITS, data: { ...CREDITS.data, balance: '500' } }), exit: 0, warn: [/data\.balance: .*got "500"/], table: /balance\s+"500"/ },
