@@ -35,6 +35,11 @@ export class Evidence {
   /** `keep: false`: nothing is kept per record (a run that prints each line and exports nothing; issue 21). */
   constructor(private readonly ctx: { now: () => number; version: string }, private readonly opts: { store: boolean; keep?: boolean }) {}
 
+  /** The size of what this run read from stdin (`geo locate -`), once an answer for it came back. */
+  get stdinSize(): number | undefined {
+    return this.stdinBytes?.length;
+  }
+
   /** The `exif` block: read what EXIF needs of the image again (files are streamed, not held) and compare. */
   readonly exif: ExifHook = async (i) => {
     if (i.input === '-' && i.bytes) this.stdinBytes = i.bytes;

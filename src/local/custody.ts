@@ -21,14 +21,21 @@ export const GENESIS = '0'.repeat(64);
 
 /** What each event records. Sizes are bytes; every sha256 is lowercase hex. */
 export interface CustodyEvents {
-  /** The case, as geo records it locally; `service` is the origin it was also created on, if any. */
-  case_created: { case: { id: string; name: string; description?: string; team?: string; service?: string } };
+  /** The case, as geo records it locally; `service` and `service_id`: the service it was also created on, and its id there. */
+  case_created: { case: { id: string; name: string; description?: string; team?: string; service?: string; service_id?: string } };
   /** An original file as read: its path as given, its sha256 and size. */
   input_hashed: { input: { path: string; sha256: string; size: number } };
-  /** What was sent: the sha256 and size of the bytes after metadata removal, and the request fields (no image). */
-  request_sent: { request: { input_sha256: string; sha256: string; size: number; fields: Record<string, unknown>; service: string; idempotency_key: string } };
-  /** The answer: sha256 and size of the raw body as received, the service origin, the analysis id. */
-  answer_received: { answer: { sha256: string; size: number; status: number; service: string; analysis_id: string | null; request_id?: string; sandbox: boolean } };
+  /**
+   * What was sent: the sha256 and size of the bytes after metadata removal, and the request fields
+   * (no image). An https URL has no sha256 or size (the service fetched it; `fields.image_url` names it).
+   */
+  request_sent: { request: { input_sha256: string; sha256?: string; size?: number; fields: Record<string, unknown>; service: string; idempotency_key: string } };
+  /**
+   * The answer: sha256 and size of the raw body as received, the service origin, the analysis id.
+   * `stored_at`: the answer was received earlier and taken from the store (a result already paid for,
+   * linked with `geo cases link` or reused by a run with --case); absent when it arrived just now.
+   */
+  answer_received: { answer: { sha256: string; size: number; status: number; service: string; analysis_id: string | null; request_id?: string; sandbox: boolean; stored_at?: string } };
   /** A result (an answer to an input) linked to the case. */
   result_linked: { result: { input_sha256: string; answer_sha256: string; analysis_id: string | null } };
   /** An export or report file written: its format, path, sha256 and size. */

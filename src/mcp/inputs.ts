@@ -35,6 +35,7 @@ export const LOCATE = () =>
     every: z.optional(z.number().check(z.gt(0), z.lte(3600), z.describe('video: at least one frame every this many seconds (default 10)'))),
     max_frames: z.optional(z.int().check(z.gte(1), z.lte(100), z.describe('video: frames sent at most, spread over the clip (default 12); each costs the depth\'s credits'))),
     agree_km: z.optional(z.number().check(z.gt(0), z.lte(20_000), z.describe('answers this close (great-circle) agree (default 25)'))),
+    case: z.optional(nonEmpty('a local case (its id or name, from geo cases create): each result is linked to it and logged in its custody log; an unknown case is refused before anything is sent')),
   });
 
 export const INSPECT = () => z.strictObject({ files: z.array(text('an image file, or sample:NAME')).check(z.minLength(1)) });

@@ -12,7 +12,7 @@ import type { BatchEvent, BatchRecord } from '../batch/types.js';
 import { UsageError } from '../errors.js';
 import { isResultBody } from '../local/store.js';
 import { mapLinks } from '../output/maps.js';
-import { type LocateSettings, type SceneSettings, parseLocate, runLocate, runScene, sceneOf, startLocate } from '../commands/locate/run.js';
+import { type LocateRun, type LocateSettings, type SceneSettings, parseLocate, runLocate, runScene, sceneOf, startLocate } from '../commands/locate/run.js';
 import { RefusedError } from './guards.js';
 import { LOCATE, parseArgs } from './inputs.js';
 import type { ToolCtx, ToolResult } from './tool.js';
@@ -59,6 +59,7 @@ export async function locateTool(t: ToolCtx, raw: unknown): Promise<ToolResult> 
     ...(sc?.captured_at !== undefined ? { capturedAt: sc.captured_at } : {}),
     ...(a.batch_id !== undefined ? { batchId: a.batch_id } : {}),
     ...(a.downscale ? { downscale: true } : {}),
+    ...(a.case !== undefined ? { case: a.case } : {}),
   };
   const sceneOpts = { ...opts, ...(a.together ? { together: true } : {}), ...(a.every !== undefined ? { every: String(a.every) } : {}), ...(a.max_frames !== undefined ? { maxFrames: String(a.max_frames) } : {}), ...(a.agree_km !== undefined ? { agreeKm: String(a.agree_km) } : {}) };
   const scene = await sceneOf(named, sceneOpts, () => undefined); // the MCP tool takes no --resume
@@ -104,20 +105,33 @@ export async function locateTool(t: ToolCtx, raw: unknown): Promise<ToolResult> 
       };
     });
     const stopped = summary.stopped ? `; stopped: ${summary.stopped.reason}` : '';
+    const kase = await caseOutcome(run, t.log);
     const text = [
       ...records.map((r) => line(r, run.evidence.files.get(r))),
       `credits: ${spent} spent by this call (plan up to ${plan.credits}; ${plan.fromJournal + plan.fromResults} answered free from earlier runs)${left !== undefined ? `, ${left} left of --max-credits` : ''}${stopped}`,
+      ...(kase ? [kase.text] : []),
     ].join('\n');
     const data = {
       results,
       credits: { spent, planned: plan.credits, depth: plan.depth, per_image: plan.costPerImage, ...(left !== undefined ? { left_this_run: left } : {}) },
       ...(summary.stopped ? { stopped: summary.stopped.reason } : {}),
+      ...(kase ? { case: kase.data } : {}),
     };
     // One failure with nothing to show is the call's failure, with its own hint.
     const first = records.length === 1 && !records[0]!.ok ? how.get(records[0]!)?.cause : undefined;
     if (first !== undefined) throw first;
-    return { text, data, isError: records.every((r) => !r.ok) };
+    return { text, data, isError: records.every((r) => !r.ok) || kase?.failed === true };
   });
+}
+
+/** --case's outcome for the agent: which case, how many results were linked, and any custody entry that could not be appended. */
+async function caseOutcome(run: LocateRun, log: (l: string) => void): Promise<{ text: string; data: Record<string, unknown>; failed: boolean } | undefined> {
+  const c = run.custody;
+  if (!c) return undefined;
+  const error = await c.close(log);
+  const failures = await c.done();
+  const text = `case ${c.kase.id} (${c.kase.name}): ${c.linked} result${c.linked === 1 ? '' : 's'} linked${error ? `; ${error.message}` : ''}`;
+  return { text, data: { id: c.kase.id, name: c.kase.name, linked: c.linked, custody_failures: failures }, failed: error !== undefined };
 }
 
 /**
@@ -149,7 +163,8 @@ async function sceneTool(t: ToolCtx, scene: SceneSettings, s: LocateSettings): P
       ...res.scene.clusters.slice(1).map((k) => `also #${k.rank}: ${k.place || 'a place'} (${k.lat}, ${k.lng}); ${k.agree} of ${k.of} ${unit}`),
       `credits: ${spent} spent by this call (plan up to ${plan.credits}; ${plan.fromJournal + plan.fromResults} answered free from earlier runs)`,
     ].join('\n');
-    const data = { scene: res.scene, map_links: c ? mapLinks(c.lat, c.lng) : [], credits: { spent, planned: plan.credits, depth: plan.depth, per_image: plan.costPerImage } };
-    return { text, data, isError: c === null };
+    const kase = await caseOutcome(run, t.log);
+    const data = { scene: res.scene, map_links: c ? mapLinks(c.lat, c.lng) : [], credits: { spent, planned: plan.credits, depth: plan.depth, per_image: plan.costPerImage }, ...(kase ? { case: kase.data } : {}) };
+    return { text: kase ? `${text}\n${kase.text}` : text, data, isError: c === null || kase?.failed === true };
   });
 }

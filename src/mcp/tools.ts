@@ -66,15 +66,15 @@ async function analyses(t: ToolCtx, raw: unknown): Promise<ToolResult> {
 async function casesList(t: ToolCtx, raw: unknown): Promise<ToolResult> {
   const a = parseArgs(CASES_LIST(), raw);
   const res = await runList(t.ctx, { ...(a.team !== undefined ? { team: a.team } : {}), ...(a.limit !== undefined ? { limit: String(a.limit) } : {}) });
-  const names = listOf(res.data).map((c) => (isObject(c) ? `${String(c.id)} ${String(c.name)}` : '')).filter(Boolean);
-  return { text: [count(names.length, 'case'), ...names].join('\n'), data: res.data };
+  const names = res.cases.map((c) => `${c.id} ${c.name} (${c.where})`);
+  return { text: [count(names.length, 'case'), ...names, ...(res.note ? [res.note] : [])].join('\n'), data: res.body };
 }
 
 async function casesCreate(t: ToolCtx, raw: unknown): Promise<ToolResult> {
   const a = parseArgs(CASES_CREATE(), raw);
   const res = await runCreate(t.ctx, { name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), ...(a.team !== undefined ? { team: a.team } : {}) });
-  const c: Record<string, unknown> = isObject(res.data) ? res.data : {};
-  return { text: `created case ${String(c.id)} (${String(c.name)})`, data: c };
+  const c: Record<string, unknown> = res.service && isObject(res.service.data) ? res.service.data : {};
+  return { text: `created case ${String(c.id)} (${String(c.name)}), recorded here as ${res.local.id}`, data: { ...c, local_id: res.local.id } };
 }
 
 async function history(t: ToolCtx, raw: unknown): Promise<ToolResult> {
@@ -118,14 +118,14 @@ export function tools(readOnly: boolean): Tool[] {
   const all: Tool[] = [
     {
       name: 'locate', title: 'Locate images', readOnly: false, idempotent: true, openWorld: true, inputSchema: jsonSchema(LOCATE()), run: locateTool,
-      description: 'Estimate where photos were taken (Visual Geolocation API). Costs credits: depth 1 = 1, 2 = 2, 3 = 10 per image; an image already answered (same bytes and request) is reused free. Returns per input the API result, the EXIF check (the photo\'s own GPS against the estimate: an independent witness, since images are sent without their metadata), where the result is stored (stored_result) and map links.',
+      description: 'Estimate where photos were taken (Visual Geolocation API). Costs credits: depth 1 = 1, 2 = 2, 3 = 10 per image; an image already answered (same bytes and request) is reused free. Returns per input the API result, the EXIF check (the photo\'s own GPS against the estimate: an independent witness, since images are sent without their metadata), where the result is stored (stored_result) and map links. With case (a local case), each result is linked to it and logged in its custody log.',
     },
     { name: 'inspect', title: 'Inspect image files', readOnly: true, idempotent: true, openWorld: false, inputSchema: jsonSchema(INSPECT()), run: inspect, description: 'Offline and free: sha256, type, size, dimensions, EXIF GPS/time/camera and the offline place name of the GPS point. Nothing is sent.' },
     { name: 'credits', title: 'Credit balance', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(NONE()), run: credits, description: 'The account\'s credits: balance, api_balance, total_available, purchased, used. Free.' },
     { name: 'usage', title: 'Usage snapshot', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(NONE()), run: usage, description: 'Meter status, overage mode and access lifecycle, as the service sends them. Free.' },
     { name: 'analyses', title: 'Saved analyses', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(ANALYSES()), run: analyses, description: 'The account\'s saved analyses, searchable by neighbourhood, city or filename. Free.' },
-    { name: 'cases_list', title: 'List cases', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(CASES_LIST()), run: casesList, description: 'Investigation cases (pro and enterprise keys). Free.' },
-    { name: 'cases_create', title: 'Create a case', readOnly: false, idempotent: false, openWorld: true, inputSchema: jsonSchema(CASES_CREATE()), run: casesCreate, description: 'Create an investigation case (pro and enterprise keys). Not idempotent: if the outcome is unknown, list the cases before creating it again.' },
+    { name: 'cases_list', title: 'List cases', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(CASES_LIST()), run: casesList, description: 'Investigation cases, the service\'s (pro and enterprise keys) and the local ones, each with where (both, service or local). Free.' },
+    { name: 'cases_create', title: 'Create a case', readOnly: false, idempotent: false, openWorld: true, inputSchema: jsonSchema(CASES_CREATE()), run: casesCreate, description: 'Create an investigation case (pro and enterprise keys), recorded locally too (local_id) with its custody log begun. Not idempotent: if the outcome is unknown, list the cases before creating it again.' },
     { name: 'history', title: 'Stored results', readOnly: true, idempotent: true, openWorld: false, inputSchema: jsonSchema(HISTORY()), run: history, description: 'Results already paid for, from the local provenance store, newest first; with `ref`, one stored result in full. Offline and free.' },
     {
       name: 'export', title: 'Export results', readOnly: readOnly, idempotent: true, openWorld: false, inputSchema: jsonSchema(EXPORT(!readOnly)), run: exportTool(!readOnly),

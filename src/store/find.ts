@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { sha256File } from '../local/files.js';
-import type { Store, StoredResult } from './index.js';
+import type { CaseRow, Store, StoredResult } from './index.js';
 
 const HEX = /^[0-9a-f]{6,64}$/i;
 
@@ -37,4 +37,18 @@ export async function findStored(store: Store, ref: string, opts: { files?: bool
     `no stored result for ${JSON.stringify(ref)} (not ${opts.files ? 'an image file, ' : ''}a sha256 prefix or an analysis id on record)`,
     `the store is ${store.path}; list what it holds with: geo history`,
   );
+}
+
+/**
+ * The one local case `ref` names (geo's id, the service's id, or its name in any case); a
+ * UsageError (exit 2) when none does or a name is shared, before anything is sent or written.
+ */
+export function findCase(store: Store, ref: string): CaseRow {
+  const found = store.cases().find(ref);
+  if (found.length === 1) return found[0]!;
+  if (found.length === 0) {
+    throw new UsageError(`no local case ${JSON.stringify(ref)} (not a case id or name in ${store.path})`, 'geo cases list shows them; geo cases create makes one');
+  }
+  const some = found.slice(0, 4).map((c) => `${c.id} (created ${c.created_at.slice(0, 10)})`).join(', ');
+  throw new UsageError(`the name ${JSON.stringify(ref)} matches ${found.length} cases: ${some}${found.length > 4 ? ', …' : ''}`, 'name the case by its id');
 }

@@ -20,7 +20,10 @@ import {
   byAnalysisId, bySha, getResult, imagesWithPrefix, insertResult, iterateResults, listedCount, newestRows, reusable, reusableMany, sandboxCount, searchRows, setExif,
 } from './results.js';
 import type { Sql } from './sqlite.js';
+import { CaseStore } from './case-store.js';
 
+export type { CaseResultRow, CaseRow, NewCase } from './case-store.js';
+export type { CaseStore };
 export type { Acquired, ClaimRow, FailedError, NewResult, ProcessProbe, ResultRow, ReuseQuery, ReuseRef, StoredResult, BatchRow, ImportReport, LegacyFolders };
 export { fingerprint, parseError } from './claims.js';
 export { dbPath } from './open.js';
@@ -42,6 +45,7 @@ export class Store {
   /** Whether any legacy claim without an account, or any damaged legacy file, exists (read once). */
   private accountless: boolean | undefined;
   private damaged: boolean | undefined;
+  private caseStore: CaseStore | undefined;
 
   private constructor(private readonly sql: Sql, readonly dataDir: string, private readonly opts: OpenOptions) {
     this.path = dbPath(dataDir);
@@ -162,6 +166,11 @@ export class Store {
   }
   release(key: string): void {
     this.guard(() => release(this.sql, key, this.owner, this.opts.now()));
+  }
+
+  /** Local cases, their results and custody logs (case-store.ts). */
+  cases(): CaseStore {
+    return (this.caseStore ??= new CaseStore(this.sql, (fn) => this.guard(fn), this.opts.now));
   }
 
   // Batches.

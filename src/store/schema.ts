@@ -19,6 +19,16 @@
  *           device, inode, size, mtime and ctime (as git's index does): a folder located again is
  *           not read again to find which images it holds.
  * meta      small facts: row counts kept by triggers, what has been imported.
+ *
+ * Migration 2 (issue 24, cases as evidence):
+ * cases     local cases: id (geo's own, `lc_…`), name, description, team, when created, and the
+ *           service's case (its origin and id) when it was created there too (`service_note` says
+ *           why not, when geo tried and could not). custody_entries and custody_head pin the end of
+ *           its custody log, so entries cut off the end are caught (local/custody-verify.ts).
+ * case_results  which stored results belong to which case, and when they were linked.
+ * custody   each case's custody log, one row per entry: the entry's canonical JSON exactly as
+ *           sealed (local/custody.ts), in append order (seq); UNIQUE(case_id, seq) is the backstop
+ *           behind appends made in BEGIN IMMEDIATE transactions (store/cases.ts).
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -100,6 +110,36 @@ export const MIGRATIONS: readonly string[] = [
     BEGIN UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE name = 'listed_results'; END;
   CREATE TRIGGER results_count_listed AFTER UPDATE OF listed ON results WHEN NEW.listed <> OLD.listed
     BEGIN UPDATE meta SET value = CAST(value AS INTEGER) + (CASE WHEN NEW.listed = 1 THEN 1 ELSE -1 END) WHERE name = 'listed_results'; END;
+  `,
+  `
+  CREATE TABLE cases (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    team TEXT,
+    created_at TEXT NOT NULL,
+    service TEXT,
+    service_id TEXT,
+    service_note TEXT,
+    custody_entries INTEGER NOT NULL DEFAULT 0,
+    custody_head TEXT
+  );
+  CREATE INDEX cases_name ON cases(name COLLATE NOCASE);
+  CREATE UNIQUE INDEX cases_service ON cases(service, service_id) WHERE service_id IS NOT NULL;
+
+  CREATE TABLE case_results (
+    case_id TEXT NOT NULL,
+    result_id INTEGER NOT NULL,
+    linked_at TEXT NOT NULL,
+    PRIMARY KEY (case_id, result_id)
+  );
+
+  CREATE TABLE custody (
+    case_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    line TEXT NOT NULL,
+    PRIMARY KEY (case_id, seq)
+  );
   `,
 ];
 

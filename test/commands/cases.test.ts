@@ -15,7 +15,7 @@ describe('geo cases create', () => {
     const r = await run(['cases', 'create', '--name', 'Harbour fire', '--description', 'Port footage, May', '--team', 'team_a']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^id\s+case_\S+\nname\s+Harbour fire\ndescription\s+Port footage, May\nteam\s+team_a\ncreated\s+\S+\nupdated\s+\S+\n$/);
+    expect(r.stdout).toMatch(/^id\s+case_\S+\nname\s+Harbour fire\ndescription\s+Port footage, May\nteam\s+team_a\ncreated\s+\S+\nupdated\s+\S+\nlocal\s+lc_[0-9a-f]{12} \(custody log begun\)\n$/);
     const j = await run(['cases', 'create', '--name', 'Second', '--json']);
     expect(j.code).toBe(0);
     const body = CaseSchema.parse(JSON.parse(j.stdout));
@@ -26,7 +26,7 @@ describe('geo cases create', () => {
     const r = await as('orca_sandbox_pro')(['cases', 'create', '--name', 'Tty case', '--description', 'd', '--team', 't'], { tty: true });
     expect(r.code).toBe(0);
     expect(stripAnsi(r.stdout)).toMatch(/name\s+Tty case/);
-    expect(r.stderr).toMatch(/^Created case case_\S+\n$/);
+    expect(r.stderr).toMatch(/^Created case case_\S+\nRecorded here as lc_[0-9a-f]{12}\n$/);
   });
 
   it.each([
@@ -82,11 +82,11 @@ describe('geo cases list', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^ID\s+NAME\s+DESCRIPTION\s+TEAM\s+CREATED\s+UPDATED$/);
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+WHERE\s+RESULTS\s+DESCRIPTION\s+TEAM\s+CREATED\s+UPDATED$/);
     expect(lines).toHaveLength(4);
     expect(r.stdout).toContain('Evil\\x1b[31m red\\nline');
     expect(r.stdout).not.toContain('\u001b');
-    expect(r.stdout).toMatch(/Alpha\s+first\s+red\s+\d{4}-/);
+    expect(r.stdout).toMatch(/Alpha\s+service\s+first\s+red\s+\d{4}-/);
   });
 
   it('TTY: a boxed table', async () => {

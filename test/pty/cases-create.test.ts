@@ -1,17 +1,19 @@
 /**
  * Interactive case creation driven through a pseudo-terminal: the built binary asks for name,
- * description and team, shows a summary, confirms, and the case exists in the sandbox afterwards.
+ * description and team, shows a summary, confirms, and the case exists in the sandbox afterwards,
+ * and on this machine too (issue 24), with its custody log begun; --local asks no key at all.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CaseListSchema } from '../../src/api/schemas.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
 import { KEY, builtBinaryOrThrow, spawnGeoInPty } from './pty.js';
+import { dbRows } from '../helpers/store.js';
 
 const sb = withSandbox();
 beforeAll(() => builtBinaryOrThrow());
 
-const env = () => ({ HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), GEO_BASE_URL: sb.url, GEO_API_KEY: KEYS.enterprise });
+const env = () => ({ HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), GEO_DATA_DIR: tempConfigDir(), GEO_BASE_URL: sb.url, GEO_API_KEY: KEYS.enterprise });
 
 /** Cases of one team: every test uses its own team id, since the sandbox keeps cases per key. */
 async function listed(e: Record<string, string>, team: string) {
@@ -42,6 +44,29 @@ describe('geo cases create in a terminal', { timeout: 60_000 }, () => {
     expect(t.screen()).toMatch(/Created case case_/);
     const cases = await listed(e, 'team_blue');
     expect(cases).toEqual([expect.objectContaining({ name: 'Harbour fire', description: 'Port footage from May', teamId: 'team_blue' })]);
+    // Recorded here too, under geo's own id, beside the service's, its custody log begun.
+    expect(t.screen()).toMatch(/local\s+lc_[0-9a-f]{12} \(custody log begun\)/);
+    expect(dbRows(e.GEO_DATA_DIR, 'SELECT name, description, team, service_id, custody_entries FROM cases')).toEqual([
+      { name: 'Harbour fire', description: 'Port footage from May', team: 'team_blue', service_id: cases[0]!.id, custody_entries: 1 },
+    ]);
+  });
+
+  it('--local: asks, confirms, records on this machine only; no key needed, nothing sent', async () => {
+    const e = { ...env(), GEO_API_KEY: '', GEO_BASE_URL: 'http://127.0.0.1:9' };
+    const t = spawnGeoInPty(['cases', 'create', '--local'], e);
+    await t.waitFor('Case name');
+    t.type('Field notes');
+    t.type(KEY.enter);
+    await t.waitFor('Description (optional)');
+    t.type(KEY.enter);
+    await t.waitFor('Team id (optional');
+    t.type(KEY.enter);
+    await t.waitFor('Create this case?');
+    expect(t.screen()).toMatch(/New case \(on this machine only\):\s+name\s+Field notes/);
+    t.type(KEY.enter);
+    expect(await t.exit).toBe(0);
+    expect(t.screen()).toMatch(/Created case lc_[0-9a-f]{12}, on this machine only/);
+    expect(dbRows(e.GEO_DATA_DIR, 'SELECT name, service FROM cases')).toEqual([{ name: 'Field notes', service: null }]);
   });
 
   it('the name is required: an empty answer is refused and asked again', async () => {

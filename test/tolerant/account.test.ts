@@ -27,6 +27,8 @@ interface AccountCase {
 }
 
 const CREATE = ['cases', 'create', '--name', 'Harbour fire', '--no-input'];
+/** What `geo cases list --json` prints for this service body when nothing is recorded locally. */
+const listed = (body: { success: boolean; data?: object[] }) => JSON.stringify({ ...body, data: (body.data ?? []).map((c) => ({ ...c, where: 'service', local_id: null, results: null })) }, null, 2);
 
 const CASES: AccountCase[] = [
   { name: 'credits: balance as a string', route: 'credits', argv: ['credits'], answer: ok({ ...CREDITS, data: { ...CREDITS.data, balance: '500' } }), exit: 0, warn: [/data\.balance: .*got "500"/], table: /balance\s+"500"/ },
@@ -38,8 +40,9 @@ const CASES: AccountCase[] = [
   { name: 'usage: success missing, a BOM', route: 'usage', argv: ['usage'], answer: bom({ data: { meter: 'ok' } }), text: JSON.stringify({ data: { meter: 'ok' } }), exit: 0, warn: [/success: missing/, /byte order mark/] },
   { name: 'analyses: data an object', route: 'analyses', argv: ['analyses'], answer: ok({ success: true, data: { id: 'an_1' } }), exit: 0, warn: [/data: /], table: /No analyses found/ },
   { name: 'analyses: a null item among items', route: 'analyses', argv: ['analyses'], answer: ok({ success: true, data: [{ analysis_id: 'an_1', city: 'Paris' }, null] }), exit: 0, warn: [/data\.1: /], table: /an_1.*Paris/ },
-  { name: 'cases list: id a number, createdAt missing', route: 'cases list', argv: ['cases', 'list'], answer: ok({ success: true, data: [{ ...CASE, id: 7, createdAt: undefined }] }), exit: 0, warn: [/data\.0\.id: .*got 7/, /data\.0\.createdAt: missing/], table: /Harbour fire/ },
-  { name: 'cases list: data missing', route: 'cases list', argv: ['cases', 'list'], answer: ok({ success: true }), exit: 0, warn: [/data: missing/], table: /No cases yet/ },
+  // cases list --json: the body as received, each case as received with where it is (issue 24), the local ones (none here) after them.
+  { name: 'cases list: id a number, createdAt missing', route: 'cases list', argv: ['cases', 'list'], answer: ok({ success: true, data: [{ ...CASE, id: 7, createdAt: undefined }] }), text: listed({ success: true, data: [{ ...CASE, id: 7, createdAt: undefined }] }), exit: 0, warn: [/data\.0\.id: .*got 7/, /data\.0\.createdAt: missing/], table: /Harbour fire/ },
+  { name: 'cases list: data missing', route: 'cases list', argv: ['cases', 'list'], answer: ok({ success: true }), text: listed({ success: true }), exit: 0, warn: [/data: missing/], table: /No cases yet/ },
   { name: 'cases create: 201 (the spec says 200, not 201)', route: 'cases create', argv: CREATE, answer: ok(CASE, 201), exit: 0, warn: [/status: 201/], table: /case_1/ },
   { name: 'cases create: wrapped in {success, data}', route: 'cases create', argv: CREATE, answer: ok({ success: true, data: CASE }), exit: 0, warn: [/wrapped in \{success, data\}/], table: /id\s+case_1/ },
   { name: 'cases create: wrapped, 201, updatedAt missing', route: 'cases create', argv: CREATE, answer: ok({ success: true, data: { ...CASE, updatedAt: undefined } }, 201), exit: 0, warn: [/status: 201/, /wrapped/, /updatedAt: missing/] },

@@ -1,68 +1,125 @@
-/** `geo cases list | create | verify`: investigation cases (pro and enterprise keys); verify is offline. */
+/**
+ * `geo cases list | create | link | show`: investigation cases, on the service (pro and enterprise
+ * keys) and on this machine (issue 24); verify and bundle are in register-evidence.ts.
+ */
 import type { Register } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
+import { registerEvidence } from './register-evidence.js';
 
-/** api-spec.md "Case", and the team it was created for. */
+/** api-spec.md "Case", the team it was created for, and where it is (issue 24). */
 const CASE_FIELDS = ['id', 'name', 'description', 'teamId', 'createdAt', 'updatedAt'];
 
 /** Cases need a pro key: the examples run against the in-process sandbox's (drop --sandbox for yours). */
-const SANDBOX_NOTE = '\nExamples (--sandbox: the sandbox\'s pro key; drop it to use yours):';
+export const SANDBOX_NOTE = '\nExamples (--sandbox: the sandbox\'s pro key; drop it to use yours):';
 
 export const register: Register = (program, act) => {
-  for (const path of ['cases list', 'cases create']) declareJson(path, { names: CASE_FIELDS, at: 'data' });
+  declareJson('cases list', { names: [...CASE_FIELDS, 'where', 'local_id', 'results'], at: 'data' });
+  declareJson('cases create', { names: CASE_FIELDS, at: 'data' });
+  declareJson('cases show', { names: ['case', 'results', 'custody'] });
+  declareJson('cases link', { names: ['case', 'linked', 'already'] });
   const cases = program
     .command('cases')
-    .description('list and create investigation cases (needs a pro or enterprise key); verify a case bundle offline')
-    .addHelpText('after', `${SANDBOX_NOTE}\n  $ geo --sandbox cases list\n  $ geo --sandbox cases create --name "Harbour fire" --json\n\nOn a terminal, geo cases create asks for the name, description and team.\ngeo cases verify case.zip checks a case bundle with no key, no config and no network.`);
+    .description('investigation cases: on the service and on this machine, results linked, a custody log, bundles anyone can verify')
+    .addHelpText(
+      'after',
+      `
+A case made with geo cases create is recorded on this machine too (the local store), with a
+custody log: every event that touches it (input hashed, request sent, answer received, result
+linked, file written, bundle made) is one entry, sealed to the one before by sha256.
+${SANDBOX_NOTE}
+  $ geo --sandbox cases create --name "Harbour fire" --json
+  $ geo --sandbox locate sample:paris sample:tokyo --case "Harbour fire" > /dev/null
+  $ geo cases show "Harbour fire"                  # offline: results, map links, custody
+  $ geo cases verify "Harbour fire"                # the chain, the answers, the files written
+  $ geo cases bundle "Harbour fire" harbour.zip    # one file for whoever needs it
+  $ geo cases verify harbour.zip                   # anywhere: no key, no config, no network
+  $ geo --sandbox cases list                       # the service's and the local ones, which is which`,
+    );
 
   cases
     .command('list')
     .alias('ls')
-    .description('list cases (id, name, description, team, created, updated)')
+    .description('list cases, the service\'s and the local ones together: WHERE says both, service or local')
     .option('--team <id>', 'only the cases of this team')
-    .option('--limit <n>', 'at most N cases, 1-200 (default 50)')
-    .addHelpText('after', `${SANDBOX_NOTE}\n  $ geo --sandbox cases list\n  $ geo --sandbox cases ls --team team_123 --limit 10\n  $ geo --sandbox cases list --json | jq -r ".data[].id"`)
+    .option('--limit <n>', 'at most N cases from the service, 1-200 (default 50)')
+    .addHelpText(
+      'after',
+      `
+Without a key, or when the service cannot be reached, the local cases are listed alone, with a
+note on stderr. RESULTS: results linked here. --json: the service's body as received, each case
+in data with where, local_id and results added, the local-only cases after them.
+${SANDBOX_NOTE}
+  $ geo --sandbox cases list
+  $ geo --sandbox cases ls --team team_123 --limit 10
+  $ geo --sandbox cases list --json | jq -r ".data[].id"
+  $ geo cases list    # no key: the local cases only, and a note saying so`,
+    )
     .action(act(async () => (await import('./handlers.js')).list));
 
   cases
     .command('create')
-    .description('create a case; on a terminal, asks for whatever flags are missing and confirms')
+    .description('create a case on the service and record it here; on a terminal, asks for whatever flags are missing and confirms')
     .option('--name <name>', 'case name (required; asked for when interactive)')
     .option('--description <text>', 'what the case is about')
     .option('--team <id>', 'team that owns the case')
+    .option('--local', 'on this machine only: nothing is sent, no key is needed')
     .addHelpText(
       'after',
       `
+The case is created on the service, then recorded here under geo's own id (lc_…) with the
+service's id beside it; either id, or the name, names it in --case and the other cases commands.
+A refusal (no cases on the plan: exit 4) records nothing: --local records it here only. When the
+service cannot be reached, or its answer is lost, the case is recorded here only, marked so, and
+geo exits 6 naming it (the case may exist on the service: geo cases list shows).
 ${SANDBOX_NOTE}
   $ geo --sandbox cases create --name "Harbour fire" --description "Port footage, May" --yes
   $ geo --sandbox cases create --name "Harbour fire" --no-input --json    # in scripts
+  $ geo cases create --name "Field notes" --local    # no key, nothing sent
 
 Interactive: geo cases create (asks for whatever is missing, then confirms).`,
     )
     .action(act(async () => (await import('./handlers.js')).create));
 
   cases
-    .command('verify')
-    .description('check a case bundle offline: every file\'s sha256, the custody chain, each raw answer against its record')
-    .argument('<case.zip>', 'a bundle written by geo cases bundle')
+    .command('link')
+    .description('link results already paid for to a local case (offline; appended to its custody log)')
+    .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
+    .argument('<result...>', 'an image file (its newest result), a sha256 prefix (6+ hex digits) or an analysis id: what geo history shows')
     .addHelpText(
       'after',
       `
-Needs no key, no config and no network: only the file. Nothing is extracted or written.
-Checked, in order: member names (a ../ or absolute path refuses the bundle), manifest.json,
-every member's sha256 and size against the manifest (altered, removed or added members are
-named), the custody log's hash chain against the manifest's entry count and head (the first
-broken entry is named), each raw answer against its provenance record and an answer_received
-entry, each original file against an input_hashed entry.
+Every result is found before anything is written: one that is not in the store is exit 2, and
+nothing is linked. Each result gets an answer_received entry (its raw answer's sha256, with
+stored_at: it came from the store) and a result_linked entry. A result already in the case is
+said and left as it is.
 
-Exit 0: the bundle verifies. Exit 1: something fails (every failure listed). Exit 2: the
-argument is not a bundle (absent, a folder, not a zip). The README's "Cases as evidence"
-section documents the manifest, so a bundle can be checked without geo.
-
-Examples (no bundle ships with geo: the first shows the one line for a missing file):
-  $ geo cases verify missing.zip    # exit 2: no such file
-  geo cases verify case.zip
-  geo cases verify case.zip --json | jq .failures`,
+Examples (the sandbox's results are simulated; yours link the same way):
+  $ geo --sandbox locate sample:paris sample:tokyo > /dev/null
+  $ geo cases create --name Demo --local
+  $ geo cases link Demo sample:paris           # the newest result of that image
+  $ geo cases link Demo 2fdd8472               # by sha256 prefix (sample:tokyo)
+  $ geo cases link Demo nosuchresult           # exit 2: no such result, nothing linked`,
     )
-    .action(act(async () => (await import('./verify.js')).verify));
+    .action(act(async () => (await import('./link.js')).link));
+
+  cases
+    .command('show')
+    .description('a local case, offline: its results with a map link each, and its custody log (entries, chain verified or the first broken entry)')
+    .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
+    .addHelpText(
+      'after',
+      `
+Reads the store only: no key, no network. A case nobody made, or a name several cases share, is
+exit 2 (name it by its id then).
+
+Examples:
+  $ geo cases create --name Demo --local
+  $ geo --sandbox locate sample:paris --case Demo > /dev/null
+  $ geo cases show Demo
+  $ geo cases show Demo --json | jq ".results[].map_links[0].url"
+  $ geo cases show Nobody                      # exit 2: no such case`,
+    )
+    .action(act(async () => (await import('./show.js')).show));
+
+  registerEvidence(cases, act);
 };

@@ -1,11 +1,14 @@
 /** Cases over the API (api-spec.md "GET/POST /api/v1/cases"); the create dialog is in ask.ts. */
 import type { ApiResponse } from '../../api/client.js';
-import { type Case, type CaseList, CreateCaseBodySchema, LIMITS } from '../../api/schemas.js';
+import { type Case, CreateCaseBodySchema, LIMITS } from '../../api/schemas.js';
 import type { Ctx } from '../../context.js';
 import { ApiError, ContractError, NetworkError, TimeoutError } from '../../api/errors.js';
 import { ServiceAnswerError, UsageError } from '../../errors.js';
+import type { CaseRow } from '../../store/index.js';
+import { recordCase } from './local.js';
 import { describe } from '../../output/errors.js';
 import { askMissing } from './ask.js';
+import { type CaseListing, mergeCases, offline, offlineNote } from './listing.js';
 
 export interface ListOptions {
   team?: string;
@@ -22,19 +25,46 @@ export function parseLimit(v: string | undefined): number | undefined {
   return n;
 }
 
-export async function runList(ctx: Ctx, opts: ListOptions): Promise<ApiResponse<CaseList>> {
+/**
+ * The service's cases (when a key and the service answer) and the local ones, together. A local
+ * case of another team is left out with --team; --limit is what is asked of the service.
+ */
+export async function runList(ctx: Ctx, opts: ListOptions): Promise<CaseListing> {
   const limit = parseLimit(opts.limit);
   if (opts.team !== undefined && !opts.team.trim()) throw new UsageError('--team needs a team id', 'for example --team team_123');
-  return ctx.client().listCases({ ...(opts.team ? { teamId: opts.team.trim() } : {}), ...(limit !== undefined ? { limit } : {}) });
+  const team = opts.team?.trim();
+  const local = ctx.store().cases().list().filter((c) => team === undefined || c.team === team);
+  try {
+    const res = await ctx.client().listCases({ ...(team ? { teamId: team } : {}), ...(limit !== undefined ? { limit } : {}) });
+    return mergeCases(res, ctx.serviceId(), local);
+  } catch (err) {
+    if (!offline(err)) throw err;
+    return mergeCases(undefined, '', local, offlineNote(err));
+  }
 }
 
 export interface CreateOptions {
   name?: string;
   description?: string;
   team?: string;
+  /** --local: recorded on this machine only; nothing is sent, no key is needed. */
+  local?: boolean;
 }
 
-export async function runCreate(ctx: Ctx, opts: CreateOptions): Promise<ApiResponse<Case>> {
+export interface Created {
+  /** The case as recorded locally, with its custody log begun. */
+  local: CaseRow;
+  /** The service's answer, when the case was created there too. */
+  service?: ApiResponse<Case>;
+}
+
+/**
+ * The case is created on the service (as before issue 24) and recorded locally with the service's
+ * id. A refusal (401, 402, 403, 4xx) records nothing. When the service cannot be reached, or the
+ * answer is lost (the case may exist there), the case is recorded locally only, marked so
+ * (service_note), and the command fails with exit 6 saying which local case it made.
+ */
+export async function runCreate(ctx: Ctx, opts: CreateOptions): Promise<Created> {
   const filled = await askMissing(ctx, opts);
   const parsed = CreateCaseBodySchema.safeParse({
     name: filled.name ?? '',
@@ -42,13 +72,28 @@ export async function runCreate(ctx: Ctx, opts: CreateOptions): Promise<ApiRespo
     ...(filled.team?.trim() ? { teamId: filled.team.trim() } : {}),
   });
   if (!parsed.success) throw new UsageError('the case name must not be empty', 'geo cases create --name "Harbour fire"');
+  const local = { name: parsed.data.name, description: parsed.data.description ?? '', team: parsed.data.teamId ?? null };
+  // Opened first: a store that cannot be written fails before a case is made on the service.
+  ctx.store();
+  if (opts.local) return { local: recordCase(ctx, local) };
   // Fail before the request when there is no key, rather than after the questions.
   const client = ctx.client();
+  let res: ApiResponse<Case>;
   try {
-    return await client.createCase(parsed.data);
+    res = await client.createCase(parsed.data);
   } catch (err) {
-    throw mayExist(err);
+    const refused = err instanceof NetworkError && !err.mayHaveRun;
+    if (!refused && !mayExist(err)) throw err;
+    const why = describe(err).message;
+    const row = recordCase(ctx, { ...local, note: refused ? `the service could not be reached (${why})` : `the service's answer was lost (${why}): the case may exist there` });
+    if (refused) throw new ServiceAnswerError(`the case was recorded on this machine only, as ${row.id}: the service could not be reached (${why})`, `use it as it is (--case ${row.id}); create it on the service later`);
+    throw new ServiceAnswerError(
+      `the case was sent, but its outcome is unknown: ${why}; it was recorded on this machine only, as ${row.id}`,
+      `the case may exist: check \`geo cases list\` before creating it again; meanwhile use it here (--case ${row.id})`,
+    );
   }
+  const id = (res.data as { id?: unknown } | undefined)?.id;
+  return { local: recordCase(ctx, { ...local, ...(typeof id === 'string' ? { service: { origin: ctx.serviceId(), id } } : {}) }), service: res };
 }
 
 /**
@@ -56,8 +101,6 @@ export async function runCreate(ctx: Ctx, opts: CreateOptions): Promise<ApiRespo
  * time, a dropped connection, an unreadable answer, a 5xx), the case may exist, and sending it
  * again could make a second one. So the hint is to look, never to rerun.
  */
-function mayExist(err: unknown): unknown {
-  const reached = err instanceof TimeoutError || (err instanceof NetworkError && err.mayHaveRun) || err instanceof ContractError || (err instanceof ApiError && err.status >= 500);
-  if (!reached) return err;
-  return new ServiceAnswerError(`the case was sent, but its outcome is unknown: ${describe(err).message}`, 'the case may exist: check `geo cases list` before creating it again');
+function mayExist(err: unknown): boolean {
+  return err instanceof TimeoutError || (err instanceof NetworkError && err.mayHaveRun) || err instanceof ContractError || (err instanceof ApiError && err.status >= 500);
 }

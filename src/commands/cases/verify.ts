@@ -1,8 +1,11 @@
 /**
  * `geo cases verify <case.zip>`: offline, no key, no config, no network (local/bundle-verify.ts).
  * Exit 0 when the bundle verifies; 1 when anything in it fails (each failure listed); 2 when the
- * argument is not a bundle at all (absent, a folder, not a zip). Verifying a case's log in the
- * local store (`geo cases verify <case>`) comes with the store.
+ * argument is not a bundle at all (absent, a folder, not a zip).
+ *
+ * `geo cases verify <case>` (an argument that names no file and does not end in .zip): the local
+ * case's custody log, its results and the files written for it (check.ts); exit 0 or 1, and 2 for
+ * a case that does not exist or a name several cases share.
  */
 import { stat } from 'node:fs/promises';
 import type { Ctx } from '../../context.js';
@@ -11,6 +14,8 @@ import { type BundleReport, verifyBundle } from '../../local/bundle-verify.js';
 import { ZipFormatError } from '../../local/zip-read.js';
 import { type ViewOpts, formatOutput, resolveFormat, viewOpts } from '../../output/render.js';
 import type { Handler } from '../types.js';
+import { findCase } from '../../store/find.js';
+import { verifyCase } from './check.js';
 
 const HINT = 'geo cases verify takes a bundle written by geo cases bundle, e.g. geo cases verify case.zip';
 
@@ -31,9 +36,14 @@ export async function runVerify(_ctx: Pick<Ctx, 'io'>, target: string): Promise<
   }
 }
 
+/** A bundle: a file that exists, or a name ending in .zip (a missing bundle is "no such file", not "no such case"). */
+const namesBundle = async (target: string) => /\.zip$/i.test(target) || (await stat(target).then(() => true, () => false));
+
 export const verify: Handler = async (ctx, args) => {
   const format = resolveFormat(ctx, ['table', 'json']);
-  const report = await runVerify(ctx, args[0] as string);
+  const target = args[0] as string;
+  if (!(await namesBundle(target))) return verifyLocal(ctx, target, format);
+  const report = await runVerify(ctx, target);
   const out = { data: report, human: async (view: ViewOpts) => (await import('../../output/views/bundle-verify.js')).bundleVerifyView(report, view) };
   ctx.io.stdout.write(await formatOutput(out, format, await viewOpts(ctx, format === 'table' && ctx.io.colorOut)));
   if (!report.ok) {
@@ -41,3 +51,14 @@ export const verify: Handler = async (ctx, args) => {
     throw new NotVerifiedError(`${report.file} does not verify: ${report.failures[0]}${more}`, 'do not rely on this bundle; ask its sender for the manifest sha256 and a fresh copy');
   }
 };
+
+async function verifyLocal(ctx: Ctx, ref: string, format: string): Promise<void> {
+  const store = ctx.store();
+  const report = await verifyCase(store, findCase(store, ref));
+  const human = async (view: ViewOpts) => (await import('../../output/views/case-show.js')).caseVerifyView(report, view);
+  ctx.io.stdout.write(await formatOutput({ data: report, human }, format, await viewOpts(ctx, format === 'table' && ctx.io.colorOut)));
+  if (!report.ok) {
+    const more = report.failures.length > 1 ? ` (${report.failures.length - 1} more on stdout)` : '';
+    throw new NotVerifiedError(`case ${report.case.id} does not verify: ${report.failures[0]}${more}`, 'the custody log or a file written for the case was changed after the fact; do not rely on what fails');
+  }
+}

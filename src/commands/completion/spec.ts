@@ -49,7 +49,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
   locate: { ...leaf('locate images: files, folders, - (stdin), https URLs or a --from-file list', [
     '--depth=', '--effort=', '--scope=', '--center=', '--radius=', '--captured-at=', '--batch-id=', '--async', '--model=', '--idempotency-key=',
     '--from-file=', '--concurrency=', '--journal=', '--resume=', '--fresh', '--downscale', '--keep-metadata',
-    '--dry-run', '--max-credits=', '--min-confidence=', '--report=', '--no-store',
+    '--dry-run', '--max-credits=', '--min-confidence=', '--report=', '--no-store', '--case=',
     '--together', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=',
   ], 'files'), formats: ['table', 'json', 'ndjson', 'csv', 'geojson', 'kml', 'kmz', 'html'] },
   inspect: leaf('local, free: hashes, EXIF GPS/time/camera, offline place name', [], 'files'),
@@ -57,12 +57,15 @@ export const COMMANDS: Record<string, CmdSpec> = {
   usage: leaf('usage status'),
   analyses: leaf('saved analyses', ['--search=', '--city=', '--limit=']),
   cases: {
-    description: 'investigation cases',
+    description: 'investigation cases: on the service and on this machine',
     flags: [],
     subcommands: {
-      list: { ...leaf('list cases', ['--team=', '--limit=']), aliases: ['ls'] },
-      create: leaf('create a case', ['--name=', '--description=', '--team=']),
-      verify: leaf('check a case bundle offline', [], 'files'),
+      list: { ...leaf('list cases, the service\'s and the local ones', ['--team=', '--limit=']), aliases: ['ls'] },
+      create: leaf('create a case (on the service and here)', ['--name=', '--description=', '--team=', '--local']),
+      link: leaf('link stored results to a local case', [], 'files'),
+      show: leaf('a local case: results, map links, custody'),
+      verify: leaf('check a case bundle or a local case', [], 'files'),
+      bundle: leaf('write a local case into a verifiable zip', ['--with-originals'], 'files'),
     },
   },
   keys: {
@@ -90,10 +93,10 @@ export const COMMANDS: Record<string, CmdSpec> = {
   },
   docs: leaf('the HTML API documentation', ['--open', '--html=']),
   sandbox: leaf('run the local reference server', ['--host=', '--port=', '--latency=', '--rate-limit=', '--rate-window=', '--rate-algorithm=', '--faults=', '--seed=', '--truth=', '--truth-error=']),
-  export: { ...leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--include-sandbox', '--out='], 'files'), formats: ['geojson', 'kml', 'kmz', 'csv', 'json', 'ndjson', 'html'] },
+  export: { ...leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--include-sandbox', '--out=', '--case='], 'files'), formats: ['geojson', 'kml', 'kmz', 'csv', 'json', 'ndjson', 'html'] },
   eval: leaf('accuracy and calibration on images with a known position', [
     '--depth=', '--effort=', '--truth=', '--correct-within=', '--from=', '--from-file=', '--concurrency=', '--fresh', '--downscale', '--keep-metadata',
-    '--dry-run', '--max-credits=', '--report=', '--no-store', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=',
+    '--dry-run', '--max-credits=', '--report=', '--no-store', '--case=', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=',
   ], 'files'),
   history: {
     description: 'stored results, offline and free',

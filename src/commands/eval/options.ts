@@ -33,6 +33,8 @@ export interface EvalSettings {
   confirmThreshold?: number;
   report?: string;
   store: boolean;
+  /** --case: the local case each answered image is linked to, with its custody entries (issue 24). */
+  caseRef?: string;
   /** Videos (issue 23): how frames are chosen, the longest clip, and how close answers agree. */
   video: { frames: FrameOptions; maxDurationMs: number };
   agreeKm: number;
@@ -73,6 +75,9 @@ export function parseEval(ctx: Ctx, inputs: string[], opts: Record<string, unkno
   if (from !== undefined && (opts.dryRun || opts.maxCredits !== undefined || opts.fresh)) {
     throw new UsageError('--from sends nothing, so --dry-run, --max-credits and --fresh do not apply', 'drop them, or locate the images again with geo eval IMAGES');
   }
+  if (opts.case !== undefined && (from !== undefined || opts.store === false)) {
+    throw new UsageError(`--case links the results geo eval stores, which ${from !== undefined ? '--from (nothing is located)' : '--no-store'} leaves none of`, 'drop --case, or link stored results with geo cases link');
+  }
   const depthGiven = opts.depth !== undefined;
   const depths = parseDepths(opts.depth as string | undefined, from === undefined ? ctx.config.getDefault('depth') : undefined);
   const maxCredits = wholeNumber(opts.maxCredits, '--max-credits', 0, Number.MAX_SAFE_INTEGER, 'depth costs: 1, 2 or 10 credits per image');
@@ -96,6 +101,7 @@ export function parseEval(ctx: Ctx, inputs: string[], opts: Record<string, unkno
     ...(threshold !== undefined ? { confirmThreshold: threshold } : {}),
     ...(opts.report !== undefined ? { report: String(opts.report) } : {}),
     store: opts.store !== false,
+    ...(opts.case !== undefined ? { caseRef: String(opts.case) } : {}),
     video: videoOptions(opts),
     agreeKm: agreeKmOf(opts),
   };

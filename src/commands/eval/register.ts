@@ -22,6 +22,7 @@ export const register: Register = (program, act) => {
     .option('--max-credits <n>', 'a budget for all depths together: refuse (exit 2, nothing sent) a plan above N')
     .option('--report <file.html>', 'also write a self-contained HTML page: figures, error CDF, reliability diagram')
     .option('--no-store', 'do not keep provenance records of the results (default: kept, so they are never paid twice)')
+    .option('--case <case>', 'link each result to this local case (its id or name; geo cases create) and log it in the case\'s custody log, as geo locate --case does')
     .option('--every <seconds>', 'videos: at least one frame every this many seconds (default 10)')
     .option('--scene <0-1>', 'videos: a frame whose ffmpeg scene score is above this starts a new shot (default 0.3)')
     .option('--max-frames <n>', 'videos: frames sent at most per clip, 1-100 (default 12)')
@@ -84,6 +85,8 @@ sample:nogps, which is listed and skipped):
   $ geo --sandbox eval sample:all --format ndjson --correct-within 1
   $ geo --sandbox locate sample:all --depth 2 > results.ndjson
   $ geo eval --from results.ndjson                                       # no request at all
+  $ geo cases create --name Bench --local
+  $ geo --sandbox eval sample:all --case Bench --report bench.html        # results linked, report logged
   $ echo one-place.mp4,-16.8,180 > truth.csv                             # where sample:take was filmed
   $ geo --sandbox eval sample:take --truth truth.csv --every 2           # frames beside the consensus (ffmpeg)
 

@@ -27,6 +27,7 @@ import { type EvalImage, selectImages } from './images.js';
 import { type EvalSettings, parseEval } from './options.js';
 import { prepareVideos, videoRows } from './videos.js';
 import { clientForPlan } from '../../batch/keyless.js';
+import { type CaseCustody, openCaseCustody } from '../../batch/case-custody.js';
 
 type Say = (line: string) => void;
 
@@ -50,7 +51,7 @@ function dryRunText(plans: readonly BatchPlan[], format: string): string {
 }
 
 /** The answers: read from --from, or located now. Undefined after a dry run (its plan is printed). */
-async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say): Promise<{ rows: EvalRow[]; consensus?: EvalRow[]; summaries: Array<{ depth: Depth; summary: BatchSummary }>; source?: string } | undefined> {
+async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say, custody: CaseCustody | undefined): Promise<{ rows: EvalRow[]; consensus?: EvalRow[]; summaries: Array<{ depth: Depth; summary: BatchSummary }>; source?: string } | undefined> {
   const cwd = resolve('.');
   const truth = s.truth !== undefined ? await readTruthFile(s.truth, cwd) : undefined;
   if (s.from !== undefined) {
@@ -66,6 +67,7 @@ async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say): Pro
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun });
   let reused = 0;
   const onEvent = (_depth: Depth, e: BatchEvent) => {
+    custody?.onEvent(e);
     if (e.type === 'notice') say(e.message);
     if (e.type === 'finished' && (e.reused || e.fromJournal)) reused++;
   };
@@ -101,21 +103,27 @@ export const evaluateImages: Handler = async (ctx, args, opts) => {
   const say: Say = (line) => {
     if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');
   };
-  const got = await answers(ctx, s, format, say);
+  // --case: found before anything is read or sent (an unknown case is exit 2, nothing charged).
+  const custody = s.caseRef !== undefined ? openCaseCustody({ store: ctx.store(), version: ctx.version, now: ctx.now, cwd: resolve('.'), onCleanup: ctx.onCleanup, say }, s.caseRef) : undefined;
+  const got = await answers(ctx, s, format, say, custody);
   if (!got) return;
   const frames = evaluate(got.rows, s.correctWithinKm);
   const report = got.consensus ? withConsensus(frames, got.consensus, s.correctWithinKm) : frames;
   await print(ctx, format, report, got.rows, got.consensus);
   if (s.report !== undefined) {
-    await writeFile(s.report, renderEvalReport(report, got.rows, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version, ...(got.source ? { source: got.source } : {}) }));
+    const html = renderEvalReport(report, got.rows, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version, ...(got.source ? { source: got.source } : {}) });
+    await writeFile(s.report, html);
+    custody?.fileWritten('report', 'html', s.report, html);
     say(`report: ${s.report}`);
   }
   for (const { depth, summary } of got.summaries) {
     const { stopped, ...counts } = summary;
     summaryLines({ ...counts, ...(stopped ? { stopped: describeStop(stopped) } : {}) }, PLAIN).forEach((l, i) => say(i === 0 ? `depth ${depth}: ${l}` : l));
   }
+  const custodyFailed = await custody?.close(say);
   const stopped = got.summaries.find((x) => x.summary.stopped)?.summary.stopped;
   const failed = got.rows.filter((r) => r.error_km === null).length;
   if (stopped) throw new PartialFailureError(failed, got.rows.length, stopExitCode(stopped));
   if (failed > 0) throw new PartialFailureError(failed, got.rows.length);
+  if (custodyFailed) throw custodyFailed;
 };

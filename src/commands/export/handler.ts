@@ -1,4 +1,8 @@
 /** Glue for `geo export`: pick the format, select records, write the file (or stdout), streaming. */
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { caseLog } from '../../batch/case-custody.js';
+import { findCase } from '../../store/find.js';
 import { createWriteStream } from 'node:fs';
 import type { Handler } from '../types.js';
 import { UsageError } from '../../errors.js';
@@ -16,7 +20,10 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   const warn = (line: string) => {
     if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');
   };
-  const selected = await selectRecords(ctx, { sources: (args[0] as string[] | undefined) ?? [], all: Boolean(opts.all), history: Boolean(opts.history), includeSandbox: Boolean(opts.includeSandbox) }, warn);
+  // --case: the case is found before anything is read or written (an unknown one is exit 2).
+  const kase = opts.case !== undefined ? findCase(ctx.store(), String(opts.case)) : undefined;
+  const sources = (args[0] as string[] | undefined) ?? [];
+  const selected = await selectRecords(ctx, { sources, all: Boolean(opts.all), history: Boolean(opts.history), includeSandbox: Boolean(opts.includeSandbox), ...(kase ? { caseRef: kase.id } : {}) }, warn);
   let count = 0;
   const counted = (function* () {
     for (const r of selected) {
@@ -26,9 +33,24 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   })();
   const output = await renderRecords(ctx, format, counted, warn);
   const file = toStdout ? undefined : createWriteStream(out, { mode: 0o600 });
-  await writeAll(file ?? ctx.io.stdout, typeof output === 'string' || Buffer.isBuffer(output) ? [output] : output);
+  // What was written, hashed as it goes out: the case's custody log says which file it made.
+  const hash = createHash('sha256');
+  let size = 0;
+  const hashed = (function* () {
+    for (const chunk of typeof output === 'string' || Buffer.isBuffer(output) ? [output] : output) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      hash.update(bytes);
+      size += bytes.length;
+      yield bytes;
+    }
+  })();
+  await writeAll(file ?? ctx.io.stdout, hashed);
   if (file) {
     await new Promise<void>((resolve, reject) => file.end((err?: Error | null) => (err ? reject(err) : resolve())));
     warn(`wrote ${count} result${count === 1 ? '' : 's'} to ${out} (${format})`);
+  }
+  if (kase) {
+    const path = out && out !== '-' ? resolve(out) : '-';
+    await caseLog(ctx.store(), ctx.version, ctx.now).append(kase.id, { event: 'file_written', data: { file: { kind: format === 'html' ? 'report' : 'export', format, path, sha256: hash.digest('hex'), size } } });
   }
 };

@@ -12,6 +12,7 @@ export const register: Register = (program, act) => {
     .option('--history', 'every stored run of each selected image, not only the latest')
     .option('--include-sandbox', 'with --all: include answers of a geo sandbox (simulated; marked sandbox in every format)')
     .option('--out <file>', 'write to this file instead of stdout (the format can come from its extension)')
+    .option('--case <case>', 'the results linked to this local case (its id or name), and the file written logged in its custody log with its sha256')
     .addHelpText(
       'after',
       `
@@ -42,6 +43,9 @@ Examples (the first locates the samples shipped with geo in a sandbox, keeping t
   $ geo export --all --include-sandbox --out all.kmz      # Google Earth, photos in the balloons
   $ geo export --all --include-sandbox --out all.html     # summary table, overview map, one section each
   $ geo --sandbox locate sample:tokyo --format ndjson | geo export - --format geojson
+  $ geo cases create --name Demo --local
+  $ geo --sandbox locate sample:paris --case Demo > /dev/null
+  $ geo export --case Demo --out demo.kml      # the case's results; the file's sha256 goes in its log
 
 Also: geo export --all --json > archive.json (every stored result, offline; ndjson too);
       geo export photo.jpg --history --format csv (every stored run of this image);

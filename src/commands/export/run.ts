@@ -9,14 +9,16 @@ import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { type ProvenanceRecord, parseNdjsonResults, readNdjsonResults } from '../../local/store.js';
 import { type VouchOptions, vouchedImage } from '../../local/vouched-image.js';
-import { findStored } from '../../store/find.js';
-import type { StoredResult } from '../../store/index.js';
+import { findCase, findStored } from '../../store/find.js';
+import type { Store, StoredResult } from '../../store/index.js';
 import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderKMZ, streamExport } from '../../output/export/index.js';
 
 export interface Selection {
   sources: string[];
   all: boolean;
   history: boolean;
+  /** --case: the results linked to this local case (its id or name), instead of sources or --all. */
+  caseRef?: string;
   /** --include-sandbox: sandbox answers (simulated, never evidence) are left out unless asked. */
   includeSandbox?: boolean;
 }
@@ -40,6 +42,7 @@ function exported(s: StoredResult): ProvenanceRecord {
  * --history), so memory does not grow with the store; named results and files are read whole.
  */
 export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel: Selection, warn: Warn): Promise<Iterable<ProvenanceRecord>> {
+  if (sel.caseRef !== undefined) return caseRecords(ctx.store(), sel);
   if (!sel.all && sel.sources.length === 0) throw new UsageError('nothing to export', 'name results (sha256, analysis id, .ndjson file, -) or use --all');
   if (sel.sources.filter((s) => s === '-').length > 1) throw new UsageError('stdin (-) can be read once');
   const named: ProvenanceRecord[] = [];
@@ -77,6 +80,15 @@ export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel:
     for (const r of stream) yield exported(r);
     yield* files;
   })();
+}
+
+/** --case: the case's results, sandbox answers marked; found before anything is written (an unknown case is exit 2). */
+function caseRecords(store: Store, sel: Selection): ProvenanceRecord[] {
+  if (sel.all || sel.sources.length > 0) throw new UsageError('--case exports the case\'s results: name no results and no --all with it', `geo export --case ${sel.caseRef} --out case.geojson`);
+  const c = findCase(store, sel.caseRef!);
+  const records = store.cases().stored(c.id).filter((s) => s.record.unusable === undefined).map(exported);
+  if (records.length === 0) throw new UsageError(`case ${c.id} has no results to export`, `link some: geo locate … --case ${c.id}, or geo cases link ${c.id} RESULT`);
+  return records;
 }
 
 /**

@@ -34,11 +34,15 @@ export async function exportText(format: string, records: ProvenanceRecord[], ev
   return r.html;
 }
 
-/** --report FILE: written after the run, whatever the exit code, when at least one result came back. */
-export async function writeReport(file: string, records: ProvenanceRecord[], evidence: Evidence, warn: (l: string) => void): Promise<void> {
-  if (records.length === 0) return warn(`--report ${file}: no result to report, nothing written`);
+/** --report FILE: written after the run, whatever the exit code, when at least one result came back; the HTML written. */
+export async function writeReport(file: string, records: ProvenanceRecord[], evidence: Evidence, warn: (l: string) => void): Promise<string | undefined> {
+  if (records.length === 0) {
+    warn(`--report ${file}: no result to report, nothing written`);
+    return undefined;
+  }
   const r = await evidence.report(records);
   await writeFile(file, r.html);
   if (!r.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
   warn(`report: ${file} (${records.length} result${records.length === 1 ? '' : 's'})`);
+  return r.html;
 }

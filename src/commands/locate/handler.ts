@@ -71,7 +71,11 @@ export const locate: Handler = async (ctx, args, opts) => {
   if (s.scopeNote !== undefined) warn(s.scopeNote);
   const { client, evidence } = run;
   const resume = (journal: string | undefined) => (journal ? resumeCommand(ctx, journal, s.batch) : undefined);
-  const shared = { format, sandbox: () => client.servedBySandbox === true, evidence, resume, ...(s.minConfidence !== undefined ? { minConfidence: s.minConfidence } : {}) };
+  const custody = run.custody;
+  const shared = {
+    format, sandbox: () => client.servedBySandbox === true, evidence, resume, ...(s.minConfidence !== undefined ? { minConfidence: s.minConfidence } : {}),
+    ...(custody ? { onExport: (f: string, bytes: string | Uint8Array) => custody.fileWritten('export', f, '-', bytes) } : {}),
+  };
   const out = s.single ? new SingleOutput(ctx, shared) : new ManyOutput(ctx, shared);
   let result;
   try {
@@ -96,6 +100,10 @@ export const locate: Handler = async (ctx, args, opts) => {
   try {
     await out.finish(result);
   } finally {
-    if (s.report !== undefined) await writeReport(s.report, evidence.recordsFor(result.records), evidence, warn);
+    const html = s.report !== undefined ? await writeReport(s.report, evidence.recordsFor(result.records), evidence, warn) : undefined;
+    if (html !== undefined) custody?.fileWritten('report', 'html', s.report!, html);
   }
+  // Every answer is shown and stored: a custody entry that could not be appended fails the command now.
+  const failed = await custody?.close(warn);
+  if (failed) throw failed;
 };

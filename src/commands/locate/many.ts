@@ -52,6 +52,8 @@ export class ManyOutput {
       lineOf?: (e: Extract<BatchEvent, { type: 'finished' }>) => unknown;
       /** --json prints one object at the end instead of lines (a video's consensus). */
       jsonAtEnd?: boolean;
+      /** An export format written to stdout (--case logs it). */
+      onExport?: (format: string, bytes: string | Uint8Array) => void;
     },
   ) {
     this.live = new LiveLine(ctx);
@@ -114,8 +116,10 @@ export class ManyOutput {
     const warn = (l: string) => this.live.note(l);
     const closed = ctx.outputClosed.aborted;
     const exported = closed ? undefined : await exportText(o.format, o.evidence.recordsFor(records), o.evidence, warn);
-    if (exported !== undefined) ctx.io.stdout.write(exported);
-    else if (!this.lines && !closed && records.length > 0) ctx.io.stdout.write(resultsTable(records.map(row), await viewOpts(ctx)) + '\n');
+    if (exported !== undefined) {
+      ctx.io.stdout.write(exported);
+      o.onExport?.(o.format, exported);
+    } else if (!this.lines && !closed && records.length > 0) ctx.io.stdout.write(resultsTable(records.map(row), await viewOpts(ctx)) + '\n');
     this.close(result);
   }
 

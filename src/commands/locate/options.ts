@@ -25,6 +25,8 @@ export interface LocateSettings {
   report?: string;
   /** Which place `--scope NAME` was taken as, when its centre came from the offline index. */
   scopeNote?: string;
+  /** --case: the local case each result is linked to, with its custody entries (issue 24). */
+  caseRef?: string;
 }
 
 
@@ -76,6 +78,8 @@ export async function parseLocate(ctx: Ctx, inputs: string[], opts: Record<strin
   if (journal !== undefined && resume !== undefined) throw new UsageError('--journal and --resume both name the journal', '--resume FILE alone reruns that journal\'s command');
   const report = opts.report as string | undefined;
   if (report !== undefined && r.async) throw new UsageError('--report needs the result, which --async does not wait for');
+  const caseRef = opts.case as string | undefined;
+  if (caseRef !== undefined && opts.store === false) throw new UsageError('--case keeps its results in the store, which --no-store keeps them out of', 'drop --no-store, or --case');
   return {
     batch,
     single,
@@ -84,5 +88,6 @@ export async function parseLocate(ctx: Ctx, inputs: string[], opts: Record<strin
     store: opts.store !== false,
     ...(report !== undefined ? { report } : {}),
     ...(plan.scopeNote !== undefined ? { scopeNote: plan.scopeNote } : {}),
+    ...(caseRef !== undefined ? { caseRef } : {}),
   };
 }

@@ -34,6 +34,7 @@ export const register: Register = (program, act) => {
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this (the result is still printed)')
     .option('--report <file.html>', 'also write a self-contained HTML report: image, result, evidence, map; several results open with a summary and an overview map')
     .option('--no-store', 'keep answers only so this command is never paid twice: not listed by geo history, exported or reused by other commands')
+    .option('--case <case>', 'link each result to this local case (its id or name; geo cases create) and log it in the case\'s custody log')
     .option('--together', 'the images are photos of one scene: one consensus with its spread, as for a video\'s frames')
     .option('--every <seconds>', 'video: at least one frame every this many seconds (default 10)')
     .option('--scene <0-1>', 'video: a frame whose ffmpeg scene score is above this starts a new shot (default 0.3)')
@@ -97,6 +98,13 @@ place, kept apart. --json is the scene object; --format ndjson one line per fram
 "video" (or "set") origin; geojson, kml, kmz and --report draw the consensus, its circle and the
 frames. One video per command; --idempotency-key, --async and --min-confidence do not apply.
 
+Cases (issue 24): --case C links every answered result to the local case C (geo cases create)
+and appends to its custody log what happened: the input hashed (sha256, size, path), the request
+sent (the sha256 of the bytes after metadata removal, the fields), the answer received (the sha256
+of the raw body, the service, the analysis id), the result linked; and the sha256 of what
+--report or an export --format writes. The case is found before anything is sent (an unknown
+one is exit 2, nothing charged); the answers are stored before anything is appended.
+
 Formats: --format table|json|ndjson, or geojson|kml|kmz|csv|html for files others open (kmz is
 binary: redirect it; on a terminal it is refused before anything is sent).
 Results are kept in the store with their raw bytes and provenance, for geo history and geo export.
@@ -118,6 +126,9 @@ shipped with geo: paris, tokyo, sydney, newyork, nogps):
   $ geo --sandbox locate sample:all --format kmz > shots.kmz           # Google Earth, photos in the balloons
   $ geo --sandbox locate sample:paris --depth 3 --report case42.html   # one file: image, result, map
   $ geo --sandbox locate sample:paris --idempotency-key case42-img7    # a rerun is replayed, not charged
+  $ geo cases create --name Demo --local                          # a case on this machine
+  $ geo --sandbox locate sample:all --case Demo --report demo.html    # linked, each step logged
+  $ geo --sandbox locate sample:paris --case Nobody               # exit 2: no such case, nothing sent
 
 Videos and sets (need ffmpeg; sample:clip is Paris, Tokyo, Paris again; sample:take one place):
   $ geo --sandbox locate sample:clip --every 2                   # two places, each with its time ranges

@@ -14,6 +14,8 @@ import type { BatchEvent } from '../../batch/types.js';
 import type { BatchClient } from '../../batch/worker.js';
 import type { Ctx } from '../../context.js';
 import { Evidence } from '../../batch/evidence.js';
+import { type CaseCustody, openCaseCustody } from '../../batch/case-custody.js';
+import { sanitizeInline } from '../../output/sanitize.js';
 import type { LocateSettings } from './options.js';
 import { clientForPlan } from '../../batch/keyless.js';
 import type { RecordOrigin } from '../../local/store-types.js';
@@ -34,6 +36,8 @@ export interface LocateRun {
   account?: string;
   /** Keep every record for the end (a table, an export, a report); false when each is printed and let go. */
   keep: boolean;
+  /** --case: links each answered result to the case and appends its custody entries. */
+  custody?: CaseCustody;
 }
 
 /**
@@ -45,7 +49,14 @@ export async function startLocate(ctx: Ctx, s: LocateSettings, opts: { keep?: bo
   const account = await ctx.account();
   const keep = opts.keep !== false;
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, keep });
-  return { settings: s, client, evidence, keep, ...(account !== undefined ? { account } : {}) };
+  const custody = s.caseRef !== undefined ? caseCustody(ctx, s.caseRef, evidence) : undefined;
+  return { settings: s, client, evidence, keep, ...(account !== undefined ? { account } : {}), ...(custody ? { custody } : {}) };
+}
+
+/** --case: found before anything is sent (batch/case-custody.ts). */
+function caseCustody(ctx: Ctx, ref: string, evidence: Evidence): CaseCustody {
+  const say = (l: string) => ctx.io.stderr.write(`${sanitizeInline(l)}\n`);
+  return openCaseCustody({ store: ctx.store(), version: ctx.version, now: ctx.now, cwd: resolve('.'), stdinSize: () => evidence.stdinSize, onCleanup: ctx.onCleanup, say }, ref);
 }
 
 export interface LocateDeps {
@@ -72,6 +83,7 @@ export async function runLocate(ctx: Ctx, run: LocateRun, deps: LocateDeps): Pro
       cwd: resolve('.'),
       onEvent: (e) => {
         run.evidence.onEvent(e);
+        run.custody?.onEvent(e);
         deps.onEvent?.(e);
       },
       exif: run.evidence.exif,

@@ -49,9 +49,14 @@ export async function sceneExport(ctx: Pick<Ctx, 'now' | 'version'>, format: str
   }
 }
 
-/** --report FILE: written after the run, whatever the exit code, when the scene has an answer. */
-export async function writeSceneReport(ctx: Pick<Ctx, 'now' | 'version'>, file: string, res: SceneResult, warn: (l: string) => void): Promise<void> {
-  if (res.scene.answered === 0) return warn(`--report ${file}: no answer to report, nothing written`);
-  await writeFile(file, await report(ctx, res, warn));
+/** --report FILE: written after the run, whatever the exit code, when the scene has an answer; the HTML written. */
+export async function writeSceneReport(ctx: Pick<Ctx, 'now' | 'version'>, file: string, res: SceneResult, warn: (l: string) => void): Promise<string | undefined> {
+  if (res.scene.answered === 0) {
+    warn(`--report ${file}: no answer to report, nothing written`);
+    return undefined;
+  }
+  const html = await report(ctx, res, warn);
+  await writeFile(file, html);
   warn(`report: ${file} (${res.scene.clusters.length} place${res.scene.clusters.length === 1 ? '' : 's'}, ${res.scene.answered} answers)`);
+  return html;
 }

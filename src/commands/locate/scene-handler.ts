@@ -89,10 +89,16 @@ export async function locateScene(ctx: Ctx, scene: SceneSettings, opts: Record<s
     else if (format === 'json') ctx.io.stdout.write(sanitizeJsonText(JSON.stringify(res.scene, null, 2)) + '\n');
     else if ((EXPORT_FORMATS as readonly string[]).includes(format)) {
       const text = await sceneExport(ctx, format, res, records, warn);
-      if (text !== undefined) ctx.io.stdout.write(text);
+      if (text !== undefined) {
+        ctx.io.stdout.write(text);
+        run.custody?.fileWritten('export', format, '-', text);
+      }
     }
     out.close(res.batch);
   } finally {
-    if (s.report !== undefined) await writeSceneReport(ctx, s.report, res, warn);
+    const html = s.report !== undefined ? await writeSceneReport(ctx, s.report, res, warn) : undefined;
+    if (html !== undefined) run.custody?.fileWritten('report', 'html', s.report!, html);
   }
+  const failed = await run.custody?.close(warn);
+  if (failed) throw failed;
 }

@@ -33,7 +33,11 @@ export class SingleOutput {
 
   constructor(
     private readonly ctx: Ctx,
-    private readonly o: { format: string; sandbox: () => boolean; minConfidence?: number; evidence: Evidence; resume: (journal: string | undefined) => string | undefined },
+    private readonly o: {
+      format: string; sandbox: () => boolean; minConfidence?: number; evidence: Evidence; resume: (journal: string | undefined) => string | undefined;
+      /** An export format written to stdout (--case logs it). */
+      onExport?: (format: string, bytes: string | Uint8Array) => void;
+    },
   ) {
     this.banner = sandboxBanner(o.sandbox, (l) => note(ctx, l));
   }
@@ -106,8 +110,10 @@ export class SingleOutput {
     const body = data as GeolocateResponse;
     const prov = this.o.evidence.recordsFor([f.record]);
     const exported = await exportText(this.o.format, prov, this.o.evidence, warn);
-    if (exported !== undefined) write(exported);
-    else {
+    if (exported !== undefined) {
+      write(exported);
+      this.o.onExport?.(this.o.format, exported);
+    } else {
       const meta = {
         input: f.record.input, replayed: f.replayed, fromJournal: f.fromJournal, ...(f.reused ? { fromResults: true } : {}), evidence: (f.record.exif ?? null) as Parameters<typeof locateView>[1]['evidence'],
         ...(res.elapsedMs !== undefined ? { elapsedMs: res.elapsedMs } : {}), ...(res.attempts !== undefined ? { attempts: res.attempts } : {}),

@@ -5,24 +5,46 @@ import type { ViewOpts } from '../render.js';
 import { sanitizeInline } from '../sanitize.js';
 import { renderTable } from '../table.js';
 
+/** both: on the service and recorded here; service: on the service only; local: on this machine only. */
+export type Where = 'both' | 'service' | 'local';
+
+/** One row of `geo cases list` (commands/cases/listing.ts): the service's Case fields as received, where it is, the local facts. */
+export interface ListedCase extends Case {
+  teamId: string | null;
+  where: Where;
+  /** geo's id for the case when it is recorded here (what --case takes, as does the service's id). */
+  local_id: string | null;
+  /** Results linked to it here; null for a case on the service only. */
+  results: number | null;
+  [field: string]: unknown;
+}
+
+/** A local case as `geo cases create` shows it beside the service's answer. */
+export interface LocalCaseView {
+  id: string;
+  service_id: string | null;
+  service_note: string | null;
+}
+
 const str = (v: unknown) => sanitizeInline(typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
 /** The Case shape has no team field (spec "Case"); show one when the server sends it anyway. */
 const teamOf = (c: Case) => str((c as Record<string, unknown>).teamId ?? (c as Record<string, unknown>).team_id ?? '');
 
-export function casesView(cases: readonly Case[], view: ViewOpts): string {
+export function casesView(cases: readonly ListedCase[], view: ViewOpts): string {
   if (cases.length === 0) return 'No cases yet. Create one with: geo cases create';
   return renderTable(
     {
-      head: ['ID', 'NAME', 'DESCRIPTION', 'TEAM', 'CREATED', 'UPDATED'],
-      rows: cases.map((c) => [str(c.id), str(c.name), str(c.description), teamOf(c), str(c.createdAt), str(c.updatedAt)]),
-      // Narrow terminals list these under the table; id, name and description stay in it.
-      optional: [5, 3, 4],
+      head: ['ID', 'NAME', 'WHERE', 'RESULTS', 'DESCRIPTION', 'TEAM', 'CREATED', 'UPDATED'],
+      rows: cases.map((c) => [str(c.id), str(c.name), c.where, c.results ?? '', str(c.description), teamOf(c as unknown as Case), str(c.createdAt), str(c.updatedAt)]),
+      align: ['left', 'left', 'left', 'right', 'left', 'left', 'left', 'left'],
+      // Narrow terminals list these under the table; id, name, where and description stay in it.
+      optional: [7, 5, 6, 3],
     },
     view,
   );
 }
 
-export function caseView(c: Case, view: ViewOpts): string {
+export function caseView(c: Case, view: ViewOpts, local?: LocalCaseView): string {
   return renderKv(
     [
       ['id', str(c.id)],
@@ -31,6 +53,7 @@ export function caseView(c: Case, view: ViewOpts): string {
       ['team', teamOf(c)],
       ['created', str(c.createdAt)],
       ['updated', str(c.updatedAt)],
+      ...(local ? [['local', `${local.id}${local.service_id === null ? `, on this machine only${local.service_note ? `: ${str(local.service_note)}` : ''}` : ''} (custody log begun)`] as [string, string]] : []),
     ],
     view,
   );

@@ -1,0 +1,185 @@
+/**
+ * `--case` on a run (geo locate, geo eval, the MCP locate tool; issue 24): an observer of the
+ * batch's events that links each answered result to the case and appends its custody entries:
+ * input hashed, request sent, answer received, result linked. It only reads what the engine has
+ * already done: a 'finished' event comes after the answer was committed to the store (worker.ts),
+ * so a custody append that fails never costs a paid answer; its failure is collected, said at the
+ * end, and the command exits non-zero (CaseCustody.failures).
+ */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { StoreError } from '../errors.js';
+import { type CustodyEvent, sha256Hex } from '../local/custody.js';
+import { CustodyLog, type CustodyStorage, currentActor } from '../local/custody-log.js';
+import { isResultBody } from '../local/store-types.js';
+import { findCase } from '../store/find.js';
+import type { CaseRow, Store, StoredResult } from '../store/index.js';
+import type { BatchEvent } from './types.js';
+
+type Finished = Extract<BatchEvent, { type: 'finished' }>;
+
+/** The custody log of the store's cases, appended by this user, host and geo. */
+export function caseLog(store: Store, version: string, now: () => number, storage: CustodyStorage = store.cases()): CustodyLog {
+  return new CustodyLog(storage, currentActor(version), now);
+}
+
+/** answer_received for a stored answer: its raw body exactly as the store keeps it (and a bundle carries it). */
+function answerEvent(s: StoredResult, fromStore: boolean): CustodyEvent {
+  const rec = s.record;
+  const raw = rec.response.raw ?? '';
+  const aid = (rec.response.body as { analysis_id?: unknown } | undefined)?.analysis_id;
+  const requestId = rec.headers?.request_id;
+  return {
+    event: 'answer_received',
+    data: {
+      answer: {
+        sha256: sha256Hex(raw), size: Buffer.byteLength(raw), status: rec.response.status ?? 200, service: rec.cli?.base_url ?? '',
+        analysis_id: typeof aid === 'string' ? aid : null, ...(requestId ? { request_id: requestId } : {}), sandbox: s.sandbox, ...(fromStore ? { stored_at: rec.stored_at } : {}),
+      },
+    },
+  };
+}
+
+/**
+ * Links a stored result to a case: answer_received (its raw answer as the store keeps it), then
+ * result_linked, appended in the same transaction as the link itself.
+ */
+export async function linkStored(store: Store, actor: { version: string; now: () => number }, caseId: string, s: StoredResult, fromStore: boolean): Promise<void> {
+  const answer = answerEvent(s, fromStore).data as { answer: { sha256: string; analysis_id: string | null } };
+  await caseLog(store, actor.version, actor.now).append(caseId, { event: 'answer_received', data: answer } as CustodyEvent);
+  const result = { input_sha256: s.record.input.sha256, answer_sha256: answer.answer.sha256, analysis_id: answer.answer.analysis_id };
+  await caseLog(store, actor.version, actor.now, store.cases().linking(s.id)).append(caseId, { event: 'result_linked', data: { result } });
+}
+
+export interface CaseCustodyDeps {
+  store: Store;
+  version: string;
+  now: () => number;
+  /** Where relative paths start. */
+  cwd: string;
+  /** The size of stdin's bytes, once read (Evidence.stdinSize). */
+  stdinSize?: () => number | undefined;
+  /** Runs before the store closes (Ctx.onCleanup). */
+  onCleanup: (fn: () => Promise<void>) => void;
+  /** A line on stderr (sanitized by the caller). */
+  say: (line: string) => void;
+}
+
+/**
+ * --case REF on a run: the case is found now, before anything is read or sent (an unknown one is
+ * a UsageError, exit 2, nothing charged); its appends are awaited, and any that failed said,
+ * before the store closes, however the command ends.
+ */
+export function openCaseCustody(d: CaseCustodyDeps, ref: string): CaseCustody {
+  const custody = new CaseCustody(d.store, findCase(d.store, ref), d);
+  d.onCleanup(async () => {
+    await custody.close(d.say);
+  });
+  return custody;
+}
+
+export class CaseCustody {
+  readonly failures: string[] = [];
+  /** Results linked to the case by this run. */
+  linked = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private readonly hashed = new Set<string>();
+  private said = false;
+  private readonly log: CustodyLog;
+
+  constructor(
+    private readonly store: Store,
+    readonly kase: CaseRow,
+    private readonly o: { version: string; now: () => number; cwd: string; stdinSize?: () => number | undefined },
+  ) {
+    this.log = caseLog(store, o.version, o.now);
+  }
+
+  /** The batch's onEvent: answered jobs are logged in the order they finish. */
+  onEvent = (e: BatchEvent): void => {
+    if (e.type !== 'finished' || !e.stored) return;
+    this.queue(`the answer for ${e.record.input}`, () => this.record(e));
+  };
+
+  /** An export or report written for the case (its bytes as written; path "-" for stdout). */
+  fileWritten(kind: 'report' | 'export', format: string, path: string, bytes: string | Uint8Array): void {
+    const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+    const file = { kind, format, path: path === '-' ? '-' : resolve(this.o.cwd, path), sha256: sha256Hex(data), size: data.length };
+    this.queue(`the ${kind} ${path}`, () => this.log.append(this.kase.id, { event: 'file_written', data: { file } }).then(() => undefined));
+  }
+
+  /** Waits for every append; the failures, one line each (empty when all landed). */
+  async done(): Promise<string[]> {
+    await this.chain;
+    return this.failures;
+  }
+
+  /**
+   * Waits for every append and says, once, each that failed; the error the command ends with when
+   * any did (exit 1), after its answers were shown and stored.
+   */
+  async close(say: (line: string) => void): Promise<StoreError | undefined> {
+    const failed = await this.done();
+    if (failed.length === 0 || this.said) return undefined;
+    this.said = true;
+    for (const f of failed) say(`custody: not appended to case ${this.kase.id}: ${f}`);
+    const n = failed.length;
+    return new StoreError(
+      `${n} custody ${n === 1 ? 'entry' : 'entries'} of case ${this.kase.id} could not be appended (see above); the answers themselves are stored`,
+      'other',
+      `geo history shows them; geo cases link ${this.kase.id} REF… links them to the case once the store takes writes again`,
+    );
+  }
+
+  private queue(what: string, fn: () => Promise<void>): void {
+    this.chain = this.chain.then(fn).catch((err: unknown) => {
+      this.failures.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }
+
+  private async record(e: Finished): Promise<void> {
+    const id = this.kase.id;
+    const s = this.store.result(e.stored!.id);
+    if (!s) return;
+    const usable = e.record.ok && isResultBody(e.record.result);
+    // Already in the case (a rerun): nothing new happened to it.
+    if (usable && this.store.cases().isLinked(id, s.id)) return;
+    const input = await this.inputOf(e, s);
+    if (input && !this.hashed.has(`${input.path}\0${input.sha256}`)) {
+      this.hashed.add(`${input.path}\0${input.sha256}`);
+      await this.log.append(id, { event: 'input_hashed', data: { input } });
+    }
+    const rec = s.record;
+    const sentNow = Boolean(e.sentNow);
+    if (sentNow) {
+      const sent = rec.sent;
+      await this.log.append(id, {
+        event: 'request_sent',
+        data: { request: { input_sha256: rec.input.sha256, ...(sent ? { sha256: sent.sha256, size: sent.size } : {}), fields: rec.request ?? {}, service: rec.cli?.base_url ?? '', idempotency_key: rec.idempotency_key ?? e.response?.idempotencyKey ?? '' } },
+      });
+    }
+    if (!usable) {
+      // A paid answer without coordinates: on the record, but no result to link.
+      await this.log.append(id, answerEvent(s, !sentNow));
+      return;
+    }
+    await linkStored(this.store, this.o, id, s, !sentNow);
+    this.linked++;
+  }
+
+  /** The original file as read: a video's file for its frames, the image file, or stdin's bytes; none for a URL. */
+  private async inputOf(e: Finished, s: StoredResult): Promise<{ path: string; sha256: string; size: number } | undefined> {
+    const video = e.origin && 'video' in e.origin ? e.origin.video : undefined;
+    const sizeOf = (p: string) => stat(resolve(this.o.cwd, p)).then((st) => st.size, () => undefined);
+    if (video) {
+      const size = await sizeOf(video.path);
+      return size === undefined ? undefined : { path: resolve(this.o.cwd, video.path), sha256: video.sha256, size };
+    }
+    if (e.path) {
+      const size = await sizeOf(e.path);
+      return size === undefined ? undefined : { path: e.path, sha256: s.record.input.sha256, size };
+    }
+    const stdin = e.record.input === '-' ? this.o.stdinSize?.() : undefined;
+    return stdin === undefined ? undefined : { path: '-', sha256: s.record.input.sha256, size: stdin };
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * `geo cases bundle <case> case.zip [--with-originals]` (issue 24): the case from the store into
+ * one self-contained file (output/export/bundle.ts): the custody log, every raw answer, the
+ * provenance records, the HTML report, GeoJSON and KMZ, and with --with-originals the original
+ * files, each vouched for by its sha256 (a file at the recorded path that no longer hashes the same
+ * is left out, and said). Then bundle_made is appended with the zip's sha256: a bundle cannot hold
+ * its own hash, so the log in the store goes one entry further than the log in the bundle.
+ */
+import { constants } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { caseLog } from '../../batch/case-custody.js';
+import type { Ctx } from '../../context.js';
+import { NotVerifiedError, UsageError } from '../../errors.js';
+import { sha256Hex } from '../../local/custody.js';
+import { checkWritableFile } from '../../local/safe-files.js';
+import type { ProvenanceRecord } from '../../local/store-types.js';
+import { vouchedImage } from '../../local/vouched-image.js';
+import { type BundleOriginal, writeBundle } from '../../output/export/bundle.js';
+import { buildHtmlReport, renderGeoJSON, renderKMZ } from '../../output/export/index.js';
+import { findCase } from '../../store/find.js';
+import type { StoredResult } from '../../store/index.js';
+import { render, resolveFormat } from '../../output/render.js';
+import { sanitizeInline } from '../../output/sanitize.js';
+import type { Handler } from '../types.js';
+
+export interface Bundled {
+  file: string;
+  case: { id: string; name: string };
+  sha256: string;
+  size: number;
+  manifest_sha256: string;
+  results: number;
+  /** Originals in the bundle, and why the others are not. */
+  originals: number;
+  left_out: string[];
+  custody: { entries: number; head: string };
+}
+
+type Say = (line: string) => void;
+
+/** The file an answer was made from: a video's for its frames, else the image itself. */
+const originalOf = (r: ProvenanceRecord) => (r.video ? { path: r.video.path, sha256: r.video.sha256 } : r.input);
+
+/** Each original once, read and checked against its sha256. */
+async function readOriginals(stored: readonly StoredResult[], leftOut: string[]): Promise<Array<BundleOriginal & { path: string }>> {
+  const out = new Map<string, BundleOriginal & { path: string }>();
+  for (const s of stored) {
+    const o = originalOf(s.record);
+    if (out.has(o.sha256)) continue;
+    let bytes: Uint8Array | undefined;
+    if (s.record.video) {
+      const b = await readFile(o.path).catch(() => undefined);
+      if (b && sha256Hex(b) === o.sha256) bytes = b;
+      else leftOut.push(b ? `${o.path}: not the video these frames came from (its sha256 differs)` : `video not found at ${o.path}`);
+    } else {
+      const v = await vouchedImage(o);
+      if ('imageBytes' in v) bytes = v.imageBytes;
+      else leftOut.push(v.missingImage);
+    }
+    if (bytes) out.set(o.sha256, { sha256: o.sha256, bytes, extension: extname(o.path).slice(1), path: o.path });
+  }
+  return [...out.values()];
+}
+
+export async function runBundle(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, ref: string, file: string, opts: { withOriginals?: boolean }, say: Say): Promise<Bundled> {
+  const store = ctx.store();
+  const c = findCase(store, ref);
+  if (!/\.zip$/i.test(file)) throw new UsageError(`the bundle is a zip file: ${file} does not end in .zip`, `geo cases bundle ${c.id} case.zip`);
+  checkWritableFile(file, 'the bundle');
+  const stored = store.cases().stored(c.id).filter((s) => s.record.unusable === undefined);
+  const log = caseLog(store, ctx.version, ctx.now);
+  const leftOut: string[] = [];
+  const originals = opts.withOriginals ? await readOriginals(stored, leftOut) : undefined;
+  // An original whose hashing the log does not hold yet (a result linked with geo cases link): hashed now, and logged.
+  const hashed = new Set((await log.lines(c.id)).map((l) => JSON.parse(l) as { event?: string; data?: { input?: { sha256?: string } } }).filter((e) => e.event === 'input_hashed').map((e) => e.data?.input?.sha256));
+  for (const o of originals ?? []) {
+    if (!hashed.has(o.sha256)) await log.append(c.id, { event: 'input_hashed', data: { input: { path: resolve(o.path), sha256: o.sha256, size: o.bytes.length } } });
+  }
+  const records = stored.map((s) => (s.sandbox ? { ...s.record, sandbox: true } : s.record));
+  const sources = await Promise.all(records.map(async (record) => ({ record, ...(await vouchedImage(record.input)) })));
+  const now = new Date(ctx.now());
+  const report = await buildHtmlReport(sources, { generatedAt: now.toISOString(), cliVersion: ctx.version, title: `Case ${c.name}` });
+  if (!report.hasMap) say('warning: the leaflet package is not installed, so the report has no map');
+  let bundle;
+  try {
+    bundle = writeBundle({
+      case: { id: c.id, name: c.name, ...(c.description ? { description: c.description } : {}) }, custody: await log.lines(c.id), records,
+      reportHtml: report.html, geojson: renderGeoJSON(records), kmz: await renderKMZ(sources, { now: ctx.now() }), ...(originals ? { originals } : {}), createdAt: now, geoVersion: ctx.version,
+    });
+  } catch (e) {
+    throw new NotVerifiedError(e instanceof Error ? e.message : String(e), `geo cases verify ${c.id} names the broken entry`);
+  }
+  // Never through a link (checked above, and O_NOFOLLOW here), 0600 like everything geo writes.
+  const fh = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+  try {
+    await fh.writeFile(bundle.zip);
+  } finally {
+    await fh.close();
+  }
+  const sha256 = sha256Hex(bundle.zip);
+  const m = bundle.manifest.custody;
+  await log.append(c.id, { event: 'bundle_made', data: { bundle: { path: resolve(file), sha256, size: bundle.zip.length, manifest_sha256: bundle.manifestSha256, entries: m.entries, head: m.head, originals: Boolean(originals) } } });
+  return {
+    file, case: { id: c.id, name: c.name }, sha256, size: bundle.zip.length, manifest_sha256: bundle.manifestSha256, results: records.length,
+    originals: originals?.length ?? 0, left_out: leftOut, custody: { entries: m.entries, head: m.head },
+  };
+}
+
+export const bundle: Handler = async (ctx, args, opts) => {
+  resolveFormat(ctx, ['table', 'json']);
+  const say: Say = (line) => {
+    if (!ctx.globals.quiet) ctx.io.stderr.write(`${sanitizeInline(line)}\n`);
+  };
+  const res = await runBundle(ctx, args[0] as string, args[1] as string, { withOriginals: Boolean(opts.withOriginals) }, say);
+  for (const l of res.left_out) say(`original left out: ${l}`);
+  const human = () => [
+    `wrote ${sanitizeInline(res.file)}: case ${sanitizeInline(res.case.id)} (${sanitizeInline(res.case.name)}), ${res.results} result${res.results === 1 ? '' : 's'}, ${res.originals} original${res.originals === 1 ? '' : 's'}, custody ${res.custody.entries} entries`,
+    `  sha256    ${res.sha256}  (${res.size} bytes; logged as bundle_made)`,
+    `  manifest  ${res.manifest_sha256}  (send it apart from the bundle: the recipient compares it)`,
+    `  head      ${res.custody.head}`,
+    `  check it  geo cases verify ${sanitizeInline(res.file)}`,
+  ].join('\n');
+  await render(ctx, { data: res, human }, ['table', 'json']);
+};

@@ -1,0 +1,88 @@
+/**
+ * `geo cases show` and `geo cases verify <case>`: a local case, its results with a map link each,
+ * and its custody log. Names and places come from files and the service: sanitized.
+ */
+import type { MapLink } from '../maps.js';
+import { type KvInput, renderKv } from '../kv.js';
+import type { ViewOpts } from '../render.js';
+import { sanitizeInline } from '../sanitize.js';
+
+export interface CaseShowResult {
+  /** The result's row in the store, and what `geo history show` takes for it. */
+  id: number;
+  ref: string;
+  input: string;
+  place: string;
+  latitude: number | null;
+  longitude: number | null;
+  confidence: number | null;
+  depth: number | null;
+  analysis_id: string | null;
+  sandbox: boolean;
+  linked_at: string;
+  map_links: MapLink[];
+}
+
+export interface CaseShow {
+  case: { id: string; name: string; description: string; team: string | null; created_at: string; service: string | null; service_id: string | null; service_note: string | null };
+  results: CaseShowResult[];
+  custody: { entries: number; verified: boolean; head?: string; broken?: string };
+}
+
+/** What `geo cases verify <case>` found (commands/cases/check.ts). */
+export interface CaseVerifyView {
+  case: { id: string; name: string };
+  ok: boolean;
+  /** The chain, when it verified: its entries and head. */
+  custody?: { entries: number; head: string };
+  /** Linked results whose raw answer the log received and linked. */
+  answers: number;
+  /** Files written for the case that still have the sha256 logged. */
+  files: number;
+  /** One line per failure, naming the entry or result. */
+  failures: string[];
+  /** Files the log names that are gone (moved or deleted): not checked, not a failure. */
+  notes: string[];
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const s = (v: string | null | undefined) => sanitizeInline(v ?? '');
+
+function where(c: CaseShow['case']): string {
+  if (c.service_id !== null) return `on the service too: ${s(c.service_id)} at ${s(c.service)}`;
+  return `on this machine only${c.service_note ? ` (${s(c.service_note)})` : ''}`;
+}
+
+export function caseShowView(d: CaseShow, view: ViewOpts): string {
+  const st = view.style;
+  const c = d.case;
+  const rows: KvInput[] = [['case', `${s(c.id)}  ${s(c.name)}`]];
+  if (c.description) rows.push(['description', s(c.description)]);
+  if (c.team) rows.push(['team', s(c.team)]);
+  rows.push(['created', c.created_at], ['where', where(c)]);
+  const k = d.custody;
+  rows.push(['custody', k.verified ? `${plural(k.entries, 'entry', 'entries')}, chain verified; head ${k.head}` : { drawn: st.red(`${plural(k.entries, 'entry', 'entries')}, chain BROKEN: ${s(k.broken)}`) }]);
+  const lines = [renderKv(rows, view), '', d.results.length ? `results (${d.results.length}):` : 'No results linked yet: geo locate … --case ID, or geo cases link ID RESULT'];
+  d.results.forEach((r, i) => {
+    const at = r.latitude !== null && r.longitude !== null ? `${r.latitude.toFixed(6)}, ${r.longitude.toFixed(6)}` : 'no coordinates';
+    const facts = [r.confidence !== null ? `confidence ${r.confidence.toFixed(2)}` : '', r.depth !== null ? `depth ${r.depth}` : '', r.analysis_id ? s(r.analysis_id) : '', r.sandbox ? st.yellow('sandbox (simulated)') : ''].filter(Boolean);
+    lines.push(`  ${i + 1}. ${s(r.input)}  ${st.dim(`(${s(r.ref)})`)}`, `     ${s(r.place) || 'a place'}  ${at}  ${facts.join(' · ')}`);
+    const osm = r.map_links.find((m) => m.name === 'OpenStreetMap');
+    if (osm) lines.push(`     ${osm.url}`);
+  });
+  return lines.join('\n');
+}
+
+export function caseVerifyView(r: CaseVerifyView, view: ViewOpts): string {
+  const st = view.style;
+  const title = `case ${s(r.case.id)} (${s(r.case.name)}): ${r.ok ? st.green('verified') : st.red(st.bold(`FAILED (${plural(r.failures.length, 'problem')})`))}`;
+  const rows: KvInput[] = [
+    ['custody', r.custody ? `${plural(r.custody.entries, 'entry', 'entries')}, chain intact; head ${r.custody.head}` : 'not verified (see below)'],
+    ['answers', `${r.answers} linked ${r.answers === 1 ? 'result has its' : 'results have their'} raw answer in the custody log`],
+    ['files', `${plural(r.files, 'file')} written for the case still ${r.files === 1 ? 'has' : 'have'} the sha256 logged`],
+  ];
+  const lines = [title, renderKv(rows, view, '  ')];
+  if (r.notes.length) lines.push('', ...r.notes.map((n) => `  ${st.dim('-')} ${sanitizeInline(n)}`));
+  if (r.failures.length) lines.push('', ...r.failures.map((f) => `  ${st.red('✗')} ${sanitizeInline(f)}`));
+  return lines.join('\n');
+}
