@@ -2,7 +2,8 @@
  * Issue 19, "no two processes pay for one request": overlapping geo processes over the same 12
  * images, against an independent server that charges once per completed idempotency key and
  * takes 2 s per answer (test/helpers/charging-server.ts). The server is charged exactly 12 times,
- * and every process prints a result for each of its inputs. The built binary, one shared store.
+ * every process prints a result for each of its inputs, and the credits their summaries say they
+ * spent add up to those 12 charges (issue 21: each charge counted once across overlapping runs). The built binary, one shared store.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -71,6 +72,9 @@ describe('overlapping geo processes share one store: each request is paid once',
       expect([...got.values()].every(Boolean)).toBe(true);
     }
     expect(s.charges()).toBe(N);
+    // Issue 21: the summaries count each charge once across the overlapping runs (depth 1: 1 credit each).
+    const spent = outs.map((r) => Number(/(\d+) credits? spent/.exec(r.stderr)?.[1] ?? Number.NaN));
+    expect(spent.reduce((a, b) => a + b, 0)).toBe(s.charges());
     // Most processes waited for another's answer and said so.
     expect(outs.filter((r) => /another geo process is sending some of these images/.test(r.stderr)).length).toBeGreaterThanOrEqual(1);
   }, 90_000);
