@@ -61,7 +61,7 @@ export interface ResultRow {
   sandbox: number;
 }
 
-const LIST_COLUMNS = 'id, stored_at, input_path, sha256, city, neighborhood, country, address, latitude, longitude, confidence, depth, analysis_id, charge, origin, sandbox';
+export const LIST_COLUMNS = 'id, stored_at, input_path, sha256, city, neighborhood, country, address, latitude, longitude, confidence, depth, analysis_id, charge, origin, sandbox';
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -117,7 +117,7 @@ export function setExif(sql: Sql, id: number, exif: unknown): void {
   sql.run('UPDATE results SET record = ? WHERE id = ?', JSON.stringify({ ...rec, exif }), id);
 }
 
-interface FullRow {
+export interface FullRow {
   id: number;
   record: string;
   raw: Buffer | null;
@@ -126,7 +126,7 @@ interface FullRow {
   batch: string | null;
   listed: number;
 }
-const FULL_COLUMNS = 'id, record, raw, body, sandbox, batch, listed';
+export const FULL_COLUMNS = 'id, record, raw, body, sandbox, batch, listed';
 
 /** The provenance record back, with the raw text and the parsed body. */
 export function toStored(row: FullRow): StoredResult {
