@@ -26,12 +26,39 @@ export function setOf(v: unknown): SetOrigin | undefined {
   return isObject(v) && typeof v.id === 'string' && Number.isFinite(v.index) && Number.isFinite(v.size) ? (v as unknown as SetOrigin) : undefined;
 }
 
-/** Which scene an answer belongs to (`video:<batch>:<sha256>`, `set:<batch>:<id>`), or undefined for a lone image. */
-export function sceneKey(batch: string | null, video: unknown, set: unknown): string | undefined {
+/**
+ * Which scene an answer belongs to (`video:<run>:<sha256>`, `set:<run>:<id>`), or undefined for a
+ * lone image. `run` tells apart runs of the same video: in the store, the batch that sent it.
+ */
+export function sceneKey(run: string | null, video: unknown, set: unknown): string | undefined {
   const v = videoOf(video);
-  if (v) return `video:${batch ?? ''}:${v.sha256}`;
+  if (v) return `video:${run ?? ''}:${v.sha256}`;
   const s = setOf(set);
-  return s ? `set:${batch ?? ''}:${s.id}` : undefined;
+  return s ? `set:${run ?? ''}:${s.id}` : undefined;
+}
+
+/**
+ * The scene of a record read without its batch (geo export streams records, and results files
+ * carry none): the same video (or set) located at the same depth by the same service.
+ */
+export const recordSceneKey = (r: ProvenanceRecord): string | undefined => sceneKey(`${depthOf(r)}@${r.cli?.base_url ?? ''}`, r.video, r.set);
+
+/**
+ * A record cut down to what its scene needs (about a kilobyte): where, how sure, the place's words
+ * and the depth-3 candidates' points, with the frame's origin. geo export holds the frames of
+ * every video this way until its lone results have streamed out.
+ */
+export function slimRecord(r: ProvenanceRecord): ProvenanceRecord {
+  const b = r.unusable === undefined && isResultBody(r.response?.body) ? r.response.body : undefined;
+  const body = b && {
+    location: { latitude: b.location.latitude, longitude: b.location.longitude, neighborhood: b.location.neighborhood, city: b.location.city, country: b.location.country },
+    confidence: b.confidence, depth: b.depth,
+    ...(b.forensic?.candidates ? { forensic: { candidates: b.forensic.candidates.map((c) => ({ lat: c?.lat, lng: c?.lng, confidence: c?.confidence })) } } : {}),
+  };
+  return {
+    schema: r.schema, stored_at: r.stored_at, origin: r.origin, input: r.input, request: { depth: depthOf(r) }, response: { body: body as ProvenanceRecord['response']['body'] },
+    ...(body ? {} : { unusable: r.unusable ?? 'no usable location' }), ...(r.video ? { video: r.video } : {}), ...(r.set ? { set: r.set } : {}), ...(r.sandbox ? { sandbox: true } : {}),
+  };
 }
 
 /** `clip.mp4#t=4.000` (video.ts frameName) -> `clip.mp4`. */

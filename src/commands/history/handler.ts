@@ -6,7 +6,7 @@ import { isResultBody } from '../../local/store.js';
 import { formatOutput, render, resolveFormat, viewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { runHistory, runHistoryShowAny } from './run.js';
-import type { StoredScene } from './scene.js';
+import type { StoredScene } from '../../media/find-scene.js';
 import { BATCH_REF } from '../../output/views/history.js';
 
 function warner(ctx: Ctx): (line: string) => void {

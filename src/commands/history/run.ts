@@ -5,17 +5,17 @@
  */
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { wholeNumber } from '../../flags.js';
+import { expandSamples } from '../../local/samples.js';
 import type { ProvenanceRecord } from '../../local/store.js';
+import { type StoredScene, findResultsOrScene } from '../../media/find-scene.js';
+import { agreeKmOf } from '../../media/options.js';
+import type { HistoryRow } from '../../output/views/history.js';
 import { findStored } from '../../store/find.js';
 import type { StoredResult } from '../../store/index.js';
 import { newestEntries, searchedEntries } from './entries.js';
-import { type StoredScene, findScene } from './scene.js';
-import { agreeKmOf } from '../../media/options.js';
-import { expandSamples } from '../../local/samples.js';
 
 export { historyRow, historyRowOf } from './rows.js';
-import type { HistoryRow } from '../../output/views/history.js';
-import { wholeNumber } from '../../flags.js';
 
 export const DEFAULT_LIMIT = 50;
 
@@ -48,32 +48,35 @@ export const depthFlag = (v: unknown): number | undefined => wholeNumber(v, '--d
 
 /**
  * What `geo history show REF` shows: a video or a photo set (its consensus drawn again from the
- * stored answers; scene.ts), else one stored result. A hex REF is an image's sha256 prefix first,
- * then a batch's id (what `geo history` lists for a video or a set).
+ * stored answers; media/find-scene.ts), else the newest stored result REF names (at --depth N).
+ * A hex REF is an image's sha256 prefix first, then a batch's id (what `geo history` lists for a
+ * video or a set).
  */
-export async function runHistoryShowAny(ctx: Pick<Ctx, 'store'>, given: string, opts: { depth?: unknown; agreeKm?: unknown } = {}): Promise<{ scene: StoredScene } | { result: Awaited<ReturnType<typeof runHistoryShow>> }> {
+export async function runHistoryShowAny(ctx: Pick<Ctx, 'store'>, given: string, opts: { depth?: unknown; agreeKm?: unknown } = {}): Promise<{ scene: StoredScene } | { result: ShownResult }> {
   // sample:NAME names the file shipped with geo, as it does for locate.
   const samples = given.startsWith('sample:') ? expandSamples([given]) : [given];
   if (samples.length !== 1) throw new UsageError(`history show takes one result, and ${given} names ${samples.length}`, 'name one sample: sample:paris');
   const ref = samples[0]!;
+  if (ref.trim() === '') throw new UsageError('history show needs a result', 'an image file, a sha256 prefix or an analysis id; geo history lists them');
   const depth = depthFlag(opts.depth);
-  const o = { agreeKm: agreeKmOf(opts), ...(depth !== undefined ? { depth } : {}) };
-  const video = ref.trim() === '' ? undefined : await findScene(ctx.store(), ref, o);
-  if (video) return { scene: video };
-  try {
-    return { result: await runHistoryShow(ctx, ref, opts) };
-  } catch (err) {
-    const scene = err instanceof UsageError ? await findScene(ctx.store(), ref, { ...o, batches: true }) : undefined;
-    if (scene) return { scene };
-    throw err;
-  }
+  const found = await findResultsOrScene(ctx.store(), ref, { agreeKm: agreeKmOf(opts), ...(depth !== undefined ? { depth } : {}) });
+  return 'scene' in found ? found : { result: newestRun(ref, found.results, depth) };
+}
+
+export interface ShownResult {
+  record: ProvenanceRecord;
+  runs: number;
+  stored: StoredResult;
 }
 
 /** The newest stored result `ref` names (at --depth N when given), and how many runs of it are stored. */
-export async function runHistoryShow(ctx: Pick<Ctx, 'store'>, ref: string, opts: { depth?: unknown } = {}): Promise<{ record: ProvenanceRecord; runs: number; stored: StoredResult }> {
+export async function runHistoryShow(ctx: Pick<Ctx, 'store'>, ref: string, opts: { depth?: unknown } = {}): Promise<ShownResult> {
   if (ref.trim() === '') throw new UsageError('history show needs a result', 'an image file, a sha256 prefix or an analysis id; geo history lists them');
   const depth = depthFlag(opts.depth);
-  const all = await findStored(ctx.store(), ref, { files: true });
+  return newestRun(ref, await findStored(ctx.store(), ref, { files: true }), depth);
+}
+
+function newestRun(ref: string, all: StoredResult[], depth: number | undefined): ShownResult {
   const depthOf = (s: StoredResult) => {
     const d = (s.record.response.body as { depth?: unknown } | undefined)?.depth ?? s.record.request?.depth;
     return typeof d === 'number' ? d : undefined;

@@ -101,7 +101,7 @@ export function renderSceneReport(s: SceneJson, opts: SceneReportOptions): strin
     "default-src 'none'", `script-src ${scripts.map(hash).join(' ') || "'none'"}`, `style-src ${styles.map(hash).join(' ')}`,
     `img-src data: ${TILE_ORIGINS.join(' ')}`, "base-uri 'none'", "form-action 'none'", "object-src 'none'",
   ].join('; ');
-  const what = s.kind === 'video' ? `${s.input} (video, ${clockS(s.duration_s ?? 0)})` : `${s.frames.length} photos located together (${s.input})`;
+  const what = s.kind === 'video' ? `${s.input} (video${s.duration_s !== undefined ? `, ${clockS(s.duration_s)}` : ''})` : `${s.frames.length} photos located together (${s.input})`;
   const title = `geo report: ${what}`;
   const c = s.consensus;
   const facts: Array<[string, string]> = c

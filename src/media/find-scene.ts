@@ -1,24 +1,25 @@
 /**
- * `geo history show` of a video or a photo set (issue 23): the consensus drawn again from the
- * stored answers of its frames (media/stored.ts), offline and free, as locate showed it. A scene is
- * named by the video file itself (hashed, then found among the stored frames named after it) or by
- * the batch id `geo history` lists for it (a prefix of 6+ hex digits). Every read is indexed: the
- * full-text index for a file's name, the batches' primary key, and the time index from when the
- * batch first ran (store/scenes.ts).
+ * A stored video or photo set found by the name an analyst gives it (issue 23), for `geo history
+ * show` and `geo export`: the consensus drawn again from the stored answers of its frames
+ * (stored.ts), offline and free, as locate showed it. A scene is named by the video file itself
+ * (hashed, then found among the stored frames named after it) or by the batch id `geo history`
+ * lists for it (a prefix of 6+ hex digits). Every read is indexed: the full-text index for a
+ * file's name, the batches' primary key, and the time index from when the batch first ran
+ * (store/scenes.ts).
  */
 import { basename, resolve } from 'node:path';
-import { UsageError } from '../../errors.js';
-import { sha256File } from '../../local/files.js';
-import type { ProvenanceRecord } from '../../local/store-types.js';
-import type { SceneJson } from '../../media/scene.js';
-import { videoKindOf } from '../../media/sniff.js';
-import { sceneKey, storedScene, videoOf } from '../../media/stored.js';
-import type { Store, TaggedRow } from '../../store/index.js';
+import { UsageError } from '../errors.js';
+import { sha256File } from '../local/files.js';
+import { findStored } from '../store/find.js';
+import type { Store, StoredResult, TaggedRow } from '../store/index.js';
+import type { SceneJson } from './scene.js';
+import { videoKindOf } from './sniff.js';
+import { sceneKey, storedScene, videoOf } from './stored.js';
 
 export interface StoredScene {
   scene: SceneJson;
-  /** The records it was drawn from, newest first. */
-  records: ProvenanceRecord[];
+  /** The stored answers it was drawn from, newest first. */
+  results: StoredResult[];
   batch: string | null;
   sandbox: boolean;
   /** When its newest answer was stored. */
@@ -48,8 +49,7 @@ function sceneOfBatch(store: Store, batch: string, agreeKm: number, key?: string
   const results = new Map(store.resultsByIds(mine.map((r) => r.id)).map((s) => [s.id, s]));
   const stored = mine.flatMap((r) => results.get(r.id) ?? []);
   if (stored.length === 0) return undefined;
-  const records = stored.map((s) => s.record);
-  return { scene: storedScene(records, agreeKm), records, batch, sandbox: stored.some((s) => s.sandbox), storedAt: mine[0]!.stored_at };
+  return { scene: storedScene(stored.map((s) => s.record), agreeKm), results: stored, batch, sandbox: stored.some((s) => s.sandbox), storedAt: mine[0]!.stored_at };
 }
 
 /** The newest stored frames of this video file, found by its name and checked by its sha256. */
@@ -75,4 +75,21 @@ export async function findScene(store: Store, ref: string, o: { agreeKm: number;
   const batches = store.findBatches(ref);
   if (batches.length > 1) throw new UsageError(`batch id prefix ${ref} matches several batches`, `use more digits: ${batches.map((b) => b.id.slice(0, 16)).join(', ')}`);
   return batches[0] ? sceneOfBatch(store, batches[0].id, o.agreeKm) : undefined;
+}
+
+/**
+ * What REF names: a video file's scene first, then stored results (an image file, a sha256 prefix,
+ * an analysis id: store/find.ts), then a batch holding a video or a set. Throws find.ts's
+ * UsageError when it names nothing.
+ */
+export async function findResultsOrScene(store: Store, ref: string, o: { agreeKm: number; depth?: number }): Promise<{ scene: StoredScene } | { results: StoredResult[] }> {
+  const video = ref.trim() === '' ? undefined : await findScene(store, ref, o);
+  if (video) return { scene: video };
+  try {
+    return { results: await findStored(store, ref, { files: true }) };
+  } catch (err) {
+    const scene = err instanceof UsageError ? await findScene(store, ref, { ...o, batches: true }) : undefined;
+    if (scene) return { scene };
+    throw err;
+  }
 }
