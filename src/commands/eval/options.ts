@@ -36,6 +36,8 @@ export interface EvalSettings {
   /** Videos (issue 23): how frames are chosen, the longest clip, and how close answers agree. */
   video: { frames: FrameOptions; maxDurationMs: number };
   agreeKm: number;
+  /** --together: each folder named is one set of photos of one scene (issue 23). */
+  together: boolean;
 }
 
 const DEPTH_HINT = 'depths are 1, 2 or 3; several side by side: --depth 1,3';
@@ -73,6 +75,9 @@ export function parseEval(ctx: Ctx, inputs: string[], opts: Record<string, unkno
   if (from !== undefined && (opts.dryRun || opts.maxCredits !== undefined || opts.fresh)) {
     throw new UsageError('--from sends nothing, so --dry-run, --max-credits and --fresh do not apply', 'drop them, or locate the images again with geo eval IMAGES');
   }
+  if (opts.together && (from !== undefined || opts.fromFile !== undefined)) {
+    throw new UsageError(`--together takes folders, one set of photos each: not ${from !== undefined ? '--from' : '--from-file'}`, 'geo eval scene1/ scene2/ --together --truth truth.csv');
+  }
   const depthGiven = opts.depth !== undefined;
   const depths = parseDepths(opts.depth as string | undefined, from === undefined ? ctx.config.getDefault('depth') : undefined);
   const maxCredits = wholeNumber(opts.maxCredits, '--max-credits', 0, Number.MAX_SAFE_INTEGER, 'depth costs: 1, 2 or 10 credits per image');
@@ -98,5 +103,6 @@ export function parseEval(ctx: Ctx, inputs: string[], opts: Record<string, unkno
     store: opts.store !== false,
     video: videoOptions(opts),
     agreeKm: agreeKmOf(opts),
+    together: Boolean(opts.together),
   };
 }
