@@ -6,7 +6,7 @@
  * out by hand from that table.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -94,7 +94,7 @@ describe.skipIf(!FFMPEG)(ffmpegTitle('geo eval --together: a truth per set, the 
     expect(report.consensus.credits).toEqual({ spent: 4, per_correct: 2 });
   });
 
-  it('the terminal puts photos beside the consensus; ndjson adds one line per set; a rerun, and locate --together of a set, send nothing', async () => {
+  it('the terminal and the HTML report put photos beside the consensus; ndjson adds one line per set; a rerun, and locate --together of a set, send nothing', async () => {
     const before = footprint(sb);
     const view = await run(['eval', at('eiffel'), at('mixed'), '--together', '--truth', at('truth.csv')]);
     expect(view.code, view.stderr).toBe(0);
@@ -102,6 +102,12 @@ describe.skipIf(!FFMPEG)(ffmpegTitle('geo eval --together: a truth per set, the 
     expect(view.stdout).toMatch(/photos, depth 1\s+consensus, depth 1/);
     const lines = (await run(['eval', at('eiffel'), at('mixed'), '--together', '--truth', at('truth.csv'), '--format', 'ndjson'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { input: string; consensus?: boolean; correct: boolean });
     expect(lines.filter((l) => l.consensus).map((l) => [l.input, l.correct])).toEqual([[at('eiffel'), true], [at('mixed'), true]]);
+    // The HTML report has the same side by side: the sets' consensus, one row per set.
+    const report = await run(['eval', at('eiffel'), at('mixed'), '--together', '--truth', at('truth.csv'), '--report', at('eval.html')]);
+    expect(report.code, report.stderr).toBe(0);
+    const html = readFileSync(at('eval.html'), 'utf8');
+    expect(html).toMatch(/<h2>What the consensus buys: one answer per set<\/h2><table><thead><tr><th><\/th><th>depth 1<\/th><\/tr><\/thead><tbody><tr><td>sets \(scored\)<\/td><td>2 \(2\)<\/td><\/tr><tr><td>within 1 km<\/td><td>50%<\/td>/);
+    expect(html.match(/<td class="input" title="[^"]*(eiffel|mixed)">/g)).toHaveLength(2);
     const locate = await run(['locate', at('mixed'), '--together', '--json']);
     expect(locate.code, locate.stderr).toBe(0);
     expect(JSON.parse(locate.stdout).consensus).toMatchObject({ agree: 2, of: 3 });

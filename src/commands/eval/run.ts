@@ -87,7 +87,7 @@ export const evaluateImages: Handler = async (ctx, args, opts) => {
   const report = got.consensus ? withConsensus(frames, got.consensus, s.correctWithinKm, got.kind ?? 'video') : frames;
   await print(ctx, format, report, got.rows, got.consensus);
   if (s.report !== undefined) {
-    await writeFile(s.report, renderEvalReport(report, got.rows, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version, ...(got.source ? { source: got.source } : {}) }));
+    await writeFile(s.report, renderEvalReport(report, got.rows, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version, ...(got.source ? { source: got.source } : {}), ...(got.consensus ? { consensusRows: got.consensus } : {}) }));
     say(`report: ${s.report}`);
   }
   for (const { depth, summary } of got.summaries) {
