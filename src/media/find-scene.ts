@@ -11,7 +11,7 @@ import { basename, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { sha256File } from '../local/files.js';
 import { findStored } from '../store/find.js';
-import type { Store, StoredResult, TaggedRow } from '../store/index.js';
+import type { Store, StoredResult, Tag } from '../store/index.js';
 import type { SceneJson } from './scene.js';
 import { videoKindOf } from './sniff.js';
 import { sceneKey, storedScene, videoOf } from './stored.js';
@@ -29,23 +29,25 @@ export interface StoredScene {
 /** Frames of one file's name looked at, at most, to find those of this video. */
 const NAME_MATCHES = 1000;
 
-const parsed = (json: string | null): unknown => {
+/** A mark as the store reads it (the record's `video` / `set` field as JSON text), parsed; undefined when it cannot be. */
+export function parsedTag(json: string | null): unknown {
   try {
     return json === null ? undefined : (JSON.parse(json) as unknown);
   } catch {
     return undefined;
   }
-};
-const keyOf = (r: TaggedRow) => sceneKey(r.batch, parsed(r.video_json), parsed(r.set_json));
+}
+/** The scene a stored row belongs to (stored.ts sceneKey, by its batch), or undefined for a lone result. */
+export const tagSceneKey = (t: Tag): string | undefined => sceneKey(t.batch, parsedTag(t.video_json), parsedTag(t.set_json));
 
 /** The scene whose key `key` is, from its batch's rows (the newest scene of the batch when no key). */
 function sceneOfBatch(store: Store, batch: string, agreeKm: number, key?: string): StoredScene | undefined {
   const start = store.batchStarts([batch]).get(batch);
   if (start === undefined) return undefined;
   const rows = store.sinceInBatch(batch, new Date(start).toISOString());
-  const want = key ?? rows.map(keyOf).find((k) => k !== undefined);
+  const want = key ?? rows.map(tagSceneKey).find((k) => k !== undefined);
   if (want === undefined) return undefined;
-  const mine = rows.filter((r) => keyOf(r) === want);
+  const mine = rows.filter((r) => tagSceneKey(r) === want);
   const results = new Map(store.resultsByIds(mine.map((r) => r.id)).map((s) => [s.id, s]));
   const stored = mine.flatMap((r) => results.get(r.id) ?? []);
   if (stored.length === 0) return undefined;
@@ -57,8 +59,8 @@ async function sceneOfVideoFile(store: Store, path: string, agreeKm: number, dep
   const sha = await sha256File(path);
   const found = store.search(basename(path), NAME_MATCHES).rows.filter((r) => depth === undefined || r.depth === depth);
   const tags = store.tagsOf(found.map((r) => r.id));
-  const hit = found.map((r) => tags.get(r.id)).find((t) => t && videoOf(parsed(t.video_json))?.sha256 === sha);
-  const scene = hit?.batch ? sceneOfBatch(store, hit.batch, agreeKm, sceneKey(hit.batch, parsed(hit.video_json), undefined)) : undefined;
+  const hit = found.map((r) => tags.get(r.id)).find((t) => t && videoOf(parsedTag(t.video_json))?.sha256 === sha);
+  const scene = hit?.batch ? sceneOfBatch(store, hit.batch, agreeKm, sceneKey(hit.batch, parsedTag(hit.video_json), undefined)) : undefined;
   if (!scene) throw new UsageError(`no stored frame of ${path}${depth !== undefined ? ` at depth ${depth}` : ''} (sha256 ${sha.slice(0, 12)}…)`, `it was never located with this data folder (or under another name); geo locate ${path} locates it`);
   return scene;
 }

@@ -12,10 +12,9 @@ import { type VouchOptions, vouchedImage } from '../../local/vouched-image.js';
 import { expandSamples } from '../../local/samples.js';
 import { findResultsOrScene } from '../../media/find-scene.js';
 import { DEFAULT_AGREE_KM } from '../../media/options.js';
-import type { SceneJson } from '../../media/scene.js';
 import { recordSceneKey } from '../../media/stored.js';
 import { renderSceneKMZ } from '../../output/export/scene-kmz.js';
-import { buildSceneReport } from '../../output/export/scene-report.js';
+import { sceneReportHtml } from '../../output/export/scene-report.js';
 import { SceneSplit, onlyScene, sceneImages } from './scenes.js';
 import type { StoredResult } from '../../store/index.js';
 import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderKMZ, streamExport } from '../../output/export/index.js';
@@ -107,18 +106,15 @@ export async function renderRecords(
   if (format !== 'html' && format !== 'kmz') return streamExport(format, selected);
   const records = [...selected];
   const scene = onlyScene(records);
-  if (scene) return format === 'kmz' ? renderSceneKMZ(scene, await sceneImages(scene, o), ctx.now()) : sceneReport(ctx, scene, await sceneImages(scene, o), warn);
+  if (scene) {
+    const shown = await sceneImages(scene, o);
+    return format === 'kmz' ? renderSceneKMZ(scene, shown, ctx.now()) : sceneReportHtml(scene, shown, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version }, warn);
+  }
   const scenes = new Set(records.map(recordSceneKey).filter((k) => k !== undefined)).size;
   if (scenes > 0) warn(`${scenes} video${scenes === 1 ? '' : 's'} or photo set${scenes === 1 ? '' : 's'} among these results: each frame is drawn as a result of its own here; export one alone (geo export clip.mp4 --format ${format}) for its consensus`);
   const images = async (): Promise<ReportSource[]> => Promise.all(records.map(async (record) => ({ record, ...(await vouchedImage(record.input, o)) })));
   if (format === 'kmz') return renderKMZ(await images(), { now: ctx.now() });
   const report = await buildHtmlReport(await images(), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version });
-  if (!report.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
-  return report.html;
-}
-
-async function sceneReport(ctx: Pick<Ctx, 'now' | 'version'>, scene: SceneJson, images: Map<number, Uint8Array>, warn: (l: string) => void): Promise<string> {
-  const report = await buildSceneReport(scene, images, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version });
   if (!report.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
   return report.html;
 }

@@ -14,9 +14,10 @@ import { haversineKm } from '../../local/distance.js';
 import { consensus } from '../../media/consensus.js';
 import { DEFAULT_AGREE_KM } from '../../media/options.js';
 import { answerOf, clusterNumbers } from '../../media/scene.js';
-import { membersOf, newestPerFrame, sceneKey, setOf, videoInput, videoOf } from '../../media/stored.js';
+import { parsedTag, tagSceneKey } from '../../media/find-scene.js';
+import { membersOf, newestPerFrame, setOf, videoInput, videoOf } from '../../media/stored.js';
 import type { HistoryFrame, HistoryRow } from '../../output/views/history.js';
-import type { ResultRow, Store, StoredResult, Tag, TaggedRow } from '../../store/index.js';
+import type { ResultRow, Store, StoredResult, TaggedRow } from '../../store/index.js';
 import { LONE, historyRow, historyRowOf } from './rows.js';
 
 /** Rows read past a full page, at most, to complete its videos and sets. */
@@ -29,15 +30,6 @@ interface Group {
 }
 type Slot = TaggedRow | Group;
 
-function parsed(json: string | null): unknown {
-  try {
-    return json === null ? undefined : (JSON.parse(json) as unknown);
-  } catch {
-    return undefined;
-  }
-}
-const keyOf = (t: Tag) => sceneKey(t.batch, parsed(t.video_json), parsed(t.set_json));
-
 /** The ISO time before which no answer of these groups was stored; null when there is none to wait for. */
 function floorOf(store: Store, groups: readonly Group[]): string | null {
   if (groups.length === 0) return null;
@@ -49,46 +41,46 @@ function floorOf(store: Store, groups: readonly Group[]): string | null {
   return new Date(Math.min(...(known as number[]))).toISOString();
 }
 
+/** Entries as rows come: a lone result, or a video's (set's) group that later rows of it join. */
+class Page {
+  readonly slots: Slot[] = [];
+  readonly groups = new Map<string, Group>();
+
+  /** The row joins its video's (set's) entry when that is open; else, when there is room, starts one. False when neither. */
+  add(row: TaggedRow, room: boolean): boolean {
+    const key = tagSceneKey(row);
+    const open = key === undefined ? undefined : this.groups.get(key);
+    if (open) open.rows.push(row);
+    else if (!room) return false;
+    else if (key === undefined) this.slots.push(row);
+    else {
+      const g = { key, rows: [row] };
+      this.groups.set(key, g);
+      this.slots.push(g);
+    }
+    return true;
+  }
+}
+
 /** The newest `limit` entries: a lone result, or a video or a set with all its answers. */
 export function newestEntries(store: Store, limit: number): HistoryRow[] {
-  const slots: Slot[] = [];
-  const groups = new Map<string, Group>();
+  const page = new Page();
   let floor: string | null | undefined;
   let extra = 0;
   for (const row of store.newestTagged()) {
-    const key = keyOf(row);
-    const open = key === undefined ? undefined : groups.get(key);
-    if (open) open.rows.push(row);
-    else if (slots.length < limit) {
-      const slot = key === undefined ? row : { key, rows: [row] };
-      if (key !== undefined) groups.set(key, slot as Group);
-      slots.push(slot);
-    } else {
-      floor ??= floorOf(store, [...groups.values()]);
-      if (floor === null || row.stored_at < floor || ++extra > MAX_EXTRA) break;
-    }
+    if (page.add(row, page.slots.length < limit)) continue;
+    floor ??= floorOf(store, [...page.groups.values()]);
+    if (floor === null || row.stored_at < floor || ++extra > MAX_EXTRA) break;
   }
-  return entriesOf(store, slots);
+  return entriesOf(store, page.slots);
 }
 
 /** Rows the full-text search found, as entries: a video's entry holds its frames that match. */
 export function searchedEntries(store: Store, rows: readonly ResultRow[]): HistoryRow[] {
   const tags = store.tagsOf(rows.map((r) => r.id));
-  const slots: Slot[] = [];
-  const groups = new Map<string, Group>();
-  for (const r of rows) {
-    const row = { ...r, ...(tags.get(r.id) ?? { batch: null, video_json: null, set_json: null }) } as TaggedRow;
-    const key = keyOf(row);
-    const open = key === undefined ? undefined : groups.get(key);
-    if (open) open.rows.push(row);
-    else if (key === undefined) slots.push(row);
-    else {
-      const g = { key, rows: [row] };
-      groups.set(key, g);
-      slots.push(g);
-    }
-  }
-  return entriesOf(store, slots);
+  const page = new Page();
+  for (const r of rows) page.add({ ...r, ...(tags.get(r.id) ?? { batch: null, video_json: null, set_json: null }) }, true);
+  return entriesOf(store, page.slots);
 }
 
 function entriesOf(store: Store, slots: readonly Slot[]): HistoryRow[] {
@@ -121,9 +113,9 @@ function groupEntry(g: Group, byId: ReadonlyMap<number, StoredResult>): HistoryR
   // The place: the words of the agreeing answer nearest the consensus point.
   const distance = (i: number) => (top && rows[i]!.latitude !== null ? haversineKm(top.lat, top.lng, rows[i]!.latitude!, rows[i]!.longitude!) : Infinity);
   const near = top ? rows[[...top.frames].sort((a, b) => distance(a) - distance(b))[0]!] : undefined;
-  const v = videoOf(parsed(newest.video_json));
+  const v = videoOf(parsedTag(newest.video_json));
   return {
-    stored_at: newest.stored_at, input: v ? videoInput(newest.input_path) : (setOf(parsed(newest.set_json))?.id ?? ''), sha256: v?.sha256 ?? '',
+    stored_at: newest.stored_at, input: v ? videoInput(newest.input_path) : (setOf(parsedTag(newest.set_json))?.id ?? ''), sha256: v?.sha256 ?? '',
     city: near?.city ?? '', neighborhood: near?.neighborhood ?? '', country: near?.country ?? '', address: near?.address ?? '',
     latitude: top?.lat ?? null, longitude: top?.lng ?? null, confidence: null, depth: newest.depth, analysis_id: null,
     charge: charge(g.rows), base_url: newest.origin, sandbox: g.rows.some((r) => r.sandbox === 1),
