@@ -95,7 +95,8 @@ sample:nogps, which is listed and skipped):
 
 With your own key and photos:
   geo eval photos/ --depth 1,2,3 --max-credits 500 --report eval.html
-  geo eval photos/ --truth truth.csv --correct-within 1`,
+  geo eval photos/ --truth truth.csv --correct-within 1
+  geo eval scene1/ scene2/ --together --truth truth.csv   # photo sets: a row per folder, e.g. scene1,48.8584,2.2945`,
     )
     .action(act(async () => (await import('./run.js')).evaluateImages));
 };
