@@ -3,7 +3,9 @@
  * (default 1,000,000) through the store module itself (src/store/, the way geo writes them), each
  * a realistic depth-3 answer of about 5 KB of raw body, then times whole `geo` processes on it:
  *
- *   geo history --limit 20                        budget <= 150 ms wall, <= 120 MB peak RSS
+ *   geo history --limit 20                        budget <= 150 ms wall, <= 120 MB peak RSS (the newest
+ *                                                 rows hold videos: 12 frames each, every frame
+ *                                                 followed by another command's answer; issue 23)
  *   geo history --search <city>                   same
  *   geo history show <analysis id>                same
  *   geo locate <1000 images> --dry-run            same (1000 reuse look-ups; all 1000 are stored); the
@@ -126,6 +128,38 @@ function build() {
   writeFileSync(stamp, '');
 }
 
+/**
+ * 50 videos of 12 frames after the N results (issue 23), the newest rows: each video's batch is
+ * saved as geo saves it before sending, then its frames are stored, each followed by another
+ * command's answer, so `geo history` has to gather each video from rows that are not its own.
+ */
+const VIDEOS = 50;
+const FRAMES = 12;
+function addVideos() {
+  const stamp = join(DIR, `videos-${N}`);
+  if (existsSync(stamp)) return;
+  let at = Date.UTC(2026, 0, 1) + N * 1000;
+  const store = Store.open(DATA, { probe: processProbe(), now: () => at });
+  for (let v = 0; v < VIDEOS; v++) {
+    const batch = createHash('sha256').update(`video batch ${v}`).digest('hex').slice(0, 24);
+    const video = createHash('sha256').update(`video ${v}`).digest('hex');
+    store.saveBatch(batch, { t: 'head', v: 1, args: [`/cases/clip-${v}.mp4`] });
+    const rows = [];
+    for (let f = 0; f < FRAMES; f++) {
+      const i = N + v * FRAMES * 2 + f * 2;
+      const t = f * 5000;
+      const origin = { video: { path: `/cases/clip-${v}.mp4`, sha256: video, t_ms: t, index: f, why: f ? 'interval' : 'first', spans_ms: [[t, t + 5000]], duration_ms: FRAMES * 5000 } };
+      const frame = { ...record(i, createHash('sha256').update(`frame ${v} ${f}`).digest('hex'), `/cases/clip-${v}.mp4#t=${(t / 1000).toFixed(3)}`), ...origin, stored_at: new Date((at += 1000)).toISOString() };
+      const other = { ...record(i + 1, createHash('sha256').update(`image ${i + 1}`).digest('hex'), `/cases/other-${i + 1}.jpg`), stored_at: new Date((at += 1000)).toISOString() };
+      rows.push({ record: frame, origin: BASE_URL, sandbox: false, listed: true, batch }, { record: other, origin: BASE_URL, sandbox: false, listed: true });
+    }
+    store.insertMany(rows);
+    at += 1000;
+  }
+  store.close();
+  writeFileSync(stamp, '');
+}
+
 /** 20,000 JSON provenance records of an older geo, in a data folder of their own. */
 function writeLegacy() {
   rmSync(LEGACY, { recursive: true, force: true });
@@ -157,6 +191,7 @@ async function timed(label, args, budget, opts = {}) {
 
 console.log(`bench/store — ${process.version}, load ${load()}; ${N} results in ${DATA}; NODE_EXTRA_CA_CERTS unset for every timed process`);
 build();
+addVideos();
 const city = CITIES[3];
 const showId = `an_bench_${Math.floor(N / 2).toString(16).padStart(8, '0')}`;
 // A touch changes every image's ctime: the store's remembered hashes no longer match, so the first

@@ -19,7 +19,11 @@ interface BatchLine {
   result?: unknown;
   error?: unknown;
   exif?: unknown;
+  video?: unknown;
+  set?: unknown;
 }
+
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -46,6 +50,9 @@ function toRecord(v: unknown, label: string, storedAt: string): ProvenanceRecord
       input: { path: str(line.input), sha256: str(line.sha256).toLowerCase() },
       response: { body: line.result },
       ...(isCorroboration(line.exif) ? { exif: line.exif } : {}),
+      // A video's frame or a photo of a set (locate's NDJSON, issue 23): geo export draws them as their scene.
+      ...(isObject(line.video) ? { video: line.video as ProvenanceRecord['video'] } : {}),
+      ...(isObject(line.set) ? { set: line.set as ProvenanceRecord['set'] } : {}),
     };
   }
   if (isResultBody(o)) {

@@ -18,6 +18,14 @@ export interface VideoOrigin {
   sha256: string;
   t_ms: number;
   index: number;
+  /**
+   * Why it was taken, the stretches of the clip it stands for ([from, to) ms) and the clip's length:
+   * what `geo history show` and `geo export` need to give the consensus locate gave, time ranges
+   * included. Absent in records written before geo kept them.
+   */
+  why?: 'first' | 'cut' | 'interval';
+  spans_ms?: Array<[number, number]>;
+  duration_ms?: number;
 }
 
 /** A photo located with others as one scene (`geo locate … --together`). */

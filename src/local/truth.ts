@@ -4,7 +4,9 @@
  * - a truth file (`--truth FILE`): CSV `file,lat,lng` (header optional, RFC 4180 quoting), or
  *   GeoJSON, a FeatureCollection of Points with a `file` property (coordinates are lng,lat as
  *   RFC 7946 says). Paths are relative to the truth file's folder; an image is found by its
- *   absolute path, else by its file name when exactly one row has that name;
+ *   absolute path, else by its file name when exactly one row has that name. A row may name a
+ *   video, or a folder holding a set of photos of one scene (geo eval --together; issue 23), and
+ *   the header may call the column video, folder or set;
  * - the image's own EXIF GPS, read here, locally (it never leaves the machine: geo strips
  *   metadata before upload). A 0,0 placeholder is no truth (readExifGps).
  * A plain module: no CLI, no output; a bad row is a UsageError naming its line or feature.
@@ -77,7 +79,7 @@ export function splitCsvLine(line: string): string[] | undefined {
   return out;
 }
 
-const HEADER_NAMES = { file: ['file', 'path', 'filename', 'image'], lat: ['lat', 'latitude'], lng: ['lng', 'lon', 'long', 'longitude'] } as const;
+const HEADER_NAMES = { file: ['file', 'path', 'filename', 'image', 'video', 'folder', 'set'], lat: ['lat', 'latitude'], lng: ['lng', 'lon', 'long', 'longitude'] } as const;
 
 /** Column positions from a header row, or undefined when the row is data. */
 function headerColumns(fields: string[]): { file: number; lat: number; lng: number } | undefined {

@@ -85,7 +85,8 @@ async function history(t: ToolCtx, raw: unknown): Promise<ToolResult> {
     return { text: `${row.input}: ${[row.city, row.country].filter(Boolean).join(', ')} (${row.latitude}, ${row.longitude}), confidence ${row.confidence}, stored ${row.stored_at}; ${count(runs, 'stored run')}`, data: { record, runs } };
   }
   const { rows, total } = await runHistory(t.ctx, { ...(a.search !== undefined ? { search: a.search } : {}), ...(a.limit !== undefined ? { limit: String(a.limit) } : {}) });
-  const lines = rows.map((r) => `${r.stored_at} ${r.input}: ${[r.city, r.country].filter(Boolean).join(', ')} (${r.confidence}) ${r.sha256.slice(0, 12)}`);
+  // A video (or a set) is one entry: how many of its frames agree, and the batch id that names it.
+  const lines = rows.map((r) => `${r.stored_at} ${r.input}: ${[r.city, r.country].filter(Boolean).join(', ')} (${r.kind === 'result' ? r.confidence : `${r.kind}, ${r.agree ?? 0} of ${r.of ?? 0} agree`}) ${r.kind === 'result' ? r.sha256.slice(0, 12) : (r.batch ?? '').slice(0, 12)}`);
   return { text: [`${rows.length} of ${total} stored results`, ...lines].join('\n'), data: { rows, total } };
 }
 

@@ -105,12 +105,18 @@ export function answerOf(m: SceneMember): Answer | undefined {
   };
 }
 
-function clusterJson(c: Cluster, rank: number, n: number): ClusterJson {
+/** A cluster's figures as every output gives them (rounded), without its place name. */
+export function clusterNumbers(c: Cluster, rank: number, n: number): Omit<ClusterJson, 'place'> {
   return {
-    rank, lat: round(c.lat, 6), lng: round(c.lng, 6), place: formatPlace(reverseGeocode(c.lat, c.lng)), agree: c.frames.length, of: n,
+    rank, lat: round(c.lat, 6), lng: round(c.lng, 6), agree: c.frames.length, of: n,
     support: round(c.support, 3), spread_km: round(c.spreadKm, 2), frames: c.frames, voters: c.voters,
     time_ranges: c.timeRanges.map(([a, b]) => ({ from_s: seconds(a), to_s: seconds(b) })),
   };
+}
+
+function clusterJson(c: Cluster, rank: number, n: number): ClusterJson {
+  const { rank: r, lat, lng, ...rest } = clusterNumbers(c, rank, n);
+  return { rank: r, lat, lng, place: formatPlace(reverseGeocode(c.lat, c.lng)), ...rest };
 }
 
 function tiedAtTop(c: readonly ClusterJson[]): boolean {

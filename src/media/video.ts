@@ -53,7 +53,10 @@ export async function prepareVideo(env: Record<string, string | undefined>, v: V
   opts.note?.(`${v.input}: ${clock(clip.durationMs)}, ${clip.width}×${clip.height} ${clip.codec}; choosing frames (ffmpeg ${tools.version})`);
   const [frames, sha256] = await Promise.all([framesOf(tools, v.input, v.path, clip, v.frames, opts.signal), sha256File(v.path)]);
   opts.note?.(`${v.input}: ${choiceLine(frames)}`);
-  const inputs = frames.frames.map((f) => ({ input: frameName(v.input, f.tMs), bytes: f.bytes, origin: { video: { path: v.path, sha256, t_ms: f.tMs, index: f.index } } }));
+  const inputs = frames.frames.map((f) => ({
+    input: frameName(v.input, f.tMs), bytes: f.bytes,
+    origin: { video: { path: v.path, sha256, t_ms: f.tMs, index: f.index, why: f.why, spans_ms: frames.spans.get(f.index) ?? [], duration_ms: clip.durationMs } },
+  }));
   return { source: v, clip, frames, sha256, inputs };
 }
 

@@ -38,6 +38,15 @@ export const RESULT_FIELDS = [
   'success', 'analysis_id', 'location', 'confidence', 'reasoning', 'thinking', 'visual_clues', 'model', 'depth', 'effort', 'batch_id', 'scope_consistent', 'timing_ms', 'forensic', 'calibration',
 ] as const;
 
+/**
+ * media/scene.ts's object (issue 23): what locate prints for a video or photos --together, and
+ * history show for a stored one.
+ */
+export const SCENE_FIELDS = ['kind', 'input', 'sha256', 'duration_s', 'frame_choice', 'depth', 'agree_km', 'answered', 'failed', 'consensus', 'tied', 'clusters', 'frames', 'dropped'] as const;
+
+/** Several commands' lists as one, each name once. */
+export const fieldUnion = (...lists: ReadonlyArray<readonly string[]>): string[] => [...new Set(lists.flat())];
+
 /** Fields of a record, or of the API result inside it (locate's NDJSON line `{input, …, result}`). */
 export function ownOrResult(record: Record<string, unknown>, name: string): unknown {
   if (name in record) return record[name];

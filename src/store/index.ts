@@ -19,12 +19,13 @@ import {
   type NewResult, type ResultRow, type ReuseQuery, type ReuseRef, type StoredResult,
   byAnalysisId, bySha, getResult, imagesWithPrefix, insertResult, iterateResults, listedCount, newestRows, reusable, reusableMany, sandboxCount, searchRows, setExif,
 } from './results.js';
+import { type Tag, type TaggedRow, batchStarts, newestTagged, resultsByIds, sinceInBatch, tagsOf } from './scenes.js';
 import type { Sql } from './sqlite.js';
 import { CaseStore } from './case-store.js';
 
 export type { CaseResultRow, CaseRow, NewCase } from './case-store.js';
 export type { CaseStore };
-export type { Acquired, ClaimRow, FailedError, NewResult, ProcessProbe, ResultRow, ReuseQuery, ReuseRef, StoredResult, BatchRow, ImportReport, LegacyFolders };
+export type { Acquired, ClaimRow, FailedError, NewResult, ProcessProbe, ResultRow, ReuseQuery, ReuseRef, StoredResult, BatchRow, ImportReport, LegacyFolders, Tag, TaggedRow };
 export { fingerprint, parseError } from './claims.js';
 export { dbPath } from './open.js';
 
@@ -109,13 +110,33 @@ export class Store {
     return this.guard(() => reusableMany(this.sql, shas, q));
   }
   /** Streams rows; a damaged page met mid-way is a StoreError too. */
-  *iterate(opts: { includeSandbox: boolean; latestPerImage?: boolean }): Generator<StoredResult> {
-    const it = this.guard(() => iterateResults(this.sql, opts));
+  iterate(opts: { includeSandbox: boolean; latestPerImage?: boolean }): Generator<StoredResult> {
+    return this.guarded(() => iterateResults(this.sql, opts));
+  }
+  private *guarded<T>(make: () => Iterator<T>): Generator<T> {
+    const it = this.guard(make);
     for (;;) {
       const next = this.guard(() => it.next());
       if (next.done) return;
       yield next.value;
     }
+  }
+
+  // The frames of a video and the photos of a set, gathered back (store/scenes.ts).
+  newestTagged(): Generator<TaggedRow> {
+    return this.guarded(() => newestTagged(this.sql));
+  }
+  tagsOf(ids: readonly number[]): Map<number, Tag> {
+    return this.guard(() => tagsOf(this.sql, ids));
+  }
+  batchStarts(ids: readonly string[]): Map<string, number> {
+    return this.guard(() => batchStarts(this.sql, ids));
+  }
+  sinceInBatch(batch: string, since: string): TaggedRow[] {
+    return this.guard(() => sinceInBatch(this.sql, batch, since));
+  }
+  resultsByIds(ids: readonly number[]): StoredResult[] {
+    return this.guard(() => resultsByIds(this.sql, ids));
   }
   sandboxCount(): number {
     return this.guard(() => sandboxCount(this.sql));

@@ -90,7 +90,7 @@ describe('geo cases list', () => {
     const unreachable = await run(['cases', 'list'], { env: { GEO_BASE_URL: 'http://127.0.0.1:9' } });
     expect(unreachable.code).toBe(0);
     expect(unreachable.stderr).toMatch(/^service cases not listed \(.*\): local cases only\n$/);
-  });
+  }, 20_000); // the unreachable service is retried as any GET is (about 4 s of back-off)
 });
 
 describe('geo cases link and show', () => {

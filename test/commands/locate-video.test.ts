@@ -116,6 +116,13 @@ describe.skipIf(!FFMPEG)(ffmpegTitle('geo locate clip.mp4'), () => {
     expect(r.stdout).toMatch(/not sent: 0:06 near-duplicate of #0 · 0:08 near-duplicate of #1/);
   });
 
+  it('--json FIELDS and --jq choose from the scene object (gh style)', async () => {
+    const r = await run(['locate', ONE, '--every', '2', '--json', 'kind,answered,tied']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ kind: 'video', answered: 5, tied: false });
+    expect((await run(['locate', ONE, '--every', '2', '--jq', '.consensus.agree'])).stdout).toBe('5\n');
+  });
+
   it('--format ndjson: one line per frame as it finishes, with the video it came from; provenance records carry it', async () => {
     const env = { GEO_DATA_DIR: tmp('geo-data-') };
     const r = await run(['locate', TWO, '--every', '2', '--format', 'ndjson'], { env });
@@ -126,6 +133,8 @@ describe.skipIf(!FFMPEG)(ffmpegTitle('geo locate clip.mp4'), () => {
       ['two-places.mp4#t=0.000', true, 0, 0], ['two-places.mp4#t=2.000', true, 2000, 1], ['two-places.mp4#t=3.000', true, 3000, 2], ['two-places.mp4#t=5.000', true, 5000, 3],
     ]);
     for (const l of lines) expect(l.video).toMatchObject({ path: TWO, sha256: sha });
+    // Each frame also says why it was taken, the stretches of the clip it stands for and the clip's length.
+    expect(lines.find((l) => l.video.index === 0)!.video).toMatchObject({ why: 'first', spans_ms: [[0, 2000], [6000, 8000]], duration_ms: 9000 });
     const records = storedRecords(env.GEO_DATA_DIR) as unknown as Array<{ input: { path: string }; video: unknown }>;
     expect(records.map((x) => x.video).sort((a, b) => (a as { index: number }).index - (b as { index: number }).index)).toEqual(lines.map((l) => l.video).sort((a, b) => a.index - b.index));
   });

@@ -96,12 +96,12 @@ export const COMMANDS: Record<string, CmdSpec> = {
   export: { ...leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--include-sandbox', '--out=', '--case='], 'files'), formats: ['geojson', 'kml', 'kmz', 'csv', 'json', 'ndjson', 'html'] },
   eval: leaf('accuracy and calibration on images with a known position', [
     '--depth=', '--effort=', '--truth=', '--correct-within=', '--from=', '--from-file=', '--concurrency=', '--fresh', '--downscale', '--keep-metadata',
-    '--dry-run', '--max-credits=', '--report=', '--no-store', '--case=', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=',
+    '--dry-run', '--max-credits=', '--report=', '--no-store', '--case=', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=', '--together',
   ], 'files'),
   history: {
     description: 'stored results, offline and free',
     flags: ['--search=', '--limit='],
-    subcommands: { show: leaf('a stored result as locate showed it', ['--depth='], 'files') },
+    subcommands: { show: leaf('a stored result (or a video\'s consensus) as locate showed it', ['--depth=', '--agree-km='], 'files') },
   },
   api: leaf('a raw request to the configured service (like gh api)', ['--method=', '--raw-field=', '--field=', '--header=', '--input=', '--include', '--silent', '--paginate']),
   mcp: leaf('serve geo to an AI agent over stdio (MCP)', ['--max-credits-per-call=', '--max-credits=', '--read-only', '--allow-dir=']),

@@ -21,6 +21,8 @@ import { clientForPlan } from '../../batch/keyless.js';
 
 export interface DepthRun {
   depth: Depth;
+  /** Which of the works (one per photo set with --together; else the only one). */
+  work: number;
   result: BatchResult;
 }
 
@@ -32,6 +34,8 @@ type Say = (line: string) => void;
 export interface EvalWork {
   inputs: string[];
   frames?: FrameInput[];
+  /** The inputs are one set of photos of one scene (geo eval --together: one work per set). */
+  together?: boolean;
   /** "5 images", "10 frames of 1 video": what the consent prompt names. */
   what: string;
 }
@@ -40,6 +44,7 @@ function options(s: EvalSettings, work: EvalWork, depth: Depth): BatchOptions {
   return {
     inputs: work.inputs,
     ...(work.frames ? { frames: work.frames } : {}),
+    ...(work.together ? { together: true } : {}),
     depth,
     ...(s.effort !== undefined ? { effort: s.effort } : {}),
     ...(s.concurrency !== undefined ? { concurrency: s.concurrency } : {}),
@@ -67,46 +72,51 @@ function totalPlan(plans: readonly BatchPlan[]): BatchPlan {
   return { ...first, toSend: plans.reduce((n, p) => n + p.toSend, 0), credits, insufficient, needsConfirm: credits > first.confirmThreshold || insufficient };
 }
 
-export async function locateDepths(ctx: Ctx, s: EvalSettings, images: EvalWork, hooks: { evidence: Evidence; say: Say; onEvent: (depth: Depth, e: BatchEvent) => void }): Promise<Ran> {
+/**
+ * Every work (its own batch) at every depth. One work at one depth plans, asks and sends as locate
+ * does; otherwise every plan is made first and consent covers their total.
+ */
+export async function locateDepths(ctx: Ctx, s: EvalSettings, works: readonly EvalWork[], hooks: { evidence: Evidence; say: Say; onEvent: (depth: Depth, e: BatchEvent) => void }): Promise<Ran> {
   const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
   const account = await ctx.account();
-  const what = `${images.what} at depth ${s.depths.join(', ')}`;
+  const what = `${works.length === 1 ? works[0]!.what : `${works.length} sets of photos`} at depth ${s.depths.join(', ')}`;
   const deps = (depth: Depth, consent: Pick<BatchDeps, 'confirm' | 'noPrompt'>): BatchDeps => ({
     client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: ctx.signal, cwd: resolve('.'),
     exif: hooks.evidence.exif, ...(account !== undefined ? { account } : {}), store: ctx.store(), version: ctx.version, origin: ctx.serviceId(), ...consent,
     onEvent: (e) => {
-      if (e.type === 'plan' && e.plan.toSend > 0 && s.depths.length === 1 && !s.dryRun) hooks.say(`plan: ${planLine(e.plan, { balance: false })}`);
+      if (e.type === 'plan' && e.plan.toSend > 0 && s.depths.length === 1 && works.length === 1 && !s.dryRun) hooks.say(`plan: ${planLine(e.plan, { balance: false })}`);
       hooks.evidence.onEvent(e);
       hooks.onEvent(depth, e);
     },
   });
-  // One depth, sent: the engine plans, asks and sends as it does for locate.
-  if (s.depths.length === 1 && !s.dryRun) {
+  // One batch, sent: the engine plans, asks and sends as it does for locate.
+  if (s.depths.length === 1 && works.length === 1 && !s.dryRun) {
     const depth = s.depths[0]!;
-    const result = await runBatch(deps(depth, consentDeps(ctx, what)), { ...options(s, images, depth), ...(s.maxCredits !== undefined ? { maxCredits: s.maxCredits } : {}), ...(ctx.globals.yes ? { yes: true } : {}) });
-    return { dryRun: false, runs: [{ depth, result }] };
+    const result = await runBatch(deps(depth, consentDeps(ctx, what)), { ...options(s, works[0]!, depth), ...(s.maxCredits !== undefined ? { maxCredits: s.maxCredits } : {}), ...(ctx.globals.yes ? { yes: true } : {}) });
+    return { dryRun: false, runs: [{ depth, work: 0, result }] };
   }
-  // Several depths (or a dry run): every plan first, from the engine's dry run, which sends nothing.
+  // Several batches (or a dry run): every plan first, from the engine's dry run, which sends nothing.
+  const units = s.depths.flatMap((depth) => works.map((w, work) => ({ depth, work, w })));
   const plans: BatchPlan[] = [];
-  for (const depth of s.depths) {
+  for (const u of units) {
     // Its notices are the real run's too: shown once, by the run (or here, when nothing runs).
-    const quiet = { ...deps(depth, {}), onEvent: (e: BatchEvent) => s.dryRun && e.type === 'notice' && hooks.say(e.message) };
-    plans.push((await runBatch(quiet, { ...options(s, images, depth), dryRun: true })).plan);
+    const quiet = { ...deps(u.depth, {}), onEvent: (e: BatchEvent) => s.dryRun && e.type === 'notice' && hooks.say(e.message) };
+    plans.push((await runBatch(quiet, { ...options(s, u.w, u.depth), dryRun: true })).plan);
   }
   checkTotal(plans, s.maxCredits);
   if (s.dryRun) return { dryRun: true, plans };
   const total = totalPlan(plans);
   if (total.toSend > 0) {
-    for (const p of plans) hooks.say(`plan, depth ${p.depth}: ${planLine(p, { balance: false })}`);
-    hooks.say(`plan, all depths: up to ${total.credits} credit${total.credits === 1 ? '' : 's'}`);
+    plans.forEach((p, i) => hooks.say(`plan, depth ${p.depth}${works.length > 1 ? `, ${units[i]!.w.what}` : ''}: ${planLine(p, { balance: false })}`));
+    hooks.say(`plan, all ${works.length > 1 ? 'sets and depths' : 'depths'}: up to ${total.credits} credit${total.credits === 1 ? '' : 's'}`);
   }
   const consent = consentDeps(ctx, what);
   await requireConsent(total, { yes: ctx.globals.yes, maxCredits: s.maxCredits, ...consent });
   const runs: DepthRun[] = [];
-  for (const depth of s.depths) {
-    // Consent covered the total: each depth's batch goes ahead without asking again.
-    const result = await runBatch(deps(depth, {}), { ...options(s, images, depth), yes: true });
-    runs.push({ depth, result });
+  for (const u of units) {
+    // Consent covered the total: each batch goes ahead without asking again.
+    const result = await runBatch(deps(u.depth, {}), { ...options(s, u.w, u.depth), yes: true });
+    runs.push({ depth: u.depth, work: u.work, result });
     if (result.summary.stopped) break;
   }
   return { dryRun: false, runs };

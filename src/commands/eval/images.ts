@@ -35,7 +35,7 @@ export interface Selected {
  * Why a file found by walking a folder cannot be sent, judged from its size and first bytes (as
  * locate skips such files with a record instead of stopping the folder), or undefined.
  */
-async function unusableReason(path: string): Promise<string | undefined> {
+export async function unusableReason(path: string): Promise<string | undefined> {
   const size = (await stat(path)).size;
   if (size === 0) return 'empty (0 bytes)';
   const head = await readFileHead(path, SNIFF_BYTES);

@@ -38,6 +38,8 @@ export interface EvalSettings {
   /** Videos (issue 23): how frames are chosen, the longest clip, and how close answers agree. */
   video: { frames: FrameOptions; maxDurationMs: number };
   agreeKm: number;
+  /** --together: each folder named is one set of photos of one scene (issue 23). */
+  together: boolean;
 }
 
 const DEPTH_HINT = 'depths are 1, 2 or 3; several side by side: --depth 1,3';
@@ -75,6 +77,9 @@ export function parseEval(ctx: Ctx, inputs: string[], opts: Record<string, unkno
   if (from !== undefined && (opts.dryRun || opts.maxCredits !== undefined || opts.fresh)) {
     throw new UsageError('--from sends nothing, so --dry-run, --max-credits and --fresh do not apply', 'drop them, or locate the images again with geo eval IMAGES');
   }
+  if (opts.together && (from !== undefined || opts.fromFile !== undefined)) {
+    throw new UsageError(`--together takes folders, one set of photos each: not ${from !== undefined ? '--from' : '--from-file'}`, 'geo eval scene1/ scene2/ --together --truth truth.csv');
+  }
   if (opts.case !== undefined && (from !== undefined || opts.store === false)) {
     throw new UsageError(`--case links the results geo eval stores, which ${from !== undefined ? '--from (nothing is located)' : '--no-store'} leaves none of`, 'drop --case, or link stored results with geo cases link');
   }
@@ -104,5 +109,6 @@ export function parseEval(ctx: Ctx, inputs: string[], opts: Record<string, unkno
     ...(opts.case !== undefined ? { caseRef: String(opts.case) } : {}),
     video: videoOptions(opts),
     agreeKm: agreeKmOf(opts),
+    together: Boolean(opts.together),
   };
 }

@@ -27,7 +27,8 @@ export const register: Register = (program, act) => {
     .option('--scene <0-1>', 'videos: a frame whose ffmpeg scene score is above this starts a new shot (default 0.3)')
     .option('--max-frames <n>', 'videos: frames sent at most per clip, 1-100 (default 12)')
     .option('--max-duration <length>', 'videos: refuse a clip longer than this, e.g. 2h, 90m (default 2h)')
-    .option('--agree-km <km>', 'videos: frames whose answers are this close agree (default 25)')
+    .option('--agree-km <km>', 'videos and --together: answers this close agree (default 25)')
+    .option('--together', 'each folder named is one set of photos of one scene: scored by its consensus beside each photo (its truth: the folder\'s row in --truth)')
     .addHelpText(
       'after',
       `
@@ -75,6 +76,11 @@ video ("consensus" in --json; its confidence is the share of frames that agree, 
 frames'), side by side on the terminal: what the consensus buys. Videos and photos go in
 separate runs.
 
+Photo sets (--together): each folder named is one set of photos of one scene, located as geo
+locate FOLDER --together does (one batch per set and depth), its truth the row of --truth that
+names the folder (scene1,48.8584,2.2945; relative to the truth file). Every photo is scored
+against it on its own, and the set's consensus as one answer, side by side as for videos.
+
 Examples (run as written, against an in-process sandbox; the samples carry EXIF GPS but
 sample:nogps, which is listed and skipped):
   $ geo --sandbox eval sample:all
@@ -92,7 +98,8 @@ sample:nogps, which is listed and skipped):
 
 With your own key and photos:
   geo eval photos/ --depth 1,2,3 --max-credits 500 --report eval.html
-  geo eval photos/ --truth truth.csv --correct-within 1`,
+  geo eval photos/ --truth truth.csv --correct-within 1
+  geo eval scene1/ scene2/ --together --truth truth.csv   # photo sets: a row per folder, e.g. scene1,48.8584,2.2945`,
     )
     .action(act(async () => (await import('./run.js')).evaluateImages));
 };

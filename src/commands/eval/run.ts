@@ -1,5 +1,5 @@
 /**
- * Glue for `geo eval` (issue 14): truth, then the answers (located on the batch engine, or read
+ * Glue for `geo eval` (issue 14; videos and --together sets, issue 23: work.ts): truth, then the answers (located on the batch engine, or read
  * with --from), then the figures in the format asked, and --report. Exit codes: 0; 2 for bad
  * input, no image with a truth, a plan above --max-credits or refused consent (nothing sent);
  * 3/4/5/6/130 when a batch stopped early (the figures of what was answered are still printed);
@@ -14,31 +14,21 @@ import type { BatchPlan } from '../../batch/plan.js';
 import type { BatchEvent, BatchSummary } from '../../batch/types.js';
 import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
-import { PartialFailureError, UsageError } from '../../errors.js';
-import { type EvalReport, type EvalRow, evaluate, rowOf, withConsensus } from '../../local/eval/evaluate.js';
+import { PartialFailureError } from '../../errors.js';
+import { type EvalReport, type EvalRow, evaluate, withConsensus } from '../../local/eval/evaluate.js';
 import { readTruthFile } from '../../local/truth.js';
 import { renderEvalReport } from '../../output/export/eval-report.js';
 import { BASE_FORMATS, PLAIN, formatOutput, resolveFormat, viewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { planLine, summaryLines } from '../../output/views/batch.js';
-import { type DepthRun, locateDepths } from './batches.js';
+import { locateDepths } from './batches.js';
 import { rowsFromResults } from './from.js';
-import { type EvalImage, selectImages } from './images.js';
 import { type EvalSettings, parseEval } from './options.js';
-import { prepareVideos, videoRows } from './videos.js';
+import { type Scored, evalWork } from './work.js';
 import { clientForPlan } from '../../batch/keyless.js';
 import { type CaseCustody, openCaseCustody } from '../../batch/case-custody.js';
 
 type Say = (line: string) => void;
-
-/** One row per image and depth, in depth then input order, named as the user named the image. */
-function rowsOf(runs: readonly DepthRun[], images: readonly EvalImage[], correctWithinKm: number): EvalRow[] {
-  const byPath = new Map(images.map((i) => [i.path, i]));
-  return runs.flatMap(({ depth, result }) => result.records.flatMap((rec) => {
-    const img = byPath.get(rec.input);
-    return img ? [{ ...rowOf(rec, img.truth, depth, correctWithinKm), input: img.input }] : [];
-  }));
-}
 
 function dryRunText(plans: readonly BatchPlan[], format: string): string {
   const total = plans.reduce((n, p) => n + p.credits, 0);
@@ -51,18 +41,14 @@ function dryRunText(plans: readonly BatchPlan[], format: string): string {
 }
 
 /** The answers: read from --from, or located now. Undefined after a dry run (its plan is printed). */
-async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say, custody: CaseCustody | undefined): Promise<{ rows: EvalRow[]; consensus?: EvalRow[]; summaries: Array<{ depth: Depth; summary: BatchSummary }>; source?: string } | undefined> {
+async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say, custody: CaseCustody | undefined): Promise<Scored & { summaries: Array<{ depth: Depth; summary: BatchSummary }>; source?: string } | undefined> {
   const cwd = resolve('.');
   const truth = s.truth !== undefined ? await readTruthFile(s.truth, cwd) : undefined;
   if (s.from !== undefined) {
     const rows = await rowsFromResults(s.from, { cwd, ...(truth ? { truth } : {}), correctWithinKm: s.correctWithinKm, ...(s.depthGiven ? { depths: s.depths } : {}), say });
     return { rows, summaries: [], source: `answers read from ${s.from}, nothing sent` };
   }
-  const sel = await selectImages(s.inputs, { cwd, ...(s.fromFile !== undefined ? { fromFile: s.fromFile } : {}), ...(truth ? { truth } : {}) });
-  for (const u of sel.unusable) say(`skipped ${u.input}: ${u.why}; not sent`);
-  for (const u of sel.untruthed) say(`no truth: ${u.input}: ${u.why}; skipped, not sent`);
-  if (sel.images.length === 0 && sel.videos.length === 0) throw new UsageError('no image has a known position: nothing to evaluate, nothing sent', 'images need EXIF GPS, or give --truth FILE (CSV file,lat,lng or GeoJSON)');
-  const videos = sel.videos.length > 0 ? await prepareVideos(ctx, s, sel.videos, sel.images.length, say) : undefined;
+  const work = await evalWork(ctx, s, cwd, truth, say);
   const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun });
   let reused = 0;
@@ -71,20 +57,14 @@ async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say, cust
     if (e.type === 'notice') say(e.message);
     if (e.type === 'finished' && (e.reused || e.fromJournal)) reused++;
   };
-  const work = videos?.work ?? { inputs: sel.images.map((i) => i.path), what: `${sel.images.length} image${sel.images.length === 1 ? '' : 's'}` };
-  const ran = await locateDepths(ctx, s, work, { evidence, say, onEvent });
+  const ran = await locateDepths(ctx, s, work.works, { evidence, say, onEvent });
   if (ran.dryRun) {
     ctx.io.stdout.write(dryRunText(ran.plans, format));
     return undefined;
   }
   if (reused > 0) say(`${reused} answer${reused === 1 ? '' : 's'} from your earlier runs (journal or stored results): not sent, not charged`);
   const summaries = ran.runs.map((r) => ({ depth: r.depth, summary: r.result.summary }));
-  const source = client.servedBySandbox ? { source: 'answers from the sandbox: simulated' } : {};
-  if (videos) {
-    const byDepth = ran.runs.map((r) => videoRows(videos.videos, r.result.records, r.depth, s));
-    return { rows: byDepth.flatMap((b) => b.frames), consensus: byDepth.flatMap((b) => b.consensus), summaries, ...source };
-  }
-  return { rows: rowsOf(ran.runs, sel.images, s.correctWithinKm), summaries, ...source };
+  return { ...work.score(ran.runs), summaries, ...(client.servedBySandbox ? { source: 'answers from the sandbox: simulated' } : {}) };
 }
 
 async function print(ctx: Ctx, format: string, report: EvalReport, rows: readonly EvalRow[], consensus?: readonly EvalRow[]): Promise<void> {
@@ -108,10 +88,10 @@ export const evaluateImages: Handler = async (ctx, args, opts) => {
   const got = await answers(ctx, s, format, say, custody);
   if (!got) return;
   const frames = evaluate(got.rows, s.correctWithinKm);
-  const report = got.consensus ? withConsensus(frames, got.consensus, s.correctWithinKm) : frames;
+  const report = got.consensus ? withConsensus(frames, got.consensus, s.correctWithinKm, got.kind ?? 'video') : frames;
   await print(ctx, format, report, got.rows, got.consensus);
   if (s.report !== undefined) {
-    const html = renderEvalReport(report, got.rows, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version, ...(got.source ? { source: got.source } : {}) });
+    const html = renderEvalReport(report, got.rows, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version, ...(got.source ? { source: got.source } : {}), ...(got.consensus ? { consensusRows: got.consensus } : {}) });
     await writeFile(s.report, html);
     custody?.fileWritten('report', 'html', s.report, html);
     say(`report: ${s.report}`);

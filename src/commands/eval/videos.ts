@@ -10,6 +10,8 @@ import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { type EvalRow, rowOf } from '../../local/eval/evaluate.js';
 import { haversineKm } from '../../local/distance.js';
+import type { TruthPoint } from '../../local/truth.js';
+import type { ClusterJson } from '../../media/scene.js';
 import { type PreparedVideo, prepareVideo, videoScene } from '../../media/video.js';
 import type { EvalWork } from './batches.js';
 import type { EvalImage } from './images.js';
@@ -38,13 +40,17 @@ export function videoRows(videos: readonly EvalVideo[], records: readonly BatchR
       const rec = byInput.get(f.input);
       if (rec) frames.push(rowOf(rec, v.truth, depth, s.correctWithinKm));
     }
-    const c = videoScene(v.prepared, records, depth, s.agreeKm).consensus;
-    const error = c ? haversineKm(v.truth.lat, v.truth.lng, c.lat, c.lng) : null;
-    consensus.push({
-      input: v.input, truth: v.truth, estimate: c ? { lat: c.lat, lng: c.lng } : null, error_km: error, confidence: c ? c.agree / c.of : null,
-      correct: error === null ? null : error <= s.correctWithinKm, depth, sha256: v.prepared.sha256,
-      ...(c ? {} : { error: { code: 'no_consensus', message: 'no frame was answered with a location' } }),
-    });
+    consensus.push(consensusRow(v.input, v.truth, videoScene(v.prepared, records, depth, s.agreeKm).consensus, depth, s.correctWithinKm, v.prepared.sha256));
   }
   return { frames, consensus };
+}
+
+/** A video's or a set's consensus as one answer: its confidence is the share of its answers that agree. */
+export function consensusRow(input: string, truth: TruthPoint, c: ClusterJson | null, depth: Depth, correctWithinKm: number, sha256: string | null): EvalRow {
+  const error = c ? haversineKm(truth.lat, truth.lng, c.lat, c.lng) : null;
+  return {
+    input, truth, estimate: c ? { lat: c.lat, lng: c.lng } : null, error_km: error, confidence: c ? c.agree / c.of : null,
+    correct: error === null ? null : error <= correctWithinKm, depth, sha256,
+    ...(c ? {} : { error: { code: 'no_consensus', message: 'nothing was answered with a location' } }),
+  };
 }

@@ -7,7 +7,7 @@ export const register: Register = (program, act) => {
   program
     .command('export')
     .description('turn stored results or NDJSON output into GeoJSON, KML, KMZ, CSV, JSON, NDJSON or an HTML map report')
-    .argument('[results...]', 'sha256 (or a prefix of 6+ hex digits), analysis id, an image file (its stored results), .ndjson/.jsonl/.json file, or - for stdin')
+    .argument('[results...]', 'sha256 (or a prefix of 6+ hex digits), analysis id, an image or video file (its stored results), the batch id geo history lists for a video or a set, sample:NAME, .ndjson/.jsonl/.json file, or - for stdin')
     .option('--all', 'every stored result (latest per image unless --history)')
     .option('--history', 'every stored run of each selected image, not only the latest')
     .option('--include-sandbox', 'with --all: include answers of a geo sandbox (simulated; marked sandbox in every format)')
@@ -34,6 +34,14 @@ leaves them out unless --include-sandbox, and then marks them (sandbox: true in 
 [sandbox] folder name in KML, a sandbox column in CSV). Every feature carries a role property:
 estimate, candidate, exif (the photo's own GPS) or scope (the search circle).
 
+Videos and photo sets: the frames of a video (and photos located --together) are drawn as locate
+drew them, one scene per video (or set) at each depth: in GeoJSON after the other results, with
+roles consensus, cluster, spread (the circle holding the frames that agree) and frame; in KML a
+Document per scene, its clusters as folders. One video alone (its file, or the batch id geo
+history lists) as html is its report with the frame strip, as kmz its scene KMZ (a set's photos in
+the balloons; a video's frames are not kept). csv, json and ndjson stay one row per frame. --all
+holds each frame (about 1 KB) until the other results have streamed out.
+
 Examples (the first locates the samples shipped with geo in a sandbox, keeping their records):
   $ geo --sandbox locate sample:all --format ndjson > run.ndjson
   $ geo export run.ndjson --out run.csv
@@ -43,6 +51,8 @@ Examples (the first locates the samples shipped with geo in a sandbox, keeping t
   $ geo export --all --include-sandbox --out all.kmz      # Google Earth, photos in the balloons
   $ geo export --all --include-sandbox --out all.html     # summary table, overview map, one section each
   $ geo --sandbox locate sample:tokyo --format ndjson | geo export - --format geojson
+  $ geo --sandbox locate sample:clip --every 2 > /dev/null                  # a video (ffmpeg)
+  $ geo export sample:clip --format kml > clip.kml                          # its consensus, clusters, frames
   $ geo cases create --name Demo --local
   $ geo --sandbox locate sample:paris --case Demo > /dev/null
   $ geo export --case Demo --out demo.kml      # the case's results; the file's sha256 goes in its log

@@ -9,7 +9,14 @@ import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { type ProvenanceRecord, parseNdjsonResults, readNdjsonResults } from '../../local/store.js';
 import { type VouchOptions, vouchedImage } from '../../local/vouched-image.js';
-import { findCase, findStored } from '../../store/find.js';
+import { findCase } from '../../store/find.js';
+import { expandSamples } from '../../local/samples.js';
+import { findResultsOrScene } from '../../media/find-scene.js';
+import { DEFAULT_AGREE_KM } from '../../media/options.js';
+import { recordSceneKey } from '../../media/stored.js';
+import { renderSceneKMZ } from '../../output/export/scene-kmz.js';
+import { sceneReportHtml } from '../../output/export/scene-report.js';
+import { SceneSplit, onlyScene, sceneImages } from './scenes.js';
 import type { Store, StoredResult } from '../../store/index.js';
 import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderKMZ, streamExport } from '../../output/export/index.js';
 
@@ -48,7 +55,8 @@ export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel:
   const named: ProvenanceRecord[] = [];
   const files: ProvenanceRecord[] = [];
   const onProblem = (where: string, why: string) => warn(`skipped ${where}: ${why}`);
-  for (const source of sel.sources) {
+  // sample:NAME names the files shipped with geo, as it does for locate.
+  for (const source of expandSamples(sel.sources)) {
     if (source === '-') files.push(...parseNdjsonResults(await readAll(ctx.io.stdin), '-', { now: ctx.now(), onProblem }));
     else if (FILE_SOURCE.test(source)) {
       try {
@@ -57,8 +65,13 @@ export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel:
         throw new UsageError(`cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path; results files are the NDJSON that `geo locate --format ndjson` writes');
       }
     } else {
-      const found = (await findStored(ctx.store(), source, { files: true })).filter((r) => r.record.unusable === undefined);
-      named.push(...(sel.history ? found : found.slice(0, 1)).map(exported));
+      // A video file (or the batch id geo history lists for a video or a set): all its stored answers, drawn as its scene.
+      const found = await findResultsOrScene(ctx.store(), source, { agreeKm: DEFAULT_AGREE_KM });
+      if ('scene' in found) named.push(...found.scene.results.filter((r) => r.record.unusable === undefined).map(exported));
+      else {
+        const usable = found.results.filter((r) => r.record.unusable === undefined);
+        named.push(...(sel.history ? usable : usable.slice(0, 1)).map(exported));
+      }
     }
   }
   if (!sel.all) {
@@ -99,8 +112,19 @@ function caseRecords(store: Store, sel: Selection): ProvenanceRecord[] {
 export async function renderRecords(
   ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, selected: Iterable<ProvenanceRecord>, warn: (l: string) => void, o: Pick<VouchOptions, 'confine'> = {},
 ): Promise<Iterable<string> | string | Buffer> {
+  if (format === 'geojson' || format === 'kml') {
+    const split = new SceneSplit();
+    return streamExport(format, split.lone(selected), () => split.scenes());
+  }
   if (format !== 'html' && format !== 'kmz') return streamExport(format, selected);
   const records = [...selected];
+  const scene = onlyScene(records);
+  if (scene) {
+    const shown = await sceneImages(scene, o);
+    return format === 'kmz' ? renderSceneKMZ(scene, shown, ctx.now()) : sceneReportHtml(scene, shown, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version }, warn);
+  }
+  const scenes = new Set(records.map(recordSceneKey).filter((k) => k !== undefined)).size;
+  if (scenes > 0) warn(`${scenes} video${scenes === 1 ? '' : 's'} or photo set${scenes === 1 ? '' : 's'} among these results: each frame is drawn as a result of its own here; export one alone (geo export clip.mp4 --format ${format}) for its consensus`);
   const images = async (): Promise<ReportSource[]> => Promise.all(records.map(async (record) => ({ record, ...(await vouchedImage(record.input, o)) })));
   if (format === 'kmz') return renderKMZ(await images(), { now: ctx.now() });
   const report = await buildHtmlReport(await images(), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version });

@@ -5,7 +5,9 @@ import type { GeolocateResponse } from '../../api/schemas.js';
 import { isResultBody } from '../../local/store.js';
 import { formatOutput, render, resolveFormat, viewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import { runHistory, runHistoryShow } from './run.js';
+import { runHistory, runHistoryShowAny } from './run.js';
+import type { StoredScene } from '../../media/find-scene.js';
+import { BATCH_REF } from '../../output/views/history.js';
 
 function warner(ctx: Ctx): (line: string) => void {
   return (line) => {
@@ -16,15 +18,29 @@ function warner(ctx: Ctx): (line: string) => void {
 export const list: Handler = async (ctx, _args, opts) => {
   resolveFormat(ctx); // a bad --format fails before the store is read
   const warn = warner(ctx);
-  const { rows, total, capped } = await runHistory(ctx, { ...(opts.search !== undefined ? { search: String(opts.search) } : {}), limit: opts.limit });
+  const { rows, results, total, capped } = await runHistory(ctx, { ...(opts.search !== undefined ? { search: String(opts.search) } : {}), limit: opts.limit });
   await render(ctx, { data: rows, records: () => rows, human: async (view) => (await import('../../output/views/history.js')).historyView(rows, view, opts.search !== undefined) });
-  if (total > rows.length) warn(`${rows.length} of ${total}${capped ? '+' : ''} ${opts.search !== undefined ? 'matching' : 'stored'} results shown; --limit ${total} for ${capped ? 'more' : 'all'}`);
+  // A video's frames (a set's photos) are one entry: the line counts both when they differ.
+  const shown = results === rows.length ? String(rows.length) : `${rows.length} ${rows.length === 1 ? 'entry' : 'entries'} (${results} results)`;
+  if (total > results) warn(`${shown} of ${total}${capped ? '+' : ''} ${opts.search !== undefined ? 'matching' : 'stored'} results shown; --limit ${total} for ${capped ? 'more' : 'all'}`);
 };
+
+/** A video or a set: its consensus drawn again from the stored answers, as locate showed it. */
+async function showScene(ctx: Ctx, s: StoredScene, format: string, warn: (line: string) => void): Promise<void> {
+  const view = await viewOpts(ctx, format === 'table' && ctx.io.colorOut);
+  const { sceneView } = await import('../../output/views/scene.js');
+  ctx.io.stdout.write(await formatOutput({ data: s.scene, human: (v) => sceneView(s.scene, v) }, format, view));
+  if (s.sandbox) warn('answered by a geo sandbox: simulated, not evidence');
+  const n = s.scene.frames.length;
+  warn(`${n} stored answer${n === 1 ? '' : 's'} of batch ${s.batch ?? '(none)'}, the newest stored ${s.storedAt}: read from the local store, nothing sent`);
+}
 
 export const show: Handler = async (ctx, args, opts) => {
   const format = resolveFormat(ctx);
   const warn = warner(ctx);
-  const { record: r, runs, stored } = await runHistoryShow(ctx, String(args[0] ?? ''), { depth: opts.depth });
+  const found = await runHistoryShowAny(ctx, String(args[0] ?? ''), { depth: opts.depth, agreeKm: opts.agreeKm });
+  if ('scene' in found) return showScene(ctx, found.scene, format, warn);
+  const { record: r, runs, stored } = found.result;
   const body = r.response.body as GeolocateResponse;
   const t = r.timing ?? {};
   const meta = {
@@ -40,5 +56,7 @@ export const show: Handler = async (ctx, args, opts) => {
   const human = (v: typeof view) => (isResultBody(body) ? locateView(body, meta, v) : `${v.style.bold('Stored answer without usable coordinates')}\n${renderKv(flatten(body), v, '  ')}`);
   ctx.io.stdout.write(await formatOutput({ ...(r.response.raw !== undefined ? { raw: r.response.raw } : {}), data: body, records: () => [r], human }, format, view));
   if (stored.sandbox) warn('answered by a geo sandbox: simulated, not evidence');
+  const part = r.video ? `a frame of ${r.video.path}` : r.set ? `a photo of ${r.set.id}` : undefined;
+  if (part && stored.batch) warn(`${part}: geo history show ${stored.batch.slice(0, BATCH_REF)} shows the consensus of all its ${r.video ? 'frames' : 'photos'}`);
   warn(`stored ${r.stored_at}${r.cli?.base_url ? ` from ${r.cli.base_url}` : ''}: read from the local store, nothing sent${runs > 1 ? ` (newest of ${runs} stored runs${opts.depth !== undefined ? ` at depth ${String(opts.depth)}` : ' of this image; --depth N picks a depth'}; geo export ${r.input.sha256.slice(0, 12)} --history --format csv lists them)` : ''}`);
 };

@@ -1,13 +1,13 @@
 /** `geo history [--search] [--limit]`, `geo history show <ref>`: stored results, offline and free. */
 import type { Register } from '../types.js';
-import { RESULT_FIELDS, declareJson } from '../../output/json-fields.js';
+import { RESULT_FIELDS, SCENE_FIELDS, declareJson, fieldUnion } from '../../output/json-fields.js';
 
-/** The rows of `geo history --json` (output/views/history.ts HistoryRow). */
-const HISTORY_FIELDS = ['stored_at', 'input', 'sha256', 'city', 'neighborhood', 'country', 'address', 'latitude', 'longitude', 'confidence', 'depth', 'analysis_id', 'charge', 'base_url', 'sandbox'];
+/** The rows of `geo history --json` (output/views/history.ts HistoryRow); a video's or a set's entry adds its frames. */
+const HISTORY_FIELDS = ['stored_at', 'input', 'sha256', 'city', 'neighborhood', 'country', 'address', 'latitude', 'longitude', 'confidence', 'depth', 'analysis_id', 'charge', 'base_url', 'sandbox', 'kind', 'frames', 'agree', 'of', 'spread_km', 'batch'];
 
 export const register: Register = (program, act) => {
   declareJson('history', { names: HISTORY_FIELDS });
-  declareJson('history show', { names: RESULT_FIELDS });
+  declareJson('history show', { names: fieldUnion(RESULT_FIELDS, SCENE_FIELDS) });
   const history = program
     .command('history')
     .description('results already paid for, from the local store: offline and free, newest first')
@@ -19,7 +19,10 @@ export const register: Register = (program, act) => {
 Columns: when it was received (UTC), input, place, confidence, depth, analysis id, and whether it
 was paid, a free replay (the Idempotent-Replayed header) or a sandbox's simulated answer. --json
 prints an array of these rows (with sha256, coordinates and service), --format ndjson one row per
-line. Stored results are what geo locate, eval, mcp and api keep in the store, one SQLite file:
+line. A video is one entry with its frames, and photos located --together one entry with its
+photos: its place is the consensus of their answers, CONFIDENCE says how many agree ("2/4
+agree"), ANALYSIS holds the batch id that geo history show takes, and --json adds kind (result,
+video or set), frames (each with its time, answer and cluster), agree, of, spread_km and batch. Stored results are what geo locate, eval, mcp and api keep in the store, one SQLite file:
 GEO_DATA_DIR/geo.db (default ~/.local/share/geo/geo.db). Nothing is sent and no key is needed.
 
 Examples (run as written: the first stores a result to list):
@@ -28,6 +31,8 @@ Examples (run as written: the first stores a result to list):
   $ geo history --search paris --limit 5
   $ geo history show 8687352 --json            # the body exactly as received, by sha256 prefix
   $ geo history --json | jq -r '.[].analysis_id'
+  $ geo --sandbox locate sample:clip --every 2 > /dev/null    # a video (ffmpeg): one entry, 4 frames
+  $ geo history --json kind,input,agree,of --jq '.[0]'
 
 Also: geo history show photo.jpg (the newest stored result of that image, as locate showed it)`,
     )
@@ -36,21 +41,29 @@ Also: geo history show photo.jpg (the newest stored result of that image, as loc
   history
     .command('show')
     .description('show a stored result exactly as geo locate did (newest run of that image); offline and free')
-    .argument('<ref>', 'an image file (hashed), a sha256 or a prefix of 6+ hex digits, or an analysis id')
-    .option('-d, --depth <n>', 'the newest run at this depth (1, 2 or 3) when the image was located at several')
+    .argument('<ref>', 'an image or video file (hashed), a sha256 or a prefix of 6+ hex digits, an analysis id, or the batch id geo history lists for a video or a set')
+    .option('-d, --depth <n>', 'the newest run at this depth (1, 2 or 3) when the image (or video) was located at several')
+    .option('--agree-km <km>', 'a video or a set: answers this close agree (default 25)')
     .addHelpText(
       'after',
       `
 --json prints the API body exactly as it was received. The view is locate's: place, coordinates,
 confidence, address, map links, EXIF check, reasoning and, by depth, clues and forensic evidence.
+A video (the file, or the batch id geo history lists) or a set of photos located --together (its
+batch id) is shown as geo locate showed it: the consensus drawn again from the stored answers of
+its frames, with its spread, the other places and the frame table; --json is the same scene object
+locate --json prints (without the frames not sent). Nothing is decoded: no ffmpeg is needed.
 
 Examples (run as written: the first stores a result to show):
   $ geo --sandbox locate sample:paris > /dev/null
   $ geo history show 8687352                   # by sha256 prefix (sample:paris), as locate showed it
   $ geo history show 8687352 --json | jq .location
   $ geo history show 8687352 --depth 1        # the newest depth-1 run of that image
+  $ geo --sandbox locate sample:take --every 2 > /dev/null    # a video (ffmpeg): 5 frames stored
+  $ geo history show sample:take               # its consensus again, from the stored frames
 
-Also: geo history show photo.jpg (an image file, hashed); geo history show an_… (an analysis id)`,
+Also: geo history show photo.jpg (an image file, hashed); geo history show an_… (an analysis id);
+      geo history show clip.mp4 (a video: its consensus, from its stored frames)`,
     )
     .action(act(async () => (await import('./handler.js')).show));
 };

@@ -5,11 +5,17 @@
  */
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { ProvenanceRecord } from '../../local/store.js';
-import { findStored } from '../../store/find.js';
-import type { ResultRow, StoredResult } from '../../store/index.js';
-import type { HistoryRow } from '../../output/views/history.js';
 import { wholeNumber } from '../../flags.js';
+import { expandSamples } from '../../local/samples.js';
+import type { ProvenanceRecord } from '../../local/store.js';
+import { type StoredScene, findResultsOrScene } from '../../media/find-scene.js';
+import { agreeKmOf } from '../../media/options.js';
+import type { HistoryRow } from '../../output/views/history.js';
+import { findStored } from '../../store/find.js';
+import type { StoredResult } from '../../store/index.js';
+import { newestEntries, searchedEntries } from './entries.js';
+
+export { historyRow, historyRowOf } from './rows.js';
 
 export const DEFAULT_LIMIT = 50;
 
@@ -20,58 +26,57 @@ export function parseHistoryLimit(v: unknown): number {
   return n;
 }
 
-/** One row per stored result, from the store's columns (no record is parsed to list it). */
-export function historyRow(r: ResultRow): HistoryRow {
-  return {
-    stored_at: r.stored_at,
-    input: r.input_path,
-    sha256: r.sha256 ?? '',
-    city: r.city ?? '',
-    neighborhood: r.neighborhood ?? '',
-    country: r.country ?? '',
-    address: r.address ?? '',
-    latitude: r.latitude,
-    longitude: r.longitude,
-    confidence: r.confidence,
-    depth: r.depth,
-    analysis_id: r.analysis_id,
-    charge: r.charge === 'paid' || r.charge === 'replayed' ? r.charge : 'unknown',
-    base_url: r.origin,
-    sandbox: r.sandbox === 1,
-  };
-}
-
-/** The same row from a whole record (geo mcp's history tool shows the one it found). */
-export function historyRowOf(s: StoredResult): HistoryRow {
-  const r = s.record;
-  const body = (r.response?.body ?? {}) as unknown as Record<string, unknown>;
-  const loc = (body.location ?? {}) as Record<string, unknown>;
-  const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-  const replayed = r.headers?.idempotent_replayed;
-  return {
-    stored_at: str(r.stored_at), input: str(r.input?.path), sha256: str(r.input?.sha256), city: str(loc.city), neighborhood: str(loc.neighborhood), country: str(loc.country), address: str(loc.address),
-    latitude: num(loc.latitude), longitude: num(loc.longitude), confidence: num(body.confidence), depth: num(body.depth) ?? num(r.request?.depth),
-    analysis_id: typeof body.analysis_id === 'string' ? body.analysis_id : null,
-    charge: replayed === true ? 'replayed' : replayed === false ? 'paid' : 'unknown', base_url: str(r.cli?.base_url), sandbox: s.sandbox,
-  };
-}
-
-export async function runHistory(ctx: Pick<Ctx, 'store'>, opts: { search?: string; limit?: unknown }): Promise<{ rows: HistoryRow[]; total: number; capped: boolean }> {
+/**
+ * The newest entries (or those matching --search): a lone result, or a video or a set with its
+ * answers (entries.ts). `results`: how many stored results the entries hold; `total`: how many are stored.
+ */
+export async function runHistory(ctx: Pick<Ctx, 'store'>, opts: { search?: string; limit?: unknown }): Promise<{ rows: HistoryRow[]; results: number; total: number; capped: boolean }> {
   const limit = parseHistoryLimit(opts.limit);
   const store = ctx.store();
+  const held = (rows: HistoryRow[]) => rows.reduce((n, r) => n + (r.frames?.length ?? 1), 0);
   if (opts.search !== undefined) {
     const found = store.search(opts.search, limit);
-    return { rows: found.rows.map(historyRow), total: found.total, capped: found.capped };
+    const rows = searchedEntries(store, found.rows);
+    return { rows, results: held(rows), total: found.total, capped: found.capped };
   }
-  return { rows: store.newest(limit).map(historyRow), total: store.count(), capped: false };
+  const rows = newestEntries(store, limit);
+  return { rows, results: held(rows), total: store.count(), capped: false };
+}
+
+/** --depth of history show: 1, 2 or 3. */
+export const depthFlag = (v: unknown): number | undefined => wholeNumber(v, '--depth', 1, 3, 'for example --depth 3');
+
+/**
+ * What `geo history show REF` shows: a video or a photo set (its consensus drawn again from the
+ * stored answers; media/find-scene.ts), else the newest stored result REF names (at --depth N).
+ * A hex REF is an image's sha256 prefix first, then a batch's id (what `geo history` lists for a
+ * video or a set).
+ */
+export async function runHistoryShowAny(ctx: Pick<Ctx, 'store'>, given: string, opts: { depth?: unknown; agreeKm?: unknown } = {}): Promise<{ scene: StoredScene } | { result: ShownResult }> {
+  // sample:NAME names the file shipped with geo, as it does for locate.
+  const samples = given.startsWith('sample:') ? expandSamples([given]) : [given];
+  if (samples.length !== 1) throw new UsageError(`history show takes one result, and ${given} names ${samples.length}`, 'name one sample: sample:paris');
+  const ref = samples[0]!;
+  if (ref.trim() === '') throw new UsageError('history show needs a result', 'an image file, a sha256 prefix or an analysis id; geo history lists them');
+  const depth = depthFlag(opts.depth);
+  const found = await findResultsOrScene(ctx.store(), ref, { agreeKm: agreeKmOf(opts), ...(depth !== undefined ? { depth } : {}) });
+  return 'scene' in found ? found : { result: newestRun(ref, found.results, depth) };
+}
+
+export interface ShownResult {
+  record: ProvenanceRecord;
+  runs: number;
+  stored: StoredResult;
 }
 
 /** The newest stored result `ref` names (at --depth N when given), and how many runs of it are stored. */
-export async function runHistoryShow(ctx: Pick<Ctx, 'store'>, ref: string, opts: { depth?: unknown } = {}): Promise<{ record: ProvenanceRecord; runs: number; stored: StoredResult }> {
+export async function runHistoryShow(ctx: Pick<Ctx, 'store'>, ref: string, opts: { depth?: unknown } = {}): Promise<ShownResult> {
   if (ref.trim() === '') throw new UsageError('history show needs a result', 'an image file, a sha256 prefix or an analysis id; geo history lists them');
-  const depth = wholeNumber(opts.depth, '--depth', 1, 3, 'for example --depth 3');
-  const all = await findStored(ctx.store(), ref, { files: true });
+  const depth = depthFlag(opts.depth);
+  return newestRun(ref, await findStored(ctx.store(), ref, { files: true }), depth);
+}
+
+function newestRun(ref: string, all: StoredResult[], depth: number | undefined): ShownResult {
   const depthOf = (s: StoredResult) => {
     const d = (s.record.response.body as { depth?: unknown } | undefined)?.depth ?? s.record.request?.depth;
     return typeof d === 'number' ? d : undefined;

@@ -1,13 +1,13 @@
 /** `geo locate <input...>`: images, folders, lists or URLs to evidence-backed locations (flags from DESIGN.md). */
 import type { Register } from '../types.js';
-import { RESULT_FIELDS, declareJson, ownOrResult } from '../../output/json-fields.js';
+import { RESULT_FIELDS, SCENE_FIELDS, declareJson, fieldUnion, ownOrResult } from '../../output/json-fields.js';
 
 /** README "Many images": each NDJSON line. */
 const LINE_FIELDS = ['input', 'sha256', 'ok', 'result', 'error', 'exif'];
 
 export const register: Register = (program, act) => {
   // One image prints the API body, several one line each (`input`, …, `result`): a body field is read from either.
-  declareJson('locate', { names: [...LINE_FIELDS, ...RESULT_FIELDS], get: ownOrResult });
+  declareJson('locate', { names: fieldUnion(LINE_FIELDS, RESULT_FIELDS, SCENE_FIELDS), get: ownOrResult });
   program
     .command('locate')
     .description('locate images: files, folders (recursive), - for stdin bytes, https URLs (sent as image_url), --from-file LIST, or one video')

@@ -10,7 +10,7 @@ import type { ProvenanceRecord } from '../../local/store.js';
 import { renderExport } from '../../output/export/index.js';
 import { renderSceneGeoJSON, renderSceneKML } from '../../output/export/scene-geo.js';
 import { renderSceneKMZ } from '../../output/export/scene-kmz.js';
-import { buildSceneReport } from '../../output/export/scene-report.js';
+import { sceneReportHtml } from '../../output/export/scene-report.js';
 import type { SceneResult } from './run.js';
 
 /** Frame index -> the image: a video's frames are held; a set's photos are read again. */
@@ -27,9 +27,7 @@ async function imagesOf(res: SceneResult): Promise<Map<number, Uint8Array>> {
 }
 
 async function report(ctx: Pick<Ctx, 'now' | 'version'>, res: SceneResult, warn: (l: string) => void): Promise<string> {
-  const r = await buildSceneReport(res.scene, await imagesOf(res), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version });
-  if (!r.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
-  return r.html;
+  return sceneReportHtml(res.scene, await imagesOf(res), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version }, warn);
 }
 
 export async function sceneExport(ctx: Pick<Ctx, 'now' | 'version'>, format: string, res: SceneResult, records: ProvenanceRecord[], warn: (l: string) => void): Promise<string | Buffer | undefined> {

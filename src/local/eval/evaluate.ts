@@ -43,7 +43,7 @@ export interface EvalReport extends Metrics {
    * video, its consensus, so the two sit side by side. Its confidence is the share of frames that
    * agree (k of n); its credits are the frames' (the consensus costs nothing more).
    */
-  consensus?: EvalReport;
+  consensus?: EvalReport & { kind: 'video' | 'set' };
 }
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -85,11 +85,11 @@ function metricsOf(rows: readonly EvalRow[], correctWithinKm: number): Metrics {
  * and depth (estimate: the consensus; confidence: agree/of). Credits are what the frames cost, spent
  * once, so credits per correct answer compare what one frame and what a consensus buy.
  */
-export function withConsensus(frames: EvalReport, consensusRows: readonly EvalRow[], correctWithinKm: number): EvalReport {
+export function withConsensus(frames: EvalReport, consensusRows: readonly EvalRow[], correctWithinKm: number, kind: 'video' | 'set'): EvalReport {
   const c = evaluate(consensusRows, correctWithinKm);
   const paid = (m: Metrics, spentOf: Metrics): Metrics => ({ ...m, credits: { spent: spentOf.credits.spent, per_correct: m.correct === 0 ? null : spentOf.credits.spent / m.correct } });
   const byDepth = c.by_depth && Object.fromEntries(Object.entries(c.by_depth).map(([d, m]) => [d, paid(m, frames.by_depth?.[d] ?? frames)]));
-  return { ...frames, consensus: { ...paid(c, frames), depths: c.depths, ...(byDepth ? { by_depth: byDepth } : {}) } };
+  return { ...frames, consensus: { kind, ...paid(c, frames), depths: c.depths, ...(byDepth ? { by_depth: byDepth } : {}) } };
 }
 
 /** The report over every row; with several depths, by_depth too ("1": {…}, in ascending order). */

@@ -20,6 +20,8 @@ export interface EvalReportOptions {
   cliVersion?: string;
   /** A line saying where the answers came from ("sandbox", "--from results.ndjson"). */
   source?: string;
+  /** Videos and photo sets (issue 23): one row per video or set, its consensus scored as one answer. */
+  consensusRows?: readonly EvalRow[];
 }
 
 const COLOURS: Record<string, string> = { 1: '#247ad6', 2: '#2fa82f', 3: '#d62424', all: '#5c6670' };
@@ -58,12 +60,12 @@ function table(head: readonly string[], rows: ReadonlyArray<readonly string[]>):
   return `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }
 
-function summary(r: EvalReport): string {
+function summary(r: EvalReport, what = 'images'): string {
   const cols = depthColumns(r);
   const line = (label: string, fn: (m: Metrics) => string) => [label, ...cols.map((c) => fn(c.m))];
   const fixed = (x: number | null, d: number) => (x === null ? '–' : x.toFixed(d));
   return table(['', ...cols.map((c) => c.head)], [
-    line('images (scored)', (m) => `${m.n} (${m.scored})`),
+    line(`${what} (scored)`, (m) => `${m.n} (${m.scored})`),
     ...r.thresholds_km.map((t) => line(`within ${t} km`, (m) => pct(m.accuracy[String(t)] ?? null))),
     line('median error', (m) => km(m.error_km.median)),
     line('mean error', (m) => km(m.error_km.mean)),
@@ -86,13 +88,21 @@ function calibration(head: string, m: Metrics): string {
 ${table(['confidence', 'answers', 'mean confidence', 'correct', 'kept if confidence ≥ lo', 'correct among kept'], rows)}${advice}`;
 }
 
-function imageRows(rows: readonly EvalRow[]): string {
+/** What the consensus buys: the same figures, one answer per video (set), beside the single ones above. */
+function consensusSection(c: NonNullable<EvalReport['consensus']>, rows: readonly EvalRow[]): string {
+  const [one, whole] = c.kind === 'set' ? ['photo', 'set'] : ['frame', 'video'];
+  return `<section><h2>What the consensus buys: one answer per ${whole}</h2>${summary(c, `${whole}s`)}
+<p class="note">The figures above score every ${one} on its own; here each ${whole}'s consensus is one answer. Its confidence is the share of its ${one}s that agree; its credits are its ${one}s' (the consensus costs nothing more).</p>
+${imageRows(rows, whole)}</section>`;
+}
+
+function imageRows(rows: readonly EvalRow[], what = 'image'): string {
   const coord = (p: { lat: number; lng: number } | null) => (p ? `${p.lat.toFixed(5)}, ${p.lng.toFixed(5)}` : '–');
   const body = rows.map((r) => {
     const verdict = r.correct === null ? `<td>${esc(r.error?.code ?? 'no answer')}</td>` : `<td class="${r.correct ? 'right' : 'wrong'}">${r.correct ? 'yes' : 'no'}</td>`;
     return `<tr><td class="input" title="${esc(r.input)}">${esc(r.input)}</td><td>${r.depth}</td><td>${esc(coord(r.truth))}</td><td>${esc(coord(r.estimate))}</td><td>${esc(km(r.error_km))}</td><td>${r.confidence === null ? '–' : r.confidence.toFixed(2)}</td>${verdict}</tr>`;
   }).join('');
-  return `<table><thead><tr><th>image</th><th>depth</th><th>truth</th><th>estimate</th><th>error</th><th>confidence</th><th>correct</th></tr></thead><tbody>${body}</tbody></table>`;
+  return `<table><thead><tr><th>${what}</th><th>depth</th><th>truth</th><th>estimate</th><th>error</th><th>confidence</th><th>correct</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
 export function renderEvalReport(r: EvalReport, rows: readonly EvalRow[], opts: EvalReportOptions): string {
@@ -112,6 +122,7 @@ export function renderEvalReport(r: EvalReport, rows: readonly EvalRow[], opts: 
 <p class="note">Accuracy is the share of scored answers (images answered with a location) within each distance; credits are what those answers cost at their depth, each image once, whether paid now or earlier.</p></section>
 <section><h2>Error CDF and reliability</h2><div class="charts">${cdf}${reliability}</div>
 <p class="note">Left: share of answers within x km. Right: for each confidence bin with answers, the share correct against the mean confidence; dots grow with the number of answers; a calibrated model sits on the dashed diagonal.</p></section>
+${r.consensus ? consensusSection(r.consensus, opts.consensusRows ?? []) : ''}
 ${perDepth.map((c) => `<section>${calibration(c.head, c.m)}</section>`).join('\n')}
 <section><h2>Images</h2>${imageRows(rows)}</section>
 </main>

@@ -65,11 +65,12 @@ export function renderSceneGeoJSON(s: SceneJson): string {
 }
 
 // KML colours are aabbggrr.
-const STYLES = `
-    <Style id="consensus"><IconStyle><color>ff2424d6</color><scale>1.4</scale><Icon><href>https://maps.google.com/mapfiles/kml/shapes/placemark_circle.png</href></Icon></IconStyle></Style>
-    <Style id="cluster"><IconStyle><color>ff24a0d6</color><scale>1.1</scale><Icon><href>https://maps.google.com/mapfiles/kml/shapes/placemark_circle.png</href></Icon></IconStyle></Style>
-    <Style id="frame"><IconStyle><color>ffd67a24</color><scale>0.7</scale><Icon><href>https://maps.google.com/mapfiles/kml/shapes/placemark_circle.png</href></Icon></IconStyle></Style>
-    <Style id="spread"><LineStyle><color>ff2424d6</color><width>2</width></LineStyle><PolyStyle><color>332424d6</color></PolyStyle></Style>`;
+const STYLES: Record<string, string> = {
+  consensus: '<IconStyle><color>ff2424d6</color><scale>1.4</scale><Icon><href>https://maps.google.com/mapfiles/kml/shapes/placemark_circle.png</href></Icon></IconStyle>',
+  cluster: '<IconStyle><color>ff24a0d6</color><scale>1.1</scale><Icon><href>https://maps.google.com/mapfiles/kml/shapes/placemark_circle.png</href></Icon></IconStyle>',
+  frame: '<IconStyle><color>ffd67a24</color><scale>0.7</scale><Icon><href>https://maps.google.com/mapfiles/kml/shapes/placemark_circle.png</href></Icon></IconStyle>',
+  spread: '<LineStyle><color>ff2424d6</color><width>2</width></LineStyle><PolyStyle><color>332424d6</color></PolyStyle>',
+};
 
 function data(fields: Props): string {
   return `<ExtendedData>${Object.entries(fields).filter(([, v]) => v !== null && v !== '').map(([k, v]) => `<Data name="${x(k)}"><value>${x(v)}</value></Data>`).join('')}</ExtendedData>`;
@@ -81,30 +82,46 @@ function placemark(style: string, name: string, description: string, geometry: s
 
 const at = (lat: number, lng: number) => `<Point><coordinates>${lng},${lat},0</coordinates></Point>`;
 
-/** `images`: frame index -> its file inside a KMZ (files/…), shown in the frame's balloon. */
-export function renderSceneKML(s: SceneJson, images?: ReadonlyMap<number, string>): string {
+/**
+ * The scene's shared styles, then one folder per cluster. `images`: frame index -> its file inside
+ * a KMZ (files/…), shown in the frame's balloon; `prefix` keeps the style ids of several scenes in
+ * one file apart (geo export).
+ */
+function sceneKmlBody(s: SceneJson, images?: ReadonlyMap<number, string>, prefix = ''): string {
   const unit = s.kind === 'video' ? 'frame' : 'photo';
   const folders = s.clusters.map((c) => {
     const facts = `${c.agree} of ${c.of} ${unit}s agree, spread ${c.spread_km} km, support ${c.support}${c.time_ranges.length ? `, at ${rangesOf(c)}` : ''}`;
     const ring = circleRing(c.lat, c.lng, Math.max(c.spread_km, MIN_CIRCLE_KM)).map(([lng, lat]) => `${lng},${lat},0`).join(' ');
     const marks = [
-      placemark(c.rank === 1 ? 'consensus' : 'cluster', `${c.rank === 1 ? 'consensus' : `#${c.rank}`}: ${c.place || 'no place name'}`, facts, at(c.lat, c.lng), { role: c.rank === 1 ? 'consensus' : 'cluster', ...clusterProps(s, c) }),
-      placemark('spread', `spread ${c.spread_km} km`, `the circle holding the ${unit}s that agree`, `<Polygon><tessellate>1</tessellate><outerBoundaryIs><LinearRing><coordinates>${ring}</coordinates></LinearRing></outerBoundaryIs></Polygon>`, { role: 'spread', cluster: c.rank, spread_km: c.spread_km }),
+      placemark(prefix + (c.rank === 1 ? 'consensus' : 'cluster'), `${c.rank === 1 ? 'consensus' : `#${c.rank}`}: ${c.place || 'no place name'}`, facts, at(c.lat, c.lng), { role: c.rank === 1 ? 'consensus' : 'cluster', ...clusterProps(s, c) }),
+      placemark(`${prefix}spread`, `spread ${c.spread_km} km`, `the circle holding the ${unit}s that agree`, `<Polygon><tessellate>1</tessellate><outerBoundaryIs><LinearRing><coordinates>${ring}</coordinates></LinearRing></outerBoundaryIs></Polygon>`, { role: 'spread', cluster: c.rank, spread_km: c.spread_km }),
     ];
     for (const f of s.frames.filter((fr) => fr.cluster === c.rank)) {
       const p = framePoint(f)!;
-      const text = `${unit} #${f.index}${f.t_s !== undefined ? ` at ${f.t_s} s (${f.why})` : ''}: ${p.place}, confidence ${p.confidence}`;
+      const text = `${unit} #${f.index}${f.t_s !== undefined ? ` at ${f.t_s} s${f.why ? ` (${f.why})` : ''}` : ''}: ${p.place}, confidence ${p.confidence}`;
       const img = images?.get(f.index);
-      marks.push(placemark('frame', `#${f.index}${f.t_s !== undefined ? ` ${f.t_s} s` : ''}`, img ? `<img src="${esc(img)}" width="400" alt="${unit} ${f.index}"><br>${esc(text)}` : text, at(p.lat, p.lng), { role: 'frame', index: f.index, t_s: f.t_s ?? null, cluster: c.rank, input: f.input, confidence: p.confidence }));
+      marks.push(placemark(`${prefix}frame`, `#${f.index}${f.t_s !== undefined ? ` ${f.t_s} s` : ''}`, img ? `<img src="${esc(img)}" width="400" alt="${unit} ${f.index}"><br>${esc(text)}` : text, at(p.lat, p.lng), { role: 'frame', index: f.index, t_s: f.t_s ?? null, cluster: c.rank, input: f.input, confidence: p.confidence }));
     }
     return `    <Folder><name>${x(`${c.rank === 1 ? 'consensus' : `cluster #${c.rank}`}: ${c.place || 'no place name'}`)}</name>\n${marks.join('\n')}\n    </Folder>`;
   });
+  const styles = Object.entries(STYLES).map(([id, style]) => `\n    <Style id="${prefix}${id}">${style}</Style>`).join('');
+  return `${styles}\n${folders.join('\n')}`;
+}
+
+export function renderSceneKML(s: SceneJson, images?: ReadonlyMap<number, string>): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <kml xmlns="http://www.opengis.net/kml/2.2">
   <Document>
-    <name>${x(`geo: ${s.input}`)}</name>${STYLES}
-${folders.join('\n')}
+    <name>${x(`geo: ${s.input}`)}</name>${sceneKmlBody(s, images)}
   </Document>
 </kml>
 `;
+}
+
+/**
+ * A scene inside a file of other results (geo export): a Document of its own, its style ids
+ * prefixed `prefix`, its name marked [sandbox] as the lone results' folders are.
+ */
+export function sceneKmlDocument(s: SceneJson, prefix: string, sandbox = false): string {
+  return `  <Document><name>${x(`${sandbox ? '[sandbox] ' : ''}geo: ${s.input} (${s.kind})`)}</name>${sceneKmlBody(s, undefined, prefix)}\n  </Document>`;
 }

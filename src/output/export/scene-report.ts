@@ -73,6 +73,13 @@ export async function buildSceneReport(s: SceneJson, images: ReadonlyMap<number,
   return { html: renderSceneReport(s, { leaflet, thumbnails, ...(outlines ? { outlines } : {}), ...opts }), hasMap: leaflet !== undefined };
 }
 
+/** The report's page, saying on `warn` when it has no map (the leaflet package is not installed). */
+export async function sceneReportHtml(s: SceneJson, images: ReadonlyMap<number, Uint8Array>, opts: { generatedAt: string; cliVersion?: string }, warn: (line: string) => void): Promise<string> {
+  const r = await buildSceneReport(s, images, opts);
+  if (!r.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
+  return r.html;
+}
+
 /**
  * A longitude moved by whole turns to within 180° of `ref`: the map draws a cluster across the
  * antimeridian (179.9° and -179.9°) as one group, not as two points on opposite edges of the world.
@@ -101,7 +108,7 @@ export function renderSceneReport(s: SceneJson, opts: SceneReportOptions): strin
     "default-src 'none'", `script-src ${scripts.map(hash).join(' ') || "'none'"}`, `style-src ${styles.map(hash).join(' ')}`,
     `img-src data: ${TILE_ORIGINS.join(' ')}`, "base-uri 'none'", "form-action 'none'", "object-src 'none'",
   ].join('; ');
-  const what = s.kind === 'video' ? `${s.input} (video, ${clockS(s.duration_s ?? 0)})` : `${s.frames.length} photos located together (${s.input})`;
+  const what = s.kind === 'video' ? `${s.input} (video${s.duration_s !== undefined ? `, ${clockS(s.duration_s)}` : ''})` : `${s.frames.length} photos located together (${s.input})`;
   const title = `geo report: ${what}`;
   const c = s.consensus;
   const facts: Array<[string, string]> = c

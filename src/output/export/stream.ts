@@ -9,6 +9,8 @@ import { CSV_COLUMNS, csvRecordRow, csvRow } from './csv.js';
 import { featuresOf } from './geojson.js';
 import { KML_TAIL, kmlFolder, kmlHead } from './kml.js';
 import { toItem } from './model.js';
+import type { SceneJson } from '../../media/scene.js';
+import { sceneGeoJSON, sceneKmlDocument } from './scene-geo.js';
 
 export type StreamFormat = 'geojson' | 'kml' | 'csv' | 'json' | 'ndjson';
 
@@ -32,7 +34,27 @@ function* flatMap<T, U>(it: Iterable<T>, fn: (t: T) => Iterable<U>): Generator<U
   for (const t of it) yield* fn(t);
 }
 
-export function* streamExport(format: StreamFormat, records: Iterable<ProvenanceRecord>): Generator<string> {
+/** A video's or a set's consensus among the results of an export (issue 23); `sandbox`: simulated answers. */
+export interface ExportScene {
+  scene: SceneJson;
+  sandbox: boolean;
+}
+
+function* after<T>(first: Iterable<T>, then: () => Iterable<T>): Generator<T> {
+  yield* first;
+  yield* then();
+}
+
+/** A scene's GeoJSON features, marked as the lone results' are when a sandbox answered. */
+function sceneFeatures(e: ExportScene): unknown[] {
+  return sceneGeoJSON(e.scene).features.map((f) => (e.sandbox ? { ...f, properties: { ...f.properties, sandbox: true } } : f));
+}
+
+/**
+ * `scenes` (geojson and kml): videos and sets drawn after the lone results, asked for only once
+ * `records` is exhausted (geo export gathers their frames while the records stream past).
+ */
+export function* streamExport(format: StreamFormat, records: Iterable<ProvenanceRecord>, scenes: () => Iterable<ExportScene> = () => []): Generator<string> {
   if (format === 'csv') {
     yield csvRow(CSV_COLUMNS);
     for (const r of records) yield csvRecordRow(r);
@@ -45,12 +67,18 @@ export function* streamExport(format: StreamFormat, records: Iterable<Provenance
       yield (first ? '' : '\n') + kmlFolder(r);
       first = false;
     }
+    let n = 0;
+    for (const e of scenes()) {
+      yield (first ? '' : '\n') + sceneKmlDocument(e.scene, `scene${++n}-`, e.sandbox);
+      first = false;
+    }
     yield KML_TAIL;
   } else if (format === 'json') {
     yield '[';
     for (const chunk of jsonArray(records, 1, '\n')) yield sanitizeJsonText(chunk);
   } else {
     yield '{\n  "type": "FeatureCollection",\n  "features": [';
-    for (const chunk of jsonArray(flatMap(records, (r) => featuresOf(toItem(r))), 2, '\n}\n')) yield sanitizeJsonText(chunk);
+    const features = after(flatMap(records, (r) => featuresOf(toItem(r))), () => flatMap(scenes(), sceneFeatures));
+    for (const chunk of jsonArray(features, 2, '\n}\n')) yield sanitizeJsonText(chunk);
   }
 }

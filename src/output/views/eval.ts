@@ -50,14 +50,19 @@ function adviceLine(m: Metrics): string | undefined {
   return `depth-3 advice: publish ${a.publish.n} (${pct(a.publish.accuracy)} correct) · abstain ${a.abstain.n} (${pct(a.abstain.accuracy)} correct) · right ${pct(a.right)}`;
 }
 
+/** What a video's (a set's) single answers are called, and the video (set) itself. */
+const unitsOf = (c: NonNullable<EvalReport['consensus']>) => (c.kind === 'set' ? { one: 'photo', whole: 'set' } : { one: 'frame', whole: 'video' });
+
 /**
- * Videos (issue 23): each depth's single frames beside its consensus (one answer per video), so the
- * gain is read along a row: the share within each distance, the error, and credits per correct answer.
+ * Videos and photo sets (issue 23): each depth's single frames (photos) beside its consensus (one
+ * answer per video or set), so the gain is read along a row: the share within each distance, the
+ * error, and credits per correct answer.
  */
-function consensusTable(r: EvalReport, c: EvalReport, view: ViewOpts): string {
+function consensusTable(r: EvalReport, c: NonNullable<EvalReport['consensus']>, view: ViewOpts): string {
   const frames = columns(r).filter((x) => x.head !== 'all');
   const cons = columns(c).filter((x) => x.head !== 'all');
-  const cols = frames.flatMap((f, i) => [{ head: `frames, ${f.head}`, m: f.m }, { head: `consensus, ${f.head}`, m: cons[i]?.m ?? c }]);
+  const one = unitsOf(c).one;
+  const cols = frames.flatMap((f, i) => [{ head: `${one}s, ${f.head}`, m: f.m }, { head: `consensus, ${f.head}`, m: cons[i]?.m ?? c }]);
   const line = (label: string, f: (m: Metrics) => string) => [label, ...cols.map((x) => f(x.m))];
   const rows = [
     line('answers (scored)', (m) => `${m.n} (${m.scored})`),
@@ -70,8 +75,9 @@ function consensusTable(r: EvalReport, c: EvalReport, view: ViewOpts): string {
 }
 
 export function evalView(r: EvalReport, view: ViewOpts): string {
-  const out = [view.style.bold(`Accuracy, error and cost (correct: within ${r.calibration.correct_within_km} km)${r.consensus ? ', every frame on its own' : ''}`), summaryTable(r, view)];
-  if (r.consensus) out.push('', view.style.bold('What the consensus buys: every frame on its own, then one consensus per video'), consensusTable(r, r.consensus, view));
+  const u = r.consensus ? unitsOf(r.consensus) : undefined;
+  const out = [view.style.bold(`Accuracy, error and cost (correct: within ${r.calibration.correct_within_km} km)${u ? `, every ${u.one} on its own` : ''}`), summaryTable(r, view)];
+  if (r.consensus && u) out.push('', view.style.bold(`What the consensus buys: every ${u.one} on its own, then one consensus per ${u.whole}`), consensusTable(r, r.consensus, view));
   for (const c of columns(r).filter((c) => c.head !== 'all')) {
     out.push('', view.style.bold(`Calibration, ${c.head}: ECE ${num(c.m.calibration.ece, 3)}`), calibrationTable(c.m, view));
     const advice = adviceLine(c.m);

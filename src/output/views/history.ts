@@ -22,6 +22,35 @@ export interface HistoryRow {
   base_url: string;
   /** Answered by a geo sandbox (its header): simulated, never evidence. */
   sandbox: boolean;
+  /**
+   * `result`, or a `video` (its frames) or a `set` (photos located --together) listed as one entry
+   * (issue 23): then `input` is the video as named (or the set's id), `sha256` the video's,
+   * latitude/longitude the consensus, `confidence` null, the place that of the agreeing answer
+   * nearest the consensus, and `agree` of `of` answers agree within `spread_km`.
+   */
+  kind: 'result' | 'video' | 'set';
+  /** The batch that sent it: `geo history show BATCH` shows a video's or a set's consensus. */
+  batch: string | null;
+  frames: HistoryFrame[] | null;
+  agree: number | null;
+  of: number | null;
+  spread_km: number | null;
+}
+
+/** One answer of a video or a set in its history entry; `cluster` is its rank (1: the consensus). */
+export interface HistoryFrame {
+  index: number;
+  /** Seconds into the clip (null for a photo). */
+  t_s: number | null;
+  input: string;
+  sha256: string;
+  stored_at: string;
+  latitude: number | null;
+  longitude: number | null;
+  confidence: number | null;
+  analysis_id: string | null;
+  charge: HistoryRow['charge'];
+  cluster: number | null;
 }
 
 /** "2024-05-14T18:32:07.123Z" -> "2024-05-14 18:32:07" (UTC, as stored). */
@@ -32,6 +61,21 @@ function place(r: HistoryRow): string {
   return [...new Set(parts)].join(', ');
 }
 
+/** A video's or a set's ANALYSIS cell: its batch id this long, which `geo history show` takes. */
+export const BATCH_REF = 12;
+
+function inputOf(r: HistoryRow): string {
+  if (r.kind === 'result') return r.input;
+  const n = r.frames?.length ?? 0;
+  return `${r.input} (${n} ${r.kind === 'video' ? 'frame' : 'photo'}${n === 1 ? '' : 's'})`;
+}
+
+/** A result's confidence; for a video or a set, how many of its answers agree (never a confidence). */
+function confidenceOf(r: HistoryRow): string {
+  if (r.kind !== 'result') return r.agree === null ? 'no answer' : `${r.agree}/${r.of ?? 0} agree`;
+  return r.confidence === null ? '' : r.confidence.toFixed(2);
+}
+
 /**
  * What people copy stays whole (issue 22): the analysis id (for `geo history show`) and the
  * numbers are never cut, and the input is cut from the left, down to its file name. On a narrow
@@ -40,11 +84,11 @@ function place(r: HistoryRow): string {
  */
 export function historyView(rows: readonly HistoryRow[], view: ViewOpts, searched = false): string {
   if (!rows.length) return searched ? 'No stored result matches.' : 'No stored results. geo locate keeps one for every result (unless --no-store).';
-  const names = Math.min(48, Math.max(6, ...rows.map((r) => width(basename(r.input)) + 1)));
+  const names = Math.min(48, Math.max(6, ...rows.map((r) => width(basename(inputOf(r))) + 1)));
   return renderTable(
     {
       head: ['WHEN (UTC)', 'INPUT', 'PLACE', 'CONFIDENCE', 'DEPTH', 'ANALYSIS', 'CHARGE'],
-      rows: rows.map((r) => [when(r.stored_at), r.input, place(r), r.confidence === null ? '' : r.confidence.toFixed(2), r.depth ?? '', r.analysis_id ?? '', r.sandbox ? `${r.charge} (sandbox)` : r.charge]),
+      rows: rows.map((r) => [when(r.stored_at), inputOf(r), place(r), confidenceOf(r), r.depth ?? '', r.kind === 'result' ? (r.analysis_id ?? '') : (r.batch ?? '').slice(0, BATCH_REF), r.sandbox ? `${r.charge} (sandbox)` : r.charge]),
       align: ['left', 'left', 'left', 'right', 'right', 'left', 'left'],
       optional: [6, 0, 4, 2],
       cutLeft: [1],

@@ -51,7 +51,7 @@ function framesTable(s: SceneJson, view: ViewOpts): string {
 
 export function sceneView(s: SceneJson, view: ViewOpts): string {
   const out: string[] = [];
-  const what = s.kind === 'video' ? `${sanitizeInline(s.input)} (${clockS(s.duration_s ?? 0)})` : `${plural(s.frames.length, 'photo')} located together (${s.input})`;
+  const what = s.kind === 'video' ? `${sanitizeInline(s.input)}${s.duration_s !== undefined ? ` (${clockS(s.duration_s)})` : ''}` : `${plural(s.frames.length, 'photo')} located together (${s.input})`;
   const c = s.consensus;
   if (!c) out.push(view.style.red(`no consensus for ${what}: no ${unit(s)} was answered with a location`));
   else {
