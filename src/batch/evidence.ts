@@ -85,7 +85,7 @@ export class Evidence {
       input: { path: e.path ?? r.input, sha256: r.sha256 ?? '' },
       request: { ...(url ? { image_url: r.input } : {}), ...this.request },
       response: {
-        data: body, raw: m.raw ?? JSON.stringify(r.result), status: m.status ?? 200, headers: m.headers ?? {}, replayed: e.replayed,
+        data: body, raw: m.raw ?? JSON.stringify(r.result), ...(m.rawBytes ? { rawBytes: m.rawBytes } : {}), status: m.status ?? 200, headers: m.headers ?? {}, replayed: e.replayed,
         ...(m.requestId ? { requestId: m.requestId } : {}), ...(m.idempotencyKey ? { idempotencyKey: m.idempotencyKey } : {}),
         ...(m.attempts !== undefined ? { attempts: m.attempts } : {}), ...(m.elapsedMs !== undefined ? { elapsedMs: m.elapsedMs } : {}),
       },

@@ -21,7 +21,7 @@ import type { JobOutcome } from './worker.js';
 export function journalOutcome(d: DoneLine): JobOutcome {
   const kept = d.ok || d.raw !== undefined;
   const response = kept
-    ? { idempotencyKey: d.key, ...(d.raw !== undefined ? { raw: d.raw } : {}), ...(d.status !== undefined ? { status: d.status } : {}), ...(d.deviations ? { deviations: d.deviations } : {}) }
+    ? { idempotencyKey: d.key, ...(d.raw !== undefined ? { raw: d.raw } : {}), ...(d.raw_b64 !== undefined ? { rawBytes: Buffer.from(d.raw_b64, 'base64') } : {}), ...(d.status !== undefined ? { status: d.status } : {}), ...(d.deviations ? { deviations: d.deviations } : {}) }
     : undefined;
   return d.ok ? { ok: true, result: d.result, replayed: false, credits: 0, ...(response ? { response } : {}) } : { ok: false, error: d.error, ...(response ? { response } : {}) };
 }
@@ -61,7 +61,8 @@ export async function storedAnswers(jobs: readonly Job[], s: ReuseScope): Promis
           // Records from before geo removed metadata do not say: the service may have read it.
           ...(rec.sent ? { metadataSent: rec.sent.metadata === 'kept' } : {}),
           response: {
-            ...(rec.response.raw !== undefined ? { raw: rec.response.raw } : {}), ...(rec.response.status !== undefined ? { status: rec.response.status } : {}),
+            ...(rec.response.raw !== undefined ? { raw: rec.response.raw } : {}), ...(rec.response.raw_b64 !== undefined ? { rawBytes: Buffer.from(rec.response.raw_b64, 'base64') } : {}),
+            ...(rec.response.status !== undefined ? { status: rec.response.status } : {}),
             ...(rec.idempotency_key ? { idempotencyKey: rec.idempotency_key } : {}), ...(rec.headers?.request_id ? { requestId: rec.headers.request_id } : {}),
           },
         },

@@ -18,8 +18,10 @@ export interface BatchParams {
 
 /** What the exchange said besides the body (single-input views, provenance records). */
 export interface ResponseMeta {
-  /** The body text exactly as received (locate --json prints it; kept in the journal too). */
+  /** The body text as received (locate --json prints it; kept in the journal too); bytes that are not UTF-8 as \udcXX escapes. */
   raw?: string;
+  /** The body bytes exactly as received (issue 21); absent for answers re-read from files that kept only `raw`. */
+  rawBytes?: Buffer;
   status?: number;
   headers?: Record<string, string>;
   requestId?: string;

@@ -101,3 +101,14 @@ export function keptHint(journal: string | undefined): string {
 export function stillRunningHint(journal: string | undefined): string {
   return `the analysis may still finish on the server; ${journal ? `\`geo locate --resume ${journal}\`` : 'the same command'} replays it free with the same key`;
 }
+
+/**
+ * A 409 for a different payload (issue 21): the way out depends on whose key it was. A journal's
+ * key was first sent with other bytes or fields, and --fresh sends the image under a new one; a
+ * key the user gave (--idempotency-key, no journal) needs a new key from the user.
+ */
+export function keyConflictHint(journal: string | undefined): string {
+  return journal
+    ? `the key comes from the journal ${journal}, which first sent it with other bytes or fields; add --fresh to send this image under a new key (whatever the old key was charged stays charged)`
+    : 'an Idempotency-Key names one request: give a new --idempotency-key for this one, or resend exactly the request it was first used for';
+}

@@ -11,7 +11,7 @@ import type { BatchResult } from '../../batch/run.js';
 import type { BatchEvent } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
 import { ApiError } from '../../api/errors.js';
-import { UNUSABLE } from '../../batch/outcome.js';
+import { UNUSABLE, isKeyConflict } from '../../batch/outcome.js';
 import { BelowConfidenceError, CancelledError, ServiceAnswerError, UsageError } from '../../errors.js';
 import { isResultBody } from '../../local/store.js';
 import { costOf } from '../../output/errors.js';
@@ -21,7 +21,7 @@ import { locateView } from '../../output/views/locate.js';
 import { acceptedView, fieldsView } from '../../output/views/locate-dry-run.js';
 import { type Evidence, bodyOf } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
-import { fromJournalNote, fromResultsNote, keptHint, label, note, retryLine, sandboxBanner, stillRunningHint, warnDeviations } from './notes.js';
+import { fromJournalNote, fromResultsNote, keptHint, keyConflictHint, label, note, retryLine, sandboxBanner, stillRunningHint, warnDeviations } from './notes.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 
@@ -86,6 +86,7 @@ export class SingleOutput {
       }
       const cause = f.cause ?? stop?.error;
       if (cause instanceof ApiError && cause.code === 'idempotency_in_progress') throw new ServiceAnswerError(`${f.record.input}: the same request was still running on the server (409) when the deadline passed`, stillRunningHint(journal));
+      if (isKeyConflict(cause)) throw new UsageError(`${f.record.input}: the service refused the request: its Idempotency-Key was used before for a different request (409), and resending cannot change that`, keyConflictHint(journal));
       if (cause !== undefined) throw cause;
       // A final failure an earlier run wrote in the journal (a 422): the same answer again.
       throw new UsageError(`${f.record.input}: ${e.message} (${e.code}${e.status ? `, ${e.status}` : ''}), recorded in the journal by an earlier run`, 'add --fresh to send it again');
@@ -104,7 +105,7 @@ export class SingleOutput {
       const meta = {
         input: f.record.input, replayed: f.replayed, fromJournal: f.fromJournal, ...(f.reused ? { fromResults: true } : {}), evidence: (f.record.exif ?? null) as Parameters<typeof locateView>[1]['evidence'],
         ...(res.elapsedMs !== undefined ? { elapsedMs: res.elapsedMs } : {}), ...(res.attempts !== undefined ? { attempts: res.attempts } : {}),
-        ...(res.requestId ? { requestId: res.requestId } : {}),
+        ...(res.requestId ? { requestId: res.requestId } : {}), ...(this.plan ? { askedDepth: this.plan.depth } : {}),
       };
       write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => richOrFields(body, meta, v) }, this.o.format, view));
     }
