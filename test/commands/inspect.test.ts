@@ -110,4 +110,16 @@ describe('geo inspect', () => {
     expect(bad).toMatchObject({ code: 2, stdout: '' });
     expect(bad.stderr).toMatch(/^error: unknown sample "rome" — hint: built-in samples: sample:paris, .*sample:all\n$/);
   });
+
+  // Issue 21: a device or a pipe is judged by its first bytes, so an endless one is refused at once.
+  // /proc/self/io counts the bytes this process read: /dev/zero's were 256 MiB before.
+  it.skipIf(process.platform !== 'linux')('geo inspect /dev/zero refuses after a bounded prefix, not 256 MiB of zeros', async () => {
+    const rchar = () => Number(/^rchar: (\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
+    const before = rchar();
+    const r = await runCli(['inspect', '/dev/zero']);
+    const read = rchar() - before;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/\/dev\/zero is not an image/);
+    expect(read).toBeLessThan(4 * 1024 * 1024);
+  });
 });
