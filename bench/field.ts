@@ -10,18 +10,8 @@
  */
 import { Agent, get } from 'node:http';
 import { type Socket, connect, createServer } from 'node:net';
-
-/** mulberry32: a small seeded generator, so every run of a row meets the same delays. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The sandbox's own seeded generator: every run of a row meets the same delays.
+import { mulberry32 } from '../src/sandbox/faults.js';
 
 export interface Relay {
   url: string;
@@ -59,7 +49,7 @@ function delayedPipe(from: Socket, to: Socket, delay: () => number): void {
 
 export async function startRelay(target: string, seed: number, maxDelayMs = 40): Promise<Relay> {
   const t = new URL(target);
-  const random = seeded(seed);
+  const random = mulberry32(seed);
   const delay = () => random() * maxDelayMs;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {

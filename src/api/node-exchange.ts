@@ -10,8 +10,7 @@
  * goes on to the final answer. Requests without a body stay on undici (client.ts): a 100 answers
  * request content (RFC 9110 §15.2.1), and undici reads 102 and 103 past already.
  */
-import { Agent as HttpAgent, type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { B64Chunk } from './body.js';
 
 export interface Exchanged {
@@ -35,17 +34,33 @@ export interface ExchangeArgs {
   onConnect(): void;
 }
 
-/** A keep-alive agent per protocol; idle sockets are unref'd by node, so they never hold the process. */
+type Send = (url: URL, options: RequestOptions) => ClientRequest;
+
+/**
+ * A keep-alive agent per protocol; idle sockets are unref'd by node, so they never hold the
+ * process. node:http and node:https are loaded on the first request with a body: every command
+ * that sends none (`geo credits`, the start-up budget of issue 7) would otherwise load tls too.
+ */
 export class NodeAgents {
-  #http?: HttpAgent;
-  #https?: HttpsAgent;
-  for(protocol: string): HttpAgent {
-    if (protocol === 'https:') return (this.#https ??= new HttpsAgent({ keepAlive: true }));
-    return (this.#http ??= new HttpAgent({ keepAlive: true }));
+  #http?: { agent: HttpAgent; send: Send };
+  #https?: { agent: HttpAgent; send: Send };
+  async for(protocol: string): Promise<{ agent: HttpAgent; send: Send }> {
+    if (protocol === 'https:') {
+      if (!this.#https) {
+        const https = await import('node:https');
+        this.#https = { agent: new https.Agent({ keepAlive: true }), send: https.request };
+      }
+      return this.#https;
+    }
+    if (!this.#http) {
+      const http = await import('node:http');
+      this.#http = { agent: new http.Agent({ keepAlive: true }), send: http.request };
+    }
+    return this.#http;
   }
   close(): void {
-    this.#http?.destroy();
-    this.#https?.destroy();
+    this.#http?.agent.destroy();
+    this.#https?.agent.destroy();
   }
 }
 
@@ -75,9 +90,9 @@ async function writeBody(req: ClientRequest, body: ExchangeArgs['body'], answere
  * by the caller. Rejects with the error that ended the attempt before an answer (the body
  * source's own error included, as it was thrown).
  */
-export function exchange(a: ExchangeArgs): Promise<Exchanged> {
+export async function exchange(a: ExchangeArgs): Promise<Exchanged> {
   const u = new URL(a.url);
-  const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
+  const { agent, send } = await a.agents.for(u.protocol);
   return new Promise<Exchanged>((resolve, reject) => {
     let res: IncomingMessage | undefined;
     let settled = false;
@@ -87,7 +102,7 @@ export function exchange(a: ExchangeArgs): Promise<Exchanged> {
       req.destroy();
       reject(err);
     };
-    const req = send(u, { method: a.method, headers: a.headers, agent: a.agents.for(u.protocol) });
+    const req = send(u, { method: a.method, headers: a.headers, agent });
     const gone = new Promise<void>((ok) => req.once('close', ok));
     const onAbort = () => {
       if (!res) return fail(a.signal.reason);

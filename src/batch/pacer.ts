@@ -101,9 +101,14 @@ export class Pacer {
     return this.caution.othersNow(this.o.now(), this.windowMs ?? 60_000);
   }
 
-  /** The starts of the quota geo keeps for itself per window (AIMD share, less what others spend). */
+  /**
+   * The starts of the quota geo keeps for itself per window: the AIMD share, less what others
+   * spend, and one more while they spend at all: what they spend varies from window to window
+   * and the answers only sample it (bench/batch.ts +o met a 429 every few windows without it).
+   */
   private get own(): number {
-    return Math.floor(this.caution.share * this.limit!) - this.others;
+    const others = this.others;
+    return Math.floor(this.caution.share * this.limit!) - (others > 0 ? others + 1 : 0);
   }
 
   private record(seq: number, at: number): void {

@@ -13,7 +13,9 @@ Nothing is sent anywhere: the place name comes from an offline GeoNames index (c
 nearest town within 100 km; "at sea" outside every country). A GPS position of exactly 0,0 is
 flagged as suspect, since devices write it when they had no fix. DateTimeOriginal is printed as
 written, with its OffsetTime when the camera recorded one (never shifted to another zone).
-Broken or truncated files still show what can be read, with the EXIF warnings.
+Broken or truncated files still show what can be read, with the EXIF warnings. A pipe or device
+is judged by its first bytes, so anything that is not an image is refused at once; a pipe is read
+whole up to 64 MiB, and a larger file only in its first 16 MB for EXIF.
 
 Output: key/value blocks; --json prints one object for one file and one line per file for
 several (as --format ndjson does). Exit 2 when the only file cannot be read; with several files
