@@ -13,9 +13,13 @@ export class Caution {
    * met a 429, one more for each answered with room still left (slow start). Our log holds only
    * while we know what others spend: an over-eager burst into a key shared with another client is
    * then one request, not twenty, and a window's boundary costs one round trip until the log has
-   * earned more.
+   * earned more. After such a 429 the log rests a window (logOffUntil): in a token bucket shared
+   * with another client the server's count alone paces well, and a second probe would meet the
+   * same 429.
    */
   logCap = 1;
+  /** Until when the log may start nothing: a window after one of its starts met a 429. */
+  logOffUntil = 0;
   private lastCut = -Infinity;
   /** Other clients' requests in a window, seen by answers to starts made at `at`. */
   private seen: Array<{ at: number; n: number }> = [];
@@ -24,8 +28,11 @@ export class Caution {
    * A 429. Multiplicative decrease, once per round trip (the 429s of one burst are one signal);
    * a start that only our log allowed sends the log back to one start at a time.
    */
-  refused(now: number, roundTripMs: number, byLog: boolean, limit: number | undefined): void {
-    if (byLog) this.logCap = 1;
+  refused(now: number, roundTripMs: number, byLog: boolean, limit: number | undefined, windowMs = 0): void {
+    if (byLog) {
+      this.logCap = 1;
+      this.logOffUntil = now + windowMs;
+    }
     if (now - this.lastCut < roundTripMs) return;
     this.lastCut = now;
     this.share = Math.max(limit ? 1 / limit : 0.05, this.share / 2);

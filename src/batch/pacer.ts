@@ -137,7 +137,7 @@ export class Pacer {
     // Only successes time the network: a 5xx or 429 skips the analysis and would read as jitter.
     if (facts.status !== undefined && facts.status >= 200 && facts.status < 300 && facts.rttMs !== undefined) this.jitter.add(facts.rttMs);
     if (facts.status === 429) {
-      this.caution.refused(now, this.jitter.smoothedMs ?? 0, byLog, this.limit);
+      this.caution.refused(now, this.jitter.smoothedMs ?? 0, byLog, this.limit, this.windowMs);
       // Refused with the quota full: the rest of it is other clients' spend, unless the 429 is
       // about something else (a penalty, a concurrency cap, a sandbox fault), so it raises what
       // others are thought to spend by one at most.
@@ -241,7 +241,7 @@ export class Pacer {
       // limits the key then (a penalty, a daily cap), and the server's count alone says when.
       let logPending = 0;
       for (const seq of this.byLog) if (this.unanswered.has(seq)) logPending++;
-      const logHolds = logPending < this.caution.logCap && (s.gate || s.resetAt <= s.at + this.windowMs + 1000);
+      const logHolds = logPending < this.caution.logCap && now >= this.caution.logOffUntil && (s.gate || s.resetAt <= s.at + this.windowMs + 1000);
       const ownLog = logHolds ? this.own - this.count(now - this.windowMs - this.marginMs, now) : 0;
       const server = this.serverBound(now, true);
       this.lastByLog = server < 1;
