@@ -152,14 +152,16 @@ export class Pacer {
   }
 
   /**
-   * `r` below what our own starts explain is other clients' spend. Ours are those of the window
-   * before the answer's start and any within the margin after it (a burst reaches the server in
-   * any order); the window's far edge takes no margin: a start there was made for a slot our log
-   * saw free, and counting it would hide a client that spends a little (bench/batch.ts +o).
+   * `r` below what our own starts explain is other clients' spend: a lower bound, since ours are
+   * counted generously (the window before the answer's start and the margin either side). A
+   * tighter count found clients that were not there: with requests reordered by 0-40 ms, one of
+   * ours at the window's edge read as another client's, and the quota kept back for it pushed
+   * the last request of a batch into a window of its own (bench/batch.ts (c)+j, 31 s).
    */
   private noteOthers(at: number, remaining: number, byOne = false): void {
     if (!this.limit || !this.windowMs) return;
-    const n = this.limit - remaining - this.count(at - this.windowMs, at + this.marginMs);
+    const m = this.marginMs;
+    const n = this.limit - remaining - this.count(at - this.windowMs - m, at + m);
     this.caution.others(at, byOne ? Math.min(n, this.others + 1) : n, this.windowMs);
   }
 
