@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import { InputChangedError } from './api/body.js';
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from './api/errors.js';
 import type { GlobalOptions, Runtime } from './context.js';
 import type { ProcessProbe } from './store/index.js';
@@ -47,7 +48,8 @@ export function exitCodeFor(err: unknown): number {
   if (err instanceof BelowConfidenceError) return EXIT.belowConfidence;
   if (err instanceof CancelledError) return EXIT.cancelled;
   if (err instanceof NotVerifiedError) return EXIT.notVerified;
-  if (err instanceof UsageError || err instanceof RequestValidationError || err instanceof ConfigError || err instanceof BaseUrlError) return EXIT.usage;
+  // A file rewritten while it was sent is an input problem too: nothing more went out for it.
+  if (err instanceof UsageError || err instanceof RequestValidationError || err instanceof ConfigError || err instanceof BaseUrlError || err instanceof InputChangedError) return EXIT.usage;
   if (err instanceof MissingKeyError || err instanceof KeyringError) return EXIT.auth;
   if (err instanceof ApiError) {
     if (err.status === 401 || err.status === 403) return EXIT.auth;

@@ -163,6 +163,10 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
         now: rt.now,
         signal: rt.signal,
         debug: debugOn ? debug : undefined,
+        // Issue 21: a 429's wait (up to a minute) is said on stderr with its length, not sat through in silence.
+        onWait: (i) => {
+          if (i.reason === 'rate_limited' && !globals.quiet) rt.io.stderr.write(`rate limited (429) on ${i.method} ${i.path}: waiting ${Math.max(1, Math.ceil(i.delayMs / 1000))} s, then retrying\n`);
+        },
       });
       return client;
     },

@@ -13,6 +13,12 @@ export interface ImageB64Source {
   /** In base64 characters, which are also the bytes on the wire. */
   length: number;
   stream(): AsyncIterable<B64Chunk>;
+  /**
+   * Checks, before a resend, that the source still holds the bytes of the first attempt (a file
+   * changed in place must never go out under the same Idempotency-Key: issue 21). Throws a
+   * BodySourceError naming the input when it does not.
+   */
+  verify?(): Promise<void>;
 }
 
 /**
@@ -20,7 +26,19 @@ export interface ImageB64Source {
  * which it cannot act on, and resending would fail the same way: never retried.
  */
 export class BodySourceError extends Error {
-  override readonly name = 'BodySourceError';
+  override readonly name: string = 'BodySourceError';
+}
+
+/**
+ * The input is no longer the bytes that were hashed (a file rewritten or cut short while geo sends
+ * it). Nothing more goes out under its key: the body is left incomplete, so the server never gets
+ * a second, different payload for one Idempotency-Key. A local input problem: exit 2 for it.
+ */
+export class InputChangedError extends BodySourceError {
+  override readonly name = 'InputChangedError';
+  constructor(readonly input: string, readonly hint = 'geo sends an image only as the bytes it hashed; run the same command again once the file stays put (it is then a new image with a new key)') {
+    super(`${input}: the file changed while geo was sending it (its bytes no longer match the sha256 taken before the upload); nothing more was sent for it`);
+  }
 }
 
 /** A body with a known length that can be produced again for each attempt. */
@@ -28,6 +46,8 @@ export interface RequestBody {
   length: number;
   /** A Buffer (reused as is) or a fresh iterable per attempt. */
   open(): Buffer | AsyncIterable<B64Chunk>;
+  /** Before a resend: throws when the bytes would differ from the first attempt's (ImageB64Source.verify). */
+  verify?(): Promise<void>;
 }
 
 /** JSON.stringify once; every attempt sends the same Buffer. */
@@ -49,6 +69,7 @@ export function streamedImageBody(rest: Record<string, unknown>, image: ImageB64
   return {
     length: head.length + image.length + tail.length,
     open: () => imageBodyChunks(head, image, tail),
+    ...(image.verify ? { verify: () => image.verify!() } : {}),
   };
 }
 
@@ -62,6 +83,7 @@ async function* imageBodyChunks(head: Buffer, image: ImageB64Source, tail: Buffe
       try {
         r = await it.next();
       } catch (err) {
+        if (err instanceof BodySourceError) throw err;
         throw new BodySourceError(`cannot read the image: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
       }
       if (r.done) break;

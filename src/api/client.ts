@@ -18,8 +18,9 @@ import {
   type AnalysesList, type AsyncAccepted, type Case, type CaseList, type CreateCaseBody, type Credits, type GeolocateRequest,
   type GeolocateResponse, type Usage, CreateCaseBodySchema, IdempotencyKeySchema, LIMITS, checkGeolocateRequest,
 } from './schemas.js';
+import { NodeAgents } from './node-exchange.js';
 import { type RawAnswer, sendOnce } from './transport.js';
-import type { ApiResponse, ClientOptions, GeolocateOptions, RawRequest, RawResponse } from './types.js';
+import type { ApiResponse, AttemptInfo, ClientOptions, GeolocateOptions, RawRequest, RawResponse } from './types.js';
 
 export type { ImageB64Source } from './body.js';
 export { imageFromBuffer } from './body.js';
@@ -27,7 +28,7 @@ export { normalizeBaseUrl } from './client-util.js';
 export type { RateLimitInfo } from './ratelimit.js';
 export type { RetryBudget, RetryInfo, RetryPolicy } from './retry.js';
 export type { AsyncAccepted } from './schemas.js';
-export type { ApiResponse, ClientOptions, GeolocateOptions, RawRequest, RawResponse, RetryOverrides } from './types.js';
+export type { ApiResponse, AttemptInfo, ClientOptions, GeolocateOptions, RawRequest, RawResponse, RetryOverrides } from './types.js';
 
 /** What #call needs of a route: the table's rows, or a raw `geo api` target (no schemas). */
 type Target = Pick<Route, 'path' | 'auth' | 'retry'> & { method: string; responses?: Route['responses'] };
@@ -45,6 +46,8 @@ interface CallSpec<T> {
   read?: (ans: RawAnswer) => T;
   /** Sees every answer, error statuses too, before it is thrown or read. */
   onAnswer?: (ans: RawAnswer) => void;
+  beforeAttempt?: (attempt: number) => Promise<void>;
+  onAttempt?: (info: AttemptInfo) => void;
 }
 
 const MiB = 1024 * 1024;
@@ -60,6 +63,7 @@ export class ApiClient {
   readonly #timeoutMs: number;
   readonly #now: () => number;
   #agent: Agent | undefined;
+  readonly #nodeAgents = new NodeAgents();
   #sandbox = false;
   #readKey: (() => Promise<string>) | undefined;
 
@@ -103,7 +107,7 @@ export class ApiClient {
     const body = opts.image ? streamedImageBody(withoutImage(req), opts.image) : jsonBody(req);
     const res = await this.#call<GeolocateResponse | AsyncAccepted>({
       route: routes.geolocate, body, headers: { 'idempotency-key': key },
-      signal: opts.signal, onRetry: opts.onRetry, budget: opts.retryBudget,
+      signal: opts.signal, onRetry: opts.onRetry, budget: opts.retryBudget, beforeAttempt: opts.beforeAttempt, onAttempt: opts.onAttempt,
     });
     return { ...res, idempotencyKey: key };
   }
@@ -148,6 +152,7 @@ export class ApiClient {
   async close(): Promise<void> {
     const a = this.#agent;
     this.#agent = undefined;
+    this.#nodeAgents.close();
     await a?.close();
   }
 
@@ -170,11 +175,11 @@ export class ApiClient {
         route: target, ...(body ? { body } : {}), ...(req.headers ? { headers: req.headers } : {}), ...(req.onRetry ? { onRetry: req.onRetry } : {}),
         read: (ans) => ans, onAnswer: (ans) => (last = ans),
       });
-      return { status: res.status, headers: res.headers, raw: res.raw };
+      return { status: res.status, headers: res.headers, raw: res.raw, rawBytes: res.rawBytes };
     } catch (err) {
       // An error status is an answer: its body is printed, and the error decides the exit code.
       const answered = (err instanceof ApiError || err instanceof RedirectError) && last !== undefined && last.status === err.status;
-      if (answered && last) return { status: last.status, headers: last.headers, raw: last.raw, error: err as Error };
+      if (answered && last) return { status: last.status, headers: last.headers, raw: last.raw, rawBytes: last.bytes, error: err as Error };
       throw err;
     }
   }
@@ -201,31 +206,41 @@ export class ApiClient {
         random: this.#o.random ?? Math.random, signal, budget: spec.budget,
         onRetry: (info) => {
           this.#log(`retry ${route.method} ${url} after attempt ${info.attempt}: ${info.reason}${info.status ? ` ${info.status}` : ''}, waiting ${info.delayMs} ms`);
-          spec.onRetry?.(info);
+          if (spec.onRetry) spec.onRetry(info);
+          else this.#o.onWait?.({ ...info, method: route.method, path: route.path });
         },
       },
       async (n) => {
         attempts = n;
+        if (n > 1) {
+          // A resend carries the first attempt's bytes or nothing (issue 21), and takes its turn.
+          await spec.body?.verify?.();
+          await spec.beforeAttempt?.(n);
+        }
         const t0 = this.#now();
         this.#log(`> ${route.method} ${url} attempt ${n} ${showHeaders(headers, route.auth)}`);
         // Scrubbed before anything reads it: a server echoing the key must not get it printed.
         const sent = await sendOnce({
           method: route.method, url, headers: sendHeaders, body: spec.body?.open(), timeoutMs: this.#timeoutMs,
+          connectTimeoutMs: Math.min(this.#timeoutMs, 30_000), nodeAgents: this.#nodeAgents,
           maxResponseBytes: this.#o.maxResponseBytes ?? 8 * MiB, signal, dispatcher: this.#dispatcher(),
         }).catch((err: unknown) => {
           this.#log(`x ${route.method} ${url} attempt ${n} ${this.#now() - t0} ms: ${err instanceof Error ? err.message : String(err)}`);
+          spec.onAttempt?.({ attempt: n, rttMs: this.#now() - t0 });
           throw err;
         });
         const ans = scrubAnswer(sent, key);
         spec.onAnswer?.(ans);
         if (ans.headers[SANDBOX_HEADER] !== undefined) this.#sandbox = true;
         const rateLimit = parseRateLimit(ans.headers, this.#now());
+        spec.onAttempt?.({ attempt: n, status: ans.status, rateLimit, rttMs: this.#now() - t0 });
         this.#log(`< ${ans.status} ${route.method} ${url} ${this.#now() - t0} ms ${showHeaders(ans.headers, false, RESPONSE_HEADERS)}`);
+        // An error status is that error, its body cut short or not.
         if (ans.status < 200 || ans.status >= 300) throw toApiError(ans, rateLimit);
-        const { data, deviations } = spec.read ? { data: spec.read(ans), deviations: [] } : parseSuccess<T>(ans, route.responses ?? {}, rateLimit, spec.reshape);
+        const { data, deviations } = spec.read ? { data: spec.read(ans), deviations: [...ans.deviations] } : parseSuccess<T>(ans, route.responses ?? {}, rateLimit, spec.reshape);
         const requestId = requestIdOf(ans.headers);
         return {
-          data, deviations, raw: ans.raw, status: ans.status, headers: ans.headers, rateLimit,
+          data, deviations, raw: ans.raw, rawBytes: ans.bytes, status: ans.status, headers: ans.headers, rateLimit,
           replayed: ans.headers['idempotent-replayed']?.trim().toLowerCase() === 'true',
           ...(requestId !== undefined ? { requestId } : {}),
           attempts, elapsedMs: this.#now() - start,

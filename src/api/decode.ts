@@ -5,10 +5,14 @@
  * contract ("JSON responses", RFC 8259 forbids the BOM) is named, not fatal. Only a body that
  * cannot be decoded at all is unreadable (ContractError, retried like any unreadable body).
  */
+import { isUtf8 } from 'node:buffer';
 import { ContractError, ResponseTooLargeError } from './errors.js';
 
 export interface Decoded {
+  /** The body as text: BOM dropped, bytes that are not UTF-8 written as \udcXX escapes (textOf). */
   text: string;
+  /** The body bytes once the content codings are undone, BOM and all: what was received. */
+  bytes: Buffer;
   deviations: string[];
 }
 
@@ -46,10 +50,72 @@ export async function decodeBody(bytes: Buffer, contentEncoding: string | undefi
       throw new ContractError(`the ${status} response body could not be decompressed (${kind})`, status);
     }
   }
-  let text = body.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) {
-    text = text.slice(1);
-    deviations.push('body: starts with a UTF-8 byte order mark');
+  if (hasBom(body)) deviations.push('body: starts with a UTF-8 byte order mark');
+  const invalid = isUtf8(body) ? 0 : countInvalidUtf8(body);
+  if (invalid > 0) deviations.push(`body: not valid UTF-8 (${invalid} byte${invalid === 1 ? '' : 's'}, shown as \\udcXX escapes; the bytes are kept)`);
+  return { text: bodyText(body), bytes: body, deviations };
+}
+
+const hasBom = (b: Buffer) => b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+
+/** A body's text as geo shows and parses it: BOM dropped, bytes that are not UTF-8 as \udcXX (textOf). The store reads its BLOBs back with it. */
+export function bodyText(body: Buffer): string {
+  return textOf(hasBom(body) ? body.subarray(3) : body);
+}
+
+/** Length of the well-formed UTF-8 sequence at `i` (Unicode 15, table 3-7), or 0 when there is none. */
+function sequenceAt(b: Uint8Array, i: number): number {
+  const c = b[i]!;
+  if (c < 0x80) return 1;
+  const n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  if (n === 0 || i + n > b.length) return 0;
+  const c1 = b[i + 1]!;
+  const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+  const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+  if (c1 < lo || c1 > hi) return 0;
+  for (let k = 2; k < n; k++) if ((b[i + k]! & 0xc0) !== 0x80) return 0;
+  return n;
+}
+
+function countInvalidUtf8(b: Uint8Array): number {
+  let bad = 0;
+  for (let i = 0; i < b.length; ) {
+    const n = sequenceAt(b, i);
+    if (n === 0) bad++;
+    i += n || 1;
   }
-  return { text, deviations };
+  return bad;
+}
+
+/**
+ * The bytes as text, losing nothing (issue 21, "raw means raw"): well-formed UTF-8 as itself, and
+ * each byte that is not as the six characters `\udcXX` (XX its value; Python's surrogateescape,
+ * PEP 383). Inside a JSON string that is a valid escape, so the body still parses, `--json` shows
+ * where the bytes were, and the byte can be recovered; U+FFFD would have hidden both.
+ */
+export function textOf(b: Buffer): string {
+  if (isUtf8(b)) return b.toString('utf8');
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < b.length; ) {
+    const n = sequenceAt(b, i);
+    if (n > 0) {
+      i += n;
+      continue;
+    }
+    out += b.toString('utf8', from, i) + `\\udc${b[i]!.toString(16).padStart(2, '0')}`;
+    i++;
+    from = i;
+  }
+  return out + b.toString('utf8', from);
+}
+
+/**
+ * The body as base64 when its text does not give the bytes back (bytes that are not UTF-8, a BOM),
+ * else undefined: journals and records keep `raw` for people and this beside it, so nothing that
+ * was received is lost (issue 21).
+ */
+export function rawB64(text: string | undefined, bytes: Buffer | undefined): string | undefined {
+  if (bytes === undefined || (text !== undefined && Buffer.from(text, 'utf8').equals(bytes))) return undefined;
+  return bytes.toString('base64');
 }

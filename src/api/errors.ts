@@ -15,6 +15,19 @@ export interface ApiErrorFields {
   body?: unknown;
   /** What the error response's rate-limit headers said, so a batch scheduler can pace on errors too. */
   rateLimit?: RateLimitInfo;
+  /**
+   * Set when the error came in a 2xx body (response.ts): that answer as received, kept (journal)
+   * with the deviation that names it, though it is read as the error it carries.
+   */
+  answer?: KeptAnswer;
+}
+
+/** A body kept as received: its text (decode.ts textOf), its bytes, its status and how it deviated. */
+export interface KeptAnswer {
+  status: number;
+  raw: string;
+  rawBytes: Buffer;
+  deviations: string[];
 }
 
 /** The server answered with an error body (api-spec.md "Error body"). */
@@ -29,6 +42,7 @@ export class ApiError extends Error {
   readonly requestId?: string;
   readonly body?: unknown;
   readonly rateLimit?: RateLimitInfo;
+  readonly answer?: KeptAnswer;
   constructor(readonly status: number, readonly code: string, message: string, fields: ApiErrorFields = {}) {
     super(message);
     Object.assign(this, fields);
@@ -60,8 +74,10 @@ export class TimeoutError extends Error {
  */
 export class ContractError extends Error {
   override readonly name = 'ContractError';
-  /** The body text when it arrived whole but could not be read (kept in the journal). */
+  /** The body text when it arrived but could not be read (kept in the journal). */
   raw?: string;
+  /** Its bytes as received (raw means raw: the text alone loses bytes that are not UTF-8). */
+  rawBytes?: Buffer;
   constructor(message: string, readonly status: number, readonly truncated: boolean = false) {
     super(message);
   }
@@ -83,11 +99,17 @@ export class BaseUrlError extends Error {
   override readonly name = 'BaseUrlError';
 }
 
-/** The server answered with a redirect; the key never follows it to another origin. */
+/**
+ * The server answered 3xx. A redirect is never followed, so the key never goes to another origin.
+ * 304 Not Modified is no redirect: it answers a conditional request, which geo never sends, so
+ * it has words of its own (issue 21).
+ */
 export class RedirectError extends Error {
   override readonly name = 'RedirectError';
   constructor(readonly status: number, readonly location: string | undefined) {
-    super(`the server answered ${status} with a redirect; geo does not follow redirects`);
+    super(status === 304
+      ? 'the server answered 304 Not Modified, which answers a conditional request; geo sent none, so there is no answer to show'
+      : `the server answered ${status} with a redirect; geo does not follow redirects`);
   }
 }
 

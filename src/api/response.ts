@@ -7,10 +7,10 @@
  */
 import type * as z from 'zod/mini';
 import type { $ZodIssue } from 'zod/v4/core';
-import { ApiError, ContractError, RedirectError } from './errors.js';
+import { ApiError, ContractError, type KeptAnswer, RedirectError } from './errors.js';
 import type { RateLimitInfo } from './ratelimit.js';
 import { ERROR_CODE_STATUS, ErrorBodySchema } from './schemas.js';
-import type { RawAnswer } from './transport.js';
+import { type RawAnswer, cutOff } from './transport.js';
 
 export function requestIdOf(headers: Record<string, string>): string | undefined {
   return headers['x-request-id'] ?? headers['request-id'];
@@ -82,13 +82,23 @@ export function parseSuccess<T>(ans: RawAnswer, schemas: Record<number, z.ZodMin
   const deviations = [...(ans.deviations ?? [])];
   if (schemas[200] === 'text/html') return { data: ans.raw as T, deviations };
   let json = jsonOrUndefined(ans.raw);
+  const cut = ans.cutShort;
   if (json === undefined) {
-    const err = new ContractError(`the ${ans.status} response body is not JSON`, ans.status);
+    // Unreadable: an unknown outcome, retried with the same key; what came is kept all the same.
+    const err = cut ? cutOff(ans.status, cut, ans.bytes) : new ContractError(`the ${ans.status} response body is not JSON`, ans.status);
     err.raw = ans.raw;
+    err.rawBytes = ans.bytes;
     throw err;
   }
+  // A body that ended before its Content-Length yet parses whole: the JSON is the answer.
+  if (cut) deviations.push(`body: ${cut.received} bytes arrived${cut.declared !== undefined ? ` of the ${cut.declared} its Content-Length declared` : ''}, then the connection closed (the JSON is whole; kept as received)`);
   const error = errorShape(json);
-  if (error) throw toApiError({ ...ans, status: statusOfError(error) }, rateLimit);
+  if (error) {
+    const status = statusOfError(error);
+    const code = typeof error.code === 'string' ? ` ${shown(error.code)}` : '';
+    const kept: KeptAnswer = { status: ans.status, raw: ans.raw, rawBytes: ans.bytes, deviations: [...deviations, `status: ${ans.status} carrying an error body${code}, read as ${status}`] };
+    throw toApiError({ ...ans, status }, rateLimit, kept);
+  }
   if (reshape) {
     const r = reshape(json);
     json = r.json;
@@ -117,7 +127,7 @@ const numOr = (v: unknown): number | undefined => (typeof v === 'number' && Numb
  * a body missing a required field (docs, say) still gives its code and message rather than being
  * thrown away. A 409 without a code is the payload-mismatch conflict (spec: "409 (conflict)").
  */
-export function toApiError(ans: RawAnswer, rateLimit: RateLimitInfo): ApiError | RedirectError {
+export function toApiError(ans: RawAnswer, rateLimit: RateLimitInfo, answer?: KeptAnswer): ApiError | RedirectError {
   const { status, headers } = ans;
   if (status >= 300 && status < 400) return new RedirectError(status, headers.location);
   const requestId = requestIdOf(headers);
@@ -130,6 +140,7 @@ export function toApiError(ans: RawAnswer, rateLimit: RateLimitInfo): ApiError |
       rateLimit,
       ...(rateLimit.retryAfterS !== undefined ? { retryAfter: rateLimit.retryAfterS } : {}),
       ...(requestId ? { requestId } : {}),
+      ...(answer ? { answer } : {}),
     });
   }
   const parsed = ErrorBodySchema.safeParse(obj);
@@ -148,6 +159,7 @@ export function toApiError(ans: RawAnswer, rateLimit: RateLimitInfo): ApiError |
     requestId,
     body: obj,
     rateLimit,
+    answer,
   };
   // Leave absent fields absent rather than present-and-undefined (callers use `in` and spreads).
   for (const k of Object.keys(fields) as Array<keyof typeof fields>) if (fields[k] === undefined) delete fields[k];

@@ -5,7 +5,7 @@
  * The same matcher (mask.ts) masks every other output (output/sanitize.ts redact(), geo mcp's results).
  */
 import { createHmac } from 'node:crypto';
-import { maskSecrets, secretPattern } from './mask.js';
+import { SECRET_MASK, maskSecrets, secretPattern } from './mask.js';
 import type { RawAnswer } from './transport.js';
 
 export { SECRET_MASK } from './mask.js';
@@ -16,17 +16,22 @@ export function scrubAnswer(ans: RawAnswer, secret: string): RawAnswer {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(ans.headers)) headers[k] = mask(v);
   let raw = mask(ans.raw);
+  // The bytes too (the key is ASCII, so its bytes are its text): raw means raw, except for the key.
+  let bytes = ans.bytes.includes(secret) ? Buffer.from(ans.bytes.toString('latin1').split(secret).join(SECRET_MASK), 'latin1') : ans.bytes;
   // JSON may spell the key with \u escapes, which a text search misses: look at the decoded text.
   if (raw.includes('\\')) {
     try {
       const decoded = JSON.stringify(JSON.parse(raw));
       const re = secretPattern(secret);
-      if (re?.test(decoded)) raw = mask(decoded);
+      if (re?.test(decoded)) {
+        raw = mask(decoded);
+        bytes = Buffer.from(raw, 'utf8');
+      }
     } catch {
       // not JSON: the text scrub above is all there is to do
     }
   }
-  return { ...ans, headers, raw };
+  return { ...ans, headers, raw, bytes };
 }
 
 /**

@@ -1,13 +1,20 @@
 /**
- * One HTTP attempt on undici, turned into either the raw answer or one typed failure that says
- * whether the request may have run (errors.ts). Redirects are never followed: undici's request()
- * does not follow them unless a redirect interceptor is installed, and none is.
+ * One HTTP attempt, turned into either the raw answer or one typed failure that says whether the
+ * request may have run (errors.ts). Requests with a body go over node:http (node-exchange.ts says
+ * why: interim 1xx answers); the others over undici. Redirects are never followed: undici's
+ * request() does not follow them unless a redirect interceptor is installed (none is), and
+ * node:http never does.
+ *
+ * What arrived is kept byte for byte (DESIGN.md "Never lose what was paid"): `bytes` is the body
+ * once its Content-Encoding is undone, and a body that ends before its Content-Length is returned
+ * as far as it came (`cutShort`) for the client to judge, not thrown away.
  */
 import type { Dispatcher } from 'undici';
 import { request } from './undici.js';
 import { type B64Chunk, BodySourceError } from './body.js';
-import { decodeBody } from './decode.js';
+import { decodeBody, textOf } from './decode.js';
 import { ContractError, NetworkError, ResponseTooLargeError, TimeoutError } from './errors.js';
+import { type Exchanged, type NodeAgents, exchange } from './node-exchange.js';
 
 export { ResponseTooLargeError } from './errors.js';
 
@@ -18,26 +25,33 @@ export interface Attempt {
   headers: Record<string, string>;
   body?: Buffer | AsyncIterable<B64Chunk>;
   timeoutMs: number;
+  /** How long a connection may take to open (node:http; undici's Agent has its own). */
+  connectTimeoutMs?: number;
   maxResponseBytes: number;
   signal?: AbortSignal;
   dispatcher: Dispatcher;
+  nodeAgents: NodeAgents;
 }
 
 export interface RawAnswer {
   status: number;
   /** lower-case names; repeated headers joined with ", " */
   headers: Record<string, string>;
-  /** The body text, decoded (decode.ts). */
+  /** The body text (decode.ts): byte for byte where it is UTF-8, bytes that are not as \udcXX escapes. */
   raw: string;
-  /** How the bytes deviated from plain JSON text (a BOM, gzip without Content-Encoding). */
+  /** The body bytes exactly as received, once a declared Content-Encoding is undone. */
+  bytes: Buffer;
+  /** How the bytes deviated from plain JSON text (a BOM, gzip without Content-Encoding, not UTF-8). */
   deviations: string[];
+  /** The connection closed before the body was whole: how much came of what was declared. */
+  cutShort?: { received: number; declared?: number; reason: string };
 }
 
 /**
  * Codes that mean the connection was never established, so no byte reached the server. Only these
  * make a NetworkError with mayHaveRun = false (and only these may resend POST /cases).
  */
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'CONNECT_TIMEOUT']);
 
 function errCode(err: unknown): string | undefined {
   const e = err as { code?: unknown; errors?: unknown[]; cause?: unknown } | undefined;
@@ -64,59 +78,86 @@ function flatHeaders(h: Record<string, string | string[] | undefined>): Record<s
  * each chunk to the socket, strings included, waiting for 'drain' between them. Wrapping it in a
  * Readable would turn every string into a Buffer that lingers until a garbage collection.
  */
-function toBody(b: Attempt['body']): Dispatcher.RequestOptions['body'] {
-  if (b === undefined) return null;
-  return b as Dispatcher.RequestOptions['body'];
+async function viaUndici(a: Attempt, signal: AbortSignal): Promise<Exchanged> {
+  const res = await request(a.url, { method: a.method, headers: a.headers, body: (a.body ?? null) as Dispatcher.RequestOptions['body'], signal, dispatcher: a.dispatcher });
+  return { status: res.statusCode, headers: res.headers, body: res.body, destroy: () => res.body.destroy(), release: () => {} };
 }
 
 export async function sendOnce(a: Attempt): Promise<RawAnswer> {
   const timer = new AbortController();
-  const t = setTimeout(() => timer.abort(new TimeoutError(a.timeoutMs)), a.timeoutMs);
+  let connected = false;
+  const connectTimeout = (): NetworkError => new NetworkError(`cannot connect to ${host} (connect timeout)`, 'CONNECT_TIMEOUT', false);
+  const t = setTimeout(() => timer.abort(a.body !== undefined && !connected ? connectTimeout() : new TimeoutError(a.timeoutMs)), a.timeoutMs);
+  const ct = a.body !== undefined && a.connectTimeoutMs !== undefined && a.connectTimeoutMs < a.timeoutMs
+    ? setTimeout(() => !connected && timer.abort(connectTimeout()), a.connectTimeoutMs) : undefined;
   const signal = a.signal ? AbortSignal.any([a.signal, timer.signal]) : timer.signal;
   const host = new URL(a.url).host;
-  const failed = (err: unknown, stage: 'connect' | 'body', status = 0): Error => {
+  const failed = (err: unknown): Error => {
     if (a.signal?.aborted) return a.signal.reason instanceof Error ? a.signal.reason : new Error('aborted');
-    if (timer.signal.aborted) return new TimeoutError(a.timeoutMs);
+    if (timer.signal.aborted) return timer.signal.reason as Error;
     const src = bodySourceError(err);
     if (src) return src;
     const code = errCode(err);
-    if (stage === 'body') return new ContractError(`the response body was cut off (${code ?? 'connection closed'})`, status, true);
     if (code && NOT_CONNECTED.has(code)) return new NetworkError(`cannot connect to ${host} (${code})`, code, false);
     return new NetworkError(`the connection to ${host} failed (${code ?? (err instanceof Error ? err.message : 'unknown error')})`, code, true);
   };
   try {
-    let res: Dispatcher.ResponseData;
+    let res: Exchanged;
     try {
-      res = await request(a.url, { method: a.method, headers: a.headers, body: toBody(a.body), signal, dispatcher: a.dispatcher });
+      res = a.body !== undefined
+        ? await exchange({ method: a.method, url: a.url, headers: a.headers, body: a.body, signal, agents: a.nodeAgents, onConnect: () => (connected = true) })
+        : await viaUndici(a, signal);
     } catch (err) {
-      throw failed(err, 'connect');
+      throw failed(err);
     }
-    // destroy() below emits 'error' on the body; without a listener it would be an uncaught exception.
-    res.body.on('error', () => {});
     const headers = flatHeaders(res.headers);
-    const declared = Number(headers['content-length']);
-    if (Number.isFinite(declared) && declared > a.maxResponseBytes) {
-      res.body.destroy();
-      throw new ResponseTooLargeError(`the response declares ${declared} bytes, above the ${a.maxResponseBytes}-byte cap`, res.statusCode);
+    const declaredText = headers['content-length'];
+    const declared = declaredText !== undefined && /^\d+$/.test(declaredText.trim()) ? Number(declaredText) : undefined;
+    if (declared !== undefined && declared > a.maxResponseBytes) {
+      res.destroy();
+      throw new ResponseTooLargeError(`the response declares ${declared} bytes, above the ${a.maxResponseBytes}-byte cap`, res.status);
     }
     const chunks: Buffer[] = [];
     let size = 0;
+    let cutShort: RawAnswer['cutShort'];
     try {
       for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
+        size += chunk.length;
         if (size > a.maxResponseBytes) {
-          res.body.destroy();
-          throw new ResponseTooLargeError(`the response exceeds the ${a.maxResponseBytes}-byte cap`, res.statusCode);
+          res.destroy();
+          throw new ResponseTooLargeError(`the response exceeds the ${a.maxResponseBytes}-byte cap`, res.status);
         }
-        chunks.push(chunk as Buffer);
+        chunks.push(chunk);
       }
     } catch (err) {
       if (err instanceof ResponseTooLargeError) throw err;
-      throw failed(err, 'body', res.statusCode);
+      const why = failed(err);
+      // Ours (a cancel, the timeout, the image source): not the server's doing, so no answer.
+      if (a.signal?.aborted || timer.signal.aborted || why instanceof BodySourceError) throw why;
+      cutShort = { received: size, ...(declared !== undefined ? { declared } : {}), reason: errCode(err) ?? 'connection closed' };
     }
-    const body = await decodeBody(Buffer.concat(chunks), headers['content-encoding'], a.maxResponseBytes, res.statusCode);
-    return { status: res.statusCode, headers, raw: body.text, deviations: body.deviations };
+    res.release();
+    const wire = Buffer.concat(chunks);
+    let body;
+    try {
+      body = await decodeBody(wire, headers['content-encoding'], a.maxResponseBytes, res.status);
+    } catch (err) {
+      if (!cutShort || err instanceof ResponseTooLargeError) throw err;
+      // Half a gzip stream does not inflate: the cut is what went wrong, and what came is kept.
+      throw cutOff(res.status, cutShort, wire);
+    }
+    return { status: res.status, headers, raw: body.text, bytes: body.bytes, deviations: body.deviations, ...(cutShort ? { cutShort } : {}) };
   } finally {
     clearTimeout(t);
+    if (ct) clearTimeout(ct);
   }
+}
+
+/** The unknown outcome of a body that ended early (retried with the same key), keeping what came. */
+export function cutOff(status: number, cut: NonNullable<RawAnswer['cutShort']>, bytes: Buffer): ContractError {
+  const of = cut.declared !== undefined ? ` after ${cut.received} of ${cut.declared} declared bytes` : ` after ${cut.received} bytes`;
+  const err = new ContractError(`the response body was cut off${of} (${cut.reason})`, status, true);
+  err.rawBytes = bytes;
+  err.raw = textOf(bytes);
+  return err;
 }

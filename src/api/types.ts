@@ -34,6 +34,23 @@ export interface ClientOptions {
   retry?: RetryOverrides;
   /** Send Accept: application/problem+json, application/json. */
   problemJson?: boolean;
+  /**
+   * Told before each wait to resend (a 429's time, a 5xx backoff) of a call that has no onRetry of
+   * its own: the CLI says on stderr that it waits and for how long (issue 21: `geo credits` sat
+   * through a 60 s 429 without a word).
+   */
+  onWait?: (info: RetryInfo & { method: string; path: string }) => void;
+}
+
+/** What one attempt met, answer or failure (a batch paces on every one of them, issue 21). */
+export interface AttemptInfo {
+  /** 1-based. */
+  attempt: number;
+  /** The answer's status; undefined when no answer came (a reset, a timeout). */
+  status?: number;
+  rateLimit?: RateLimitInfo;
+  /** From the request's start to the end of its answer (or failure), ms. */
+  rttMs: number;
 }
 
 export interface ApiResponse<T> {
@@ -44,8 +61,10 @@ export interface ApiResponse<T> {
   data: T;
   /** One line per way the answer is off the contract, naming the field ("confidence: … (got 85)"). */
   deviations: string[];
-  /** The body text exactly as received (locate --json prints it). */
+  /** The body text as received (decode.ts textOf: bytes that are not UTF-8 as \udcXX escapes). */
   raw: string;
+  /** The body bytes exactly as received (once a declared Content-Encoding is undone). */
+  rawBytes: Buffer;
   status: number;
   /** lower-case names */
   headers: Record<string, string>;
@@ -69,6 +88,13 @@ export interface GeolocateOptions {
   onRetry?: (info: RetryInfo) => void;
   /** Shared by a batch: every retry (not 409 polls) takes one. */
   retryBudget?: RetryBudget;
+  /**
+   * Awaited before each resend (attempt 2 and later), after the retry's wait: a batch takes its
+   * turn under the rate limit there, so retries after 5xx spend the same budget (issue 21).
+   */
+  beforeAttempt?: (attempt: number) => Promise<void>;
+  /** Every attempt's answer or failure, with its rate-limit headers and round trip. */
+  onAttempt?: (info: AttemptInfo) => void;
 }
 
 
@@ -93,6 +119,7 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   raw: string;
+  rawBytes: Buffer;
   /** For a status outside 2xx: the typed error (ApiError, RedirectError) that sets the exit code. */
   error?: Error;
 }

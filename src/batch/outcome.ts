@@ -7,6 +7,7 @@
  * with the same key; when the shared retry budget is spent, the batch stops rather than burn
  * through the remaining images against a service that is failing.
  */
+import { InputChangedError } from '../api/body.js';
 import { ApiError, ContractError, NetworkError, RequestValidationError, RetryLaterError, TimeoutError } from '../api/errors.js';
 import { classify } from '../api/retry.js';
 import { CancelledError, UsageError } from '../errors.js';
@@ -15,11 +16,15 @@ import type { BatchError, BatchStop } from './types.js';
 
 export function toBatchError(err: unknown): BatchError {
   if (err instanceof ApiError) {
-    // 409 with another payload: the journal's key met different bytes; not final, a fresh
-    // journal settles it. 400 and 422 are about this image's request and repeat identically.
+    // 409 with another payload (not "in progress"): the key was first used for other bytes or
+    // fields, and every resend under it meets the same 409, so it is final (issue 21); --fresh
+    // sends the input under a new key. 400 and 422 are about this image's request and repeat identically.
+    if (isKeyConflict(err)) return { code: err.code, status: 409, message: `the Idempotency-Key was used before for a different request (409): ${err.message}`, final: true };
     const final = err.status === 400 || err.status === 422;
     return { code: err.code, status: err.status, message: err.message, final };
   }
+  // Not final: the key may hold a paid answer for the bytes first sent; the file as it was replays it.
+  if (err instanceof InputChangedError) return { code: 'input_changed', message: err.message, final: false };
   if (err instanceof RequestValidationError) return { code: err.code, message: err.message, final: true };
   if (err instanceof UsageError) return { code: 'invalid_input', message: err.message, final: true };
   if (err instanceof TimeoutError) return { code: 'timeout', message: err.message, final: false };
@@ -27,6 +32,11 @@ export function toBatchError(err: unknown): BatchError {
   if (err instanceof ContractError) return { code: err.truncated ? 'truncated_response' : 'bad_response', status: err.status, message: err.message, final: false };
   if (err instanceof CancelledError) return { code: 'cancelled', message: err.message, final: false };
   return { code: 'error', message: err instanceof Error ? err.message : String(err), final: false };
+}
+
+/** A 409 that is not "still in progress": the key was used for another payload (api-spec.md "States and transitions"). */
+export function isKeyConflict(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 409 && err.code !== 'idempotency_in_progress';
 }
 
 /** The error code of a paid answer geo cannot use (kept, final: a rerun replays it from the journal). */

@@ -1,21 +1,30 @@
 /**
- * Paces request STARTS to the key's true ceiling (api-spec.md "Limits": RateLimit, RateLimit-Policy,
- * RateLimit-Remaining/-Reset on every response; issue 12).
+ * Paces request STARTS (first attempts and resends alike) to what the service says is left of the
+ * key's quota (api-spec.md "Limits": RateLimit, RateLimit-Policy, RateLimit-Remaining/-Reset on
+ * every response; issues 12 and 21).
  *
- * A start may happen when one of these lower bounds on the server's remaining quota is at least 1
- * (each holds whatever the history, so the largest of them does too):
- *  1. The server's count: the newest response said `r` left at `resetAt`; minus every start made
- *     since that request started. Once `resetAt` has passed, one more (the header's promise, true
- *     of fixed windows, sliding logs and token buckets alike: src/sandbox/ratelimit.ts).
- *  2. Our own log: at most `limit` starts in any `window` (plus a slack for send-time jitter). No
- *     fixed window, sliding log or token bucket of that quota refuses a start this allows, so a
- *     batch bursts at each window's start instead of waiting for whole-second reset times. It
- *     counts only our starts, so it is trusted only while the server's counts agree with it: a
- *     count below it means someone else spends the key, and then rule 1 alone.
- * Even spacing (window/limit apart) is the fallback for a limit without a remaining count. A 429
- * closes a shared gate until its wait ends. Nothing known: one request goes alone to learn it.
+ * A start may happen when one of these lower bounds on the server's remaining quota is at least 1:
+ *  1. The server's count, which is the truth, other clients' spend included: the least `r` of the
+ *     newest burst of answers, less ours still on the way, less what other clients are expected
+ *     to have spent since (their rate, below). Once `resetAt` has passed, one more (the header's
+ *     promise, true of fixed windows, sliding logs and token buckets alike:
+ *     src/sandbox/ratelimit.ts).
+ *  2. Our own log: at most `limit` starts in any window (plus the margin), less what other
+ *     clients spend (each answer's `r` below what our log explains is theirs; the most of the
+ *     last two windows is kept back). No fixed window or sliding log of that quota refuses a start
+ *     this allows, so a batch bursts at each window's start instead of waiting for whole-second
+ *     reset times; a token bucket refills by time, not by our starts leaving, so the log earns
+ *     its trust one start at a time and loses it at a 429 (caution.ts).
+ * The margin covers a start that reaches the server later than one made after it: the spread of
+ * recent round trips (jitter.ts), at least 20 ms, at most 5% of the window (and 2 s).
+ * A 429 closes a shared gate until its wait ends, and halves how much of the quota geo lets itself
+ * use (once per round trip); each answer that shows room gives one request back (AIMD).
+ * Even spacing (window/limit apart) is the fallback for a limit without a remaining count.
+ * Nothing known: one request goes alone to learn it. Measured: bench/batch.ts (README there).
  */
 import type { RateLimitInfo } from '../api/ratelimit.js';
+import { Caution } from './caution.js';
+import { Jitter } from './jitter.js';
 import { type Sleep, newsOrTimeout } from './wait.js';
 
 export interface PacerOptions {
@@ -26,40 +35,46 @@ export interface PacerOptions {
   margin?: number;
   /** Window assumed when a limit comes without one (the spec's limits are per minute). */
   defaultWindowS?: number;
-  /** Added to the own log's window (our start is not the server's arrival); each 429 doubles it. */
-  slackMs?: number;
+  /** The margin before any round trip was measured, ms (default 250). */
+  initialMarginMs?: number;
 }
 
-/** `remaining` left at `resetAt`, said by the answer to start `seq` (made at `at`, after `spentAt` of ours). */
-type Snapshot = { seq: number; remaining: number; resetAt: number; spentAt: number; at: number };
+/** What an answer said besides its rate-limit headers. */
+export interface AnswerFacts {
+  status?: number;
+  /** Round trip of the attempt, ms. */
+  rttMs?: number;
+}
+
+/** `remaining` left at `resetAt`, said by the answer to start `seq` (made at `at`); `gate`: a 429's wait. */
+type Snapshot = { seq: number; remaining: number; resetAt: number; at: number; gate?: true };
+
+const MIN_MARGIN_MS = 20;
+const MAX_MARGIN_MS = 2000;
 
 export class Pacer {
   limit?: number;
   windowMs?: number;
+  readonly jitter = new Jitter();
+  readonly caution = new Caution();
   private seq = 0;
-  private spent = 0;
-  private readonly spentAtSeq = new Map<number, number>();
-  private readonly startAtSeq = new Map<number, number>();
   private starts: number[] = [];
+  /** Our starts whose answer has not come yet, and when they were made. */
+  private readonly unanswered = new Map<number, number>();
+  /** Of those, the ones only our own log allowed (the server's count did not). */
+  private readonly byLog = new Set<number>();
+  private lastByLog = false;
   private snap?: Snapshot;
-  /** The newest answer's burst: answers to starts within the slack before it. */
+  /** The newest answer's burst: answers to starts within the margin before it. */
   private group: Snapshot[] = [];
-  private readonly answered = new Set<number>();
-  private ownLog = true;
   private gateUntil = 0;
   private lastStart = -Infinity;
   private observed = false;
   private wake?: () => void;
   private chain: Promise<unknown> = Promise.resolve();
-  private readonly margin: number;
-  private slack: number;
 
   /** `initial`: the headers of a request made before the batch (the balance read), started at `startedAt`. */
   constructor(private readonly o: PacerOptions, initial?: RateLimitInfo, startedAt?: number) {
-    this.margin = o.margin ?? 0.02;
-    // 250 ms: a request that reaches the server later than the one taking its place meets a 429;
-    // on this shared 2-core machine under load, 100 ms was not enough (bench/batch).
-    this.slack = o.slackMs ?? 250;
     if (startedAt !== undefined) this.record(0, startedAt);
     if (initial) this.observe(0, initial);
   }
@@ -71,21 +86,36 @@ export class Pacer {
 
   get intervalMs(): number {
     const r = this.ratePerMs;
-    return r ? (1 / r) * (1 + this.margin) : 0;
+    return r ? ((1 / r) * (1 + (this.o.margin ?? 0.02))) / this.caution.share : 0;
+  }
+
+  /** The safety margin, ms: what the network earned (jitter.ts), widened after a 429 until answers are clean again. */
+  get marginMs(): number {
+    const cap = Math.min(MAX_MARGIN_MS, this.windowMs ? this.windowMs * 0.05 : MAX_MARGIN_MS);
+    const measured = this.jitter.allowanceMs ?? this.o.initialMarginMs ?? 250;
+    return Math.min(cap, Math.max(MIN_MARGIN_MS, measured) * this.caution.boost);
+  }
+
+  /** Other clients' requests in a window (caution.ts). */
+  get others(): number {
+    return this.caution.othersNow(this.o.now(), this.windowMs ?? 60_000);
+  }
+
+  /**
+   * The starts of the quota geo keeps for itself per window: the AIMD share, less what others
+   * spend, and one more while they spend at all: what they spend varies from window to window
+   * and the answers only sample it (bench/batch.ts +o met a 429 every few windows without it).
+   */
+  private get own(): number {
+    const others = this.others;
+    return Math.floor(this.caution.share * this.limit!) - (others > 0 ? others + 1 : 0);
   }
 
   private record(seq: number, at: number): void {
     // Only the last window matters; keep the log short in a long batch.
-    if (this.starts.length > 4 * (this.limit ?? 256)) this.starts = this.starts.filter((t) => t > at - (this.windowMs ?? 60_000) - this.slack);
-    this.spent++;
-    this.spentAtSeq.set(seq, this.spent);
-    this.startAtSeq.set(seq, at);
+    if (this.starts.length > 4 * (this.limit ?? 256)) this.starts = this.starts.filter((t) => t > at - (this.windowMs ?? 60_000) - MAX_MARGIN_MS);
+    if (seq > 0) this.unanswered.set(seq, at);
     this.starts.push(at);
-  }
-
-  /** A request the pacer did not hand out (a client retry) that goes out at `at`. */
-  noteStart(at: number): void {
-    this.record(-1, at);
   }
 
   /** Our starts in (from, to]. */
@@ -93,21 +123,46 @@ export class Pacer {
     return this.starts.filter((t) => t > from && t <= to).length;
   }
 
-  /** What a response (or error response) to the start numbered `seq` said; undefined: it ended. */
-  observe(seq: number, info: RateLimitInfo | undefined): void {
+  /** What an answer (or error answer) to the start numbered `seq` said; undefined info: it ended. */
+  observe(seq: number, info: RateLimitInfo | undefined, facts: AnswerFacts = {}): void {
+    const now = this.o.now();
+    const at = this.unanswered.get(seq) ?? (seq === 0 ? this.starts[0] : undefined) ?? now;
+    const byLog = this.byLog.has(seq);
+    this.unanswered.delete(seq);
+    this.byLog.delete(seq);
     if (info?.limit !== undefined && info.limit > 0) {
       this.limit = info.limit;
       this.windowMs = (info.windowS ?? this.o.defaultWindowS ?? 60) * 1000;
     }
+    // Only successes time the network: a 5xx or 429 skips the analysis and would read as jitter.
+    if (facts.status !== undefined && facts.status >= 200 && facts.status < 300 && facts.rttMs !== undefined) this.jitter.add(facts.rttMs);
+    if (facts.status === 429) {
+      this.caution.refused(now, this.jitter.smoothedMs ?? 0, byLog, this.limit, this.windowMs);
+      // Refused with the quota full: the rest of it is other clients' spend, unless the 429 is
+      // about something else (a penalty, a concurrency cap, a sandbox fault), so it raises what
+      // others are thought to spend by one at most.
+      this.noteOthers(at, info?.remaining ?? 0, true);
+    } else if (info?.remaining !== undefined && info.remaining >= 1 && this.limit) this.caution.room(byLog, this.limit);
     if (info?.remaining !== undefined && info.resetAt !== undefined) {
-      const at = this.startAtSeq.get(seq);
-      // Our own log said at least this many were left then; the server saw fewer: not ours alone.
-      if (at !== undefined && this.limit && this.windowMs && info.remaining < this.limit - this.count(at - this.windowMs - this.slack, at + this.slack)) this.ownLog = false;
-      this.snapshot({ seq, remaining: info.remaining, resetAt: info.resetAt, spentAt: this.spentAtSeq.get(seq) ?? this.spent, at: at ?? this.o.now() });
+      if (facts.status !== 429) this.noteOthers(at, info.remaining);
+      this.snapshot({ seq, remaining: info.remaining, resetAt: info.resetAt, at });
     }
-    this.answered.add(seq);
     this.observed = true;
     this.wake?.();
+  }
+
+  /**
+   * `r` below what our own starts explain is other clients' spend: a lower bound, since ours are
+   * counted generously (the window before the answer's start and the margin either side). A
+   * tighter count found clients that were not there: with requests reordered by 0-40 ms, one of
+   * ours at the window's edge read as another client's, and the quota kept back for it pushed
+   * the last request of a batch into a window of its own (bench/batch.ts (c)+j, 31 s).
+   */
+  private noteOthers(at: number, remaining: number, byOne = false): void {
+    if (!this.limit || !this.windowMs) return;
+    const m = this.marginMs;
+    const n = this.limit - remaining - this.count(at - this.windowMs - m, at + m);
+    this.caution.others(at, byOne ? Math.min(n, this.others + 1) : n, this.windowMs);
   }
 
   /**
@@ -117,53 +172,84 @@ export class Pacer {
    */
   private snapshot(n: Snapshot): void {
     if (!this.snap || n.seq >= this.snap.seq) this.snap = n;
-    this.group = [...this.group, n].filter((g) => g.at >= this.snap!.at - this.slack);
+    const m = this.marginMs;
+    this.group = [...this.group, n].filter((g) => g.at >= this.snap!.at - m);
   }
 
   /**
    * Rule 1. A burst reaches the server in any order, so the newest start's `r` may not count a
-   * peer started just before it: take the least of the burst's answers (the one that arrived last
-   * is exact), less the peers not answered yet.
+   * peer started just before it. Every answered request had reached the server when it was
+   * answered, so the least `r` of the burst (the answers to starts within the margin of the
+   * newest) counts all of them; what it may not count is ours still on the way, started after
+   * that request less the margin. Less what others spent since (at their rate), less the part of
+   * the quota the AIMD share holds back.
    */
   private serverBound(now: number, withReset: boolean): number {
     const n = this.snap!;
+    const m = this.marginMs;
     let b = Infinity;
-    for (const g of this.group) b = Math.min(b, g.remaining + (withReset && now >= g.resetAt ? 1 : 0) - (this.spent - g.spentAt));
-    for (const [seq, at] of this.startAtSeq) if (seq >= 0 && seq < n.seq && at >= n.at - this.slack && !this.answered.has(seq)) b--;
-    return b;
+    for (const g of this.group) {
+      let pending = 0;
+      for (const [seq, at] of this.unanswered) if (seq !== g.seq && at > g.at - m) pending++;
+      b = Math.min(b, g.remaining + (withReset && now >= g.resetAt ? 1 : 0) - pending);
+    }
+    if (!this.limit || !this.windowMs) return b;
+    // Others spend at their rate since that answer (a reset's one more is theirs to take too).
+    b -= Math.ceil(this.others * Math.min(1, (now - n.at) / this.windowMs));
+    // The AIMD share holds part of the quota back while answers are pending; with none pending,
+    // the count is as fresh as it gets and one request goes to learn more (never a deadlock).
+    return this.unanswered.size > 0 ? b - (this.limit - Math.floor(this.caution.share * this.limit)) : b;
   }
 
   /**
-   * A 429: nobody starts before `untilMs`, and the server's count is taken as spent until then. Our
-   * log was too tight (or the key is busy elsewhere: the 429's own count then turns the log off).
+   * A 429: nobody starts before `untilMs`, and the server's count is taken as spent until then.
+   * The share of the quota is cut (observe() does it when the answer is seen; a caller that only
+   * knows the wait gets it here).
    */
   pause(untilMs: number): void {
+    const now = this.o.now();
     this.gateUntil = Math.max(this.gateUntil, untilMs);
-    this.snap = { seq: this.seq, remaining: 0, resetAt: untilMs, spentAt: this.spent, at: this.o.now() };
+    this.snap = { seq: this.seq, remaining: 0, resetAt: untilMs, at: now, gate: true };
     this.group = [this.snap];
-    this.slack = Math.min(2000, this.slack * 2);
+    this.caution.refused(now, this.jitter.smoothedMs ?? 0, false, this.limit);
     this.wake?.();
   }
 
-  /** When the allowance next grows without news: the reset, or the oldest start leaving our window. */
+  /** When the allowance next grows without news: the reset, or enough of our starts leaving our window. */
   private nextChange(now: number): number {
     let t = this.snap!.resetAt + 1;
     if (t <= now) t = Infinity;
-    const inWindow = this.starts.filter((x) => x > now - this.windowMs! - this.slack && x <= now).sort((a, b) => a - b);
-    const k = inWindow.length - this.limit!;
-    return k >= 0 ? Math.min(t, inWindow[k]! + this.windowMs! + this.slack + 1) : t;
+    const m = this.marginMs;
+    const inWindow = this.starts.filter((x) => x > now - this.windowMs! - m && x <= now).sort((a, b) => a - b);
+    const k = inWindow.length - this.own;
+    if (k >= 0 && k < inWindow.length) t = Math.min(t, inWindow[k]! + this.windowMs! + m + 1);
+    // Nothing to wait for that we can see (others hold it all): look again in a little while.
+    return t === Infinity ? now + Math.max(100, this.intervalMs) : t;
   }
 
   /**
-   * The time the next start may happen (no side effects): `now` when it may start at once, or
-   * undefined when only an answer can tell. Pass the `now` you compare the answer with.
+   * The time the next start may happen (no side effects but remembering which rule allowed it):
+   * `now` when it may start at once, or undefined when only an answer can tell. Pass the `now`
+   * you compare the answer with.
    */
   nextStartAt(now = this.o.now()): number | undefined {
     if (now < this.gateUntil) return this.gateUntil;
     const s = this.snap;
-    // The largest lower bound on the server's remaining quota (rules 1 and 2 above).
-    if (s && this.ownLog && this.limit && this.windowMs) return Math.max(this.serverBound(now, true), this.limit! - this.count(now - this.windowMs! - this.slack, now)) >= 1 ? now : this.nextChange(now);
-    // The key is not ours alone: what the server counted, then even spacing after its reset.
+    this.lastByLog = false;
+    if (s && this.limit && this.windowMs) {
+      // The larger of the two lower bounds (rules 1 and 2 above). Rule 2 waits while the log has
+      // as many starts unanswered as it has earned (caution.ts), and it is off when a reset lies
+      // further off than the policy's window (whole seconds of rounding aside): something else
+      // limits the key then (a penalty, a daily cap), and the server's count alone says when.
+      let logPending = 0;
+      for (const seq of this.byLog) if (this.unanswered.has(seq)) logPending++;
+      const logHolds = logPending < this.caution.logCap && now >= this.caution.logOffUntil && (s.gate || s.resetAt <= s.at + this.windowMs + 1000);
+      const ownLog = logHolds ? this.own - this.count(now - this.windowMs - this.marginMs, now) : 0;
+      const server = this.serverBound(now, true);
+      this.lastByLog = server < 1;
+      return Math.max(server, ownLog) >= 1 ? now : this.nextChange(now);
+    }
+    // A count without a known limit: what the server counted, then even spacing after its reset.
     if (s && this.serverBound(now, false) >= 1) return now;
     if (s && now < s.resetAt) return s.resetAt;
     if (this.ratePerMs) return Math.max(now, this.lastStart + this.intervalMs);
@@ -193,6 +279,7 @@ export class Pacer {
     const now = this.o.now();
     this.lastStart = now - at < this.intervalMs ? at : now;
     this.record(++this.seq, now);
+    if (this.lastByLog) this.byLog.add(this.seq);
     return this.seq;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Runs jobs at the rate-limit ceiling. Starts are paced by the Pacer (the server's count, our own
- * log of starts, a 429's gate). How many may be in flight follows the rate: Little's law (in flight
+ * log of starts, a 429's gate); a resend after a 5xx or a reset waits for its turn like a first
+ * attempt (issue 21: retries spend the same quota). How many may be in flight follows the rate: Little's law (in flight
  * = arrival rate × time in system), rate × latency with headroom, where latency is the observed
  * average (and, before anything has finished, at least the age of the oldest request in flight, so
  * slow depth-3 answers do not throttle the first minutes); and never below the quota itself, so a
@@ -13,7 +14,7 @@
  * starts, requests in flight finish and are recorded.
  */
 import type { RateLimitInfo } from '../api/ratelimit.js';
-import { Pacer } from './pacer.js';
+import { type AnswerFacts, Pacer } from './pacer.js';
 import { newsOrTimeout } from './wait.js';
 import type { BatchStop } from './types.js';
 
@@ -24,12 +25,14 @@ export interface TaskControl {
    * the request, so the start the pacer counts is the time the server sees (issue 12).
    */
   go(): Promise<number | undefined>;
-  /** Feed every answer's rate-limit headers (errors included) and, for single-attempt answers, latency. */
-  observe(info: RateLimitInfo | undefined, latencyMs?: number): void;
+  /** A resend's turn (after its backoff): counted as a start like any other. Throws when the batch was cancelled. */
+  again(): Promise<void>;
+  /** Every attempt's answer or failure: its rate-limit headers, status and round trip. */
+  attempt(info: RateLimitInfo | undefined, facts?: AnswerFacts): void;
+  /** The job's final answer took `latencyMs` in one attempt (Little's law below). */
+  latency(latencyMs: number): void;
   /** A 429 was met: every worker waits until then. */
   pauseUntil(ms: number): void;
-  /** The client resends this job's request at `atMs` (a retry spends quota too). */
-  retryAt(atMs: number): void;
 }
 
 export type TaskResult = { kind: 'done' } | { kind: 'stop'; stop: BatchStop };
@@ -101,20 +104,27 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
         maxCap = Math.max(maxCap, inFlight.size);
         return s;
       },
-      observe(info, latencyMs) {
-        if (seq !== undefined) pacer.observe(seq, info);
-        if (latencyMs !== undefined && latencyMs >= 0) {
-          samples++;
-          // Exponential moving average: follows a service that slows down without jumping on one outlier.
-          latencyAvg = latencyAvg === undefined ? latencyMs : latencyAvg * 0.8 + latencyMs * 0.2;
+      async again() {
+        const s = await pacer.acquire();
+        if (seq !== undefined) {
+          pacer.observe(seq, undefined);
+          inFlight.delete(seq);
         }
+        seq = s;
+        inFlight.set(s, o.now());
+      },
+      attempt(info, facts) {
+        if (seq !== undefined) pacer.observe(seq, info, facts);
+      },
+      latency(latencyMs) {
+        if (!(latencyMs >= 0)) return;
+        samples++;
+        // Exponential moving average: follows a service that slows down without jumping on one outlier.
+        latencyAvg = latencyAvg === undefined ? latencyMs : latencyAvg * 0.8 + latencyMs * 0.2;
       },
       pauseUntil(ms) {
         pacer.pause(ms);
         o.onPause?.(ms);
-      },
-      retryAt(ms) {
-        pacer.noteStart(ms);
       },
     };
     const p = work(job, ctl)

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { ImageB64Source } from '../api/body.js';
+import { type ImageB64Source, InputChangedError } from '../api/body.js';
 import { UsageError } from '../errors.js';
 import { MAX_IMAGE_BYTES } from '../api/schemas.js';
 import { DIMENSIONS_HEAD_BYTES } from '../local/dimensions.js';
@@ -204,6 +204,9 @@ export async function prepareUpload(j: Job, opts: UploadOptions = {}): Promise<U
     return { image: out.b64, sent: out.sent, settle: out.settle };
   }
   const jpeg = s.kind === 'convert' ? await toJpeg(name, s.path ?? (await bytesOf(s.image))) : await downscaleToFit(name, s.path);
+  // sharp read the file itself: it must still be the one hashed (issue 21), or the record's
+  // sha256 would name bytes that were not analysed. The JPEG is then held, the same on every attempt.
+  if (s.path !== undefined && (await sha256File(s.path)) !== j.sha256) throw new InputChangedError(name);
   if (!fitsLimit(jpeg.length)) throw tooLargeError(name, jpeg.length);
   const notice = s.kind === 'convert' ? `${name}: converted ${s.from.toUpperCase()} to JPEG for upload` : `${name}: downscaled to ${(jpeg.length / 1e6).toFixed(1)} MB JPEG to fit the 20 MB limit`;
   return { ...(await outgoing(name, jpeg, keep)), notice };

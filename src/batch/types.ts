@@ -20,9 +20,9 @@ export interface BatchParams {
 
 /** What the exchange said besides the body (single-input views, provenance records). */
 export interface ResponseMeta {
-  /** The body text as received (locate --json prints it). */
+  /** The body text as received (locate --json prints it); bytes that are not UTF-8 as \udcXX escapes. */
   raw?: string;
-  /** The body's bytes exactly as received (the store keeps these). */
+  /** The body's bytes exactly as received (issue 21): what the store keeps. */
   rawBytes?: Buffer;
   status?: number;
   headers?: Record<string, string>;

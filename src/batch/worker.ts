@@ -10,10 +10,12 @@
  * replays it free. It is never reported as "not sent".
  */
 import type { ApiClient } from '../api/client.js';
+import { chargeOf } from '../api/charge.js';
+import { rawB64 } from '../api/decode.js';
 import { ApiError, ContractError } from '../api/errors.js';
 import { SANDBOX_HEADER } from '../api/routes.js';
 import type { RetryBudget } from '../api/retry.js';
-import type { GeolocateRequest } from '../api/schemas.js';
+import type { Depth, GeolocateRequest } from '../api/schemas.js';
 import { StoreError } from '../errors.js';
 import { type ProvenanceRecord, isResultBody } from '../local/store-types.js';
 import { IN_FLIGHT } from './accounting.js';
@@ -82,10 +84,10 @@ export interface WorkerEnv {
 const NOT_SENT = (why: string): JobOutcome => ({ ok: false, error: { code: 'not_sent', message: `not sent: ${why}`, final: false } });
 
 /** The claim decides: send now with a key, or settle from what another process finished. */
-async function claimTurn(w: WorkerEnv, job: Job): Promise<{ key: string } | { done: TaskResult }> {
+async function claimTurn(w: WorkerEnv, job: Job): Promise<{ key: string; takeover: boolean } | { done: TaskResult }> {
   for (;;) {
     const acq = w.ledger.acquire(job, w.userKey);
-    if (acq.kind === 'send') return { key: acq.key };
+    if (acq.kind === 'send') return { key: acq.key, takeover: acq.takeover };
     if (acq.kind === 'answered' || acq.kind === 'failed') {
       const claim = w.ledger.store.claim(acq.key);
       const held = claim ? w.ledger.fromClaim(claim) : undefined;
@@ -107,6 +109,9 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
   const turn0 = await claimTurn(w, job);
   if ('done' in turn0) return turn0.done;
   const key = turn0.key;
+  // A key minted by this claim has never been sent: a replay header on its first answer proves
+  // nothing (api/charge.ts). A taken-over claim or the caller's own key may have been answered before.
+  const firstSend = !turn0.takeover && w.userKey === undefined;
   const store = w.ledger.store;
   let sent = false;
   try {
@@ -128,9 +133,11 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
       ...(upload.image ? { image: upload.image } : {}),
       ...(w.signal ? { signal: w.signal } : {}),
       retryBudget: w.budget,
+      // Issue 21: every attempt's headers pace the batch, and a resend waits for its turn.
+      beforeAttempt: () => ctl.again(),
+      onAttempt: (a) => ctl.attempt(a.rateLimit, { ...(a.status !== undefined ? { status: a.status } : {}), rttMs: a.rttMs }),
       onRetry: (info) => {
         w.emit({ type: 'retry', input: job.inputs[0]!, reason: info.reason, attempt: info.attempt, delayMs: info.delayMs, ...(info.status !== undefined ? { status: info.status } : {}) });
-        ctl.retryAt(w.now() + info.delayMs);
         if (info.reason === 'rate_limited') {
           w.counters.rateLimited++;
           // The client waits this long before its retry; every other worker waits with it.
@@ -139,51 +146,54 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
       },
     });
     // Latency only from single-attempt answers: a retried one measures backoff, not the service.
-    ctl.observe(res.rateLimit, res.attempts === 1 ? res.elapsedMs : undefined);
-    // A replay on the first attempt answers an earlier run's charge; a replay after a retry
-    // answers this run's own first attempt (reset-after, truncate), which was charged. A 2xx
-    // costs the same whether or not it deviates: what counts is what the server charged.
-    const credits = res.replayed && res.attempts === 1 ? 0 : w.cost;
+    if (res.attempts === 1) ctl.latency(res.elapsedMs);
+    // What the server charged, by what the answer says (api/charge.ts, issue 21): its own depth,
+    // and a replay header counts as free only where the key can have been answered before.
+    const charge = chargeOf({ askedDepth: (w.request.depth ?? 1) as Depth, data: res.data, replayed: res.replayed, attempts: res.attempts, firstSend });
+    const credits = charge.credits;
+    const replayed = res.replayed && !charge.deviations.some((d) => d.startsWith('Idempotent-Replayed'));
     const answer = classifyAnswer(res.data, res.status, w.request.async === true);
-    const deviations = res.deviations.length ? { deviations: res.deviations } : {};
+    const allDeviations = [...res.deviations, ...charge.deviations];
+    const deviations = allDeviations.length ? { deviations: allDeviations } : {};
     // The sha256 of the bytes sent is taken as they stream; a server that answered before reading
     // them all leaves it to one more local pass (never a reason to lose the answer).
     await upload.settle?.().catch(() => undefined);
     const response: ResponseMeta = {
-      raw: res.raw, status: res.status, headers: res.headers, idempotencyKey: key, attempts: res.attempts, elapsedMs: res.elapsedMs, ...(res.requestId ? { requestId: res.requestId } : {}), ...deviations,
+      raw: res.raw, rawBytes: res.rawBytes, status: res.status, headers: res.headers, idempotencyKey: key, attempts: res.attempts, elapsedMs: res.elapsedMs, ...(res.requestId ? { requestId: res.requestId } : {}), ...deviations,
       ...(upload.sent ? { sent: upload.sent } : {}),
     };
     // An --async acceptance is the answer asked for, but no result: kept marked as such.
     const unusable = !answer.ok ? answer.error.message : !isResultBody(answer.result) ? 'accepted for asynchronous analysis (202): no coordinates yet' : undefined;
-    const record = w.record(job, { response, replayed: res.replayed, ...(answer.ok ? { result: answer.result } : {}), ...(unusable !== undefined ? { unusable } : {}) });
+    const record = w.record(job, { response, replayed, ...(answer.ok ? { result: answer.result } : {}), ...(unusable !== undefined ? { unusable } : {}) });
     let stored: StoredRef | undefined;
     let storeError: StoreError | undefined;
     try {
-      const row = { record, origin: w.ledger.o.origin, sandbox: res.headers[SANDBOX_HEADER] !== undefined, listed: w.listed, ...(w.ledger.o.batch ? { batch: w.ledger.o.batch } : {}) };
+      // The body's bytes exactly as received are what the store keeps (issue 21: raw means raw).
+      const row = { record, rawBytes: res.rawBytes, origin: w.ledger.o.origin, sandbox: res.headers[SANDBOX_HEADER] !== undefined, listed: w.listed, ...(w.ledger.o.batch ? { batch: w.ledger.o.batch } : {}) };
       stored = { id: store.answer(key, row, credits), record };
     } catch (err) {
       storeError = err instanceof StoreError ? err : new StoreError(String(err), 'other');
     }
     const at = new Date(w.now()).toISOString();
-    const kept = { raw: res.raw, status: res.status, credits, ...deviations };
+    // raw_b64 beside raw when the text alone would not give the bytes back (issue 21).
+    const b64 = rawB64(res.raw, res.rawBytes);
+    const kept = { raw: res.raw, ...(b64 ? { raw_b64: b64 } : {}), status: res.status, credits, ...deviations };
     await w.journal
-      ?.append(answer.ok ? { t: 'done', id: job.id, key, ok: true, result: answer.result, ...kept, ...(res.replayed ? { replayed: true } : {}), at } : { t: 'done', id: job.id, key, ok: false, error: answer.error, ...kept, at })
+      ?.append(answer.ok ? { t: 'done', id: job.id, key, ok: true, result: answer.result, ...kept, ...(replayed ? { replayed: true } : {}), at } : { t: 'done', id: job.id, key, ok: false, error: answer.error, ...kept, at })
       .catch(() => undefined);
     if (sent) w.inFlight?.(-1);
     // A URL is fetched by the service itself, metadata and all.
     const metadataSent = upload.sent ? upload.sent.metadata === 'kept' : true;
     const extra = { ...(stored ? { stored } : {}), ...(storeError ? { storeError } : {}) };
-    await w.finish(job, answer.ok ? { ok: true, result: answer.result, replayed: res.replayed, credits, response, metadataSent, ...extra } : { ok: false, error: answer.error, credits, response, metadataSent, ...extra }, 'sent');
+    await w.finish(job, answer.ok ? { ok: true, result: answer.result, replayed, credits, response, metadataSent, ...extra } : { ok: false, error: answer.error, credits, response, metadataSent, ...extra }, 'sent');
     return { kind: 'done' };
   } catch (err) {
     const aborted = Boolean(w.signal?.aborted);
-    if (err instanceof ApiError) {
-      ctl.observe(err.rateLimit);
-      if (err.status === 429) {
-        w.counters.rateLimited++;
-        if (err.rateLimit?.retryAfterS !== undefined) ctl.pauseUntil(w.now() + err.rateLimit.retryAfterS * 1000);
-      }
-    } else ctl.observe(undefined);
+    // Every attempt's headers were seen already (onAttempt); a 429 that ends the request still closes the gate.
+    if (err instanceof ApiError && err.status === 429) {
+      w.counters.rateLimited++;
+      if (err.rateLimit?.retryAfterS !== undefined) ctl.pauseUntil(w.now() + err.rateLimit.retryAfterS * 1000);
+    }
     const error = aborted ? IN_FLIGHT : toBatchError(err);
     // Cancelled: the claim stays open with its key (released when the store closes), so the rerun
     // resends the same key and the server replays it if it had finished. A final failure is
@@ -194,21 +204,34 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     } catch {
       // The store is unwritable: the claim's lease runs out and a rerun takes it over, same key.
     }
-    const raw = err instanceof ContractError && err.raw !== undefined ? { raw: err.raw, status: err.status } : {};
-    // A 2xx that could not be read may be a paid answer in a shape geo cannot parse: its bytes are
-    // kept (marked unusable, not filed under the key, which stays open so a rerun resends it).
+    const raw = keptOf(err);
+    // A 2xx that could not be read, or that carried an error, may be a paid answer in a shape geo
+    // cannot use: its bytes are kept (marked unusable, not filed under the key, which stays open so
+    // a rerun resends it), with the deviation that names it (issue 21).
     if (raw.raw !== undefined && !aborted) {
       try {
-        const response = { raw: raw.raw, status: raw.status, headers: {}, idempotencyKey: key };
-        store.insertResult({ record: w.record(job, { response, replayed: false, unusable: error.message }), origin: w.ledger.o.origin, sandbox: false, listed: w.listed, unkeyed: true });
+        const response = { raw: raw.raw, status: raw.status, headers: {}, idempotencyKey: key, ...(raw.deviations?.length ? { deviations: raw.deviations } : {}) };
+        store.insertResult({ record: w.record(job, { response, replayed: false, unusable: error.message }), ...(raw.bytes ? { rawBytes: raw.bytes } : {}), origin: w.ledger.o.origin, sandbox: false, listed: w.listed, unkeyed: true });
       } catch {
         // The store cannot take it: the key, still open, replays it on the rerun.
       }
     }
-    if (!aborted) await w.journal?.append({ t: 'done', id: job.id, key, ok: false, error, ...raw, at: new Date(w.now()).toISOString() }).catch(() => undefined);
+    const { bytes: _bytes, ...journaled } = raw;
+    if (!aborted) await w.journal?.append({ t: 'done', id: job.id, key, ok: false, error, ...journaled, at: new Date(w.now()).toISOString() }).catch(() => undefined);
     if (sent) w.inFlight?.(-1);
     await w.finish(job, { ok: false, error, cause: err, ...(raw.raw !== undefined ? { response: { raw: raw.raw, status: raw.status, idempotencyKey: key } } : {}) }, 'sent');
     const stop = stopFor(err, w.budget.remaining, aborted);
     return stop ? { kind: 'stop', stop } : { kind: 'done' };
   }
+}
+
+/** The body of a failed request worth keeping: an unreadable 2xx, or a 2xx that carried an error (issue 21). */
+function keptOf(err: unknown): { raw?: string; raw_b64?: string; bytes?: Buffer; status?: number; deviations?: string[] } {
+  const kept = (raw: string, bytes: Buffer | undefined, status: number | undefined, deviations?: string[]) => {
+    const b64 = rawB64(raw, bytes);
+    return { raw, ...(b64 ? { raw_b64: b64 } : {}), ...(bytes ? { bytes } : {}), ...(status !== undefined ? { status } : {}), ...(deviations?.length ? { deviations } : {}) };
+  };
+  if (err instanceof ContractError && err.raw !== undefined) return kept(err.raw, err.rawBytes, err.status);
+  if (err instanceof ApiError && err.answer) return kept(err.answer.raw, err.answer.rawBytes, err.answer.status, err.answer.deviations);
+  return {};
 }

@@ -46,27 +46,59 @@ export async function* readChunks(path: string, chunkBytes: number): AsyncGenera
   }
 }
 
+/** What the file must still be: its size and sha256 when it was hashed, and the error if it is not. */
+export interface Expected {
+  size: number;
+  sha256: string;
+  changed: () => Error;
+}
+
 /**
  * Byte ranges [from, to) of a file and in-memory pieces, in order, through one reused buffer (same
  * contract as readChunks: each view is valid until the next is requested). Every chunk but the
  * last is exactly `chunkBytes` long, whatever the piece boundaries: a multiple of 3 keeps the
  * base64 encoder from carrying bytes over, which would cost a fresh Buffer per chunk (issue 7's
- * peak-RSS budget). A file that shrank since the ranges were planned ends early; the caller's
- * length check catches it.
+ * peak-RSS budget). Pieces must follow the file's order (a metadata removal plan does).
+ *
+ * With `expect`, the bytes sent are the bytes hashed (issue 21): the whole file is read in order
+ * (the ranges left out are read for the hash only), a read that comes up short or a file that
+ * grew throws `expect.changed()` at once, and the last chunk is held back until the file's sha256
+ * is checked, so a file rewritten in place never completes a body under its Idempotency-Key.
  */
-export async function* readRanges(path: string, pieces: ReadonlyArray<{ from: number; to: number } | Buffer>, chunkBytes: number): AsyncGenerator<Buffer> {
+export async function* readRanges(path: string, pieces: ReadonlyArray<{ from: number; to: number } | Buffer>, chunkBytes: number, expect?: Expected): AsyncGenerator<Buffer> {
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(chunkBytes);
+    const hash = expect ? createHash('sha256') : undefined;
+    let hashedTo = 0;
+    /** Hashes the file from where the hash stands up to `pos` (bytes no piece sends). */
+    const skipTo = async (pos: number, scratch: Buffer) => {
+      while (hash && hashedTo < pos) {
+        const { bytesRead } = await fh.read(scratch, 0, Math.min(scratch.length, pos - hashedTo), hashedTo);
+        if (bytesRead === 0) throw expect!.changed();
+        hash.update(scratch.subarray(0, bytesRead));
+        hashedTo += bytesRead;
+      }
+    };
+    const scratch = expect ? Buffer.allocUnsafe(Math.min(chunkBytes, 64 * 1024)) : buf;
     let filled = 0;
     for (const p of pieces) {
       let at = Buffer.isBuffer(p) ? 0 : p.from;
       const end = Buffer.isBuffer(p) ? p.length : p.to;
+      if (!Buffer.isBuffer(p)) await skipTo(at, scratch);
       while (at < end) {
         const want = Math.min(chunkBytes - filled, end - at);
         let got: number;
         if (Buffer.isBuffer(p)) got = p.copy(buf, filled, at, at + want);
-        else ({ bytesRead: got } = await fh.read(buf, filled, want, at));
+        else {
+          ({ bytesRead: got } = await fh.read(buf, filled, want, at));
+          if (hash) {
+            // Shorter than planned: the file shrank since it was hashed.
+            if (got < want) throw expect!.changed();
+            hash.update(buf.subarray(filled, filled + got));
+            hashedTo = at + got;
+          }
+        }
         if (got === 0) break;
         at += got;
         filled += got;
@@ -75,6 +107,11 @@ export async function* readRanges(path: string, pieces: ReadonlyArray<{ from: nu
           filled = 0;
         }
       }
+    }
+    if (expect && hash) {
+      await skipTo(expect.size, scratch);
+      const grew = (await fh.read(scratch, 0, 1, expect.size)).bytesRead > 0;
+      if (grew || hash.digest('hex') !== expect.sha256) throw expect.changed();
     }
     if (filled > 0) yield buf.subarray(0, filled);
   } finally {

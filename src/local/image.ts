@@ -190,15 +190,32 @@ function readHead(path: string): Promise<Buffer> {
   });
 }
 
-/** Reads a stream whole, refusing (without buffering further) once it passes `max` bytes. */
+/**
+ * Reads a stream whole, refusing (without buffering further) once it passes `max` bytes, and as
+ * soon as its first bytes say it is no image: a bounded prefix decides, so `geo inspect /dev/zero`
+ * refuses after a few bytes instead of reading 256 MiB of zeros first (issue 21).
+ */
 async function readAll(stream: NodeJS.ReadableStream, name: string, max: number): Promise<Buffer> {
   const parts: Buffer[] = [];
   let total = 0;
+  let sniffed = false;
+  const stop = () => (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
   for await (const chunk of stream as AsyncIterable<Buffer | string>) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     total += buf.length;
-    if (total > max) throw tooLarge(name, max);
+    if (total > max) {
+      stop();
+      throw tooLarge(name, max);
+    }
     parts.push(buf);
+    if (!sniffed && total >= SNIFF_BYTES) {
+      sniffed = true;
+      const head = Buffer.concat(parts, total).subarray(0, SNIFF_BYTES);
+      if (sniffKind(head) === 'unknown') {
+        stop();
+        throw notImage(name, head);
+      }
+    }
   }
   return Buffer.concat(parts, total);
 }

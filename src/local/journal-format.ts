@@ -54,6 +54,8 @@ export interface SendLine {
 /** What the answer itself was, when one arrived. */
 interface Answered {
   raw?: string;
+  /** The bytes as base64 when `raw` alone does not give them back (not UTF-8, a BOM; issue 21). */
+  raw_b64?: string;
   status?: number;
   deviations?: string[];
 }

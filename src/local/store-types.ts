@@ -61,8 +61,11 @@ export interface ProvenanceRecord {
   sent?: SentImage;
   /** The request body without image_b64 (see requestParams in store.ts). */
   request?: Record<string, unknown>;
-  /** `body` is a usable result unless `unusable` says why not; `raw` is the text as received. */
-  response: { status?: number; body: ResultBody; raw?: string; deviations?: string[] };
+  /**
+   * `body` is a usable result unless `unusable` says why not; `raw` is the text as received, and
+   * `raw_b64` its bytes when the text alone does not give them back (not UTF-8, a BOM; issue 21).
+   */
+  response: { status?: number; body: ResultBody; raw?: string; raw_b64?: string; deviations?: string[] };
   headers?: { idempotent_replayed: boolean; request_id?: string; rate_limit: Record<string, string> };
   idempotency_key?: string;
   timing?: { elapsed_ms?: number; attempts?: number; server_timing_ms?: number };

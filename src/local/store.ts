@@ -6,6 +6,7 @@
  * Never stored: the API key (not in the request body at all) and the image bytes (image_b64 is
  * replaced by its length; the sha256 names the image).
  */
+import { rawB64 } from '../api/decode.js';
 import type { Corroboration } from './corroborate.js';
 import type { SentImage } from './without-metadata.js';
 import { type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA } from './store-types.js';
@@ -17,6 +18,8 @@ export { parseNdjsonResults, readNdjsonResults } from './store-ndjson.js';
 export interface ApiResponseLike {
   data: unknown;
   raw: string;
+  /** The bytes as received, when known: kept as raw_b64 where `raw` does not give them back. */
+  rawBytes?: Buffer;
   status: number;
   headers: Record<string, string>;
   replayed: boolean;
@@ -60,6 +63,12 @@ export function requestParams(body: Record<string, unknown>): Record<string, unk
   return out;
 }
 
+/** raw_b64 when the text alone does not give the bytes back (the same rule as the journal's: api/decode.ts). */
+function rawB64Of(r: ApiResponseLike): { raw_b64?: string } {
+  const b64 = rawB64(r.raw, r.rawBytes);
+  return b64 ? { raw_b64: b64 } : {};
+}
+
 export function buildRecord(a: BuildRecordArgs): ProvenanceRecord {
   const h = a.response.headers;
   const rate: Record<string, string> = {};
@@ -74,7 +83,7 @@ export function buildRecord(a: BuildRecordArgs): ProvenanceRecord {
     input: a.input,
     ...(a.sent ? { sent: a.sent } : {}),
     request: requestParams(a.request),
-    response: { status: a.response.status, body, raw: a.response.raw, ...(a.deviations?.length ? { deviations: a.deviations } : {}) },
+    response: { status: a.response.status, body, raw: a.response.raw, ...rawB64Of(a.response), ...(a.deviations?.length ? { deviations: a.deviations } : {}) },
     headers: {
       idempotent_replayed: a.response.replayed,
       ...(a.response.requestId ? { request_id: a.response.requestId } : {}),

@@ -1,13 +1,29 @@
 /**
- * The PNG planner of metadata removal (strip.ts), after the PNG specification (3rd edition, with
- * eXIf): removed are the tEXt, zTXt, iTXt, eXIf and tIME chunks and anything after IEND; every
- * other chunk, IDAT included, is kept byte for byte.
+ * The PNG planner of metadata removal (strip.ts), after the PNG specification (3rd edition).
+ * Kept, byte for byte, are only the chunks that draw the image and give its colour (issue 21):
+ * IHDR, PLTE, IDAT, IEND and tRNS, gAMA, cHRM, sRGB, iCCP, sBIT, pHYs. Everything else goes: the
+ * text and time chunks (tEXt, zTXt, iTXt, tIME), eXIf (its orientation carried over as a minimal
+ * eXIf), a C2PA manifest (caBX, which can carry GPS), private chunks and any chunk geo does not
+ * know, whatever its safe-to-copy bit says, and anything after IEND. An allow-list, because a
+ * deny-list let every chunk nobody listed (custom ones, caBX) reach the server. An animated PNG
+ * goes out as its default image (its IDAT), without the animation chunks.
  */
 import { crc32 } from 'node:zlib';
 import { type ByteSource, Plan, type StripPlan, TRAILER } from './strip-plan.js';
 import { minimalTiff, readTiffIfd0 } from './tiff.js';
 
-const DROP: Record<string, string> = { tEXt: 'PNG text (tEXt)', zTXt: 'PNG text (zTXt)', iTXt: 'PNG text (iTXt)', tIME: 'PNG time (tIME)' };
+/** The chunks that go out: the picture and its colour. */
+const KEEP = new Set(['IHDR', 'PLTE', 'IDAT', 'IEND', 'tRNS', 'gAMA', 'cHRM', 'sRGB', 'iCCP', 'sBIT', 'pHYs']);
+const NAMED: Record<string, string> = { tEXt: 'PNG text (tEXt)', zTXt: 'PNG text (zTXt)', iTXt: 'PNG text (iTXt)', tIME: 'PNG time (tIME)', caBX: 'C2PA manifest (caBX)' };
+
+/** What a removed chunk was, for people; its type is four bytes of the file, shown safely. */
+function label(type: Buffer): string {
+  const name = type.toString('latin1');
+  if (NAMED[name]) return NAMED[name];
+  const shown = /^[A-Za-z]{4}$/.test(name) ? name : `0x${type.toString('hex')}`;
+  // Bit 5 of the second byte (a lower-case letter) marks a private chunk (PNG 3rd edition 5.4).
+  return (type[1]! & 0x20) !== 0 ? `PNG private chunk (${shown})` : `PNG chunk (${shown})`;
+}
 /** The signature (8 bytes) and the IHDR chunk (12 + 13) that always open a PNG. */
 const AFTER_IHDR = 8 + 25;
 
@@ -23,11 +39,13 @@ export async function planPng(src: ByteSource): Promise<StripPlan> {
     const type = hdr.toString('latin1', 4, 8);
     const end = pos + 12 + len;
     if (end > src.size) break;
-    if (type === 'eXIf' || DROP[type]) {
+    if (!KEEP.has(type)) {
+      // The label is taken before the next read: the source may reuse its buffer (strip.ts).
+      const what = type === 'eXIf' ? undefined : label(Buffer.from(hdr.subarray(4, 8)));
       p.keep(keptFrom, pos);
       keptFrom = end;
-      if (type === 'eXIf') p.dropExif(end - pos, readTiffIfd0(await src.read(pos + 8, len)));
-      else p.drop(DROP[type]!, end - pos);
+      if (what === undefined) p.dropExif(end - pos, readTiffIfd0(await src.read(pos + 8, len)));
+      else p.drop(what, end - pos);
     }
     if (type === 'IDAT' && firstIdat < 0) firstIdat = pos;
     pos = end;

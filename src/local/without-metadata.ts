@@ -5,8 +5,9 @@
  * bytes that went out beside the file's own, and what was removed.
  */
 import { createHash } from 'node:crypto';
-import type { ImageB64Source } from '../api/body.js';
-import { readRanges } from './files.js';
+import { stat } from 'node:fs/promises';
+import { type ImageB64Source, InputChangedError } from '../api/body.js';
+import { type Expected, readRanges, sha256File } from './files.js';
 import { type LocalImage, b64Length, encodeChunks } from './image.js';
 import { type Piece, type Removed, bufferSource, planStrip, withFileSource } from './strip.js';
 
@@ -45,11 +46,19 @@ const CHUNK = 3 * 16 * 1024;
 export async function outgoingImage(image: LocalImage, keep: boolean, opts: { hashNow?: boolean } = {}): Promise<Outgoing> {
   const whole: SentImage = { sha256: image.sha256, size: image.size, metadata: keep ? 'kept' : 'none' };
   const settled = async () => undefined;
-  if (keep || (image.kind !== 'jpeg' && image.kind !== 'png')) return { b64: image.b64, sent: whole, settle: settled };
   const held = image.bytes;
+  // A file is read again for every attempt: each read is checked against the sha256 taken when it
+  // was loaded, and a resend checks it first (issue 21). Bytes held in memory cannot change.
+  const expect: Expected = { size: image.size, sha256: image.sha256, changed: () => new InputChangedError(image.source) };
+  const verify = held ? {} : { verify: () => unchanged(image.source, expect) };
+  const asIs = (): Outgoing => ({
+    b64: held ? image.b64 : { length: image.b64.length, stream: () => encodeChunks(readRanges(image.source, [{ from: 0, to: image.size }], CHUNK, expect)), ...verify },
+    sent: whole, settle: settled,
+  });
+  if (keep || (image.kind !== 'jpeg' && image.kind !== 'png')) return asIs();
   const plan = held ? await planStrip(bufferSource(held), image.kind) : await withFileSource(image.source, (src) => planStrip(src, image.kind));
-  if (plan.removed.length === 0) return { b64: image.b64, sent: whole, settle: settled };
-  const pieces = () => (held ? inMemory(held, plan.pieces) : readRanges(image.source, plan.pieces, CHUNK));
+  if (plan.removed.length === 0) return asIs();
+  const pieces = () => (held ? inMemory(held, plan.pieces) : readRanges(image.source, plan.pieces, CHUNK, expect));
   const sent: SentImage = { sha256: '', size: plan.size, metadata: 'removed', removed: plan.removed, ...(plan.orientation !== undefined ? { orientation: plan.orientation } : {}) };
   async function* hashed(): AsyncGenerator<Buffer> {
     const hash = createHash('sha256');
@@ -67,7 +76,13 @@ export async function outgoingImage(image: LocalImage, keep: boolean, opts: { ha
     }
   };
   if (opts.hashNow) await settle();
-  return { b64: { length: b64Length(plan.size), stream: () => encodeChunks(hashed()) }, sent, settle };
+  return { b64: { length: b64Length(plan.size), stream: () => encodeChunks(hashed()), ...verify }, sent, settle };
+}
+
+/** The file is still the one hashed: same size, same sha256 (one streamed pass, before a resend). */
+async function unchanged(path: string, expect: Expected): Promise<void> {
+  const s = await stat(path).catch(() => undefined);
+  if (!s || s.size !== expect.size || (await sha256File(path).catch(() => '')) !== expect.sha256) throw expect.changed();
 }
 
 function* inMemory(buf: Buffer, pieces: readonly Piece[]): Iterable<Buffer> {

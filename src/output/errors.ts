@@ -82,7 +82,8 @@ function fromApiError(e: ApiError): Described {
     case 'server_error':
       return { message: `the service failed (${e.status}) after retries${ref}`, hint: `${NOTHING_CHARGED}; retry later` };
     default:
-      if (e.status === 409) return { message: `${server} (409)${ref}`, hint: 'an Idempotency-Key is reused only for an identical request; drop --idempotency-key to send a new one' };
+      // The payload-mismatch conflict (api-spec.md "States and transitions"): final, whoever resends.
+      if (e.status === 409) return { message: `the Idempotency-Key was used before for a different request (409): ${server}${ref}`, hint: 'a key is reused only for the identical request, so resending it cannot help; a new request needs a new key' };
       if (e.status >= 500) return { message: `the service failed (${e.status}) after retries${ref}`, hint: `${NOTHING_CHARGED}; retry later` };
       return { message: `${server} (${e.status}${e.code ? ' ' + sanitizeInline(e.code) : ''})${ref}`, ...(serverHint ? { hint: serverHint } : {}) };
   }
@@ -116,7 +117,10 @@ export function describe(err: unknown): Described {
       : { message: `cannot reach the service (${sanitizeInline(err.causeCode ?? err.message)})`, hint: `${NOTHING_CHARGED}; check --base-url and your network` };
   }
   if (err instanceof ContractError) return { message: `the response could not be read: ${sanitizeInline(err.message)}`, hint: 'the outcome is unknown; rerun the same command to replay it without paying twice' };
-  if (err instanceof RedirectError) return { message: err.message, hint: 'the key never leaves the configured origin; check --base-url' };
+  if (err instanceof RedirectError) {
+    if (err.status === 304) return { message: err.message, hint: 'a proxy or cache between geo and the service answered for it; check --base-url, or rerun the same command (same key, never charged twice)' };
+    return { message: err.message, hint: 'the key never leaves the configured origin; check --base-url' };
+  }
   if (err instanceof BaseUrlError) return { message: err.message, hint: 'use an https:// base URL (plain http only for localhost)' };
   if (err instanceof Error) {
     const withHint = err as Error & { hint?: string; code?: string };

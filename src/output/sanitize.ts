@@ -19,14 +19,21 @@ function visible(ch: string): string {
   return c <= 0xff ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
 }
 
+/**
+ * A lone surrogate: how a body byte that is not UTF-8 reads once parsed (api/decode.ts writes it
+ * as \udcXX). A terminal would draw U+FFFD and hide which byte it was, so it is shown escaped.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const escapeLone = (t: string): string => t.replace(LONE_SURROGATE, (ch) => `\\u${ch.charCodeAt(0).toString(16)}`);
+
 /** For text blocks (reasoning, thinking): keeps newlines and tabs, escapes the rest visibly. */
 export function sanitize(s: unknown): string {
-  return String(s ?? '').replace(UNSAFE, visible);
+  return escapeLone(String(s ?? '').replace(UNSAFE, visible));
 }
 
 /** For one-line cells (tables, key/value rows): newlines are escaped too. */
 export function sanitizeInline(s: unknown): string {
-  return String(s ?? '').replace(UNSAFE_WITH_NEWLINES, visible);
+  return escapeLone(String(s ?? '').replace(UNSAFE_WITH_NEWLINES, visible));
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import type { ProvenanceRecord, ResultBody } from '../local/store-types.js';
 import { isResultBody } from '../local/store-types.js';
+import { bodyText, rawB64 } from '../api/decode.js';
 import { canonicalRequest } from './canonical.js';
 import type { Sql } from './sqlite.js';
 
@@ -80,10 +81,12 @@ function bodyToKeep(body: unknown, raw: string | undefined): string | null {
 /** Writes one result; returns its id. An answer already stored under its idempotency key is not stored twice. */
 export function insertResult(sql: Sql, r: NewResult): number {
   const rec = r.record;
-  const raw = r.rawBytes ?? (rec.response.raw !== undefined ? Buffer.from(rec.response.raw, 'utf8') : null);
+  // The BLOB is the body's bytes as received; raw_b64 (a record that kept bytes its text could not
+  // give back, issue 21) is not kept twice: it is made again from the BLOB when read.
+  const { raw: rawText, raw_b64: rawBase64, body: _body, ...response } = rec.response;
+  const raw = r.rawBytes ?? (rawBase64 !== undefined ? Buffer.from(rawBase64, 'base64') : rawText !== undefined ? Buffer.from(rawText, 'utf8') : null);
   const body = (rec.response.body ?? {}) as Record<string, unknown>;
   const loc = (typeof body.location === 'object' && body.location !== null ? body.location : {}) as Record<string, unknown>;
-  const { raw: rawText, body: _body, ...response } = rec.response;
   const slim = { ...rec, response };
   const replayed = rec.headers?.idempotent_replayed;
   const usable = rec.unusable === undefined && isResultBody(rec.response.body);
@@ -101,7 +104,7 @@ export function insertResult(sql: Sql, r: NewResult): number {
       canonicalRequest(rec.request ?? {}), key, r.batch ?? null, rec.response.status ?? null, usable ? 1 : 0, r.listed ? 1 : 0,
       replayed === true ? 'replayed' : replayed === false ? 'paid' : 'unknown',
       finite(body.depth) ?? finite(rec.request?.depth), text(loc.city), text(loc.neighborhood), text(loc.country), text(loc.address),
-      finite(loc.latitude), finite(loc.longitude), finite(body.confidence), raw, bodyToKeep(rec.response.body, raw?.toString('utf8') ?? rawText), JSON.stringify(slim), r.importedFrom ?? null,
+      finite(loc.latitude), finite(loc.longitude), finite(body.confidence), raw, bodyToKeep(rec.response.body, raw ? bodyText(raw) : rawText), JSON.stringify(slim), r.importedFrom ?? null,
     );
     const places = [loc.neighborhood, loc.city, loc.country, loc.address].filter((v) => typeof v === 'string').join(' ');
     sql.run('INSERT INTO results_fts (rowid, input, places, reasoning, aid) VALUES (?, ?, ?, ?, ?)', id, rec.input.path ?? '', places, text(body.reasoning) ?? '', text(body.analysis_id) ?? '');
@@ -131,7 +134,9 @@ export const FULL_COLUMNS = 'id, record, raw, body, sandbox, batch, listed';
 /** The provenance record back, with the raw text and the parsed body. */
 export function toStored(row: FullRow): StoredResult {
   const rec = JSON.parse(row.record) as ProvenanceRecord;
-  const raw = row.raw === null ? undefined : Buffer.from(row.raw).toString('utf8');
+  const bytes = row.raw === null ? undefined : Buffer.from(row.raw);
+  const raw = bytes === undefined ? undefined : bodyText(bytes);
+  const b64 = rawB64(raw, bytes);
   let body: unknown = null;
   if (row.body !== null) body = JSON.parse(row.body);
   else if (raw !== undefined) {
@@ -141,7 +146,7 @@ export function toStored(row: FullRow): StoredResult {
       body = raw;
     }
   }
-  const record = { ...rec, response: { ...rec.response, body: body as ResultBody, ...(raw !== undefined ? { raw } : {}) } };
+  const record = { ...rec, response: { ...rec.response, body: body as ResultBody, ...(raw !== undefined ? { raw } : {}), ...(b64 !== undefined ? { raw_b64: b64 } : {}) } };
   return { id: row.id, record, sandbox: row.sandbox === 1, batch: row.batch, listed: row.listed === 1, raw: row.raw === null ? null : Buffer.from(row.raw) };
 }
 

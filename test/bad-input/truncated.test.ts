@@ -24,7 +24,8 @@ describe('truncated JPEG: partial data, not bad input (2 cases)', () => {
     expect(r.stdout).toMatch(/^ {2}API +no image size can be read \(damaged or cut short\): geo locate sends it, and the service may refuse it$/m);
     expect(r.stdout).not.toContain('accepted as is');
   });
-  it('geo locate --dry-run would send it (a JPEG by its bytes)', async () => {
+  // The balance read goes to a port where nothing listens and is retried as any GET is (~3 s).
+  it('geo locate --dry-run would send it (a JPEG by its bytes)', { timeout: 20_000 }, async () => {
     const r = await runCli(['locate', TRUNCATED, '--dry-run'], { env: { GEO_API_KEY: 'orca_sandbox_pro', GEO_BASE_URL: 'http://127.0.0.1:9' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('dry run: nothing was sent');

@@ -44,8 +44,13 @@ describe('pacer', () => {
     await p.acquire();
     p.pause(c.now() + 3000);
     const t0 = c.now();
-    await Promise.all([p.acquire(), p.acquire(), p.acquire()]);
-    expect(c.now() - t0).toBeGreaterThanOrEqual(3000);
+    const waits = [p.acquire(), p.acquire(), p.acquire()].map(async (turn) => {
+      const seq = await turn;
+      const at = c.now();
+      p.observe(seq, { limit: 1000, windowS: 1, remaining: 900, resetAt: c.now() + 1000 }, { status: 200 });
+      return at;
+    });
+    for (const at of await Promise.all(waits)) expect(at - t0).toBeGreaterThanOrEqual(3000);
   });
 
   it('sends one probe until the limit is known', async () => {

@@ -193,6 +193,42 @@ describe('what the service receives', () => {
     expect(bytes.equals(plain)).toBe(true); // nothing else differed
   });
 
+  it('a PNG carrying caBX, eXIf, text and two private chunks arrives with none of them, its colour chunks kept and IDAT identical (issue 21)', async () => {
+    const { crc32, deflateSync } = await import('node:zlib');
+    const chunk = (type: string, data: Buffer | string) => {
+      const d = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+      const out = Buffer.alloc(12 + d.length);
+      out.writeUInt32BE(d.length, 0);
+      out.write(type, 4, 'latin1');
+      d.copy(out, 8);
+      out.writeUInt32BE(crc32(out.subarray(4, 8 + d.length)) >>> 0, 8 + d.length);
+      return out;
+    };
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(2, 0);
+    ihdr.writeUInt32BE(1, 4);
+    ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+    const pixels = deflateSync(Buffer.from([0, 200, 30, 30, 0, 30, 200, 30, 0, 30, 30, 200].slice(0, 7)));
+    // An EXIF block without an orientation (big-endian TIFF, one empty IFD): nothing to carry over.
+    const exif = Buffer.from([0x4d, 0x4d, 0, 42, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0]);
+    const kept = [chunk('IHDR', ihdr), chunk('gAMA', Buffer.from([0, 0, 0xb1, 0x8f])), chunk('sRGB', Buffer.from([0])), chunk('pHYs', Buffer.from([0, 0, 0x0b, 0x13, 0, 0, 0x0b, 0x13, 1]))];
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...kept,
+      chunk('caBX', 'c2pa manifest: taken at 48.8584,2.2945 by J. Doe'), chunk('eXIf', exif), chunk('tEXt', 'Author\0J. Doe, 12 Rue Example'),
+      chunk('prVt', 'private: device serial 0042'), chunk('geOx', 'private: user id 77'), chunk('iTXt', 'Location\0\0\0\0\0Paris'),
+      chunk('IDAT', pixels), chunk('tIME', Buffer.from([7, 234, 11, 23, 12, 0, 0])), chunk('IEND', Buffer.alloc(0)),
+    ]);
+    const file = join(mkdtempSync(join(tmpdir(), 'geo-capture-in-')), 'chunky.png');
+    writeFileSync(file, png);
+    const { bytes } = await upload(file);
+    const types: string[] = [];
+    for (let pos = 8; pos + 12 <= bytes.length; pos += 12 + bytes.readUInt32BE(pos)) types.push(bytes.toString('latin1', pos + 4, pos + 8));
+    expect(types).toEqual(['IHDR', 'gAMA', 'sRGB', 'pHYs', 'IDAT', 'IEND']);
+    expect(idat(bytes).equals(pixels)).toBe(true);
+    expect(bytes.equals(Buffer.concat([png.subarray(0, 8), ...kept, chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]))).toBe(true);
+    for (const secret of ['J. Doe', '48.8584', 'serial', 'user id', 'Paris']) expect(bytes.includes(secret), secret).toBe(false);
+  });
+
   const real = (name: string) => join(PHOTOS, name);
   const REAL = ['gps_paris_eiffel_fuji_s2pro.jpg', 'gps_zero_zero_samsung_gt-i9000.jpg', 'gps_italy_nikon_p6000_dscn0010.jpg', 'nogps_progressive_tiny.jpg', 'nogps_png_with_exif_text.png'];
   const present = exiftool && REAL.every((f) => existsSync(real(f)));

@@ -38,7 +38,9 @@ describe('results in the store', () => {
     const id = store.insertResult({ record: parisRecord(), rawBytes: raw, sandbox: false, listed: true });
     const back = store.result(id)!;
     expect(back.raw).toEqual(raw);
-    expect({ ...back.record, response: { ...back.record.response, raw: undefined } }).toEqual({ ...parisRecord(), response: { ...parisRecord().response, raw: undefined } });
+    // Bytes that are not UTF-8: the text shows them as \udcXX escapes and raw_b64 gives them back (issue 21).
+    expect(back.record.response.raw).toBe('{"a":1,"bad":"\\udcff\\udcfe"}');
+    expect({ ...back.record, response: { ...back.record.response, raw: undefined } }).toEqual({ ...parisRecord(), response: { ...parisRecord().response, raw: undefined, raw_b64: raw.toString('base64') } });
     store.close();
     expect(mode(join(dir, 'geo.db'))).toBe(0o600);
     expect(mode(dir)).toBe(0o700);

@@ -1,6 +1,6 @@
 /**
  * The geolocate answers that are not results: a 2xx carrying an error body is that error (its
- * exit code, retried only as that error would be); an unreadable 2xx is the one deviation still
+ * exit code, retried only as that error would be; its body kept, unusable); an unreadable 2xx is the one deviation still
  * retried, and its body is kept in the journal; a 409 in progress past the deadline exits 6 with a
  * hint naming the journal, and the rerun replays the result with the same key.
  */
@@ -28,8 +28,9 @@ describe('a 2xx carrying an error body is that error', () => {
     expect(errorLine(r.stderr)).toMatch(c.line);
     expect(api.count('geolocate')).toBe(c.requests);
     expect(new Set(api.keys).size).toBe(1);
-    // An error is not a paid answer: nothing stored, no charge on its claim.
-    expect(records(dirs)).toEqual([]);
+    // An error is not a paid answer: no charge on its claim, nothing usable stored; its body is
+    // kept as received, marked unusable with the deviation that names it (issue 21: raw means raw).
+    expect(records(dirs)).toMatchObject([{ unusable: expect.any(String), response: { status: 200, deviations: [expect.stringMatching(/carrying an error body/)] } }]);
     expect(doneLines(dirs).every((d) => !d.ok && (d.credits ?? 0) === 0)).toBe(true);
   });
 });

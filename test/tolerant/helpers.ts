@@ -7,6 +7,7 @@ import { dbRows } from '../helpers/store.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fastClock } from '../reliability/helpers.js';
+import { bodyText, rawB64 } from '../../src/api/decode.js';
 import { type CliRun, runCli } from '../helpers/run-cli.js';
 import type { FakeApi } from './fake-server.js';
 
@@ -35,6 +36,8 @@ export async function geo(api: FakeApi, argv: string[], dirs: Dirs = freshDirs()
 export interface DoneLine {
   ok: boolean;
   raw?: string;
+  /** The bytes as base64 when the text does not give them back (issue 21). */
+  raw_b64?: string;
   status?: number;
   credits?: number;
   deviations?: string[];
@@ -64,14 +67,23 @@ export function doneLines(dirs: Dirs): DoneLine[] {
     const ok = c.state === 'answered' && (c.usable === 1 || (rec?.request?.async === true && c.status === 202));
     const error = c.state === 'failed' ? (JSON.parse(c.error!) as DoneLine['error']) : !ok && rec?.unusable ? { code: 'unusable_answer', final: true, message: rec.unusable } : undefined;
     return {
-      key: c.key, ok, ...(c.raw ? { raw: Buffer.from(c.raw).toString('utf8') } : {}), ...(c.status !== null ? { status: c.status } : {}), ...(c.credits !== null ? { credits: c.credits } : {}),
+      key: c.key, ok, ...rawOf(c.raw), ...(c.status !== null ? { status: c.status } : {}), ...(c.credits !== null ? { credits: c.credits } : {}),
       ...(rec?.response.deviations ? { deviations: rec.response.deviations } : {}), ...(error ? { error } : {}),
     };
   });
 }
 
+/** The stored BLOB as a record shows it: the text (\udcXX for bytes that are not UTF-8) and raw_b64 when needed. */
+function rawOf(blob: Buffer | null): { raw?: string; raw_b64?: string } {
+  if (!blob) return {};
+  const bytes = Buffer.from(blob);
+  const raw = bodyText(bytes);
+  const b64 = rawB64(raw, bytes);
+  return { raw, ...(b64 ? { raw_b64: b64 } : {}) };
+}
+
 export interface Record {
-  response: { status?: number; raw?: string; body: unknown; deviations?: string[] };
+  response: { status?: number; raw?: string; raw_b64?: string; body: unknown; deviations?: string[] };
   unusable?: string;
 }
 
@@ -79,7 +91,7 @@ export interface Record {
 export function records(dirs: Dirs): Record[] {
   return dbRows<{ record: string; raw: Buffer | null }>(dirs.data, 'SELECT record, raw FROM results ORDER BY id').map((r) => {
     const rec = JSON.parse(r.record) as Record;
-    return { ...rec, response: { ...rec.response, ...(r.raw ? { raw: Buffer.from(r.raw).toString('utf8') } : {}) } };
+    return { ...rec, response: { ...rec.response, ...rawOf(r.raw) } };
   });
 }
 

@@ -51,7 +51,8 @@ export async function apiClaim(ctx: Pick<Ctx, 'store' | 'account' | 'serviceId'>
 
 /** A stored answer as `geo api` prints it: the body exactly as received. */
 export function storedResponse(s: StoredResult): RawResponse {
-  return { status: s.record.response.status ?? 200, headers: { 'content-type': 'application/json' }, raw: s.raw ? s.raw.toString('utf8') : (s.record.response.raw ?? '') };
+  const raw = s.record.response.raw ?? '';
+  return { status: s.record.response.status ?? 200, headers: { 'content-type': 'application/json' }, raw, rawBytes: s.raw ?? Buffer.from(raw, 'utf8') };
 }
 
 export type Turn = { send: string } | { stored: StoredResult; why: 'results' | 'others' };

@@ -19,7 +19,9 @@ With GPS and a capture time, "sun" says where the sun stood there and then (azim
 shadow direction and length, or twilight/night), from the EXIF offset or, without one, the time
 zone at the GPS point (looked up offline; the line says which): compare it with the shadows in
 the photo.
-Broken or truncated files still show what can be read, with the EXIF warnings.
+Broken or truncated files still show what can be read, with the EXIF warnings. A pipe or device
+is judged by its first bytes, so anything that is not an image is refused at once; a pipe is read
+whole up to 64 MiB, and a larger file only in its first 16 MB for EXIF.
 
 Output: key/value blocks; --json prints one object for one file and one line per file for
 several (as --format ndjson does). Exit 2 when the only file cannot be read; with several files

@@ -43,10 +43,14 @@ export interface InspectFailed {
 
 export type InspectRecord = InspectOk | InspectFailed;
 
-/** A pipe is held in memory; beyond this it is not an image anyone would inspect. */
-const MAX_PIPE_BYTES = 256 * 1024 * 1024;
+/**
+ * A pipe is held in memory; beyond this it is not an image anyone would inspect. Its first bytes
+ * are judged before more is read (local/image.ts), so a device or a pipe of something else is
+ * refused at once: `geo inspect /dev/zero` read 256 MiB before it said no (issue 21).
+ */
+const MAX_PIPE_BYTES = 64 * 1024 * 1024;
 /** Files up to this size are read whole for EXIF; larger ones only HEAD_BYTES from the start. */
-const MAX_READ_BYTES = 256 * 1024 * 1024;
+const MAX_READ_BYTES = 64 * 1024 * 1024;
 const HEAD_BYTES = 16 * 1024 * 1024;
 
 

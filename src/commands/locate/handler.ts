@@ -76,7 +76,7 @@ export const locate: Handler = async (ctx, args, opts) => {
     format, sandbox: () => client.servedBySandbox === true, evidence, resume, ...(s.minConfidence !== undefined ? { minConfidence: s.minConfidence } : {}),
     ...(custody ? { onExport: (f: string, bytes: string | Uint8Array) => custody.fileWritten('export', f, '-', bytes) } : {}),
   };
-  const out = s.single ? new SingleOutput(ctx, shared) : new ManyOutput(ctx, shared);
+  const out = s.single ? new SingleOutput(ctx, { ...shared, ...(b.idempotencyKey !== undefined ? { userKey: true } : {}) }) : new ManyOutput(ctx, shared);
   let result;
   try {
     result = await runLocate(ctx, run, {

@@ -115,3 +115,14 @@ export function keptHint(): string {
 export function stillRunningHint(resume: string | undefined): string {
   return `the analysis may still finish on the server; ${resume ? `\`${resume}\`` : 'the same command'} replays it free with the same key`;
 }
+
+/**
+ * A 409 for a different payload (issue 21): resending the same key cannot help, and the store
+ * records it as final. The way out depends on whose key it was: geo's own (an earlier run's claim
+ * for this image, or an imported journal's) is replaced by --fresh; one the user gave needs another.
+ */
+export function keyConflictHint(userKey: boolean): string {
+  return userKey
+    ? 'an Idempotency-Key names one request: give a new --idempotency-key for this one, or resend exactly the request it was first used for'
+    : 'the key is geo\'s own for this image, first sent with other bytes or fields; add --fresh to send this image under a new key (whatever the old key was charged stays charged)';
+}

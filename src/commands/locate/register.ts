@@ -48,10 +48,15 @@ One image: the place, coordinates, confidence (number, bar, word), address, map 
 check (the photo's own GPS against the estimate: agrees, contradicts, stripped or none; local,
 never sent, never changes the confidence) and the reasoning; depth 2 adds thinking and visual
 clues; depth 3 the forensic verdict, evidence, candidates and calibration. --json prints the API
-body exactly as received.
+body exactly as received (bytes that are not UTF-8 as \\udcXX escapes; the bytes are kept).
+An answer that disagrees with the request is named on stderr and stored: a depth other than the
+one asked (charged and shown as the answer's depth), a replay header on a new key's first send.
+A 409 for a different payload is final: --fresh sends the image under a new key. A file that
+changes while geo sends it stops that input (exit 2): a key never carries two different bodies.
 
 Metadata stays home: before upload geo removes the file's metadata losslessly (JPEG EXIF, XMP,
-IPTC, comments, maker segments; PNG text, eXIf, tIME); the picture's bytes are unchanged and the
+IPTC, comments, maker segments; a PNG keeps only its picture and colour chunks, so text, eXIf,
+tIME, C2PA caBX and private chunks go); the picture's bytes are unchanged and the
 orientation is kept as a minimal EXIF. The service never sees the photo's GPS, camera serial or
 owner, so the EXIF check is an independent witness. --dry-run says what would be removed;
 provenance records keep both sha256s (file, bytes sent). --keep-metadata sends the file as it is.
@@ -62,6 +67,10 @@ Many images: piped, --json or --format ndjson print one line per input as it fin
 results table. Identical images are sent once. A file in a folder that cannot be sent (HEIC,
 empty, not an image, too large) gets a record with error code "skipped". Exit 7 when some inputs
 failed or were skipped.
+
+Pacing: a batch runs at the rate the service's RateLimit headers leave it (other clients' spend
+on the key included), with a margin learnt from the network, halving its share at a 429; retries
+take their turn too. A wait on a 429 is said on stderr (unless -q).
 
 Consent: the plan (inputs, credits, balance) is printed on stderr before anything is spent
 (unless -q). A plan above the confirm threshold (geo config set confirm_threshold, default 20

@@ -11,7 +11,7 @@ import type { BatchResult } from '../../batch/run.js';
 import type { BatchEvent } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
 import { ApiError } from '../../api/errors.js';
-import { UNUSABLE } from '../../batch/outcome.js';
+import { UNUSABLE, isKeyConflict } from '../../batch/outcome.js';
 import { BelowConfidenceError, CancelledError, ServiceAnswerError, StoreError, UsageError } from '../../errors.js';
 import { isResultBody } from '../../local/store.js';
 import { costOf } from '../../output/errors.js';
@@ -21,7 +21,7 @@ import { locateView } from '../../output/views/locate.js';
 import { acceptedView, fieldsView } from '../../output/views/locate-dry-run.js';
 import { type Evidence, bodyOf } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
-import { fromJournalNote, fromOthersNote, fromResultsNote, keptHint, label, note, retryLine, sandboxBanner, stillRunningHint, unstoredLine, warnDeviations } from './notes.js';
+import { fromJournalNote, fromOthersNote, fromResultsNote, keptHint, keyConflictHint, label, note, retryLine, sandboxBanner, stillRunningHint, unstoredLine, warnDeviations } from './notes.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 
@@ -37,6 +37,8 @@ export class SingleOutput {
       format: string; sandbox: () => boolean; minConfidence?: number; evidence: Evidence; resume: (journal: string | undefined) => string | undefined;
       /** An export format written to stdout (--case logs it). */
       onExport?: (format: string, bytes: string | Uint8Array) => void;
+      /** --idempotency-key was given: a 409 for another payload then asks for another key, not --fresh. */
+      userKey?: boolean;
     },
   ) {
     this.banner = sandboxBanner(o.sandbox, (l) => note(ctx, l));
@@ -96,6 +98,7 @@ export class SingleOutput {
       }
       const cause = f.cause ?? stop?.error;
       if (cause instanceof ApiError && cause.code === 'idempotency_in_progress') throw new ServiceAnswerError(`${f.record.input}: the same request was still running on the server (409) when the deadline passed`, stillRunningHint(resume));
+      if (isKeyConflict(cause)) throw new UsageError(`${f.record.input}: the service refused the request: its Idempotency-Key was used before for a different request (409), and resending cannot change that`, keyConflictHint(this.o.userKey === true));
       if (cause !== undefined) throw cause;
       // A final failure an earlier run recorded (a 422): the same answer again.
       throw new UsageError(`${f.record.input}: ${e.message} (${e.code}${e.status ? `, ${e.status}` : ''}), recorded by an earlier run`, 'add --fresh to send it again');
@@ -117,7 +120,7 @@ export class SingleOutput {
       const meta = {
         input: f.record.input, replayed: f.replayed, fromJournal: f.fromJournal, ...(f.reused ? { fromResults: true } : {}), evidence: (f.record.exif ?? null) as Parameters<typeof locateView>[1]['evidence'],
         ...(res.elapsedMs !== undefined ? { elapsedMs: res.elapsedMs } : {}), ...(res.attempts !== undefined ? { attempts: res.attempts } : {}),
-        ...(res.requestId ? { requestId: res.requestId } : {}),
+        ...(res.requestId ? { requestId: res.requestId } : {}), ...(this.plan ? { askedDepth: this.plan.depth } : {}),
       };
       write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => richOrFields(body, meta, v) }, this.o.format, view));
     }

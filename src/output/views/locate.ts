@@ -31,6 +31,8 @@ export interface LocateMeta {
   fromJournal?: boolean;
   /** Answered by a stored result of an earlier command (issue 11). */
   fromResults?: boolean;
+  /** The depth the request asked for: an answer at another depth says so (issue 21). */
+  askedDepth?: number;
 }
 
 /** A bold title, wrapped to the terminal (a place name can be long). */
@@ -109,7 +111,8 @@ function clues(res: GeolocateResponse, view: ViewOpts): string[] {
 
 function footer(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): string[] {
   const depth = res.depth as Depth;
-  const facts = [`depth ${depth}${DEPTH_NAME[depth] ? ` (${DEPTH_NAME[depth]})` : ''}`];
+  const asked = meta.askedDepth !== undefined && meta.askedDepth !== res.depth ? `, asked ${meta.askedDepth}` : '';
+  const facts = [`depth ${sanitizeInline(depth)}${DEPTH_NAME[depth] ? ` (${DEPTH_NAME[depth]}${asked})` : asked ? ` (${asked.slice(2)})` : ''}`];
   if (res.effort !== undefined) facts.push(`effort ${sanitizeInline(res.effort)}`);
   if (res.batch_id !== undefined) facts.push(`batch ${sanitizeInline(res.batch_id)}`);
   facts.push(`model ${sanitizeInline(res.model)}`);
