@@ -53,6 +53,8 @@ export interface Runtime {
   execPath: string;
   /** The Node version running geo (process.versions.node), for geo doctor. */
   node?: string;
+  /** Keep the V8 heap small from now on (a batch of many inputs; batch/prepare.ts LARGE_BATCH). */
+  frugalMemory?: () => void;
 }
 
 export interface Ctx extends Runtime {

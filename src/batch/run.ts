@@ -54,6 +54,8 @@ export interface BatchDeps {
   origin?: string;
   /** The store: claims, results, batch heads. */
   store: Store;
+  /** Asked to keep memory small once the inputs number LARGE_BATCH or more (Runtime.frugalMemory). */
+  frugalMemory?: () => void;
   /** geo's version, for the provenance records. */
   version: string;
   /** A 'progress' event every this many ms while requests run (a terminal's live line); default none. */
@@ -127,6 +129,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     ...(opts.keepMetadata !== undefined ? { keepMetadata: opts.keepMetadata } : {}),
     ...(opts.fresh ? { fresh: true } : {}),
     store,
+    ...(deps.frugalMemory ? { frugalMemory: deps.frugalMemory } : {}),
     ...(opts.frames ? { frames: opts.frames } : {}),
     ...(opts.together ? { together: true } : {}),
   });
