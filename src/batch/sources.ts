@@ -119,7 +119,8 @@ export async function loadJobs(
   opts: LoadOptions,
 ): Promise<{ jobs: Job[]; order: Array<{ input: string; id: string }>; skipped: Array<{ path: string; reason: string }> }> {
   // Hash a few files at once (disk and hashing overlap), assembled in input order as they finish:
-  // what a lane loaded is let go once it is a job, so 100,000 inputs are not held twice (issue 21).
+  // the entry and what a lane loaded are let go once they are a job, so 100,000 inputs are not
+  // held twice (issue 21). The caller's `entries` are emptied as they go.
   const loaded: Array<Awaited<ReturnType<typeof loadOne>> | null | undefined> = new Array(entries.length);
   // By entry index, so the skipped come out in input order however the lanes finish.
   const skippedAt: Array<{ path: string; reason: string } | undefined> = new Array(entries.length);
@@ -131,6 +132,8 @@ export async function loadJobs(
       const one = loaded[assembled];
       const input = entries[assembled]!.input;
       loaded[assembled] = null;
+      // Started long ago (lanes take entries in order): the entry itself is not needed again.
+      (entries as Array<InputEntry | undefined>)[assembled] = undefined;
       if (!one) continue;
       order.push({ input, id: one.id });
       const j = jobs.get(one.id);
