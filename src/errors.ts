@@ -3,20 +3,21 @@
  * api/errors.ts, to exit codes in one table (DESIGN.md "Exit codes").
  */
 
-/** Bad flags, arguments or local input; nothing was sent. Exit 2. */
-export class UsageError extends Error {
-  override readonly name: string = 'UsageError';
+/** An error with an optional second line telling the user what to do (cli.ts prints it as "hint:"). */
+export class HintedError extends Error {
   constructor(message: string, readonly hint?: string) {
     super(message);
   }
 }
 
+/** Bad flags, arguments or local input; nothing was sent. Exit 2. */
+export class UsageError extends HintedError {
+  override readonly name: string = 'UsageError';
+}
+
 /** The local config or key store cannot be read or written. Exit 2 (fixable by the user). */
-export class ConfigError extends Error {
+export class ConfigError extends HintedError {
   override readonly name = 'ConfigError';
-  constructor(message: string, readonly hint?: string) {
-    super(message);
-  }
 }
 
 /**
@@ -66,10 +67,11 @@ export class MissingKeyError extends Error {
  * that may have been created. Exit 6 (service); the hint says where the answer is kept or how to
  * look, never to send a non-idempotent request again.
  */
-export class ServiceAnswerError extends Error {
+export class ServiceAnswerError extends HintedError {
   override readonly name = 'ServiceAnswerError';
-  constructor(message: string, readonly hint: string) {
-    super(message);
+  declare readonly hint: string;
+  constructor(message: string, hint: string) {
+    super(message, hint);
   }
 }
 
@@ -78,10 +80,10 @@ export class ServiceAnswerError extends Error {
  * or locked past the busy timeout. Exit 1. `kind` lets a caller that holds a paid answer say what
  * it does instead (print it, and name the key that replays it free).
  */
-export class StoreError extends Error {
+export class StoreError extends HintedError {
   override readonly name = 'StoreError';
-  constructor(message: string, readonly kind: 'damaged' | 'readonly' | 'full' | 'busy' | 'newer' | 'other', readonly hint?: string) {
-    super(message);
+  constructor(message: string, readonly kind: 'damaged' | 'readonly' | 'full' | 'busy' | 'newer' | 'other', hint?: string) {
+    super(message, hint);
   }
 }
 
@@ -90,20 +92,18 @@ export class StoreError extends Error {
  * is set), or a profile's key is in a keyring that cannot be read now. Exit 3 (authentication, as a
  * missing key): nothing was stored and nothing was sent.
  */
-export class KeyringError extends Error {
+export class KeyringError extends HintedError {
   override readonly name = 'KeyringError';
-  constructor(message: string, readonly hint?: string) {
-    super(message);
-  }
 }
 
 /**
  * A bundle (or custody log) that does not verify: every failure was listed on stdout; this is the
  * one line on stderr. Exit 1, so `geo cases verify case.zip && …` goes on only for a bundle that verifies.
  */
-export class NotVerifiedError extends Error {
+export class NotVerifiedError extends HintedError {
   override readonly name = 'NotVerifiedError';
-  constructor(message: string, readonly hint: string) {
-    super(message);
+  declare readonly hint: string;
+  constructor(message: string, hint: string) {
+    super(message, hint);
   }
 }

@@ -2,7 +2,7 @@
  * Runs the real CLI entry (src/cli.ts main) in-process with injected streams, TTY flags, env and
  * clock: the GitHub CLI way of testing commands. For the built binary, see spawnGeo().
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,19 +86,21 @@ export function binEnv(env: Record<string, string | undefined> = {}): Record<str
   return { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), GEO_CACHE_DIR: CODE_CACHE_DIR, PATH: process.env.PATH, ...env };
 }
 
-/** Spawns the built binary (bin/geo.js -> dist/) as a user would. */
-export function spawnGeo(argv: string[], opts: { env?: Record<string, string | undefined>; stdin?: string | Buffer } = {}): Promise<CliRun> {
+/** What a spawned child printed and how it ended (exit code, or -1 when a signal ended it). */
+export function finished(child: ChildProcess): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [GEO_BIN, ...argv], {
-      env: binEnv(opts.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
     let out = '';
     let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout: out, stderr: err }));
-    child.stdin.end(opts.stdin ?? '');
   });
+}
+
+/** Spawns the built binary (bin/geo.js -> dist/) as a user would. */
+export function spawnGeo(argv: string[], opts: { env?: Record<string, string | undefined>; stdin?: string | Buffer } = {}): Promise<CliRun> {
+  const child = spawn(process.execPath, [GEO_BIN, ...argv], { env: binEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end(opts.stdin ?? '');
+  return finished(child);
 }

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
-import { GEO_BIN, binEnv, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
+import { GEO_BIN, binEnv, finished, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
 
 const IMG = new URL('../../fixtures/images/paris.jpg', import.meta.url).pathname;
 const probe = spawnSync('unshare', ['-rm', 'sh', '-c', `d=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs "$d" && umount "$d"`], { encoding: 'utf8' });
@@ -44,15 +44,7 @@ describe('a disk that fills up while the request is at the server', () => {
       `"${process.execPath}" "${GEO_BIN}" locate "${IMG}" --json`,
     ].join('\n');
     const env = binEnv({ GEO_API_KEY: 'orca_test_full', GEO_BASE_URL: s.url, GEO_DATA_DIR: data, GEO_STATE_DIR: tempConfigDir() });
-    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn('unshare', ['-rm', 'sh', '-c', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    const r = await finished(spawn('unshare', ['-rm', 'sh', '-c', script], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
     console.log(`[disk full] exit ${r.code}; stderr:\n${r.stderr}`);
     expect(s.charges()).toBe(1);
     // Shown: the body exactly as received.

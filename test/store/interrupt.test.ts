@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeImages } from '../batch/helpers.js';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
-import { GEO_BIN, binEnv, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
+import { type CliRun, GEO_BIN, binEnv, finished, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
 import { dbRows } from '../helpers/store.js';
 
 let server: ChargingServer | undefined;
@@ -29,25 +29,14 @@ const until = async (what: string, cond: () => boolean, ms = 20_000) => {
 };
 
 /** Runs geo and sends SIGINT once `inFlight` requests have reached the server and none has completed. */
-function interrupted(argv: string[], env: Record<string, string>, s: ChargingServer, inFlight: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [GEO_BIN, ...argv], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const poll = setInterval(() => {
-      if (s.inProgress() >= inFlight) {
-        clearInterval(poll);
-        child.kill('SIGINT');
-      }
-    }, 10);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(poll);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function interrupted(argv: string[], env: Record<string, string>, s: ChargingServer, inFlight: number): Promise<CliRun> {
+  const child = spawn(process.execPath, [GEO_BIN, ...argv], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const poll = setInterval(() => {
+    if (s.inProgress() < inFlight) return;
+    clearInterval(poll);
+    child.kill('SIGINT');
+  }, 10);
+  return finished(child).finally(() => clearInterval(poll));
 }
 
 describe('interrupted runs lose no paid answer', () => {
@@ -104,15 +93,7 @@ describe('interrupted runs lose no paid answer', () => {
     const dir = makeImages(20);
     const data = tempConfigDir();
     const env = { GEO_API_KEY: 'orca_test_head', GEO_BASE_URL: s.url, GEO_DATA_DIR: data, GEO_STATE_DIR: tempConfigDir() };
-    const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const sh = spawn('sh', ['-c', `"${process.execPath}" "${GEO_BIN}" locate "${dir}" --format ndjson --depth 2 --yes --concurrency 4 | head -1`], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      sh.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-      sh.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-      sh.on('error', reject);
-      sh.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    const out = await finished(spawn('sh', ['-c', `"${process.execPath}" "${GEO_BIN}" locate "${dir}" --format ndjson --depth 2 --yes --concurrency 4 | head -1`], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
     expect(out.code).toBe(0);
     expect(out.stdout.trim().split('\n')).toHaveLength(1);
     const charged = s.charges();

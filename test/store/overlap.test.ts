@@ -5,14 +5,13 @@
  * every process prints a result for each of its inputs, and the credits their summaries say they
  * spent add up to those 12 charges (issue 21: each charge counted once across overlapping runs). The built binary, one shared store.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { distinctJpeg, FIXTURES } from '../batch/helpers.js';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
-import { GEO_BIN, binEnv, tempConfigDir } from '../helpers/run-cli.js';
+import { type CliRun, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
 
 const N = 12;
 let server: ChargingServer | undefined;
@@ -29,34 +28,16 @@ function images(): string {
   return dir;
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function geo(argv: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [GEO_BIN, ...argv], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 /** The NDJSON records a run printed: input -> ok. */
-function results(r: Run): Map<string, boolean> {
+function results(r: CliRun): Map<string, boolean> {
   return new Map(r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { input: string; ok: boolean }).map((x) => [x.input, x.ok]));
 }
 
-async function overlapping(runs: number): Promise<{ server: ChargingServer; outs: Run[]; dir: string }> {
+async function overlapping(runs: number): Promise<{ server: ChargingServer; outs: CliRun[]; dir: string }> {
   server = await startChargingServer({ delayMs: 2000 });
   const dir = images();
   const env = { GEO_API_KEY: 'orca_test_overlap', GEO_BASE_URL: server.url, GEO_DATA_DIR: tempConfigDir(), GEO_STATE_DIR: tempConfigDir() };
-  const outs = await Promise.all(Array.from({ length: runs }, () => geo(['locate', dir, '--json'], env)));
+  const outs = await Promise.all(Array.from({ length: runs }, () => spawnGeo(['locate', dir, '--json'], { env })));
   return { server, outs, dir };
 }
 
@@ -84,9 +65,9 @@ describe('overlapping geo processes share one store: each request is paid once',
     const dir = images();
     const env = { GEO_API_KEY: 'orca_test_overlap', GEO_BASE_URL: server.url, GEO_DATA_DIR: tempConfigDir(), GEO_STATE_DIR: tempConfigDir() };
     const [folder, two, evaluated] = await Promise.all([
-      geo(['locate', dir, '--json'], env),
-      geo(['locate', join(dir, 'img00.jpg'), join(dir, 'img01.jpg'), '--format', 'ndjson'], env),
-      geo(['eval', dir, '--format', 'ndjson'], env),
+      spawnGeo(['locate', dir, '--json'], { env }),
+      spawnGeo(['locate', join(dir, 'img00.jpg'), join(dir, 'img01.jpg'), '--format', 'ndjson'], { env }),
+      spawnGeo(['eval', dir, '--format', 'ndjson'], { env }),
     ]);
     expect(folder.code, folder.stderr).toBe(0);
     expect(two.code, two.stderr).toBe(0);
