@@ -155,7 +155,7 @@ describe.runIf(zsh)('the zsh script in zsh -f (no compinit, no ~/.zshrc)', () =>
   });
 
   it('nouns and flags come with their descriptions; ls completes as list', async () => {
-    expect(await offers(['geo', 'ca'])).toContain('cases:investigation cases');
+    expect(await offers(['geo', 'ca'])).toContain('cases:investigation cases\\: on the service and on this machine');
     expect(await offers(['geo', 'locate', '--d'])).toContain('--depth:1 Surface (1 credit), 2 Standard (2), 3 Forensic (10)');
     expect(await offers(['geo', 'cases', 'ls', '--'])).toContain('--team:team id');
     expect(await offers(['geo', 'analyses', '--'])).toContain('--search:search neighborhood, city or filename');
@@ -172,7 +172,7 @@ describe.runIf(fish)('the fish script in fish --no-config', () => {
     const complete = (line: string) => spawnSync(fish!, ['--no-config', '-c', `source ${dir}/geo.fish; complete -C ${JSON.stringify(line)}`], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir } }).stdout.split('\n').filter(Boolean);
     expect(complete('geo ')).toContain('locate\tlocate images: files, folders, - (stdin), https URLs or a --from-file list');
     expect(complete('geo locate --dep')).toEqual(['--depth\t1 Surface (1 credit), 2 Standard (2), 3 Forensic (10)']);
-    expect(complete('geo keys ls --')).toContain('--json\tprint JSON (same as --format json)');
+    expect(complete('geo keys ls --')).toContain('--json\tprint JSON (same as --format json); --json f1,f2 only those fields');
     expect(complete('geo config ')).toContain('list\tall defaults');
   });
 });
