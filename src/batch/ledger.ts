@@ -52,7 +52,6 @@ export type Held =
   | { kind: 'none' };
 
 export class Ledger {
-  private readonly fps = new Map<string, string>();
   /** The request fields as fingerprint() and reuse compare them, computed once per batch. */
   private readonly request: string;
   constructor(readonly o: LedgerOptions) {
@@ -63,10 +62,12 @@ export class Ledger {
     return this.o.store;
   }
 
+  /**
+   * Made anew on each call (a hash of a few hundred bytes, microseconds) rather than kept: a batch
+   * of 100,000 jobs would hold 11 MB of them for its whole run (issue 21).
+   */
   fingerprint(job: LedgerJob): string {
-    let fp = this.fps.get(job.id);
-    if (fp === undefined) this.fps.set(job.id, (fp = this.fingerprintFor(job, this.o.account)));
-    return fp;
+    return this.fingerprintFor(job, this.o.account);
   }
 
   private fingerprintFor(job: LedgerJob, account: string | undefined): string {
@@ -74,22 +75,33 @@ export class Ledger {
     return fingerprint({ account, origin: this.o.origin, image, upload: { keepMetadata: this.o.keepMetadata, downscale: this.o.downscale }, request: this.request });
   }
 
-  /** held() for every job, the store read in a few queries for all of them (a plan of thousands). */
-  heldMany(jobs: readonly LedgerJob[]): Map<string, Held> {
-    const claims = this.o.store.currentClaims(jobs.map((j) => this.fingerprint(j)));
+  /**
+   * held() for every job, the store read in a few queries for all of them (a plan of thousands);
+   * each job's fingerprint is made once here. Only the jobs that hold something are in the map
+   * (missing means none): a new batch of 100,000 images is not a map of 100,000 nothings.
+   */
+  heldMany(jobs: readonly LedgerJob[]): Map<string, Exclude<Held, { kind: 'none' }>> {
+    const fps = jobs.map((j) => this.fingerprint(j));
+    const claims = this.o.store.currentClaims(fps);
     const shas = this.o.account !== undefined && !this.o.async ? jobs.flatMap((j) => (j.sha256 !== null ? [j.sha256] : [])) : [];
     const reuse = shas.length ? this.o.store.reusableMany(shas, this.reuseQuery()) : new Map<string, ReuseRef>();
-    return new Map(jobs.map((j) => [j.id, this.held(j, { claim: claims.get(this.fingerprint(j)) ?? null, reuse: (j.sha256 !== null && reuse.get(j.sha256)) || null })]));
+    const out = new Map<string, Exclude<Held, { kind: 'none' }>>();
+    jobs.forEach((j, i) => {
+      const h = this.held(j, { fp: fps[i]!, claim: claims.get(fps[i]!) ?? null, reuse: (j.sha256 !== null && reuse.get(j.sha256)) || null });
+      if (h.kind !== 'none') out.set(j.id, h);
+    });
+    return out;
   }
 
   private reuseQuery(): Omit<ReuseQuery, 'sha256'> {
     return { request: this.request, origin: this.o.origin, account: this.o.account!, ...(this.o.since !== undefined ? { since: new Date(this.o.since).toISOString() } : {}) };
   }
 
-  /** `known`: the claim and reusable answer already read (heldMany); null means "there is none". */
-  held(job: LedgerJob, known?: { claim: ClaimRow | null; reuse: ReuseRef | null }): Held {
+  /** `known`: the fingerprint, claim and reusable answer already read (heldMany); null means "there is none". */
+  held(job: LedgerJob, known?: { fp: string; claim: ClaimRow | null; reuse: ReuseRef | null }): Held {
     const s = this.o.store;
-    const cur = known ? (known.claim ?? undefined) : s.currentClaim(this.fingerprint(job));
+    const fp = known?.fp ?? this.fingerprint(job);
+    const cur = known ? (known.claim ?? undefined) : s.currentClaim(fp);
     if (cur?.state === 'open') return { kind: 'open', key: cur.key, elsewhere: s.heldElsewhere(cur) };
     if (job.sha256 !== null && this.o.account !== undefined && !this.o.async) {
       const r = known ? (known.reuse ?? undefined) : s.reusable({ sha256: job.sha256, ...this.reuseQuery() });
@@ -110,7 +122,7 @@ export class Ledger {
       // A journal of a geo from before account fingerprints (issue 11) was imported without one:
       // its key is adopted and resent, which the service replays free if it was this account's,
       // and runs as an ordinary request if it was not. Its answer is never re-emitted as ours.
-      const key = s.adoptLegacyClaim(this.fingerprintFor(job, undefined), this.fingerprint(job));
+      const key = s.adoptLegacyClaim(this.fingerprintFor(job, undefined), fp);
       if (key !== undefined) return { kind: 'open', key, elsewhere: false, legacy: true };
     }
     if (job.sha256 !== null) {

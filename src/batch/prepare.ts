@@ -54,7 +54,8 @@ export const LARGE_BATCH = 10_000;
 
 export interface Prepared {
   jobs: Job[];
-  order: Array<{ input: string; id: string }>;
+  /** Each input's job id, in input order (a duplicate names its job again): the order records come out in. */
+  order: string[];
   params: BatchParams;
   skipped: Array<{ path: string; reason: string }>;
   /** The batch's id in the store. */

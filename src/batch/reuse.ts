@@ -21,7 +21,8 @@ export function heldAnswers(jobs: readonly Job[], ledger: Ledger): HeldAnswers {
   const out: HeldAnswers = { answers: new Map(), open: new Map(), damaged: new Map(), legacy: 0 };
   const all = ledger.heldMany(jobs);
   for (const job of jobs) {
-    const h = all.get(job.id)!;
+    const h = all.get(job.id);
+    if (h === undefined) continue;
     if (h.kind === 'answer') out.answers.set(job.id, h);
     else if (h.kind === 'open') {
       out.open.set(job.id, { key: h.key, elsewhere: h.elsewhere });

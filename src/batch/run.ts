@@ -289,10 +289,10 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   }
   // Duplicates: the k-th input naming an image gets that image's k-th record.
   const seen = new Map<string, number>();
-  const records = !keep ? [] : [...skipped, ...prep.order.flatMap((o) => {
-    const k = seen.get(o.id) ?? 0;
-    seen.set(o.id, k + 1);
-    const r = byId.get(o.id)?.[k];
+  const records = !keep ? [] : [...skipped, ...prep.order.flatMap((id) => {
+    const k = seen.get(id) ?? 0;
+    seen.set(id, k + 1);
+    const r = byId.get(id)?.[k];
     return r ? [r] : [];
   })];
   return {

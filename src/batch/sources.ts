@@ -49,12 +49,12 @@ export interface FrameInput {
 }
 
 /** Jobs for frames, in their order; identical frames (same bytes) share one job, as duplicates do. */
-export function frameJobs(frames: readonly FrameInput[]): { jobs: Job[]; order: Array<{ input: string; id: string }>; skipped: never[] } {
+export function frameJobs(frames: readonly FrameInput[]): { jobs: Job[]; order: string[]; skipped: never[] } {
   const jobs = new Map<string, Job>();
-  const order: Array<{ input: string; id: string }> = [];
+  const order: string[] = [];
   for (const f of frames) {
     const image = imageFromBytes(f.input, f.bytes);
-    order.push({ input: f.input, id: image.sha256 });
+    order.push(image.sha256);
     const j = jobs.get(image.sha256);
     if (j) {
       j.inputs.push(f.input);
@@ -117,7 +117,7 @@ async function loadOne(e: InputEntry, opts: LoadOptions): Promise<{ id: string; 
 export async function loadJobs(
   entries: InputEntry[],
   opts: LoadOptions,
-): Promise<{ jobs: Job[]; order: Array<{ input: string; id: string }>; skipped: Array<{ path: string; reason: string }> }> {
+): Promise<{ jobs: Job[]; order: string[]; skipped: Array<{ path: string; reason: string }> }> {
   // Hash a few files at once (disk and hashing overlap), assembled in input order as they finish:
   // the entry and what a lane loaded are let go once they are a job, so 100,000 inputs are not
   // held twice (issue 21). The caller's `entries` are emptied as they go.
@@ -125,7 +125,7 @@ export async function loadJobs(
   // By entry index, so the skipped come out in input order however the lanes finish.
   const skippedAt: Array<{ path: string; reason: string } | undefined> = new Array(entries.length);
   const jobs = new Map<string, Job>();
-  const order: Array<{ input: string; id: string }> = [];
+  const order: string[] = [];
   let assembled = 0;
   const assemble = () => {
     for (; assembled < entries.length && loaded[assembled] !== undefined; assembled++) {
@@ -135,7 +135,7 @@ export async function loadJobs(
       // Started long ago (lanes take entries in order): the entry itself is not needed again.
       (entries as Array<InputEntry | undefined>)[assembled] = undefined;
       if (!one) continue;
-      order.push({ input, id: one.id });
+      order.push(one.id);
       const j = jobs.get(one.id);
       if (j) {
         j.inputs.push(input);
