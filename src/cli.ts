@@ -3,9 +3,9 @@
  * exit code (DESIGN.md "Exit codes"). Only this file and bin/ touch process.*.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 import { Command, Option } from 'commander';
 import { InputChangedError } from './api/body.js';
+import { frugalMemory } from './api/v8-tuning.js';
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from './api/errors.js';
 import type { GlobalOptions, Runtime } from './context.js';
 import type { ProcessProbe } from './store/index.js';
@@ -136,19 +136,6 @@ function processStart(pid: number): string {
   }
 }
 
-/**
- * V8's --optimize-for-size from now on: the heap grows by small steps instead of up to fourfold
- * (issue 21: 100,000 inputs in 190 MB instead of 390). Set while running, which Node documents as
- * undefined behaviour in general; this flag is only read by V8's heuristics (heap growth, young
- * generation size), and geo sets it once, before the batch's inputs are read. Node 20 and 24 both
- * honour it (bench/memory.mjs prints the figure).
- */
-let frugal = false;
-function frugalMemory(): void {
-  if (frugal) return;
-  frugal = true;
-  setFlagsFromString('--optimize-for-size');
-}
 
 /** This process for the store's claims: a claim whose holder's pid is gone (or reused) is free. */
 export function processProbe(): ProcessProbe {

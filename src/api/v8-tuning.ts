@@ -6,6 +6,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 let tuned = false;
+let frugal = false;
 let beforeTuning: (() => void) | undefined;
 
 /**
@@ -41,4 +42,18 @@ export function tuneV8(): void {
   setFlagsFromString('--liftoff-only');
   setFlagsFromString('--wasm-tiering-budget=2000000000');
   setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/**
+ * V8's --optimize-for-size from now on, for a batch of many inputs (Runtime.frugalMemory): the heap
+ * grows by small steps instead of up to fourfold (issue 21: 100,000 inputs --dry-run in 225 MB
+ * instead of 300 on Node 20). Set while running, which Node documents as undefined behaviour in
+ * general; this flag is only read by V8's heuristics (heap growth), and geo sets it once, before
+ * the batch's inputs are read. The code cache is saved first, as for tuneV8().
+ */
+export function frugalMemory(): void {
+  if (frugal) return;
+  frugal = true;
+  beforeTuning?.();
+  setFlagsFromString('--optimize-for-size');
 }

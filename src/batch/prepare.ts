@@ -47,8 +47,10 @@ export interface PrepareInput {
 
 /**
  * From this many inputs on, V8 is asked to keep its heap small (Runtime.frugalMemory): with its
- * default growth it let 100,000 inputs reach 390 MB for 60 MB of live objects (issue 21's budget is
- * 200 MB); the cost, more frequent collections, is about a tenth of the wall time of such a batch.
+ * default growth 100,000 inputs --dry-run peaked at 300 MB (Node 20) for about 60 MB of live
+ * objects; with it, 225 MB (Node 20) and 250 MB (Node 24), above issue 21's 200 MB. The rest is
+ * the young generation, whose size V8 fixes when the process starts: `NODE_OPTIONS=--max-semi-space-size=1`
+ * brings Node 20 to 160 MB (bench/memory.mjs, README "Speed and memory").
  */
 export const LARGE_BATCH = 10_000;
 
