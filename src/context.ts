@@ -53,7 +53,7 @@ export interface Runtime {
   execPath: string;
   /** The Node version running geo (process.versions.node), for geo doctor. */
   node?: string;
-  /** Keep the V8 heap small from now on (a batch of many inputs; batch/prepare.ts LARGE_BATCH). */
+  /** A batch of many inputs between two phases: keep the V8 heap small and collect it now (batch/prepare.ts LARGE_BATCH; api/v8-tuning.ts). */
   frugalMemory?: () => void;
 }
 

@@ -51,6 +51,9 @@ export type Held =
   | { kind: 'damaged'; files: string[] }
   | { kind: 'none' };
 
+/** Jobs looked up together: the store's IN lists take 500 at a time. */
+const HELD_CHUNK = 500;
+
 export class Ledger {
   /** The request fields as fingerprint() and reuse compare them, computed once per batch. */
   private readonly request: string;
@@ -76,20 +79,25 @@ export class Ledger {
   }
 
   /**
-   * held() for every job, the store read in a few queries for all of them (a plan of thousands);
-   * each job's fingerprint is made once here. Only the jobs that hold something are in the map
-   * (missing means none): a new batch of 100,000 images is not a map of 100,000 nothings.
+   * held() for every job, the store read in a few queries for each 500 of them (a plan of
+   * thousands); each job's fingerprint is made once here, 500 at a time. Only the jobs that hold
+   * something are in the map (missing means none): a new batch of 100,000 images is not a map of
+   * 100,000 nothings, nor an array of 100,000 fingerprints (issue 21).
    */
   heldMany(jobs: readonly LedgerJob[]): Map<string, Exclude<Held, { kind: 'none' }>> {
-    const fps = jobs.map((j) => this.fingerprint(j));
-    const claims = this.o.store.currentClaims(fps);
-    const shas = this.o.account !== undefined && !this.o.async ? jobs.flatMap((j) => (j.sha256 !== null ? [j.sha256] : [])) : [];
-    const reuse = shas.length ? this.o.store.reusableMany(shas, this.reuseQuery()) : new Map<string, ReuseRef>();
     const out = new Map<string, Exclude<Held, { kind: 'none' }>>();
-    jobs.forEach((j, i) => {
-      const h = this.held(j, { fp: fps[i]!, claim: claims.get(fps[i]!) ?? null, reuse: (j.sha256 !== null && reuse.get(j.sha256)) || null });
-      if (h.kind !== 'none') out.set(j.id, h);
-    });
+    const reusing = this.o.account !== undefined && !this.o.async;
+    for (let at = 0; at < jobs.length; at += HELD_CHUNK) {
+      const chunk = jobs.slice(at, at + HELD_CHUNK);
+      const fps = chunk.map((j) => this.fingerprint(j));
+      const claims = this.o.store.currentClaims(fps);
+      const shas = reusing ? chunk.flatMap((j) => (j.sha256 !== null ? [j.sha256] : [])) : [];
+      const reuse = shas.length ? this.o.store.reusableMany(shas, this.reuseQuery()) : new Map<string, ReuseRef>();
+      chunk.forEach((j, i) => {
+        const h = this.held(j, { fp: fps[i]!, claim: claims.get(fps[i]!) ?? null, reuse: (j.sha256 !== null && reuse.get(j.sha256)) || null });
+        if (h.kind !== 'none') out.set(j.id, h);
+      });
+    }
     return out;
   }
 

@@ -41,16 +41,14 @@ export interface PrepareInput {
   frames?: FrameInput[];
   /** --together: the inputs are one set (their jobs carry its id). */
   together?: boolean;
-  /** Called once the inputs number LARGE_BATCH or more, before they are read. */
+  /** Called when the inputs number LARGE_BATCH or more: once they are listed, and once they are loaded (Runtime.frugalMemory). */
   frugalMemory?: () => void;
 }
 
 /**
- * From this many inputs on, V8 is asked to keep its heap small (Runtime.frugalMemory): with its
- * default growth 100,000 inputs --dry-run peaked at 300 MB (Node 20) for about 60 MB of live
- * objects; with it, 225 MB (Node 20) and 250 MB (Node 24), above issue 21's 200 MB. The rest is
- * the young generation, whose size V8 fixes when the process starts: `NODE_OPTIONS=--max-semi-space-size=1`
- * brings Node 20 to 160 MB (bench/memory.mjs, README "Speed and memory").
+ * From this many inputs on, V8 is asked to keep its heap small and to collect it between phases
+ * (Runtime.frugalMemory, api/v8-tuning.ts): without that, 100,000 inputs --dry-run peaked at 300
+ * MB on Node 20 (issue 21's budget is 200 MB). The cost is a few collections of tens of milliseconds.
  */
 export const LARGE_BATCH = 10_000;
 
@@ -158,11 +156,13 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
 
   // A video's frames are made in memory (src/media); `args` names the videos, for the batch's head.
   const expanded = p.frames ? { entries: [], skipped: [] } : await expandInputs(args, { cwd, ...(fromFile !== undefined ? { fromFile } : {}) });
-  if (expanded.entries.length >= LARGE_BATCH) p.frugalMemory?.();
+  const large = expanded.entries.length >= LARGE_BATCH;
+  if (large) p.frugalMemory?.();
   // Files hashed before (same path, inode, size, mtime and ctime) are not read again.
   const hashes = p.store.fileHashCache(expanded.entries.flatMap((e) => (e.kind === 'path' ? [e.path] : [])));
   const loaded = p.frames ? frameJobs(p.frames) : await loadJobs(expanded.entries, { stdin: p.stdin, hashes, ...(p.downscale ? { downscale: true } : {}) });
   hashes.flush();
+  if (large) p.frugalMemory?.();
   if (p.together) markSet(loaded.jobs);
   const { jobs, order } = loaded;
   const skipped = [...expanded.skipped, ...loaded.skipped];

@@ -54,7 +54,7 @@ export interface BatchDeps {
   origin?: string;
   /** The store: claims, results, batch heads. */
   store: Store;
-  /** Asked to keep memory small once the inputs number LARGE_BATCH or more (Runtime.frugalMemory). */
+  /** Called between phases once the inputs number LARGE_BATCH or more (Runtime.frugalMemory). */
   frugalMemory?: () => void;
   /** geo's version, for the provenance records. */
   version: string;

@@ -13,7 +13,8 @@ import { UsageError } from '../errors.js';
 import { MAX_IMAGE_BYTES } from '../api/schemas.js';
 import { DIMENSIONS_HEAD_BYTES } from '../local/dimensions.js';
 import { readFileHead, sha256File } from '../local/files.js';
-import { type HashCache, type LocalImage, imageFromBytes, readImage, sniffKind } from '../local/image.js';
+import { type HashCache, type LocalImage, fileImage, imageFromBytes, readImage, sniffKind } from '../local/image.js';
+import type { ImageKind } from '../local/sniff.js';
 import { type SentImage, outgoingImage } from '../local/without-metadata.js';
 import type { RecordOrigin } from '../local/store-types.js';
 import { CONVERTIBLE_KINDS, checkDecodable, downscaleToFit, fitsLimit, heicError, toJpeg, tooLargeError } from './convert.js';
@@ -36,6 +37,51 @@ export interface Job {
   paths: Array<string | undefined>;
   /** A video's frame or a photo of a set (issue 23): carried to the 'finished' event and the provenance record. */
   origin?: RecordOrigin;
+}
+
+/**
+ * The common job, an image file named by one input, as one object: a batch holds every job through
+ * its plan, and the general shape is six objects and two arrays a job (issue 21: 100,000 inputs).
+ * Its arrays and source are made when read; a second input naming the same image makes it a plain
+ * Job (loadJobs), so nothing ever pushes onto the arrays made here.
+ */
+class FileJob implements Job {
+  origin?: RecordOrigin;
+  constructor(
+    readonly id: string,
+    readonly input: string,
+    readonly path: string,
+    private readonly size: number,
+    private readonly kind: ImageKind,
+  ) {}
+
+  get sha256(): string {
+    return this.id;
+  }
+
+  get inputs(): string[] {
+    return [this.input];
+  }
+
+  get paths(): Array<string | undefined> {
+    return [this.path];
+  }
+
+  get source(): UploadSource {
+    return { kind: 'image', image: fileImage(this.path, this.size, this.id, this.kind) };
+  }
+
+  /** This job with one more input naming its image. */
+  withInput(input: string, path: string | undefined): Job {
+    return { id: this.id, sha256: this.id, inputs: [this.input, input], source: this.source, paths: [this.path, path], ...(this.origin ? { origin: this.origin } : {}) };
+  }
+}
+
+/** A job for what loadOne read: one object for a file streamed from disk, the general shape otherwise. */
+function jobOf(input: string, one: Awaited<ReturnType<typeof loadOne>>): Job {
+  const s = one.source;
+  if (s.kind === 'image' && !s.image.bytes && one.path !== undefined && s.image.source === one.path) return new FileJob(one.id, input, one.path, s.image.size, s.image.kind);
+  return { id: one.id, sha256: one.sha256, inputs: [input], source: s, paths: [one.path] };
 }
 
 /**
@@ -137,10 +183,11 @@ export async function loadJobs(
       if (!one) continue;
       order.push(one.id);
       const j = jobs.get(one.id);
-      if (j) {
+      if (j instanceof FileJob) jobs.set(one.id, j.withInput(input, one.path));
+      else if (j) {
         j.inputs.push(input);
         j.paths.push(one.path);
-      } else jobs.set(one.id, { id: one.id, sha256: one.sha256, inputs: [input], source: one.source, paths: [one.path] });
+      } else jobs.set(one.id, jobOf(input, one));
     }
   };
   let next = 0;

@@ -21,6 +21,16 @@ export function readFileWhole(path: string, size: number): Promise<Buffer> {
 }
 
 /**
+ * The buffer for reading `size` bytes in chunks of `chunkBytes`: no larger than they need (a
+ * multiple of 3, as chunkBytes is, so base64 chunks never carry bytes over). A 2 KB photo read
+ * through a 48 KiB buffer left 46 KiB of it to the next garbage collection, and a dry run of
+ * 100,000 photos reached 30 MB of such buffers between collections (issue 21).
+ */
+function chunkBuffer(size: number, chunkBytes: number): Buffer {
+  return Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(3, Math.ceil(size / 3) * 3)));
+}
+
+/**
  * A file's bytes in order, read into ONE buffer that every chunk reuses: each yielded view is valid
  * only until the next is requested, so the consumer must copy or digest it first. A read stream
  * allocates a fresh buffer per chunk instead, and those stay in memory until a garbage collection:
@@ -29,7 +39,8 @@ export function readFileWhole(path: string, size: number): Promise<Buffer> {
 export async function* readChunks(path: string, chunkBytes: number): AsyncGenerator<Buffer> {
   const fh = await open(path, 'r');
   try {
-    const buf = Buffer.allocUnsafe(chunkBytes);
+    const buf = chunkBuffer((await fh.stat()).size, chunkBytes);
+    chunkBytes = buf.length;
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, chunkBytes, null);
       if (bytesRead === 0) return;
@@ -62,7 +73,8 @@ export interface Expected {
 export async function* readRanges(path: string, pieces: ReadonlyArray<{ from: number; to: number } | Buffer>, chunkBytes: number, expect?: Expected): AsyncGenerator<Buffer> {
   const fh = await open(path, 'r');
   try {
-    const buf = Buffer.allocUnsafe(chunkBytes);
+    // Every chunk but the last is chunkBytes long: a buffer no longer than all the pieces holds the one chunk there is.
+    const buf = chunkBuffer(pieces.reduce((n, p) => n + (Buffer.isBuffer(p) ? p.length : p.to - p.from), 0), chunkBytes);
     const hash = expect ? createHash('sha256') : undefined;
     let hashedTo = 0;
     /** Hashes the file from where the hash stands up to `pos` (bytes no piece sends). */
@@ -74,7 +86,7 @@ export async function* readRanges(path: string, pieces: ReadonlyArray<{ from: nu
         hashedTo += bytesRead;
       }
     };
-    const scratch = expect ? Buffer.allocUnsafe(Math.min(chunkBytes, 64 * 1024)) : buf;
+    const scratch = expect ? chunkBuffer(expect.size + 1, Math.min(chunkBytes, 64 * 1024)) : buf;
     let filled = 0;
     for (const p of pieces) {
       let at = Buffer.isBuffer(p) ? 0 : p.from;

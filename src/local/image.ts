@@ -135,7 +135,7 @@ class FileB64 implements ImageB64Source {
 }
 
 /** A file on disk as an image to send: streamed from disk when sent, never held whole. */
-function fileImage(source: string, size: number, sha256: string, kind: ImageKind): LocalImage {
+export function fileImage(source: string, size: number, sha256: string, kind: ImageKind): LocalImage {
   return { source, size, sha256, kind, mime: MIME[kind], b64: new FileB64(source, size) };
 }
 
