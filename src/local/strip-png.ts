@@ -1,7 +1,9 @@
 /**
  * The PNG planner of metadata removal (strip.ts), after the PNG specification (3rd edition).
  * Kept, byte for byte, are only the chunks that draw the image and give its colour (issue 21):
- * IHDR, PLTE, IDAT, IEND and tRNS, gAMA, cHRM, sRGB, iCCP, sBIT, pHYs. Everything else goes: the
+ * IHDR, PLTE, IDAT, IEND and tRNS, gAMA, cHRM, sRGB, iCCP, sBIT, pHYs, and the colour chunks of the
+ * 3rd edition (cICP, mDCV, cLLI: code points and HDR display levels, fixed-size numbers that say
+ * nothing of who or where; without them an HDR image is drawn with the wrong colours). Everything else goes: the
  * text and time chunks (tEXt, zTXt, iTXt, tIME), eXIf (its orientation carried over as a minimal
  * eXIf), a C2PA manifest (caBX, which can carry GPS), private chunks and any chunk geo does not
  * know, whatever its safe-to-copy bit says, and anything after IEND. An allow-list, because a
@@ -13,7 +15,7 @@ import { type ByteSource, Plan, type StripPlan, TRAILER } from './strip-plan.js'
 import { minimalTiff, readTiffIfd0 } from './tiff.js';
 
 /** The chunks that go out: the picture and its colour. */
-const KEEP = new Set(['IHDR', 'PLTE', 'IDAT', 'IEND', 'tRNS', 'gAMA', 'cHRM', 'sRGB', 'iCCP', 'sBIT', 'pHYs']);
+const KEEP = new Set(['IHDR', 'PLTE', 'IDAT', 'IEND', 'tRNS', 'gAMA', 'cHRM', 'sRGB', 'iCCP', 'sBIT', 'pHYs', 'cICP', 'mDCV', 'cLLI']);
 const NAMED: Record<string, string> = { tEXt: 'PNG text (tEXt)', zTXt: 'PNG text (zTXt)', iTXt: 'PNG text (iTXt)', tIME: 'PNG time (tIME)', caBX: 'C2PA manifest (caBX)' };
 
 /** What a removed chunk was, for people; its type is four bytes of the file, shown safely. */

@@ -211,7 +211,9 @@ describe('what the service receives', () => {
     const pixels = deflateSync(Buffer.from([0, 200, 30, 30, 0, 30, 200, 30, 0, 30, 30, 200].slice(0, 7)));
     // An EXIF block without an orientation (big-endian TIFF, one empty IFD): nothing to carry over.
     const exif = Buffer.from([0x4d, 0x4d, 0, 42, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0]);
-    const kept = [chunk('IHDR', ihdr), chunk('gAMA', Buffer.from([0, 0, 0xb1, 0x8f])), chunk('sRGB', Buffer.from([0])), chunk('pHYs', Buffer.from([0, 0, 0x0b, 0x13, 0, 0, 0x0b, 0x13, 1]))];
+    const kept = [chunk('IHDR', ihdr), chunk('gAMA', Buffer.from([0, 0, 0xb1, 0x8f])), chunk('sRGB', Buffer.from([0])), chunk('pHYs', Buffer.from([0, 0, 0x0b, 0x13, 0, 0, 0x0b, 0x13, 1])),
+      // PNG 3rd edition colour: BT.2100 PQ code points and content light levels.
+      chunk('cICP', Buffer.from([9, 16, 0, 1])), chunk('cLLI', Buffer.from([0, 0x0f, 0x42, 0x40, 0, 0x03, 0x0d, 0x40]))];
     const png = Buffer.concat([
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...kept,
       chunk('caBX', 'c2pa manifest: taken at 48.8584,2.2945 by J. Doe'), chunk('eXIf', exif), chunk('tEXt', 'Author\0J. Doe, 12 Rue Example'),
@@ -223,7 +225,7 @@ describe('what the service receives', () => {
     const { bytes } = await upload(file);
     const types: string[] = [];
     for (let pos = 8; pos + 12 <= bytes.length; pos += 12 + bytes.readUInt32BE(pos)) types.push(bytes.toString('latin1', pos + 4, pos + 8));
-    expect(types).toEqual(['IHDR', 'gAMA', 'sRGB', 'pHYs', 'IDAT', 'IEND']);
+    expect(types).toEqual(['IHDR', 'gAMA', 'sRGB', 'pHYs', 'cICP', 'cLLI', 'IDAT', 'IEND']);
     expect(idat(bytes).equals(pixels)).toBe(true);
     expect(bytes.equals(Buffer.concat([png.subarray(0, 8), ...kept, chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]))).toBe(true);
     for (const secret of ['J. Doe', '48.8584', 'serial', 'user id', 'Paris']) expect(bytes.includes(secret), secret).toBe(false);
