@@ -112,8 +112,9 @@ export class ApiClient {
     return { ...res, idempotencyKey: key };
   }
 
-  async credits(): Promise<ApiResponse<Credits>> {
-    return this.#call({ route: routes.credits });
+  /** `retryBudget`: retries this read may take (a `{ remaining: 0 }` budget: one attempt). */
+  async credits(opts: { retryBudget?: RetryBudget } = {}): Promise<ApiResponse<Credits>> {
+    return this.#call({ route: routes.credits, budget: opts.retryBudget });
   }
 
   async usage(): Promise<ApiResponse<Usage>> {

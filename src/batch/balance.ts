@@ -14,10 +14,14 @@ export interface Balance {
   answeredAt?: number;
 }
 
-/** 401 and 403 are thrown (every request would fail the same way); any other failure is a notice. */
-export async function readBalance(client: BatchClient, now: () => number, notice: (message: string) => void): Promise<Balance> {
+/**
+ * 401 and 403 are thrown (every request would fail the same way); any other failure is a notice.
+ * `once`: one attempt, no retries. A dry run only shows the balance beside the plan, so an
+ * unreachable service costs it one refused connection, not ~3 s of backoff before the plan.
+ */
+export async function readBalance(client: BatchClient, now: () => number, notice: (message: string) => void, once = false): Promise<Balance> {
   try {
-    const c = await client.credits();
+    const c = await client.credits(once ? { retryBudget: { remaining: 0 } } : {});
     // When it reached the server is unknown, somewhere before now: its answer's time is the safe
     // bound for the pacer's log (counting it earlier could free its place too soon).
     const answeredAt = now();

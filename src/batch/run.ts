@@ -153,7 +153,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   // The balance (balance.ts); one image that cannot need a confirmation skips the read.
   const mayConfirm = pending.length * DEPTH_COST[prep.params.depth] > (opts.confirmThreshold ?? DEFAULT_CONFIRM_THRESHOLD);
   const balance: Balance = pending.length > 1 || (pending.length === 1 && (opts.dryRun || mayConfirm))
-    ? await readBalance(deps.client, deps.now, (message) => emit({ type: 'notice', message }))
+    ? await readBalance(deps.client, deps.now, (message) => emit({ type: 'notice', message }), Boolean(opts.dryRun))
     : {};
   const { available } = balance;
   const plan = buildPlan({

@@ -97,6 +97,14 @@ describe('--dry-run and --max-credits', () => {
     expect(r.stdout).toContain('dry run: nothing was sent');
     expect(footprint(sb)).toEqual(before);
   });
+  it('--dry-run with the service unreachable reads the balance once, says so in a notice, and prints the plan', async () => {
+    const r = await run(['--debug', 'locate', PARIS, '--dry-run'], { env: { GEO_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/> GET \S+\/api\/v1\/credits attempt/g)).toHaveLength(1);
+    expect(r.stderr).not.toContain('retry GET');
+    expect(r.stderr).toMatch(/could not read the credit balance \(cannot connect to 127\.0\.0\.1:9/);
+    expect(r.stdout).toContain('dry run: nothing was sent');
+  });
   it('--dry-run --json is a JSON preview', async () => {
     const r = await run(['locate', 'https://example.org/street.jpg', '--dry-run', '--json']);
     expect(r.code).toBe(0);
