@@ -129,3 +129,40 @@ describe('pacer: starts from the server count (issue 12)', () => {
     expect(c.now()).toBeGreaterThanOrEqual(1000);
   });
 });
+
+describe('pacer: other clients on the key (issue 21)', () => {
+  it("a fixed window's reset bounds it: the burst of the window before is not taken for ours, and another client's two requests are seen", async () => {
+    // Virtual time that also lets real timers run, so a start that waits for an answer can be seen waiting.
+    let t = 0;
+    const c = { now: () => t, sleep: async (ms: number) => { t += ms; await new Promise((r) => setImmediate(r)); } };
+    const W = 3000;
+    let end = W;
+    // What the sandbox's fixed window says: r left, and its end rounded up to whole seconds from now.
+    const rl = (remaining: number) => ({ limit: 20, windowS: 3, remaining, resetAt: t + 1000 * Math.ceil((end - t) / 1000) });
+    const p = new Pacer(c, { limit: 20, windowS: 3, remaining: 19, resetAt: W }, 0);
+    // Window A: 15 starts at 0-14 ms, answered 520 ms later with 20 ms of spread (the margin).
+    const a: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      t = i;
+      a.push(await p.acquire());
+    }
+    t = 520;
+    a.forEach((s, i) => p.observe(s, rl(18 - i), { status: 200, rttMs: 500 + (i % 5) * 5 }));
+    expect(p.others).toBe(0);
+    // Window B opens at 3010 with another client's request; it makes a second before geo starts at
+    // 3030, a margin after its first burst left its log (so the end of that burst is 3 s + 16 ms back).
+    end = 3010 + W;
+    t = 3030;
+    const b: number[] = [];
+    for (;;) {
+      const s = await Promise.race([p.acquire(), new Promise<number>((r) => setTimeout(() => r(-1), 50))]);
+      if (s < 0 || t !== 3030) break;
+      b.push(s);
+    }
+    expect(b.length).toBeGreaterThan(1);
+    t = 3550;
+    // The server counted the other client's 2, then ours: 17, 16, ... left.
+    b.forEach((s, i) => p.observe(s, rl(17 - i), { status: 200, rttMs: 520 }));
+    expect(p.others).toBe(2);
+  });
+});
