@@ -7,6 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -57,6 +59,32 @@ describe('geo locate --case', () => {
     const again = await run(['locate', PARIS, '--case', id]);
     expect(again.code).toBe(0);
     expect(custodyLines(data, id)).toHaveLength(5);
+  });
+
+  it('an image URL: request sent with the URL in its fields, answer received, result linked; no input file to hash', async () => {
+    const { data, run, id } = await withCase();
+    // The service fetches the URL itself (the sandbox too): a loopback server it can reach, as
+    // validators.ts allows plain http only there. An https URL takes the same path through geo.
+    const photo = readFileSync(PARIS);
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/street.jpg`;
+    try {
+      const r = await run(['locate', url, '--case', id]);
+      expect(r.code).toBe(0);
+    } finally {
+      server.close();
+    }
+    const log = custodyOf(data, id);
+    expect(events(log)).toEqual(['case_created', 'request_sent', 'answer_received', 'result_linked']);
+    const [stored] = dbRows<{ raw: ArrayBuffer | Buffer; record: string }>(data, 'SELECT raw, record FROM results');
+    const rec = JSON.parse(stored!.record);
+    const raw = Buffer.from(stored!.raw as ArrayBuffer);
+    // No sha256 or size of what was sent: geo sent the URL, not the bytes (custody.ts).
+    expect(log[1]!.data.request).toEqual({ input_sha256: rec.input.sha256, fields: { image_url: url, depth: 1 }, service: sb.url, idempotency_key: rec.idempotency_key });
+    expect(log[2]!.data.answer).toMatchObject({ sha256: sha(raw), size: raw.length, status: 200, service: sb.url });
+    expect(log[3]!.data.result).toMatchObject({ input_sha256: rec.input.sha256, answer_sha256: sha(raw) });
+    expect(verifyChain(custodyLines(data, id), { caseId: id }).ok).toBe(true);
   });
 
   it('several photos with --format geojson and --report: every result linked, the export and the report logged with their sha256', async () => {
