@@ -17,6 +17,7 @@ import type { CaseRow, Store, StoredResult } from '../store/index.js';
 import type { BatchEvent } from './types.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
+type Started = Extract<BatchEvent, { type: 'started' }>;
 
 /** The custody log of the store's cases, appended by this user, host and geo. */
 export function caseLog(store: Store, version: string, now: () => number, storage: CustodyStorage = store.cases()): CustodyLog {
@@ -84,6 +85,8 @@ export class CaseCustody {
   linked = 0;
   private chain: Promise<void> = Promise.resolve();
   private readonly hashed = new Set<string>();
+  /** Requests this run sent, by input, until they finish. */
+  private readonly started = new Map<string, Started>();
   private said = false;
   private readonly log: CustodyLog;
 
@@ -95,10 +98,12 @@ export class CaseCustody {
     this.log = caseLog(store, o.version, o.now);
   }
 
-  /** The batch's onEvent: answered jobs are logged in the order they finish. */
+  /** The batch's onEvent: answered jobs are logged in the order they finish, and requests that failed. */
   onEvent = (e: BatchEvent): void => {
-    if (e.type !== 'finished' || !e.stored) return;
-    this.queue(`the answer for ${e.record.input}`, () => this.record(e));
+    if (e.type === 'started') this.started.set(e.input, e);
+    if (e.type !== 'finished') return;
+    if (e.stored) this.queue(`the answer for ${e.record.input}`, () => this.record(e));
+    else if (!e.record.ok && this.started.has(e.record.input)) this.queue(`the failed request for ${e.record.input}`, () => this.failed(e));
   };
 
   /** An export or report written for the case (its bytes as written; path "-" for stdout). */
@@ -165,6 +170,31 @@ export class CaseCustody {
     }
     await linkStored(this.store, this.o, id, s, !sentNow);
     this.linked++;
+  }
+
+  /**
+   * A request this run sent that ended without an answer to keep: the file it was read from
+   * (input_hashed, once), then request_failed. Nothing was stored, so nothing is linked.
+   */
+  private async failed(e: Finished): Promise<void> {
+    const s = this.started.get(e.record.input)!;
+    this.started.delete(e.record.input);
+    const size = e.path && s.sha256 ? await stat(resolve(this.o.cwd, e.path)).then((st) => st.size, () => undefined) : undefined;
+    if (e.path && s.sha256 && size !== undefined && !this.hashed.has(`${e.path}\0${s.sha256}`)) {
+      this.hashed.add(`${e.path}\0${s.sha256}`);
+      await this.log.append(this.kase.id, { event: 'input_hashed', data: { input: { path: e.path, sha256: s.sha256, size } } });
+    }
+    const err = e.record.error;
+    const requestId = (e.cause as { requestId?: unknown } | undefined)?.requestId;
+    await this.log.append(this.kase.id, {
+      event: 'request_failed',
+      data: {
+        failure: {
+          input: e.record.input, input_sha256: s.sha256, service: s.service, idempotency_key: s.idempotencyKey, status: err?.status ?? null,
+          code: err?.code ?? 'error', message: err?.message ?? '', ...(typeof requestId === 'string' ? { request_id: requestId } : {}),
+        },
+      },
+    });
   }
 
   /** The original file as read: a video's file for its frames, the image file, or stdin's bytes; none for a URL. */

@@ -93,7 +93,8 @@ export interface BatchStop {
 export type BatchEvent =
   | { type: 'plan'; plan: import('./plan.js').BatchPlan }
   | { type: 'notice'; message: string }
-  | { type: 'started'; input: string; sha256: string | null; idempotencyKey: string }
+  /** A request about to go out (its turn taken); `service`: the origin it goes to. */
+  | { type: 'started'; input: string; sha256: string | null; idempotencyKey: string; service: string }
   | {
       type: 'finished'; record: BatchRecord; fromJournal: boolean; replayed: boolean;
       /** Absolute path of a local input (reports and provenance re-read or name it). */

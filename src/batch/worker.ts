@@ -125,7 +125,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     // with its key, released when the store closes, so a rerun sends it with this key.
     if (turn === undefined) return { kind: 'done' };
     if (typeof turn === 'object') return { kind: 'stop', stop: { reason: 'cancelled', error: turn.cancelled } };
-    w.emit({ type: 'started', input: job.inputs[0]!, sha256: job.sha256, idempotencyKey: key });
+    w.emit({ type: 'started', input: job.inputs[0]!, sha256: job.sha256, idempotencyKey: key, service: w.client.baseUrl });
     sent = true;
     w.inFlight?.(1);
     const res = await w.client.geolocate(req, {

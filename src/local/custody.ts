@@ -31,6 +31,13 @@ export interface CustodyEvents {
    */
   request_sent: { request: { input_sha256: string; sha256?: string; size?: number; fields: Record<string, unknown>; service: string; idempotency_key: string } };
   /**
+   * A request that went out and ended without an answer to keep (an error status after its
+   * retries, a dropped connection, a timeout): the input as given (null sha256 for a URL), the
+   * service, the Idempotency-Key a rerun sends again, the last status (null: none came) and the
+   * error. The image left this machine even so; a rerun that is answered adds request_sent.
+   */
+  request_failed: { failure: { input: string; input_sha256: string | null; service: string; idempotency_key: string; status: number | null; code: string; message: string; request_id?: string } };
+  /**
    * The answer: sha256 and size of the raw body as received, the service origin, the analysis id.
    * `stored_at`: the answer was received earlier and taken from the store (a result already paid for,
    * linked with `geo cases link` or reused by a run with --case); absent when it arrived just now.
@@ -45,7 +52,7 @@ export interface CustodyEvents {
 }
 
 export type CustodyEventName = keyof CustodyEvents;
-export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'answer_received', 'result_linked', 'file_written', 'bundle_made'];
+export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'request_failed', 'answer_received', 'result_linked', 'file_written', 'bundle_made'];
 
 /** One event to append, typed by its name. */
 export type CustodyEvent = { [K in CustodyEventName]: { event: K; data: CustodyEvents[K] } }[CustodyEventName];

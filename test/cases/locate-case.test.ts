@@ -87,6 +87,42 @@ describe('geo locate --case', () => {
     expect(verifyChain(custodyLines(data, id), { caseId: id }).ok).toBe(true);
   });
 
+  it('a request that fails (422 from an independent server): the file hashed, request_failed with the key, status, code and request id; nothing linked', async () => {
+    const { data, run, id } = await withCase();
+    const seen: string[] = [];
+    const body = JSON.stringify({
+      success: false, error: 'Invalid image', code: 'invalid_image_b64', message: 'The image could not be decoded.', docs: 'https://example.org/docs/errors',
+      type: 'https://example.org/problems/invalid_image_b64', title: 'Invalid image', status: 422, detail: 'The image could not be decoded.',
+    });
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers['idempotency-key'] ?? ''}`);
+      req.resume();
+      req.on('end', () => res.writeHead(422, { 'content-type': 'application/json', 'x-request-id': 'req_failed_1' }).end(body));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const service = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    let r;
+    try {
+      r = await run(['locate', PARIS, '--case', id], { env: { GEO_BASE_URL: service } });
+    } finally {
+      server.close();
+    }
+    expect(r.code).not.toBe(0);
+    const posts = seen.filter((l) => l.startsWith('POST /api/v1/geolocate'));
+    expect(posts).toHaveLength(1);
+    const key = posts[0]!.split(' ')[2]!;
+    const log = custodyOf(data, id);
+    expect(events(log)).toEqual(['case_created', 'input_hashed', 'request_failed']);
+    expect(log[1]!.data).toEqual({ input: { path: PARIS, sha256: sha(readFileSync(PARIS)), size: statSync(PARIS).size } });
+    expect(log[2]!.data.failure).toEqual({
+      input: PARIS, input_sha256: sha(readFileSync(PARIS)), service, idempotency_key: key, status: 422, code: 'invalid_image_b64',
+      message: expect.stringContaining('could not be decoded'), request_id: 'req_failed_1',
+    });
+    expect(linkedCount(data, id)).toBe(0);
+    expect(verifyChain(custodyLines(data, id), { caseId: id }).ok).toBe(true);
+    expect((await run(['cases', 'verify', id])).code).toBe(0);
+  });
+
   it('several photos with --format geojson and --report: every result linked, the export and the report logged with their sha256', async () => {
     const { data, run, id } = await withCase();
     const report = join(tmp(), 'case.html');
