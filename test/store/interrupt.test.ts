@@ -12,7 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeImages } from '../batch/helpers.js';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
 import { type CliRun, GEO_BIN, binEnv, finished, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
+import { caseId, custodyLines, custodyOf, events } from '../cases/helpers.js';
 import { dbRows } from '../helpers/store.js';
+import { verifyChain } from '../../src/local/custody-verify.js';
 
 let server: ChargingServer | undefined;
 afterEach(async () => {
@@ -85,6 +87,22 @@ describe('interrupted runs lose no paid answer', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, result: { depth: 3 } });
     expect([...s.requests.values()]).toEqual([2]);
     expect(s.charges()).toBe(1);
+  }, 60_000);
+
+  it('--case interrupted with the request in flight: the custody log says the image went out (input_hashed, request_failed with its key) and the chain verifies', async () => {
+    server = await startChargingServer({ delayMs: 1500 });
+    const s = server;
+    const dir = makeImages(1);
+    const data = tempConfigDir();
+    const env = { GEO_API_KEY: 'orca_test_int', GEO_BASE_URL: s.url, GEO_DATA_DIR: data, GEO_STATE_DIR: tempConfigDir() };
+    expect((await spawnGeo(['cases', 'create', '--name', 'Night shift', '--local'], { env })).code).toBe(0);
+    const id = caseId(data, 'Night shift');
+    const r = await interrupted(['locate', join(dir, '000.jpg'), '--case', id, '--json'], env, s, 1);
+    expect(r.code).toBe(130);
+    const log = custodyOf(data, id);
+    expect(events(log)).toEqual(['case_created', 'input_hashed', 'request_failed']);
+    expect(log[2]!.data.failure).toMatchObject({ input: join(dir, '000.jpg'), service: s.url, idempotency_key: [...s.requests.keys()][0], status: null });
+    expect(verifyChain(custodyLines(data, id), { caseId: id }).ok).toBe(true);
   }, 60_000);
 
   it('| head -1 on a 20-image batch: nothing new is sent after the reader leaves; every charged answer is in the store, and stderr says so', async () => {
