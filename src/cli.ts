@@ -136,7 +136,6 @@ function processStart(pid: number): string {
   }
 }
 
-
 /** This process for the store's claims: a claim whose holder's pid is gone (or reused) is free. */
 export function processProbe(): ProcessProbe {
   let start: string | undefined;

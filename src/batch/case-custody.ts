@@ -102,8 +102,10 @@ export class CaseCustody {
   onEvent = (e: BatchEvent): void => {
     if (e.type === 'started') this.started.set(e.input, e);
     if (e.type !== 'finished') return;
+    const sent = this.started.get(e.record.input);
+    this.started.delete(e.record.input);
     if (e.stored) this.queue(`the answer for ${e.record.input}`, () => this.record(e));
-    else if (!e.record.ok && this.started.has(e.record.input)) this.queue(`the failed request for ${e.record.input}`, () => this.failed(e));
+    else if (!e.record.ok && sent) this.queue(`the failed request for ${e.record.input}`, () => this.failed(e, sent));
   };
 
   /** An export or report written for the case (its bytes as written; path "-" for stdout). */
@@ -149,11 +151,7 @@ export class CaseCustody {
     const usable = e.record.ok && isResultBody(e.record.result);
     // Already in the case (a rerun): nothing new happened to it.
     if (usable && this.store.cases().isLinked(id, s.id)) return;
-    const input = await this.inputOf(e, s);
-    if (input && !this.hashed.has(`${input.path}\0${input.sha256}`)) {
-      this.hashed.add(`${input.path}\0${input.sha256}`);
-      await this.log.append(id, { event: 'input_hashed', data: { input } });
-    }
+    await this.logInput(e, s.record.input.sha256);
     const rec = s.record;
     const sentNow = Boolean(e.sentNow);
     if (sentNow) {
@@ -176,14 +174,8 @@ export class CaseCustody {
    * A request this run sent that ended without an answer to keep: the file it was read from
    * (input_hashed, once), then request_failed. Nothing was stored, so nothing is linked.
    */
-  private async failed(e: Finished): Promise<void> {
-    const s = this.started.get(e.record.input)!;
-    this.started.delete(e.record.input);
-    const size = e.path && s.sha256 ? await stat(resolve(this.o.cwd, e.path)).then((st) => st.size, () => undefined) : undefined;
-    if (e.path && s.sha256 && size !== undefined && !this.hashed.has(`${e.path}\0${s.sha256}`)) {
-      this.hashed.add(`${e.path}\0${s.sha256}`);
-      await this.log.append(this.kase.id, { event: 'input_hashed', data: { input: { path: e.path, sha256: s.sha256, size } } });
-    }
+  private async failed(e: Finished, s: Started): Promise<void> {
+    if (s.sha256 !== null) await this.logInput(e, s.sha256);
     const err = e.record.error;
     const requestId = (e.cause as { requestId?: unknown } | undefined)?.requestId;
     await this.log.append(this.kase.id, {
@@ -197,8 +189,16 @@ export class CaseCustody {
     });
   }
 
-  /** The original file as read: a video's file for its frames, the image file, or stdin's bytes; none for a URL. */
-  private async inputOf(e: Finished, s: StoredResult): Promise<{ path: string; sha256: string; size: number } | undefined> {
+  /** input_hashed for the original an answer or failure came from, once per file and sha256 in a run. */
+  private async logInput(e: Finished, sha256: string): Promise<void> {
+    const input = await this.inputOf(e, sha256);
+    if (!input || this.hashed.has(`${input.path}\0${input.sha256}`)) return;
+    this.hashed.add(`${input.path}\0${input.sha256}`);
+    await this.log.append(this.kase.id, { event: 'input_hashed', data: { input } });
+  }
+
+  /** The original file as read (`sha256`: the image's): a video's file for its frames, the image file, or stdin's bytes; none for a URL. */
+  private async inputOf(e: Finished, sha256: string): Promise<{ path: string; sha256: string; size: number } | undefined> {
     const video = e.origin && 'video' in e.origin ? e.origin.video : undefined;
     const sizeOf = (p: string) => stat(resolve(this.o.cwd, p)).then((st) => st.size, () => undefined);
     if (video) {
@@ -207,9 +207,9 @@ export class CaseCustody {
     }
     if (e.path) {
       const size = await sizeOf(e.path);
-      return size === undefined ? undefined : { path: e.path, sha256: s.record.input.sha256, size };
+      return size === undefined ? undefined : { path: e.path, sha256, size };
     }
     const stdin = e.record.input === '-' ? this.o.stdinSize?.() : undefined;
-    return stdin === undefined ? undefined : { path: '-', sha256: s.record.input.sha256, size: stdin };
+    return stdin === undefined ? undefined : { path: '-', sha256, size: stdin };
   }
 }
