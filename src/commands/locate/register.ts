@@ -110,9 +110,11 @@ frames. One video per command; --idempotency-key, --async and --min-confidence d
 Cases (issue 24): --case C links every answered result to the local case C (geo cases create)
 and appends to its custody log what happened: the input hashed (sha256, size, path), the request
 sent (the sha256 of the bytes after metadata removal, the fields), the answer received (the sha256
-of the raw body, the service, the analysis id), the result linked; and the sha256 of what
---report or an export --format writes. The case is found before anything is sent (an unknown
-one is exit 2, nothing charged); the answers are stored before anything is appended.
+of the raw body, the service, the analysis id), the result linked; for a request that went out
+and failed (an error after retries, a dropped connection, Ctrl-C in flight), the input hashed and
+the request failed (its key, status and error); and the sha256 of what --report or an export
+--format writes. The case is found before anything is sent (an unknown one is exit 2, nothing
+charged); the answers are stored before anything is appended.
 
 Formats: --format table|json|ndjson, or geojson|kml|kmz|csv|html for files others open (kmz is
 binary: redirect it; on a terminal it is refused before anything is sent).
