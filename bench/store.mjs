@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { GEO_BIN, ROOT, benchEnv, load, measure, median, needBuild, printRows, row } from './lib.mjs';
 import { accountFingerprint } from '../src/api/secret.ts';
 import { processProbe } from '../src/cli.ts';
-import { buildRecord } from '../src/local/store.ts';
+import { buildRecord } from '../src/evidence/records.ts';
 import { Store } from '../src/store/index.ts';
 
 const { values } = parseArgs({

@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { configDir, dataDir, stateDir } from './config/paths.js';
 import type { Vault } from './config/key-storage.js';
 import { type Resolved, resolveCredentials } from './config/resolve.js';
-import { ConfigStore } from './config/store.js';
+import { ConfigStore } from './config/profiles.js';
 import { MissingKeyError } from './errors.js';
 import { type Env, type IO, canAnimate, canPrompt, isAccessible } from './output/io.js';
-import { type Prompter, createPrompter } from './output/prompt.js';
+import { createPrompter } from './output/prompt.js';
+import type { Prompter } from './output/prompter.js';
 import { redact, sanitizeInline } from './output/sanitize.js';
 import { type ProcessProbe, Store } from './store/index.js';
 

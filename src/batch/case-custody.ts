@@ -9,9 +9,9 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { StoreError } from '../errors.js';
-import { type CustodyEvent, sha256Hex } from '../local/custody.js';
-import { CustodyLog, type CustodyStorage, currentActor } from '../local/custody-log.js';
-import { isResultBody } from '../local/store-types.js';
+import { type CustodyEvent, sha256Hex } from '../evidence/custody.js';
+import { CustodyLog, type CustodyStorage, currentActor } from '../evidence/custody-log.js';
+import { isResultBody } from '../evidence/record-types.js';
 import { findCase } from '../store/find.js';
 import type { CaseRow, Store, StoredResult } from '../store/index.js';
 import type { BatchEvent } from './types.js';

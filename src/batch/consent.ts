@@ -7,7 +7,7 @@
  */
 import { DeclinedError, UsageError } from '../errors.js';
 import { type IO, noPromptReason } from '../output/io.js';
-import type { BatchPlan } from './plan.js';
+import type { BatchPlan } from './types.js';
 
 export interface ConsentInput {
   /** --yes. */

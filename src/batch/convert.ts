@@ -6,9 +6,9 @@
  */
 import { LIMITS } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
-import { MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../local/dimensions.js';
-import type { ImageKind } from '../local/sniff.js';
-import { optionalSharp } from '../local/sharp.js';
+import { MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../image/dimensions.js';
+import type { ImageKind } from '../image/sniff.js';
+import { optionalSharp } from '../image/sharp.js';
 
 /** The slice of sharp's API used here (sharp is optional, so its types may not be installed). */
 interface SharpPipeline {

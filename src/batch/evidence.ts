@@ -6,10 +6,10 @@
  */
 import type { ExifHook } from './records.js';
 import type { BatchEvent, BatchRecord } from './types.js';
-import { type Corroboration, corroborateImage } from '../local/corroborate.js';
-import { readForExif } from '../local/files.js';
-import { type ProvenanceRecord, isResultBody } from '../local/store.js';
-import { vouchedImage } from '../local/vouched-image.js';
+import { type Corroboration, corroborateImage } from '../evidence/corroborate.js';
+import { readForExif } from '../files/read.js';
+import { type ProvenanceRecord, isResultBody } from '../evidence/records.js';
+import { vouchedImage } from '../image/vouched-image.js';
 import { type ReportSource, buildHtmlReport, renderKMZ } from '../output/export/index.js';
 
 export { bodyOf } from './provenance.js';
@@ -64,7 +64,7 @@ export class Evidence {
     return records.flatMap((r) => this.provenance.get(r) ?? []);
   }
 
-  /** Only the image the record vouches for (its sha256): local/vouched-image.ts. */
+  /** Only the image the record vouches for (its sha256): image/vouched-image.ts. */
   private async imageOf(rec: ProvenanceRecord): Promise<ReportSource> {
     return { record: rec, ...(await vouchedImage(rec.input, this.stdinBytes ? { stdinBytes: this.stdinBytes } : {})) };
   }

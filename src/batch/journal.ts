@@ -1,18 +1,18 @@
 /**
- * `--journal FILE`: the batch written out as NDJSON (format: src/local/journal-format.ts) as it
+ * `--journal FILE`: the batch written out as NDJSON (format: src/batch/journal-format.ts) as it
  * runs, each line fsync'd. Since the SQLite store (issue 19) the claims and results in the store
  * are what a rerun trusts; the file is an export of the batch that `--resume FILE` can run again,
  * on this machine or another (its keys and answers are imported into the store first).
  *
- * geo never writes a journal through a symbolic link, into a FIFO or over a folder (safe-files.ts).
+ * geo never writes a journal through a symbolic link, into a FIFO or over a folder (files/safe.ts).
  */
 import { constants } from 'node:fs';
 import { type FileHandle, mkdir, open, readFile, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { checkWritableFile } from '../local/safe-files.js';
-import { type JournalLine, type JournalState, parseJournal } from '../local/journal-format.js';
+import { checkWritableFile } from '../files/safe.js';
+import { type JournalLine, type JournalState, parseJournal } from './journal-format.js';
 
-export * from '../local/journal-format.js';
+export * from './journal-format.js';
 
 export class Journal {
   private queue: Array<{ text: string; resolve: () => void; reject: (e: unknown) => void }> = [];
@@ -22,7 +22,7 @@ export class Journal {
 
   /**
    * Opens (creating missing folders 0700) and reads what an earlier run left. The file is opened
-   * with O_NOFOLLOW: a link planted in its place is refused, never followed (safe-files.ts).
+   * with O_NOFOLLOW: a link planted in its place is refused, never followed (files/safe.ts).
    */
   static async open(path: string, opts: { fresh?: boolean } = {}): Promise<{ journal: Journal; state: JournalState; existed: boolean }> {
     checkWritableFile(path, 'the journal');

@@ -16,8 +16,7 @@ import { canonicalRequest } from '../store/canonical.js';
 import { type Acquired, type ClaimRow, type ReuseQuery, type ReuseRef, type Store, type StoredResult, fingerprint, parseError } from '../store/index.js';
 import { classifyAnswer } from './outcome.js';
 import type { Job } from './sources.js';
-import type { BatchError, ReusedFrom } from './types.js';
-import type { JobOutcome } from './worker.js';
+import type { BatchError, JobOutcome, ReusedFrom } from './types.js';
 
 export interface LedgerOptions {
   store: Store;

@@ -11,7 +11,7 @@ import { InputChangedError } from '../api/body.js';
 import { ApiError, ContractError, NetworkError, RequestValidationError, RetryLaterError, TimeoutError } from '../api/errors.js';
 import { classify } from '../api/retry.js';
 import { CancelledError, UsageError } from '../errors.js';
-import { asResultBody } from '../local/store-types.js';
+import { asResultBody } from '../evidence/record-types.js';
 import type { BatchError, BatchStop } from './types.js';
 
 export function toBatchError(err: unknown): BatchError {

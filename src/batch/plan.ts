@@ -8,9 +8,9 @@ import { routes } from '../api/routes.js';
 import { DEPTH_COST } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { b64Length, fitsLimit } from './convert.js';
-import { type SentImage, outgoingImage } from '../local/without-metadata.js';
+import { type SentImage, outgoingImage } from '../image/without-metadata.js';
 import { type Job, type UploadOptions, needsSharp } from './sources.js';
-import type { BatchParams } from './types.js';
+import type { BatchParams, BatchPlan } from './types.js';
 
 export const DEFAULT_CONFIRM_THRESHOLD = 20;
 
@@ -23,40 +23,6 @@ export interface RequestPreview {
   body: Record<string, unknown>;
   /** What of the image would go out: its sha256 and the metadata removed (local images only). */
   image?: SentImage;
-}
-
-export interface BatchPlan {
-  /** Every input, the skipped ones included. */
-  inputs: number;
-  /** Inputs found in a folder but unusable (HEIC, empty, not an image…): recorded, never sent. */
-  skipped: Array<{ input: string; reason: string }>;
-  unique: number;
-  /** Unique images an earlier run of this batch answered: re-emitted, not sent. */
-  fromJournal: number;
-  /** Unique images a stored result of an earlier command answers (ledger.ts): not sent, not charged. */
-  fromResults: number;
-  /** Of those to send: requests another geo process is sending now (waited for, not sent twice). */
-  inFlightElsewhere: number;
-  /** Of those to send: images whose only stored record was damaged (paying again needs consent). */
-  damaged: number;
-  toSend: number;
-  depth: number;
-  costPerImage: number;
-  /** The most this run can spend (failures are not charged, replays are free). */
-  credits: number;
-  /** GET /credits total_available; undefined when it could not be read. */
-  available?: number;
-  insufficient: boolean;
-  confirmThreshold: number;
-  /** Above the threshold, or above the balance: the command asks on a TTY unless --yes. */
-  needsConfirm: boolean;
-  /** Jobs that need sharp (conversion or --downscale). */
-  conversions: number;
-  journal?: string;
-  /** The batch's id in the store (`geo locate --resume ID`). */
-  batch?: string;
-  /** The request fields every image is sent with (provenance records keep them). */
-  request: Record<string, unknown>;
 }
 
 export interface PlanInput {

@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { RequestValidationError } from '../api/errors.js';
 import { type Depth, checkGeolocateRequest } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
-import { checkReadableInput, checkWritableFile } from '../local/safe-files.js';
+import { checkReadableInput, checkWritableFile } from '../files/safe.js';
 import type { Store } from '../store/index.js';
 import { journalForAccount } from './account.js';
 import { expandInputs } from './inputs.js';

@@ -4,8 +4,8 @@
  * of the bytes that went out), what came back (status, body, raw text, headers), when, from which
  * service, for which account, with which geo. Never the key, never the image bytes.
  */
-import { buildRecord } from '../local/store.js';
-import type { ProvenanceRecord } from '../local/store-types.js';
+import { buildRecord } from '../evidence/records.js';
+import type { ProvenanceRecord } from '../evidence/record-types.js';
 import { isUrlInput } from './inputs.js';
 import type { Job } from './sources.js';
 import type { ResponseMeta } from './types.js';

@@ -4,8 +4,7 @@
  * own GPS with the estimate, and the bytes when only memory holds them (stdin).
  */
 import type { Job } from './sources.js';
-import type { BatchRecord } from './types.js';
-import type { JobOutcome } from './worker.js';
+import type { BatchRecord, JobOutcome } from './types.js';
 
 export interface ExifHookInput {
   input: string;

@@ -15,7 +15,7 @@ import { loadSharp } from './convert.js';
 import { Journal } from './journal.js';
 import { Ledger } from './ledger.js';
 import { describeStop } from './outcome.js';
-import { type BatchPlan, type BudgetName, type RequestPreview, DEFAULT_CONFIRM_THRESHOLD, buildPlan, checkMaxCredits, previewRequests, requestParams } from './plan.js';
+import { type BudgetName, type RequestPreview, DEFAULT_CONFIRM_THRESHOLD, buildPlan, checkMaxCredits, previewRequests, requestParams } from './plan.js';
 import { prepareBatch } from './prepare.js';
 import { ProgressMeter, startTicker } from './progress.js';
 import { answerRecord } from './provenance.js';
@@ -23,8 +23,8 @@ import { type ExifHook, recordsFor } from './records.js';
 import { heldAnswers } from './reuse.js';
 import { schedule } from './scheduler.js';
 import type { FrameInput, Job } from './sources.js';
-import type { BatchEvent, BatchRecord, BatchSummary, ReusedFrom } from './types.js';
-import { type BatchClient, type JobOutcome, type SettledHow, sendJob } from './worker.js';
+import type { BatchEvent, BatchPlan, BatchRecord, BatchSummary, JobOutcome, ReusedFrom, SettledHow } from './types.js';
+import { type BatchClient, sendJob } from './worker.js';
 
 export interface BatchDeps {
   client: BatchClient;

@@ -11,12 +11,12 @@ import type { Readable } from 'node:stream';
 import { type ImageB64Source, InputChangedError } from '../api/body.js';
 import { UsageError } from '../errors.js';
 import { MAX_IMAGE_BYTES } from '../api/schemas.js';
-import { DIMENSIONS_HEAD_BYTES } from '../local/dimensions.js';
-import { readFileHead, sha256File } from '../local/files.js';
-import { type HashCache, type LocalImage, fileImage, imageFromBytes, readImage, sniffKind } from '../local/image.js';
-import type { ImageKind } from '../local/sniff.js';
-import { type SentImage, outgoingImage } from '../local/without-metadata.js';
-import type { RecordOrigin } from '../local/store-types.js';
+import { DIMENSIONS_HEAD_BYTES } from '../image/dimensions.js';
+import { readFileHead, sha256File } from '../files/read.js';
+import { type HashCache, type LocalImage, fileImage, imageFromBytes, readImage, sniffKind } from '../image/local-image.js';
+import type { ImageKind } from '../image/sniff.js';
+import { type SentImage, outgoingImage } from '../image/without-metadata.js';
+import type { RecordOrigin } from '../evidence/record-types.js';
 import { CONVERTIBLE_KINDS, checkDecodable, downscaleToFit, fitsLimit, heicError, toJpeg, tooLargeError } from './convert.js';
 import type { InputEntry } from './inputs.js';
 

@@ -4,8 +4,8 @@
  */
 import type { Depth, Effort, Scope } from '../api/schemas.js';
 import type { StoreError } from '../errors.js';
-import type { ProvenanceRecord, RecordOrigin } from '../local/store-types.js';
-import type { SentImage } from '../local/without-metadata.js';
+import type { ProvenanceRecord, RecordOrigin } from '../evidence/record-types.js';
+import type { SentImage } from '../image/without-metadata.js';
 
 /** What goes into every request of the batch besides the image (journal hash input too). */
 export interface BatchParams {
@@ -84,6 +84,41 @@ export interface BatchProgress {
   etaS?: number;
 }
 
+/** What a batch will do before it sends anything (plan.ts buildPlan): counts, cost, consent. */
+export interface BatchPlan {
+  /** Every input, the skipped ones included. */
+  inputs: number;
+  /** Inputs found in a folder but unusable (HEIC, empty, not an image…): recorded, never sent. */
+  skipped: Array<{ input: string; reason: string }>;
+  unique: number;
+  /** Unique images an earlier run of this batch answered: re-emitted, not sent. */
+  fromJournal: number;
+  /** Unique images a stored result of an earlier command answers (ledger.ts): not sent, not charged. */
+  fromResults: number;
+  /** Of those to send: requests another geo process is sending now (waited for, not sent twice). */
+  inFlightElsewhere: number;
+  /** Of those to send: images whose only stored record was damaged (paying again needs consent). */
+  damaged: number;
+  toSend: number;
+  depth: number;
+  costPerImage: number;
+  /** The most this run can spend (failures are not charged, replays are free). */
+  credits: number;
+  /** GET /credits total_available; undefined when it could not be read. */
+  available?: number;
+  insufficient: boolean;
+  confirmThreshold: number;
+  /** Above the threshold, or above the balance: the command asks on a TTY unless --yes. */
+  needsConfirm: boolean;
+  /** Jobs that need sharp (conversion or --downscale). */
+  conversions: number;
+  journal?: string;
+  /** The batch's id in the store (`geo locate --resume ID`). */
+  batch?: string;
+  /** The request fields every image is sent with (provenance records keep them). */
+  request: Record<string, unknown>;
+}
+
 /** Why the batch stopped before every input was tried. */
 export interface BatchStop {
   reason: 'auth' | 'credits' | 'forbidden' | 'not_found' | 'retry_budget' | 'rate_limited' | 'cancelled' | 'output_closed' | 'store' | 'error';
@@ -91,7 +126,7 @@ export interface BatchStop {
 }
 
 export type BatchEvent =
-  | { type: 'plan'; plan: import('./plan.js').BatchPlan }
+  | { type: 'plan'; plan: BatchPlan }
   | { type: 'notice'; message: string }
   /** A request about to go out (its turn taken); `service`: the origin it goes to. */
   | { type: 'started'; input: string; sha256: string | null; idempotencyKey: string; service: string }
@@ -155,3 +190,22 @@ export interface BatchSummary {
   batch?: string;
   stopped?: BatchStop;
 }
+
+/**
+ * `credits`: what the server charged for this answer in this run (0 for a replay of an earlier
+ * run). `metadataSent`: whether the service received the image's own metadata (EXIF GPS
+ * included), which decides whether the EXIF check is an independent witness; undefined when
+ * unknown (old records). `stored`: the result row the answer was committed as; `storeError`: why
+ * it could not be (the answer is shown all the same).
+ */
+export type JobOutcome =
+  | { ok: true; result: unknown; replayed: boolean; credits: number; response?: ResponseMeta; metadataSent?: boolean; stored?: StoredRef; storeError?: StoreError }
+  | { ok: false; error: BatchError; cause?: unknown; credits?: number; response?: ResponseMeta; metadataSent?: boolean; stored?: StoredRef; storeError?: StoreError };
+
+export interface StoredRef {
+  id: number;
+  record: ProvenanceRecord;
+}
+
+/** How a job was settled: sent now, from this batch's earlier run, a stored result, another process, never sent. */
+export type SettledHow = 'sent' | 'journal' | 'results' | 'others' | 'not_sent';

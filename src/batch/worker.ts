@@ -17,7 +17,7 @@ import { SANDBOX_HEADER } from '../api/routes.js';
 import type { RetryBudget } from '../api/retry.js';
 import type { Depth, GeolocateRequest } from '../api/schemas.js';
 import { StoreError } from '../errors.js';
-import { type ProvenanceRecord, isResultBody } from '../local/store-types.js';
+import { type ProvenanceRecord, isResultBody } from '../evidence/record-types.js';
 import { IN_FLIGHT } from './accounting.js';
 import type { Journal } from './journal.js';
 import type { Ledger } from './ledger.js';
@@ -25,30 +25,11 @@ import { classifyAnswer, stopFor, toBatchError } from './outcome.js';
 import type { AnswerFacts } from './provenance.js';
 import type { TaskControl, TaskResult } from './scheduler.js';
 import { type Job, type UploadOptions, prepareUpload } from './sources.js';
-import type { BatchError, BatchEvent, ResponseMeta } from './types.js';
+import type { BatchEvent, JobOutcome, ResponseMeta, SettledHow, StoredRef } from './types.js';
 import { waitForClaim } from './wait-claim.js';
 
 /** The slice of ApiClient the engine uses (tests and wrappers can supply their own). */
 export type BatchClient = Pick<ApiClient, 'geolocate' | 'credits' | 'baseUrl'> & { readonly servedBySandbox?: boolean };
-
-/**
- * `credits`: what the server charged for this answer in this run (0 for a replay of an earlier
- * run). `metadataSent`: whether the service received the image's own metadata (EXIF GPS
- * included), which decides whether the EXIF check is an independent witness; undefined when
- * unknown (old records). `stored`: the result row the answer was committed as; `storeError`: why
- * it could not be (the answer is shown all the same).
- */
-export type JobOutcome =
-  | { ok: true; result: unknown; replayed: boolean; credits: number; response?: ResponseMeta; metadataSent?: boolean; stored?: StoredRef; storeError?: StoreError }
-  | { ok: false; error: BatchError; cause?: unknown; credits?: number; response?: ResponseMeta; metadataSent?: boolean; stored?: StoredRef; storeError?: StoreError };
-
-export interface StoredRef {
-  id: number;
-  record: ProvenanceRecord;
-}
-
-/** How a job was settled: sent now, from this batch's earlier run, a stored result, another process, never sent. */
-export type SettledHow = 'sent' | 'journal' | 'results' | 'others' | 'not_sent';
 
 export interface WorkerEnv {
   client: BatchClient;

@@ -4,8 +4,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { PACKED_FILE, packPlaces } from '../local/places-pack.js';
-import { fromCities } from '../local/places-source.js';
+import { PACKED_FILE, packPlaces } from '../places/pack.js';
+import { fromCities } from '../places/source.js';
 
-// Gzipped (places-pack.ts unpackShipped): level 9 costs about a second here and saves 2 MB installed.
+// Gzipped (places/pack.ts unpackShipped): level 9 costs about a second here and saves 2 MB installed.
 writeFileSync(new URL(`../../dist/${PACKED_FILE}`, import.meta.url), gzipSync(packPlaces(fromCities()), { level: 9 }));

@@ -10,7 +10,7 @@ import { KeyringError, UsageError } from '../errors.js';
 import { type Env, isCI } from '../output/io.js';
 import { KEYRING_SERVICE, type KeyringDeps, KeyringUnavailable, keyringCall } from './keyring.js';
 import { checkKeyText } from './key-text.js';
-import type { Profile } from './store.js';
+import type { Profile } from './profiles.js';
 
 export interface Vault extends KeyringDeps {
   /** The config folder: part of each entry's account name, so two config folders never share one. */

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { platform } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../local/package-root.js';
+import { packageRoot } from '../files/package-root.js';
 import type { Env } from '../output/io.js';
 
 /** The keyring's service name for every geo key; the account names the profile (key-storage.ts). */

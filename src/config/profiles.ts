@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../errors.js';
 import { importEsm } from '../lazy/esm.js';
-import { ensureOwnDir } from '../local/safe-files.js';
+import { ensureOwnDir } from '../files/safe.js';
 import { type DefaultKey, type Stored, type StoredProfile, checkShape } from './shape.js';
 
 export { DEFAULT_KEYS, type DefaultKey } from './shape.js';
@@ -100,7 +100,7 @@ export class ConfigStore {
     change(conf);
   }
 
-  /** Created 0700 when geo creates it; an existing folder is never chmod-ed (safe-files.ts). */
+  /** Created 0700 when geo creates it; an existing folder is never chmod-ed (files/safe.ts). */
   private ensureDir(): void {
     ensureOwnDir(this.dir);
   }

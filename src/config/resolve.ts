@@ -17,7 +17,7 @@ import { normalizeBaseUrl } from '../api/client-util.js';
 import type { Env } from '../output/io.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { checkKeyText } from './key-text.js';
-import type { ConfigStore, KeyStorage, Profile } from './store.js';
+import type { ConfigStore, KeyStorage, Profile } from './profiles.js';
 
 /** The hosted service (DESIGN.md "Public facts"). */
 export const DEFAULT_BASE_URL = 'https://oceanir.ai';

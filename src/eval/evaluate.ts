@@ -2,7 +2,7 @@
  * Answers against the truth: one row per image and depth (what `--format ndjson` prints), then
  * the figures of metrics.ts over them, pooled and, with several depths, per depth (`by_depth`).
  */
-import { haversineKm } from '../distance.js';
+import { haversineKm } from '../places/distance.js';
 import { type Advice, adviceOf } from './advice.js';
 import { type Metrics, type Scored, computeMetrics } from './metrics.js';
 

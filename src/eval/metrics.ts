@@ -18,7 +18,7 @@
  * - credits: what the scored answers cost at their depth (1, 2, 10), each image once, and that
  *   divided by the number of correct answers (null when none is correct).
  */
-import { DEPTH_COST, type Depth } from '../../api/schemas.js';
+import { DEPTH_COST, type Depth } from '../api/schemas.js';
 import { type Advice, type AdviceSummary, summarizeAdvice } from './advice.js';
 
 export const THRESHOLDS_KM = [1, 25, 200, 750, 2500] as const;

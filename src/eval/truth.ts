@@ -14,8 +14,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { readExifGps } from './exif.js';
-import { readForExif } from './files.js';
+import { readExifGps } from '../image/exif.js';
+import { readForExif } from '../files/read.js';
 
 export interface TruthPoint {
   lat: number;

@@ -3,9 +3,9 @@
  * verifier (bundle-verify.ts); the README's "Verifying a bundle without geo" documents the same.
  *
  *   manifest.json           this file's BundleManifest (pretty JSON); every other member is in `files`
- *   custody.jsonl           the case's custody log, one entry per line (local/custody.ts)
+ *   custody.jsonl           the case's custody log, one entry per line (evidence/custody.ts)
  *   answers/<sha256>.json   each raw answer, byte for byte as received, named by its sha256
- *   records/<n>-<id>.json   each result's provenance record (local/store-types.ts)
+ *   records/<n>-<id>.json   each result's provenance record (evidence/record-types.ts)
  *   report.html, results.geojson, results.kmz   when the case has them
  *   originals/<sha256>.<ext>   the original files, only when bundled with originals
  */

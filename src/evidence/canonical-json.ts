@@ -6,7 +6,7 @@
  * Python's json.dumps(v, sort_keys=True, separators=(',', ':'), ensure_ascii=False) for ASCII keys.
  *
  * The one serialisation behind every "same content" decision: the sandbox's idempotency payloads,
- * result reuse and claims (store/canonical.ts) and the custody log's entry hashes (local/custody.ts).
+ * result reuse and claims (store/canonical.ts) and the custody log's entry hashes (evidence/custody.ts).
  */
 export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? 'null' : canonicalJson(x))).join(',')}]`;

@@ -4,8 +4,8 @@
  * informational: it is never sent to the API as evidence and never changes the confidence
  * shown. In locate's NDJSON it is the record's `exif` block; provenance records store it as is.
  */
-import { haversineKm } from './distance.js';
-import { type ExifSummary, readExif } from './exif.js';
+import { haversineKm } from '../places/distance.js';
+import { type ExifSummary, readExif } from '../image/exif.js';
 import { type SunCheck, sunWitness } from './sun-witness.js';
 
 export type Verdict = 'agrees' | 'contradicts' | 'stripped' | 'unreadable' | 'none';

@@ -1,7 +1,7 @@
-/** The provenance record shape (store.ts writes it, store-ndjson.ts rebuilds it, exports read it). */
+/** The provenance record shape (records.ts writes it, records-ndjson.ts rebuilds it, exports read it). */
 import type { GeolocateResponse } from '../api/schemas.js';
 import type { Corroboration } from './corroborate.js';
-import type { SentImage } from './without-metadata.js';
+import type { SentImage } from '../image/without-metadata.js';
 
 export const RECORD_SCHEMA = 'geo.provenance/1';
 
@@ -59,7 +59,7 @@ export interface ProvenanceRecord {
    * removed metadata, and for URLs.
    */
   sent?: SentImage;
-  /** The request body without image_b64 (see requestParams in store.ts). */
+  /** The request body without image_b64 (see requestParams in records.ts). */
   request?: Record<string, unknown>;
   /**
    * `body` is a usable result unless `unusable` says why not; `raw` is the text as received, and

@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Corroboration } from './corroborate.js';
-import { type ProvenanceRecord, RECORD_SCHEMA, isResultBody } from './store-types.js';
+import { type ProvenanceRecord, RECORD_SCHEMA, isResultBody } from './record-types.js';
 
 export type ProblemSink = (where: string, why: string) => void;
 

@@ -8,11 +8,11 @@
  */
 import { rawB64 } from '../api/decode.js';
 import type { Corroboration } from './corroborate.js';
-import type { SentImage } from './without-metadata.js';
-import { type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA } from './store-types.js';
+import type { SentImage } from '../image/without-metadata.js';
+import { type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA } from './record-types.js';
 
-export { type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA, asResultBody, isResultBody } from './store-types.js';
-export { parseNdjsonResults, readNdjsonResults } from './store-ndjson.js';
+export { type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA, asResultBody, isResultBody } from './record-types.js';
+export { parseNdjsonResults, readNdjsonResults } from './records-ndjson.js';
 
 /** What client.ts's ApiResponse carries that a record needs (structural, so no import of api/). */
 export interface ApiResponseLike {

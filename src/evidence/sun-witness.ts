@@ -4,8 +4,8 @@
  * EXIF check it is local and informational: the analyst compares it with the shadows in the
  * photo; it never changes the confidence. Stored in the corroboration block as `sun`.
  */
-import { type CaptureTime, captureTime } from './capture-time.js';
-import type { ExifSummary } from './exif.js';
+import { type CaptureTime, captureTime } from '../image/capture-time.js';
+import type { ExifSummary } from '../image/exif.js';
 import { type SunPhase, shadowOf, sunPosition } from './sun.js';
 
 export type SunPoint = 'estimate' | 'photo GPS';

@@ -1,7 +1,7 @@
 /**
  * Where the sun stood at a place and instant, and what that means for shadows: pure math
  * (DESIGN.md "sun position (pure)"). The position is suncalc's (Meeus's algorithms, ΔT included;
- * test/local/sun.test.ts checks it against NOAA's solar calculator equations within 0.5°).
+ * test/evidence/sun.test.ts checks it against NOAA's solar calculator equations within 0.5°).
  *
  * Elevation is the apparent one (refraction included, Meeus 16.4) while the sun's centre is
  * geometrically above the horizon. Below it, suncalc clamps the refraction formula at 0° and adds

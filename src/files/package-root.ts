@@ -1,5 +1,5 @@
 /**
- * The package's root: the first folder above this file holding package.json (src/local/ from the
+ * The package's root: the first folder above this file holding package.json (src/files/ from the
  * sources, dist/ from the bundle: the depths differ, so it is found, not counted). The samples
  * (samples.ts) and the keyring helper (config/keyring.ts) ship under it.
  */

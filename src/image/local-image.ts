@@ -10,8 +10,8 @@ import { stat } from 'node:fs/promises';
 import type { ImageB64Source } from '../api/body.js';
 import { LIMITS, MAX_IMAGE_BYTES } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
-import { checkReadableInput } from './safe-files.js';
-import { readChunks, readFileHead, readFileWhole, sha256File } from './files.js';
+import { checkReadableInput } from '../files/safe.js';
+import { readChunks, readFileHead, readFileWhole, sha256File } from '../files/read.js';
 import { type ImageKind, MIME, SNIFF_BYTES, describeNonImage, sniffKind } from './sniff.js';
 
 export { type ImageKind, MIME, sniffKind } from './sniff.js';

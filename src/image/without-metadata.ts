@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { type ImageB64Source, InputChangedError } from '../api/body.js';
-import { type Expected, readRanges, sha256File } from './files.js';
-import { type LocalImage, b64Length, encodeChunks } from './image.js';
+import { type Expected, readRanges, sha256File } from '../files/read.js';
+import { type LocalImage, b64Length, encodeChunks } from './local-image.js';
 import { type Piece, type Removed, bufferSource, planStrip, withFileSource } from './strip.js';
 
 export { describeRemoval } from './strip.js';

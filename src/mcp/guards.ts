@@ -10,7 +10,7 @@ import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { BudgetName } from '../batch/plan.js';
 import { UsageError } from '../errors.js';
-import { expandSamples } from '../local/samples.js';
+import { expandSamples } from '../files/samples.js';
 
 /** A refusal by a guard: a usage error (nothing read, nothing sent) with a code an agent can act on. */
 export class RefusedError extends UsageError {

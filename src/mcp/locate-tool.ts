@@ -10,7 +10,7 @@ import { expandInputs } from '../batch/inputs.js';
 import type { StoredAt } from '../batch/evidence.js';
 import type { BatchEvent, BatchRecord } from '../batch/types.js';
 import { UsageError } from '../errors.js';
-import { isResultBody } from '../local/store.js';
+import { isResultBody } from '../evidence/records.js';
 import { mapLinks } from '../output/maps.js';
 import { type LocateRun, type LocateSettings, type SceneSettings, parseLocate, runLocate, runScene, sceneOf, startLocate } from '../commands/locate/run.js';
 import { RefusedError } from './guards.js';

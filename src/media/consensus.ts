@@ -18,7 +18,7 @@
  * 4. Clusters rank by support, then by agreeing frames, then by the earliest frame. The first is
  *    the consensus.
  */
-import { haversineKm } from '../local/distance.js';
+import { haversineKm } from '../places/distance.js';
 import { geometricMedian } from './median.js';
 
 export interface Point {

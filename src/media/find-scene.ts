@@ -1,7 +1,7 @@
 /**
  * A stored video or photo set found by the name an analyst gives it (issue 23), for `geo history
  * show` and `geo export`: the consensus drawn again from the stored answers of its frames
- * (stored.ts), offline and free, as locate showed it. A scene is named by the video file itself
+ * (scene-records.ts), offline and free, as locate showed it. A scene is named by the video file itself
  * (hashed, then found among the stored frames named after it) or by the batch id `geo history`
  * lists for it (a prefix of 6+ hex digits). Every read is indexed: the full-text index for a
  * file's name, the batches' primary key, and the time index from when the batch first ran
@@ -9,12 +9,12 @@
  */
 import { basename, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { sha256File } from '../local/files.js';
+import { sha256File } from '../files/read.js';
 import { findStored } from '../store/find.js';
 import type { Store, StoredResult, Tag } from '../store/index.js';
 import type { SceneJson } from './scene.js';
 import { videoKindOf } from './sniff.js';
-import { sceneKey, storedScene, videoOf } from './stored.js';
+import { sceneKey, storedScene, videoOf } from './scene-records.js';
 
 export interface StoredScene {
   scene: SceneJson;
@@ -37,7 +37,7 @@ export function parsedTag(json: string | null): unknown {
     return undefined;
   }
 }
-/** The scene a stored row belongs to (stored.ts sceneKey, by its batch), or undefined for a lone result. */
+/** The scene a stored row belongs to (scene-records.ts sceneKey, by its batch), or undefined for a lone result. */
 export const tagSceneKey = (t: Tag): string | undefined => sceneKey(t.batch, parsedTag(t.video_json), parsedTag(t.set_json));
 
 /** The scene whose key `key` is, from its batch's rows (the newest scene of the batch when no key). */

@@ -12,7 +12,7 @@
  * geo kept those stretches stand each for the time up to the next stored frame.
  */
 import type { BatchRecord } from '../batch/types.js';
-import { type ProvenanceRecord, type SetOrigin, type VideoOrigin, isResultBody } from '../local/store-types.js';
+import { type ProvenanceRecord, type SetOrigin, type VideoOrigin, isResultBody } from '../evidence/record-types.js';
 import { type SceneJson, type SceneMember, buildScene } from './scene.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

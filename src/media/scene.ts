@@ -20,8 +20,8 @@
  * the cluster's share of the votes, in frames (candidates are weaker votes; consensus.ts).
  */
 import type { BatchRecord } from '../batch/types.js';
-import { formatPlace, reverseGeocode } from '../local/geocode.js';
-import { asResultBody } from '../local/store-types.js';
+import { formatPlace, reverseGeocode } from '../places/geocode.js';
+import { asResultBody } from '../evidence/record-types.js';
 import type { Dropped, Why } from './choose.js';
 import { type Answer, type Cluster, consensus } from './consensus.js';
 

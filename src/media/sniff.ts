@@ -1,11 +1,11 @@
 /**
- * Is this file a video? By its first bytes, as images are (local/sniff.ts), never by its name alone:
+ * Is this file a video? By its first bytes, as images are (image/sniff.ts), never by its name alone:
  * MP4 and MOV (an ISO-BMFF `ftyp` box, or a QuickTime file opening on `moov`, `mdat`, `wide`,
  * `free` or `skip`), Matroska and WebM (EBML), AVI (RIFF … AVI). An `ftyp` of AVIF or HEIF is a
  * still image, not a video.
  */
 import { open, stat } from 'node:fs/promises';
-import { sniffKind } from '../local/sniff.js';
+import { sniffKind } from '../image/sniff.js';
 
 export type VideoKind = 'mp4' | 'mov' | 'webm' | 'mkv' | 'avi';
 

@@ -6,7 +6,7 @@
  */
 import type { FrameInput } from '../batch/sources.js';
 import type { BatchRecord } from '../batch/types.js';
-import { sha256File } from '../local/files.js';
+import { sha256File } from '../files/read.js';
 import { clock } from './clock.js';
 import { findTools } from './ffmpeg.js';
 import { type FrameOptions, type Frames, framesOf } from './frames.js';

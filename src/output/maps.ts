@@ -2,7 +2,7 @@
  * Map links built from the coordinates, never taken from the response: the response's own links
  * are server strings (shape not shown) and a link is exactly what a hostile server would forge.
  */
-import { mapUrls } from '../local/maps.js';
+import { mapUrls } from '../places/maps.js';
 
 export interface MapLink {
   name: 'Google Maps' | 'OpenStreetMap' | 'Apple Maps';

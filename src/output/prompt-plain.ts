@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
 import { CancelledError } from '../errors.js';
 import type { IO } from './io.js';
-import type { Prompter } from './prompt.js';
+import type { Prompter } from './prompter.js';
 
 /** Ctrl-C (SIGINT aborts `signal` in cli.ts) or a closed stdin: a cancellation, exit 130. */
 async function ask(io: IO, question: string, signal: AbortSignal | undefined, hidden = false): Promise<string> {

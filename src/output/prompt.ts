@@ -6,14 +6,9 @@ import type { IO } from './io.js';
 import { CancelledError } from '../errors.js';
 import { importEsm } from '../lazy/esm.js';
 import { plainPrompter } from './prompt-plain.js';
+import type { Prompter } from './prompter.js';
 
 type Prompts = typeof import('@inquirer/prompts');
-
-export interface Prompter {
-  input(message: string, opts?: { required?: boolean; default?: string }): Promise<string>;
-  password(message: string): Promise<string>;
-  confirm(message: string, def?: boolean): Promise<boolean>;
-}
 
 export function createPrompter(io: IO, signal?: AbortSignal, accessible = false): Prompter {
   if (accessible) return plainPrompter(io, signal);

@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import type { IO } from './io.js';
 import { deviationLines } from './deviations.js';
 import { sanitizeJsonText } from './sanitize.js';
+import { PLAIN, type Style } from './plain-style.js';
 
 /** The slice of Ctx rendering needs (output/ never imports context: it takes plain data). */
 export interface RenderCtx {
@@ -16,19 +17,6 @@ export interface RenderCtx {
   globals: { json?: boolean; format?: string; quiet?: boolean };
   config: { getDefault(key: 'format'): string | undefined };
 }
-
-export interface Style {
-  bold(s: string): string;
-  dim(s: string): string;
-  red(s: string): string;
-  yellow(s: string): string;
-  green(s: string): string;
-  cyan(s: string): string;
-}
-
-const same = (s: string) => s;
-/** No colour: what pipes, --no-color and NO_COLOR get. */
-export const PLAIN: Style = { bold: same, dim: same, red: same, yellow: same, green: same, cyan: same };
 
 /**
  * The style for this decision. Chalk (output/style.ts) is imported only when colour is on, so

@@ -4,7 +4,7 @@
  * where a view always styles (batch progress on stderr).
  */
 import { Chalk } from 'chalk';
-import { PLAIN, type Style } from './render.js';
+import { PLAIN, type Style } from './plain-style.js';
 
 export function makeStyle(color: boolean): Style {
   if (!color) return PLAIN;

@@ -10,9 +10,9 @@
  * place is the city. The neighbourhood is the nearest place when it is not the city itself.
  * A heuristic, documented in the README; the index holds no population or feature class.
  */
-import { hasWords, namesItsRegion, normName } from './place-rank.js';
+import { hasWords, namesItsRegion, normName } from './rank.js';
 import { haversineKm } from './distance.js';
-import { type PlaceIndex, placeIndex } from './places.js';
+import { type PlaceIndex, placeIndex } from './place-index.js';
 
 const RADIUS_KM = 10;
 

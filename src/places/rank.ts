@@ -5,9 +5,9 @@
  *   "Berlin, State of Berlin", "New York City, New York"): the city a region is named after;
  * - how many GeoNames places lie within 10 km: a city shows as the towns and sections around it
  *   (Paris, France has over 100; Paris, Texas 2).
- * Used by place-search.ts (--scope NAME) and city-at.ts (the sandbox's city).
+ * Used by search.ts (--scope NAME) and city-at.ts (the sandbox's city).
  */
-import { NO_ADMIN, type PlaceIndex } from './places.js';
+import { NO_ADMIN, type PlaceIndex } from './place-index.js';
 
 /** "Île-de-France" -> "ile de france": case, accents and punctuation do not count. */
 export function normName(s: string): string {

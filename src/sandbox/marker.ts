@@ -11,8 +11,8 @@
  * little); without sharp, or without a clean marker (every cell well black or well white, the
  * preamble and the parity right), the image is not a marked frame and gets the usual answer.
  */
-import { destination } from '../local/distance.js';
-import { optionalSharp } from '../local/sharp.js';
+import { destination } from '../places/distance.js';
+import { optionalSharp } from '../image/sharp.js';
 
 export interface MarkedScene {
   name: string;

@@ -8,8 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { type Depth, type GeolocateRequest, type GeolocateResponse, LIMITS, MODEL } from '../api/schemas.js';
-import { destination, haversineKm } from '../local/distance.js';
-import { mapUrls } from '../local/maps.js';
+import { destination, haversineKm } from '../places/distance.js';
+import { mapUrls } from '../places/maps.js';
 import { CITIES, alternatives, pickCity } from './cities.js';
 import { type KnownGuess, type KnownModel, knownGuess } from './known.js';
 import { type MarkedAnswer, readMarker } from './marker.js';
@@ -49,11 +49,11 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 /**
  * The city is the populated place (Paris, not Île-de-France: `geo analyses --city paris` must find
  * the Eiffel Tower photo) and the neighbourhood the nearest section ("Paris 16 Passy"): see
- * local/city-at.ts. At sea or far from any place, the nearest place within the cap stands in.
+ * places/city-at.ts. At sea or far from any place, the nearest place within the cap stands in.
  */
 async function place(lat: number, lng: number): Promise<{ country: string; city: string; neighborhood: string; region: string; address: string }> {
-  const { reverseGeocode } = await import('../local/geocode.js');
-  const { cityAt } = await import('../local/city-at.js');
+  const { reverseGeocode } = await import('../places/geocode.js');
+  const { cityAt } = await import('../places/city-at.js');
   const g = reverseGeocode(lat, lng);
   if (!g) return { country: '', city: '', neighborhood: '', region: '', address: '' };
   const at = g.countryCode ? cityAt(lat, lng, g.countryCode) : undefined;
@@ -153,7 +153,7 @@ export async function estimate(image: Buffer, req: GeolocateRequest, known?: Kno
   const hash = createHash('sha256').update(image).digest();
   const guess = known ? await knownGuess(known, image, (req.depth ?? 1) as Depth) : undefined;
   if (guess && known) return { e: await fromKnown(guess, req, known), hash };
-  const { readExifGps } = await import('../local/exif.js');
+  const { readExifGps } = await import('../image/exif.js');
   const gps = await readExifGps(image).catch(() => undefined);
   if (gps) return { e: await fromExif(gps, req), hash };
   const marker = await readMarker(image);

@@ -5,7 +5,7 @@
  * fields were written in, so reuse (results.request) and claims (their fingerprint) never miss a
  * match over field order.
  */
-import { canonicalJson } from '../local/canonical-json.js';
+import { canonicalJson } from '../evidence/canonical-json.js';
 
 const IMAGE_FIELDS = ['image_b64', 'image_b64_chars', 'image_url'];
 

@@ -1,9 +1,9 @@
 /**
  * The store's cases as the commands use them (Store.cases()): every call guarded like the
  * Store's own (SQLite's errors become one StoreError line), and the custody log's storage
- * (local/custody-log.ts CustodyStorage) over the custody table.
+ * (evidence/custody-log.ts CustodyStorage) over the custody table.
  */
-import type { CustodyStorage } from '../local/custody-log.js';
+import type { CustodyStorage } from '../evidence/custody-log.js';
 import { type CaseResultRow, type CaseRow, type NewCase, appendCustody, caseResultRows, caseStored, custodyLines, findCases, insertCase, isLinked, listCases } from './cases.js';
 import type { StoredResult } from './results.js';
 import type { Sql } from './sqlite.js';

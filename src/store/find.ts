@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { sha256File } from '../local/files.js';
+import { sha256File } from '../files/read.js';
 import type { CaseRow, Store, StoredResult } from './index.js';
 
 const HEX = /^[0-9a-f]{6,64}$/i;

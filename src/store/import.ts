@@ -12,8 +12,8 @@
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { type DoneLine, type HeadLine, parseJournal } from '../local/journal-format.js';
-import { type ProvenanceRecord, RECORD_SCHEMA, isResultBody } from '../local/store-types.js';
+import { type DoneLine, type HeadLine, parseJournal } from '../batch/journal-format.js';
+import { type ProvenanceRecord, RECORD_SCHEMA, isResultBody } from '../evidence/record-types.js';
 import { fingerprint } from './claims.js';
 import { insertResult } from './results.js';
 import type { Sql } from './sqlite.js';

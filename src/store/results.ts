@@ -6,8 +6,8 @@
  * its raw size plus about a kilobyte. The columns are what history, search, reuse and export ask
  * by, each on an index: no question reads the whole store.
  */
-import type { ProvenanceRecord, ResultBody } from '../local/store-types.js';
-import { isResultBody } from '../local/store-types.js';
+import type { ProvenanceRecord, ResultBody } from '../evidence/record-types.js';
+import { isResultBody } from '../evidence/record-types.js';
 import { bodyText, rawB64 } from '../api/decode.js';
 import { canonicalRequest } from './canonical.js';
 import type { Sql } from './sqlite.js';

@@ -24,10 +24,10 @@
  * cases     local cases: id (geo's own, `lc_…`), name, description, team, when created, and the
  *           service's case (its origin and id) when it was created there too (`service_note` says
  *           why not, when geo tried and could not). custody_entries and custody_head pin the end of
- *           its custody log, so entries cut off the end are caught (local/custody-verify.ts).
+ *           its custody log, so entries cut off the end are caught (evidence/custody-verify.ts).
  * case_results  which stored results belong to which case, and when they were linked.
  * custody   each case's custody log, one row per entry: the entry's canonical JSON exactly as
- *           sealed (local/custody.ts), in append order (seq); UNIQUE(case_id, seq) is the backstop
+ *           sealed (evidence/custody.ts), in append order (seq); UNIQUE(case_id, seq) is the backstop
  *           behind appends made in BEGIN IMMEDIATE transactions (store/cases.ts).
  */
 export const MIGRATIONS: readonly string[] = [

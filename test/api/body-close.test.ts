@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
-import { loadImage } from '../../src/local/image.js';
+import { loadImage } from '../../src/image/local-image.js';
 import { fakeClock, makeClient } from './helpers.js';
 
 const openFds = (path: string) => readdirSync('/proc/self/fd').filter((fd) => {

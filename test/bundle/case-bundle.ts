@@ -7,9 +7,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sha256Hex } from '../../src/local/custody.js';
-import { CustodyLog, MemoryCustodyStorage } from '../../src/local/custody-log.js';
-import type { ProvenanceRecord } from '../../src/local/store-types.js';
+import { sha256Hex } from '../../src/evidence/custody.js';
+import { CustodyLog, MemoryCustodyStorage } from '../../src/evidence/custody-log.js';
+import type { ProvenanceRecord } from '../../src/evidence/record-types.js';
 import { type Bundle, writeBundle } from '../../src/output/export/bundle.js';
 import { buildHtmlReport, renderGeoJSON, renderKMZ } from '../../src/output/export/index.js';
 import { sandboxRecord } from '../export/sandbox-run.js';

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/local/custody.js';
+import { sha256Hex } from '../../src/evidence/custody.js';
 import { writeZip } from '../../src/output/export/zip.js';
 import { unzip } from '../export/unzip.js';
 import { GEO_BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CaseSchema } from '../../src/api/schemas.js';
-import { verifyChain } from '../../src/local/custody-verify.js';
+import { verifyChain } from '../../src/evidence/custody-verify.js';
 import { FIXTURES, withSandbox } from '../helpers/sandbox.js';
 import { dbRows } from '../helpers/store.js';
 import { caseId, caseRunner, custodyLines, custodyOf, events } from './helpers.js';

@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CustodyEntry, parseEntry } from '../../src/local/custody.js';
+import { type CustodyEntry, parseEntry } from '../../src/evidence/custody.js';
 import { type RunOptions, runCli } from '../helpers/run-cli.js';
 import { KEYS, type TestSandbox } from '../helpers/sandbox.js';
 import { dbRows } from '../helpers/store.js';

@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { verifyChain } from '../../src/local/custody-verify.js';
+import { verifyChain } from '../../src/evidence/custody-verify.js';
 import { footprint } from '../commands/locate-helpers.js';
 import { CLIPS, FFMPEG, ffmpegTitle } from '../helpers/ffmpeg.js';
 import { callTool, startMcpServer } from '../helpers/mcp-client.js';

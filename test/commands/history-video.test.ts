@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildRecord } from '../../src/local/store.js';
+import { buildRecord } from '../../src/evidence/records.js';
 import type { SceneJson } from '../../src/media/scene.js';
 import { CLIPS, FFMPEG, ffmpegTitle } from '../helpers/ffmpeg.js';
 import { runCli } from '../helpers/run-cli.js';

@@ -9,7 +9,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { destination, haversineKm } from '../../src/local/distance.js';
+import { destination, haversineKm } from '../../src/places/distance.js';
 import type { SceneJson } from '../../src/media/scene.js';
 import { SCENES, VARIANTS } from '../../src/sandbox/marker.js';
 import { CLIPS, FFMPEG, ffmpegTitle } from '../helpers/ffmpeg.js';

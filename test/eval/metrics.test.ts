@@ -4,9 +4,9 @@
  * bins, ECE, the abstention curve, the depth-3 advice and credits per correct answer.
  */
 import { describe, expect, it } from 'vitest';
-import { adviceOf } from '../../src/local/eval/advice.js';
-import { evaluate, rowOf } from '../../src/local/eval/evaluate.js';
-import { type Scored, binOf, computeMetrics, quantile } from '../../src/local/eval/metrics.js';
+import { adviceOf } from '../../src/eval/advice.js';
+import { evaluate, rowOf } from '../../src/eval/evaluate.js';
+import { type Scored, binOf, computeMetrics, quantile } from '../../src/eval/metrics.js';
 
 // Five answers at depth 3 (10 credits each), a sixth image failed (in n, not scored).
 const FIVE: Scored[] = [

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { destination, haversineKm } from '../../src/local/distance.js';
+import { destination, haversineKm } from '../../src/places/distance.js';
 import { SCENES, VARIANTS } from '../../src/sandbox/marker.js';
 import { CLIPS, FFMPEG, ffmpegTitle } from '../helpers/ffmpeg.js';
 import { withSandbox } from '../helpers/sandbox.js';

@@ -1,10 +1,10 @@
-/** Ground truth (src/local/truth.ts): CSV and GeoJSON truth files, look-up by path and name, EXIF truth. */
+/** Ground truth (src/eval/truth.ts): CSV and GeoJSON truth files, look-up by path and name, EXIF truth. */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { exifTruth, readTruthFile, splitCsvLine } from '../../src/local/truth.js';
+import { exifTruth, readTruthFile, splitCsvLine } from '../../src/eval/truth.js';
 
 const FIXTURES = new URL('../../fixtures/images/', import.meta.url).pathname;
 

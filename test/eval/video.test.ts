@@ -7,8 +7,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { EvalReport } from '../../src/local/eval/evaluate.js';
-import { destination, haversineKm } from '../../src/local/distance.js';
+import type { EvalReport } from '../../src/eval/evaluate.js';
+import { destination, haversineKm } from '../../src/places/distance.js';
 import { SCENES, VARIANTS } from '../../src/sandbox/marker.js';
 import { CLIPS, FFMPEG, ffmpegTitle } from '../helpers/ffmpeg.js';
 import { withSandbox } from '../helpers/sandbox.js';

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type CustodyEvent, GENESIS, parseEntry } from '../../src/local/custody.js';
-import { CustodyLog, MemoryCustodyStorage, currentActor } from '../../src/local/custody-log.js';
-import { type ChainReport, describeBroken, verifyChain } from '../../src/local/custody-verify.js';
+import { type CustodyEvent, GENESIS, parseEntry } from '../../src/evidence/custody.js';
+import { CustodyLog, MemoryCustodyStorage, currentActor } from '../../src/evidence/custody-log.js';
+import { type ChainReport, describeBroken, verifyChain } from '../../src/evidence/custody-verify.js';
 
 const SHA = (c: string) => c.repeat(64);
 /** The failure line of a report that must have failed. */

@@ -5,7 +5,7 @@
  * matters, twilight and night. Every value within 0.5° (most agree within 0.02°).
  */
 import { describe, expect, it } from 'vitest';
-import { compassPoint, shadowOf, sunPhase, sunPosition } from '../../src/local/sun.js';
+import { compassPoint, shadowOf, sunPhase, sunPosition } from '../../src/evidence/sun.js';
 
 const rad = (d: number) => (d * Math.PI) / 180;
 const deg = (r: number) => (r * 180) / Math.PI;

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TIER_TOLERANCE_KM, corroborate, corroborateImage, describeCorroboration, estimateOf } from '../../src/local/corroborate.js';
+import { TIER_TOLERANCE_KM, corroborate, corroborateImage, describeCorroboration, estimateOf } from '../../src/evidence/corroborate.js';
 import { forensicBody } from './fixtures.js';
 
 const paris = { lat: 48.8584, lng: 2.2945 };
@@ -61,7 +61,7 @@ describe('corroborate: EXIF GPS against the estimate', () => {
 describe('corroborateImage: the NDJSON exif block from image bytes', () => {
   it('reads the fixture EXIF and compares it with the answer; unreadable bytes give none', async () => {
     const { readFileSync } = await import('node:fs');
-    const { corroborateImage } = await import('../../src/local/corroborate.js');
+    const { corroborateImage } = await import('../../src/evidence/corroborate.js');
     const { FIXTURES } = await import('../helpers/sandbox.js');
     const c = await corroborateImage(readFileSync(FIXTURES + 'paris.jpg'), forensicBody());
     expect(c).toMatchObject({ verdict: 'agrees', toleranceKm: 0.5 });

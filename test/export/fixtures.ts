@@ -3,8 +3,8 @@
  * and report tests. One of them is hostile: every server string tries markup, XML, CSV formulas
  * and terminal escapes.
  */
-import { buildRecord, type ProvenanceRecord } from '../../src/local/store.js';
-import { corroborate } from '../../src/local/corroborate.js';
+import { buildRecord, type ProvenanceRecord } from '../../src/evidence/records.js';
+import { corroborate } from '../../src/evidence/corroborate.js';
 
 export const HOSTILE = `<script>alert(1)</script>"'&]]><!-- =cmd|'/C calc'!A0 \u001b[31mred\u202e`;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { circleRing, signedArea } from '../../src/output/export/geometry.js';
 import { renderGeoJSON, toGeoJSON } from '../../src/output/export/geojson.js';
-import { haversineKm } from '../../src/local/distance.js';
+import { haversineKm } from '../../src/places/distance.js';
 import { hostileRecord, parisRecord, sydneyRecord } from './fixtures.js';
 import { OGRINFO, OGRINFO_SKIP, featureCount, ogrinfo, writeOut } from './tools.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RECORD_SCHEMA, parseNdjsonResults, readNdjsonResults } from '../../src/local/store.js';
+import { RECORD_SCHEMA, parseNdjsonResults, readNdjsonResults } from '../../src/evidence/records.js';
 import { PARIS_SHA, forensicBody, parisRecord, sydneyRecord } from './fixtures.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'geo-store-'));

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { ApiClient } from '../../src/api/client.js';
 import type { GeolocateRequest, GeolocateResponse } from '../../src/api/schemas.js';
-import { corroborate, estimateOf } from '../../src/local/corroborate.js';
-import { readExif } from '../../src/local/exif.js';
-import { type ProvenanceRecord, buildRecord } from '../../src/local/store.js';
+import { corroborate, estimateOf } from '../../src/evidence/corroborate.js';
+import { readExif } from '../../src/image/exif.js';
+import { type ProvenanceRecord, buildRecord } from '../../src/evidence/records.js';
 import { sha256Hex } from './hash.js';
 import { FIXTURES, KEYS } from '../helpers/sandbox.js';
 

@@ -1,10 +1,10 @@
-/** local/files.ts: chunked reads that reuse one buffer, and the hash built on them. */
+/** files/read.ts: chunked reads that reuse one buffer, and the hash built on them. */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readChunks, sha256File } from '../../src/local/files.js';
+import { readChunks, sha256File } from '../../src/files/read.js';
 
 const bytes = Buffer.from(Array.from({ length: 100_003 }, (_, i) => (i * 31 + 7) % 256));
 const path = join(mkdtempSync(join(tmpdir(), 'geo-files-')), 'data.bin');

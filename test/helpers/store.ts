@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { processProbe } from '../../src/cli.js';
-import type { ProvenanceRecord } from '../../src/local/store.js';
+import type { ProvenanceRecord } from '../../src/evidence/records.js';
 import { Store } from '../../src/store/index.js';
 
 export function openStore(dataDir: string): Store {

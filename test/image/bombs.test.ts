@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readDimensions } from '../../src/local/dimensions.js';
+import { readDimensions } from '../../src/image/dimensions.js';
 import { ledgerFigures } from '../batch/helpers.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
 import { spawnGeo } from '../helpers/run-cli.js';

@@ -1,7 +1,7 @@
 /** The capture instant from EXIF: its own offset first, else the zone at the point (offline), said which. */
 import { describe, expect, it } from 'vitest';
-import { captureTime, offsetMinutes, wallClockMs, zoneAt } from '../../src/local/capture-time.js';
-import { describeSun, sunWitness } from '../../src/local/sun-witness.js';
+import { captureTime, offsetMinutes, wallClockMs, zoneAt } from '../../src/image/capture-time.js';
+import { describeSun, sunWitness } from '../../src/evidence/sun-witness.js';
 
 const PARIS = { lat: 48.85837, lng: 2.294481 };
 

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readExif, readExifGps } from '../../src/local/exif.js';
+import { readExif, readExifGps } from '../../src/image/exif.js';
 
 const PHOTOS = new URL('../../../shared/photos/', import.meta.url).pathname;
 const HAVE_PHOTOS = existsSync(PHOTOS);

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MAX_IMAGE_BYTES } from '../../src/api/schemas.js';
 import { UsageError } from '../../src/errors.js';
-import { loadImage, readImage, sniffKind } from '../../src/local/image.js';
+import { loadImage, readImage, sniffKind } from '../../src/image/local-image.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'geo-image-'));
 const noStdin = Readable.from([]);

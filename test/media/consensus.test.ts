@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { consensus, mergeRanges, votesOf } from '../../src/media/consensus.js';
 import { geometricMedian } from '../../src/media/median.js';
-import { destination, haversineKm } from '../../src/local/distance.js';
+import { destination, haversineKm } from '../../src/places/distance.js';
 
 const KM_PER_DEG = (6371.0088 * Math.PI) / 180;
 const lead = (index: number, lat: number, lng: number, spans?: Array<[number, number]>) => ({ index, lead: { lat, lng }, ...(spans ? { spans } : {}) });

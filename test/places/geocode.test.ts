@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { formatPlace, reverseGeocode } from '../../src/local/geocode.js';
-import { parseSlow, scan } from '../../src/local/places-scan.js';
+import { formatPlace, reverseGeocode } from '../../src/places/geocode.js';
+import { parseSlow, scan } from '../../src/places/scan.js';
 
 describe('reverseGeocode (offline)', () => {
   it('Paris -> France / Île-de-France / a Paris place', () => {

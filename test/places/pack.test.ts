@@ -5,9 +5,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
-import { packPlaces, unpackPlaces } from '../../src/local/places-pack.js';
-import { fromCities } from '../../src/local/places-source.js';
-import { indexFrom } from '../../src/local/places.js';
+import { packPlaces, unpackPlaces } from '../../src/places/pack.js';
+import { fromCities } from '../../src/places/source.js';
+import { indexFrom } from '../../src/places/place-index.js';
 
 const source = fromCities();
 const packed = packPlaces(source);

@@ -3,8 +3,8 @@
  * look-up behind `--scope NAME`, and the city/neighbourhood the sandbox reports for a point.
  */
 import { describe, expect, it } from 'vitest';
-import { cityAt } from '../../src/local/city-at.js';
-import { placeLabel, searchPlace } from '../../src/local/place-search.js';
+import { cityAt } from '../../src/places/city-at.js';
+import { placeLabel, searchPlace } from '../../src/places/search.js';
 
 const found = (q: string) => {
   const r = searchPlace(q);

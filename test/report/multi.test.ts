@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildHtmlReport } from '../../src/output/export/index.js';
 import { loadLeafletAssets } from '../../src/output/export/leaflet-assets.js';
-import type { ProvenanceRecord } from '../../src/local/store.js';
+import type { ProvenanceRecord } from '../../src/evidence/records.js';
 import { FIXTURES, withSandbox } from '../helpers/sandbox.js';
 import { hostileRecord, parisRecord, sydneyRecord } from '../export/fixtures.js';
 import { sandboxRecord } from '../export/sandbox-run.js';

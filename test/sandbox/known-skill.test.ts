@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTruthFile } from '../../src/local/truth.js';
+import { readTruthFile } from '../../src/eval/truth.js';
 import { loadKnownModel } from '../../src/sandbox/known.js';
 import { type RunOptions, runCli, spawnGeo } from '../helpers/run-cli.js';
 import { FIXTURES, KEYS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';

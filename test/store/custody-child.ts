@@ -5,7 +5,7 @@
  * argv[2] is JSON: { data, caseId, n, tag, start }.
  */
 import { existsSync } from 'node:fs';
-import { CustodyLog } from '../../src/local/custody-log.js';
+import { CustodyLog } from '../../src/evidence/custody-log.js';
 import { openStore } from '../helpers/store.js';
 
 const a = JSON.parse(process.argv[2]!) as { data: string; caseId: string; n: number; tag: string; start: string };

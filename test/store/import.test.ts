@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountFingerprint } from '../../src/api/secret.js';
 import { batchId } from '../../src/batch/plan.js';
-import { buildRecord } from '../../src/local/store.js';
+import { buildRecord } from '../../src/evidence/records.js';
 import { forensicBody } from '../export/fixtures.js';
 import { runCli } from '../helpers/run-cli.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';

@@ -14,7 +14,7 @@ import { type ChargingServer, startChargingServer } from '../helpers/charging-se
 import { type CliRun, GEO_BIN, binEnv, finished, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
 import { caseId, custodyLines, custodyOf, events } from '../cases/helpers.js';
 import { dbRows } from '../helpers/store.js';
-import { verifyChain } from '../../src/local/custody-verify.js';
+import { verifyChain } from '../../src/evidence/custody-verify.js';
 
 let server: ChargingServer | undefined;
 afterEach(async () => {

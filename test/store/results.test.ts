@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildRecord } from '../../src/local/store.js';
+import { buildRecord } from '../../src/evidence/records.js';
 import { PARIS_SHA, forensicBody, parisRecord, sydneyRecord } from '../export/fixtures.js';
 import { openStore } from '../helpers/store.js';
 

@@ -15,8 +15,8 @@ import { answerRecord } from '../../batch/provenance.js';
 import { waitForClaim } from '../../batch/wait-claim.js';
 import type { Ctx } from '../../context.js';
 import { StoreError } from '../../errors.js';
-import { asResultBody } from '../../local/store-types.js';
-import { requestParams } from '../../local/store.js';
+import { asResultBody } from '../../evidence/record-types.js';
+import { requestParams } from '../../evidence/records.js';
 import type { StoredResult } from '../../store/index.js';
 
 export interface ApiClaim {

@@ -7,7 +7,7 @@ import type { Ctx } from '../../context.js';
 import { DeclinedError, UsageError } from '../../errors.js';
 import { stderrText } from '../../output/fit.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import type { CreateOptions } from './run.js';
+import type { CreateOptions } from './create-options.js';
 
 export async function askMissing(ctx: Ctx, opts: CreateOptions): Promise<CreateOptions> {
   const missing = opts.name === undefined || opts.description === undefined || opts.team === undefined;

@@ -4,9 +4,9 @@
  * answer against the log's answer_received and result_linked entries; and each file the log says
  * was written (a report, an export, a bundle) against the sha256 it logged, when it is still there.
  */
-import { type CustodyEntry, parseEntry, sha256Hex } from '../../local/custody.js';
-import { type ChainReport, describeBroken, verifyChain } from '../../local/custody-verify.js';
-import { sha256File } from '../../local/files.js';
+import { type CustodyEntry, parseEntry, sha256Hex } from '../../evidence/custody.js';
+import { type ChainReport, describeBroken, verifyChain } from '../../evidence/custody-verify.js';
+import { sha256File } from '../../files/read.js';
 import type { CaseVerifyView } from '../../output/views/case-show.js';
 import type { CaseRow, Store } from '../../store/index.js';
 

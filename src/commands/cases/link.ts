@@ -6,7 +6,7 @@
  */
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { expandSamples } from '../../local/samples.js';
+import { expandSamples } from '../../files/samples.js';
 import { linkStored } from '../../batch/case-custody.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../context.js';
-import { type CustodyEvents, sealEntry, serializeEntry } from '../../local/custody.js';
-import { currentActor } from '../../local/custody-log.js';
+import { type CustodyEvents, sealEntry, serializeEntry } from '../../evidence/custody.js';
+import { currentActor } from '../../evidence/custody-log.js';
 import type { CaseRow } from '../../store/index.js';
 
 export interface LocalCase {

@@ -8,6 +8,7 @@ import type { CaseRow } from '../../store/index.js';
 import { recordCase } from './local.js';
 import { describe } from '../../output/errors.js';
 import { askMissing } from './ask.js';
+import type { CreateOptions } from './create-options.js';
 import { type CaseListing, mergeCases, offline, offlineNote } from './listing.js';
 
 export interface ListOptions {
@@ -41,14 +42,6 @@ export async function runList(ctx: Ctx, opts: ListOptions): Promise<CaseListing>
     if (!offline(err)) throw err;
     return mergeCases(undefined, '', local, offlineNote(err));
   }
-}
-
-export interface CreateOptions {
-  name?: string;
-  description?: string;
-  team?: string;
-  /** --local: recorded on this machine only; nothing is sent, no key is needed. */
-  local?: boolean;
 }
 
 export interface Created {

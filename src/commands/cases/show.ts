@@ -3,7 +3,7 @@
  * map link each (built from the coordinates, output/maps.ts), and its custody log's summary.
  */
 import type { Ctx } from '../../context.js';
-import { describeBroken } from '../../local/custody-verify.js';
+import { describeBroken } from '../../evidence/custody-verify.js';
 import { mapLinks } from '../../output/maps.js';
 import { render, resolveFormat } from '../../output/render.js';
 import type { CaseShow } from '../../output/views/case-show.js';

@@ -1,5 +1,5 @@
 /**
- * `geo cases verify <case.zip>`: offline, no key, no config, no network (local/bundle-verify.ts).
+ * `geo cases verify <case.zip>`: offline, no key, no config, no network (evidence/bundle-verify.ts).
  * Exit 0 when the bundle verifies; 1 when anything in it fails (each failure listed); 2 when the
  * argument is not a bundle at all (absent, a folder, not a zip).
  *
@@ -10,8 +10,8 @@
 import { stat } from 'node:fs/promises';
 import type { Ctx } from '../../context.js';
 import { NotVerifiedError, UsageError } from '../../errors.js';
-import { type BundleReport, verifyBundle } from '../../local/bundle-verify.js';
-import { ZipFormatError } from '../../local/zip-read.js';
+import { type BundleReport, verifyBundle } from '../../evidence/bundle-verify.js';
+import { ZipFormatError } from '../../evidence/zip-read.js';
 import { type ViewOpts, formatOutput, resolveFormat, viewOpts } from '../../output/render.js';
 import type { Handler } from '../types.js';
 import { findCase } from '../../store/find.js';

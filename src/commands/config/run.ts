@@ -3,7 +3,7 @@
  * them (a bad depth would otherwise surface later as a confusing 422).
  */
 import type { Ctx } from '../../context.js';
-import { DEFAULT_KEYS, type DefaultKey } from '../../config/store.js';
+import { DEFAULT_KEYS, type DefaultKey } from '../../config/profiles.js';
 import { UsageError } from '../../errors.js';
 
 interface Spec {

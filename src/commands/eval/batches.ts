@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { Depth } from '../../api/schemas.js';
 import { consentDeps, requireConsent } from '../../batch/consent.js';
 import type { Evidence } from '../../batch/evidence.js';
-import type { BatchPlan } from '../../batch/plan.js';
+import type { BatchPlan } from '../../batch/types.js';
 import { type BatchDeps, type BatchOptions, type BatchResult, runBatch } from '../../batch/run.js';
 import type { BatchEvent } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';

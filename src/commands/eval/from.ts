@@ -8,8 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { type AnswerRecord, type EvalRow, rowOf } from '../../local/eval/evaluate.js';
-import type { Truth } from '../../local/truth.js';
+import { type AnswerRecord, type EvalRow, rowOf } from '../../eval/evaluate.js';
+import type { Truth } from '../../eval/truth.js';
 import { truthFor } from './images.js';
 
 type Say = (line: string) => void;

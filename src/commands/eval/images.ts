@@ -6,12 +6,12 @@
 import { stat } from 'node:fs/promises';
 import { expandInputs } from '../../batch/inputs.js';
 import { UsageError } from '../../errors.js';
-import { readFileHead } from '../../local/files.js';
-import { unsendableReason } from '../../local/image.js';
-import { expandSamples } from '../../local/samples.js';
+import { readFileHead } from '../../files/read.js';
+import { unsendableReason } from '../../image/local-image.js';
+import { expandSamples } from '../../files/samples.js';
 import { videoKindOf } from '../../media/sniff.js';
-import { SNIFF_BYTES, describeNonImage, sniffKind } from '../../local/sniff.js';
-import { type Truth, type TruthPoint, exifTruth } from '../../local/truth.js';
+import { SNIFF_BYTES, describeNonImage, sniffKind } from '../../image/sniff.js';
+import { type Truth, type TruthPoint, exifTruth } from '../../eval/truth.js';
 
 export interface EvalImage {
   /** As the user named it (a folder walk names it under the folder). */

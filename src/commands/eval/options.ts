@@ -7,7 +7,7 @@ import type { Depth, Effort } from '../../api/schemas.js';
 import { configuredThreshold } from '../../batch/consent.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { DEFAULT_CORRECT_WITHIN_KM } from '../../local/eval/metrics.js';
+import { DEFAULT_CORRECT_WITHIN_KM } from '../../eval/metrics.js';
 import { wholeNumber } from '../../flags.js';
 import type { FrameOptions } from '../../media/frames.js';
 import { agreeKmOf, videoOptions } from '../../media/options.js';

@@ -6,9 +6,9 @@
  */
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { EvalRow } from '../../local/eval/evaluate.js';
-import { rowOf } from '../../local/eval/evaluate.js';
-import type { Truth } from '../../local/truth.js';
+import type { EvalRow } from '../../eval/evaluate.js';
+import { rowOf } from '../../eval/evaluate.js';
+import type { Truth } from '../../eval/truth.js';
 import type { DepthRun, EvalWork } from './batches.js';
 import { type EvalImage, selectImages } from './images.js';
 import type { EvalSettings } from './options.js';

@@ -7,13 +7,13 @@ import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { type ProvenanceRecord, parseNdjsonResults, readNdjsonResults } from '../../local/store.js';
-import { type VouchOptions, vouchedImage } from '../../local/vouched-image.js';
+import { type ProvenanceRecord, parseNdjsonResults, readNdjsonResults } from '../../evidence/records.js';
+import { type VouchOptions, vouchedImage } from '../../image/vouched-image.js';
 import { findCase } from '../../store/find.js';
-import { expandSamples } from '../../local/samples.js';
+import { expandSamples } from '../../files/samples.js';
 import { findResultsOrScene } from '../../media/find-scene.js';
 import { DEFAULT_AGREE_KM } from '../../media/options.js';
-import { recordSceneKey } from '../../media/stored.js';
+import { recordSceneKey } from '../../media/scene-records.js';
 import { renderSceneKMZ } from '../../output/export/scene-kmz.js';
 import { sceneReportHtml } from '../../output/export/scene-report.js';
 import { SceneSplit, onlyScene, sceneImages } from './scenes.js';
@@ -106,7 +106,7 @@ function caseRecords(store: Store, sel: Selection): ProvenanceRecord[] {
 
 /**
  * The export: chunks of text for the text formats (streamed), a zip Buffer for kmz, the report's
- * HTML. Reports and KMZ embed only the image each record vouches for (local/vouched-image.ts);
+ * HTML. Reports and KMZ embed only the image each record vouches for (image/vouched-image.ts);
  * `confine` is geo mcp's --allow-dir, applied to the image paths a results file names.
  */
 export async function renderRecords(

@@ -5,15 +5,15 @@
  * its scene report or scene KMZ. CSV, JSON and NDJSON stay one row per answer, as locate writes them.
  *
  * The answers of one scene are those of one video (or set) at one depth from one service
- * (media/stored.ts recordSceneKey): records stream in any order, and results files carry no batch.
+ * (media/scene-records.ts recordSceneKey): records stream in any order, and results files carry no batch.
  * Lone results stream on; each frame is held cut down to what its scene needs (slimRecord, about a
  * kilobyte) until the records are exhausted, then each scene is drawn.
  */
-import type { ProvenanceRecord } from '../../local/store-types.js';
-import { type VouchOptions, vouchedImage } from '../../local/vouched-image.js';
+import type { ProvenanceRecord } from '../../evidence/record-types.js';
+import { type VouchOptions, vouchedImage } from '../../image/vouched-image.js';
 import { DEFAULT_AGREE_KM } from '../../media/options.js';
 import type { SceneJson } from '../../media/scene.js';
-import { recordSceneKey, slimRecord, storedScene } from '../../media/stored.js';
+import { recordSceneKey, slimRecord, storedScene } from '../../media/scene-records.js';
 import type { ExportScene } from '../../output/export/stream.js';
 
 export class SceneSplit {

@@ -10,12 +10,12 @@
  * most MAX_EXTRA rows. Then the answers of the listed videos and sets are read, 500 a query. No
  * query is made per row, and a history without videos reads exactly the rows it lists, plus one.
  */
-import { haversineKm } from '../../local/distance.js';
+import { haversineKm } from '../../places/distance.js';
 import { consensus } from '../../media/consensus.js';
 import { DEFAULT_AGREE_KM } from '../../media/options.js';
 import { answerOf, clusterNumbers } from '../../media/scene.js';
 import { parsedTag, tagSceneKey } from '../../media/find-scene.js';
-import { membersOf, newestPerFrame, setOf, videoInput, videoOf } from '../../media/stored.js';
+import { membersOf, newestPerFrame, setOf, videoInput, videoOf } from '../../media/scene-records.js';
 import type { HistoryFrame, HistoryRow } from '../../output/views/history.js';
 import type { ResultRow, Store, StoredResult, TaggedRow } from '../../store/index.js';
 import { LONE, historyRow, historyRowOf } from './rows.js';

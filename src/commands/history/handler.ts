@@ -2,7 +2,7 @@
 import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
 import type { GeolocateResponse } from '../../api/schemas.js';
-import { isResultBody } from '../../local/store.js';
+import { isResultBody } from '../../evidence/records.js';
 import { formatOutput, render, resolveFormat, viewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { runHistory, runHistoryShowAny } from './run.js';

@@ -6,8 +6,8 @@
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { wholeNumber } from '../../flags.js';
-import { expandSamples } from '../../local/samples.js';
-import type { ProvenanceRecord } from '../../local/store.js';
+import { expandSamples } from '../../files/samples.js';
+import type { ProvenanceRecord } from '../../evidence/records.js';
 import { type StoredScene, findResultsOrScene } from '../../media/find-scene.js';
 import { agreeKmOf } from '../../media/options.js';
 import type { HistoryRow } from '../../output/views/history.js';

@@ -7,7 +7,7 @@ import type { Handler } from '../types.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
 import { describeError } from '../../output/errors.js';
 import { formatOutput, resolveFormat, viewOpts } from '../../output/render.js';
-import { expandSamples } from '../../local/samples.js';
+import { expandSamples } from '../../files/samples.js';
 import { runInspect } from './run.js';
 import { inspectView } from './view.js';
 

@@ -6,13 +6,13 @@
 import { readFile } from 'node:fs/promises';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { readDimensions } from '../../local/dimensions.js';
-import { type ExifSummary, readExif } from '../../local/exif.js';
-import { readFileHead } from '../../local/files.js';
-import { type Place, formatPlace, reverseGeocode } from '../../local/geocode.js';
-import { type ImageKind, readImage, unsendableReason } from '../../local/image.js';
-import { type SentImage, outgoingImage } from '../../local/without-metadata.js';
-import { type SunCheck, sunWitness } from '../../local/sun-witness.js';
+import { readDimensions } from '../../image/dimensions.js';
+import { type ExifSummary, readExif } from '../../image/exif.js';
+import { readFileHead } from '../../files/read.js';
+import { type Place, formatPlace, reverseGeocode } from '../../places/geocode.js';
+import { type ImageKind, readImage, unsendableReason } from '../../image/local-image.js';
+import { type SentImage, outgoingImage } from '../../image/without-metadata.js';
+import { type SunCheck, sunWitness } from '../../evidence/sun-witness.js';
 
 export interface InspectOk {
   input: string;
@@ -45,7 +45,7 @@ export type InspectRecord = InspectOk | InspectFailed;
 
 /**
  * A pipe is held in memory; beyond this it is not an image anyone would inspect. Its first bytes
- * are judged before more is read (local/image.ts), so a device or a pipe of something else is
+ * are judged before more is read (image/local-image.ts), so a device or a pipe of something else is
  * refused at once: `geo inspect /dev/zero` read 256 MiB before it said no (issue 21).
  */
 const MAX_PIPE_BYTES = 64 * 1024 * 1024;

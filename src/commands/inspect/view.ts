@@ -2,14 +2,14 @@
  * The human view of `geo inspect`: one key/value block per file. Every string that came from the
  * file (EXIF text can hold anything, escape sequences included) is sanitized by renderKv.
  */
-import { cameraName, takenText } from '../../local/exif.js';
+import { cameraName, takenText } from '../../image/exif.js';
 import { type Drawn, type KvInput, renderKv } from '../../output/kv.js';
 import { coord, osmLink } from '../../output/maps.js';
 import type { ViewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { InspectOk, InspectRecord } from './run.js';
-import { type SentImage, describeRemoval } from '../../local/without-metadata.js';
-import { describeSun } from '../../local/sun-witness.js';
+import { type SentImage, describeRemoval } from '../../image/without-metadata.js';
+import { describeSun } from '../../evidence/sun-witness.js';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 

@@ -9,7 +9,7 @@ import { ApiError } from '../../api/errors.js';
 import { forgetKeyringKey, placeKey, preflight } from '../../config/key-storage.js';
 import { checkKeyText } from '../../config/key-text.js';
 import { DEFAULT_BASE_URL, maskKey } from '../../config/resolve.js';
-import type { KeyStorage } from '../../config/store.js';
+import type { KeyStorage } from '../../config/profiles.js';
 import type { Ctx } from '../../context.js';
 import { DeclinedError, UsageError } from '../../errors.js';
 import { redact } from '../../output/sanitize.js';

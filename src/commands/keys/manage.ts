@@ -1,7 +1,7 @@
 /** `geo keys list | use | remove`: profiles on disk. Keys leave this file masked only. */
 import { forgetKeyringKey } from '../../config/key-storage.js';
 import { maskKey } from '../../config/resolve.js';
-import type { KeyStorage, Profile } from '../../config/store.js';
+import type { KeyStorage, Profile } from '../../config/profiles.js';
 import type { Ctx } from '../../context.js';
 import { ConfigError, DeclinedError, UsageError } from '../../errors.js';
 

@@ -7,7 +7,7 @@
 import { keyringAccount, keyringPolicy, storeAndReadBack } from '../../config/key-storage.js';
 import { checkKeyText } from '../../config/key-text.js';
 import { maskKey } from '../../config/resolve.js';
-import type { Profile } from '../../config/store.js';
+import type { Profile } from '../../config/profiles.js';
 import type { Ctx } from '../../context.js';
 import { KeyringError } from '../../errors.js';
 import { mustExist } from './manage.js';

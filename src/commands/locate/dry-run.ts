@@ -6,7 +6,8 @@
  */
 import type { Writable } from 'node:stream';
 import { DEPTH_LATENCY, type Depth } from '../../api/schemas.js';
-import type { BatchPlan, RequestPreview } from '../../batch/plan.js';
+import type { RequestPreview } from '../../batch/plan.js';
+import type { BatchPlan } from '../../batch/types.js';
 import { formatOutput, type ViewOpts } from '../../output/render.js';
 import { sanitizeInline, sanitizeJsonText } from '../../output/sanitize.js';
 import { planLine } from '../../output/views/batch.js';

@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
-import type { ProvenanceRecord } from '../../local/store.js';
+import type { ProvenanceRecord } from '../../evidence/records.js';
 import { BINARY_FORMATS, isFileFormat, renderExport } from '../../output/export/index.js';
 import { BASE_FORMATS, resolveFormat } from '../../output/render.js';
 import type { Ctx } from '../../context.js';

@@ -10,7 +10,7 @@ import type { BatchEvent, BatchRecord } from '../../batch/types.js';
 import { describeStop, stopExitCode } from '../../batch/outcome.js';
 import type { Ctx } from '../../context.js';
 import { PartialFailureError, StoreError } from '../../errors.js';
-import { isResultBody } from '../../local/store.js';
+import { isResultBody } from '../../evidence/records.js';
 import { viewOpts } from '../../output/render.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeJsonText } from '../../output/sanitize.js';

@@ -18,7 +18,7 @@ import { type CaseCustody, openCaseCustody } from '../../batch/case-custody.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { LocateSettings } from './options.js';
 import { clientForPlan } from '../../batch/keyless.js';
-import type { RecordOrigin } from '../../local/store-types.js';
+import type { RecordOrigin } from '../../evidence/record-types.js';
 import type { Frames } from '../../media/frames.js';
 import type { ClipInfo } from '../../media/probe.js';
 import type { SceneJson } from '../../media/scene.js';

@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context.js';
-import type { ProvenanceRecord } from '../../local/store.js';
+import type { ProvenanceRecord } from '../../evidence/records.js';
 import { renderExport } from '../../output/export/index.js';
 import { renderSceneGeoJSON, renderSceneKML } from '../../output/export/scene-geo.js';
 import { renderSceneKMZ } from '../../output/export/scene-kmz.js';

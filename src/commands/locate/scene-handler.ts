@@ -6,7 +6,7 @@
  * finishes, with its origin (`video` or `set`).
  */
 import { consentDeps } from '../../batch/consent.js';
-import type { BatchPlan } from '../../batch/plan.js';
+import type { BatchPlan } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
 import { DEFAULT_FRAME_OPTIONS } from '../../media/frames.js';
 import { formatOutput, viewOpts } from '../../output/render.js';

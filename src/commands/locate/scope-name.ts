@@ -1,11 +1,11 @@
 /**
  * `--scope NAME` without `--center` (issue 13): the centre comes from the offline GeoNames index
- * that ships with geo (src/local/place-search.ts), so analysts can say `--scope Paris` as they
+ * that ships with geo (src/places/search.ts), so analysts can say `--scope Paris` as they
  * would to a colleague. A name the index cannot settle is a usage error listing the choices.
  */
 import { RequestValidationError } from '../../api/errors.js';
 import { UsageError } from '../../errors.js';
-import { type FoundPlace, placeLabel, searchPlace } from '../../local/place-search.js';
+import { type FoundPlace, placeLabel, searchPlace } from '../../places/search.js';
 
 const listed = (ps: FoundPlace[]) => ps.map((p) => `"${placeLabel(p)}" (${p.lat}, ${p.lng})`).join('; ');
 

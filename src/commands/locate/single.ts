@@ -6,14 +6,14 @@
  */
 import { DEPTH_LATENCY, type Depth, type GeolocateResponse } from '../../api/schemas.js';
 import { IN_FLIGHT } from '../../batch/accounting.js';
-import type { BatchPlan } from '../../batch/plan.js';
+import type { BatchPlan } from '../../batch/types.js';
 import type { BatchResult } from '../../batch/run.js';
 import type { BatchEvent } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
 import { ApiError } from '../../api/errors.js';
 import { UNUSABLE, isKeyConflict } from '../../batch/outcome.js';
 import { BelowConfidenceError, CancelledError, ServiceAnswerError, StoreError, UsageError } from '../../errors.js';
-import { isResultBody } from '../../local/store.js';
+import { isResultBody } from '../../evidence/records.js';
 import { costOf } from '../../output/errors.js';
 import { BASE_FORMATS, formatOutput, viewOpts } from '../../output/render.js';
 import { type Spinner, startSpinner } from '../../output/spinner.js';

@@ -26,7 +26,7 @@ function table(rows: string[][]): string {
 
 /** --truth FILE: its images read now and keyed by their pixels; a missing image is a usage error. */
 async function knownModelFrom(file: string, cwd: string, errorKm: number | undefined, seed: number | undefined) {
-  const { readTruthFile } = await import('../../local/truth.js');
+  const { readTruthFile } = await import('../../eval/truth.js');
   const { loadKnownModel } = await import('../../sandbox/known.js');
   const truth = await readTruthFile(file, cwd);
   try {
@@ -71,7 +71,7 @@ export async function runSandbox(ctx: Ctx, _args: unknown[], opts: Record<string
   if (known) err.write(`truth: ${known.images.size} image(s) of ${String(opts.truth)} answered by a model of known skill (error scale ${known.errorKm} km at depth 3, seed ${known.seed})\n`);
   err.write(`sandbox ready in ${ms.toFixed(0)} ms; Ctrl-C to stop\n`);
   // Load the offline geocoder now, while nobody waits, so the first EXIF-placed answer is not slow.
-  setTimeout(() => void import('../../local/geocode.js').then((g) => g.reverseGeocode(0, 0)).catch(() => undefined), 50).unref();
+  setTimeout(() => void import('../../places/geocode.js').then((g) => g.reverseGeocode(0, 0)).catch(() => undefined), 50).unref();
 
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) return resolve();

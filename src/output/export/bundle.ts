@@ -1,16 +1,16 @@
 /**
  * A case bundle (case.zip): everything a case holds, with a manifest giving every member's sha256
- * (layout in local/bundle-format.ts). Plain data in, the zip's bytes out: the caller (`geo cases
+ * (layout in evidence/bundle-format.ts). Plain data in, the zip's bytes out: the caller (`geo cases
  * bundle`) reads the case from the store, renders the report, GeoJSON and KMZ with the exporters
  * beside this file, writes the bytes where asked, and then appends bundle_made to the case's log
  * with the zip's sha256 (a bundle cannot hold its own hash).
  */
 import {
   ANSWERS_DIR, BUNDLE_SCHEMA, type BundleManifest, CUSTODY_NAME, MANIFEST_NAME, type ManifestFile, type ManifestResult, ORIGINALS_DIR, RECORDS_DIR,
-} from '../../local/bundle-format.js';
-import { sha256Hex } from '../../local/custody.js';
-import { describeBroken, verifyChain } from '../../local/custody-verify.js';
-import type { ProvenanceRecord } from '../../local/store-types.js';
+} from '../../evidence/bundle-format.js';
+import { sha256Hex } from '../../evidence/custody.js';
+import { describeBroken, verifyChain } from '../../evidence/custody-verify.js';
+import type { ProvenanceRecord } from '../../evidence/record-types.js';
 import { type ZipEntry, writeZip } from './zip.js';
 
 export interface BundleOriginal {

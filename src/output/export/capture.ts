@@ -1,12 +1,12 @@
 /**
  * When and with what a photo was taken, for the report: the analyst's first questions after
  * "where". Read from the provenance record's `exif` block when it carries the capture fields
- * (named as local/exif.ts names them: dateTimeOriginal, offsetTime, make, model), otherwise from
+ * (named as image/exif.ts names them: dateTimeOriginal, offsetTime, make, model), otherwise from
  * the image bytes the report already holds, with the same local EXIF reader `geo inspect` uses.
  * Nothing here is sent anywhere.
  */
-import { type ExifSummary, cameraName, readExif, takenText } from '../../local/exif.js';
-import type { ProvenanceRecord } from '../../local/store-types.js';
+import { type ExifSummary, cameraName, readExif, takenText } from '../../image/exif.js';
+import type { ProvenanceRecord } from '../../evidence/record-types.js';
 
 export interface Capture {
   /** DateTimeOriginal as written, with its offset ("2024:05:14 18:32:07 +02:00"). */

@@ -10,7 +10,7 @@
  * latitude is not mangled. Columns added later go last, so existing positions hold: stored_at
  * (when the answer was received), then sandbox ("sandbox" for a sandbox's simulated answer).
  */
-import type { ProvenanceRecord } from '../../local/store-types.js';
+import type { ProvenanceRecord } from '../../evidence/record-types.js';
 import { sanitize } from '../sanitize.js';
 import { toItem } from './model.js';
 

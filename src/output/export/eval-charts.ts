@@ -5,7 +5,7 @@
  * model sits on the diagonal). Only presentation attributes and classes: the page's CSP allows no
  * inline style attribute. Numbers only; labels are ours.
  */
-import type { Bin } from '../../local/eval/metrics.js';
+import type { Bin } from '../../eval/metrics.js';
 import { esc } from './html.js';
 
 export interface Series {

@@ -8,8 +8,8 @@
  * names) goes through esc(), which runs the terminal sanitizer first.
  */
 import { createHash } from 'node:crypto';
-import type { EvalReport, EvalRow } from '../../local/eval/evaluate.js';
-import type { Metrics } from '../../local/eval/metrics.js';
+import type { EvalReport, EvalRow } from '../../eval/evaluate.js';
+import type { Metrics } from '../../eval/metrics.js';
 import { km, pct } from '../views/eval.js';
 import { type Series, errorCdfSvg, reliabilitySvg } from './eval-charts.js';
 import { esc, pageHead } from './html.js';

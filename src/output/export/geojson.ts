@@ -2,7 +2,7 @@
  * RFC 7946 FeatureCollection for QGIS, geojson.io, ogr2ogr. Every feature carries `role`
  * (estimate | candidate | exif | scope) so a GIS can style by it; coordinates are [lng, lat].
  */
-import type { ProvenanceRecord } from '../../local/store-types.js';
+import type { ProvenanceRecord } from '../../evidence/record-types.js';
 import { sanitizeJsonText } from '../sanitize.js';
 import { circleRing } from './geometry.js';
 import { type ExportItem, exifPointOf, placeName, toItem } from './model.js';

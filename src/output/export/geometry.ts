@@ -1,9 +1,9 @@
 /** Geodesic shapes for the exports: plain math, [lng, lat] order as GeoJSON and KML want. */
-import { destination } from '../../local/distance.js';
+import { destination } from '../../places/distance.js';
 
 export type LngLat = [number, number];
 
-/** destination() from local/distance as [lng, lat], rounded to 1e-7 degrees (about 1 cm). */
+/** destination() from places/distance as [lng, lat], rounded to 1e-7 degrees (about 1 cm). */
 function destinationLngLat(lat: number, lng: number, distanceKm: number, bearingDeg: number): LngLat {
   const p = destination(lat, lng, distanceKm, bearingDeg);
   return [round(p.lng), round(p.lat)];

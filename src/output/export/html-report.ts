@@ -12,8 +12,8 @@
  * data: images (the thumbnail) and the two tile hosts. No connect, no frames, no forms, no base.
  */
 import { createHash } from 'node:crypto';
-import type { ProvenanceRecord } from '../../local/store-types.js';
-import { describeSun } from '../../local/sun-witness.js';
+import type { ProvenanceRecord } from '../../evidence/record-types.js';
+import { describeSun } from '../../evidence/sun-witness.js';
 import { esc, inlineSafe, jsonForScript, pageHead } from './html.js';
 import type { LeafletAssets } from './leaflet-assets.js';
 import type { Capture } from './capture.js';

@@ -4,7 +4,7 @@
  * country-coder's outlines) and the image bytes the caller already holds (thumbnails through sharp
  * when present, EXIF capture time and camera).
  */
-import type { ProvenanceRecord } from '../../local/store-types.js';
+import type { ProvenanceRecord } from '../../evidence/record-types.js';
 import { renderCSV } from './csv.js';
 import { renderGeoJSON } from './geojson.js';
 import { captureOf } from './capture.js';

@@ -10,7 +10,7 @@
  * markup (issue 20; XML escaping alone let it through). In a KMZ (kmz.ts) the estimate's balloon
  * also shows the analysed image (a file inside the archive, files/...) above the same lines.
  */
-import type { ProvenanceRecord } from '../../local/store-types.js';
+import type { ProvenanceRecord } from '../../evidence/record-types.js';
 import { circleRing } from './geometry.js';
 import { type ExportItem, exifPointOf, placeName, toItem } from './model.js';
 import { esc } from './html.js';

@@ -3,8 +3,8 @@
  * the tables. Defensive because records are files anyone can edit: a candidate or scope without
  * finite coordinates is left out rather than drawn at 0,0.
  */
-import type { Corroboration } from '../../local/corroborate.js';
-import type { ProvenanceRecord, ResultBody } from '../../local/store-types.js';
+import type { Corroboration } from '../../evidence/corroborate.js';
+import type { ProvenanceRecord, ResultBody } from '../../evidence/record-types.js';
 
 export interface ExportCandidate {
   rank: number;

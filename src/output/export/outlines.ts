@@ -1,7 +1,7 @@
 /**
  * Country outlines for the report's maps, so a report opened without network (tiles fail) still
  * shows where its points are. The polygons are those of `@rapideditor/country-coder`, which geo
- * already ships for offline reverse geocoding (local/geocode.ts); nothing is fetched.
+ * already ships for offline reverse geocoding (places/geocode.ts); nothing is fetched.
  *
  * Size: the whole world at full detail is ~540 KB of JSON, too much for a file meant to be mailed.
  * So the world is simplified (Douglas-Peucker, WORLD_TOLERANCE_DEG) and only the countries that

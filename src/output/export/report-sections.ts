@@ -1,9 +1,9 @@
 /** The HTML of one result in the report. Every server or file string goes through esc(). */
-import { describeCorroboration } from '../../local/corroborate.js';
-import { adviceOf } from '../../local/eval/advice.js';
+import { describeCorroboration } from '../../evidence/corroborate.js';
+import { adviceOf } from '../../eval/advice.js';
 import { confidenceText } from '../confidence.js';
 import { flatten } from '../kv.js';
-import { describeSun, isSunWitness } from '../../local/sun-witness.js';
+import { describeSun, isSunWitness } from '../../evidence/sun-witness.js';
 import { mapLinks } from '../maps.js';
 import type { Capture } from './capture.js';
 import { esc } from './html.js';

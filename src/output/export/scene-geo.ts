@@ -6,7 +6,7 @@
  * frames; in a KMZ each frame's balloon shows the frame. Plain data in (media/scene.ts's object).
  */
 import type { ClusterJson, FrameJson, SceneJson } from '../../media/scene.js';
-import { asResultBody } from '../../local/store-types.js';
+import { asResultBody } from '../../evidence/record-types.js';
 import { sanitizeJsonText } from '../sanitize.js';
 import { circleRing } from './geometry.js';
 import { esc } from './html.js';

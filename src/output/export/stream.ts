@@ -3,7 +3,7 @@
  * over a store of a million results holds one record in memory, not a million (issue 19). The
  * chunks joined are byte for byte what the whole-array renderers give (renderExport joins them).
  */
-import type { ProvenanceRecord } from '../../local/store-types.js';
+import type { ProvenanceRecord } from '../../evidence/record-types.js';
 import { sanitizeJsonText } from '../sanitize.js';
 import { CSV_COLUMNS, csvRecordRow, csvRow } from './csv.js';
 import { featuresOf } from './geojson.js';

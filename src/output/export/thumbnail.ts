@@ -5,16 +5,16 @@
  * original bytes are embedded without their metadata (strip.ts: lossless, as uploads are), so a
  * report mailed on never carries the photo's GPS, camera serial or owner either.
  */
-import { MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../../local/dimensions.js';
-import { type ImageKind, MIME, sniffKind } from '../../local/sniff.js';
-import { bufferSource, joinPlan, planStrip } from '../../local/strip.js';
-import { optionalSharp } from '../../local/sharp.js';
+import { MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../../image/dimensions.js';
+import { type ImageKind, MIME, sniffKind } from '../../image/sniff.js';
+import { bufferSource, joinPlan, planStrip } from '../../image/strip.js';
+import { optionalSharp } from '../../image/sharp.js';
 
 const MAX_EDGE = 1024;
 /** What a browser shows in an <img>: anything else is not embedded. */
 const EMBEDDABLE: ReadonlySet<ImageKind> = new Set<ImageKind>(['jpeg', 'png', 'gif', 'webp']);
 
-/** JPEG, PNG, WebP and GIF by magic bytes (local/sniff.ts); undefined for anything else. */
+/** JPEG, PNG, WebP and GIF by magic bytes (image/sniff.ts); undefined for anything else. */
 export function sniffImageMime(b: Uint8Array): string | undefined {
   const kind = sniffKind(b);
   return EMBEDDABLE.has(kind) ? MIME[kind] : undefined;

@@ -3,12 +3,13 @@
  * (stdout, terminal), the plan (dry run, confirmation) and the closing summary (stderr). Plain
  * data in, text out (the shapes are batch/'s own types, imported as types only).
  */
-import type { BatchPlan } from '../../batch/plan.js';
+import type { BatchPlan } from '../../batch/types.js';
 import type { BatchProgress, BatchSummary } from '../../batch/types.js';
 import { basename } from 'node:path';
 import { width } from '../fit.js';
 import { coord } from '../maps.js';
-import type { Style, ViewOpts } from '../render.js';
+import type { Style } from '../plain-style.js';
+import type { ViewOpts } from '../render.js';
 import { sanitizeInline } from '../sanitize.js';
 import { renderTable } from '../table.js';
 

@@ -2,7 +2,7 @@
  * The human view of `geo cases verify case.zip`: what was checked and, when something fails, every
  * failure by name. Names come from the bundle (anyone's file): renderKv and sanitizeInline escape them.
  */
-import type { BundleReport } from '../../local/bundle-verify.js';
+import type { BundleReport } from '../../evidence/bundle-verify.js';
 import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
 import { sanitizeInline } from '../sanitize.js';

@@ -3,8 +3,8 @@
  * depths and the pooled one), then each depth's calibration bins beside the abstention curve, and
  * how the depth-3 advice fared. Plain data in, text out; --json and the report carry full precision.
  */
-import type { EvalReport } from '../../local/eval/evaluate.js';
-import type { Metrics } from '../../local/eval/metrics.js';
+import type { EvalReport } from '../../eval/evaluate.js';
+import type { Metrics } from '../../eval/metrics.js';
 import type { ViewOpts } from '../render.js';
 import { renderTable } from '../table.js';
 

@@ -2,7 +2,7 @@
  * The `--dry-run` preview and the `--async` acceptance, for people. The preview is the request as
  * an HTTP message (the secret already replaced by the caller, the image elided), then the cost.
  */
-import { type SentImage, describeRemoval } from '../../local/without-metadata.js';
+import { type SentImage, describeRemoval } from '../../image/without-metadata.js';
 import { flatten, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
 import { sanitize, sanitizeInline } from '../sanitize.js';

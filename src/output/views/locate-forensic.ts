@@ -4,7 +4,7 @@
  * (fields not shown in the spec, so flattened as they come).
  */
 import type { GeolocateResponse } from '../../api/schemas.js';
-import { haversineKm } from '../../local/distance.js';
+import { haversineKm } from '../../places/distance.js';
 import { percent } from '../confidence.js';
 import { flatten, renderKv } from '../kv.js';
 import { coord, osmLink } from '../maps.js';

@@ -7,8 +7,8 @@
  */
 import type { GeolocateResponse } from '../../api/schemas.js';
 import { DEPTH_NAME, type Depth } from '../../api/schemas.js';
-import { type Corroboration, describeCorroboration } from '../../local/corroborate.js';
-import { describeSun } from '../../local/sun-witness.js';
+import { type Corroboration, describeCorroboration } from '../../evidence/corroborate.js';
+import { describeSun } from '../../evidence/sun-witness.js';
 import { formatConfidence } from '../confidence.js';
 import { renderKv, type KvInput } from '../kv.js';
 import { width, wrapFor } from '../fit.js';

@@ -4,7 +4,7 @@
  * not averaged away), then one row per frame. Plain data in (media/scene.ts's object), text out.
  */
 import type { ClusterJson, FrameJson, SceneJson } from '../../media/scene.js';
-import { asResultBody } from '../../local/store-types.js';
+import { asResultBody } from '../../evidence/record-types.js';
 import { clock } from '../../media/clock.js';
 import { coord, mapLinks } from '../maps.js';
 import type { ViewOpts } from '../render.js';
