@@ -1,6 +1,8 @@
 /**
  * DESIGN.md "Layers" as lint rules. Dependencies point one way (cli -> context -> commands ->
- * batch/output/local/config -> api); these configs make the wrong direction a lint error.
+ * batch/media/output -> store -> evidence/eval -> image/places -> files -> api); these configs
+ * make the wrong direction a lint error, and `geo/no-import-cycle` fails any circle of imports
+ * in src/, whatever its length and whatever kind of import closes it (type-only and dynamic too).
  *
  * Flat config replaces (does not merge) a rule's options when several objects match a file, so
  * every folder gets ONE `no-restricted-imports` entry built here, always including the ban on
@@ -10,6 +12,7 @@
  * `(\.js|/|$)` stops `../output` from also matching `../outputs`.
  */
 import { readdirSync } from 'node:fs';
+import { importCycleRule } from './import-cycle.js';
 
 /** Nouns from DESIGN.md's command table, plus any folder that exists (so a new noun is covered at once). */
 const DESIGN_NOUNS = ['locate', 'inspect', 'credits', 'usage', 'analyses', 'cases', 'keys', 'config', 'docs', 'sandbox', 'export', 'history', 'completion', 'eval', 'api', 'mcp'];
@@ -23,6 +26,9 @@ function commandNouns() {
   }
   return [...new Set([...DESIGN_NOUNS, ...found])].sort();
 }
+
+/** Everything above the subject folders (image/, places/, evidence/, eval/, claims/). */
+const ABOVE_SUBJECTS = ['store', 'batch', 'media', 'output', 'commands', 'cli', 'context', 'mcp', 'config', 'sandbox', 'api/client'];
 
 const PROCESS_MSG = 'Only src/cli.ts and bin/ touch process (DESIGN.md "Layers"): take what you need from Ctx.';
 const processImports = [
@@ -42,6 +48,11 @@ function restrict(files, patterns) {
 
 export function layerConfigs() {
   const configs = [
+    {
+      files: ['src/**/*.ts'],
+      plugins: { geo: { rules: { 'no-import-cycle': importCycleRule } } },
+      rules: { 'geo/no-import-cycle': 'error' },
+    },
     // Every file in src/: no `process` global (imports are handled per folder below).
     {
       files: ['src/**/*.ts'],
@@ -74,10 +85,38 @@ export function layerConfigs() {
     ]),
     // The one database module (DESIGN.md "src/store/"): below batch, the commands and the front doors.
     restrict(['src/store/**/*.ts'], [
-      up(['batch', 'commands', 'cli', 'context', 'output', 'mcp', 'sandbox', 'api/client'], 'src/store is the one database module: it sits below batch and the commands, and takes plain records.'),
+      // The legacy import reads old batch journals: their format (batch/journal-format.ts, a leaf
+      // with no imports) is the one file of batch/ the store may name.
+      { regex: '^(\\.\\./)+batch/(?!journal-format\\.js$)', message: 'src/store sits below batch: of batch/ it reads only the journal format (journal-format.js), for the legacy import.' },
+      up(['commands', 'cli', 'context', 'output', 'mcp', 'sandbox', 'api/client'], 'src/store is the one database module: it sits below batch and the commands, and takes plain records.'),
     ]),
-    restrict(['src/local/**/*.ts', 'src/config/**/*.ts', 'src/batch/**/*.ts', 'src/media/**/*.ts'], [
-      up(['commands', 'cli', 'context'], 'src/local, src/config, src/batch and src/media sit below the commands: no commands, cli or context.'),
+    restrict(['src/config/**/*.ts', 'src/batch/**/*.ts', 'src/media/**/*.ts'], [
+      up(['commands', 'cli', 'context'], 'src/config, src/batch and src/media sit below the commands: no commands, cli or context.'),
+    ]),
+    // The subject folders under the store (DESIGN.md "Layers": image/, places/, evidence/, eval/
+    // import nothing above them). Each names what it may not reach; below them is only api/'s
+    // contract (never api/client) and the small file helpers.
+    restrict(['src/eval/**/*.ts'], [
+      up([...ABOVE_SUBJECTS], 'src/eval sits below the store, batch, output and the commands: ground truth and metrics over plain data.'),
+    ]),
+    restrict(['src/claims/**/*.ts'], [
+      up([...ABOVE_SUBJECTS, 'eval'], 'src/claims sits below eval (which calibrates it), the store, batch, output and the commands.'),
+    ]),
+    restrict(['src/evidence/**/*.ts'], [
+      up([...ABOVE_SUBJECTS, 'eval', 'claims'], 'src/evidence sits below eval, claims, the store, batch, output and the commands; it builds on image/ and places/ only.'),
+    ]),
+    restrict(['src/image/**/*.ts'], [
+      up([...ABOVE_SUBJECTS, 'eval', 'claims', 'evidence', 'places'], "src/image is about one image's bytes: it imports no other subject (places, evidence, eval, claims) and nothing above them."),
+    ]),
+    restrict(['src/places/**/*.ts'], [
+      up([...ABOVE_SUBJECTS, 'eval', 'claims', 'evidence', 'image'], 'src/places is the offline place index and geodesy: it imports no other subject (image, evidence, eval, claims) and nothing above them.'),
+    ]),
+    restrict(['src/files/**/*.ts'], [
+      {
+        // Allow-list: node:* modules, files/ itself and the error classes.
+        regex: '^(?!node:|\\./|\\.\\./errors\\.js$)',
+        message: 'src/files holds the small file helpers every layer uses: it imports only node: modules, ./ files and ../errors.js.',
+      },
     ]),
   ];
   const nouns = commandNouns();

@@ -26,8 +26,8 @@ const cases: Record<string, { denied: [string, string][]; allowed: [string, stri
     denied: [
       ['src/api/x.ts', '../output/io.js'],
       ['src/api/x.ts', '../commands/locate/run.js'],
-      ['src/api/x.ts', '../local/exif.js'],
-      ['src/api/x.ts', '../config/store.js'],
+      ['src/api/x.ts', '../image/exif.js'],
+      ['src/api/x.ts', '../config/profiles.js'],
       ['src/api/x.ts', '../sandbox/http.js'],
       ['src/api/x.ts', '../batch/plan.js'],
       ['src/api/x.ts', '../cli.js'],
@@ -51,13 +51,13 @@ const cases: Record<string, { denied: [string, string][]; allowed: [string, stri
       ['src/sandbox/x.ts', '../output/io.js'],
       ['src/sandbox/x.ts', '../cli.js'],
       ['src/sandbox/x.ts', '../context.js'],
-      ['src/sandbox/x.ts', '../config/store.js'],
+      ['src/sandbox/x.ts', '../config/profiles.js'],
       ['src/sandbox/x.ts', '../batch/plan.js'],
     ],
     allowed: [
       ['src/sandbox/x.ts', '../api/schemas.js'],
       ['src/sandbox/x.ts', '../api/routes.js'],
-      ['src/sandbox/x.ts', '../local/geocode.js'],
+      ['src/sandbox/x.ts', '../places/geocode.js'],
       ['src/sandbox/x.ts', './state.js'],
     ],
   },
@@ -99,19 +99,60 @@ const cases: Record<string, { denied: [string, string][]; allowed: [string, stri
       ['src/store/x.ts', '../output/render.js'],
     ],
     allowed: [
-      ['src/store/x.ts', '../local/store-types.js'],
+      ['src/store/x.ts', '../evidence/record-types.js'],
       ['src/store/x.ts', '../errors.js'],
       ['src/batch/x.ts', '../store/index.js'],
+      // The legacy import reads old journals: the one file of batch/ the store may name.
+      ['src/store/x.ts', '../batch/journal-format.js'],
     ],
   },
-  'local/, config/, batch/ sit below commands, cli, context': {
-    denied: ['local', 'config', 'batch'].flatMap((d) => [
+  'the subjects (image/, places/, evidence/, eval/, claims/) import nothing above them': {
+    denied: [
+      ...['image', 'places', 'evidence', 'eval', 'claims'].flatMap((d) =>
+        ['../store/index.js', '../batch/plan.js', '../output/render.js', '../media/video.js', '../commands/locate/run.js', '../config/profiles.js', '../sandbox/http.js', '../api/client.js', '../context.js', '../cli.js'].map(
+          (spec) => [`src/${d}/x.ts`, spec] as [string, string],
+        ),
+      ),
+      ['src/image/x.ts', '../places/distance.js'],
+      ['src/image/x.ts', '../evidence/custody.js'],
+      ['src/places/x.ts', '../image/exif.js'],
+      ['src/places/x.ts', '../evidence/records.js'],
+      ['src/evidence/x.ts', '../eval/metrics.js'],
+      ['src/evidence/x.ts', '../claims/rules.js'],
+      ['src/claims/x.ts', '../eval/metrics.js'],
+      ['src/files/x.ts', '../image/sniff.js'],
+      ['src/files/x.ts', '../api/schemas.js'],
+      ['src/files/x.ts', 'chalk'],
+    ],
+    allowed: [
+      ['src/image/x.ts', '../api/schemas.js'],
+      ['src/image/x.ts', '../files/read.js'],
+      ['src/image/x.ts', '../errors.js'],
+      ['src/evidence/x.ts', '../image/exif.js'],
+      ['src/evidence/x.ts', '../places/distance.js'],
+      ['src/eval/x.ts', '../evidence/records.js'],
+      ['src/eval/x.ts', '../claims/rules.js'],
+      ['src/claims/x.ts', '../evidence/corroborate.js'],
+      ['src/files/x.ts', '../errors.js'],
+      ['src/files/x.ts', 'node:fs'],
+      ['src/files/x.ts', './read.js'],
+    ],
+  },
+  'store/ reads no other file of batch/ than the journal format': {
+    denied: [
+      ['src/store/x.ts', '../batch/journal.js'],
+      ['src/store/x.ts', '../batch/types.js'],
+    ],
+    allowed: [],
+  },
+  'config/, batch/, media/ sit below commands, cli, context': {
+    denied: ['config', 'batch', 'media'].flatMap((d) => [
       [`src/${d}/x.ts`, '../commands/locate/run.js'] as [string, string],
       [`src/${d}/x.ts`, '../cli.js'] as [string, string],
       [`src/${d}/x.ts`, '../context.js'] as [string, string],
     ]),
     allowed: [
-      ['src/local/x.ts', '../errors.js'],
+      ['src/config/x.ts', '../errors.js'],
       ['src/batch/x.ts', '../api/schemas.js'],
     ],
   },
@@ -133,7 +174,7 @@ describe('import forms are all covered', () => {
 });
 
 describe('only src/cli.ts touches process', () => {
-  it('the process global fails in src/', async () => expect(await layerHits('src/local/x.ts', 'export const a = process.env.HOME;')).toContain('no-restricted-globals'));
+  it('the process global fails in src/', async () => expect(await layerHits('src/image/x.ts', 'export const a = process.env.HOME;')).toContain('no-restricted-globals'));
   it('globalThis.process fails in src/', async () => expect(await layerHits('src/api/x.ts', 'export const a = globalThis.process;')).toContain('no-restricted-syntax'));
   it("import from 'node:process' fails in src/", async () => expect(await layerHits('src/commands/locate/x.ts', "import { env } from 'node:process';\nexport const a = env;")).toContain('no-restricted-imports'));
   it("import from 'process' fails in src/api too (despite its node: allow-list)", async () => expect(await layerHits('src/api/x.ts', "import process from 'node:process';\nexport const a = process;")).toContain('no-restricted-imports'));
@@ -141,6 +182,34 @@ describe('only src/cli.ts touches process', () => {
   it('tests and bin may use process', async () => {
     expect(await layerHits('test/x.test.ts', 'export const a = process.env;')).toEqual([]);
     expect(await layerHits('bin/x.js', 'export const a = process.exitCode;')).toEqual([]);
+  });
+});
+
+describe('no import circle in src/ (geo/no-import-cycle)', () => {
+  const cycleHits = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: `${ROOT}${file}` });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'geo/no-import-cycle').map((m) => m.message);
+  };
+  // batch/plan.ts imports batch/types.ts: types.ts importing plan back closes a circle of two.
+  it('a circle of two files fails, naming both', async () => {
+    expect(await cycleHits('src/batch/types.ts', "import type { buildPlan } from './plan.js';\nexport type X = typeof buildPlan;")).toEqual([expect.stringContaining('batch/types.ts -> batch/plan.ts -> batch/types.ts')]);
+  });
+  it('a type-only import that closes a circle fails too', async () => {
+    expect(await cycleHits('src/output/plain-style.ts', "import type { ViewOpts } from './render.js';\nexport type X = ViewOpts;")).toHaveLength(1);
+  });
+  it('an import() type and a dynamic import that close a circle fail', async () => {
+    expect(await cycleHits('src/batch/types.ts', "export type X = import('./plan.js').PlanInput;")).toHaveLength(1);
+    expect(await cycleHits('src/output/plain-style.ts', "export const x = () => import('./render.js');")).toHaveLength(1);
+  });
+  it('a longer circle fails (a -> b -> c -> a)', async () => {
+    // evidence/corroborate.ts -> evidence/sun-witness.ts -> image/capture-time.ts: capture-time importing corroborate closes it.
+    expect(await cycleHits('src/image/capture-time.ts', "import { corroborate } from '../evidence/corroborate.js';\nexport const c = corroborate;")).toEqual([expect.stringMatching(/image\/capture-time\.ts -> evidence\/corroborate\.ts -> .* -> image\/capture-time\.ts/)]);
+  });
+  it('an import in one direction passes', async () => expect(await cycleHits('src/batch/plan.ts', "import type { BatchParams } from './types.js';\nexport type X = BatchParams;")).toEqual([]));
+  it('src/ as it is has no circle at all', async () => {
+    const results = await eslint.lintFiles([`${ROOT}src/**/*.ts`]);
+    const hits = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'geo/no-import-cycle').map((m) => m.message));
+    expect(hits).toEqual([]);
   });
 });
 
