@@ -126,7 +126,8 @@ export function vouchCase(entries: readonly Numbered[], row: CaseRowFacts, linke
     const answer = answers.filter((a) => a.n < link.n && a.a.sha256 === sha).at(-1);
     const input = hashed.filter((h) => h.n < link.n && h.i.sha256 === r.input_sha256).at(-1);
     const path = r.input_path ?? input?.i.path ?? null;
-    const shown = `result ${x.stored.id} (${path ?? rec.input.path})`;
+    // Named by its logged input, unless the pair it claims is not its own (then by what the store says it is).
+    const shown = `result ${x.stored.id} (${rec.input.sha256 === r.input_sha256 ? (path ?? rec.input.path) : rec.input.path})`;
     const fail = (why: string) => failures.push(`${shown}: ${why}`);
     const at = `entry ${link.n} (result_linked)`;
     if (rec.input.sha256 !== r.input_sha256) fail(`its raw answer is the one ${at} binds to another input (sha256 ${short(r.input_sha256)}, not this result's ${short(rec.input.sha256)}): answers were swapped or replaced`);
