@@ -46,9 +46,11 @@ function answerEvent(s: StoredResult, fromStore: boolean): CustodyEvent {
  * result_linked, appended in the same transaction as the link itself.
  */
 export async function linkStored(store: Store, actor: { version: string; now: () => number }, caseId: string, s: StoredResult, fromStore: boolean): Promise<void> {
-  const answer = answerEvent(s, fromStore).data as { answer: { sha256: string; analysis_id: string | null } };
+  const answer = answerEvent(s, fromStore).data as { answer: { sha256: string; analysis_id: string | null; service: string; sandbox: boolean } };
   await caseLog(store, actor.version, actor.now).append(caseId, { event: 'answer_received', data: answer } as CustodyEvent);
-  const result = { input_sha256: s.record.input.sha256, answer_sha256: answer.answer.sha256, analysis_id: answer.answer.analysis_id };
+  // The pair it binds, and what it is shown with that the answer cannot say (issue 30): verification holds the store to these.
+  const a = answer.answer;
+  const result = { input_sha256: s.record.input.sha256, answer_sha256: a.sha256, analysis_id: a.analysis_id, input_path: s.record.input.path, service: a.service, sandbox: a.sandbox };
   await caseLog(store, actor.version, actor.now, store.cases().linking(s.id)).append(caseId, { event: 'result_linked', data: { result } });
 }
 

@@ -1,118 +1,153 @@
 /**
  * `geo cases verify case.zip`: checks a bundle offline, with nothing but the file (no config, no
- * key, no network), and lists every failure by member name. In order: member names (any that
- * could escape the folder refuses the bundle before anything else is read), the manifest, every
- * member's sha256 and size against it (altered, removed, added), the custody chain against the
- * manifest's count and head, each raw answer against its record and an answer_received entry,
- * each original against an input_hashed entry. Nothing is extracted or written.
+ * key, no network), and lists every failure by member name. In order: the archive itself (bytes no
+ * member covers, local headers that disagree with the directory, duplicate names, links and
+ * special members, names that could escape the folder: any refuses the bundle before anything
+ * else is read; zip-read.ts), the manifest, every member's sha256 and size against it, the custody
+ * chain against the manifest's count and head, the seal that chain ends with against every member
+ * and the manifest (bundle-seal.ts), each raw answer against its record and its own result_linked
+ * and answer_received entries, each original against an input_hashed entry. Then, apart, the
+ * answers a sandbox gave (not evidence: a failure unless allowed). Nothing is extracted or written.
  */
-import { open } from 'node:fs/promises';
-import { type BundleManifest, MANIFEST_NAME, ORIGINALS_DIR, RECORDS_DIR, manifestProblem, unsafeMemberName } from './bundle-format.js';
+import type { FileHandle } from 'node:fs/promises';
+import { type BundleManifest, MANIFEST_NAME, ORIGINALS_DIR, RECORDS_DIR, manifestProblem } from './bundle-format.js';
+import { type BoundResult, checkBindings, checkSeal, simulatedAnswers } from './bundle-seal.js';
 import { type CustodyEntry, sha256Hex } from './custody.js';
 import { describeBroken, verifyChain } from './custody-verify.js';
+import { type SimulatedSection, UNSIGNED, simulatedLine, simulatedSection } from './verify-report.js';
 import { type MemberDigest, type ZipMember, digestMember, readZipDirectory } from './zip-read.js';
+import { openRegularFile } from '../files/read.js';
 
 export interface BundleReport {
   file: string;
+  /** Integrity holds and no simulated answer is refused. */
   ok: boolean;
   /** sha256 of manifest.json: compare it with the one the sender gave you apart from the bundle. */
   manifest_sha256?: string;
   case?: { id: string; name: string };
-  /** The chain, when it verified: its entries and head. */
-  custody?: { entries: number; head: string };
-  /** Members whose sha256 and size match the manifest. */
-  files: number;
-  /** Raw answers that match their record and an answer_received entry. */
-  answers: number;
-  originals: number;
-  /** One line per failure, naming the member (and entry) that fails. */
+  integrity: {
+    ok: boolean;
+    /** The chain, when it verified: its entries and head. */
+    custody?: { entries: number; head: string };
+    /** The chain ends with bundle_sealed, which binds every other member. */
+    sealed: boolean;
+    /** Members whose sha256 and size match the manifest. */
+    files: number;
+    /** Raw answers that match their record and are bound to their own result_linked and answer_received entries. */
+    answers: number;
+    originals: number;
+    /** One line per failure, naming the member (and entry) that fails. */
+    failures: string[];
+    signed: false;
+    caveat: string;
+  };
+  simulated: SimulatedSection;
+  /** Every failure, integrity's and the simulated answers' refusal. */
   failures: string[];
 }
 
 /** Manifest, custody log and records are read whole; nothing geo writes comes near this. */
 const MAX_TEXT = 64 * 1024 * 1024;
-const q = (s: string) => JSON.stringify(s);
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Throws ZipFormatError when the file is not a zip geo can read; every other problem is a failure in the report. */
-export async function verifyBundle(path: string): Promise<BundleReport> {
-  const fh = await open(path, 'r');
-  let members: ZipMember[];
+export async function verifyBundle(path: string, opts: { allowSandbox?: boolean } = {}): Promise<BundleReport> {
+  // One descriptor for everything: never blocks on a FIFO, and what is read is what was checked.
+  const fh = await openRegularFile(path);
   try {
-    members = await readZipDirectory(fh);
+    return await verifyOpen(fh, path, Boolean(opts.allowSandbox));
   } finally {
     await fh.close();
   }
-  const report: BundleReport = { file: path, ok: false, files: 0, answers: 0, originals: 0, failures: [] };
-  const fail = (line: string) => report.failures.push(line);
-  const done = () => ({ ...report, ok: report.failures.length === 0 });
+}
 
-  const byName = new Map<string, ZipMember>();
-  for (const m of members) {
-    const bad = unsafeMemberName(m.name);
-    if (bad) fail(`refused: member ${q(m.name)} has ${bad}`);
-    else if (byName.has(m.name)) fail(`refused: member ${q(m.name)} appears twice`);
-    byName.set(m.name, m);
-  }
-  if (report.failures.length) return done();
+async function verifyOpen(fh: FileHandle, path: string, allowSandbox: boolean): Promise<BundleReport> {
+  const { members, refusals } = await readZipDirectory(fh);
+  const failures: string[] = [];
+  const fail = (line: string) => failures.push(line);
+  const integrity: BundleReport['integrity'] = { ok: false, sealed: false, files: 0, answers: 0, originals: 0, failures, signed: false, caveat: UNSIGNED.bundle };
+  let simulated = simulatedSection(0, allowSandbox, false);
+  const report = (extra: Partial<BundleReport> = {}): BundleReport => {
+    integrity.ok = failures.length === 0;
+    return {
+      file: path, ok: integrity.ok && simulated.ok, ...extra, integrity, simulated,
+      failures: [...failures, ...(simulated.ok ? [] : [simulatedLine(simulated.answers)])],
+    };
+  };
+  if (refusals.length) return refusals.forEach(fail), report();
+  const byName = new Map(members.map((m) => [m.name, m]));
 
   const manifestMember = byName.get(MANIFEST_NAME);
-  if (!manifestMember) return fail(`no ${MANIFEST_NAME}: not a geo case bundle`), done();
+  if (!manifestMember) return fail(`no ${MANIFEST_NAME}: not a geo case bundle`), report();
   let manifest: BundleManifest;
+  let manifestSha: string;
   try {
-    const d = await digestMember(path, manifestMember, { keep: true, maxKeep: MAX_TEXT });
-    report.manifest_sha256 = d.sha256;
+    const d = await digestMember(fh, manifestMember, { keep: true, maxKeep: MAX_TEXT });
+    manifestSha = d.sha256;
     const parsed: unknown = JSON.parse(d.bytes!.toString('utf8'));
     const problem = manifestProblem(parsed);
     if (problem) throw new Error(problem);
     manifest = parsed as BundleManifest;
   } catch (e) {
-    return fail(`${MANIFEST_NAME}: ${message(e)}`), done();
+    return fail(`${MANIFEST_NAME}: ${message(e)}`), report();
   }
-  report.case = { id: manifest.case.id, name: manifest.case.name };
+  const extra = { manifest_sha256: manifestSha, case: { id: manifest.case.id, name: manifest.case.name } };
 
-  const digests = await checkFiles(path, manifest, byName, fail);
-  report.files = digests.size;
-  const entries = checkCustody(manifest, digests, fail);
-  if (entries) report.custody = { entries: entries.length, head: entries.at(-1)!.hash };
-  report.answers = checkAnswers(manifest, digests, entries, fail);
-  report.originals = checkOriginals(manifest, digests, entries, fail);
-  return done();
+  const named = new Set<string>();
+  const digests = new Map<string, MemberDigest | undefined>();
+  const text = (p: string) => p === manifest.custody.path || p.startsWith(RECORDS_DIR);
+  const digest = async (p: string): Promise<MemberDigest | undefined> => {
+    if (digests.has(p)) return digests.get(p);
+    const m = byName.get(p);
+    let d: MemberDigest | undefined;
+    try {
+      d = m && (await digestMember(fh, m, { keep: text(p), maxKeep: MAX_TEXT }));
+    } catch (e) {
+      fail(`${p}: ${message(e)}`);
+      named.add(p);
+    }
+    digests.set(p, d);
+    return d;
+  };
+  integrity.files = await checkFiles(manifest, byName, digest, named, fail);
+  const entries = await checkCustody(manifest, digest, named, fail);
+  if (entries) integrity.custody = { entries: entries.length, head: entries.at(-1)!.hash };
+  if (entries) {
+    integrity.sealed = await checkSeal({ manifest, entries, names: new Set([...byName.keys()].filter((n) => n !== MANIFEST_NAME)), digest, named, fail });
+    simulated = simulatedSection(simulatedAnswers(entries), allowSandbox);
+  }
+  integrity.answers = await checkAnswers(manifest, digest, entries, fail);
+  integrity.originals = await checkOriginals(manifest, digest, entries, fail);
+  return report(extra);
 }
 
-/** Every listed member against its sha256 and size; members the manifest does not list. */
-async function checkFiles(path: string, manifest: BundleManifest, byName: Map<string, ZipMember>, fail: (l: string) => void): Promise<Map<string, MemberDigest>> {
-  const digests = new Map<string, MemberDigest>();
-  const text = (p: string) => p === manifest.custody.path || p.startsWith(RECORDS_DIR);
+/** Every listed member against its sha256 and size; members the manifest does not list. Returns how many match. */
+async function checkFiles(manifest: BundleManifest, byName: Map<string, ZipMember>, digest: (p: string) => Promise<MemberDigest | undefined>, named: Set<string>, fail: (l: string) => void): Promise<number> {
+  let good = 0;
+  const say = (p: string, line: string) => (fail(line), named.add(p));
   for (const f of manifest.files) {
-    const bad = unsafeMemberName(f.path);
-    const m = byName.get(f.path);
-    if (bad) fail(`manifest.json names ${q(f.path)}, which has ${bad}`);
-    else if (!m || f.path === MANIFEST_NAME) fail(`${f.path}: named in the manifest but absent from the bundle (removed)`);
+    if (!byName.has(f.path) || f.path === MANIFEST_NAME) say(f.path, `${f.path}: named in the manifest but absent from the bundle (removed)`);
     else {
-      try {
-        const d = await digestMember(path, m, { keep: text(f.path), maxKeep: MAX_TEXT });
-        if (d.sha256 === f.sha256 && d.size === f.size) digests.set(f.path, d);
-        else fail(`${f.path}: its sha256 is not the one in the manifest (altered)`);
-      } catch (e) {
-        fail(`${f.path}: ${message(e)}`);
-      }
+      const d = await digest(f.path);
+      if (d && d.sha256 === f.sha256 && d.size === f.size) good++;
+      else if (d) say(f.path, `${f.path}: its sha256 is not the one in the manifest (altered)`);
     }
   }
   const listed = new Set(manifest.files.map((f) => f.path));
-  for (const name of byName.keys()) {
-    const folder = name.endsWith('/') && byName.get(name)!.size === 0;
-    if (name !== MANIFEST_NAME && !listed.has(name) && !folder) fail(`${name}: in the bundle but not in the manifest (added)`);
+  for (const [name, m] of byName) {
+    const folder = name.endsWith('/') && m.size === 0;
+    if (name !== MANIFEST_NAME && !listed.has(name) && !folder) say(name, `${name}: in the bundle but not in the manifest (added)`);
   }
-  return digests;
+  return good;
 }
 
 /** The chain, pinned by the manifest's count and head; its entries when it verifies. */
-function checkCustody(manifest: BundleManifest, digests: Map<string, MemberDigest>, fail: (l: string) => void): CustodyEntry[] | undefined {
+async function checkCustody(manifest: BundleManifest, digest: (p: string) => Promise<MemberDigest | undefined>, named: Set<string>, fail: (l: string) => void): Promise<CustodyEntry[] | undefined> {
   const c = manifest.custody;
   if (!manifest.files.some((f) => f.path === c.path)) return fail(`${c.path}: the manifest does not list the custody log`), undefined;
-  const d = digests.get(c.path);
-  if (!d) return undefined; // already reported: altered, removed or damaged
+  if (named.has(c.path)) return undefined; // already reported: altered, removed or damaged
+  const d = await digest(c.path);
+  if (!d) return undefined;
   const lines = d.bytes!.toString('utf8').split('\n');
   if (lines.at(-1) === '') lines.pop();
   const chain = verifyChain(lines, { caseId: manifest.case.id, entries: c.entries, head: c.head });
@@ -120,21 +155,20 @@ function checkCustody(manifest: BundleManifest, digests: Map<string, MemberDiges
   return lines.map((l) => JSON.parse(l) as CustodyEntry);
 }
 
-const dataOf = (e: CustodyEntry, key: string) => (e.data[key] ?? {}) as Record<string, unknown>;
-
-/** Each raw answer: its file, its record's response.raw and an answer_received entry all have one sha256. */
-function checkAnswers(manifest: BundleManifest, digests: Map<string, MemberDigest>, entries: CustodyEntry[] | undefined, fail: (l: string) => void): number {
-  const logged = new Set(entries?.filter((e) => e.event === 'answer_received').map((e) => dataOf(e, 'answer').sha256));
-  let good = 0;
+/** Each raw answer: its file, its record's response.raw and its result's answer_sha256 agree, and the log binds it (bundle-seal.ts). */
+async function checkAnswers(manifest: BundleManifest, digest: (p: string) => Promise<MemberDigest | undefined>, entries: CustodyEntry[] | undefined, fail: (l: string) => void): Promise<number> {
+  const bound: BoundResult[] = [];
+  let whole = 0;
   for (const r of manifest.results) {
     const problems: string[] = [];
-    const answer = digests.get(r.answer);
-    const record = digests.get(r.record);
-    if (!manifest.files.some((f) => f.path === r.answer)) problems.push(`${r.answer}: a result names it, the manifest does not list it`);
-    if (!manifest.files.some((f) => f.path === r.record)) problems.push(`${r.record}: a result names it, the manifest does not list it`);
+    const listed = (p: string) => manifest.files.some((f) => f.path === p);
+    if (!listed(r.answer)) problems.push(`${r.answer}: a result names it, the manifest does not list it`);
+    if (!listed(r.record)) problems.push(`${r.record}: a result names it, the manifest does not list it`);
+    const answer = listed(r.answer) ? await digest(r.answer) : undefined;
+    const record = listed(r.record) ? await digest(r.record) : undefined;
     if (answer && answer.sha256 !== r.answer_sha256) problems.push(`${r.answer}: its sha256 is not the answer_sha256 of its result`);
+    let rec: BoundResult['record'] & { response?: { raw?: unknown } } = {};
     if (record) {
-      let rec: { response?: { raw?: unknown }; input?: { sha256?: unknown } } = {};
       try {
         rec = JSON.parse(record.bytes!.toString('utf8')) as typeof rec;
       } catch {
@@ -145,22 +179,24 @@ function checkAnswers(manifest: BundleManifest, digests: Map<string, MemberDiges
       else if (sha256Hex(raw) !== r.answer_sha256) problems.push(`${r.record}: its raw answer is not ${r.answer} (sha256 differs)`);
       if (rec.input?.sha256 !== r.input_sha256) problems.push(`${r.record}: its input sha256 is not the result's`);
     }
-    if (entries && !logged.has(r.answer_sha256)) problems.push(`${r.answer}: no answer_received entry in the custody log has its sha256`);
-    problems.forEach((p) => fail(p));
-    if (problems.length === 0 && answer && record) good++;
+    problems.forEach(fail);
+    if (problems.length === 0 && answer && record) {
+      whole++;
+      bound.push({ record: rec, result: r });
+    }
   }
-  return good;
+  return entries ? checkBindings(entries, bound, fail) : whole;
 }
 
 /** Originals: named by their sha256, and each one an input the custody log hashed. */
-function checkOriginals(manifest: BundleManifest, digests: Map<string, MemberDigest>, entries: CustodyEntry[] | undefined, fail: (l: string) => void): number {
-  const hashed = new Set(entries?.filter((e) => e.event === 'input_hashed').map((e) => dataOf(e, 'input').sha256));
+async function checkOriginals(manifest: BundleManifest, digest: (p: string) => Promise<MemberDigest | undefined>, entries: CustodyEntry[] | undefined, fail: (l: string) => void): Promise<number> {
+  const hashed = new Set(entries?.filter((e) => e.event === 'input_hashed').map((e) => (e.data.input as { sha256?: string } | undefined)?.sha256));
   let good = 0;
   for (const f of manifest.files.filter((x) => x.path.startsWith(ORIGINALS_DIR))) {
-    const d = digests.get(f.path);
+    const d = await digest(f.path);
     if (!d) continue;
-    const named = f.path.slice(ORIGINALS_DIR.length).split('.')[0];
-    if (named !== d.sha256) fail(`${f.path}: its content's sha256 is not the one in its name`);
+    const nameSha = f.path.slice(ORIGINALS_DIR.length).split('.')[0];
+    if (nameSha !== d.sha256) fail(`${f.path}: its content's sha256 is not the one in its name`);
     else if (entries && !hashed.has(d.sha256)) fail(`${f.path}: not an input of the custody log (no input_hashed entry has its sha256)`);
     else good++;
   }

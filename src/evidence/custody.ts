@@ -22,7 +22,7 @@ export const GENESIS = '0'.repeat(64);
 /** What each event records. Sizes are bytes; every sha256 is lowercase hex. */
 export interface CustodyEvents {
   /** The case, as geo records it locally; `service` and `service_id`: the service it was also created on, and its id there. */
-  case_created: { case: { id: string; name: string; description?: string; team?: string; service?: string; service_id?: string } };
+  case_created: { case: { id: string; name: string; description?: string; team?: string; service?: string; service_id?: string; note?: string } };
   /** An original file as read: its path as given, its sha256 and size. */
   input_hashed: { input: { path: string; sha256: string; size: number } };
   /**
@@ -43,16 +43,30 @@ export interface CustodyEvents {
    * linked with `geo cases link` or reused by a run with --case); absent when it arrived just now.
    */
   answer_received: { answer: { sha256: string; size: number; status: number; service: string; analysis_id: string | null; request_id?: string; sandbox: boolean; stored_at?: string } };
-  /** A result (an answer to an input) linked to the case. */
-  result_linked: { result: { input_sha256: string; answer_sha256: string; analysis_id: string | null } };
+  /**
+   * A result (an answer to an input) linked to the case: the pair it binds, input sha256 <-> answer
+   * sha256. Since issue 30 also what the result is shown with that its answer cannot say: the input
+   * as the record names it (`input_path`: a file, `clip.mp4#t=2.000` for a frame, `-`, a URL), and
+   * the service and sandbox flag of its answer_received entry (the latest before it with that
+   * answer's sha256), which verification holds them to. Entries from before issue 30 lack the three.
+   */
+  result_linked: { result: { input_sha256: string; answer_sha256: string; analysis_id: string | null; input_path?: string; service?: string; sandbox?: boolean } };
   /** An export or report file written: its format, path, sha256 and size. */
   file_written: { file: { kind: 'report' | 'export'; format: string; path: string; sha256: string; size: number } };
+  /**
+   * A bundle's contents, appended just before its custody.jsonl is written (issue 30), so the log
+   * the bundle carries ends with this entry and its head commits to every other member: each
+   * member's path, sha256 and size (all but custody.jsonl and manifest.json, sorted by path), its
+   * results (as the manifest lists them) and whether originals are in it. The manifest's
+   * custody head is this entry's hash, its created_at this entry's `at`, its geo_version `geo`.
+   */
+  bundle_sealed: { bundle: { members: Array<{ path: string; sha256: string; size: number }>; results: Array<{ record: string; answer: string; answer_sha256: string; input_sha256: string; analysis_id: string | null }>; originals: boolean } };
   /** A bundle made (appended after it was written: a bundle cannot hold its own hash). */
   bundle_made: { bundle: { path: string; sha256: string; size: number; manifest_sha256: string; entries: number; head: string; originals: boolean } };
 }
 
 export type CustodyEventName = keyof CustodyEvents;
-export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'request_failed', 'answer_received', 'result_linked', 'file_written', 'bundle_made'];
+export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'request_failed', 'answer_received', 'result_linked', 'file_written', 'bundle_sealed', 'bundle_made'];
 
 /** One event to append, typed by its name. */
 export type CustodyEvent = { [K in CustodyEventName]: { event: K; data: CustodyEvents[K] } }[CustodyEventName];

@@ -118,3 +118,34 @@ export function asResultBody(v: unknown): ResultBody | undefined {
   if (latitude === undefined || longitude === undefined) return undefined;
   return { ...(v as ResultBody), location: { ...(loc as ResultBody['location']), latitude, longitude } };
 }
+
+/** What the store files a result under (history lists, search, exports ask by these columns). */
+export interface ResultColumns {
+  analysis_id: string | null;
+  depth: number | null;
+  city: string | null;
+  neighborhood: string | null;
+  country: string | null;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  confidence: number | null;
+}
+
+const textOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const finiteOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/**
+ * The columns of a result, from its body (and the request's depth when the body has none): the one
+ * derivation, so the store writes them and `geo cases verify` checks them against the raw answer
+ * with the same code (issue 30).
+ */
+export function resultColumns(body: unknown, request?: Record<string, unknown>): ResultColumns {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const loc = (typeof b.location === 'object' && b.location !== null ? b.location : {}) as Record<string, unknown>;
+  return {
+    analysis_id: textOrNull(b.analysis_id), depth: finiteOrNull(b.depth) ?? finiteOrNull(request?.depth),
+    city: textOrNull(loc.city), neighborhood: textOrNull(loc.neighborhood), country: textOrNull(loc.country), address: textOrNull(loc.address),
+    latitude: finiteOrNull(loc.latitude), longitude: finiteOrNull(loc.longitude), confidence: finiteOrNull(b.confidence),
+  };
+}

@@ -1,6 +1,8 @@
 /** Small file reads shared by image loading, batch hashing, inspect and the EXIF check. */
 import { createHash } from 'node:crypto';
-import { open, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, open, readFile } from 'node:fs/promises';
+import { specialKind } from './safe.js';
 
 /** The first `n` bytes of a file (fewer when it is shorter), without reading the rest. */
 export async function readFileHead(path: string, n: number): Promise<Buffer> {
@@ -120,6 +122,63 @@ export async function* readRanges(path: string, pieces: ReadonlyArray<{ from: nu
       if (grew || hash.digest('hex') !== expect.sha256) throw expect.changed();
     }
     if (filled > 0) yield buf.subarray(0, filled);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A path that names something other than a regular file (a FIFO, a device, a folder, a link when links are refused). */
+export class NotRegularFileError extends Error {
+  override readonly name = 'NotRegularFileError';
+  constructor(
+    readonly path: string,
+    /** In words: "a FIFO (named pipe)", "a symbolic link", "a device". */
+    readonly kind: string,
+  ) {
+    super(`${path} is ${kind}, not a regular file`);
+  }
+}
+
+/**
+ * Opens a file geo did not just choose (one a custody log names, an original) for reading, without
+ * ever blocking (issue 30): O_NONBLOCK, so a FIFO put where a report was opens at once instead of
+ * waiting for a writer; fstat on the descriptor before any read, so what is refused (a FIFO, a
+ * device, a folder) is the very thing opened; and with `noFollow`, O_NOFOLLOW: a symbolic link
+ * put at the path is refused, not followed. Throws NotRegularFileError for those, the open's own
+ * error (ENOENT…) otherwise. O_NONBLOCK changes nothing for reads of a regular file.
+ */
+export async function openRegularFile(path: string, o: { noFollow?: boolean } = {}): Promise<FileHandle> {
+  let fh: FileHandle;
+  try {
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | (o.noFollow ? constants.O_NOFOLLOW : 0));
+  } catch (err) {
+    // Linux says ELOOP (and the BSDs EMLINK) for O_NOFOLLOW on a link.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (o.noFollow && (code === 'ELOOP' || code === 'EMLINK')) throw new NotRegularFileError(path, 'a symbolic link');
+    throw err;
+  }
+  const kind = specialKind(await fh.stat().catch(async (e: unknown) => {
+    await fh.close();
+    throw e;
+  }));
+  if (kind !== undefined) {
+    await fh.close();
+    throw new NotRegularFileError(path, kind);
+  }
+  return fh;
+}
+
+/** sha256 of a file openRegularFile accepts, streamed: never blocks, never follows a link with `noFollow`. */
+export async function sha256RegularFile(path: string, o: { noFollow?: boolean } = {}): Promise<string> {
+  const fh = await openRegularFile(path, o);
+  try {
+    const hash = createHash('sha256');
+    const buf = Buffer.allocUnsafe(256 * 1024);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) return hash.digest('hex');
+      hash.update(buf.subarray(0, bytesRead));
+    }
   } finally {
     await fh.close();
   }

@@ -4,11 +4,10 @@
  * (evidence/custody-log.ts CustodyStorage) over the custody table.
  */
 import type { CustodyStorage } from '../evidence/custody-log.js';
-import { type CaseResultRow, type CaseRow, type NewCase, appendCustody, caseResultRows, caseStored, custodyLines, findCases, insertCase, isLinked, listCases } from './cases.js';
-import type { StoredResult } from './results.js';
+import { type CaseLinked, type CaseResultRow, type CaseRow, type NewCase, appendCustody, caseLinked, custodyLines, findCases, insertCase, isLinked, listCases } from './cases.js';
 import type { Sql } from './sqlite.js';
 
-export type { CaseResultRow, CaseRow, NewCase };
+export type { CaseLinked, CaseResultRow, CaseRow, NewCase };
 
 export class CaseStore implements CustodyStorage {
   constructor(
@@ -26,11 +25,9 @@ export class CaseStore implements CustodyStorage {
   find(ref: string): CaseRow[] {
     return this.guard(() => findCases(this.sql, ref));
   }
-  results(caseId: string): CaseResultRow[] {
-    return this.guard(() => caseResultRows(this.sql, caseId));
-  }
-  stored(caseId: string): StoredResult[] {
-    return this.guard(() => caseStored(this.sql, caseId));
+  /** The results linked to the case, whole, as stored: batch/case-results.ts holds them to the custody log. */
+  linked(caseId: string): CaseLinked[] {
+    return this.guard(() => caseLinked(this.sql, caseId));
   }
   isLinked(caseId: string, resultId: number): boolean {
     return this.guard(() => isLinked(this.sql, caseId, resultId));

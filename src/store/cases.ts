@@ -30,7 +30,7 @@ export type NewCase = Pick<CaseRow, 'id' | 'name' | 'description' | 'team' | 'cr
 
 const CASE_COLUMNS = 'id, name, description, team, created_at, service, service_id, service_note, custody_entries, custody_head, (SELECT count(*) FROM case_results WHERE case_id = cases.id) AS results';
 
-/** A result as a case lists it: the history columns, its row id, and when it was linked. */
+/** A result as a case lists it: the history columns, its row id, and when it was linked (store time, not the log's). */
 export type CaseResultRow = ResultRow & { linked_at: string };
 
 /**
@@ -78,16 +78,26 @@ export function findCases(sql: Sql, ref: string): CaseRow[] {
   return sql.all<CaseRow>(`SELECT ${CASE_COLUMNS} FROM cases WHERE name = ? COLLATE NOCASE ORDER BY created_at, id`, ref.trim());
 }
 
-/** The case's results in the order they were linked, as history lists them. */
-export function caseResultRows(sql: Sql, caseId: string): CaseResultRow[] {
-  const cols = LIST_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ');
-  return sql.all<CaseResultRow>(`SELECT ${cols}, l.linked_at FROM case_results l JOIN results r ON r.id = l.result_id WHERE l.case_id = ? ORDER BY l.rowid`, caseId);
+/**
+ * A result linked to a case: whole (its record with the raw answer), the columns the store files
+ * it under, its body column as stored, and when it was linked. Everything a view could take from
+ * the store, so that `geo cases verify` holds each to the custody log (issue 30) and the views
+ * need not take any of it on trust.
+ */
+export interface CaseLinked {
+  stored: StoredResult;
+  columns: CaseResultRow;
+  /** The results.body column: the parsed body, kept only when geo read it differently from the raw text. */
+  body: string | null;
 }
 
-/** The case's results whole (records with their raw answers), in the order they were linked. */
-export function caseStored(sql: Sql, caseId: string): StoredResult[] {
-  const cols = FULL_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ');
-  return sql.all<FullRow>(`SELECT ${cols} FROM case_results l JOIN results r ON r.id = l.result_id WHERE l.case_id = ? ORDER BY l.rowid`, caseId).map(toStored);
+/** The case's results in the order they were linked. */
+export function caseLinked(sql: Sql, caseId: string): CaseLinked[] {
+  const cols = [...new Set([...FULL_COLUMNS.split(', '), ...LIST_COLUMNS.split(', ')])].map((c) => `r.${c}`).join(', ');
+  return sql.all<FullRow & CaseResultRow>(`SELECT ${cols}, l.linked_at FROM case_results l JOIN results r ON r.id = l.result_id WHERE l.case_id = ? ORDER BY l.rowid`, caseId).map((row) => {
+    const { record: _r, raw: _raw, body, batch: _b, listed: _l, ...columns } = row;
+    return { stored: toStored(row), columns, body };
+  });
 }
 
 export function isLinked(sql: Sql, caseId: string, resultId: number): boolean {

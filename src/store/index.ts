@@ -23,7 +23,7 @@ import { type Tag, type TaggedRow, batchStarts, newestTagged, resultsByIds, sinc
 import type { Sql } from './sqlite.js';
 import { CaseStore } from './case-store.js';
 
-export type { CaseResultRow, CaseRow, NewCase } from './case-store.js';
+export type { CaseLinked, CaseResultRow, CaseRow, NewCase } from './case-store.js';
 export type { CaseStore };
 export type { Acquired, ClaimRow, FailedError, NewResult, ProcessProbe, ResultRow, ReuseQuery, ReuseRef, StoredResult, BatchRow, ImportReport, LegacyFolders, Tag, TaggedRow };
 export { fingerprint, parseError } from './claims.js';

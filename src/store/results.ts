@@ -7,7 +7,7 @@
  * by, each on an index: no question reads the whole store.
  */
 import type { ProvenanceRecord, ResultBody } from '../evidence/record-types.js';
-import { isResultBody } from '../evidence/record-types.js';
+import { isResultBody, resultColumns } from '../evidence/record-types.js';
 import { bodyText, rawB64 } from '../api/decode.js';
 import { canonicalRequest } from './canonical.js';
 import type { Sql } from './sqlite.js';
@@ -65,7 +65,6 @@ export interface ResultRow {
 export const LIST_COLUMNS = 'id, stored_at, input_path, sha256, city, neighborhood, country, address, latitude, longitude, confidence, depth, analysis_id, charge, origin, sandbox';
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** The body as JSON text, unless it is exactly what parsing the raw text gives (then it is not kept twice). */
 function bodyToKeep(body: unknown, raw: string | undefined): string | null {
@@ -87,6 +86,7 @@ export function insertResult(sql: Sql, r: NewResult): number {
   const raw = r.rawBytes ?? (rawBase64 !== undefined ? Buffer.from(rawBase64, 'base64') : rawText !== undefined ? Buffer.from(rawText, 'utf8') : null);
   const body = (rec.response.body ?? {}) as Record<string, unknown>;
   const loc = (typeof body.location === 'object' && body.location !== null ? body.location : {}) as Record<string, unknown>;
+  const col = resultColumns(body, rec.request);
   const slim = { ...rec, response };
   const replayed = rec.headers?.idempotent_replayed;
   const usable = rec.unusable === undefined && isResultBody(rec.response.body);
@@ -100,11 +100,10 @@ export function insertResult(sql: Sql, r: NewResult): number {
       `INSERT INTO results (stored_at, sha256, input_path, analysis_id, origin, account, sandbox, request, idem_key, batch, status, usable, listed, charge,
         depth, city, neighborhood, country, address, latitude, longitude, confidence, raw, body, record, imported_from)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      rec.stored_at, rec.input.sha256 || null, rec.input.path ?? '', text(body.analysis_id), r.origin ?? rec.cli?.base_url ?? '', rec.account ?? null, r.sandbox ? 1 : 0,
+      rec.stored_at, rec.input.sha256 || null, rec.input.path ?? '', col.analysis_id, r.origin ?? rec.cli?.base_url ?? '', rec.account ?? null, r.sandbox ? 1 : 0,
       canonicalRequest(rec.request ?? {}), key, r.batch ?? null, rec.response.status ?? null, usable ? 1 : 0, r.listed ? 1 : 0,
       replayed === true ? 'replayed' : replayed === false ? 'paid' : 'unknown',
-      finite(body.depth) ?? finite(rec.request?.depth), text(loc.city), text(loc.neighborhood), text(loc.country), text(loc.address),
-      finite(loc.latitude), finite(loc.longitude), finite(body.confidence), raw, bodyToKeep(rec.response.body, raw ? bodyText(raw) : rawText), JSON.stringify(slim), r.importedFrom ?? null,
+      col.depth, col.city, col.neighborhood, col.country, col.address, col.latitude, col.longitude, col.confidence, raw, bodyToKeep(rec.response.body, raw ? bodyText(raw) : rawText), JSON.stringify(slim), r.importedFrom ?? null,
     );
     const places = [loc.neighborhood, loc.city, loc.country, loc.address].filter((v) => typeof v === 'string').join(' ');
     sql.run('INSERT INTO results_fts (rowid, input, places, reasoning, aid) VALUES (?, ?, ?, ?, ?)', id, rec.input.path ?? '', places, text(body.reasoning) ?? '', text(body.analysis_id) ?? '');

@@ -1,8 +1,9 @@
 /**
  * A real case bundle for the verify tests: results from the sandbox over HTTP, a custody log made
- * through CustodyLog as phase 2's commands will append it (case created, input hashed, request
- * sent, answer received, result linked, report and exports written), the report, GeoJSON and KMZ
- * from geo's own exporters, and optionally the originals; written with writeBundle.
+ * through CustodyLog as the commands append it (case created, input hashed, request sent, answer
+ * received, result linked, report and exports written, the bundle sealed), the report, GeoJSON
+ * and KMZ from geo's own exporters, and optionally the originals; written with writeBundle. Its
+ * answers are the sandbox's: simulated, so `cases verify` needs --allow-sandbox for it.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,7 +42,7 @@ export async function makeCaseBundle(sandboxUrl: string, opts: { originals?: boo
     await log.append(CASE.id, { event: 'input_hashed', data: { input: { path: rec.input.path, sha256: sha256Hex(bytes), size: bytes.length } } });
     await log.append(CASE.id, { event: 'request_sent', data: { request: { input_sha256: rec.input.sha256, sha256: sha256Hex(bytes), size: bytes.length, fields: { depth: 1 }, service: sandboxUrl, idempotency_key: `k-${rec.input.sha256.slice(0, 8)}` } } });
     await log.append(CASE.id, { event: 'answer_received', data: { answer } });
-    await log.append(CASE.id, { event: 'result_linked', data: { result: { input_sha256: rec.input.sha256, answer_sha256: answer.sha256, analysis_id: answer.analysis_id } } });
+    await log.append(CASE.id, { event: 'result_linked', data: { result: { input_sha256: rec.input.sha256, answer_sha256: answer.sha256, analysis_id: answer.analysis_id, input_path: rec.input.path, service: sandboxUrl, sandbox: true } } });
   }
   const sources = records.map((r) => ({ record: r, imageBytes: readFileSync(r.input.path) }));
   const { html } = await buildHtmlReport(sources, { generatedAt: '2025-05-14T10:05:00.000Z', cliVersion: 'test' });
@@ -50,11 +51,12 @@ export async function makeCaseBundle(sandboxUrl: string, opts: { originals?: boo
   for (const [format, data] of [['html', html], ['geojson', geojson], ['kmz', kmz]] as const) {
     await log.append(CASE.id, { event: 'file_written', data: { file: { kind: format === 'html' ? 'report' : 'export', format, path: `out.${format}`, sha256: sha256Hex(data), size: Buffer.byteLength(data) } } });
   }
-  const custody = await storage.lines(CASE.id);
-  const bundle = writeBundle({
-    case: CASE, custody, records, reportHtml: html, geojson, kmz, createdAt: new Date('2025-05-14T10:06:00Z'), geoVersion: 'test',
+  const bundle = await writeBundle({
+    case: CASE, records: records.map((r) => ({ ...r, sandbox: true })), reportHtml: html, geojson, kmz,
     ...(opts.originals ? { originals: files.map((f) => ({ sha256: sha256Hex(readFileSync(FIXTURES + f)), bytes: readFileSync(FIXTURES + f), extension: 'jpg' })) } : {}),
+    seal: async (contents) => ({ entry: await log.append(CASE.id, { event: 'bundle_sealed', data: { bundle: contents } }), lines: await storage.lines(CASE.id) }),
   });
+  const custody = await storage.lines(CASE.id);
   const zipPath = join(mkdtempSync(join(tmpdir(), 'geo-bundle-')), 'case.zip');
   writeFileSync(zipPath, bundle.zip);
   return { records, custody, storage, bundle, zipPath };

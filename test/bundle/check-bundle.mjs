@@ -15,10 +15,7 @@ const canonical = (v) =>
 
 const problems = [];
 const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-for (const f of manifest.files) {
-  const bytes = readFileSync(join(dir, f.path));
-  if (sha256(bytes) !== f.sha256 || bytes.length !== f.size) problems.push(`${f.path}: sha256 differs`);
-}
+// 1. The chain: each entry's hash over its canonical JSON, each prev the hash before it.
 const lines = readFileSync(join(dir, manifest.custody.path), 'utf8').split('\n').filter((l) => l !== '');
 let prev = '0'.repeat(64);
 lines.forEach((line, i) => {
@@ -29,12 +26,25 @@ lines.forEach((line, i) => {
   prev = hash;
 });
 if (lines.length !== manifest.custody.entries || prev !== manifest.custody.head) problems.push('custody: count or head differs from the manifest');
-const answers = new Set(lines.map((l) => JSON.parse(l)).filter((e) => e.event === 'answer_received').map((e) => e.data.answer.sha256));
+// 2. The seal (the last entry) lists every other member: each file against it, and the manifest's list equal to it.
+const entries = lines.map((l) => JSON.parse(l));
+const seal = entries.at(-1);
+if (seal?.event !== 'bundle_sealed') problems.push('custody: the log does not end with bundle_sealed');
+const sealed = seal?.data.bundle.members ?? [];
+for (const f of sealed) {
+  const bytes = readFileSync(join(dir, f.path));
+  if (sha256(bytes) !== f.sha256 || bytes.length !== f.size) problems.push(`${f.path}: not the member the seal lists`);
+}
+const listed = manifest.files.filter((f) => f.path !== manifest.custody.path).map(({ path, sha256, size }) => ({ path, sha256, size }));
+if (canonical(listed) !== canonical(sealed)) problems.push('manifest.json: its files are not the sealed members');
+if (canonical(manifest.results) !== canonical(seal?.data.bundle.results)) problems.push('manifest.json: its results are not the sealed results');
+// 3. Each result: its answer file, its record's raw text and its own result_linked entry agree.
+const linked = entries.filter((e) => e.event === 'result_linked').map((e) => e.data.result);
 for (const r of manifest.results) {
   const record = JSON.parse(readFileSync(join(dir, r.record), 'utf8'));
   if (sha256(readFileSync(join(dir, r.answer))) !== r.answer_sha256) problems.push(`${r.answer}: sha256 differs`);
   if (sha256(Buffer.from(record.response.raw, 'utf8')) !== r.answer_sha256) problems.push(`${r.record}: raw answer differs`);
-  if (!answers.has(r.answer_sha256)) problems.push(`${r.answer}: not in the custody log`);
+  if (!linked.some((l) => l.answer_sha256 === r.answer_sha256 && l.input_sha256 === r.input_sha256)) problems.push(`${r.answer}: no result_linked entry binds it to its input`);
 }
 for (const p of problems) console.log(p);
 console.log(problems.length ? `FAILED ${problems.length}` : `ok ${manifest.files.length} files, ${lines.length} entries, head ${prev}`);

@@ -4,7 +4,8 @@
  * is checked by an independent script (check-bundle.mjs: node:crypto only); and every way of
  * tampering is named: a member altered, added or removed, a custody entry altered, removed,
  * swapped or forged, a raw answer edited, members with ../ or absolute paths (refused, nothing
- * written), a manifest naming an absent file, a file that is not a zip.
+ * written), a manifest naming an absent file, a file that is not a zip. (What the seal binds when
+ * the manifest is rewritten too, and ZIPs built by hand, are in sealed.test.ts.)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
@@ -44,12 +45,13 @@ function tampered(edit: (m: Members) => void, reseal = false): string {
 
 const custodyLines = (m: Members) => m.get('custody.jsonl')!.toString('utf8').trimEnd().split('\n');
 const setCustody = (m: Members, lines: string[]) => m.set('custody.jsonl', Buffer.from(lines.map((l) => `${l}\n`).join('')));
-const verify = (file: string, extra: string[] = []) => runCli(['cases', 'verify', file, ...extra]);
+/** The fixture's answers are the sandbox's: checked as a test case. */
+const verify = (file: string, extra: string[] = []) => runCli(['cases', 'verify', file, '--allow-sandbox', ...extra]);
 
 describe('a bundle that verifies', () => {
   it('the built binary, in a fresh HOME with no config, no key and no reachable network: exit 0, what was checked', () => {
     const home = tempConfigDir();
-    const r = spawnSync(process.execPath, [GEO_BIN, 'cases', 'verify', fx.zipPath], {
+    const r = spawnSync(process.execPath, [GEO_BIN, 'cases', 'verify', fx.zipPath, '--allow-sandbox'], {
       encoding: 'utf8',
       cwd: home,
       // Anything that tried the network would meet a closed port.
@@ -59,7 +61,7 @@ describe('a bundle that verifies', () => {
     expect(r.status).toBe(0);
     const files = fx.bundle.manifest.files.length;
     expect(r.stdout).toContain(`${fx.zipPath}: verified\n`);
-    expect(r.stdout).toMatch(new RegExp(`\\n  case +case_harbour  Harbour fire\\n  files +${files} members match their sha256 in the manifest\\n  custody +${fx.custody.length} entries, chain intact; head ${fx.bundle.manifest.custody.head}\\n  answers +2 raw answers match their records and the custody log\\n  originals +2 match their input_hashed entries\\n  manifest +sha256 ${fx.bundle.manifestSha256}\\n`));
+    expect(r.stdout).toMatch(new RegExp(`\\n  case +case_harbour  Harbour fire\\n  integrity +the chain is intact and binds every member; it is not signed, [^\\n]+\\n  files +${files} members match their sha256 in the manifest\\n  custody +${fx.custody.length} entries, chain intact; head ${fx.bundle.manifest.custody.head}\\n  sealed +the log ends with bundle_sealed: every other member is the one it sealed\\n  answers +2 raw answers are bound to their record and own custody entries\\n  originals +2 match their input_hashed entries\\n  simulated +2 simulated answers \\(sandbox\\): not evidence \\(checked as a test case: --allow-sandbox\\)\\n  manifest +sha256 ${fx.bundle.manifestSha256}\\n`));
     // No config, key or state written: at most geo's code cache and its (empty) config folder.
     expect(readdirSync(home).filter((d) => d !== '.cache' && d !== '.config')).toEqual([]);
     expect(existsSync(join(home, '.config/geo')) ? readdirSync(join(home, '.config/geo')) : []).toEqual([]);
@@ -68,7 +70,11 @@ describe('a bundle that verifies', () => {
   it('--json: the report as data', async () => {
     const r = await verify(fx.zipPath, ['--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, case: { id: 'case_harbour' }, files: fx.bundle.manifest.files.length, answers: 2, originals: 2, failures: [], manifest_sha256: fx.bundle.manifestSha256 });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: true, case: { id: 'case_harbour' }, manifest_sha256: fx.bundle.manifestSha256, failures: [],
+      integrity: { ok: true, sealed: true, files: fx.bundle.manifest.files.length, answers: 2, originals: 2, failures: [], signed: false },
+      simulated: { answers: 2, allowed: true, ok: true },
+    });
   });
 
   it('the manifest is what the README says: an independent script (node:crypto only) checks every member and recomputes the chain', () => {
@@ -149,6 +155,8 @@ describe('bundles refused outright', () => {
     // Lower the declared size of report.html in its central directory entry: a small zip bomb.
     const cd = zip.lastIndexOf(Buffer.concat([Buffer.from([0x50, 0x4b, 0x01, 0x02])]), zip.indexOf(Buffer.from('report.html'), zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]))));
     zip.writeUInt32LE(10, cd + 24);
+    // ...and in its local header, so the two agree (a header that disagrees is refused before any inflating).
+    zip.writeUInt32LE(10, zip.readUInt32LE(cd + 42) + 22);
     const bomb = join(tempConfigDir(), 'case.zip');
     writeFileSync(bomb, zip);
     const r = await verify(bomb);
@@ -162,6 +170,13 @@ describe('writeBundle', () => {
     const { writeBundle } = await import('../../src/output/export/bundle.js');
     const broken = [...fx.custody];
     broken.splice(1, 1);
-    expect(() => writeBundle({ case: { id: 'case_harbour', name: 'x' }, custody: broken, records: [], createdAt: new Date(), geoVersion: 't' })).toThrow(/does not verify \(entry 2 \(request_sent\): its seq is 3: entry 2 was removed\): no bundle written/);
+    const seal = JSON.parse(fx.custody.at(-1)!);
+    await expect(writeBundle({ case: { id: 'case_harbour', name: 'x' }, records: [], seal: async () => ({ entry: seal, lines: broken }) })).rejects.toThrow(/does not verify \(entry 2 \(request_sent\): its seq is 3: entry 2 was removed\): no bundle written/);
+  });
+
+  it('refuses a log that does not end with the seal it was given', async () => {
+    const { writeBundle } = await import('../../src/output/export/bundle.js');
+    const seal = JSON.parse(fx.custody.at(-1)!);
+    await expect(writeBundle({ case: { id: 'case_harbour', name: 'x' }, records: [], seal: async () => ({ entry: { ...seal, seq: fx.custody.length - 1 }, lines: fx.custody }) })).rejects.toThrow(/does not end with its bundle_sealed entry: no bundle written/);
   });
 });

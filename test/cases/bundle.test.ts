@@ -34,7 +34,8 @@ beforeAll(async () => {
 /** The built binary, in a fresh HOME, with no config and a network that answers nothing. */
 function verifyElsewhere(file: string) {
   const home = tempConfigDir();
-  return spawnSync(process.execPath, [GEO_BIN, 'cases', 'verify', file], {
+  // The case's answers are the sandbox's: checked as a test case.
+  return spawnSync(process.execPath, [GEO_BIN, 'cases', 'verify', file, '--allow-sandbox'], {
     encoding: 'utf8', cwd: home, env: { PATH: process.env.PATH, HOME: home, HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9', GEO_BASE_URL: 'http://127.0.0.1:9' },
   });
 }
@@ -48,14 +49,17 @@ describe('geo cases bundle', () => {
     const zip = readFileSync(file);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(r.stdout).toMatch(new RegExp(`^wrote ${file}: case ${c.id} \\(Harbour fire\\), 2 results, 2 originals, custody \\d+ entries\\n  sha256    ${sha(zip)}`));
-    // The log in the store goes one further: bundle_made, with the zip's sha256.
-    const last = custodyOf(c.data, c.id).at(-1)!;
-    expect(last).toMatchObject({ event: 'bundle_made', data: { bundle: { path: file, sha256: sha(zip), size: zip.length, originals: true } } });
+    // The log in the bundle ends with bundle_sealed (its head commits to every other member); the
+    // log in the store goes one further: bundle_made, with the zip's sha256.
+    const log = custodyOf(c.data, c.id);
+    const [sealed, last] = log.slice(-2);
+    expect(sealed).toMatchObject({ event: 'bundle_sealed', data: { bundle: { originals: true } } });
+    expect(last).toMatchObject({ event: 'bundle_made', data: { bundle: { path: file, sha256: sha(zip), size: zip.length, originals: true, head: sealed!.hash, entries: sealed!.seq } } });
 
     const v = verifyElsewhere(file);
     expect(v.stderr).toBe('');
     expect(v.status).toBe(0);
-    expect(v.stdout).toMatch(/: verified\n[\s\S]*answers +2 raw answers match their records and the custody log\n {2}originals +2 match their input_hashed entries\n/);
+    expect(v.stdout).toMatch(/: verified\n[\s\S]*answers +2 raw answers are bound to their record and own custody entries\n {2}originals +2 match their input_hashed entries\n/);
 
     const dir = tmp('geo-unpacked-');
     const members = unzip(zip);
@@ -77,7 +81,7 @@ describe('geo cases bundle', () => {
     expect(bad.stdout).toMatch(/✗ results\.geojson: its sha256 is not the one in the manifest \(altered\)/);
 
     // The case in the store still verifies, the bundle it logged included.
-    const local = await c.run(['cases', 'verify', c.id]);
+    const local = await c.run(['cases', 'verify', c.id, '--allow-sandbox']);
     expect(local.code).toBe(0);
     expect(local.stdout).toMatch(/files +2 files written for the case still have the sha256 logged/);
   });

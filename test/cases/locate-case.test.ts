@@ -50,7 +50,8 @@ describe('geo locate --case', () => {
     expect(sent).toEqual({ input_sha256: sha(file), sha256: rec.sent.sha256, size: rec.sent.size, fields: { depth: 1 }, service: sb.url, idempotency_key: rec.idempotency_key });
     expect(sent.sha256).not.toBe(sha(file));
     expect(log[3]!.data.answer).toEqual({ sha256: sha(row.raw), size: row.raw.length, status: 200, service: sb.url, analysis_id: JSON.parse(row.raw.toString()).analysis_id, request_id: expect.any(String), sandbox: true });
-    expect(log[4]!.data.result).toEqual({ input_sha256: sha(file), answer_sha256: sha(row.raw), analysis_id: JSON.parse(row.raw.toString()).analysis_id });
+    // The pair it binds, and what the result is shown with that its answer cannot say (issue 30).
+    expect(log[4]!.data.result).toEqual({ input_sha256: sha(file), answer_sha256: sha(row.raw), analysis_id: JSON.parse(row.raw.toString()).analysis_id, input_path: PARIS, service: sb.url, sandbox: true });
     expect(dbRows(data, 'SELECT result_id FROM case_results WHERE case_id = ?', id)).toEqual([{ result_id: row.id }]);
     for (const e of log) expect(e).toMatchObject({ schema: 'geo.custody/1', case: id, user: expect.any(String), host: expect.any(String), geo: expect.any(String) });
     expect(verifyChain(custodyLines(data, id), { caseId: id }).ok).toBe(true);

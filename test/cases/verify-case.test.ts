@@ -36,16 +36,17 @@ function altered(sql: string[]): string {
   return data;
 }
 
-const verify = (data: string, extra: string[] = []) => caseRunner(sb, data).run(['cases', 'verify', 'Checked', ...extra], { env: { GEO_API_KEY: undefined, GEO_BASE_URL: 'http://127.0.0.1:9' } });
+/** The case's answers are the sandbox's: checked as a test case (forged-case.test.ts has one that is not). */
+const verify = (data: string, extra: string[] = []) => caseRunner(sb, data).run(['cases', 'verify', 'Checked', '--allow-sandbox', ...extra], { env: { GEO_API_KEY: undefined, GEO_BASE_URL: 'http://127.0.0.1:9' } });
 
 describe('geo cases verify <case>', () => {
   it('a case as geo made it verifies, offline: exit 0, what was checked', async () => {
     const r = await verify(base.data);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^case lc_\w+ \(Checked\): verified\n {2}custody +10 entries, chain intact; head [0-9a-f]{64}\n {2}answers +2 linked results have their raw answer in the custody log\n {2}files +1 file written for the case still has the sha256 logged\n$/);
+    expect(r.stdout).toMatch(/^case lc_\w+ \(Checked\): verified\n {2}integrity +the chain is intact; it is not signed, so whoever holds this database could have rebuilt it \(geo cases sign, next release\)\n {2}custody +10 entries, chain intact; head [0-9a-f]{64}\n {2}answers +2 linked results are bound to their own logged input and answer\n {2}files +1 file written for the case still has the sha256 logged\n {2}simulated +2 simulated answers \(sandbox\): not evidence \(checked as a test case: --allow-sandbox\)\n$/);
     const json = JSON.parse((await verify(base.data, ['--json'])).stdout);
-    expect(json).toMatchObject({ ok: true, case: { id: base.id }, custody: { entries: 10 }, answers: 2, files: 1, failures: [] });
+    expect(json).toMatchObject({ ok: true, case: { id: base.id }, integrity: { ok: true, custody: { entries: 10 }, answers: 2, files: 1, failures: [] }, simulated: { answers: 2, allowed: true }, failures: [] });
   });
 
   const swap = (a: number, b: number) => [
@@ -56,7 +57,7 @@ describe('geo cases verify <case>', () => {
     ['an entry removed', () => altered(['DELETE FROM custody WHERE seq = 3']), /✗ custody log: entry 3 \(answer_received\): its seq is 4: entry 3 was removed/],
     ['two entries swapped', () => altered(swap(2, 3)), /✗ custody log: entry 2 \(request_sent\): its seq is 3: entries are out of order \(entry 2 comes later\)/],
     ['the last entry cut off', () => altered(['DELETE FROM custody WHERE seq = 10']), /✗ custody log: entry 10: the log ends after 9 entries, 10 were expected: entries were removed from its end/],
-    ['a raw answer changed in the store', () => altered([`UPDATE results SET raw = CAST(replace(CAST(raw AS TEXT), '"confidence":', '"confidence": ') AS BLOB) WHERE id = (SELECT min(result_id) FROM case_results)`]), /✗ result \d+ \(\S+\.jpg\): its raw answer in the store \(sha256 [0-9a-f]{16}…\) is not one the custody log received/],
+    ['a raw answer changed in the store', () => altered([`UPDATE results SET raw = CAST(replace(CAST(raw AS TEXT), '"confidence":', '"confidence": ') AS BLOB) WHERE id = (SELECT min(result_id) FROM case_results)`]), /✗ result \d+ \(\S+\.jpg\): its raw answer in the store \(sha256 [0-9a-f]{16}…\) is the answer of no result_linked entry: it was changed, or linked without the log/],
     ['a link removed from the store', () => altered(['DELETE FROM case_results WHERE result_id = (SELECT max(result_id) FROM case_results)']), /✗ entry (5|9) \(result_linked\): no result linked to the case in the store has its answer \(a link was removed, or an answer changed\)/],
   ])('%s: exit 1, the entry named', async (_n, make, line) => {
     const r = await verify(make());

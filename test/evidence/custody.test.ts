@@ -24,9 +24,13 @@ export const EVENTS: CustodyEvent[] = [
   { event: 'input_hashed', data: { input: { path: 'shots/pier.jpg', sha256: SHA('a'), size: 123456 } } },
   { event: 'request_sent', data: { request: { input_sha256: SHA('a'), sha256: SHA('b'), size: 120000, fields: { depth: 3 }, service: 'https://oceanir.ai', idempotency_key: 'geo-k1' } } },
   { event: 'answer_received', data: { answer: { sha256: SHA('c'), size: 2048, status: 200, service: 'https://oceanir.ai', analysis_id: 'an_1', sandbox: false } } },
-  { event: 'result_linked', data: { result: { input_sha256: SHA('a'), answer_sha256: SHA('c'), analysis_id: 'an_1' } } },
+  { event: 'result_linked', data: { result: { input_sha256: SHA('a'), answer_sha256: SHA('c'), analysis_id: 'an_1', input_path: 'shots/pier.jpg', service: 'https://oceanir.ai', sandbox: false } } },
   { event: 'file_written', data: { file: { kind: 'report', format: 'html', path: 'report.html', sha256: SHA('d'), size: 99 } } },
-  { event: 'bundle_made', data: { bundle: { path: 'case.zip', sha256: SHA('e'), size: 5000, manifest_sha256: SHA('f'), entries: 6, head: SHA('1'), originals: false } } },
+  {
+    event: 'bundle_sealed',
+    data: { bundle: { members: [{ path: 'answers/c.json', sha256: SHA('c'), size: 2048 }], results: [{ record: 'records/001-c.json', answer: 'answers/c.json', answer_sha256: SHA('c'), input_sha256: SHA('a'), analysis_id: 'an_1' }], originals: false } },
+  },
+  { event: 'bundle_made', data: { bundle: { path: 'case.zip', sha256: SHA('e'), size: 5000, manifest_sha256: SHA('f'), entries: 7, head: SHA('1'), originals: false } } },
 ];
 
 async function logOf(events = EVENTS): Promise<{ log: CustodyLog; storage: MemoryCustodyStorage }> {
@@ -49,7 +53,7 @@ describe('sealing', () => {
   it('every event kind: time, user, host, version, seq, prev = hash of the entry before, first prev all zeros', async () => {
     const { log } = await logOf();
     const lines = await log.lines('case_1');
-    expect(lines).toHaveLength(7);
+    expect(lines).toHaveLength(8);
     const entries = lines.map(parseEntry);
     expect(entries.map((e) => e.event)).toEqual(EVENTS.map((e) => e.event));
     expect(entries[0]).toMatchObject({ schema: 'geo.custody/1', case: 'case_1', seq: 1, at: '2025-05-14T10:00:01.000Z', user: 'analyst', host: 'desk-1', geo: '0.1.0', prev: GENESIS });
@@ -60,7 +64,7 @@ describe('sealing', () => {
     });
     // Stored as canonical JSON: the line is exactly the sorted, spaceless form.
     expect(lines[1]!.startsWith('{"at":"2025-05-14T10:00:02.000Z","case":"case_1","data":{"input":{"path":"shots/pier.jpg","sha256":"aaaa')).toBe(true);
-    expect(await log.verify('case_1')).toEqual({ ok: true, entries: 7, head: entries[6]!.hash, caseId: 'case_1' });
+    expect(await log.verify('case_1')).toEqual({ ok: true, entries: 8, head: entries[7]!.hash, caseId: 'case_1' });
   });
 
   it('a case starts with case_created; nothing is appended after a damaged last line', async () => {
@@ -138,11 +142,11 @@ describe('verify names the first broken entry', () => {
   it('the end cut off or the whole log rewritten: caught only against an expected count and head', async () => {
     const { storage } = await logOf();
     const lines = storage.raw('case_1');
-    const head = parseEntry(lines[6]!).hash;
+    const head = parseEntry(lines[7]!).hash;
     expect(verifyChain(lines.slice(0, 5)).ok).toBe(true);
-    expect(brokenText(verifyChain(lines.slice(0, 5), { entries: 7, head }))).toBe('entry 6: the log ends after 5 entries, 7 were expected: entries were removed from its end');
+    expect(brokenText(verifyChain(lines.slice(0, 5), { entries: 8, head }))).toBe('entry 6: the log ends after 5 entries, 8 were expected: entries were removed from its end');
     const other = await logOf(EVENTS.map((e, i) => (i === 1 ? { event: 'input_hashed', data: { input: { path: 'x.jpg', sha256: SHA('2'), size: 1 } } } : e)));
-    expect(brokenText(verifyChain(await other.storage.lines('case_1'), { entries: 7, head }))).toMatch(/^entry 7 \(bundle_made\): the last entry's hash is not the expected head [0-9a-f]{16}…: the log was rewritten$/);
+    expect(brokenText(verifyChain(await other.storage.lines('case_1'), { entries: 8, head }))).toMatch(/^entry 8 \(bundle_made\): the last entry's hash is not the expected head [0-9a-f]{16}…: the log was rewritten$/);
     expect(verifyChain([])).toEqual({ ok: false, entries: 0, broken: { position: 1, problem: 'the log is empty: a case starts with case_created' } });
   });
 });

@@ -1,25 +1,28 @@
 /**
- * `geo cases bundle <case> case.zip [--with-originals]` (issue 24): the case from the store into
- * one self-contained file (output/export/bundle.ts): the custody log, every raw answer, the
- * provenance records, the HTML report, GeoJSON and KMZ, and with --with-originals the original
- * files, each vouched for by its sha256 (a file at the recorded path that no longer hashes the same
- * is left out, and said). Then bundle_made is appended with the zip's sha256: a bundle cannot hold
- * its own hash, so the log in the store goes one entry further than the log in the bundle.
+ * `geo cases bundle <case> case.zip [--with-originals]` (issues 24, 30): the case, as its custody
+ * log vouches for it (batch/case-results.ts: a case that does not verify is refused, nothing
+ * written), into one self-contained file (output/export/bundle.ts): the custody log, every raw
+ * answer, the provenance records, the HTML report, GeoJSON and KMZ, and with --with-originals the
+ * original files, each vouched for by its sha256 (a file at the recorded path that no longer hashes
+ * the same is left out, and said). Before the log goes in, bundle_sealed commits it to every other
+ * member; after the zip is written, bundle_made is appended with the zip's sha256: a bundle cannot
+ * hold its own hash, so the log in the store goes one entry further than the log in the bundle.
  */
 import { constants } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { caseLog } from '../../batch/case-custody.js';
+import { vouchedOrRefuse } from '../../batch/case-results.js';
 import type { Ctx } from '../../context.js';
 import { NotVerifiedError, UsageError } from '../../errors.js';
 import { sha256Hex } from '../../evidence/custody.js';
 import { checkWritableFile } from '../../files/safe.js';
-import type { ProvenanceRecord } from '../../evidence/record-types.js';
+import { openRegularFile } from '../../files/read.js';
+import { type ProvenanceRecord, isResultBody } from '../../evidence/record-types.js';
 import { vouchedImage } from '../../image/vouched-image.js';
 import { type BundleOriginal, writeBundle } from '../../output/export/bundle.js';
 import { buildHtmlReport, renderGeoJSON, renderKMZ } from '../../output/export/index.js';
 import { findCase } from '../../store/find.js';
-import type { StoredResult } from '../../store/index.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { Handler } from '../types.js';
@@ -42,17 +45,32 @@ type Say = (line: string) => void;
 /** The file an answer was made from: a video's for its frames, else the image itself. */
 const originalOf = (r: ProvenanceRecord) => (r.video ? { path: r.video.path, sha256: r.video.sha256 } : r.input);
 
+/** A video, read whole without ever blocking on a FIFO or device put at its path (openRegularFile). */
+async function readVideo(path: string): Promise<Buffer | string> {
+  try {
+    const fh = await openRegularFile(path);
+    try {
+      return await fh.readFile();
+    } finally {
+      await fh.close();
+    }
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? `video not found at ${path}` : `${path}: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
 /** Each original once, read and checked against its sha256. */
-async function readOriginals(stored: readonly StoredResult[], leftOut: string[]): Promise<Array<BundleOriginal & { path: string }>> {
+async function readOriginals(records: readonly ProvenanceRecord[], leftOut: string[]): Promise<Array<BundleOriginal & { path: string }>> {
   const out = new Map<string, BundleOriginal & { path: string }>();
-  for (const s of stored) {
-    const o = originalOf(s.record);
+  for (const record of records) {
+    const o = originalOf(record);
     if (out.has(o.sha256)) continue;
     let bytes: Uint8Array | undefined;
-    if (s.record.video) {
-      const b = await readFile(o.path).catch(() => undefined);
-      if (b && sha256Hex(b) === o.sha256) bytes = b;
-      else leftOut.push(b ? `${o.path}: not the video these frames came from (its sha256 differs)` : `video not found at ${o.path}`);
+    if (record.video) {
+      const read = await readVideo(o.path);
+      if (typeof read === 'string') leftOut.push(read);
+      else if (sha256Hex(read) === o.sha256) bytes = read;
+      else leftOut.push(`${o.path}: not the video these frames came from (its sha256 differs)`);
     } else {
       const v = await vouchedImage(o);
       if ('imageBytes' in v) bytes = v.imageBytes;
@@ -68,25 +86,31 @@ export async function runBundle(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, ref
   const c = findCase(store, ref);
   if (!/\.zip$/i.test(file)) throw new UsageError(`the bundle is a zip file: ${file} does not end in .zip`, `geo cases bundle ${c.id} case.zip`);
   checkWritableFile(file, 'the bundle');
-  const stored = store.cases().stored(c.id).filter((s) => s.record.unusable === undefined);
+  // What the log vouches for, or nothing at all: a forged value never leaves in a bundle.
+  const ev = await vouchedOrRefuse(store, c, 'no bundle is written');
+  const vc = ev.vouch.case;
+  const records = ev.vouch.results.map((r) => r.record).filter((r) => isResultBody(r.response.body));
   const log = caseLog(store, ctx.version, ctx.now);
   const leftOut: string[] = [];
-  const originals = opts.withOriginals ? await readOriginals(stored, leftOut) : undefined;
+  const originals = opts.withOriginals ? await readOriginals(records, leftOut) : undefined;
   // An original whose hashing the log does not hold yet (a result linked with geo cases link): hashed now, and logged.
-  const hashed = new Set((await log.lines(c.id)).map((l) => JSON.parse(l) as { event?: string; data?: { input?: { sha256?: string } } }).filter((e) => e.event === 'input_hashed').map((e) => e.data?.input?.sha256));
+  const hashed = new Set(ev.entries.filter(({ e }) => e.event === 'input_hashed').map(({ e }) => (e.data.input as { sha256?: string } | undefined)?.sha256));
   for (const o of originals ?? []) {
     if (!hashed.has(o.sha256)) await log.append(c.id, { event: 'input_hashed', data: { input: { path: resolve(o.path), sha256: o.sha256, size: o.bytes.length } } });
   }
-  const records = stored.map((s) => (s.sandbox ? { ...s.record, sandbox: true } : s.record));
   const sources = await Promise.all(records.map(async (record) => ({ record, ...(await vouchedImage(record.input)) })));
   const now = new Date(ctx.now());
-  const report = await buildHtmlReport(sources, { generatedAt: now.toISOString(), cliVersion: ctx.version, title: `Case ${c.name}` });
+  const report = await buildHtmlReport(sources, { generatedAt: now.toISOString(), cliVersion: ctx.version, title: `Case ${vc.name}` });
   if (!report.hasMap) say('warning: the leaflet package is not installed, so the report has no map');
   let bundle;
   try {
-    bundle = writeBundle({
-      case: { id: c.id, name: c.name, ...(c.description ? { description: c.description } : {}) }, custody: await log.lines(c.id), records,
-      reportHtml: report.html, geojson: renderGeoJSON(records), kmz: await renderKMZ(sources, { now: ctx.now() }), ...(originals ? { originals } : {}), createdAt: now, geoVersion: ctx.version,
+    bundle = await writeBundle({
+      case: { id: vc.id, name: vc.name, ...(vc.description ? { description: vc.description } : {}) }, records,
+      reportHtml: report.html, geojson: renderGeoJSON(records), kmz: await renderKMZ(sources, { now: ctx.now() }), ...(originals ? { originals } : {}),
+      seal: async (contents) => {
+        const entry = await log.append(c.id, { event: 'bundle_sealed', data: { bundle: contents } });
+        return { entry, lines: await log.lines(c.id) };
+      },
     });
   } catch (e) {
     throw new NotVerifiedError(e instanceof Error ? e.message : String(e), `geo cases verify ${c.id} names the broken entry`);
@@ -102,7 +126,7 @@ export async function runBundle(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, ref
   const m = bundle.manifest.custody;
   await log.append(c.id, { event: 'bundle_made', data: { bundle: { path: resolve(file), sha256, size: bundle.zip.length, manifest_sha256: bundle.manifestSha256, entries: m.entries, head: m.head, originals: Boolean(originals) } } });
   return {
-    file, case: { id: c.id, name: c.name }, sha256, size: bundle.zip.length, manifest_sha256: bundle.manifestSha256, results: records.length,
+    file, case: { id: c.id, name: vc.name }, sha256, size: bundle.zip.length, manifest_sha256: bundle.manifestSha256, results: records.length,
     originals: originals?.length ?? 0, left_out: leftOut, custody: { entries: m.entries, head: m.head },
   };
 }

@@ -1,80 +1,71 @@
 /**
- * Checking a local case (issue 24): its custody log's chain, pinned by the count and head the
- * store kept at the last append (so entries cut off the end are caught); each linked result's raw
- * answer against the log's answer_received and result_linked entries; and each file the log says
- * was written (a report, an export, a bundle) against the sha256 it logged, when it is still there.
+ * Checking a local case (issues 24 and 30), in sections reported apart:
+ * integrity: its custody log's chain, pinned by the count and head the store kept at the last
+ *   append (so entries cut off the end are caught); each linked result held to its own
+ *   result_linked entry and that answer's answer_received entry, every value the store keeps for it
+ *   (raw answer, body, columns, record, sandbox flag) and the case's own row against the log
+ *   (batch/case-results.ts); each file the log says was written (a report, an export, a bundle)
+ *   against the sha256 it logged, when it is still there, read without ever blocking or
+ *   following a link put in its place.
+ * simulated: the answers a sandbox gave, which are not evidence (refused unless --allow-sandbox).
  */
-import { type CustodyEntry, parseEntry, sha256Hex } from '../../evidence/custody.js';
-import { type ChainReport, describeBroken, verifyChain } from '../../evidence/custody-verify.js';
-import { sha256File } from '../../files/read.js';
+import { type CaseEvidence, evidenceFailures, readCaseEvidence } from '../../batch/case-results.js';
+import type { CustodyEntry } from '../../evidence/custody.js';
+import { UNSIGNED, simulatedLine, simulatedSection } from '../../evidence/verify-report.js';
+import { NotRegularFileError, sha256RegularFile } from '../../files/read.js';
 import type { CaseVerifyView } from '../../output/views/case-show.js';
 import type { CaseRow, Store } from '../../store/index.js';
 
 /** What verifyCase found: the view's shape (output/views/case-show.ts). */
 export type CaseReport = CaseVerifyView;
 
-/** The case's chain, pinned to what the store kept at the last append. */
-export async function caseChain(store: Store, c: CaseRow): Promise<ChainReport> {
-  const lines = await store.cases().lines(c.id);
-  return verifyChain(lines, { caseId: c.id, entries: c.custody_entries, ...(c.custody_head ? { head: c.custody_head } : {}) });
-}
-
 const fileOf = (e: CustodyEntry): { path: string; sha256: string } | undefined => {
   const f = (e.event === 'file_written' ? e.data.file : e.event === 'bundle_made' ? e.data.bundle : undefined) as { path?: unknown; sha256?: unknown } | undefined;
   return typeof f?.path === 'string' && typeof f.sha256 === 'string' && f.path !== '-' ? { path: f.path, sha256: f.sha256 } : undefined;
 };
 
-export async function verifyCase(store: Store, c: CaseRow): Promise<CaseReport> {
-  const report: CaseReport = { case: { id: c.id, name: c.name }, ok: false, answers: 0, files: 0, failures: [], notes: [] };
-  const chain = await caseChain(store, c);
-  if (chain.ok) report.custody = { entries: chain.entries, head: chain.head };
-  else report.failures.push(`custody log: ${describeBroken(chain.broken)}`);
-  // What the entries that still parse say (a broken chain's other entries are still worth reading).
-  const entries: Array<{ n: number; e: CustodyEntry }> = [];
-  (await store.cases().lines(c.id)).forEach((line, i) => {
-    try {
-      entries.push({ n: i + 1, e: parseEntry(line) });
-    } catch {
-      // named by the chain check
-    }
-  });
-  const received = new Set(entries.filter(({ e }) => e.event === 'answer_received').map(({ e }) => (e.data.answer as { sha256?: string }).sha256));
-  const linked = new Set(entries.filter(({ e }) => e.event === 'result_linked').map(({ e }) => (e.data.result as { answer_sha256?: string }).answer_sha256));
-  const inCase = new Set<string>();
-  for (const s of store.cases().stored(c.id)) {
-    const sha = sha256Hex(s.record.response.raw ?? '');
-    inCase.add(sha);
-    const what = `result ${s.id} (${s.record.input.path})`;
-    if (!received.has(sha)) report.failures.push(`${what}: its raw answer in the store (sha256 ${sha.slice(0, 16)}…) is not one the custody log received: it was changed, or linked without the log`);
-    else if (!linked.has(sha)) report.failures.push(`${what}: linked to the case, but no result_linked entry has its answer`);
-    else report.answers++;
-  }
-  for (const { n, e } of entries) {
-    if (e.event !== 'result_linked') continue;
-    const sha = (e.data.result as { answer_sha256?: string }).answer_sha256;
-    if (sha !== undefined && !inCase.has(sha)) report.failures.push(`entry ${n} (result_linked): no result linked to the case in the store has its answer (a link was removed, or an answer changed)`);
-  }
-  await checkFiles(entries, report);
-  report.ok = report.failures.length === 0;
-  return report;
+export async function verifyCase(store: Store, c: CaseRow, opts: { allowSandbox?: boolean } = {}): Promise<CaseReport> {
+  const ev: CaseEvidence = await readCaseEvidence(store, c);
+  const failures = evidenceFailures(ev);
+  const notes: string[] = [];
+  const files = await checkFiles(ev, failures, notes);
+  const simulated = simulatedSection(ev.vouch.simulated, Boolean(opts.allowSandbox));
+  const integrity: CaseReport['integrity'] = {
+    ok: failures.length === 0,
+    ...(ev.chain.ok ? { custody: { entries: ev.chain.entries, head: ev.chain.head } } : {}),
+    answers: ev.vouch.results.filter((r) => r.ok).length,
+    files, failures, notes, signed: false, caveat: UNSIGNED.case,
+  };
+  return {
+    case: { id: c.id, name: ev.vouch.case.name || c.id },
+    ok: integrity.ok && simulated.ok,
+    integrity, simulated,
+    failures: [...failures, ...(simulated.ok ? [] : [simulatedLine(simulated.answers)])],
+  };
 }
 
 /** The last entry naming each path is the one that counts: a report written again later supersedes the first. */
-async function checkFiles(entries: ReadonlyArray<{ n: number; e: CustodyEntry }>, report: CaseReport): Promise<void> {
+async function checkFiles(ev: CaseEvidence, failures: string[], notes: string[]): Promise<number> {
   const last = new Map<string, { n: number; e: CustodyEntry; sha256: string }>();
-  for (const x of entries) {
+  for (const x of ev.entries) {
     const f = fileOf(x.e);
     if (f) last.set(f.path, { ...x, sha256: f.sha256 });
   }
+  let good = 0;
   for (const [path, { n, e, sha256 }] of last) {
+    const at = `entry ${n} (${e.event})`;
     let now: string;
     try {
-      now = await sha256File(path);
-    } catch {
-      report.notes.push(`entry ${n} (${e.event}): ${path} is gone (moved or deleted): not checked`);
+      now = await sha256RegularFile(path, { noFollow: true });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (err instanceof NotRegularFileError) failures.push(`${at}: ${path} is now ${err.kind}, not the file geo wrote: not read`);
+      else if (code === 'ENOENT' || code === 'ENOTDIR') notes.push(`${at}: ${path} is gone (moved or deleted): not checked`);
+      else failures.push(`${at}: ${path} cannot be read (${code ?? String(err)}): not checked`);
       continue;
     }
-    if (now === sha256) report.files++;
-    else report.failures.push(`entry ${n} (${e.event}): ${path} was changed after it was written (its sha256 is not the one logged)`);
+    if (now === sha256) good++;
+    else failures.push(`${at}: ${path} was changed after it was written (its sha256 is not the one logged)`);
   }
+  return good;
 }

@@ -25,7 +25,7 @@ export function recordCase(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, c: Local
   const id = newCaseId();
   const at = new Date(ctx.now());
   const data: CustodyEvents['case_created'] = {
-    case: { id, name: c.name, ...(c.description ? { description: c.description } : {}), ...(c.team ? { team: c.team } : {}), ...(c.service ? { service: c.service.origin, service_id: c.service.id } : {}) },
+    case: { id, name: c.name, ...(c.description ? { description: c.description } : {}), ...(c.team ? { team: c.team } : {}), ...(c.service ? { service: c.service.origin, service_id: c.service.id } : {}), ...(c.note ? { note: c.note } : {}) },
   };
   return ctx.store().cases().create(
     { id, name: c.name, description: c.description, team: c.team, created_at: at.toISOString(), service: c.service?.origin ?? null, service_id: c.service?.id ?? null, service_note: c.note ?? null },

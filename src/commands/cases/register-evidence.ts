@@ -4,40 +4,59 @@ import type { Act } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 
 export function registerEvidence(cases: Command, act: Act): void {
-  declareJson('cases verify', { names: ['ok', 'file', 'case', 'custody', 'files', 'answers', 'originals', 'failures', 'notes', 'manifest_sha256'] });
+  declareJson('cases verify', { names: ['ok', 'file', 'case', 'integrity', 'simulated', 'failures', 'manifest_sha256'] });
   declareJson('cases bundle', { names: ['file', 'case', 'sha256', 'size', 'manifest_sha256', 'results', 'originals', 'left_out', 'custody'] });
 
   cases
     .command('verify')
-    .description('check a case bundle offline (every file\'s sha256, the custody chain, each raw answer), or a local case (its log, answers and files written)')
+    .description('check a case bundle offline (every member against the custody log that seals it, each raw answer bound to its own entries), or a local case (its log, every value the store keeps for it, the files written)')
     .argument('<case.zip|case>', 'a bundle written by geo cases bundle, or a local case (its id or name)')
+    .option('--allow-sandbox', 'check a case or bundle holding simulated answers (a sandbox\'s) as a test case, instead of failing it: they are never evidence')
     .addHelpText(
       'after',
       `
+Reported in sections, in --json too: integrity (what the custody log binds) and simulated
+answers (a sandbox's; signatures and timestamps come next).
+
 A bundle (a file, or a name ending in .zip) needs no key, no config and no network: only the
-file. Nothing is extracted or written. Checked, in order: member names (a ../ or absolute path
-refuses the bundle), manifest.json, every member's sha256 and size against the manifest
-(altered, removed or added members are named), the custody log's hash chain against the
-manifest's entry count and head (the first broken entry is named), each raw answer against its
-provenance record and an answer_received entry, each original against an input_hashed entry.
+file. Nothing is extracted or written. Checked, in order: the archive (bytes no member of the
+central directory covers, such as a hidden local header, a local header that disagrees with the
+directory, a name twice, a symbolic link or special member, a ../ or absolute path: each refuses
+the bundle, naming the member), manifest.json, every member's sha256 and size against it, the
+custody log's hash chain against the manifest's entry count and head (the first broken entry is
+named), the log's last entry, bundle_sealed, against every other member and the manifest (a
+member changed, added, dropped or swapped, or the manifest rewritten, is named), each raw answer
+against its record and its own result_linked and answer_received entries (every result the log
+linked must be there), each original against an input_hashed entry. A bundle whose log does not
+end with bundle_sealed (made by an earlier geo) fails: nothing binds its members.
 
 A local case: its custody log's chain, pinned to the count and head the store kept at the last
-append (an entry altered, removed, swapped or cut off the end is named), each linked result's
-raw answer against the log's answer_received and result_linked entries, and each report, export
-or bundle the log says was written, against the sha256 it logged, when the file is still there
-(a file gone is said, not failed).
+append (an entry altered, removed, swapped or cut off the end is named); each linked result
+against its own result_linked entry (input sha256 <-> answer sha256) and that answer's
+answer_received entry (service, sandbox flag), and everything the store keeps for it (raw answer,
+body, city/latitude/... columns, the record's input path and sha256, the sandbox flag) against
+them; the case's name and description against case_created; each report, export or bundle the
+log says was written, against the sha256 it logged, when the file is still there (a file gone is
+said, not failed; a FIFO, device or link put in its place is refused at once, never read).
 
-Exit 0: it verifies. Exit 1: something fails (every failure listed). Exit 2: the argument is
-not a bundle (absent, a folder, not a zip) or names no local case. The README's "Cases as
-evidence" section documents the manifest, so a bundle can be checked without geo.
+An intact chain is not a signature: whoever holds the database (or made the bundle) could
+rebuild the log whole and re-pin it; the report says so. Compare the head with one written down
+or sent apart (geo cases sign comes in the next release).
+
+Exit 0: it verifies. Exit 1: something fails (every failure listed), or it holds simulated
+answers ("N simulated answers (sandbox): not evidence") and --allow-sandbox was not given.
+Exit 2: the argument is not a bundle (absent, a folder, a FIFO, not a zip) or names no local
+case. The README's "Cases as evidence" section documents the layout, so a bundle can be checked
+without geo.
 
 Examples:
   $ geo cases verify missing.zip    # exit 2: no such file
   $ geo cases create --name Demo --local
   $ geo cases verify Demo
-  $ geo cases verify Demo --json | jq .custody
+  $ geo cases verify Demo --json | jq .integrity
   geo cases verify case.zip
-  geo cases verify case.zip --json | jq .failures`,
+  geo cases verify case.zip --json | jq .failures
+  geo cases verify test-case.zip --allow-sandbox    # made against geo sandbox: checked, marked simulated`,
     )
     .action(act(async () => (await import('./verify.js')).verify));
 
@@ -50,11 +69,14 @@ Examples:
     .addHelpText(
       'after',
       `
-manifest.json lists every member with its sha256 and size, and the custody log's entry count
-and head; custody.jsonl is the log; answers/ the raw answers byte for byte; records/ the
-provenance records; report.html, results.geojson and results.kmz the case's results. After the
-zip is written, a bundle_made entry (its sha256, the manifest's) is appended to the log here.
-Pass the manifest sha256 it prints on apart from the bundle: the recipient compares it.
+The case is bundled as its custody log vouches for it: one that does not verify is refused
+(geo cases verify names why) and nothing is written. manifest.json lists every member with its
+sha256 and size, and the custody log's entry count and head; custody.jsonl is the log, ending
+with a bundle_sealed entry that lists every other member's sha256 (so the head commits to them);
+answers/ the raw answers byte for byte; records/ the provenance records; report.html,
+results.geojson and results.kmz the case's results. After the zip is written, a bundle_made
+entry (its sha256, the manifest's) is appended to the log here. Pass the head or the manifest
+sha256 it prints on apart from the bundle: the recipient compares it.
 
 Examples:
   $ geo cases create --name Demo --local

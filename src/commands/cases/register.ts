@@ -25,7 +25,9 @@ export const register: Register = (program, act) => {
       `
 A case made with geo cases create is recorded on this machine too (the local store), with a
 custody log: every event that touches it (input hashed, request sent, answer received, result
-linked, file written, bundle made) is one entry, sealed to the one before by sha256.
+linked, file written, bundle sealed, bundle made) is one entry, sealed to the one before by
+sha256. What show, bundle and export --case give comes from that log and the raw answers it
+hashes, so a value edited in the database is named by geo cases verify, never shown.
 ${SANDBOX_NOTE}
   $ geo --sandbox cases create --name "Harbour fire" --json
   $ geo --sandbox locate sample:paris sample:tokyo --case "Harbour fire" > /dev/null
@@ -109,8 +111,11 @@ Examples (the sandbox's results are simulated; yours link the same way):
     .addHelpText(
       'after',
       `
-Reads the store only: no key, no network. A case nobody made, or a name several cases share, is
-exit 2 (name it by its id then).
+Reads the store only: no key, no network. Every value comes from the case's custody log and the
+raw answers it hashes (the name from case_created, each place and coordinate from its raw answer,
+input and sandbox flag from its own entries): a result the log does not vouch for is left out,
+and "verified NO: N problems" said (geo cases verify lists them). A case nobody made, or a name
+several cases share, is exit 2 (name it by its id then).
 
 Examples:
   $ geo cases create --name Demo --local

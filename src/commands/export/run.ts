@@ -7,7 +7,8 @@ import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { type ProvenanceRecord, parseNdjsonResults, readNdjsonResults } from '../../evidence/records.js';
+import { type ProvenanceRecord, isResultBody, parseNdjsonResults, readNdjsonResults } from '../../evidence/records.js';
+import { vouchedOrRefuse } from '../../batch/case-results.js';
 import { type VouchOptions, vouchedImage } from '../../image/vouched-image.js';
 import { findCase } from '../../store/find.js';
 import { expandSamples } from '../../files/samples.js';
@@ -95,11 +96,16 @@ export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel:
   })();
 }
 
-/** --case: the case's results, sandbox answers marked; found before anything is written (an unknown case is exit 2). */
-function caseRecords(store: Store, sel: Selection): ProvenanceRecord[] {
+/**
+ * --case: the case's results as its custody log vouches for them (batch/case-results.ts: values
+ * from the raw answers and the log, sandbox answers marked by it), or nothing when the case does not
+ * verify; found before anything is written (an unknown case is exit 2).
+ */
+async function caseRecords(store: Store, sel: Selection): Promise<ProvenanceRecord[]> {
   if (sel.all || sel.sources.length > 0) throw new UsageError('--case exports the case\'s results: name no results and no --all with it', `geo export --case ${sel.caseRef} --out case.geojson`);
   const c = findCase(store, sel.caseRef!);
-  const records = store.cases().stored(c.id).filter((s) => s.record.unusable === undefined).map(exported);
+  const ev = await vouchedOrRefuse(store, c, 'nothing is exported');
+  const records = ev.vouch.results.map((r) => r.record).filter((r) => isResultBody(r.response.body));
   if (records.length === 0) throw new UsageError(`case ${c.id} has no results to export`, `link some: geo locate … --case ${c.id}, or geo cases link ${c.id} RESULT`);
   return records;
 }

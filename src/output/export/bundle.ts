@@ -1,14 +1,17 @@
 /**
  * A case bundle (case.zip): everything a case holds, with a manifest giving every member's sha256
- * (layout in evidence/bundle-format.ts). Plain data in, the zip's bytes out: the caller (`geo cases
- * bundle`) reads the case from the store, renders the report, GeoJSON and KMZ with the exporters
- * beside this file, writes the bytes where asked, and then appends bundle_made to the case's log
- * with the zip's sha256 (a bundle cannot hold its own hash).
+ * (layout in evidence/bundle-format.ts). The caller (`geo cases bundle`) reads the case as its log
+ * vouches for it, renders the report, GeoJSON and KMZ with the exporters beside this file, and
+ * passes `seal`: once every other member is made, their paths, sha256s and sizes (and the results
+ * as the manifest lists them) are appended to the case's log as bundle_sealed (issue 30), and the
+ * log through that entry becomes custody.jsonl, so the bundle's custody head commits to every
+ * member. The caller writes the bytes where asked, then appends bundle_made with the zip's sha256
+ * (a bundle cannot hold its own hash).
  */
 import {
   ANSWERS_DIR, BUNDLE_SCHEMA, type BundleManifest, CUSTODY_NAME, MANIFEST_NAME, type ManifestFile, type ManifestResult, ORIGINALS_DIR, RECORDS_DIR,
 } from '../../evidence/bundle-format.js';
-import { sha256Hex } from '../../evidence/custody.js';
+import { type CustodyEntry, type CustodyEvents, sha256Hex } from '../../evidence/custody.js';
 import { describeBroken, verifyChain } from '../../evidence/custody-verify.js';
 import type { ProvenanceRecord } from '../../evidence/record-types.js';
 import { type ZipEntry, writeZip } from './zip.js';
@@ -21,10 +24,16 @@ export interface BundleOriginal {
   extension?: string;
 }
 
+export type SealContents = CustodyEvents['bundle_sealed']['bundle'];
+
 export interface BundleData {
+  /** The case as case_created logged it. */
   case: { id: string; name: string; description?: string };
-  /** The case's custody log as stored (CustodyStorage.lines): it must verify. */
-  custody: readonly string[];
+  /**
+   * Appends bundle_sealed with these contents to the case's log; returns the entry and the log's
+   * lines (CustodyStorage.lines) through it at least: they must verify.
+   */
+  seal: (contents: SealContents) => Promise<{ entry: CustodyEntry; lines: readonly string[] }>;
   /** The case's results, each with its raw answer (response.raw) as received. */
   records: readonly ProvenanceRecord[];
   reportHtml?: string;
@@ -32,8 +41,6 @@ export interface BundleData {
   kmz?: Uint8Array;
   /** With --with-originals: the original files; without, only their hashes (in the custody log). */
   originals?: readonly BundleOriginal[];
-  createdAt: Date;
-  geoVersion: string;
 }
 
 export interface Bundle {
@@ -47,13 +54,12 @@ export interface Bundle {
 const STORED = /\.(kmz|jpe?g|png|gif|webp|avif|heic|zip)$/i;
 const SAFE_EXTENSION = /^[a-z0-9]{1,8}$/i;
 
-export function writeBundle(d: BundleData): Bundle {
-  const chain = verifyChain(d.custody, { caseId: d.case.id });
-  if (!chain.ok) throw new Error(`the custody log of case ${d.case.id} does not verify (${describeBroken(chain.broken)}): no bundle written`);
+const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+export async function writeBundle(d: BundleData): Promise<Bundle> {
   const members = new Map<string, Uint8Array>();
   const put = (path: string, data: string | Uint8Array) => members.set(path, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
 
-  put(CUSTODY_NAME, d.custody.map((l) => `${l}\n`).join(''));
   const results: ManifestResult[] = d.records.map((rec, i) => {
     const raw = rec.response.raw;
     if (raw === undefined) throw new Error(`the result of ${rec.input.path} has no raw answer to bundle`);
@@ -72,12 +78,22 @@ export function writeBundle(d: BundleData): Bundle {
     const ext = o.extension && SAFE_EXTENSION.test(o.extension) ? o.extension.toLowerCase() : 'bin';
     put(`${ORIGINALS_DIR}${o.sha256}.${ext}`, o.bytes);
   }
+  const listed = (m: Map<string, Uint8Array>): ManifestFile[] => [...m].map(([path, data]) => ({ path, sha256: sha256Hex(data), size: data.length })).sort(byPath);
 
-  const files: ManifestFile[] = [...members].map(([path, data]) => ({ path, sha256: sha256Hex(data), size: data.length })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // Every member is made: the log commits to them, and ends there in the bundle.
+  const { entry: seal, lines } = await d.seal({ members: listed(members), results, originals: d.originals !== undefined });
+  const custody = lines.slice(0, seal.seq);
+  const chain = verifyChain(custody, { caseId: d.case.id });
+  if (!chain.ok) throw new Error(`the custody log of case ${d.case.id} does not verify (${describeBroken(chain.broken)}): no bundle written`);
+  if (chain.head !== seal.hash) throw new Error(`the custody log of case ${d.case.id} does not end with its bundle_sealed entry: no bundle written`);
+  put(CUSTODY_NAME, custody.map((l) => `${l}\n`).join(''));
+
+  const files = listed(members);
   const manifest: BundleManifest = {
     schema: BUNDLE_SCHEMA,
-    created_at: d.createdAt.toISOString(),
-    geo_version: d.geoVersion,
+    // The seal's own time and geo: every field of the manifest is one the log holds.
+    created_at: seal.at,
+    geo_version: seal.geo,
     case: { id: d.case.id, name: d.case.name, ...(d.case.description ? { description: d.case.description } : {}) },
     custody: { path: CUSTODY_NAME, entries: chain.entries, head: chain.head },
     results,
@@ -89,5 +105,5 @@ export function writeBundle(d: BundleData): Bundle {
     { name: MANIFEST_NAME, data: Buffer.from(manifestText, 'utf8'), compress: true },
     ...files.map((f) => ({ name: f.path, data: members.get(f.path)!, compress: !STORED.test(f.path) })),
   ];
-  return { zip: writeZip(entries, d.createdAt), manifest, manifestSha256: sha256Hex(manifestText) };
+  return { zip: writeZip(entries, new Date(seal.at)), manifest, manifestSha256: sha256Hex(manifestText) };
 }

@@ -2,6 +2,7 @@
  * `geo cases show` and `geo cases verify <case>`: a local case, its results with a map link each,
  * and its custody log. Names and places come from files and the service: sanitized.
  */
+import { type SimulatedSection, simulatedLine } from '../../evidence/verify-report.js';
 import type { MapLink } from '../maps.js';
 import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
@@ -27,22 +28,35 @@ export interface CaseShow {
   case: { id: string; name: string; description: string; team: string | null; created_at: string; service: string | null; service_id: string | null; service_note: string | null };
   results: CaseShowResult[];
   custody: { entries: number; verified: boolean; head?: string; broken?: string };
+  /** What the store holds that the log does not vouch for (geo cases verify lists the same): results so bound are not shown. */
+  problems: string[];
 }
 
-/** What `geo cases verify <case>` found (commands/cases/check.ts). */
+/** What `geo cases verify <case>` found (commands/cases/check.ts), by section (evidence/verify-report.ts). */
 export interface CaseVerifyView {
+  /** The case as case_created logged it. */
   case: { id: string; name: string };
+  /** Integrity holds and no simulated answer is refused. */
   ok: boolean;
-  /** The chain, when it verified: its entries and head. */
-  custody?: { entries: number; head: string };
-  /** Linked results whose raw answer the log received and linked. */
-  answers: number;
-  /** Files written for the case that still have the sha256 logged. */
-  files: number;
-  /** One line per failure, naming the entry or result. */
+  integrity: {
+    ok: boolean;
+    /** The chain, when it verified: its entries and head. */
+    custody?: { entries: number; head: string };
+    /** Linked results bound to their own logged input and answer, nothing in the store disagreeing. */
+    answers: number;
+    /** Files written for the case that still have the sha256 logged. */
+    files: number;
+    /** One line per failure, naming the entry, the result, the case or the file. */
+    failures: string[];
+    /** Files the log names that are gone (moved or deleted): not checked, not a failure. */
+    notes: string[];
+    /** No signature vouches for the head yet: anyone holding the database could rebuild the log. */
+    signed: false;
+    caveat: string;
+  };
+  simulated: SimulatedSection;
+  /** Every failure, integrity's and the simulated answers' refusal. */
   failures: string[];
-  /** Files the log names that are gone (moved or deleted): not checked, not a failure. */
-  notes: string[];
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -62,6 +76,7 @@ export function caseShowView(d: CaseShow, view: ViewOpts): string {
   rows.push(['created', c.created_at], ['where', where(c)]);
   const k = d.custody;
   rows.push(['custody', k.verified ? `${plural(k.entries, 'entry', 'entries')}, chain verified; head ${k.head}` : { drawn: st.red(`${plural(k.entries, 'entry', 'entries')}, chain BROKEN: ${s(k.broken)}`) }]);
+  if (d.problems.length) rows.push(['verified', { drawn: st.red(`NO: ${plural(d.problems.length, 'problem')} (geo cases verify ${s(c.id)} lists them); only what the log vouches for is shown`) }]);
   const lines = [renderKv(rows, view), '', d.results.length ? `results (${d.results.length}):` : 'No results linked yet: geo locate … --case ID, or geo cases link ID RESULT'];
   d.results.forEach((r, i) => {
     const at = r.latitude !== null && r.longitude !== null ? `${r.latitude.toFixed(6)}, ${r.longitude.toFixed(6)}` : 'no coordinates';
@@ -73,16 +88,28 @@ export function caseShowView(d: CaseShow, view: ViewOpts): string {
   return lines.join('\n');
 }
 
+/** The simulated-answers line, shared with the bundle's view. */
+export function simulatedRow(sim: SimulatedSection, view: ViewOpts): KvInput {
+  const st = view.style;
+  if (!sim.checked) return ['simulated', 'not counted (the custody log was not read)'];
+  if (sim.answers === 0) return ['simulated', 'none: every answer came from a service, not a sandbox'];
+  const line = simulatedLine(sim.answers);
+  return ['simulated', sim.allowed ? `${line} (checked as a test case: --allow-sandbox)` : { drawn: st.red(line) }];
+}
+
 export function caseVerifyView(r: CaseVerifyView, view: ViewOpts): string {
   const st = view.style;
+  const i = r.integrity;
   const title = `case ${s(r.case.id)} (${s(r.case.name)}): ${r.ok ? st.green('verified') : st.red(st.bold(`FAILED (${plural(r.failures.length, 'problem')})`))}`;
   const rows: KvInput[] = [
-    ['custody', r.custody ? `${plural(r.custody.entries, 'entry', 'entries')}, chain intact; head ${r.custody.head}` : 'not verified (see below)'],
-    ['answers', `${r.answers} linked ${r.answers === 1 ? 'result has its' : 'results have their'} raw answer in the custody log`],
-    ['files', `${plural(r.files, 'file')} written for the case still ${r.files === 1 ? 'has' : 'have'} the sha256 logged`],
+    ['integrity', i.ok ? i.caveat : { drawn: st.red(`FAILED: ${plural(i.failures.length, 'problem')} (below)`) }],
+    ['custody', i.custody ? `${plural(i.custody.entries, 'entry', 'entries')}, chain intact; head ${i.custody.head}` : 'not verified (see below)'],
+    ['answers', `${i.answers} linked ${i.answers === 1 ? 'result is' : 'results are'} bound to ${i.answers === 1 ? 'its' : 'their'} own logged input and answer`],
+    ['files', `${plural(i.files, 'file')} written for the case still ${i.files === 1 ? 'has' : 'have'} the sha256 logged`],
+    simulatedRow(r.simulated, view),
   ];
   const lines = [title, renderKv(rows, view, '  ')];
-  if (r.notes.length) lines.push('', ...r.notes.map((n) => `  ${st.dim('-')} ${sanitizeInline(n)}`));
+  if (i.notes.length) lines.push('', ...i.notes.map((n) => `  ${st.dim('-')} ${sanitizeInline(n)}`));
   if (r.failures.length) lines.push('', ...r.failures.map((f) => `  ${st.red('✗')} ${sanitizeInline(f)}`));
   return lines.join('\n');
 }
