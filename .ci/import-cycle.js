@@ -64,6 +64,19 @@ function pathBack(graph, start, goal) {
   return undefined;
 }
 
+/** Every circle in `srcDir` as it is on disk: one path (first file repeated at the end) per file that reaches itself. */
+export function cyclesOnDisk(srcDir) {
+  const graph = diskGraph(srcDir);
+  const out = [];
+  for (const file of graph.keys()) {
+    for (const target of graph.get(file)) {
+      const back = target === file ? [file] : pathBack(graph, target, file);
+      if (back) out.push([file, ...back].map((f) => relative(srcDir, f)));
+    }
+  }
+  return out;
+}
+
 export const importCycleRule = {
   meta: {
     type: 'problem',
