@@ -24,6 +24,7 @@ import { heldAnswers } from './reuse.js';
 import { schedule } from './scheduler.js';
 import type { FrameInput, Job } from './sources.js';
 import type { BatchEvent, BatchPlan, BatchRecord, BatchSummary, JobOutcome, ReusedFrom, SettledHow } from './types.js';
+import { otherKeyLine } from './wait-claim.js';
 import { type BatchClient, sendJob } from './worker.js';
 
 export interface BatchDeps {
@@ -239,6 +240,9 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     const outcome = ledger.settled(h) ?? { ok: false as const, error: { code: 'missing_answer', message: 'its stored answer could not be read back', final: false } };
     if (h.how === 'journal') summary.fromJournal++;
     else summary.fromResults++;
+    // The caller's own key, for a request answered under another: not sent, and said so (issue 30).
+    const answeredUnder = outcome.response?.idempotencyKey;
+    if (opts.idempotencyKey !== undefined && answeredUnder !== opts.idempotencyKey) emit({ type: 'notice', message: otherKeyLine(j.inputs[0]!, 'reused', answeredUnder, opts.idempotencyKey) });
     await settle(j, outcome, h.how, h.how === 'results' ? h.from : undefined);
   }
 

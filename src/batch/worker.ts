@@ -26,7 +26,7 @@ import type { AnswerFacts } from './provenance.js';
 import type { TaskControl, TaskResult } from './scheduler.js';
 import { type Job, type UploadOptions, prepareUpload } from './sources.js';
 import type { BatchEvent, JobOutcome, ResponseMeta, SettledHow, StoredRef } from './types.js';
-import { waitForClaim } from './wait-claim.js';
+import { otherKeyLine, waitForClaim } from './wait-claim.js';
 
 /** The slice of ApiClient the engine uses (tests and wrappers can supply their own). */
 export type BatchClient = Pick<ApiClient, 'geolocate' | 'credits' | 'baseUrl'> & { readonly servedBySandbox?: boolean };
@@ -66,17 +66,30 @@ const NOT_SENT = (why: string): JobOutcome => ({ ok: false, error: { code: 'not_
 
 /** The claim decides: send now with a key, or settle from what another process finished. */
 async function claimTurn(w: WorkerEnv, job: Job): Promise<{ key: string; takeover: boolean } | { done: TaskResult }> {
+  // The caller's own key meets its request held under another key: said once (issue 30).
+  let said = false;
+  const other = (how: 'waiting' | 'resent' | 'reused', key: string) => {
+    if (w.userKey === undefined || key === w.userKey || said) return;
+    said = true;
+    w.emit({ type: 'notice', message: otherKeyLine(job.inputs[0]!, how, key, w.userKey) });
+  };
   for (;;) {
     const acq = w.ledger.acquire(job, w.userKey);
-    if (acq.kind === 'send') return { key: acq.key, takeover: acq.takeover };
+    if (acq.kind === 'send') {
+      if (acq.takeover) other('resent', acq.key);
+      return { key: acq.key, takeover: acq.takeover };
+    }
     if (acq.kind === 'answered' || acq.kind === 'failed') {
+      // Only a claim of this very request settles it: a caller's key used for another one (key_reused) names someone else's answer.
       const claim = w.ledger.store.claim(acq.key);
-      const held = claim ? w.ledger.fromClaim(claim) : undefined;
+      const held = claim && claim.fp === w.ledger.fingerprint(job) ? w.ledger.fromClaim(claim) : undefined;
       const outcome = held ? w.ledger.settled(held) : undefined;
+      if (held) other('reused', acq.key);
       await w.finish(job, outcome ?? { ok: false, error: acq.kind === 'failed' ? acq.error : { code: 'failed', message: 'the stored answer is missing', final: true } }, 'others');
       return { done: { kind: 'done' } };
     }
-    w.onWait?.(job);
+    if (w.userKey !== undefined && acq.key !== w.userKey) other('waiting', acq.key);
+    else w.onWait?.(job);
     const waited = await waitForClaim(w.ledger.store, acq.key, { sleep: w.sleep, ...(w.signal ? { signal: w.signal } : {}) });
     if (waited === 'cancelled') {
       await w.finish(job, NOT_SENT('cancelled while another geo process was sending it'), 'not_sent');

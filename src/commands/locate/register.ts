@@ -21,7 +21,7 @@ export const register: Register = (program, act) => {
     .option('--batch-id <id>', 'a console batch bound to this key')
     .option('--async', 'submit and return at once (202); the result lands in `geo analyses`')
     .option('--model <name>', 'model name; only orca-1.5 exists')
-    .option('--idempotency-key <key>', 'one input only: your own key; reuse it to replay a finished request free')
+    .option('--idempotency-key <key>', 'one input only: your own key; reuse it to replay a finished request free. A request already claimed under another key is waited for or reused instead (said on stderr): never sent twice')
     .option('--from-file <list>', 'read inputs from this file, one path or URL per line (# comments)')
     .option('--concurrency <n>', 'requests in flight at most, 1-256 (default: what the rate limit needs at the latency seen, up to 64)')
     .option('--journal <file>', 'also write the batch to FILE as NDJSON (its command, each key before it is sent, each answer)')
@@ -81,8 +81,13 @@ Never paying twice: every request is claimed in the store (one SQLite file, GEO_
 with its idempotency key before it is sent, and its answer committed before it is shown.
 Rerunning the same command re-emits what was answered, free, and resends the rest with the same
 keys, after a crash or Ctrl-C too; another geo process wanting the same request meanwhile waits
-for its answer instead of paying again. Any other command reuses a stored result for the same
-image bytes, request fields, service and key, with a note. --fresh analyses again. At Ctrl-C,
+for its answer instead of paying again. A claim is found by what is sent (image bytes, request
+fields, service, account), never by the key: --idempotency-key K for a request already claimed
+under another key waits for that answer (or reuses it, or resends an unfinished run's key) and
+says so on stderr; K itself is then never sent. The same K for the same request replays it; K
+used for another image or fields is refused (exit 2, nothing sent). Any other command reuses a
+stored result for the same image bytes, request fields, service and key, with a note. --fresh
+analyses again (a request still in flight is waited for or resent first). At Ctrl-C,
 requests in flight get records with error code "in_flight" (may have been charged; resuming
 replays them free), and the summary ends with the exact geo locate --resume ID command that
 finishes the run. A closed stdout (| head) stops new requests and stores those in flight.
