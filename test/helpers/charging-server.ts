@@ -65,7 +65,15 @@ function answerFor(payloadHash: string, depth: number, n: number): Record<string
 
 const COST: Record<number, number> = { 1: 1, 2: 2, 3: 10 };
 
-export async function startChargingServer(o: { delayMs?: number; answerDepth?: 1 | 2 | 3; quota?: number } = {}): Promise<ChargingServer> {
+export interface ChargingOptions {
+  delayMs?: number;
+  /** The depth every answer says (and is charged at), or one per analysis (n counts from 1). */
+  answerDepth?: 1 | 2 | 3 | ((n: number) => 1 | 2 | 3);
+  /** Requests per minute granted in rate-limit headers on every answer. */
+  quota?: number;
+}
+
+export async function startChargingServer(o: ChargingOptions = {}): Promise<ChargingServer> {
   const delayMs = o.delayMs ?? 2000;
   const keys = new Map<string, KeyState>();
   let charged = 0;
@@ -110,7 +118,7 @@ export async function startChargingServer(o: { delayMs?: number; answerDepth?: 1
       await new Promise((r) => setTimeout(r, delayMs));
       await state.beforeComplete?.(key);
       charged++;
-      const depth = o.answerDepth ?? parsed.depth ?? 1;
+      const depth = (typeof o.answerDepth === 'function' ? o.answerDepth(charged) : o.answerDepth) ?? parsed.depth ?? 1;
       credits += COST[depth] ?? 0;
       const answer = answerFor(createHash('sha256').update(JSON.stringify((JSON.parse(body.toString('utf8')) as { image_b64?: string }).image_b64 ?? '')).digest('hex'), depth, charged);
       fresh.done = JSON.stringify(answer);

@@ -30,7 +30,7 @@ export const register: Register = (program, act) => {
     .option('--downscale', 'fit images above the 20 MB base64 limit under it as JPEG instead of refusing them')
     .option('--keep-metadata', 'send files as they are: EXIF (GPS, camera), XMP, IPTC and comments included (default: removed before upload, pixels untouched)')
     .option('--dry-run', 'print the plan and each request (key redacted, image elided) with the cost; send nothing')
-    .option('--max-credits <n>', 'a budget: refuse (exit 2, nothing sent) a plan above N credits; one within it needs no confirmation')
+    .option('--max-credits <n>', 'a budget: refuse (exit 2, nothing sent) a plan above N credits; one within it needs no confirmation. Kept against what the service charges: stops (exit 4) before a request that could pass it')
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this (the result is still printed)')
     .option('--report <file.html>', 'also write a self-contained HTML report: image, result, evidence, map; several results open with a summary and an overview map')
     .option('--no-store', 'keep answers only so this command is never paid twice: not listed by geo history, exported or reused by other commands')
@@ -75,7 +75,12 @@ take their turn too. A wait on a 429 is said on stderr (unless -q).
 Consent: the plan (inputs, credits, balance) is printed on stderr before anything is spent
 (unless -q). A plan above the confirm threshold (geo config set confirm_threshold, default 20
 credits) asks on a terminal; where nothing can ask (piped, --no-input, CI) it is refused (exit 2,
-nothing sent) unless --yes or --max-credits N covers it.
+nothing sent) unless --yes or --max-credits N covers it. While sending, the budget (--max-credits,
+else what was agreed to, never less than the threshold; none with --yes) counts what the service
+charged: an answer costs its own depth. Each further request is assumed to cost the most any
+answer cost (at least its depth's price), and starts only if it fits with every request in
+flight counted at 10; when the next could not fit, the batch stops (exit 4, the rest not sent).
+So the total passes the budget by at most one answer's surprise: 10 minus the depth's price.
 
 Never paying twice: every request is claimed in the store (one SQLite file, GEO_DATA_DIR/geo.db)
 with its idempotency key before it is sent, and its answer committed before it is shown.
