@@ -16,6 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { distinctJpeg, FIXTURES } from '../batch/helpers.js';
 import { type ChargingServer, type ChargingOptions, startChargingServer } from '../helpers/charging-server.js';
 import { type CliRun, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
+import { KEY, builtBinaryOrThrow, spawnGeoInPty } from '../pty/pty.js';
 
 /** The most one answer can pass the budget by at depth 1: a depth-3 charge (10) where 1 was asked. */
 const SURPRISE = 10 - 1;
@@ -84,6 +85,21 @@ describe('the budget counts what the service charged, and stops before the next 
     expect(server!.credits()).toBeLessThanOrEqual(12 + SURPRISE);
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(/stopped: the service charged 10 credits for a depth-1 request/);
+  }, 60_000);
+
+  it('on a terminal, yes to "Spend up to 6 credits" consents to 6: the run stops when the charges could pass them', async () => {
+    builtBinaryOrThrow();
+    server = await startChargingServer({ delayMs: 300, quota: 100, answerDepth: 3 });
+    const config = tempConfigDir();
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ defaults: { confirm_threshold: '3' } }));
+    const env = { HOME: tempConfigDir(), GEO_CONFIG_DIR: config, GEO_API_KEY: 'orca_test_charged', GEO_BASE_URL: server.url, GEO_DATA_DIR: tempConfigDir(), GEO_STATE_DIR: tempConfigDir() };
+    const t = spawnGeoInPty(['locate', folder(6)], env, { columns: 200, rows: 40 });
+    await t.waitFor('Spend up to 6 credits');
+    t.type('y');
+    t.type(KEY.enter);
+    expect(await t.exit).toBe(4);
+    expect(server.credits()).toBeLessThanOrEqual(6 + SURPRISE);
+    expect(t.screen().replace(/\s+/g, ' ')).toMatch(/stopped: the service charged 10 credits for a depth-1 request \(answered at depth 3\); counting each further request at 10, the next could bring the total to 20, above the 6 credits agreed to/);
   }, 60_000);
 
   it('--yes consents whatever the run costs: every image is sent, each deviation named', async () => {
