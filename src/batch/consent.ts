@@ -3,7 +3,8 @@
  * threshold, or above the balance, is sent only with consent: --yes, a --max-credits budget that
  * covers it, or a yes at a prompt. Where nothing can ask (stdin or stderr piped, --no-input, CI),
  * the plan is refused before a single geolocate is sent, the way `terraform apply` refuses without
- * -auto-approve: silence is not consent.
+ * -auto-approve: silence is not consent. What consent covers is then kept while sending, against
+ * what the service actually charges (spend-guard.ts, issue 30).
  */
 import { DeclinedError, UsageError } from '../errors.js';
 import { type IO, noPromptReason } from '../output/io.js';

@@ -89,6 +89,7 @@ export function describeStop(s: BatchStop): string {
     case 'output_closed':
       return 'the output was closed';
     case 'rate_limited':
+    case 'budget':
       return e instanceof Error ? e.message : String(e);
     default:
       return `the batch stopped after ${what}`;
@@ -101,7 +102,9 @@ export function stopExitCode(s: BatchStop): number {
     case 'auth':
     case 'forbidden':
       return 3;
+    // The budget, like the balance, ran out: what the service charged leaves no room for the next request.
     case 'credits':
+    case 'budget':
       return 4;
     case 'rate_limited':
       return 5;

@@ -22,8 +22,10 @@ import { answerRecord } from './provenance.js';
 import { type ExifHook, recordsFor } from './records.js';
 import { heldAnswers } from './reuse.js';
 import { schedule } from './scheduler.js';
+import { type SpendLimit, SpendGuard, spendLimit } from './spend-guard.js';
 import type { FrameInput, Job } from './sources.js';
 import type { BatchEvent, BatchPlan, BatchRecord, BatchSummary, JobOutcome, ReusedFrom, SettledHow } from './types.js';
+import { otherKeyLine } from './wait-claim.js';
 import { type BatchClient, sendJob } from './worker.js';
 
 export interface BatchDeps {
@@ -82,6 +84,11 @@ export interface BatchOptions {
   /** Ignore what the store holds (but requests still in flight): send again, with new keys. */
   fresh?: boolean;
   maxCredits?: number;
+  /**
+   * The budget kept while sending, when the caller decides it (geo eval: what is left of the
+   * consent given for all its batches); default from maxCredits, yes and the plan (spend-guard.ts).
+   */
+  spendLimit?: SpendLimit;
   /** Who set maxCredits, for the refusal (default: --max-credits). */
   budgetName?: BudgetName;
   /** Consent to the plan whatever its cost (--yes). */
@@ -185,6 +192,8 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     return { plan, records: [], previews, summary: { ...summary, elapsedMs: deps.now() - started } };
   }
   await requireConsent(plan, { yes: opts.yes, maxCredits: opts.maxCredits, confirm: deps.confirm, noPrompt: deps.noPrompt });
+  // What consent covers is kept against what the service charges, not what the plan priced (spend-guard.ts).
+  const spend = new SpendGuard(opts.spendLimit ?? spendLimit({ maxCredits: opts.maxCredits, maxCreditsName: opts.budgetName?.what, yes: opts.yes, planCredits: plan.credits, threshold: plan.confirmThreshold }), prep.params.depth);
   // The batch's head, so `--resume ID` can run it again (a --fresh run says from when its answers count).
   store.saveBatch(prep.batch, { ...prep.head, created: new Date(started).toISOString(), ...(opts.fresh ? { fresh_since: new Date(started).toISOString() } : {}) });
   // Inputs skipped while loading are settled before anything is sent: one record each.
@@ -239,6 +248,9 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     const outcome = ledger.settled(h) ?? { ok: false as const, error: { code: 'missing_answer', message: 'its stored answer could not be read back', final: false } };
     if (h.how === 'journal') summary.fromJournal++;
     else summary.fromResults++;
+    // The caller's own key, for a request answered under another: not sent, and said so (issue 30).
+    const answeredUnder = outcome.response?.idempotencyKey;
+    if (opts.idempotencyKey !== undefined && answeredUnder !== opts.idempotencyKey) emit({ type: 'notice', message: otherKeyLine(j.inputs[0]!, 'reused', answeredUnder, opts.idempotencyKey) });
     await settle(j, outcome, h.how, h.how === 'results' ? h.from : undefined);
   }
 
@@ -257,7 +269,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
         {
           client: deps.client, ledger, ...(journal ? { journal: journal.journal } : {}), request, upload: { keepMetadata: prep.keepMetadata },
           ...(opts.idempotencyKey !== undefined ? { userKey: opts.idempotencyKey } : {}),
-          cost: DEPTH_COST[prep.params.depth], budget, now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}),
+          cost: DEPTH_COST[prep.params.depth], budget, spend, now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}),
           ...(deps.stopSending ? { stopSending: deps.stopSending } : {}), emit, counters, listed: opts.listed !== false,
           record: (j, facts) => answerRecord(recordCtx, j, facts),
           inFlight: (d) => (meter.inFlight += d),

@@ -121,7 +121,8 @@ export interface BatchPlan {
 
 /** Why the batch stopped before every input was tried. */
 export interface BatchStop {
-  reason: 'auth' | 'credits' | 'forbidden' | 'not_found' | 'retry_budget' | 'rate_limited' | 'cancelled' | 'output_closed' | 'store' | 'error';
+  /** `budget`: the next request could pass --max-credits or the consented spend, by what the service charged (spend-guard.ts). */
+  reason: 'auth' | 'credits' | 'budget' | 'forbidden' | 'not_found' | 'retry_budget' | 'rate_limited' | 'cancelled' | 'output_closed' | 'store' | 'error';
   error: unknown;
 }
 

@@ -21,3 +21,20 @@ export async function waitForClaim(store: Store, key: string, o: { sleep: (ms: n
     }
   }
 }
+
+/**
+ * What a caller's own key (--idempotency-key) meets when its request is held under another key
+ * (issue 30: a claim is found by what is sent, store/claims.ts acquire): the one line that says the
+ * request was already claimed under another key and what geo does instead of sending the caller's.
+ */
+export function otherKeyLine(input: string, how: 'waiting' | 'resent' | 'reused', key: string | undefined, userKey: string): string {
+  const other = `another idempotency key (${key ?? 'not recorded'})`;
+  switch (how) {
+    case 'waiting':
+      return `${input}: this request was already claimed under ${other} by another geo process: waiting for its answer; your key ${userKey} is not sent, so it is not paid twice`;
+    case 'resent':
+      return `${input}: this request was already claimed under ${other} by a run that did not finish: resent with that key, which the service replays free if it finished; your key ${userKey} is not sent`;
+    case 'reused':
+      return `${input}: this request was already answered under ${other}: that answer is reused; your key ${userKey} was not sent, nothing charged`;
+  }
+}

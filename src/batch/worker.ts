@@ -10,9 +10,9 @@
  * replays it free. It is never reported as "not sent".
  */
 import type { ApiClient } from '../api/client.js';
-import { chargeOf } from '../api/charge.js';
+import { answeredDepth, chargeOf } from '../api/charge.js';
 import { rawB64 } from '../api/decode.js';
-import { ApiError, ContractError } from '../api/errors.js';
+import { ApiError, ContractError, NetworkError } from '../api/errors.js';
 import { SANDBOX_HEADER } from '../api/routes.js';
 import type { RetryBudget } from '../api/retry.js';
 import type { Depth, GeolocateRequest } from '../api/schemas.js';
@@ -21,12 +21,13 @@ import { type ProvenanceRecord, isResultBody } from '../evidence/record-types.js
 import { IN_FLIGHT } from './accounting.js';
 import type { Journal } from './journal.js';
 import type { Ledger } from './ledger.js';
+import type { SpendGuard, Spent } from './spend-guard.js';
 import { classifyAnswer, stopFor, toBatchError } from './outcome.js';
 import type { AnswerFacts } from './provenance.js';
 import type { TaskControl, TaskResult } from './scheduler.js';
 import { type Job, type UploadOptions, prepareUpload } from './sources.js';
 import type { BatchEvent, JobOutcome, ResponseMeta, SettledHow, StoredRef } from './types.js';
-import { waitForClaim } from './wait-claim.js';
+import { otherKeyLine, waitForClaim } from './wait-claim.js';
 
 /** The slice of ApiClient the engine uses (tests and wrappers can supply their own). */
 export type BatchClient = Pick<ApiClient, 'geolocate' | 'credits' | 'baseUrl'> & { readonly servedBySandbox?: boolean };
@@ -43,6 +44,8 @@ export interface WorkerEnv {
   upload?: UploadOptions;
   cost: number;
   budget: RetryBudget;
+  /** --max-credits or the consented spend, kept against what the service charged (spend-guard.ts). */
+  spend: SpendGuard;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
@@ -66,17 +69,30 @@ const NOT_SENT = (why: string): JobOutcome => ({ ok: false, error: { code: 'not_
 
 /** The claim decides: send now with a key, or settle from what another process finished. */
 async function claimTurn(w: WorkerEnv, job: Job): Promise<{ key: string; takeover: boolean } | { done: TaskResult }> {
+  // The caller's own key meets its request held under another key: said once (issue 30).
+  let said = false;
+  const other = (how: 'waiting' | 'resent' | 'reused', key: string) => {
+    if (w.userKey === undefined || key === w.userKey || said) return;
+    said = true;
+    w.emit({ type: 'notice', message: otherKeyLine(job.inputs[0]!, how, key, w.userKey) });
+  };
   for (;;) {
     const acq = w.ledger.acquire(job, w.userKey);
-    if (acq.kind === 'send') return { key: acq.key, takeover: acq.takeover };
+    if (acq.kind === 'send') {
+      if (acq.takeover) other('resent', acq.key);
+      return { key: acq.key, takeover: acq.takeover };
+    }
     if (acq.kind === 'answered' || acq.kind === 'failed') {
+      // Only a claim of this very request settles it: a caller's key used for another one (key_reused) names someone else's answer.
       const claim = w.ledger.store.claim(acq.key);
-      const held = claim ? w.ledger.fromClaim(claim) : undefined;
+      const held = claim && claim.fp === w.ledger.fingerprint(job) ? w.ledger.fromClaim(claim) : undefined;
       const outcome = held ? w.ledger.settled(held) : undefined;
+      if (held) other('reused', acq.key);
       await w.finish(job, outcome ?? { ok: false, error: acq.kind === 'failed' ? acq.error : { code: 'failed', message: 'the stored answer is missing', final: true } }, 'others');
       return { done: { kind: 'done' } };
     }
-    w.onWait?.(job);
+    if (w.userKey !== undefined && acq.key !== w.userKey) other('waiting', acq.key);
+    else w.onWait?.(job);
     const waited = await waitForClaim(w.ledger.store, acq.key, { sleep: w.sleep, ...(w.signal ? { signal: w.signal } : {}) });
     if (waited === 'cancelled') {
       await w.finish(job, NOT_SENT('cancelled while another geo process was sending it'), 'not_sent');
@@ -89,12 +105,47 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
   if (w.stopSending?.aborted) return { kind: 'done' };
   const turn0 = await claimTurn(w, job);
   if ('done' in turn0) return turn0.done;
+  // The budget decides before anything is sent (spend-guard.ts). Not sent: the claim stays open
+  // with its key, released when the store closes, so a rerun sends it with this key.
+  const gate = await w.spend.enter(w.signal);
+  if (gate.kind === 'cancelled') return { kind: 'stop', stop: { reason: 'cancelled', error: w.signal?.reason } };
+  if (gate.kind === 'stop') return { kind: 'stop', stop: { reason: 'budget', error: new Error(gate.why) } };
+  let spent: Spent = 'unsent';
+  let answered: number | undefined;
+  try {
+    return await sendClaimed(w, job, ctl, turn0, (credits, depth) => {
+      spent = credits;
+      answered = depth;
+    });
+  } finally {
+    w.spend.leave(spent, answered);
+  }
+}
+
+/** Retries after which an earlier attempt may have been analysed (and charged) whatever the last one met. */
+const MAY_HAVE_RUN = new Set(['reset', 'timeout', 'truncated', 'bad_body', 'in_progress']);
+
+/**
+ * What a request that failed may have cost (spend-guard.ts): an error status, or a connection
+ * refused on every attempt, nothing (api-spec.md: failed analyses are not charged); a request with
+ * no answer after an attempt that may have run (a reset, a timeout, an unreadable body, 409 in
+ * progress, Ctrl-C in flight) is unknown, counted as the most.
+ */
+function spentOnError(err: unknown, aborted: boolean, ranBefore: boolean): Spent {
+  if (aborted || ranBefore) return 'unknown';
+  if (err instanceof NetworkError && !err.mayHaveRun) return 0;
+  if (err instanceof ApiError && !err.answer && !(err.status === 409 && err.code === 'idempotency_in_progress')) return 0;
+  return 'unknown';
+}
+
+async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { key: string; takeover: boolean }, charged: (spent: Spent, depth?: number) => void): Promise<TaskResult> {
   const key = turn0.key;
   // A key minted by this claim has never been sent: a replay header on its first answer proves
   // nothing (api/charge.ts). A taken-over claim or the caller's own key may have been answered before.
   const firstSend = !turn0.takeover && w.userKey === undefined;
   const store = w.ledger.store;
   let sent = false;
+  let ranBefore = false;
   try {
     await w.journal?.append({ t: 'send', id: job.id, key, input: job.inputs[0]!, at: new Date(w.now()).toISOString() });
     const upload = await prepareUpload(job, w.upload);
@@ -118,6 +169,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
       beforeAttempt: () => ctl.again(),
       onAttempt: (a) => ctl.attempt(a.rateLimit, { ...(a.status !== undefined ? { status: a.status } : {}), rttMs: a.rttMs }),
       onRetry: (info) => {
+        if (MAY_HAVE_RUN.has(info.reason)) ranBefore = true;
         w.emit({ type: 'retry', input: job.inputs[0]!, reason: info.reason, attempt: info.attempt, delayMs: info.delayMs, ...(info.status !== undefined ? { status: info.status } : {}) });
         if (info.reason === 'rate_limited') {
           w.counters.rateLimited++;
@@ -132,6 +184,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     // and a replay header counts as free only where the key can have been answered before.
     const charge = chargeOf({ askedDepth: (w.request.depth ?? 1) as Depth, data: res.data, replayed: res.replayed, attempts: res.attempts, firstSend });
     const credits = charge.credits;
+    charged(credits, answeredDepth(res.data));
     const replayed = res.replayed && !charge.deviations.some((d) => d.startsWith('Idempotent-Replayed'));
     const answer = classifyAnswer(res.data, res.status, w.request.async === true);
     const allDeviations = [...res.deviations, ...charge.deviations];
@@ -176,6 +229,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
       if (err.rateLimit?.retryAfterS !== undefined) ctl.pauseUntil(w.now() + err.rateLimit.retryAfterS * 1000);
     }
     const error = aborted ? IN_FLIGHT : toBatchError(err);
+    if (sent) charged(spentOnError(err, aborted, ranBefore));
     // Cancelled: the claim stays open with its key (released when the store closes), so the rerun
     // resends the same key and the server replays it if it had finished. A final failure is
     // written down; anything else releases the claim for the next run (same key).

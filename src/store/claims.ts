@@ -9,6 +9,10 @@
  * or its lease ran out) is taken over and its key resent: the service replays a finished key free
  * and runs one that never arrived once (api-spec.md "States and transitions").
  *
+ * A claim is found by what is sent, never by a key alone (issue 30): a caller who brings a key of
+ * its own for a request another key already holds waits for or reuses that key's answer, so one
+ * request has at most one open claim and one paid answer, whoever asks and with whatever key.
+ *
  * Owners are "host:pid:start:nonce": start is the process's start time (a reused pid is not the
  * same process), the nonce tells two geo runs inside one process apart (tests, geo mcp).
  */
@@ -76,6 +80,9 @@ export function fingerprint(p: FingerprintParts): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/** The code of a caller's own key already used for another request (refused before anything is sent). */
+export const KEY_REUSED = 'key_reused';
+
 export function newKey(): string {
   return `geo-${randomUUID()}`;
 }
@@ -104,7 +111,7 @@ export interface AcquireOptions {
   input?: string;
   /** Only claims made at or after this time count as answers (a --fresh batch). */
   since?: number;
-  /** The caller's own key (--idempotency-key, geo api -H): it names the request (see acquire). */
+  /** The caller's own key (--idempotency-key, geo api -H): sent only if no other key holds this request (see acquire). */
   key?: string;
   /** The key a new claim gets when the caller has none of its own (default a fresh UUID). */
   newKey?: string;
@@ -112,8 +119,9 @@ export interface AcquireOptions {
 
 const ROW = 'key, fp, state, owner, lease_until, created_at, batch, input, result_id, error, credits';
 
+/** The claim that speaks for a request: its open one if any (it goes first, whatever its key), else the newest. */
 export function currentClaim(sql: Sql, fp: string): ClaimRow | undefined {
-  return sql.one<ClaimRow>(`SELECT ${ROW} FROM claims WHERE fp = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`, fp);
+  return sql.one<ClaimRow>(`SELECT ${ROW} FROM claims WHERE fp = ? ORDER BY state = 'open' DESC, created_at DESC, rowid DESC LIMIT 1`, fp);
 }
 
 /** The current claim of each fingerprint that has one, in one query per 500 (a batch plan's look-up). */
@@ -124,38 +132,60 @@ export function currentClaims(sql: Sql, fps: readonly string[]): Map<string, Cla
     const rows = sql.all<ClaimRow & { rid: number }>(`SELECT ${ROW}, rowid AS rid FROM claims WHERE fp IN (${chunk.map(() => '?').join(',')})`, ...chunk);
     for (const r of rows) {
       const had = out.get(r.fp) as (ClaimRow & { rid: number }) | undefined;
-      if (!had || r.created_at > had.created_at || (r.created_at === had.created_at && r.rid > had.rid)) out.set(r.fp, r);
+      // As currentClaim: an open claim first, else the newest.
+      const rank = (c: ClaimRow & { rid: number }) => [c.state === 'open' ? 1 : 0, c.created_at, c.rid] as const;
+      if (!had || newer(rank(r), rank(had))) out.set(r.fp, r);
     }
   }
   return out;
+}
+
+function newer(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
+  return false;
 }
 
 export function claimByKey(sql: Sql, key: string): ClaimRow | undefined {
   return sql.one<ClaimRow>(`SELECT ${ROW} FROM claims WHERE key = ?`, key);
 }
 
-/** The one step that decides who sends (module comment). */
+/** This request's open claim, whatever key it holds (acquire never lets a second one open). */
+export function openClaim(sql: Sql, fp: string): ClaimRow | undefined {
+  return sql.one<ClaimRow>(`SELECT ${ROW} FROM claims WHERE fp = ? AND state = 'open' ORDER BY created_at, rowid LIMIT 1`, fp);
+}
+
+/**
+ * The one step that decides who sends (module comment). A claim is found by what is sent (issue
+ * 30): the request's fingerprint, never the key a caller brings. A caller's own key (geo locate
+ * --idempotency-key, geo api -H) used before for another request is refused (the service would
+ * answer 409); otherwise this fingerprint's open claim goes first, whatever key it holds: a live
+ * holder is waited for, an orphan is resent with ITS key (the service replays it free if it
+ * finished), and the caller's key is never sent beside it. Then the caller's own claim of this
+ * request (answered: replayed from the store; --fresh: resent), then any answer of it under
+ * another key, and only then a new claim under the caller's key. The caller compares the key that
+ * comes back with its own to say that another key answered.
+ */
 export function acquire(sql: Sql, fp: string, o: AcquireOptions): Acquired {
   return sql.tx(() => {
-    // A key of the caller's own (--idempotency-key, geo api -H) names its request: that claim is
-    // followed if it exists; otherwise it is a new request under that key, whatever else is stored.
-    const cur = o.key !== undefined ? claimByKey(sql, o.key) : currentClaim(sql, fp);
-    if (cur && cur.fp !== fp) {
-      return { kind: 'failed', key: cur.key, createdAt: cur.created_at, error: { code: 'key_reused', message: `the idempotency key ${cur.key} was already used for another request (another image or other fields)`, final: true } };
+    const mine = o.key !== undefined ? claimByKey(sql, o.key) : undefined;
+    if (mine && mine.fp !== fp) {
+      return { kind: 'failed', key: mine.key, createdAt: mine.created_at, error: { code: KEY_REUSED, message: `the idempotency key ${mine.key} was already used for another request (another image or other fields)`, final: true } };
     }
-    if (cur?.state === 'open') {
-      if (cur.owner !== null && cur.owner !== o.owner.id && o.owner.mayBeAlive(cur.owner, cur.lease_until, o.now)) return { kind: 'wait', key: cur.key };
-      sql.run('UPDATE claims SET owner = ?, lease_until = ?, updated_at = ? WHERE key = ?', o.owner.id, o.now + LEASE_MS, o.now, cur.key);
-      return { kind: 'send', key: cur.key, takeover: true, createdAt: cur.created_at };
+    const open = openClaim(sql, fp);
+    if (open) {
+      if (open.owner !== null && open.owner !== o.owner.id && o.owner.mayBeAlive(open.owner, open.lease_until, o.now)) return { kind: 'wait', key: open.key };
+      sql.run('UPDATE claims SET owner = ?, lease_until = ?, updated_at = ? WHERE key = ?', o.owner.id, o.now + LEASE_MS, o.now, open.key);
+      return { kind: 'send', key: open.key, takeover: true, createdAt: open.created_at };
     }
+    const cur = mine ?? currentClaim(sql, fp);
     if (cur && (o.since === undefined || cur.created_at >= o.since)) {
       if (cur.state === 'answered' && cur.result_id !== null) return { kind: 'answered', key: cur.key, resultId: cur.result_id, batch: cur.batch, createdAt: cur.created_at };
       if (cur.state === 'failed') return { kind: 'failed', key: cur.key, error: parseError(cur.error), createdAt: cur.created_at };
     }
     // --fresh with the caller's own key: that key is sent again (the service replays what it holds).
-    if (cur && o.key !== undefined && cur.key === o.key) {
-      sql.run("UPDATE claims SET state = 'open', owner = ?, lease_until = ?, updated_at = ? WHERE key = ?", o.owner.id, o.now + LEASE_MS, o.now, cur.key);
-      return { kind: 'send', key: cur.key, takeover: true, createdAt: cur.created_at };
+    if (mine) {
+      sql.run("UPDATE claims SET state = 'open', owner = ?, lease_until = ?, updated_at = ? WHERE key = ?", o.owner.id, o.now + LEASE_MS, o.now, mine.key);
+      return { kind: 'send', key: mine.key, takeover: true, createdAt: mine.created_at };
     }
     const key = o.key ?? o.newKey ?? newKey();
     sql.run(

@@ -9,7 +9,7 @@ import { StoreError } from '../errors.js';
 import { type BatchRow, findBatches, saveBatch } from './batches.js';
 import {
   type AcquireOptions, type Acquired, type ClaimRow, type FailedError, LEASE_MS, Owner, type ProcessProbe,
-  acquire, claimByKey, currentClaim, currentClaims, markAnswered, markFailed, release, releaseAll, renew,
+  acquire, claimByKey, currentClaim, currentClaims, markAnswered, markFailed, openClaim, release, releaseAll, renew,
 } from './claims.js';
 import { type ImportReport, type LegacyFolders, importJournal, importLegacy } from './import.js';
 import type { HeadLine } from '../batch/journal-format.js';
@@ -26,7 +26,7 @@ import { CaseStore } from './case-store.js';
 export type { CaseLinked, CaseResultRow, CaseRow, NewCase } from './case-store.js';
 export type { CaseStore };
 export type { Acquired, ClaimRow, FailedError, NewResult, ProcessProbe, ResultRow, ReuseQuery, ReuseRef, StoredResult, BatchRow, ImportReport, LegacyFolders, Tag, TaggedRow };
-export { fingerprint, parseError } from './claims.js';
+export { KEY_REUSED, fingerprint, parseError } from './claims.js';
 export { dbPath } from './open.js';
 
 export interface OpenOptions {
@@ -177,7 +177,8 @@ export class Store {
     if (!this.guard(() => currentClaim(this.sql, legacyFp))) return undefined;
     return this.guard(() => this.sql.tx(() => {
       const c = currentClaim(this.sql, legacyFp);
-      if (!c || c.fp === fp) return undefined;
+      // Another key already holds this request open: it goes first (claims.ts acquire), never a second open claim beside it.
+      if (!c || c.fp === fp || openClaim(this.sql, fp)) return undefined;
       this.sql.run("UPDATE claims SET fp = ?, state = 'open', result_id = NULL, error = NULL, owner = NULL, lease_until = NULL, updated_at = ? WHERE key = ?", fp, this.opts.now(), c.key);
       return c.key;
     }));

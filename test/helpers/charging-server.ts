@@ -4,6 +4,11 @@
  * request takes `delayMs`, then completes and is charged once; the same key while in progress gets
  * 409 idempotency_in_progress; completed, its stored answer is replayed (Idempotent-Replayed: true,
  * no charge); another payload under a used key gets 409. What it counts is what the tests assert.
+ *
+ * Issue 30: `answerDepth` answers (and charges) that depth whatever was asked, the way a hostile or
+ * mistaken service could (credits() sums what it charged by the depth it answered: 1, 2 or 10,
+ * api-spec.md "Limits"); `quota` sends rate-limit headers granting that many requests per minute, so
+ * geo starts a folder's requests at once instead of probing with one.
  */
 import { createHash } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
@@ -13,6 +18,8 @@ export interface ChargingServer {
   url: string;
   /** Completed analyses (each charged once). */
   charges(): number;
+  /** Credits charged: each completed analysis at the cost of the depth it answered. */
+  credits(): number;
   /** Requests per idempotency key (the first, 409 polls, replays). */
   requests: Map<string, number>;
   /** Keys still in progress (answers the server owes). */
@@ -38,7 +45,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
@@ -56,13 +63,25 @@ function answerFor(payloadHash: string, depth: number, n: number): Record<string
   };
 }
 
-export async function startChargingServer(o: { delayMs?: number } = {}): Promise<ChargingServer> {
+const COST: Record<number, number> = { 1: 1, 2: 2, 3: 10 };
+
+export interface ChargingOptions {
+  delayMs?: number;
+  /** The depth every answer says (and is charged at), or one per analysis (n counts from 1). */
+  answerDepth?: 1 | 2 | 3 | ((n: number) => 1 | 2 | 3);
+  /** Requests per minute granted in rate-limit headers on every answer. */
+  quota?: number;
+}
+
+export async function startChargingServer(o: ChargingOptions = {}): Promise<ChargingServer> {
   const delayMs = o.delayMs ?? 2000;
   const keys = new Map<string, KeyState>();
   let charged = 0;
+  let credits = 0;
   const state: ChargingServer = {
     url: '',
     charges: () => charged,
+    credits: () => credits,
     requests: new Map(),
     inProgress: () => [...keys.values()].filter((k) => k.done === undefined).length,
     close: async () => {
@@ -70,6 +89,9 @@ export async function startChargingServer(o: { delayMs?: number } = {}): Promise
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+  // A generous quota, said on every answer (api-spec.md "Limits"), when the test asks for one.
+  const quota: Record<string, string> = o.quota === undefined ? {} : { 'ratelimit-policy': `"default";q=${o.quota};w=60`, ratelimit: `"default";r=${o.quota - 1};t=60` };
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => sendJson(res, status, body, { ...quota, ...headers });
   const server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
@@ -96,7 +118,9 @@ export async function startChargingServer(o: { delayMs?: number } = {}): Promise
       await new Promise((r) => setTimeout(r, delayMs));
       await state.beforeComplete?.(key);
       charged++;
-      const answer = answerFor(createHash('sha256').update(JSON.stringify((JSON.parse(body.toString('utf8')) as { image_b64?: string }).image_b64 ?? '')).digest('hex'), parsed.depth ?? 1, charged);
+      const depth = (typeof o.answerDepth === 'function' ? o.answerDepth(charged) : o.answerDepth) ?? parsed.depth ?? 1;
+      credits += COST[depth] ?? 0;
+      const answer = answerFor(createHash('sha256').update(JSON.stringify((JSON.parse(body.toString('utf8')) as { image_b64?: string }).image_b64 ?? '')).digest('hex'), depth, charged);
       fresh.done = JSON.stringify(answer);
       if (!res.destroyed) send(res, 200, answer);
     })().catch(() => res.destroy());

@@ -47,7 +47,9 @@ describe('interrupted runs lose no paid answer', () => {
     const s = server;
     const dir = makeImages(4);
     const env = { GEO_API_KEY: 'orca_test_int', GEO_BASE_URL: s.url, GEO_DATA_DIR: tempConfigDir(), GEO_STATE_DIR: tempConfigDir() };
-    const argv = ['locate', dir, '--depth', '2', '--json', '--concurrency', '4'];
+    // --yes: all four in flight at once. Without consent the run keeps within the confirm threshold
+    // against what the service may charge (issue 30, batch/spend-guard.ts), two at a time here.
+    const argv = ['locate', dir, '--depth', '2', '--json', '--concurrency', '4', '--yes'];
     const first = await spawnGeo(argv, { env });
     expect(first.code, first.stderr).toBe(0);
     const older = new Set(first.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { result: { analysis_id: string } }).result.analysis_id));

@@ -12,12 +12,12 @@ import type { RawResponse } from '../../api/client.js';
 import { SANDBOX_HEADER } from '../../api/routes.js';
 import { Ledger, type LedgerJob } from '../../batch/ledger.js';
 import { answerRecord } from '../../batch/provenance.js';
-import { waitForClaim } from '../../batch/wait-claim.js';
+import { otherKeyLine, waitForClaim } from '../../batch/wait-claim.js';
 import type { Ctx } from '../../context.js';
-import { StoreError } from '../../errors.js';
+import { StoreError, UsageError } from '../../errors.js';
 import { asResultBody } from '../../evidence/record-types.js';
 import { requestParams } from '../../evidence/records.js';
-import type { StoredResult } from '../../store/index.js';
+import { KEY_REUSED, type StoredResult } from '../../store/index.js';
 
 export interface ApiClaim {
   ledger: Ledger;
@@ -57,24 +57,47 @@ export function storedResponse(s: StoredResult): RawResponse {
 
 export type Turn = { send: string } | { stored: StoredResult; why: 'results' | 'others' };
 
-/** Before sending: an answer already held, or the key to send with (a live claim elsewhere is waited for). */
-export async function takeTurn(ctx: Pick<Ctx, 'sleep' | 'signal' | 'now'>, c: ApiClaim, keys: { user?: string; planned: string }): Promise<Turn> {
+/**
+ * Before sending: an answer already held, or the key to send with (a live claim elsewhere is waited
+ * for). A key of the caller's own (-H Idempotency-Key) for a request held under another key is not
+ * sent: `say` gets the one line that says so (issue 30).
+ */
+export async function takeTurn(ctx: Pick<Ctx, 'sleep' | 'signal' | 'now'>, c: ApiClaim, keys: { user?: string; planned: string }, say: (line: string) => void = () => undefined): Promise<Turn> {
+  let said = false;
+  const other = (how: 'waiting' | 'resent' | 'reused', key: string | undefined) => {
+    if (keys.user === undefined || key === keys.user || said) return;
+    said = true;
+    say(otherKeyLine(c.job.inputs[0]!, how, key, keys.user));
+  };
   const held = c.ledger.held(c.job);
-  if (held.kind === 'answer' && held.resultId !== undefined && held.how === 'results') return { stored: c.ledger.store.result(held.resultId)!, why: 'results' };
+  if (held.kind === 'answer' && held.resultId !== undefined && held.how === 'results') {
+    const stored = c.ledger.store.result(held.resultId)!;
+    other('reused', stored.record.idempotency_key);
+    return { stored, why: 'results' };
+  }
   for (;;) {
     const acq = c.ledger.acquire(c.job, keys.user, keys.planned);
-    if (acq.kind === 'send') return { send: acq.key };
+    if (acq.kind === 'send') {
+      if (acq.takeover) other('resent', acq.key);
+      return { send: acq.key };
+    }
     if (acq.kind === 'answered') {
       const r = c.ledger.store.result(acq.resultId);
-      if (r) return { stored: r, why: 'others' };
+      if (r) {
+        other('reused', acq.key);
+        return { stored: r, why: 'others' };
+      }
     }
-    // A final failure recorded earlier is not replayed by geo api: a new claim, and the service
-    // answers again (a refused request is not charged).
+    // The caller's key, used before for another body: refused here, as the service would (409).
+    if (acq.kind === 'failed' && acq.error.code === KEY_REUSED) throw new UsageError(`${acq.error.message}; nothing was sent`, 'an Idempotency-Key names one request: give a new key for this body, or resend exactly the body it was first used for');
+    // A final failure recorded earlier is not replayed by geo api: the claim is sent again (the
+    // caller's own key, or a new one), and the service answers again (a refused request is not charged).
     if (acq.kind !== 'wait') {
-      const again = c.ledger.store.acquire(c.ledger.fingerprint(c.job), { since: ctx.now() + 1, input: c.job.inputs[0]!, newKey: keys.planned });
+      const again = c.ledger.store.acquire(c.ledger.fingerprint(c.job), { since: ctx.now() + 1, input: c.job.inputs[0]!, ...(keys.user !== undefined ? { key: keys.user } : { newKey: keys.planned }) });
       if (again.kind === 'send') return { send: again.key };
       continue;
     }
+    other('waiting', acq.key);
     if ((await waitForClaim(c.ledger.store, acq.key, { sleep: ctx.sleep, signal: ctx.signal })) === 'cancelled') throw ctx.signal.reason;
   }
 }

@@ -73,7 +73,10 @@ function print(ctx: Ctx, res: RawResponse, opts: Record<string, unknown>): void 
  */
 async function geolocate(ctx: Ctx, plan: ApiPlan, opts: Record<string, unknown>): Promise<void> {
   const claim = await apiClaim(ctx, plan.body);
-  const turn = claim ? await takeTurn(ctx, claim, { ...(plan.userKey !== undefined ? { user: plan.userKey } : {}), planned: plan.idempotencyKey! }) : undefined;
+  const say = (line: string) => {
+    if (!ctx.globals.quiet) ctx.io.stderr.write(`${sanitizeInline(line)}\n`);
+  };
+  const turn = claim ? await takeTurn(ctx, claim, { ...(plan.userKey !== undefined ? { user: plan.userKey } : {}), planned: plan.idempotencyKey! }, say) : undefined;
   if (turn && 'stored' in turn) {
     if (!ctx.globals.quiet) ctx.io.stderr.write(`${turn.why === 'others' ? 'answered by another geo process that sent the same request' : 'this request was answered before'}: printed from the store (${turn.stored.record.stored_at}), nothing sent, not charged\n`);
     return print(ctx, storedResponse(turn.stored), opts);

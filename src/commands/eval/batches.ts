@@ -8,6 +8,7 @@
 import { resolve } from 'node:path';
 import type { Depth } from '../../api/schemas.js';
 import { consentDeps, requireConsent } from '../../batch/consent.js';
+import { spendLimit } from '../../batch/spend-guard.js';
 import type { Evidence } from '../../batch/evidence.js';
 import type { BatchPlan } from '../../batch/types.js';
 import { type BatchDeps, type BatchOptions, type BatchResult, runBatch } from '../../batch/run.js';
@@ -113,9 +114,14 @@ export async function locateDepths(ctx: Ctx, s: EvalSettings, works: readonly Ev
   const consent = consentDeps(ctx, what);
   await requireConsent(total, { yes: ctx.globals.yes, maxCredits: s.maxCredits, ...consent });
   const runs: DepthRun[] = [];
+  // The budget consent covered, kept against what the service charges across every batch (batch/spend-guard.ts).
+  const limit = spendLimit({ maxCredits: s.maxCredits, yes: ctx.globals.yes, planCredits: total.credits, threshold: total.confirmThreshold });
+  let spent = 0;
   for (const u of units) {
-    // Consent covered the total: each batch goes ahead without asking again.
-    const result = await runBatch(deps(u.depth, {}), { ...options(s, u.w, u.depth), yes: true });
+    // Consent covered the total: each batch goes ahead without asking again, within what is left of it.
+    const left = limit ? { spendLimit: { credits: limit.credits - spent, what: `what is left (${limit.credits - spent}) of ${limit.what}` } } : {};
+    const result = await runBatch(deps(u.depth, {}), { ...options(s, u.w, u.depth), yes: true, ...left });
+    spent += result.summary.creditsSpent;
     runs.push({ depth: u.depth, work: u.work, result });
     if (result.summary.stopped) break;
   }

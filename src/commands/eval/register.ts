@@ -65,8 +65,9 @@ already paid reused from the journal or your stored results (a rerun sends nothi
 the rate limit. --from computes from a locate NDJSON file and sends nothing at all.
 
 Exit codes: 0 figures printed; 2 bad flags or truth file, no image with a truth, a plan above
---max-credits or not confirmed (nothing sent); 3 auth; 4 credits ran out; 5 rate limited; 6
-service; 7 some images failed (the figures count them in n, not in scored); 130 interrupted.
+--max-credits or not confirmed (nothing sent); 3 auth; 4 credits or the budget ran out (the
+service charged more than the plan priced); 5 rate limited; 6 service; 7 some images failed
+(the figures count them in n, not in scored); 130 interrupted.
 A rerun of the same command finishes a stopped evaluation, paying nothing twice.
 
 Videos (issue 23; need ffmpeg): a video's truth is a row of --truth FILE. Its frames are chosen

@@ -21,7 +21,7 @@ export const register: Register = (program, act) => {
     .option('--batch-id <id>', 'a console batch bound to this key')
     .option('--async', 'submit and return at once (202); the result lands in `geo analyses`')
     .option('--model <name>', 'model name; only orca-1.5 exists')
-    .option('--idempotency-key <key>', 'one input only: your own key; reuse it to replay a finished request free')
+    .option('--idempotency-key <key>', 'one input only: your own key; reuse it to replay a finished request free. A request already claimed under another key is waited for or reused instead (said on stderr): never sent twice')
     .option('--from-file <list>', 'read inputs from this file, one path or URL per line (# comments)')
     .option('--concurrency <n>', 'requests in flight at most, 1-256 (default: what the rate limit needs at the latency seen, up to 64)')
     .option('--journal <file>', 'also write the batch to FILE as NDJSON (its command, each key before it is sent, each answer)')
@@ -30,7 +30,7 @@ export const register: Register = (program, act) => {
     .option('--downscale', 'fit images above the 20 MB base64 limit under it as JPEG instead of refusing them')
     .option('--keep-metadata', 'send files as they are: EXIF (GPS, camera), XMP, IPTC and comments included (default: removed before upload, pixels untouched)')
     .option('--dry-run', 'print the plan and each request (key redacted, image elided) with the cost; send nothing')
-    .option('--max-credits <n>', 'a budget: refuse (exit 2, nothing sent) a plan above N credits; one within it needs no confirmation')
+    .option('--max-credits <n>', 'a budget: refuse (exit 2, nothing sent) a plan above N credits; one within it needs no confirmation. Kept against what the service charges: stops (exit 4) before a request that could pass it')
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this (the result is still printed)')
     .option('--report <file.html>', 'also write a self-contained HTML report: image, result, evidence, map; several results open with a summary and an overview map')
     .option('--no-store', 'keep answers only so this command is never paid twice: not listed by geo history, exported or reused by other commands')
@@ -75,14 +75,24 @@ take their turn too. A wait on a 429 is said on stderr (unless -q).
 Consent: the plan (inputs, credits, balance) is printed on stderr before anything is spent
 (unless -q). A plan above the confirm threshold (geo config set confirm_threshold, default 20
 credits) asks on a terminal; where nothing can ask (piped, --no-input, CI) it is refused (exit 2,
-nothing sent) unless --yes or --max-credits N covers it.
+nothing sent) unless --yes or --max-credits N covers it. While sending, the budget (--max-credits,
+else what was agreed to, never less than the threshold; none with --yes) counts what the service
+charged: an answer costs its own depth. Each further request is assumed to cost the most any
+answer cost (at least its depth's price), and starts only if it fits with every request in
+flight counted at 10; when the next could not fit, the batch stops (exit 4, the rest not sent).
+So the total passes the budget by at most one answer's surprise: 10 minus the depth's price.
 
 Never paying twice: every request is claimed in the store (one SQLite file, GEO_DATA_DIR/geo.db)
 with its idempotency key before it is sent, and its answer committed before it is shown.
 Rerunning the same command re-emits what was answered, free, and resends the rest with the same
 keys, after a crash or Ctrl-C too; another geo process wanting the same request meanwhile waits
-for its answer instead of paying again. Any other command reuses a stored result for the same
-image bytes, request fields, service and key, with a note. --fresh analyses again. At Ctrl-C,
+for its answer instead of paying again. A claim is found by what is sent (image bytes, request
+fields, service, account), never by the key: --idempotency-key K for a request already claimed
+under another key waits for that answer (or reuses it, or resends an unfinished run's key) and
+says so on stderr; K itself is then never sent. The same K for the same request replays it; K
+used for another image or fields is refused (exit 2, nothing sent). Any other command reuses a
+stored result for the same image bytes, request fields, service and key, with a note. --fresh
+analyses again (a request still in flight is waited for or resent first). At Ctrl-C,
 requests in flight get records with error code "in_flight" (may have been charged; resuming
 replays them free), and the summary ends with the exact geo locate --resume ID command that
 finishes the run. A closed stdout (| head) stops new requests and stores those in flight.

@@ -12,6 +12,7 @@ import type { BatchEvent } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
 import { ApiError } from '../../api/errors.js';
 import { UNUSABLE, isKeyConflict } from '../../batch/outcome.js';
+import { KEY_REUSED } from '../../store/index.js';
 import { BelowConfidenceError, CancelledError, ServiceAnswerError, StoreError, UsageError } from '../../errors.js';
 import { isResultBody } from '../../evidence/records.js';
 import { costOf } from '../../output/errors.js';
@@ -100,6 +101,8 @@ export class SingleOutput {
       if (cause instanceof ApiError && cause.code === 'idempotency_in_progress') throw new ServiceAnswerError(`${f.record.input}: the same request was still running on the server (409) when the deadline passed`, stillRunningHint(resume));
       if (isKeyConflict(cause)) throw new UsageError(`${f.record.input}: the service refused the request: its Idempotency-Key was used before for a different request (409), and resending cannot change that`, keyConflictHint(this.o.userKey === true));
       if (cause !== undefined) throw cause;
+      // The caller's own key, used before for another image or other fields: refused here, nothing sent (store/claims.ts).
+      if (e.code === KEY_REUSED) throw new UsageError(`${f.record.input}: ${e.message}; nothing was sent`, keyConflictHint(true));
       // A final failure an earlier run recorded (a 422): the same answer again.
       throw new UsageError(`${f.record.input}: ${e.message} (${e.code}${e.status ? `, ${e.status}` : ''}), recorded by an earlier run`, 'add --fresh to send it again');
     }

@@ -1,0 +1,115 @@
+/**
+ * The budget while sending (issue 30; DESIGN.md "never pay silently"). The plan prices each image
+ * at the depth asked, but the service decides what it charges: an answer costs its own depth
+ * (api/charge.ts). So --max-credits, and the confirm threshold a run without consent must stay
+ * within, are kept against what the service actually charged, with this rule:
+ *
+ *  - each further request is assumed to cost the most any answer of this run was charged, and at
+ *    least what its depth costs;
+ *  - a request starts only if the credits charged so far, plus the most each request already in
+ *    flight could be charged (MOST: 10, depth 3, api-spec.md "Limits"), plus its own assumed cost,
+ *    fit the budget; otherwise it waits for those in flight (near the budget, requests go out
+ *    fewer at a time);
+ *  - when the credits charged so far plus the next request's assumed cost pass the budget, the
+ *    batch stops sending, before that request, and says why.
+ *
+ * Hence the total charged passes the budget by at most one answer's surprise, MOST minus the asked
+ * cost (9 at depth 1, 8 at depth 2, none at depth 3): the last request to start fitted with every
+ * other request in flight counted at MOST, so only its own charge can exceed what was assumed; and
+ * after the first surprise every request is assumed at the worst charge seen.
+ *
+ * A request sent whose outcome is unknown (no answer: a timeout, a dropped connection, a body that
+ * could not be read, Ctrl-C) may have been charged: it counts as MOST. An error status is not
+ * charged (api-spec.md: "Failed analyses are not charged"; a 504 is refunded); a replay is free.
+ */
+import { DEPTH_COST, type Depth } from '../api/schemas.js';
+
+/** The most one request can be charged: a depth-3 analysis. */
+export const MOST = DEPTH_COST[3];
+
+export interface SpendLimit {
+  credits: number;
+  /** What set it, for the stop line: "--max-credits 6", "the confirm threshold of 20 (…)". */
+  what: string;
+}
+
+/** How a request that started ended, for the budget: credits charged, unknown (counted as MOST), or never sent. */
+export type Spent = number | 'unknown' | 'unsent';
+
+export type Gate = { kind: 'go' } | { kind: 'stop'; why: string } | { kind: 'cancelled' };
+
+export class SpendGuard {
+  private spent = 0;
+  /** The most one answer of this run was charged, and the depth it answered. */
+  private worst = 0;
+  private worstDepth: number | undefined;
+  private unknown = 0;
+  private inFlight = 0;
+  private waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: SpendLimit | undefined, private readonly asked: Depth) {}
+
+  /** What the next request is assumed to cost (module comment). */
+  assumed(): number {
+    return Math.max(DEPTH_COST[this.asked], this.worst);
+  }
+
+  /** Waits until a request may start under the budget; 'go' must be followed by one leave(). */
+  async enter(signal?: AbortSignal): Promise<Gate> {
+    for (;;) {
+      if (signal?.aborted) return { kind: 'cancelled' };
+      const next = this.assumed();
+      if (this.limit === undefined || this.spent + this.inFlight * MOST + next <= this.limit.credits) {
+        this.inFlight++;
+        return { kind: 'go' };
+      }
+      if (this.spent + next > this.limit.credits) return { kind: 'stop', why: this.why(next, this.limit) };
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        this.waiting.push(done);
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+
+  /** A request that entered has ended: what it was charged (`depth`: the depth its answer reported). */
+  leave(spent: Spent, depth?: number): void {
+    this.inFlight--;
+    if (spent === 'unknown') {
+      this.spent += MOST;
+      this.unknown++;
+    } else if (spent !== 'unsent') {
+      this.spent += spent;
+      if (spent > this.worst) {
+        this.worst = spent;
+        this.worstDepth = depth;
+      }
+    }
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  private why(next: number, limit: SpendLimit): string {
+    const total = `the next could bring the total to ${this.spent + next}, above ${limit.what}`;
+    if (this.worst > DEPTH_COST[this.asked]) {
+      const answered = this.worstDepth !== undefined ? ` (answered at depth ${this.worstDepth})` : '';
+      return `the service charged ${this.worst} credits for a depth-${this.asked} request${answered}; counting each further request at ${next}, ${total}`;
+    }
+    const unknown = this.unknown ? ` (${this.unknown === 1 ? 'a request that got no answer counts' : `${this.unknown} requests that got no answer count`} as ${MOST} each: ${this.unknown === 1 ? 'it' : 'they'} may have been charged)` : '';
+    return `${this.spent} credits charged so far${unknown}; at ${next} for the next request, ${total}`;
+  }
+}
+
+/**
+ * The budget a run keeps while sending (module comment): --max-credits when given; none with --yes
+ * (consent whatever it costs); otherwise what was consented to: the plan's credits agreed to at a
+ * prompt, and never less than the confirm threshold, below which no consent is needed.
+ */
+export function spendLimit(o: { maxCredits?: number | undefined; maxCreditsName?: string | undefined; yes?: boolean | undefined; planCredits: number; threshold: number }): SpendLimit | undefined {
+  if (o.maxCredits !== undefined) return { credits: o.maxCredits, what: o.maxCreditsName ?? `--max-credits ${o.maxCredits}` };
+  if (o.yes) return undefined;
+  if (o.planCredits > o.threshold) return { credits: o.planCredits, what: `the ${o.planCredits} credits agreed to (spending more needs consent: --yes or --max-credits N)` };
+  return { credits: o.threshold, what: `the confirm threshold of ${o.threshold} (spending more needs consent: --yes or --max-credits N)` };
+}
