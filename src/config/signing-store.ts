@@ -6,6 +6,7 @@
  * private key; the private key is read only to sign, and never printed, logged or sent.
  */
 import { constants, type Stats, fstatSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { platform } from 'node:os';
 import { join } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { ConfigError, KeyringError, UsageError } from '../errors.js';
@@ -81,9 +82,9 @@ function writeNewPrivateFile(file: string, text: string): void {
   }
 }
 
-/** ssh refuses a private key others can read ("UNPROTECTED PRIVATE KEY FILE"); so does geo. */
+/** ssh refuses a private key others can read ("UNPROTECTED PRIVATE KEY FILE"); so does geo. Windows has ACLs, not these bits. */
 export function checkPrivateFileMode(st: Stats, file: string): void {
-  if ((st.mode & 0o077) !== 0) throw new ConfigError(`the private key ${file} can be read by others (mode ${(st.mode & 0o777).toString(8)})`, `chmod 600 ${file}`);
+  if (platform() !== 'win32' && (st.mode & 0o077) !== 0) throw new ConfigError(`the private key ${file} can be read by others (mode ${(st.mode & 0o777).toString(8)})`, `chmod 600 ${file}`);
 }
 
 /** Reads a private key file without following a link at its last step. */
