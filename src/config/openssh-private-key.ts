@@ -46,7 +46,7 @@ export function readOpenSshPrivateKey(text: string): OpenSshKey {
     if (p.text() !== ED25519) throw new SshFormatError('the private part is not an ssh-ed25519 key');
     const pub = p.string();
     const both = p.string();
-    const comment = p.text();
+    const comment = p.string().toString('utf8'); // a label: a stray byte in it must not make the key unusable
     const pad = p.rest();
     if (!pad.every((b, i) => b === i + 1)) throw new SshFormatError('the private part of the key file is damaged (bad padding)');
     if (!pub.equals(publicKey.key) || both.length !== 64 || !both.subarray(32).equals(pub)) throw new SshFormatError('the private part does not belong to the public key of the file');

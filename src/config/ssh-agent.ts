@@ -83,7 +83,7 @@ export async function agentKeys(sock: string, timeoutMs = AGENT_TIMEOUT_MS): Pro
     const r = new SshReader(answer.body, 'the agent\'s list of keys');
     for (let n = r.u32(); n > 0; n--) {
       const blob = r.string();
-      const comment = r.text();
+      const comment = r.string().toString('utf8'); // a comment is a label: a stray byte in it must not hide the key
       if (new SshReader(blob, 'an agent key').text() !== ED25519) continue;
       const publicKey = parsePublicKeyBlob(blob, 'an agent key');
       keys.push({ publicKey: comment ? { ...publicKey, comment } : publicKey, fingerprint: fingerprint(publicKey) });
