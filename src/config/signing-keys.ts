@@ -6,8 +6,9 @@
  *                         protected (or a .pub file), ssh-agent signs with the matching key
  *   agent:SHA256:…        a key held by ssh-agent (SSH_AUTH_SOCK), named by its fingerprint
  * The principal (who signs, as allowed_signers lines name them) is one per config: signing.principal,
- * else USER@host. Describing a key reads public parts only; the private key is read at the first
- * signature, and never leaves this process (an agent's never enters it).
+ * else USER@host. Describing a key geo keeps reads the config only (never the keyring); a key file
+ * of yours is read whole (its public half is inside). A private key never leaves this process, and
+ * an agent's never enters it.
  */
 import { hostname, userInfo } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
