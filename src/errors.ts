@@ -89,8 +89,9 @@ export class StoreError extends HintedError {
 
 /**
  * The OS keyring is needed and cannot be used: GEO_KEYRING=required and no keyring answered (or CI
- * is set), or a profile's key is in a keyring that cannot be read now. Exit 3 (authentication, as a
- * missing key): nothing was stored and nothing was sent.
+ * is set), or a profile's key is in a keyring that cannot be read now. Also ssh-agent, the other
+ * keeper of keys (issue 31): none, unreachable, not holding the signing key, or refusing to sign.
+ * Exit 3 (authentication, as a missing key): nothing was stored, signed or sent.
  */
 export class KeyringError extends HintedError {
   override readonly name = 'KeyringError';

@@ -10,7 +10,7 @@ import type Conf from 'conf';
 import { ConfigError } from '../errors.js';
 import { importEsm } from '../lazy/esm.js';
 import { ensureOwnDir } from '../files/safe.js';
-import { type DefaultKey, type Stored, type StoredProfile, checkShape } from './shape.js';
+import { type DefaultKey, type Stored, type StoredProfile, type StoredSigning, checkShape } from './shape.js';
 
 export { DEFAULT_KEYS, type DefaultKey } from './shape.js';
 
@@ -181,5 +181,15 @@ export class ConfigStore {
 
   defaults(): Partial<Record<DefaultKey, string>> {
     return { ...this.read().defaults };
+  }
+
+  /** Signing keys (issue 31): references and public keys only (config/signing-store.ts). */
+  signing(): StoredSigning {
+    const s = this.read().signing;
+    return { ...s, keys: { ...s?.keys } };
+  }
+
+  async saveSigning(signing: StoredSigning): Promise<void> {
+    await this.write((conf) => conf.set('signing', signing));
   }
 }

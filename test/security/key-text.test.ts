@@ -117,7 +117,7 @@ describe('a config file of the wrong shape: one line naming the file and the fie
   const SHAPES: Array<[string, unknown, string]> = [
     ['profiles is a string', { profiles: 'x' }, '"profiles" must be an object of profiles, not a string'],
     ['a key that is a number', { profiles: { w: { key: 12345, baseUrl: 'https://a.example' } } }, 'profiles.w.key must be a string, not a number'],
-    ['a key at the top level', { key: 12345 }, '"key" is not a config field (fields: active, profiles, defaults)'],
+    ['a key at the top level', { key: 12345 }, '"key" is not a config field (fields: active, profiles, defaults, signing)'],
     ['the file is a list', [], 'the whole file must be a JSON object, not a list'],
     ['active is a number', { active: 3 }, '"active" must be a profile name (a string), not a number'],
     ['a profile that is a string', { profiles: { w: 'x' } }, 'profiles.w must be an object with baseUrl and key, not a string'],

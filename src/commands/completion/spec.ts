@@ -79,6 +79,8 @@ export const COMMANDS: Record<string, CmdSpec> = {
       migrate: leaf('move file keys into the OS keyring', [], 'profiles'),
       show: leaf('which key, base URL and profile win now'),
       test: leaf('check the key with a credits call'),
+      // Its verbs are offered as its arguments: the spec is two levels deep.
+      signing: leaf('the Ed25519 key that signs case heads', [], ['create', 'show', 'use', 'list', 'test']),
     },
   },
   config: {

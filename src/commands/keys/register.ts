@@ -1,6 +1,7 @@
-/** `geo keys …`: local key profiles. Flags only; the work is in add.ts, manage.ts, migrate.ts and check.ts. */
+/** `geo keys …`: local key profiles and signing keys. Flags only; the work is in add.ts, manage.ts, migrate.ts, check.ts and signing.ts. */
 import type { Register } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
+import { registerSigning } from './signing-register.js';
 
 /**
  * The examples run as written from an empty folder (issue 13): a sandbox key stored without the
@@ -25,8 +26,8 @@ export const register: Register = (program, act) => {
   for (const path of ['keys add', 'keys list', 'keys show', 'keys test']) declareJson(path, { names: [], open: true });
   const keys = program
     .command('keys')
-    .description('manage API key profiles (each key bound to its base URL, kept in the OS keyring); keys are never read from argv')
-    .addHelpText('after', `${STORAGE}\n${EXAMPLES}\n  $ ${ADD_DEMO}\n  $ geo keys list\n  $ geo keys use demo\n  $ geo --sandbox keys test\n\nOn a terminal, geo keys add work asks for the key (hidden).`);
+    .description('manage API key profiles (each key bound to its base URL, kept in the OS keyring; never read from argv) and the signing key (geo keys signing)')
+    .addHelpText('after', `${STORAGE}\n${EXAMPLES}\n  $ ${ADD_DEMO}\n  $ geo keys list\n  $ geo keys use demo\n  $ geo --sandbox keys test\n\nOn a terminal, geo keys add work asks for the key (hidden).\n\nSigning keys (Ed25519, SSH signatures over case heads that ssh-keygen -Y verify checks): geo keys signing --help`);
 
   keys
     .command('add [name]')
@@ -101,4 +102,6 @@ With your own keys: geo keys migrate, or geo keys migrate work`,
     .description('check the key in use with a free credits call')
     .addHelpText('after', `\nExamples (--sandbox: the sandbox's key; drop it to test yours):\n  $ geo --sandbox keys test\n\nWith your own key: geo keys test, or geo keys test --profile work`)
     .action(act(async () => (await import('./handlers.js')).test));
+
+  registerSigning(keys, act);
 };
