@@ -29,7 +29,8 @@ export interface Attempt {
   connectTimeoutMs?: number;
   maxResponseBytes: number;
   signal?: AbortSignal;
-  dispatcher: Dispatcher;
+  /** undici's, for requests without a body; one with a body goes over nodeAgents and needs none (a TSA query). */
+  dispatcher?: Dispatcher;
   nodeAgents: NodeAgents;
 }
 
@@ -79,6 +80,7 @@ function flatHeaders(h: Record<string, string | string[] | undefined>): Record<s
  * Readable would turn every string into a Buffer that lingers until a garbage collection.
  */
 async function viaUndici(a: Attempt, signal: AbortSignal): Promise<Exchanged> {
+  if (!a.dispatcher) throw new Error('a request without a body needs an undici dispatcher');
   const res = await request(a.url, { method: a.method, headers: a.headers, body: (a.body ?? null) as Dispatcher.RequestOptions['body'], signal, dispatcher: a.dispatcher });
   return { status: res.statusCode, headers: res.headers, body: res.body, destroy: () => res.body.destroy(), release: () => {} };
 }

@@ -22,9 +22,11 @@ import {
 import { type Tag, type TaggedRow, batchStarts, newestTagged, resultsByIds, sinceInBatch, tagsOf } from './scenes.js';
 import type { Sql } from './sqlite.js';
 import { CaseStore } from './case-store.js';
+import { TimestampStore } from './timestamps.js';
 
 export type { CaseLinked, CaseResultRow, CaseRow, NewCase } from './case-store.js';
-export type { CaseStore };
+export type { NewTimestamp, StampedReply, TimestampRow, TimestampState } from './timestamps.js';
+export type { CaseStore, TimestampStore };
 export type { Acquired, ClaimRow, FailedError, NewResult, ProcessProbe, ResultRow, ReuseQuery, ReuseRef, StoredResult, BatchRow, ImportReport, LegacyFolders, Tag, TaggedRow };
 export { KEY_REUSED, fingerprint, parseError } from './claims.js';
 export { dbPath } from './open.js';
@@ -47,6 +49,7 @@ export class Store {
   private accountless: boolean | undefined;
   private damaged: boolean | undefined;
   private caseStore: CaseStore | undefined;
+  private timestampStore: TimestampStore | undefined;
 
   private constructor(private readonly sql: Sql, readonly dataDir: string, private readonly opts: OpenOptions) {
     this.path = dbPath(dataDir);
@@ -193,6 +196,11 @@ export class Store {
   /** Local cases, their results and custody logs (case-store.ts). */
   cases(): CaseStore {
     return (this.caseStore ??= new CaseStore(this.sql, (fn) => this.guard(fn), this.opts.now));
+  }
+
+  /** Trusted-timestamp requests of custody heads: pending, stamped or failed (timestamps.ts). */
+  timestamps(): TimestampStore {
+    return (this.timestampStore ??= new TimestampStore(this.sql, (fn) => this.guard(fn), this.opts.now));
   }
 
   // Batches.

@@ -29,6 +29,13 @@
  * custody   each case's custody log, one row per entry: the entry's canonical JSON exactly as
  *           sealed (evidence/custody.ts), in append order (seq); UNIQUE(case_id, seq) is the backstop
  *           behind appends made in BEGIN IMMEDIATE transactions (store/cases.ts).
+ *
+ * Migration 3 (issue 31, trusted timestamps):
+ * timestamps  one row per (case, head, TSA): a request for an RFC 3161 token over a custody head,
+ *           queued when it was asked for (pending: sent by `geo cases stamp --pending` once the TSA
+ *           is reachable), then either stamped (the TSA's reply DER exactly as received, the
+ *           certificates kept beside it, its genTime) or failed (the TSA refused it, or its reply
+ *           did not hold: last_error says why). store/timestamps.ts; evidence/timestamp.ts.
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -140,6 +147,26 @@ export const MIGRATIONS: readonly string[] = [
     line TEXT NOT NULL,
     PRIMARY KEY (case_id, seq)
   );
+  `,
+  `
+  CREATE TABLE timestamps (
+    id INTEGER PRIMARY KEY,
+    case_id TEXT NOT NULL,
+    head TEXT NOT NULL CHECK (length(head) = 64),
+    seq INTEGER,
+    tsa TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'stamped', 'failed')),
+    requested_at TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    reply BLOB,
+    ca_pem TEXT,
+    gen_time TEXT,
+    stamped_at TEXT,
+    UNIQUE (case_id, head, tsa),
+    CHECK (state <> 'stamped' OR (reply IS NOT NULL AND gen_time IS NOT NULL AND stamped_at IS NOT NULL))
+  );
+  CREATE INDEX timestamps_pending ON timestamps(requested_at) WHERE state = 'pending';
   `,
 ];
 

@@ -14,11 +14,11 @@ describe('geo config', () => {
     const { run } = session();
     const piped = await run(['config', 'list']);
     expect(piped).toMatchObject({ code: 0, stderr: '' });
-    expect(piped.stdout).toBe('KEY                VALUE  FROM\ndepth              1      default\nformat             table  default\nconfirm_threshold  20     default\naccessible         false  default\n');
+    expect(piped.stdout).toBe('KEY                VALUE  FROM\ndepth              1      default\nformat             table  default\nconfirm_threshold  20     default\naccessible         false  default\ntsa                       default\n');
     const tty = await run(['config', 'list'], { tty: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toMatch(/┌.*\n.*KEY.*VALUE.*FROM/);
-    expect(JSON.parse((await run(['config', 'list', '--json'])).stdout)).toEqual({ depth: '1', format: 'table', confirm_threshold: '20', accessible: 'false' });
+    expect(JSON.parse((await run(['config', 'list', '--json'])).stdout)).toEqual({ depth: '1', format: 'table', confirm_threshold: '20', accessible: 'false', tsa: '' });
   });
 
   it('set validates, stores and get prints the bare value', async () => {
@@ -45,6 +45,11 @@ describe('geo config', () => {
     [['config', 'set', 'confirm_threshold', '2.5'], /confirm_threshold must be a whole number/],
     [['config', 'get', 'colour'], /unknown config key "colour" — hint: keys: depth, format, confirm_threshold/],
     [['config', 'set', 'depth'], /missing required argument 'value'/],
+    [['config', 'set', 'tsa', 'http://tsa.example.org/tsr'], /plain http is allowed only for loopback hosts, not tsa\.example\.org — hint: use https:\/\/tsa\.example\.org\/tsr/],
+    [['config', 'set', 'tsa', 'https://ok.example/tsr,ftp://tsa.example/'], /a TSA is reached over https, not ftp:/],
+    [['config', 'set', 'tsa', 'https://user:secret@tsa.example/tsr'], /carries a user name or password/],
+    [['config', 'set', 'tsa', 'not a url'], /"not a url" is not a URL of a time-stamp authority/],
+    [['config', 'set', 'tsa', ' , '], /no TSA URL given — hint: .*geo config unset tsa/],
   ])('%j is a usage error (exit 2, one line, nothing stored)', async (argv, message) => {
     const { run } = session();
     for (const tty of [false, true]) {
@@ -56,6 +61,27 @@ describe('geo config', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
     expect((await run(['config', 'get', 'depth'])).stdout).toBe('1\n');
+  });
+});
+
+describe('geo config set tsa (issue 31)', () => {
+  it('stores a checked list: https anywhere, plain http on loopback only, normalised, without repeats', async () => {
+    const { dir, run } = session();
+    const r = await run(['config', 'set', 'tsa', ' https://TSA.example.org/tsr , http://127.0.0.1:8318/ts,https://tsa.example.org/tsr,http://[::1]/']);
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    const stored = 'https://tsa.example.org/tsr,http://127.0.0.1:8318/ts,http://[::1]/';
+    expect(r.stderr).toBe(`tsa = ${stored}\n`);
+    expect((await run(['config', 'get', 'tsa'])).stdout).toBe(`${stored}\n`);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).defaults).toEqual({ tsa: stored });
+    // A secret never rides in a TSA URL, so the stored list is safe to print.
+    expect((await run(['config', 'unset', 'tsa'])).stderr).toBe('tsa reset to the default (none)\n');
+    expect((await run(['config', 'get', 'tsa'])).stdout).toBe('\n');
+  });
+
+  it('--help says what the key takes and that none is contacted unless configured', async () => {
+    const r = await runCli(['config', 'set', '--help']);
+    expect(r.stdout).toMatch(/tsa {16}RFC 3161 time-stamp authorities/);
+    expect(r.stdout).toMatch(/None is contacted unless listed here or named\s+with --tsa/);
   });
 });
 

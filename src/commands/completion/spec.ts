@@ -84,7 +84,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
     },
   },
   config: {
-    description: 'defaults: depth, format, confirm_threshold, accessible',
+    description: 'defaults: depth, format, confirm_threshold, accessible, tsa',
     flags: [],
     subcommands: {
       get: leaf('print a default', [], 'config-keys'),
@@ -118,7 +118,7 @@ export function formatsOf(): Array<[string, readonly string[]]> {
   return Object.entries(COMMANDS).flatMap(([noun, c]) => (c.formats ? [[noun, c.formats] as [string, readonly string[]]] : []));
 }
 
-export const CONFIG_KEYS = ['depth', 'format', 'confirm_threshold', 'accessible'];
+export const CONFIG_KEYS = ['depth', 'format', 'confirm_threshold', 'accessible', 'tsa'];
 
 /** Long flag names without the "=" marker. */
 export const bare = (flags: string[]) => flags.map((f) => f.replace(/=$/, ''));

@@ -22,7 +22,7 @@ export const set: Handler = async (ctx, args) => {
 export const unset: Handler = async (ctx, args) => {
   const e = await runUnset(ctx, String(args[0]));
   if (ctx.globals.json || ctx.globals.format !== undefined) return one(ctx, e);
-  if (!ctx.globals.quiet) ctx.io.stderr.write(`${e.key} reset to the default (${e.value})\n`);
+  if (!ctx.globals.quiet) ctx.io.stderr.write(`${e.key} reset to the default (${e.value || 'none'})\n`);
 };
 
 export const list: Handler = async (ctx) => {

@@ -8,13 +8,17 @@ Keys:
   format             default output format: table, json or ndjson (default table)
   confirm_threshold  ask before runs estimated above this many credits (default 20)
   accessible         true: no spinners or redrawn lines, progress as plain percentage lines,
-                     questions that do not redraw (screen readers, braille); also GEO_ACCESSIBLE=1`;
+                     questions that do not redraw (screen readers, braille); also GEO_ACCESSIBLE=1
+  tsa                RFC 3161 time-stamp authorities for trusted timestamps of case heads
+                     (geo cases stamp): URL[,URL...], each https (plain http only to loopback),
+                     no credentials in the URL. None is contacted unless listed here or named
+                     with --tsa (default: none; \`geo config unset tsa\` contacts none again)`;
 
 export const register: Register = (program, act) => {
   for (const path of ['config get', 'config list']) declareJson(path, { names: [], open: true });
   const config = program
     .command('config')
-    .description('read and change defaults: depth, format, confirm_threshold, accessible')
+    .description('read and change defaults: depth, format, confirm_threshold, accessible, tsa')
     .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  $ geo config list\n  $ geo config set depth 2\n  $ geo config get format`);
 
   config
@@ -26,7 +30,7 @@ export const register: Register = (program, act) => {
   config
     .command('set <key> <value>')
     .description('set KEY to VALUE (checked before it is stored)')
-    .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  $ geo config set depth 3\n  $ geo config set format json\n  $ geo config set confirm_threshold 50`)
+    .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  $ geo config set depth 3\n  $ geo config set format json\n  $ geo config set confirm_threshold 50\n  $ geo config set tsa https://freetsa.org/tsr,https://timestamp.digicert.com`)
     .action(act(async () => (await import('./handlers.js')).set));
 
   config

@@ -5,6 +5,7 @@
 import type { Ctx } from '../../context.js';
 import { DEFAULT_KEYS, type DefaultKey } from '../../config/profiles.js';
 import { UsageError } from '../../errors.js';
+import { parseTsaList } from '../../evidence/tsa-url.js';
 
 interface Spec {
   builtin: string;
@@ -44,6 +45,11 @@ const SPECS: Record<DefaultKey, Spec> = {
       if (!['true', 'false'].includes(b)) throw new UsageError(`accessible must be true or false, got "${v}"`, 'geo config set accessible true');
       return b;
     },
+  },
+  // A list (issue 31): unset, no TSA is ever contacted. Each URL is checked as --tsa checks it.
+  tsa: {
+    builtin: '',
+    check: (v) => parseTsaList(v).join(','),
   },
 };
 
