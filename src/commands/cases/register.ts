@@ -15,7 +15,7 @@ export const SANDBOX_NOTE = '\nExamples (--sandbox: the sandbox\'s pro key; drop
 export const register: Register = (program, act) => {
   declareJson('cases list', { names: [...CASE_FIELDS, 'where', 'local_id', 'results'], at: 'data' });
   declareJson('cases create', { names: CASE_FIELDS, at: 'data' });
-  declareJson('cases show', { names: ['case', 'results', 'custody'] });
+  declareJson('cases show', { names: ['case', 'results', 'simulated', 'custody'] });
   declareJson('cases link', { names: ['case', 'linked', 'already'] });
   const cases = program
     .command('cases')
@@ -110,7 +110,9 @@ Examples (the sandbox's results are simulated; yours link the same way):
       'after',
       `
 Reads the store only: no key, no network. A case nobody made, or a name several cases share, is
-exit 2 (name it by its id then).
+exit 2 (name it by its id then). A geo sandbox's answers are never evidence: the view opens with
+how many the case holds ("2 simulated answers (sandbox): not evidence") and marks each; --json
+gives simulated (that count) and sandbox per result.
 
 Examples:
   $ geo cases create --name Demo --local

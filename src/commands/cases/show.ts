@@ -4,6 +4,7 @@
  */
 import type { Ctx } from '../../context.js';
 import { describeBroken } from '../../evidence/custody-verify.js';
+import { isSimulated } from '../../evidence/simulated.js';
 import { mapLinks } from '../../output/maps.js';
 import { render, resolveFormat } from '../../output/render.js';
 import type { CaseShow } from '../../output/views/case-show.js';
@@ -26,6 +27,7 @@ export async function runShow(ctx: Pick<Ctx, 'store'>, ref: string): Promise<Cas
   return {
     case: { id: c.id, name: c.name, description: c.description, team: c.team, created_at: c.created_at, service: c.service, service_id: c.service_id, service_note: c.service_note },
     results,
+    simulated: results.filter(isSimulated).length,
     custody: chain.ok ? { entries: chain.entries, verified: true, head: chain.head } : { entries: chain.entries, verified: false, broken: describeBroken(chain.broken) },
   };
 }
