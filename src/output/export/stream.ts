@@ -48,7 +48,7 @@ function* after<T>(first: Iterable<T>, then: () => Iterable<T>): Generator<T> {
 
 /** A scene's GeoJSON features, marked as the lone results' are when a sandbox answered. */
 function sceneFeatures(e: ExportScene): unknown[] {
-  return sceneGeoJSON(e.scene).features.map((f) => (e.sandbox ? { ...f, properties: { ...f.properties, sandbox: true } } : f));
+  return sceneGeoJSON(e.scene, e.sandbox).features;
 }
 
 /**
