@@ -14,7 +14,8 @@ import { type BundleManifest, MANIFEST_NAME, ORIGINALS_DIR, RECORDS_DIR, manifes
 import { type BoundResult, checkBindings, checkSeal, simulatedAnswers } from './bundle-seal.js';
 import { type CustodyEntry, sha256Hex } from './custody.js';
 import { describeBroken, verifyChain } from './custody-verify.js';
-import { type SimulatedSection, UNSIGNED, simulatedLine, simulatedSection } from './verify-report.js';
+import { simulatedCount } from './simulated.js';
+import { type SimulatedSection, UNSIGNED, simulatedSection } from './verify-report.js';
 import { type MemberDigest, type ZipMember, digestMember, readZipDirectory } from './zip-read.js';
 import { openRegularFile } from '../files/read.js';
 
@@ -71,7 +72,7 @@ async function verifyOpen(fh: FileHandle, path: string, allowSandbox: boolean): 
     integrity.ok = failures.length === 0;
     return {
       file: path, ok: integrity.ok && simulated.ok, ...extra, integrity, simulated,
-      failures: [...failures, ...(simulated.ok ? [] : [simulatedLine(simulated.answers)])],
+      failures: [...failures, ...(simulated.ok ? [] : [simulatedCount(simulated.answers)])],
     };
   };
   if (refusals.length) return refusals.forEach(fail), report();

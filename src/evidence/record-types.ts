@@ -80,7 +80,10 @@ export interface ProvenanceRecord {
    * and readers that need a place (exports, look-ups) skip it.
    */
   unusable?: string;
-  /** Answered by a geo sandbox (simulated, never evidence): set on exports that include one. */
+  /**
+   * Answered by a geo sandbox (simulated, never evidence; evidence/simulated.ts): set from its
+   * response header when the answer came, and by the store on every record it reads back.
+   */
   sandbox?: boolean;
 }
 

@@ -10,6 +10,7 @@ import { rawB64 } from '../api/decode.js';
 import type { Corroboration } from './corroborate.js';
 import type { SentImage } from '../image/without-metadata.js';
 import { type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA } from './record-types.js';
+import { headersSaySandbox } from './simulated.js';
 
 export { type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA, asResultBody, isResultBody } from './record-types.js';
 export { parseNdjsonResults, readNdjsonResults } from './records-ndjson.js';
@@ -94,5 +95,7 @@ export function buildRecord(a: BuildRecordArgs): ProvenanceRecord {
     ...(a.exif ? { exif: a.exif } : {}),
     ...(a.unusable ? { unusable: a.unusable } : {}),
     ...(a.origin ?? {}),
+    // The sandbox's header, not the base URL, says a sandbox answered (simulated.ts).
+    ...(headersSaySandbox(h) ? { sandbox: true } : {}),
   };
 }

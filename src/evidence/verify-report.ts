@@ -20,11 +20,6 @@ export function simulatedSection(answers: number, allowed: boolean, checked = tr
   return { answers, allowed, ok: answers === 0 || allowed, checked };
 }
 
-/** "2 simulated answers (sandbox): not evidence". */
-export function simulatedLine(n: number): string {
-  return `${n} simulated answer${n === 1 ? '' : 's'} (sandbox): not evidence`;
-}
-
 export const SANDBOX_HINT = 'a sandbox answered them, not the service: geo cases verify --allow-sandbox checks a test case as such';
 
 /**

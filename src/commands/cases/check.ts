@@ -11,7 +11,8 @@
  */
 import { type CaseEvidence, evidenceFailures, readCaseEvidence } from '../../batch/case-results.js';
 import type { CustodyEntry } from '../../evidence/custody.js';
-import { UNSIGNED, simulatedLine, simulatedSection } from '../../evidence/verify-report.js';
+import { simulatedCount } from '../../evidence/simulated.js';
+import { UNSIGNED, simulatedSection } from '../../evidence/verify-report.js';
 import { NotRegularFileError, sha256RegularFile } from '../../files/read.js';
 import type { CaseVerifyView } from '../../output/views/case-show.js';
 import type { CaseRow, Store } from '../../store/index.js';
@@ -40,7 +41,7 @@ export async function verifyCase(store: Store, c: CaseRow, opts: { allowSandbox?
     case: { id: c.id, name: ev.vouch.case.name || c.id },
     ok: integrity.ok && simulated.ok,
     integrity, simulated,
-    failures: [...failures, ...(simulated.ok ? [] : [simulatedLine(simulated.answers)])],
+    failures: [...failures, ...(simulated.ok ? [] : [simulatedCount(simulated.answers)])],
   };
 }
 

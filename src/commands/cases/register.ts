@@ -15,7 +15,7 @@ export const SANDBOX_NOTE = '\nExamples (--sandbox: the sandbox\'s pro key; drop
 export const register: Register = (program, act) => {
   declareJson('cases list', { names: [...CASE_FIELDS, 'where', 'local_id', 'results'], at: 'data' });
   declareJson('cases create', { names: CASE_FIELDS, at: 'data' });
-  declareJson('cases show', { names: ['case', 'results', 'custody'] });
+  declareJson('cases show', { names: ['case', 'results', 'simulated', 'custody'] });
   declareJson('cases link', { names: ['case', 'linked', 'already'] });
   const cases = program
     .command('cases')
@@ -116,6 +116,9 @@ raw answers it hashes (the name from case_created, each place and coordinate fro
 input and sandbox flag from its own entries): a result the log does not vouch for is left out,
 and "verified NO: N problems" said (geo cases verify lists them). A case nobody made, or a name
 several cases share, is exit 2 (name it by its id then).
+A geo sandbox's answers are never evidence: the view opens with how many the case holds ("2
+simulated answers (sandbox): not evidence") and marks each; --json gives simulated (that count)
+and sandbox per result.
 
 Examples:
   $ geo cases create --name Demo --local

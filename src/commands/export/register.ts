@@ -30,9 +30,11 @@ Without --format, the extension of --out decides (.geojson .kml .kmz .csv .json 
 Stored results are what geo locate, eval, mcp and api keep in the store, one SQLite file,
 $XDG_DATA_HOME/geo/geo.db (GEO_DATA_DIR overrides); --all streams them, so a store of a million
 results exports in constant memory. A sandbox's answers are simulated, never evidence: --all
-leaves them out unless --include-sandbox, and then marks them (sandbox: true in GeoJSON, a
-[sandbox] folder name in KML, a sandbox column in CSV). Every feature carries a role property:
-estimate, candidate, exif (the photo's own GPS) or scope (the search circle).
+leaves them out unless --include-sandbox, and then marks them (sandbox: true in GeoJSON and
+NDJSON, a [sandbox] folder name and "simulated answer (sandbox): not evidence" first in every KML
+balloon, that mark in CSV's sandbox column, a banner and a mark per result in HTML). Every
+feature carries a role property: estimate, candidate, exif (the photo's own GPS) or scope (the
+search circle).
 
 Videos and photo sets: the frames of a video (and photos located --together) are drawn as locate
 drew them, one scene per video (or set) at each depth: in GeoJSON after the other results, with

@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context.js';
 import type { ProvenanceRecord } from '../../evidence/records.js';
+import { isSimulated } from '../../evidence/simulated.js';
 import { renderExport } from '../../output/export/index.js';
 import { renderSceneGeoJSON, renderSceneKML } from '../../output/export/scene-geo.js';
 import { renderSceneKMZ } from '../../output/export/scene-kmz.js';
@@ -26,20 +27,22 @@ async function imagesOf(res: SceneResult): Promise<Map<number, Uint8Array>> {
   return out;
 }
 
-async function report(ctx: Pick<Ctx, 'now' | 'version'>, res: SceneResult, warn: (l: string) => void): Promise<string> {
-  return sceneReportHtml(res.scene, await imagesOf(res), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version }, warn);
+/** `records`: the provenance of the scene's answers, whose sandbox flags mark the files (evidence/simulated.ts). */
+async function report(ctx: Pick<Ctx, 'now' | 'version'>, res: SceneResult, records: readonly ProvenanceRecord[], warn: (l: string) => void): Promise<string> {
+  return sceneReportHtml(res.scene, await imagesOf(res), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version, simulated: records.filter(isSimulated).length }, warn);
 }
 
 export async function sceneExport(ctx: Pick<Ctx, 'now' | 'version'>, format: string, res: SceneResult, records: ProvenanceRecord[], warn: (l: string) => void): Promise<string | Buffer | undefined> {
+  const sandbox = records.some(isSimulated);
   switch (format) {
     case 'geojson':
-      return renderSceneGeoJSON(res.scene);
+      return renderSceneGeoJSON(res.scene, sandbox);
     case 'kml':
-      return renderSceneKML(res.scene);
+      return renderSceneKML(res.scene, undefined, sandbox);
     case 'kmz':
-      return renderSceneKMZ(res.scene, await imagesOf(res), ctx.now());
+      return renderSceneKMZ(res.scene, await imagesOf(res), ctx.now(), sandbox);
     case 'html':
-      return report(ctx, res, warn);
+      return report(ctx, res, records, warn);
     case 'csv':
       return renderExport('csv', records);
     default:
@@ -48,12 +51,12 @@ export async function sceneExport(ctx: Pick<Ctx, 'now' | 'version'>, format: str
 }
 
 /** --report FILE: written after the run, whatever the exit code, when the scene has an answer; the HTML written. */
-export async function writeSceneReport(ctx: Pick<Ctx, 'now' | 'version'>, file: string, res: SceneResult, warn: (l: string) => void): Promise<string | undefined> {
+export async function writeSceneReport(ctx: Pick<Ctx, 'now' | 'version'>, file: string, res: SceneResult, records: readonly ProvenanceRecord[], warn: (l: string) => void): Promise<string | undefined> {
   if (res.scene.answered === 0) {
     warn(`--report ${file}: no answer to report, nothing written`);
     return undefined;
   }
-  const html = await report(ctx, res, warn);
+  const html = await report(ctx, res, records, warn);
   await writeFile(file, html);
   warn(`report: ${file} (${res.scene.clusters.length} place${res.scene.clusters.length === 1 ? '' : 's'}, ${res.scene.answered} answers)`);
   return html;

@@ -15,6 +15,7 @@ import { UNUSABLE, isKeyConflict } from '../../batch/outcome.js';
 import { KEY_REUSED } from '../../store/index.js';
 import { BelowConfidenceError, CancelledError, ServiceAnswerError, StoreError, UsageError } from '../../errors.js';
 import { isResultBody } from '../../evidence/records.js';
+import { SIMULATED, isSimulated } from '../../evidence/simulated.js';
 import { costOf } from '../../output/errors.js';
 import { BASE_FORMATS, formatOutput, viewOpts } from '../../output/render.js';
 import { type Spinner, startSpinner } from '../../output/spinner.js';
@@ -114,6 +115,10 @@ export class SingleOutput {
       return unstored();
     }
     const body = data as GeolocateResponse;
+    // A sandbox's answer where the banner did not say so (nothing was sent: it came from the store):
+    // the view opens with the mark; other formats get it on stderr, before the answer is written.
+    const simulated = isSimulated(f.stored?.record) && !this.o.sandbox();
+    if (simulated && this.o.format !== 'table') note(ctx, SIMULATED);
     const prov = this.o.evidence.recordsFor([f.record]);
     const exported = await exportText(this.o.format, prov, this.o.evidence, warn);
     if (exported !== undefined) {
@@ -123,7 +128,7 @@ export class SingleOutput {
       const meta = {
         input: f.record.input, replayed: f.replayed, fromJournal: f.fromJournal, ...(f.reused ? { fromResults: true } : {}), evidence: (f.record.exif ?? null) as Parameters<typeof locateView>[1]['evidence'],
         ...(res.elapsedMs !== undefined ? { elapsedMs: res.elapsedMs } : {}), ...(res.attempts !== undefined ? { attempts: res.attempts } : {}),
-        ...(res.requestId ? { requestId: res.requestId } : {}), ...(this.plan ? { askedDepth: this.plan.depth } : {}),
+        ...(res.requestId ? { requestId: res.requestId } : {}), ...(this.plan ? { askedDepth: this.plan.depth } : {}), ...(simulated ? { simulated } : {}),
       };
       write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => richOrFields(body, meta, v) }, this.o.format, view));
     }
