@@ -28,6 +28,8 @@ export interface KeptAnswer {
   raw: string;
   rawBytes: Buffer;
   deviations: string[];
+  /** The key was masked out of it (secret.ts): the sha256 of the bytes as received. */
+  receivedSha256?: string;
 }
 
 /** The server answered with an error body (api-spec.md "Error body"). */
@@ -76,8 +78,10 @@ export class ContractError extends Error {
   override readonly name = 'ContractError';
   /** The body text when it arrived but could not be read (kept in the journal). */
   raw?: string;
-  /** Its bytes as received (raw means raw: the text alone loses bytes that are not UTF-8). */
+  /** Its bytes as received (raw means raw: the text alone loses bytes that are not UTF-8), the key masked. */
   rawBytes?: Buffer;
+  /** The key was masked out of them (secret.ts): the sha256 of the bytes as received. */
+  receivedSha256?: string;
   constructor(message: string, readonly status: number, readonly truncated: boolean = false) {
     super(message);
   }

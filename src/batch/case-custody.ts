@@ -24,7 +24,11 @@ export function caseLog(store: Store, version: string, now: () => number, storag
   return new CustodyLog(storage, currentActor(version), now);
 }
 
-/** answer_received for a stored answer: its raw body exactly as the store keeps it (and a bundle carries it). */
+/**
+ * answer_received for a stored answer: its raw body exactly as the store keeps it (and a bundle
+ * carries it). An answer the key was masked out of (api/secret.ts) is logged by the bytes kept, the
+ * ones anyone can check later, and says so with the sha256 of the bytes as received beside.
+ */
 function answerEvent(s: StoredResult, fromStore: boolean): CustodyEvent {
   const rec = s.record;
   const raw = rec.response.raw ?? '';
@@ -36,6 +40,7 @@ function answerEvent(s: StoredResult, fromStore: boolean): CustodyEvent {
       answer: {
         sha256: sha256Hex(raw), size: Buffer.byteLength(raw), status: rec.response.status ?? 200, service: rec.cli?.base_url ?? '',
         analysis_id: typeof aid === 'string' ? aid : null, ...(requestId ? { request_id: requestId } : {}), sandbox: s.sandbox, ...(fromStore ? { stored_at: rec.stored_at } : {}),
+        ...(rec.response.masked && rec.response.received_sha256 ? { masked: true, received_sha256: rec.response.received_sha256 } : {}),
       },
     },
   };

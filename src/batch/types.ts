@@ -22,8 +22,10 @@ export interface BatchParams {
 export interface ResponseMeta {
   /** The body text as received (locate --json prints it); bytes that are not UTF-8 as \udcXX escapes. */
   raw?: string;
-  /** The body's bytes exactly as received (issue 21): what the store keeps. */
+  /** The body's bytes exactly as received (issue 21), but the key: masked (api/mask.ts). What the store keeps. */
   rawBytes?: Buffer;
+  /** The key was masked out of the body: the sha256 of the bytes as received (the record says so). */
+  receivedSha256?: string;
   status?: number;
   headers?: Record<string, string>;
   requestId?: string;

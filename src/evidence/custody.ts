@@ -41,8 +41,13 @@ export interface CustodyEvents {
    * The answer: sha256 and size of the raw body as received, the service origin, the analysis id.
    * `stored_at`: the answer was received earlier and taken from the store (a result already paid for,
    * linked with `geo cases link` or reused by a run with --case); absent when it arrived just now.
+   * `masked`: the server echoed the API key, which geo masked before keeping the answer; `sha256`
+   * and `size` are then those of the bytes kept (what the store and a bundle hold), and
+   * `received_sha256` that of the bytes as they came (issue 30).
    */
-  answer_received: { answer: { sha256: string; size: number; status: number; service: string; analysis_id: string | null; request_id?: string; sandbox: boolean; stored_at?: string } };
+  answer_received: {
+    answer: { sha256: string; size: number; status: number; service: string; analysis_id: string | null; request_id?: string; sandbox: boolean; stored_at?: string; masked?: true; received_sha256?: string };
+  };
   /**
    * A result (an answer to an input) linked to the case: the pair it binds, input sha256 <-> answer
    * sha256. Since issue 30 also what the result is shown with that its answer cannot say: the input

@@ -9,6 +9,7 @@
 import { Readable } from 'node:stream';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, Server, StdioServerTransport } from './sdk.js';
 import { ApiError, ContractError, NetworkError, RequestValidationError, TimeoutError } from '../api/errors.js';
+import { mapStrings } from '../api/mask.js';
 import type { Ctx } from '../context.js';
 import { CancelledError, ConfigError, KeyringError, MissingKeyError, ServiceAnswerError, UsageError } from '../errors.js';
 import { describe, describeError } from '../output/errors.js';
@@ -50,7 +51,9 @@ function failure(err: unknown): ToolResult {
 /** The key never reaches the client: masked in everything a tool returns, whatever put it there. */
 function masked(r: ToolResult, secrets: string[]): CallToolResult {
   const m = (s: string) => redact(s, secrets);
-  return { content: [{ type: 'text', text: m(r.text) }], structuredContent: JSON.parse(m(JSON.stringify(r.data))) as Record<string, unknown>, ...(r.isError ? { isError: true } : {}) };
+  // String by string (keys too), so a mask can never cut the JSON it sits in.
+  const data = mapStrings(JSON.parse(JSON.stringify(r.data)) as Record<string, unknown>, m);
+  return { content: [{ type: 'text', text: m(r.text) }], structuredContent: data, ...(r.isError ? { isError: true } : {}) };
 }
 
 /** What the tools may touch: the command's Ctx without stdout, stdin or prompts. */
