@@ -1,5 +1,5 @@
 /**
- * Cases in the store (issue 24, src/store/cases.ts): migration 2 upgrades a database of schema 1
+ * Cases in the store (issue 24, src/store/sqlite/cases.ts): migration 2 upgrades a database of schema 1
  * in place; a case and its case_created entry land together; an append that would not be an entry
  * stores nothing; and two processes appending to one case at the same moment both land, every
  * entry once, the chain intact (BEGIN IMMEDIATE: the second reads the first's entry as its last).
@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { recordCase } from '../../src/commands/cases/local.js';
 import { parseEntry } from '../../src/evidence/custody.js';
 import { verifyChain } from '../../src/evidence/custody-verify.js';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/schema.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/sqlite/schema.js';
 import { parisRecord } from '../export/fixtures.js';
 import { dbRows, openStore } from '../helpers/store.js';
 

@@ -1,5 +1,5 @@
 /**
- * The store's results (src/store/results.ts): a record and its raw bytes come back exactly as
+ * The store's results (src/store/sqlite/results.ts): a record and its raw bytes come back exactly as
  * stored; the reuse look-up finds only the same image, request fields, service and account, the
  * newest first, whatever the field order; an answer stored twice under one key is one row; history
  * and search read the columns, newest first; files are 0600 in a folder geo made 0700, and an

@@ -9,7 +9,7 @@ import { dataDir } from '../../config/paths.js';
 import { keyringAccount, keyringPolicy } from '../../config/key-storage.js';
 import { KeyringUnavailable, keyringCall } from '../../config/keyring.js';
 import { findTools } from '../../media/ffmpeg.js';
-import { dbPath } from '../../store/open.js';
+import { dbPath } from '../../store/index.js';
 import type { Check } from './check-types.js';
 
 /** The store opens, passes PRAGMA integrity_check, and how big it is and how many results it lists. */

@@ -5,8 +5,8 @@
  */
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { StoreError } from '../errors.js';
-import { checkWritableFile, ensureOwnDir } from '../files/safe.js';
+import { StoreError } from '../../errors.js';
+import { checkWritableFile, ensureOwnDir } from '../../files/safe.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { Sql, loadSqlite } from './sqlite.js';
 

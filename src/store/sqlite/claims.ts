@@ -18,7 +18,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { canonicalRequest } from './canonical.js';
+import { canonicalRequest } from '../canonical.js';
 import type { Sql } from './sqlite.js';
 
 /** What the store needs to know of processes (cli.ts supplies it: only it touches process). */

@@ -6,10 +6,10 @@
  * its raw size plus about a kilobyte. The columns are what history, search, reuse and export ask
  * by, each on an index: no question reads the whole store.
  */
-import type { ProvenanceRecord, ResultBody } from '../evidence/record-types.js';
-import { isResultBody, resultColumns } from '../evidence/record-types.js';
-import { bodyText, rawB64 } from '../api/decode.js';
-import { canonicalRequest } from './canonical.js';
+import type { ProvenanceRecord, ResultBody } from '../../evidence/record-types.js';
+import { isResultBody, resultColumns } from '../../evidence/record-types.js';
+import { bodyText, rawB64 } from '../../api/decode.js';
+import { canonicalRequest } from '../canonical.js';
 import type { Sql } from './sqlite.js';
 
 export interface NewResult {
