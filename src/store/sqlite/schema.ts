@@ -36,6 +36,12 @@
  *           is reachable), then either stamped (the TSA's reply DER exactly as received, the
  *           certificates kept beside it, its genTime) or failed (the TSA refused it, or its reply
  *           did not hold: last_error says why). store/timestamps.ts; evidence/timestamp.ts.
+ *
+ * Migration 4 (issue 32, a budget; the same tables as the team store's, store/postgres/schema.ts):
+ * budget    at most one row: the cap in credits per period (day, week, month: UTC), the current
+ *           period's start, and the credits spent (settled) and reserved (in flight) in it.
+ * spend     one row per idempotency key that was reserved against it: who (OS user, host, case),
+ *           what was held, what the service charged once settled, or released (not charged).
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -167,6 +173,27 @@ export const MIGRATIONS: readonly string[] = [
     CHECK (state <> 'stamped' OR (reply IS NOT NULL AND gen_time IS NOT NULL AND stamped_at IS NOT NULL))
   );
   CREATE INDEX timestamps_pending ON timestamps(requested_at) WHERE state = 'pending';
+  `,
+  `
+  CREATE TABLE budget (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    cap INTEGER NOT NULL CHECK (cap >= 0),
+    per TEXT NOT NULL CHECK (per IN ('day', 'week', 'month')),
+    period_start INTEGER NOT NULL,
+    spent INTEGER NOT NULL DEFAULT 0,
+    reserved INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE spend (
+    key TEXT PRIMARY KEY,
+    at INTEGER NOT NULL,
+    os_user TEXT NOT NULL,
+    host TEXT NOT NULL,
+    case_id TEXT,
+    reserved INTEGER NOT NULL,
+    charged INTEGER,
+    state TEXT NOT NULL CHECK (state IN ('reserved', 'settled', 'released'))
+  );
+  CREATE INDEX spend_at ON spend(at);
   `,
 ];
 

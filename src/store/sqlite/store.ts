@@ -23,6 +23,8 @@ import { type Tag, type TaggedRow, batchStarts, newestTagged, resultsByIds, sinc
 import type { Sql } from './sqlite.js';
 import { CaseStore } from './case-store.js';
 import { TimestampStore } from './timestamps.js';
+import { SqliteBudget } from './budget.js';
+import { SqliteRows } from './rows.js';
 
 export type { CaseLinked, CaseResultRow, CaseRow, NewCase } from './case-store.js';
 export type { NewTimestamp, StampedReply, TimestampRow, TimestampState } from './timestamps.js';
@@ -50,6 +52,7 @@ export class Store {
   private damaged: boolean | undefined;
   private caseStore: CaseStore | undefined;
   private timestampStore: TimestampStore | undefined;
+  private budgetStore: SqliteBudget | undefined;
 
   private constructor(private readonly sql: Sql, readonly dataDir: string, private readonly opts: OpenOptions) {
     this.path = dbPath(dataDir);
@@ -201,6 +204,16 @@ export class Store {
   /** Trusted-timestamp requests of custody heads: pending, stamped or failed (timestamps.ts). */
   timestamps(): TimestampStore {
     return (this.timestampStore ??= new TimestampStore(this.sql, (fn) => this.guard(fn), this.opts.now));
+  }
+
+  /** The credit budget and its spend (budget.ts, issue 32). */
+  budget(): SqliteBudget {
+    return (this.budgetStore ??= new SqliteBudget(this.sql, (fn) => this.guard(fn), this.opts.now));
+  }
+
+  /** Every row as stored, for `geo store push` and `geo store status` (rows.ts). */
+  rows(): SqliteRows {
+    return new SqliteRows(this.sql, <T>(fn: () => T) => this.guard(fn));
   }
 
   // Batches.
