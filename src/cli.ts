@@ -11,7 +11,7 @@ import type { GlobalOptions, Runtime } from './context.js';
 import type { ProcessProbe } from './store/index.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
-import { BelowConfidenceError, CancelledError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
+import { BelowConfidenceError, CancelledError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, StoreError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor, stderrColumns } from './output/io.js';
 import { invokedNoun, normalizeArgv, settleJsonValue } from './argv.js';
 import { checkFields, jsonFieldsOf, parseFieldList } from './output/json-fields.js';
@@ -26,6 +26,7 @@ import { register as keysRegister } from './commands/keys/register.js';
 import { register as configRegister } from './commands/config/register.js';
 import { register as docsRegister } from './commands/docs/register.js';
 import { register as sandboxRegister } from './commands/sandbox/register.js';
+import { register as storeRegister } from './commands/store/register.js';
 import { register as exportRegister } from './commands/export/register.js';
 import { register as evalRegister } from './commands/eval/register.js';
 import { register as completionRegister } from './commands/completion/register.js';
@@ -52,6 +53,8 @@ export function exitCodeFor(err: unknown): number {
   // A file rewritten while it was sent is an input problem too: nothing more went out for it.
   if (err instanceof UsageError || err instanceof RequestValidationError || err instanceof ConfigError || err instanceof BaseUrlError || err instanceof InputChangedError) return EXIT.usage;
   if (err instanceof MissingKeyError || err instanceof KeyringError) return EXIT.auth;
+  // A team store that cannot be reached: nothing was claimed or sent (issue 32).
+  if (err instanceof StoreError && err.kind === 'unreachable') return EXIT.service;
   if (err instanceof ApiError) {
     if (err.status === 401 || err.status === 403) return EXIT.auth;
     if (err.status === 402) return EXIT.credits;
@@ -99,6 +102,7 @@ const REGISTERS: Record<string, Register> = {
   history: historyRegister,
   api: apiRegister,
   mcp: mcpRegister,
+  store: storeRegister,
   doctor: doctorRegister,
   formatting: formattingRegister,
   completion: completionRegister,
@@ -178,6 +182,7 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
     .option('--no-input', 'never prompt')
     .option('-y, --yes', 'answer yes to confirmations')
     .option('--sandbox', 'run against an in-process sandbox with its pro key (no account needed)')
+    .option('--store <url|local>', "the store for this run: a team's postgres:// URL, or local for this machine's own (env GEO_STORE_URL; geo help store)")
     .showSuggestionAfterError(true)
     // Each command's help ends with the global flags it inherits (gh's "INHERITED FLAGS").
     .configureHelp({ showGlobalOptions: true })
@@ -225,6 +230,8 @@ Environment: GEO_API_KEY (with GEO_BASE_URL or the default service), GEO_BASE_UR
       format: json || jq !== undefined ? 'json' : (opts.format as string | undefined),
       ...(fields ? { jsonFields: fields } : {}),
       ...(jq !== undefined ? { jq } : {}),
+      // The root's --store URL|local, never a command's own --no-store (locate's, a boolean).
+      store: typeof program.opts().store === 'string' ? (program.opts().store as string) : undefined,
     };
     let io: IO = { ...rt.io, colorOut: decideColor(rt.io.stdoutIsTTY, rt.env, opts.color === false), colorErr: decideColor(rt.io.stderrIsTTY, rt.env, opts.color === false) };
     // gh's --json FIELDS and --jq, for every command at once: a filter in front of stdout, set up

@@ -9,12 +9,13 @@ import { configDir, dataDir, stateDir } from './config/paths.js';
 import type { Vault } from './config/key-storage.js';
 import { type Resolved, resolveCredentials } from './config/resolve.js';
 import { ConfigStore } from './config/profiles.js';
-import { MissingKeyError } from './errors.js';
+import { MissingKeyError, UsageError } from './errors.js';
 import { type Env, type IO, canAnimate, canPrompt, isAccessible } from './output/io.js';
 import { createPrompter } from './output/prompt.js';
 import type { Prompter } from './output/prompter.js';
 import { redact, sanitizeInline } from './output/sanitize.js';
-import { type ProcessProbe, Store } from './store/index.js';
+import { type ProcessProbe, Store, type StoreApi, legacyFolders, openStore } from './store/index.js';
+import { chooseStore, withKeyringPassword } from './config/store-url.js';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -32,6 +33,8 @@ export interface GlobalOptions {
   input?: boolean;
   yes?: boolean;
   sandbox?: boolean;
+  /** --store URL|local: the store for this run (issue 32; config/store-url.ts chooseStore). */
+  store?: string;
 }
 
 export interface Runtime {
@@ -77,8 +80,19 @@ export interface Ctx extends Runtime {
    * every `--sandbox` run (each starts on a new port; answers stored by one are reused by the next).
    */
   serviceId(): string;
-  /** The local database (src/store/), opened on first use and closed when the command ends. */
-  store(): Store;
+  /**
+   * The local database (src/store/), opened on first use and closed when the command ends. Issue
+   * 32, phase 1: the commands not yet moved to storeApi() refuse to run when a team store is chosen
+   * (their claims would not be the team's: two machines could pay twice), unless `local` says the
+   * local file is what is meant (geo store push, geo doctor).
+   */
+  store(o?: { local: true }): Store;
+  /**
+   * The store this run uses through the asynchronous interface (issue 32): a team's PostgreSQL by
+   * --store URL, GEO_STORE_URL or `geo config set store`, else the local file (memoised, closed
+   * when the command ends). `--store local` uses the local file for this run and says so on stderr.
+   */
+  storeApi(): Promise<StoreApi>;
   /** The keys this run has read so far: masked out of everything it prints (output/sanitize.ts redact()). */
   secrets(): readonly string[];
   /** Where keys are kept: the keyring helper's Node, the environment and the config folder. */
@@ -121,6 +135,7 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
   let key: Promise<string | undefined> | undefined;
   let client: ApiClient | undefined;
   let store: Store | undefined;
+  let storeApi: Promise<StoreApi> | undefined;
   // Only a terminal is drawn on or asks: elsewhere the config file is not even read for it.
   const onTerminal = rt.io.stderrIsTTY || rt.io.stdinIsTTY;
   const accessible = onTerminal && isAccessible(rt.env, rt.env.GEO_ACCESSIBLE ? undefined : config.peekDefault('accessible'));
@@ -184,7 +199,14 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
       const r = ctx.resolved();
       return r.baseUrl.source === 'sandbox' ? 'geo-sandbox:' : normalizeBaseUrl(r.baseUrl.value);
     },
-    store() {
+    store(o) {
+      if (store) return store;
+      if (!o?.local) {
+        const choice = chooseStore(globals.store, rt.env, config);
+        if (choice.kind === 'team') {
+          throw new UsageError(`this command does not use a team store yet (${choice.source === 'flag' ? '--store' : choice.source === 'env' ? 'GEO_STORE_URL' : 'geo config set store'} names one): nothing was claimed or sent`, 'run it with --store local to use this machine\'s own store; geo store status shows the team store');
+        }
+      }
       if (store) return store;
       // The SQLite binding loads here, only for commands that use the store.
       const data = dataDir(rt.env);
@@ -196,8 +218,27 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
         },
       });
       const opened = store;
+      if (!o?.local && globals.store?.trim().toLowerCase() === 'local' && !globals.quiet) rt.io.stderr.write(`using the local store ${sanitizeInline(store.path)} for this run (--store local)\n`);
       cleanups.unshift(() => opened.close());
       return store;
+    },
+    storeApi() {
+      storeApi ??= (async () => {
+        const choice = chooseStore(globals.store, rt.env, config);
+        const o = { probe: rt.probe, now: rt.now, warn: (line: string) => globals.quiet || rt.io.stderr.write(`${sanitizeInline(line)}\n`) };
+        let api: StoreApi;
+        if (choice.kind === 'team') {
+          const url = choice.source === 'config' ? await withKeyringPassword(vault, choice.url) : choice.url;
+          api = await openStore({ kind: 'team', url }, o);
+        } else {
+          const data = dataDir(rt.env);
+          api = await openStore({ kind: 'local', dataDir: data, legacy: legacyFolders(data, stateDir(rt.env)) }, o);
+          if (choice.source === 'flag' && !globals.quiet) rt.io.stderr.write(`using the local store ${sanitizeInline(api.where)} for this run (--store local)\n`);
+        }
+        cleanups.unshift(() => api.close());
+        return api;
+      })();
+      return storeApi;
     },
     secrets: () => secrets,
     onCleanup(fn) {

@@ -12,13 +12,16 @@ Keys:
   tsa                RFC 3161 time-stamp authorities for trusted timestamps of case heads
                      (geo cases stamp): URL[,URL...], each https (plain http only to loopback),
                      no credentials in the URL. None is contacted unless listed here or named
-                     with --tsa (default: none; \`geo config unset tsa\` contacts none again)`;
+                     with --tsa (default: none; \`geo config unset tsa\` contacts none again)
+  store              local (default), or a team's PostgreSQL store: postgres://USER:PASSWORD@HOST/DB
+                     ?sslmode=verify-full&sslrootcert=CA.pem; the password goes to the OS keyring,
+                     never shown (geo store status; GEO_STORE_URL and --store URL come first)`;
 
 export const register: Register = (program, act) => {
   for (const path of ['config get', 'config list']) declareJson(path, { names: [], open: true });
   const config = program
     .command('config')
-    .description('read and change defaults: depth, format, confirm_threshold, accessible, tsa')
+    .description('read and change defaults: depth, format, confirm_threshold, accessible, tsa, store')
     .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  $ geo config list\n  $ geo config set depth 2\n  $ geo config get format`);
 
   config

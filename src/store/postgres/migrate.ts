@@ -12,7 +12,9 @@ import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema.js';
 
 /** The version the server holds: 0 for a database geo never migrated. */
 export async function schemaVersion(pool: Pool): Promise<number> {
-  const r = await pool.query<{ v: number | null }>("SELECT CASE WHEN to_regclass('schema_version') IS NULL THEN NULL ELSE (SELECT coalesce(max(version), 0) FROM schema_version) END AS v");
+  const has = await pool.query<{ t: string | null }>("SELECT to_regclass('schema_version')::text AS t");
+  if (!has.rows[0]?.t) return 0;
+  const r = await pool.query<{ v: number | null }>('SELECT coalesce(max(version), 0) AS v FROM schema_version');
   return Number(r.rows[0]?.v ?? 0);
 }
 

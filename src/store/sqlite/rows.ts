@@ -42,7 +42,8 @@ export class SqliteRows {
 
   /** Results in id order, 500 a query after `after` (memory does not grow with the store). */
   results(after: number): StoredRow[] {
-    return this.guard(() => this.sql.all<StoredRow>(`SELECT id, ${RESULT_COLUMNS} FROM results WHERE id > ? ORDER BY id LIMIT 500`, after));
+    // BLOBs as Buffers, whatever the binding hands back.
+    return this.guard(() => this.sql.all<StoredRow>(`SELECT id, ${RESULT_COLUMNS} FROM results WHERE id > ? ORDER BY id LIMIT 500`, after).map((r) => ({ ...r, raw: r.raw === null ? null : Buffer.from(r.raw) })));
   }
   claims(): ClaimRow[] {
     return this.guard(() => this.sql.all<ClaimRow>('SELECT key, fp, state, owner, lease_until, created_at, batch, input, result_id, error, credits FROM claims ORDER BY created_at, rowid'));
@@ -60,6 +61,6 @@ export class SqliteRows {
     return this.guard(() => this.sql.all<LinkRow>('SELECT case_id, result_id, linked_at FROM case_results ORDER BY rowid'));
   }
   timestamps(): TimestampRow[] {
-    return this.guard(() => this.sql.all<TimestampRow>('SELECT id, case_id, head, seq, tsa, state, requested_at, attempts, last_error, reply, ca_pem, gen_time, stamped_at FROM timestamps ORDER BY id'));
+    return this.guard(() => this.sql.all<TimestampRow>('SELECT id, case_id, head, seq, tsa, state, requested_at, attempts, last_error, reply, ca_pem, gen_time, stamped_at FROM timestamps ORDER BY id').map((r) => ({ ...r, reply: r.reply === null ? null : Buffer.from(r.reply) })));
   }
 }
