@@ -15,7 +15,7 @@ import { spawnGeo } from '../helpers/run-cli.js';
 let pg: Postgres | undefined;
 let skip = '';
 beforeAll(() => {
-  const started = startPostgres();
+  const started = startPostgres({ tcp: true });
   if ('skip' in started) skip = started.skip;
   else pg = started;
 }, 120_000);
@@ -77,6 +77,15 @@ describe('geo store against a real PostgreSQL', () => {
     const bad = await spawnGeo(['store', 'budget', 'set', 'lots'], { env });
     expect(bad.code).toBe(2);
   }, 60_000);
+});
+
+describe('TLS settings are honoured', () => {
+  it('sslmode=verify-full against a server without TLS: refused before any query (exit 6), said as a TLS failure', async (t) => {
+    if (!pg) return t.skip(skip);
+    const r = await spawnGeo(['store', 'status', '--store', `${pg.tcpUrl!}?sslmode=verify-full`], { env: dirs() });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/TLS failed .*does not support SSL.*sslrootcert/s);
+  });
 });
 
 describe('a team store that cannot be used', () => {

@@ -56,13 +56,14 @@ export function pgError(err: unknown, url: string): StoreError {
   let msg = String(e?.message ?? err).split(url).join(where);
   const password = passwordOf(url);
   if (password) msg = msg.split(password).join('***');
+  // Before the connection errors: a refused TLS handshake is not a network fault.
+  if (/self.signed|certificate|SSL|TLS/i.test(msg)) return new StoreError(`the team store ${where}: TLS failed (${msg})`, 'unreachable', 'check sslmode and sslrootcert=FILE (the CA that signed the server\'s certificate)');
   if (UNREACHABLE.has(code) || /timeout|terminated|Connection terminated|connect/i.test(msg) && !code) {
     return new StoreError(`the team store ${where} cannot be reached (${msg})`, 'unreachable', 'check the network and the server, or run with --store local to use this machine\'s own store for this run');
   }
   if (code === '28P01' || code === '28000') return new StoreError(`the team store ${where} refused the login (${msg})`, 'unreachable', 'check the user and its password (geo config set store, ~/.pgpass or PGPASSWORD); --store local uses this machine\'s store');
   if (code === '42501') return new StoreError(`the team store ${where} refused this (${msg})`, 'other', 'ask the team store\'s admin for the grants in README "Team store" (an analyst\'s role needs SELECT, INSERT, UPDATE on geo\'s tables)');
   if (code === '42P01' || code === '42883') return new StoreError(`the team store ${where} has no geo schema yet (${msg})`, 'other', 'an admin runs: geo store migrate --store URL');
-  if (/self.signed|certificate|SSL|TLS/i.test(msg)) return new StoreError(`the team store ${where}: TLS failed (${msg})`, 'unreachable', 'check sslmode and sslrootcert=FILE (the CA that signed the server\'s certificate)');
   return new StoreError(`the team store ${where}: ${msg}`, 'other');
 }
 

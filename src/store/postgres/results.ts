@@ -14,8 +14,11 @@ import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, RESULT_COLUMNS, type ResultCo
 type Q = Pick<PoolClient, 'query'>;
 
 const COLS = RESULT_COLUMNS.split(', ') as Array<keyof ResultColumns>;
-const EXTRA = ['content_sha', 'search', 'paid_user', 'paid_host'];
-const INSERT = `INSERT INTO results (${[...COLS, ...EXTRA].join(', ')}) VALUES (${[...COLS.map((_, i) => `$${i + 1}`), `$${COLS.length + 1}`, `to_tsvector('simple', $${COLS.length + 2})`, `$${COLS.length + 3}`, `$${COLS.length + 4}`].join(', ')}) ON CONFLICT DO NOTHING RETURNING id`;
+const EXTRA = ['content_sha', 'paid_user', 'paid_host'];
+const n = COLS.length;
+/** The row and its words in one statement: a result is never stored without them. */
+const INSERT = `WITH r AS (INSERT INTO results (${[...COLS, ...EXTRA].join(', ')}) VALUES (${[...COLS, ...EXTRA].map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING RETURNING id, listed)
+  INSERT INTO results_search (id, listed, search) SELECT id, listed, to_tsvector('simple', $${n + EXTRA.length + 1}) FROM r RETURNING id`;
 
 /** Letters and digits, lower case, diacritics removed: the words both engines index. */
 export function words(text: string): string[] {
@@ -38,7 +41,7 @@ export async function storeRow(c: Q, row: ResultColumns, search: SearchText, who
     if (had) return { id: had.id, inserted: false };
   }
   const sha = contentSha(row);
-  const ins = await c.query<{ id: number }>(INSERT, [...COLS.map((k) => row[k]), sha, searchDocument(search), who.user, who.host]);
+  const ins = await c.query<{ id: number }>(INSERT, [...COLS.map((k) => row[k]), sha, who.user, who.host, searchDocument(search)]);
   if (ins.rows[0]) return { id: ins.rows[0].id, inserted: true };
   const r = await c.query<{ id: number }>('SELECT id FROM results WHERE content_sha = $1 OR (idem_key IS NOT NULL AND idem_key = $2)', [sha, row.idem_key]);
   return { id: r.rows[0]!.id, inserted: false };
@@ -62,8 +65,12 @@ export async function searchRows(c: Q, text: string, limit: number, countCap = 1
   const w = words(text);
   if (w.length === 0) return { rows: await newestRows(c, limit), total: await listedCount(c), capped: false };
   const query = w.map((x, i) => (i === w.length - 1 ? `${x}:*` : x)).join(' <-> ');
-  const rows = (await c.query<ResultRow>(`SELECT ${LIST_COLUMNS} FROM results WHERE search @@ to_tsquery('simple', $1) AND listed = 1 ORDER BY stored_at DESC, id DESC LIMIT $2`, [query, limit])).rows;
-  const total = Number((await c.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM results WHERE search @@ to_tsquery('simple', $1) AND listed = 1 LIMIT $2) m`, [query, countCap + 1])).rows[0]?.n ?? 0);
+  // As the local file does (sqlite/results.ts searchRows): the newest matches by id, then in the order history lists.
+  const rows = (await c.query<ResultRow>(
+    `SELECT ${LIST_COLUMNS} FROM results WHERE id IN (SELECT id FROM results_search WHERE search @@ to_tsquery('simple', $1) AND listed = 1 ORDER BY id DESC LIMIT $2) ORDER BY stored_at DESC, id DESC LIMIT $3`,
+    [query, limit * 2 + 10, limit],
+  )).rows;
+  const total = Number((await c.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM results_search WHERE search @@ to_tsquery('simple', $1) AND listed = 1 LIMIT $2) m`, [query, countCap + 1])).rows[0]?.n ?? 0);
   return { rows, total: Math.min(total, countCap), capped: total > countCap };
 }
 

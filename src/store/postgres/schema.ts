@@ -8,7 +8,8 @@
  * - times that decide anything (claims' leases, created_at) are the SERVER's clock in ms since the
  *   epoch (geo_now_ms()), never a laptop's;
  * - results say who stored (paid for) them: paid_user, paid_host, paid_at; their words are in a
- *   tsvector (search) under a GIN index: `geo history --search` reads no record;
+ *   tsvector under a GIN index in a narrow table of their own (results_search): `geo history
+ *   --search` reads no record;
  * - one open claim per request at most: a partial unique index on claims(fp) WHERE state = 'open',
  *   so "two machines take one fingerprint" is settled by the index, not by timing;
  * - content_sha (sha256 of record and raw bytes) makes `geo store push` idempotent;
@@ -44,7 +45,6 @@ export const PG_MIGRATIONS: readonly string[] = [
     record text NOT NULL,
     imported_from text,
     content_sha text NOT NULL,
-    search tsvector NOT NULL,
     paid_user text NOT NULL,
     paid_host text NOT NULL,
     paid_at timestamptz NOT NULL DEFAULT now()
@@ -55,7 +55,14 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX results_key ON results(idem_key) WHERE idem_key IS NOT NULL;
   CREATE UNIQUE INDEX results_content ON results(content_sha);
   CREATE INDEX results_batch ON results(batch, stored_at) WHERE batch IS NOT NULL;
-  CREATE INDEX results_search ON results USING gin(search);
+  -- The words apart from the wide rows (records and raw answers are kilobytes): a search that
+  -- matches tens of thousands of results reads and counts narrow rows only (postgres/results.ts).
+  CREATE TABLE results_search (
+    id bigint PRIMARY KEY REFERENCES results(id),
+    listed integer NOT NULL,
+    search tsvector NOT NULL
+  );
+  CREATE INDEX results_search_words ON results_search USING gin(search);
 
   CREATE TABLE claims (
     key text PRIMARY KEY,

@@ -1,0 +1,118 @@
+/**
+ * bench/team (issue 32): the team store on a real PostgreSQL over loopback TCP (Debian's binaries,
+ * started in a temporary folder by test/helpers/postgres.ts and stopped at the end). Prints, beside
+ * their budgets:
+ *
+ *   claim overhead per request (acquire + the answer committed with its claim), median   <= 10 ms
+ *   the reads of `geo history --limit 20`, `--search CITY` and `history show ID` at
+ *   --results team results (default 1,000,000; bench/store.mjs's answers), median         <= 150 ms each
+ *   `geo store status` as a whole process on that store (connect, version check, counts): the floor
+ *   of any geo command on a team store
+ *   the two-machine race's charges: not measured until `geo locate` runs on the team store
+ *   (issue 32 phase 2); printed as such
+ *
+ * In this phase `geo history` does not read a team store yet (it refuses one): its three reads are
+ * timed as the store calls it will make (StoreApi newest/search/byAnalysisId, with paidBy for the
+ * "who paid" column), in process; the process floor is printed beside them.
+ *
+ *   node --import tsx bench/team.mjs [--results 1000000] [--runs 7]
+ */
+import { parseArgs } from 'node:util';
+import { createHash } from 'node:crypto';
+import { GEO_BIN, benchEnv, measure, median, needBuild, printRows, row } from './lib.mjs';
+import { processProbe } from '../src/cli.ts';
+import { buildRecord } from '../src/evidence/records.ts';
+import { migrateStore, openStore } from '../src/store/index.ts';
+import { resultColumnsOf, RESULT_COLUMNS } from '../src/store/sqlite/results.ts';
+import { contentSha, searchDocument } from '../src/store/postgres/results.ts';
+import { startPostgres } from '../test/helpers/postgres.ts';
+import { CITIES, body } from './store-data.mjs';
+
+const { values } = parseArgs({ options: { results: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '7' } } });
+const N = Number(values.results);
+const RUNS = Number(values.runs);
+const BASE_URL = 'http://127.0.0.1:9';
+needBuild();
+
+function record(i) {
+  const b = body(i);
+  return buildRecord({
+    input: { path: `/cases/${Math.floor(i / 1000)}/photo-${i}.jpg`, sha256: createHash('sha256').update(`image ${i}`).digest('hex') }, request: { image_b64: 'x', depth: 3 },
+    response: { data: b, raw: JSON.stringify(b), status: 200, headers: { 'x-request-id': `req_${i}` }, replayed: false, requestId: `req_${i}`, idempotencyKey: `bench-${i}` },
+    baseUrl: BASE_URL, account: 'bench-account', cliVersion: 'bench', now: Date.UTC(2026, 0, 1) + i * 1000,
+  });
+}
+
+const pg = startPostgres({ tcp: true });
+if ('skip' in pg) {
+  console.log(`bench/team: skipped: ${pg.skip}`);
+  process.exit(0);
+}
+try {
+  await migrateStore(pg.adminUrl);
+  const store = await openStore({ kind: 'team', url: pg.tcpUrl }, { probe: processProbe(), now: Date.now });
+  const rows = [];
+
+  // 1. Claim overhead: what the store adds to each request (the request itself is the service's).
+  const per = [];
+  for (let i = 0; i < 300; i++) {
+    const t0 = performance.now();
+    const acq = await store.acquire(createHash('sha256').update(`claim ${i}`).digest('hex'), { input: `c${i}.jpg` });
+    await store.answer(acq.key, { record: record(N + i), sandbox: false, listed: true }, 10);
+    per.push(performance.now() - t0);
+  }
+  rows.push(row('claim + answer committed, per request (median of 300)', median(per), 'ms', '<= 10 ms', 10));
+
+  // 2. N team results, bulk-loaded with the columns geo itself computes (resultColumnsOf).
+  const t0 = Date.now();
+  const COLS = RESULT_COLUMNS.split(', ');
+  const B = 100;
+  const width = COLS.length + 4;
+  const TYPES = { sandbox: 'integer', status: 'integer', usable: 'integer', listed: 'integer', depth: 'integer', latitude: 'float8', longitude: 'float8', confidence: 'float8', raw: 'bytea' };
+  const types = [...COLS.map((c) => TYPES[c] ?? 'text'), 'text', 'text', 'text', 'text'];
+  const marks = (k) => `(${types.map((t, j) => `$${k * width + j + 1}::${t}`).join(', ')})`;
+  // The rows, then their words (results_search), in one statement per 100.
+  const sqlFor = (n) => `WITH v (${RESULT_COLUMNS}, content_sha, paid_user, paid_host, words) AS (VALUES ${Array.from({ length: n }, (_, k) => marks(k)).join(', ')}),
+    r AS (INSERT INTO results (${RESULT_COLUMNS}, content_sha, paid_user, paid_host) SELECT ${RESULT_COLUMNS}, content_sha, paid_user, paid_host FROM v RETURNING id, listed, content_sha)
+    INSERT INTO results_search (id, listed, search) SELECT r.id, r.listed, to_tsvector('simple', v.words) FROM r JOIN v USING (content_sha)`;
+  const full = sqlFor(B);
+  for (let from = 0; from < N; from += B) {
+    const n = Math.min(B, N - from);
+    const params = [];
+    for (let i = from; i < from + n; i++) {
+      const { row: r, search } = resultColumnsOf({ record: record(i), sandbox: false, listed: true });
+      params.push(...COLS.map((c) => r[c]), contentSha(r), `analyst${i % 7}`, `laptop${i % 3}`, searchDocument(search));
+    }
+    await store.pool.query(n === B ? full : sqlFor(n), params);
+    if (from % 100_000 === 0 && from) console.error(`  … ${from} results loaded (${Math.round((Date.now() - t0) / 1000)} s)`);
+  }
+  await store.pool.query(`UPDATE meta SET value = (SELECT count(*) FROM results WHERE listed = 1)::text WHERE name = 'listed_results'`);
+  await store.pool.query('ANALYZE');
+  console.error(`  ${N} results loaded in ${Math.round((Date.now() - t0) / 1000)} s`);
+
+  // 3. The reads of geo history (in process), median of RUNS each.
+  const time = async (fn) => {
+    const xs = [];
+    for (let r = 0; r < RUNS; r++) {
+      const s = performance.now();
+      await fn();
+      xs.push(performance.now() - s);
+    }
+    return median(xs);
+  };
+  rows.push(row(`history --limit 20 reads at ${N} results`, await time(async () => store.paidBy((await store.newest(20)).map((r) => r.id))), 'ms', '<= 150 ms', 150));
+  rows.push(row(`history --search ${CITIES[3]} reads`, await time(async () => store.paidBy((await store.search(CITIES[3], 20)).rows.map((r) => r.id))), 'ms', '<= 150 ms', 150));
+  rows.push(row('history show <analysis id> reads', await time(() => store.byAnalysisId(`an_bench_${(N >> 1).toString(16).padStart(8, '0')}`)), 'ms', '<= 150 ms', 150));
+  await store.close();
+
+  // 4. A whole geo process on the team store: the floor under any command.
+  const env = benchEnv({ GEO_STORE_URL: pg.tcpUrl });
+  const walls = [];
+  for (let r = 0; r < RUNS; r++) walls.push((await measure(process.execPath, [GEO_BIN, 'store', 'status'], env)).ms);
+  rows.push(row('geo store status (whole process: connect, version, counts)', median(walls), 'ms', '', undefined));
+  rows.push(row('two machines x four geo locate over 12 images: charges', 'not measured', '', 'exactly 12 (phase 2: geo locate is not on the team store yet)', undefined));
+  console.log(`bench/team: PostgreSQL over loopback TCP, ${N} team results`);
+  printRows(rows);
+} finally {
+  pg.stop();
+}
