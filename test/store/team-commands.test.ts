@@ -40,6 +40,8 @@ describe('geo store against a real PostgreSQL', () => {
     expect(JSON.parse(admin.stdout)).toMatchObject({ from: 0, to: 1 });
     const st = await spawnGeo(['store', 'status', '--json'], { env: { ...env, GEO_STORE_URL: pg.analystUrl } });
     expect(JSON.parse(st.stdout)).toMatchObject({ store: 'team', schema: 1, knows: 1, counts: { results: 0 } });
+    const doctor = await spawnGeo(['doctor'], { env: { ...env, GEO_STORE_URL: pg.analystUrl } });
+    expect(doctor.stdout + doctor.stderr).toMatch(/ok\s+team store\s+postgres:\/\/geo_analyst@.*schema 1, round trip/);
     pg.sql('INSERT INTO schema_version (version) VALUES (99)');
     const newer = await spawnGeo(['store', 'status', '--store', pg.analystUrl], { env });
     expect(newer.stderr).toMatch(/migrated by a newer geo \(schema 99; this geo knows 1\).*upgrade geo/s);
@@ -96,6 +98,9 @@ describe('a team store that cannot be used', () => {
     expect(r.stderr).toMatch(/cannot be reached.*--store local/s);
     expect(r.stderr + r.stdout).not.toContain('s3cret-pw');
     expect(r.stderr).toContain('postgres://ana:***@127.0.0.1:1/geo');
+    const doctor = await spawnGeo(['doctor'], { env });
+    expect(doctor.stdout + doctor.stderr).toMatch(/FAIL\s+team store\s+the team store postgres:\/\/ana:\*\*\*@127\.0\.0\.1:1\/geo cannot be reached/);
+    expect(doctor.stdout + doctor.stderr).not.toContain('s3cret-pw');
   });
 
   it('a command not yet on the team store refuses before anything is claimed or sent; --store local runs it, said on stderr', async () => {
