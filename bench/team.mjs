@@ -8,8 +8,9 @@
  *   --results team results (default 1,000,000; bench/store.mjs's answers), median         <= 150 ms each
  *   `geo store status` as a whole process on that store (connect, version check, counts): the floor
  *   of any geo command on a team store
- *   the two-machine race's charges: not measured until `geo locate` runs on the team store
- *   (issue 32 phase 2); printed as such
+ *   the two-machine race's charges: 2 machines x 4 processes over 12 images against an independent
+ *   charging server, 3 killed with SIGKILL, then all run again (test/store/team-race-worker.ts:
+ *   geo's claim path over the asynchronous store; `geo locate` itself joins in phase 2)   exactly 12
  *
  * In this phase `geo history` does not read a team store yet (it refuses one): its three reads are
  * timed as the store calls it will make (StoreApi newest/search/byAnalysisId, with paidBy for the
@@ -25,6 +26,11 @@ import { buildRecord } from '../src/evidence/records.ts';
 import { migrateStore, openStore } from '../src/store/index.ts';
 import { resultColumnsOf, RESULT_COLUMNS } from '../src/store/sqlite/results.ts';
 import { contentSha, searchDocument } from '../src/store/postgres/results.ts';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startChargingServer } from '../test/helpers/charging-server.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
 import { CITIES, body } from './store-data.mjs';
 
@@ -63,7 +69,22 @@ try {
   }
   rows.push(row('claim + answer committed, per request (median of 300)', median(per), 'ms', '<= 10 ms', 10));
 
-  // 2. N team results, bulk-loaded with the columns geo itself computes (resultColumnsOf).
+  // 2. The race: two machines (a HOME each) x four processes, three killed at random, then all again.
+  const server = await startChargingServer({ delayMs: 300 });
+  const worker = new URL('../test/store/team-race-worker.ts', import.meta.url).pathname;
+  const wait = (child) => new Promise((r) => child.on('close', r));
+  const wave = () => ['laptop-a', 'laptop-b'].flatMap((m) => {
+    const home = mkdtempSync(join(tmpdir(), `geo-bench-${m}-`));
+    return Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', worker, pg.tcpUrl, server.url, m], { env: { ...process.env, HOME: home }, stdio: 'ignore' }));
+  });
+  const first = wave();
+  for (const v of [...first].sort(() => Math.random() - 0.5).slice(0, 3)) setTimeout(() => v.kill('SIGKILL'), 1500 + Math.random() * 2500);
+  await Promise.all(first.map(wait));
+  await Promise.all(wave().map(wait));
+  rows.push(row('two machines x four processes, 12 images, 3 killed, run again: charges', server.charges(), '', 'exactly 12', 12));
+  await server.close();
+
+  // 3. N team results, bulk-loaded with the columns geo itself computes (resultColumnsOf).
   const t0 = Date.now();
   const COLS = RESULT_COLUMNS.split(', ');
   const B = 100;
@@ -90,7 +111,7 @@ try {
   await store.pool.query('ANALYZE');
   console.error(`  ${N} results loaded in ${Math.round((Date.now() - t0) / 1000)} s`);
 
-  // 3. The reads of geo history (in process), median of RUNS each.
+  // 4. The reads of geo history (in process), median of RUNS each.
   const time = async (fn) => {
     const xs = [];
     for (let r = 0; r < RUNS; r++) {
@@ -105,12 +126,11 @@ try {
   rows.push(row('history show <analysis id> reads', await time(() => store.byAnalysisId(`an_bench_${(N >> 1).toString(16).padStart(8, '0')}`)), 'ms', '<= 150 ms', 150));
   await store.close();
 
-  // 4. A whole geo process on the team store: the floor under any command.
+  // 5. A whole geo process on the team store: the floor under any command.
   const env = benchEnv({ GEO_STORE_URL: pg.tcpUrl });
   const walls = [];
   for (let r = 0; r < RUNS; r++) walls.push((await measure(process.execPath, [GEO_BIN, 'store', 'status'], env)).ms);
   rows.push(row('geo store status (whole process: connect, version, counts)', median(walls), 'ms', '', undefined));
-  rows.push(row('two machines x four geo locate over 12 images: charges', 'not measured', '', 'exactly 12 (phase 2: geo locate is not on the team store yet)', undefined));
   console.log(`bench/team: PostgreSQL over loopback TCP, ${N} team results`);
   printRows(rows);
 } finally {
