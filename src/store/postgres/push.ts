@@ -40,6 +40,8 @@ export async function pushLocal(local: SqliteRows, team: PgEngine): Promise<Push
       for (const { id, ...row } of page) {
         const search = searchTextOf(row.input_path, toStored({ id, record: row.record, raw: row.raw, body: row.body, sandbox: row.sandbox, batch: row.batch, listed: row.listed }).record.response.body);
         const put = await storeRow(c, row, search, team.who);
+        // Paid when it was received, not when it was pushed.
+        if (put.inserted && !Number.isNaN(Date.parse(row.stored_at))) await c.query('UPDATE results SET paid_at = $1 WHERE id = $2', [row.stored_at, put.id]);
         ids.set(id, put.id);
         if (put.inserted) rep.results.copied++;
         else rep.results.already++;
