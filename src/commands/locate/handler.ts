@@ -100,7 +100,7 @@ export const locate: Handler = async (ctx, args, opts) => {
   try {
     await out.finish(result);
   } finally {
-    const html = s.report !== undefined ? await writeReport(s.report, evidence.recordsFor(result.records), evidence, warn) : undefined;
+    const html = s.report !== undefined ? await writeReport(s.report, evidence.recordsFor(result.records), evidence, warn, s.fileMode) : undefined;
     if (html !== undefined) custody?.fileWritten('report', 'html', s.report!, html);
   }
   // Every answer is shown and stored: a custody entry that could not be appended fails the command now.
