@@ -4,7 +4,8 @@
  * are what a rerun trusts; the file is an export of the batch that `--resume FILE` can run again,
  * on this machine or another (its keys and answers are imported into the store first).
  *
- * geo never writes a journal through a symbolic link, into a FIFO or over a folder (files/safe.ts).
+ * geo never writes a journal through a symbolic link or a second name (hard link), into a FIFO or
+ * over a folder or an input of the run: it goes through the one writer (files/own-file.ts).
  */
 import { close, fdatasync, ftruncateSync, write } from 'node:fs';
 import { readFile } from 'node:fs/promises';
