@@ -123,7 +123,11 @@ export function describe(err: unknown): Described {
   }
   if (err instanceof BaseUrlError) return { message: err.message, hint: 'use an https:// base URL (plain http only for localhost)' };
   if (err instanceof Error) {
-    const withHint = err as Error & { hint?: string; code?: string };
+    const withHint = err as Error & { hint?: string; code?: string; path?: string };
+    // A full disk, however it surfaced (an errno from node:fs, SQLite's code): said so (issue 30).
+    if (!withHint.hint && (withHint.code === 'ENOSPC' || withHint.code === 'EDQUOT' || withHint.code?.startsWith('SQLITE_FULL'))) {
+      return { message: `${withHint.path ? `cannot write ${sanitizeInline(withHint.path)}: ` : ''}the disk is full`, hint: 'free some space, then run the same command again' };
+    }
     if (typeof withHint.code === 'string' && withHint.code.startsWith('commander.')) {
       return { message: err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '), hint: 'see `geo --help` or `geo <command> --help`' };
     }

@@ -8,15 +8,15 @@
  * member; after the zip is written, bundle_made is appended with the zip's sha256: a bundle cannot
  * hold its own hash, so the log in the store goes one entry further than the log in the bundle.
  */
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { caseLog } from '../../batch/case-custody.js';
 import { vouchedOrRefuse } from '../../batch/case-results.js';
 import type { Ctx } from '../../context.js';
 import { NotVerifiedError, UsageError } from '../../errors.js';
 import { sha256Hex } from '../../evidence/custody.js';
+import { type FileMode, writeOwnFile } from '../../files/own-file.js';
 import { checkWritableFile } from '../../files/safe.js';
+import { fileMode } from '../../flags.js';
 import { openRegularFile } from '../../files/read.js';
 import { type ProvenanceRecord, isResultBody } from '../../evidence/record-types.js';
 import { vouchedImage } from '../../image/vouched-image.js';
@@ -81,11 +81,13 @@ async function readOriginals(records: readonly ProvenanceRecord[], leftOut: stri
   return [...out.values()];
 }
 
-export async function runBundle(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, ref: string, file: string, opts: { withOriginals?: boolean }, say: Say): Promise<Bundled> {
+export async function runBundle(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, ref: string, file: string, opts: { withOriginals?: boolean; mode?: FileMode }, say: Say): Promise<Bundled> {
   const store = ctx.store();
   const c = findCase(store, ref);
   if (!/\.zip$/i.test(file)) throw new UsageError(`the bundle is a zip file: ${file} does not end in .zip`, `geo cases bundle ${c.id} case.zip`);
-  checkWritableFile(file, 'the bundle');
+  // Refused before anything is read: a link, a FIFO, a second name, a folder, or a file of the case.
+  const read = () => store.cases().linked(c.id).map((l) => originalOf(l.stored.record).path);
+  checkWritableFile(file, 'the bundle', { inputs: read });
   // What the log vouches for, or nothing at all: a forged value never leaves in a bundle.
   const ev = await vouchedOrRefuse(store, c, 'no bundle is written');
   const vc = ev.vouch.case;
@@ -115,13 +117,9 @@ export async function runBundle(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, ref
   } catch (e) {
     throw new NotVerifiedError(e instanceof Error ? e.message : String(e), `geo cases verify ${c.id} names the broken entry`);
   }
-  // Never through a link (checked above, and O_NOFOLLOW here), 0600 like everything geo writes.
-  const fh = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
-  try {
-    await fh.writeFile(bundle.zip);
-  } finally {
-    await fh.close();
-  }
+  // The one writer (files/own-file.ts): a new file renamed into place, never through a link or a
+  // second name, 0600 unless --file-mode 644.
+  await writeOwnFile(file, 'the bundle', bundle.zip, { inputs: read, ...(opts.mode ? { mode: opts.mode } : {}) });
   const sha256 = sha256Hex(bundle.zip);
   const m = bundle.manifest.custody;
   await log.append(c.id, { event: 'bundle_made', data: { bundle: { path: resolve(file), sha256, size: bundle.zip.length, manifest_sha256: bundle.manifestSha256, entries: m.entries, head: m.head, originals: Boolean(originals) } } });
@@ -136,7 +134,8 @@ export const bundle: Handler = async (ctx, args, opts) => {
   const say: Say = (line) => {
     if (!ctx.globals.quiet) ctx.io.stderr.write(`${sanitizeInline(line)}\n`);
   };
-  const res = await runBundle(ctx, args[0] as string, args[1] as string, { withOriginals: Boolean(opts.withOriginals) }, say);
+  const mode = fileMode(opts.fileMode);
+  const res = await runBundle(ctx, args[0] as string, args[1] as string, { withOriginals: Boolean(opts.withOriginals), ...(mode ? { mode } : {}) }, say);
   for (const l of res.left_out) say(`original left out: ${l}`);
   const human = () => [
     `wrote ${sanitizeInline(res.file)}: case ${sanitizeInline(res.case.id)} (${sanitizeInline(res.case.name)}), ${res.results} result${res.results === 1 ? '' : 's'}, ${res.originals} original${res.originals === 1 ? '' : 's'}, custody ${res.custody.entries} entries`,

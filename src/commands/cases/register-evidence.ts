@@ -1,6 +1,7 @@
 /** `geo cases verify | bundle`: a case's evidence checked (a bundle, or a local case) and packed into one file. */
 import type { Command } from 'commander';
 import type { Act } from '../types.js';
+import { FILE_MODE_HELP } from '../../flags.js';
 import { declareJson } from '../../output/json-fields.js';
 
 export function registerEvidence(cases: Command, act: Act): void {
@@ -64,8 +65,9 @@ Examples:
     .command('bundle')
     .description('write a local case into one zip anyone can verify: manifest, custody log, raw answers, records, report, GeoJSON, KMZ')
     .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
-    .argument('<case.zip>', 'the file to write (a symbolic link is refused)')
+    .argument('<case.zip>', 'the file to write, 0600 (a link, a second name of a file, a FIFO or a folder is refused)')
     .option('--with-originals', 'add the original files as evidentiary copies (each checked against its sha256); without, only their hashes are in the log')
+    .option('--file-mode <mode>', `the bundle: ${FILE_MODE_HELP}`)
     .addHelpText(
       'after',
       `

@@ -42,6 +42,7 @@ export const FLAG_HELP: Record<string, string> = {
   '--max-credits': 'refuse plans that could cost more',
   '--min-confidence': 'exit 8 below this confidence (0-1)',
   '--report': 'also write a self-contained HTML report',
+  '--file-mode': 'who may read the file written: 600 (you) or 644 (everyone)',
   '--no-store': 'keep no provenance records',
   '--case': 'link results to this local case (custody log)',
   '--local': 'on this machine only: nothing sent',
