@@ -22,9 +22,12 @@ import {
 import { type Tag, type TaggedRow, batchStarts, newestTagged, resultsByIds, sinceInBatch, tagsOf } from './scenes.js';
 import type { Sql } from './sqlite.js';
 import { CaseStore } from './case-store.js';
+import { type StoredEmbedded, getEmbedded, saveEmbedded } from './embedded.js';
+import type { EmbeddedProvenance } from '../image/embedded.js';
 
 export type { CaseResultRow, CaseRow, NewCase } from './case-store.js';
 export type { CaseStore };
+export type { StoredEmbedded };
 export type { Acquired, ClaimRow, FailedError, NewResult, ProcessProbe, ResultRow, ReuseQuery, ReuseRef, StoredResult, BatchRow, ImportReport, LegacyFolders, Tag, TaggedRow };
 export { fingerprint, parseError } from './claims.js';
 export { dbPath } from './open.js';
@@ -192,6 +195,14 @@ export class Store {
   /** Local cases, their results and custody logs (case-store.ts). */
   cases(): CaseStore {
     return (this.caseStore ??= new CaseStore(this.sql, (fn) => this.guard(fn), this.opts.now));
+  }
+
+  // What originals said about themselves before they were stripped (store/embedded.ts).
+  saveEmbedded(sha256: string, e: EmbeddedProvenance): void {
+    this.guard(() => saveEmbedded(this.sql, sha256, e, new Date(this.opts.now()).toISOString()));
+  }
+  embedded(sha256: string): StoredEmbedded | undefined {
+    return this.guard(() => getEmbedded(this.sql, sha256));
   }
 
   // Batches.

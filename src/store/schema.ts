@@ -29,6 +29,13 @@
  * custody   each case's custody log, one row per entry: the entry's canonical JSON exactly as
  *           sealed (evidence/custody.ts), in append order (seq); UNIQUE(case_id, seq) is the backstop
  *           behind appends made in BEGIN IMMEDIATE transactions (store/cases.ts).
+ *
+ * Migration 3 (issue 31, provenance kept before stripping):
+ * embedded  what an original said about itself before geo stripped it for the upload, keyed by the
+ *           original's sha256: its metadata as exiftool-style JSON (image/metadata.ts, at most
+ *           256 KB) and its C2PA summary (image/c2pa.ts, {"present":false} when it has none), and
+ *           when geo read them. Written once per image (the bytes, hence what they say, never change
+ *           under one sha256); never sent anywhere.
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -139,6 +146,14 @@ export const MIGRATIONS: readonly string[] = [
     seq INTEGER NOT NULL,
     line TEXT NOT NULL,
     PRIMARY KEY (case_id, seq)
+  );
+  `,
+  `
+  CREATE TABLE embedded (
+    sha256 TEXT PRIMARY KEY,
+    read_at TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    c2pa TEXT NOT NULL
   );
   `,
 ];
