@@ -3,7 +3,8 @@
  * server (not the sandbox) captures the image bytes geo uploads of photos carrying C2PA content
  * credentials and EXIF GPS (signed in the test: test/helpers/c2pa-sign.ts): the upload holds no
  * manifest (no JUMBF box, no APP11, no caBX) and no EXIF (exiftool finds none), while the store
- * kept, under the original's sha256, its metadata as exiftool-style JSON and its C2PA summary.
+ * kept, under the original's sha256, its metadata as exiftool-style JSON and its C2PA summary,
+ * which a case's input_hashed entry carries too.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,6 +14,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseEntry } from '../../src/evidence/custody.js';
+import { verifyChain } from '../../src/evidence/custody-verify.js';
 import { EXIFTOOL, EXIFTOOL_SKIP } from '../export/tools.js';
 import { makePki, signImage } from '../helpers/c2pa-sign.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -54,8 +57,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 /** Locates one file through the real program; the bytes the server received and the data folder. */
-async function upload(file: string, flags: string[] = []): Promise<{ bytes: Buffer; data: string }> {
-  const data = mkdtempSync(join(tmpdir(), 'geo-c2pa-data-'));
+async function upload(file: string, flags: string[] = [], data = mkdtempSync(join(tmpdir(), 'geo-c2pa-data-'))): Promise<{ bytes: Buffer; data: string }> {
   const before = captured.length;
   const r = await runCli(['locate', file, '--json', ...flags], { env: { GEO_API_KEY: KEY, GEO_BASE_URL: url, GEO_DATA_DIR: data, GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-c2pa-state-')) } });
   expect(r.code, r.stderr).toBe(0);
@@ -110,6 +112,28 @@ describe('a photo with content credentials, located', () => {
     const kept = await upload(jpeg, ['--keep-metadata']);
     expect(kept.bytes.equals(original)).toBe(true);
     expect(stored(kept.data, sha(original))).toBeDefined();
+  });
+
+  it('--case: the input_hashed entry carries the C2PA summary and the metadata JSON, and the chain verifies', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'geo-c2pa-case-'));
+    const env = { GEO_API_KEY: KEY, GEO_BASE_URL: url, GEO_DATA_DIR: data };
+    expect((await runCli(['cases', 'create', '--name', 'Pier', '--local'], { env })).code).toBe(0);
+    const original = readFileSync(jpeg);
+    const { bytes } = await upload(jpeg, ['--case', 'Pier'], data);
+    const caseId = dbRows<{ id: string }>(data, "SELECT id FROM cases WHERE name = 'Pier'")[0]!.id;
+    const lines = dbRows<{ line: string }>(data, 'SELECT line FROM custody WHERE case_id = ? ORDER BY seq', caseId).map((r) => r.line);
+    const hashed = lines.map((l) => parseEntry(l)).find((e) => e.event === 'input_hashed')!;
+    expect(hashed.data).toMatchObject({ input: { path: jpeg, sha256: sha(original), size: original.length } });
+    expect(hashed.data.c2pa).toMatchObject({ present: true, title: 'paris.jpg', claim_generator: 'geo-test-camera 1.0', signer: { name: 'Geo Test Signer (geo tests)' }, signed_at: expect.any(String), validation: { state: 'valid', failures: [{ code: 'signingCredential.untrusted' }] } });
+    const metadata = JSON.parse(hashed.data.metadata_json as string);
+    expect(metadata.tags).toMatchObject({ Make: 'Apple', Model: 'iPhone 13' });
+    expect(metadata.tags.GPSLatitude).toBeCloseTo(48.85837, 6);
+    // The entry names what left: the stripped bytes, not the original.
+    const sent = lines.map((l) => parseEntry(l)).find((e) => e.event === 'request_sent')!;
+    expect((sent.data.request as { sha256: string }).sha256).toBe(sha(bytes));
+    expect(verifyChain(lines, { caseId }).ok).toBe(true);
+    const v = await runCli(['cases', 'verify', caseId], { env });
+    expect(v.code, v.stdout + v.stderr).toBe(0);
   });
 
   it('a photo without credentials: {"present":false} kept beside its metadata', async () => {
