@@ -30,27 +30,39 @@ export function findC2pa(bytes: Uint8Array, kind: ImageKind): C2paLocation | und
   return buf.includes(JUMD_C2PA) ? { container: `${kind.toUpperCase()} (JUMBF)` } : undefined;
 }
 
-/** APP11 "JP" segments before the first scan whose superbox describes itself as C2PA. */
-function inJpeg(b: Buffer): C2paLocation | undefined {
+/**
+ * The marker segments of a JPEG before its first scan, in order, and where that scan starts (SOS):
+ * every APPn (EXIF, XMP, IPTC, ICC, C2PA) is among them. `end` is undefined when `b` stops before
+ * the scan, or the file ends (EOI) without one.
+ */
+export function jpegHeader(b: Buffer): { segments: Array<{ marker: number; at: number; end: number }>; end?: number } {
+  const segments: Array<{ marker: number; at: number; end: number }> = [];
   let pos = 2;
-  let found = false;
-  let total = 0;
   while (pos + 4 <= b.length && b[pos] === 0xff) {
     const marker = b[pos + 1]!;
     if (marker === 0xff) {
       pos += 1;
       continue;
     }
-    // SOS starts the image data, EOI ends the file: every APPn comes before.
-    if (marker === 0xda || marker === 0xd9) break;
+    if (marker === 0xda) return { segments, end: pos };
+    if (marker === 0xd9) break;
     const end = pos + 2 + b.readUInt16BE(pos + 2);
-    if (marker === 0xeb && b.toString('latin1', pos + 4, pos + 6) === 'JP') {
-      // "JP", En (2), Z (4), then LBox (4) and TBox "jumb"; then the jumd box: LBox (4), "jumd", UUID.
-      const box = pos + 4 + 8;
-      if (b.subarray(box + 4, box + 8).equals(JUMB) && b.subarray(box + 12, box + 20).equals(JUMD_C2PA)) found = true;
-      total += Math.max(0, Math.min(end, b.length) - (pos + 4));
-    }
+    segments.push({ marker, at: pos, end });
     pos = end;
+  }
+  return { segments };
+}
+
+/** APP11 "JP" segments before the first scan whose superbox describes itself as C2PA. */
+function inJpeg(b: Buffer): C2paLocation | undefined {
+  let found = false;
+  let total = 0;
+  for (const { marker, at, end } of jpegHeader(b).segments) {
+    if (marker !== 0xeb || b.toString('latin1', at + 4, at + 6) !== 'JP') continue;
+    // "JP", En (2), Z (4), then LBox (4) and TBox "jumb"; then the jumd box: LBox (4), "jumd", UUID.
+    const box = at + 4 + 8;
+    if (b.subarray(box + 4, box + 8).equals(JUMB) && b.subarray(box + 12, box + 20).equals(JUMD_C2PA)) found = true;
+    total += Math.max(0, Math.min(end, b.length) - (at + 4));
   }
   return found ? { container: 'JPEG APP11 (JUMBF)', bytes: total } : undefined;
 }
