@@ -196,12 +196,14 @@ export class CaseCustody {
     });
   }
 
-  /** input_hashed for the original an answer or failure came from, once per file and sha256 in a run. */
+  /** input_hashed for the original an answer or failure came from (with what it said about itself), once per file and sha256 in a run. */
   private async logInput(e: Finished, sha256: string): Promise<void> {
     const input = await this.inputOf(e, sha256);
     if (!input || this.hashed.has(`${input.path}\0${input.sha256}`)) return;
     this.hashed.add(`${input.path}\0${input.sha256}`);
-    await this.log.append(this.kase.id, { event: 'input_hashed', data: { input } });
+    // What the original said about itself, kept before its upload was stripped (batch/embedded.ts).
+    const kept = this.store.embedded(input.sha256);
+    await this.log.append(this.kase.id, { event: 'input_hashed', data: { input, ...(kept ? { metadata_json: JSON.stringify(kept.metadata), c2pa: kept.c2pa } : {}) } });
   }
 
   /** The original file as read (`sha256`: the image's): a video's file for its frames, the image file, or stdin's bytes; none for a URL. */

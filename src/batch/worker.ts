@@ -19,6 +19,7 @@ import type { Depth, GeolocateRequest } from '../api/schemas.js';
 import { StoreError } from '../errors.js';
 import { type ProvenanceRecord, isResultBody } from '../evidence/record-types.js';
 import { IN_FLIGHT } from './accounting.js';
+import { keepEmbedded } from './embedded.js';
 import type { Journal } from './journal.js';
 import type { Ledger } from './ledger.js';
 import type { SpendGuard, Spent } from './spend-guard.js';
@@ -148,6 +149,8 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
   let ranBefore = false;
   try {
     await w.journal?.append({ t: 'send', id: job.id, key, input: job.inputs[0]!, at: new Date(w.now()).toISOString() });
+    // What the original says about itself, kept before its metadata is stripped (issue 31; embedded.ts).
+    if (w.listed) await keepEmbedded(store, job).then((why) => why && w.emit({ type: 'notice', message: why }));
     const upload = await prepareUpload(job, w.upload);
     if (upload.notice) w.emit({ type: 'notice', message: upload.notice });
     const req = { ...w.request, ...(upload.image_url !== undefined ? { image_url: upload.image_url } : {}) } as GeolocateRequest;

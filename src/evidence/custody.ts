@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
+import type { C2paRecord } from '../image/embedded.js';
 
 export const CUSTODY_SCHEMA = 'geo.custody/1';
 /** The `prev` of a case's first entry. */
@@ -23,8 +24,17 @@ export const GENESIS = '0'.repeat(64);
 export interface CustodyEvents {
   /** The case, as geo records it locally; `service` and `service_id`: the service it was also created on, and its id there. */
   case_created: { case: { id: string; name: string; description?: string; team?: string; service?: string; service_id?: string; note?: string } };
-  /** An original file as read: its path as given, its sha256 and size. */
-  input_hashed: { input: { path: string; sha256: string; size: number } };
+  /**
+   * An original file as read: its path as given, its sha256 and size; and what it said about itself
+   * before geo stripped it for the upload (issue 31; batch/embedded.ts keeps it in the store):
+   * `metadata_json`, its metadata record (image/metadata.ts: every tag as `exiftool -j -n` prints
+   * it) as JSON text, text and not an object so that the entry hashes the same in every language
+   * (a float such as 6.25e-05 is written 0.0000625 by JavaScript and 6.25e-05 by Python); `c2pa`,
+   * its C2PA content credentials' summary (image/c2pa.ts; {"present": false} without any). Both
+   * absent when geo kept none: a video (its frames are geo's own), a URL, --no-store, a result
+   * stored before geo kept them.
+   */
+  input_hashed: { input: { path: string; sha256: string; size: number }; metadata_json?: string; c2pa?: C2paRecord };
   /**
    * What was sent: the sha256 and size of the bytes after metadata removal, and the request fields
    * (no image). An https URL has no sha256 or size (the service fetched it; `fields.image_url` names it).
