@@ -85,7 +85,7 @@ Examples:
   $ geo --sandbox locate sample:paris sample:tokyo --case Demo > /dev/null
   $ geo cases bundle Demo demo.zip
   $ geo cases bundle Demo demo-full.zip --with-originals
-  $ geo cases verify demo-full.zip`,
+  $ geo cases verify demo-full.zip --allow-sandbox    # sandbox answers: checked, marked simulated`,
     )
     .action(act(async () => (await import('./bundle.js')).bundle));
 }

@@ -31,11 +31,11 @@ hashes, so a value edited in the database is named by geo cases verify, never sh
 ${SANDBOX_NOTE}
   $ geo --sandbox cases create --name "Harbour fire" --json
   $ geo --sandbox locate sample:paris sample:tokyo --case "Harbour fire" > /dev/null
-  $ geo cases show "Harbour fire"                  # offline: results, map links, custody
-  $ geo cases verify "Harbour fire"                # the chain, the answers, the files written
-  $ geo cases bundle "Harbour fire" harbour.zip    # one file for whoever needs it
-  $ geo cases verify harbour.zip                   # anywhere: no key, no config, no network
-  $ geo --sandbox cases list                       # the service's and the local ones, which is which`,
+  $ geo cases show "Harbour fire"                     # offline: results, map links, custody
+  $ geo cases verify "Harbour fire" --allow-sandbox   # chain, answers, files (sandbox: marked simulated)
+  $ geo cases bundle "Harbour fire" harbour.zip       # one file for whoever needs it
+  $ geo cases verify harbour.zip --allow-sandbox      # anywhere: no key, no config, no network
+  $ geo --sandbox cases list                          # the service's and the local ones, which is which`,
     );
 
   cases
