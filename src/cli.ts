@@ -9,6 +9,7 @@ import { frugalMemory } from './api/v8-tuning.js';
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from './api/errors.js';
 import type { GlobalOptions, Runtime } from './context.js';
 import type { ProcessProbe } from './store/index.js';
+import type { ChildHost } from './media/run-tool.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
 import { BelowConfidenceError, CancelledError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
@@ -153,6 +154,46 @@ export function processProbe(): ProcessProbe {
       }
       const now = started ? processStart(pid) : '';
       return !(now && now !== started);
+    },
+  };
+}
+
+/**
+ * Tools (ffmpeg, ffprobe) run in process groups of their own (media/run-tool.ts): this kills a
+ * group, and kills any still running when geo exits first (a second Ctrl-C exits at once).
+ */
+export function childHost(): ChildHost {
+  const live = new Set<number>();
+  let hooked = false;
+  const killGroup = (pgid: number) => {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      try {
+        process.kill(pgid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  };
+  return {
+    pid: process.pid,
+    alive: (pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+      }
+    },
+    killGroup,
+    track(pgid) {
+      live.add(pgid);
+      if (!hooked) {
+        hooked = true;
+        process.on('exit', () => live.forEach(killGroup));
+      }
+      return () => live.delete(pgid);
     },
   };
 }
@@ -311,6 +352,7 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
     signal: deps?.signal ?? controller.signal,
     version: readVersion(),
     probe: deps?.probe ?? processProbe(),
+    children: childHost(),
     outputClosed: closing.signal,
     keepRunningOnClosedOutput: () => {
       holds++;

@@ -10,6 +10,7 @@ import type { Vault } from './config/key-storage.js';
 import { type Resolved, resolveCredentials } from './config/resolve.js';
 import { ConfigStore } from './config/profiles.js';
 import { MissingKeyError } from './errors.js';
+import type { ChildHost } from './media/run-tool.js';
 import { type Env, type IO, canAnimate, canPrompt, isAccessible } from './output/io.js';
 import { createPrompter } from './output/prompt.js';
 import type { Prompter } from './output/prompter.js';
@@ -44,6 +45,8 @@ export interface Runtime {
   version: string;
   /** This process as the store's claims see it (pid, start time, is another pid alive). */
   probe: ProcessProbe;
+  /** Killing a tool's process group (ffmpeg, ffprobe), and whether a pid runs (media/run-tool.ts; cli.ts builds it). */
+  children?: ChildHost;
   /**
    * Aborted when stdout (or stderr) is closed under a command that asked to finish its work first
    * (keepRunningOnClosedOutput): a batch stops sending and stores what is in flight.
