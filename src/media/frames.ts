@@ -20,8 +20,8 @@ import { UsageError } from '../errors.js';
 import { MAX_DECODE_PIXELS } from '../image/dimensions.js';
 import { type Candidate, type Choice, type Chosen, chooseFrames, differenceHash } from './choose.js';
 import type { Tools } from './ffmpeg.js';
-import { checkClipPixels, passTimeoutMs, passTimeoutWhy } from './limits.js';
-import { type ClipInfo, fileArg, lastLine } from './probe.js';
+import { passTimeoutMs, passTimeoutWhy } from './limits.js';
+import { type ClipInfo, fileArg, lastLine, refuseOversize } from './probe.js';
 import { type ToolRun, runBounded } from './tool-run.js';
 
 export interface FrameOptions {
@@ -80,8 +80,7 @@ async function candidatesOf(tools: Tools, input: string, absPath: string, clip: 
   log.push('\n');
   const n = Math.floor(out.stdout.length / THUMB);
   // ffprobe said the frames fit, the decoder met larger ones (-max_pixels): said as the limit it is.
-  const big = /Picture size (\d+)x(\d+) exceeds specified max pixel count/.exec(out.stderr);
-  if (out.code !== 0 && big) checkClipPixels(input, { width: Number(big[1]), height: Number(big[2]) });
+  if (out.code !== 0) refuseOversize(input, out.stderr);
   if (out.code !== 0 || n === 0) throw new UsageError(`${input}: no frame could be decoded (${lastLine(out.stderr)}); nothing was sent`, 'the video stream is damaged or in a codec this ffmpeg lacks; check that the file plays');
   if (log.entries.length !== n) throw new UsageError(`${input}: ffmpeg's account of the frames did not add up (${log.entries.length} timestamps for ${n} frames); nothing was sent`, 'try another ffmpeg (GEO_FFMPEG)');
   const t0 = log.entries[0]!.time;

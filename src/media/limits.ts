@@ -53,8 +53,9 @@ export function passTimeoutWhy(clip: ClipSize): string {
 /**
  * A clip whose frames pass the pixel limit images have (MAX_DECODE_PIXELS) is refused before any
  * decode: ffmpeg's own memory for one decoded 144 MP frame (~400 MB, a frame and its references)
- * is the cost, and scaling after the decoder cannot lower it. Every decode also passes the same
- * limit to ffmpeg (-max_pixels, ffmpeg.ts), so a stream that grows past it mid-clip stops there.
+ * is the cost, and scaling after the decoder cannot lower it. ffprobe and every ffmpeg decode get
+ * the same limit (-max_pixels: probe.ts, frames.ts), so neither decodes such a frame, and a stream
+ * that grows past it mid-clip stops there (bench/video.mjs: 827 MB before, 105 MB now).
  */
 export function checkClipPixels(input: string, clip: Pick<ClipSize, 'width' | 'height'>): void {
   const big = tooManyPixels({ width: clip.width, height: clip.height });

@@ -7,6 +7,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { MAX_DECODE_PIXELS } from '../image/dimensions.js';
 import type { Tools } from './ffmpeg.js';
 import { clock } from './clock.js';
 import { checkClipPixels, probeTimeoutMs } from './limits.js';
@@ -44,10 +45,22 @@ interface Probe {
   streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; avg_frame_rate?: string; r_frame_rate?: string; disposition?: { attached_pic?: number } }>;
 }
 
+/**
+ * ffmpeg's and ffprobe's own words for a frame past -max_pixels ("Picture size 12000x12000 exceeds
+ * specified max pixel count"): refused as the pixel limit it is (limits.ts), whichever tool met it.
+ */
+export function refuseOversize(input: string, stderr: string): void {
+  const big = /Picture size (\d+)x(\d+) exceeds specified max pixel count/.exec(stderr);
+  if (big) checkClipPixels(input, { width: Number(big[1]), height: Number(big[2]) });
+}
+
 export async function probeClip(tools: Tools, input: string, absPath: string, maxDurationMs: number, run: ToolRun = {}): Promise<ClipInfo> {
   const timeoutMs = probeTimeoutMs((await stat(absPath)).size);
   const why = `10 s + 1 s per 100 MB of the file`;
-  const out = await runBounded(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', fileArg(absPath)], run, { input, what: 'ffprobe', timeoutMs, why });
+  // ffprobe decodes a frame or two to describe the stream: told the pixel limit, it stops before
+  // a frame past it is decoded (a 144 MP frame cost ffprobe ~390 MB), and names its size.
+  const out = await runBounded(tools.ffprobe, ['-max_pixels', String(MAX_DECODE_PIXELS), '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', fileArg(absPath)], run, { input, what: 'ffprobe', timeoutMs, why });
+  refuseOversize(input, out.stderr);
   let p: Probe = {};
   try {
     p = JSON.parse(out.stdout.toString('utf8')) as Probe;
