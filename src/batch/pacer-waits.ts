@@ -3,9 +3,10 @@
  * wait over SAY_WAIT_MS, and the RetryLaterError (exit 5) of one further off than geo sits through.
  */
 import { ApiError, RetryLaterError } from '../api/errors.js';
+import { SAY_END_AFTER_MS } from '../output/wait-line.js';
 
-/** Waits longer than this are said on stderr. */
-export const SAY_WAIT_MS = 5000;
+/** Waits longer than this are said on stderr (the threshold every wait line uses). */
+export const SAY_WAIT_MS = SAY_END_AFTER_MS;
 
 /** What holds the next start: a 429's gate, the server's reset, our own window, others' spend, an answer. */
 export type Hold = 'gate' | 'reset' | 'window' | 'others' | 'answer';

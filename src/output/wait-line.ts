@@ -9,7 +9,10 @@ export function clockTime(ms: number): string {
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
 }
 
-/** Waits up to this long are said as "in 3 s" alone; longer ones get their clock time too. */
+/**
+ * A wait longer than this is said on stderr, with its reason and its clock time (batch/pacer.ts
+ * for a batch's next start, context.ts for a retry's backoff); shorter ones as "in 3 s" alone.
+ */
 export const SAY_END_AFTER_MS = 5000;
 
 /** "at once", "in 3 s", or "until 14:05:09 (in 61 s)" for a wait over 5 s. */
