@@ -23,7 +23,8 @@
  * Nothing known: one request goes alone to learn it. Measured: bench/batch.ts (README there).
  *
  * Every wait ends (issue 30). A 429's gate is the server's word that a request is welcome then,
- * so its one more is not spent on what other clients are thought to spend. Whatever the rules
+ * so its one more is spent only on other clients that successful answers showed, not on ones a
+ * run of 429s made up (serverBound). Whatever the rules
  * say, a start is never held longer than one window past the latest of the server's reset, a
  * 429's gate and our own last start, plus the margin (holdLimit): then, with nothing of ours in
  * flight to bring news first, one start goes to learn. A next start further off than the longest
@@ -193,7 +194,7 @@ export class Pacer {
     let from = at - this.windowMs - m;
     if (resetAt !== undefined && resetAt <= now + this.windowMs + 1000) from = Math.max(from, resetAt - this.windowMs - 1000 - (now - at) - m);
     const n = this.limit - remaining - this.count(from, at + m);
-    this.caution.others(at, byOne ? Math.min(n, this.others + 1) : n, this.windowMs);
+    this.caution.others(at, byOne ? Math.min(n, this.others + 1) : n, this.windowMs, byOne);
   }
 
   /**
@@ -225,9 +226,13 @@ export class Pacer {
       b = Math.min(b, g.remaining + (withReset && now >= g.resetAt ? 1 : 0) - pending);
     }
     if (!this.limit || !this.windowMs) return b;
-    // Others spend at their rate since that answer (a reset's one more is theirs to take too), but
-    // not a 429's gate: its Retry-After counted everyone's requests when it named the time.
-    if (!n.gate) b -= Math.ceil(this.others * Math.min(1, (now - n.at) / this.windowMs));
+    // Others spend at their rate since that answer (a reset's one more is theirs to take too). At a
+    // 429's gate, only the others that answers other than 429s showed: a run of 429s alone (a
+    // server saying r=0;t=0 and Retry-After: 0 to everyone) made up others of its own and held
+    // the resend it had asked for for minutes (issue 30); beside a real other client (bench/batch.ts
+    // +o) the gate waits for them as before.
+    const others = n.gate ? this.caution.othersNow(now, this.windowMs, true) : this.others;
+    b -= Math.ceil(others * Math.min(1, (now - n.at) / this.windowMs));
     // The AIMD share holds part of the quota back while answers are pending; with none pending,
     // the count is as fresh as it gets and one request goes to learn more (never a deadlock).
     return this.unanswered.size > 0 ? b - (this.limit - Math.floor(this.caution.share * this.limit)) : b;
