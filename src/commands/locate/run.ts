@@ -125,7 +125,7 @@ export async function runScene(ctx: Ctx, run: LocateRun, scene: SceneSettings, d
     const batch = await runLocate(ctx, batchOf({ together: true }), { ...deps, onEvent });
     return { batch, scene: setScene(set ?? 'set', batch.records, batch.plan.depth, scene.agreeKm) };
   }
-  const video = await prepareVideo(ctx.env, src, { signal: deps.signal ?? ctx.signal, ...(deps.note ? { note: deps.note } : {}) });
+  const video = await prepareVideo(ctx.env, src, { signal: deps.signal ?? ctx.signal, ...(deps.note ? { note: deps.note } : {}), ...(ctx.children ? { host: ctx.children } : {}) });
   const batch = await runLocate(ctx, batchOf({ inputs: [src.input], frames: video.inputs }), deps);
   return { batch, frames: video.frames, clip: video.clip, scene: videoScene(video, batch.records, batch.plan.depth, scene.agreeKm) };
 }
