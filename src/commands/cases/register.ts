@@ -16,7 +16,7 @@ export const register: Register = (program, act) => {
   declareJson('cases list', { names: [...CASE_FIELDS, 'where', 'local_id', 'results'], at: 'data' });
   declareJson('cases create', { names: CASE_FIELDS, at: 'data' });
   declareJson('cases show', { names: ['case', 'results', 'custody'] });
-  declareJson('cases link', { names: ['case', 'linked', 'already'] });
+  declareJson('cases link', { names: ['case', 'linked', 'already', 'signed'] });
   const cases = program
     .command('cases')
     .description('investigation cases: on the service and on this machine, results linked, a custody log, bundles anyone can verify')
