@@ -43,7 +43,7 @@ const signed = (e: CustodyEntry) => e.data.signature as Partial<SignedHead> | un
 /** The signature this key already made over the head (nothing but signatures after the entry it covers). */
 function already(entries: readonly CustodyEntry[], fingerprint: string): CustodyEntry | undefined {
   const lastOther = entries.findLastIndex((e) => e.event !== 'head_signed') + 1;
-  return entries.find((e, i) => i + 1 > lastOther && e.event === 'head_signed' && signed(e)?.fingerprint === fingerprint && signed(e)?.seq === lastOther);
+  return entries.find((e, i) => i + 1 > lastOther && e.event === 'head_signed' && signed(e)?.fingerprint === fingerprint && (signed(e)?.seq ?? 0) >= lastOther);
 }
 
 /**
