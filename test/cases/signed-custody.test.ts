@@ -56,7 +56,7 @@ describe('a case signed as it is appended', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/integrity +the chain is intact and bound by the signatures below/);
-    expect(r.stdout).toMatch(/signatures +2 valid signatures of 2; entries 1 to 10 covered \(keys of your allowed_signers count\)\n +✓ entry 6 signs entry 5: alice@example\.org, key SHA256:\S+, in your allowed_signers\n +✓ entry 11 signs entry 10: alice@example\.org/);
+    expect(r.stdout).toMatch(/signatures +2 of 2 signatures valid; entries 1 to 10 covered \(keys of your allowed_signers count\)\n +✓ entry 6 signs entry 5: alice@example\.org, key SHA256:\S+, in your allowed_signers\n +✓ entry 11 signs entry 10: alice@example\.org/);
     const json = JSON.parse((await verify(base.data, ['--json'])).stdout);
     expect(json.signatures).toMatchObject({ signed: true, ok: true, covered: 10, counting: 'any-valid', signatures: [{ entry: 6, seq: 5, trust: 'unlisted', ok: true }, { entry: 11, seq: 10, trust: 'unlisted', ok: true }] });
     expect(json.integrity).toMatchObject({ ok: true, signed: true });

@@ -42,10 +42,11 @@ const fileOf = (e: CustodyEntry): { path: string; sha256: string } | undefined =
 
 /** The store's token for a head_stamped entry: the one it logged, else the one kept for that head and TSA (to name what is wrong with it). */
 export function storedToken(rows: readonly TimestampRow[]): (n: number, s: StampedHead) => KeptToken | undefined {
-  const stamped = rows.filter((r) => r.state === 'stamped' && r.reply !== null && r.ca_pem !== null);
+  // The driver hands a BLOB back as an ArrayBuffer: bytes either way.
+  const stamped = rows.filter((r) => r.state === 'stamped' && r.reply !== null && r.ca_pem !== null).map((r) => ({ ...r, bytes: Buffer.from(r.reply as Uint8Array) }));
   return (_n, s) => {
-    const row = stamped.find((r) => sha256Hex(r.reply!) === s.token_sha256) ?? stamped.find((r) => r.head === s.head && r.tsa === s.tsa);
-    return row ? { reply: row.reply!, caPem: row.ca_pem! } : undefined;
+    const row = stamped.find((r) => sha256Hex(r.bytes) === s.token_sha256) ?? stamped.find((r) => r.head === s.head && r.tsa === s.tsa);
+    return row ? { reply: row.bytes, caPem: row.ca_pem! } : undefined;
   };
 }
 

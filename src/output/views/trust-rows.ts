@@ -29,7 +29,7 @@ export function signatureRows(sig: SignaturesSection, view: ViewOpts): KvInput[]
   if (!sig.signed) return [['signatures', sig.required ? { drawn: view.style.red('none: the custody log is not signed (--require-signature)') } : 'none: the custody log is not signed (geo cases sign)']];
   const valid = sig.signatures.filter((s) => s.ok).length;
   const counting = sig.counting === 'allowed-signers' ? 'keys of your allowed_signers count' : 'any valid key counts: --allowed-signers FILE to count only yours';
-  const head = `${plural(valid, 'valid signature')} of ${sig.signatures.length}; ${sig.covered ? `entries 1 to ${sig.covered} covered` : 'no entry covered'} (${counting})`;
+  const head = `${valid} of ${plural(sig.signatures.length, 'signature')} valid; ${sig.covered ? `entries 1 to ${sig.covered} covered` : 'no entry covered'} (${counting})`;
   return [['signatures', sig.ok ? head : { drawn: view.style.red(head) }], ...sig.signatures.map((s): KvInput => ['', signatureLine(s, view)])];
 }
 
@@ -44,6 +44,6 @@ export function timestampRows(ts: TimestampsSection, view: ViewOpts): KvInput[] 
   if (!ts.checked) return [['timestamps', 'not checked (the custody log could not be read)']];
   if (!ts.stamped) return [['timestamps', ts.required ? { drawn: view.style.red(`none (--require-timestamp)${pending}`) } : `none (geo cases stamp)${pending}`]];
   const good = ts.stamps.filter((t) => t.ok).length;
-  const head = `${good} of ${plural(ts.stamps.length, 'trusted timestamp')} hold${good === 1 && ts.stamps.length === 1 ? 's' : ''}${pending}`;
+  const head = `${good} of ${plural(ts.stamps.length, 'trusted timestamp')} valid${pending}`;
   return [['timestamps', ts.ok ? head : { drawn: view.style.red(head) }], ...ts.stamps.map((t): KvInput => ['', stampLine(t, view)])];
 }
