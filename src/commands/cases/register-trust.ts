@@ -37,11 +37,13 @@ Exit 2: no such case, or no key chosen and no --key. Exit 3: the key cannot sign
 not hold it, the keyring is locked).
 
 Examples:
-  $ geo keys signing create --principal you@example.org
+  $ geo keys signing create --insecure-storage --principal you@example.org   # or: geo keys signing use ~/.ssh/id_ed25519
   $ geo cases create --name Demo --local
   $ geo cases sign Demo
-  $ geo cases sign Demo --key ~/.ssh/id_ed25519 --json | jq .signature.fingerprint
-  geo cases verify Demo --allowed-signers allowed_signers --require-signature`,
+  $ geo cases sign Demo --json | jq .signature.appended   # false: this key signed this head already
+  $ geo keys signing show --json --jq .allowedSigners > allowed_signers
+  $ geo cases verify Demo --allowed-signers allowed_signers --require-signature
+  geo cases sign Demo --key ~/.ssh/id_ed25519`,
     )
     .action(act(async () => (await import('./sign.js')).sign));
 

@@ -52,7 +52,7 @@ export const sign: Handler = async (ctx, args, opts) => {
     s.appended ? `signed case ${sanitizeInline(res.case.id)} (${sanitizeInline(res.case.name)}): entry ${s.entry} signs the head of entry ${s.seq}` : `case ${sanitizeInline(res.case.id)}: this key signed its head (entry ${s.seq}) already, at entry ${s.entry}: nothing appended`,
     `  signer   ${sanitizeInline(s.principal)}, key ${s.fingerprint}`,
     `  head     ${s.head}`,
-    ...(res.newly ? [`  covers   entries ${res.newly.from} to ${res.newly.to} (${res.newly.events.join(', ')}), unsigned until now`] : []),
+    ...(res.newly ? [`  covers   ${res.newly.from === res.newly.to ? `entry ${res.newly.from}` : `entries ${res.newly.from} to ${res.newly.to}`} (${res.newly.events.join(', ')}), unsigned until now`] : []),
     `  check    geo cases verify ${sanitizeInline(res.case.id)} --allowed-signers FILE`,
   ].join('\n');
   await render(ctx, { data: res, human }, ['table', 'json']);
