@@ -14,13 +14,13 @@
  * sandbox gave (not evidence: a failure unless allowed). Nothing is extracted or written.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { ALLOWED_SIGNERS_NAME, type BundleManifest, MANIFEST_NAME, ORIGINALS_DIR, RECORDS_DIR, SUMS_NAME, TIMESTAMPS_DIR, isDerivedMember, manifestProblem } from './bundle-format.js';
+import { ALLOWED_SIGNERS_NAME, type BundleManifest, MANIFEST_NAME, ORIGINALS_DIR, RECORDS_DIR, TIMESTAMPS_DIR, isDerivedMember, manifestProblem } from './bundle-format.js';
+import { bundledTokens, checkDerived } from './bundle-derived.js';
 import { type BoundResult, checkBindings, checkSeal, simulatedAnswers } from './bundle-seal.js';
-import { derivedMembers, sha256Sums, stampFile } from './bundle-standard.js';
 import { type AllowedSigners, parseAllowedSigners } from './allowed-signers.js';
 import { type CustodyEntry, sha256Hex } from './custody.js';
 import { type SignaturesSection, checkSignatures, uncheckedSignatures } from './custody-sign.js';
-import { type KeptToken, type TimestampsSection, checkStamps, uncheckedStamps } from './custody-stamps.js';
+import { type TimestampsSection, checkStamps, uncheckedStamps } from './custody-stamps.js';
 import { describeBroken, verifyChain } from './custody-verify.js';
 import { type SimulatedSection, caveat, simulatedLine, simulatedSection } from './verify-report.js';
 import { type MemberDigest, type ZipMember, digestMember, readZipDirectory } from './zip-read.js';
@@ -238,41 +238,3 @@ async function checkOriginals(manifest: BundleManifest, digest: (p: string) => P
   return good;
 }
 
-/**
- * The members made from the log (bundle-standard.ts) against what the log makes of them, byte for
- * byte: an edited VERIFY.md, a swapped signature file or allowed_signers, an added one, each named.
- */
-async function checkDerived(entries: CustodyEntry[], names: readonly string[], digest: (p: string) => Promise<MemberDigest | undefined>, named: Set<string>, fail: (l: string) => void): Promise<void> {
-  const expected = derivedMembers(entries);
-  const others: Array<{ path: string; sha256: string }> = [];
-  for (const n of names) {
-    if (n === MANIFEST_NAME || n === SUMS_NAME || (n.endsWith('/') && !expected.has(n))) continue;
-    const d = await digest(n);
-    if (d) others.push({ path: n, sha256: d.sha256 });
-  }
-  expected.set(SUMS_NAME, sha256Sums(others));
-  const say = (p: string, why: string) => {
-    if (!named.has(p)) fail(`${p}: ${why}`);
-    named.add(p);
-  };
-  for (const [p, bytes] of expected) {
-    if (!names.includes(p)) say(p, 'absent: every bundle geo makes has it (one from an earlier geo, or it was removed)');
-    else {
-      const d = await digest(p);
-      if (d && !d.bytes?.equals(bytes)) say(p, `not what the custody log makes of it: edited after the bundle was made${p === SUMS_NAME ? ' (or a member it lists changed)' : ''}`);
-    }
-  }
-  for (const p of names) if (isDerivedMember(p) && !expected.has(p)) say(p, 'not made from the custody log (no head_signed entry names it): added after the bundle was made');
-}
-
-/** Each head_stamped entry's token and pinned CA, as the bundle carries them (timestamps/entry-<n>.tsr, .pem). */
-async function bundledTokens(entries: CustodyEntry[], byName: Map<string, ZipMember>, digest: (p: string) => Promise<MemberDigest | undefined>): Promise<(n: number) => KeptToken | undefined> {
-  const kept = new Map<number, KeptToken>();
-  for (let n = 1; n <= entries.length; n++) {
-    if (entries[n - 1]!.event !== 'head_stamped' || !byName.has(stampFile(n, 'tsr')) || !byName.has(stampFile(n, 'pem'))) continue;
-    const tsr = (await digest(stampFile(n, 'tsr')))?.bytes;
-    const pem = (await digest(stampFile(n, 'pem')))?.bytes;
-    if (tsr && pem) kept.set(n, { reply: tsr, caPem: pem.toString('utf8') });
-  }
-  return (n) => kept.get(n);
-}

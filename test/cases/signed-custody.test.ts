@@ -186,6 +186,20 @@ describe('signing never holds up a paid answer', () => {
   });
 });
 
+describe('a signed case, appended to where no key is chosen', () => {
+  it('the entries are appended and it is said they are unsigned; a bundle of it is refused until a key is chosen', async () => {
+    const data = tmp('geo-signed-nokey-');
+    cpSync(base.data, data, { recursive: true });
+    const geo = analyst(data, tmp('geo-signed-nokey-config-'));
+    const r = await geo(['locate', FIXTURES + 'paris.jpg', '--case', 'Signed', '--depth', '2']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`custody: case ${base.id} is signed, but no signing key is chosen (geo keys signing use): entries from 12 on are unsigned until geo cases sign ${base.id}, and geo cases verify fails them`);
+    const b = await geo(['cases', 'bundle', 'Signed', join(tmp(), 'signed.zip')]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/^error: case lc_\w+ is signed, so its bundle must be too, and no signing key is chosen: no bundle is written — hint: geo keys signing use REF/);
+  });
+});
+
 describe('two analysts, two HOMEs over one data folder, sign one case', () => {
   it('both signatures verify, each under its own principal; signing the same head twice appends nothing', async () => {
     const data = tmp('geo-two-analysts-');
