@@ -112,7 +112,7 @@ Examples:
   $ geo --sandbox locate sample:paris sample:tokyo --case Demo > /dev/null
   $ geo cases bundle Demo demo.zip
   $ geo cases bundle Demo demo-full.zip --with-originals
-  $ geo cases verify demo-full.zip
+  $ geo cases verify demo-full.zip --allow-sandbox   # the sandbox answered: a test case
   unzip demo-full.zip -d demo && cd demo && cat VERIFY.md    # the same checks without geo`,
     )
     .action(act(async () => (await import('./bundle.js')).bundle));

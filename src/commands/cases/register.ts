@@ -36,9 +36,9 @@ ${SANDBOX_NOTE}
   $ geo --sandbox cases create --name "Harbour fire" --json
   $ geo --sandbox locate sample:paris sample:tokyo --case "Harbour fire" > /dev/null
   $ geo cases show "Harbour fire"                  # offline: results, map links, custody
-  $ geo cases verify "Harbour fire"                # the chain, the answers, the files written
+  $ geo cases verify "Harbour fire" --allow-sandbox   # the chain, the answers, the files written
   $ geo cases bundle "Harbour fire" harbour.zip    # one file for whoever needs it
-  $ geo cases verify harbour.zip                   # anywhere: no key, no config, no network
+  $ geo cases verify harbour.zip --allow-sandbox   # anywhere: no key, no config, no network (a sandbox answered: a test case)
   $ geo --sandbox cases list                       # the service's and the local ones, which is which
 
 With your signing key (geo keys signing create, or use ~/.ssh/id_ed25519) and a TSA configured:
