@@ -65,8 +65,10 @@ export const COMMANDS: Record<string, CmdSpec> = {
       create: leaf('create a case (on the service and here)', ['--name=', '--description=', '--team=', '--local']),
       link: leaf('link stored results to a local case', [], 'files'),
       show: leaf('a local case: results, map links, custody'),
-      verify: leaf('check a case bundle or a local case', [], 'files'),
+      verify: leaf('check a case bundle or a local case', ['--allow-sandbox', '--allowed-signers=', '--tsa-ca=', '--require-signature', '--require-timestamp'], 'files'),
       bundle: leaf('write a local case into a verifiable zip', ['--with-originals', '--file-mode='], 'files'),
+      sign: leaf('sign a local case\'s custody head with your SSH key', ['--key=']),
+      stamp: leaf('RFC 3161 timestamps of a local case\'s head (queued offline)', ['--tsa=', '--tsa-ca=', '--pending']),
     },
   },
   keys: {
