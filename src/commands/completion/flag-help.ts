@@ -6,6 +6,7 @@
 export const FLAG_HELP: Record<string, string> = {
   '--json': 'print JSON (same as --format json); --json f1,f2 only those fields',
   '--jq': 'filter the JSON with a jq expression (no jq needed)',
+  '--jq-timeout': 'seconds --jq may run before it is stopped (default 5)',
   '--format': 'output format: table, json, ndjson (locate and export: files too)',
   '--online': 'also check the service answers (no key sent)',
   '--auth': 'also check the key with a free credits call',
@@ -48,6 +49,7 @@ export const FLAG_HELP: Record<string, string> = {
   '--local': 'on this machine only: nothing sent',
   '--with-originals': 'add the original files',
   '--allow-sandbox': 'check simulated answers as a test case',
+  '--c2pa-trust': 'PEM file of C2PA signers to trust when validating',
   '--allowed-signers': 'allowed_signers file: only these keys count',
   '--tsa-ca': 'the CA certificate(s) a TSA is trusted under (PEM)',
   '--require-signature': 'fail unless a valid signature covers the log',
