@@ -71,6 +71,11 @@ export interface CaseCustodyDeps {
   onCleanup: (fn: () => Promise<void>) => void;
   /** A line on stderr (sanitized by the caller). */
   say: (line: string) => void;
+  /**
+   * Runs once the run's appends have landed, when it appended anything: signs the case's head
+   * (case-sign.ts CaseSigner.auto); it never throws, so a paid answer is never held up by a key.
+   */
+  sign?: (caseId: string) => Promise<unknown>;
 }
 
 /**
@@ -82,6 +87,7 @@ export function openCaseCustody(d: CaseCustodyDeps, ref: string): CaseCustody {
   const custody = new CaseCustody(d.store, findCase(d.store, ref), d);
   d.onCleanup(async () => {
     await custody.close(d.say);
+    if (custody.appended && d.sign) await d.sign(custody.kase.id);
   });
   return custody;
 }
@@ -95,6 +101,8 @@ export class CaseCustody {
   /** Requests this run sent, by input, until they finish. */
   private readonly started = new Map<string, Started>();
   private said = false;
+  /** Whether any entry of this run landed (then the head is signed at the end). */
+  appended = false;
   private readonly log: CustodyLog;
 
   constructor(
@@ -146,7 +154,9 @@ export class CaseCustody {
   }
 
   private queue(what: string, fn: () => Promise<void>): void {
-    this.chain = this.chain.then(fn).catch((err: unknown) => {
+    this.chain = this.chain.then(fn).then(() => {
+      this.appended = true;
+    }, (err: unknown) => {
       this.failures.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
     });
   }
@@ -196,12 +206,14 @@ export class CaseCustody {
     });
   }
 
-  /** input_hashed for the original an answer or failure came from, once per file and sha256 in a run. */
+  /** input_hashed for the original an answer or failure came from (with what it said about itself), once per file and sha256 in a run. */
   private async logInput(e: Finished, sha256: string): Promise<void> {
     const input = await this.inputOf(e, sha256);
     if (!input || this.hashed.has(`${input.path}\0${input.sha256}`)) return;
     this.hashed.add(`${input.path}\0${input.sha256}`);
-    await this.log.append(this.kase.id, { event: 'input_hashed', data: { input } });
+    // What the original said about itself, kept before its upload was stripped (batch/embedded.ts).
+    const kept = this.store.embedded(input.sha256);
+    await this.log.append(this.kase.id, { event: 'input_hashed', data: { input, ...(kept ? { metadata_json: JSON.stringify(kept.metadata), c2pa: kept.c2pa } : {}) } });
   }
 
   /** The original file as read (`sha256`: the image's): a video's file for its frames, the image file, or stdin's bytes; none for a URL. */

@@ -7,7 +7,7 @@
  * and every log line goes to stderr.
  */
 import { Readable } from 'node:stream';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, Server, StdioServerTransport } from './sdk.js';
+import { CallToolRequestSchema, type CallToolResult, type JSONRPCMessage, ListToolsRequestSchema, Server, StdioServerTransport } from './sdk.js';
 import { ApiError, ContractError, NetworkError, RequestValidationError, TimeoutError } from '../api/errors.js';
 import { mapStrings } from '../api/mask.js';
 import type { Ctx } from '../context.js';
@@ -15,6 +15,7 @@ import { CancelledError, ConfigError, KeyringError, MissingKeyError, ServiceAnsw
 import { describe, describeError } from '../output/errors.js';
 import { redact, sanitizeInline } from '../output/sanitize.js';
 import type { AllowedDirs, Budget } from './guards.js';
+import { LineLimit, MAX_REQUEST_LINE } from './line-limit.js';
 import { RefusedError } from './guards.js';
 import type { Tool, ToolCtx, ToolResult } from './tool.js';
 import { tools } from './tools.js';
@@ -132,7 +133,15 @@ export async function serve(ctx: Ctx, o: ServeOptions): Promise<void> {
     return call;
   });
 
-  const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
+  // Request lines over the limit are answered with an error here and never reach the SDK, which
+  // would close the transport on one (line-limit.ts); the SDK's buffer gets room for the newline.
+  const oversize = (id: string | number | null, bytes: number) => {
+    const message = `a request line of more than ${MAX_REQUEST_LINE} bytes was refused (${bytes} bytes): geo mcp reads at most ${MAX_REQUEST_LINE} bytes a line; nothing of it was run`;
+    log(message);
+    void transport.send({ jsonrpc: '2.0', id, error: { code: -32600, message } } as unknown as JSONRPCMessage);
+  };
+  const input = ctx.io.stdin.pipe(new LineLimit(MAX_REQUEST_LINE, oversize));
+  const transport = new StdioServerTransport(input, ctx.io.stdout, { maxBufferSize: MAX_REQUEST_LINE + 1 });
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   server.onerror = (err) => log(`protocol error: ${err.message}`);
   let stopping = false;
@@ -146,8 +155,9 @@ export async function serve(ctx: Ctx, o: ServeOptions): Promise<void> {
     await new Promise((r) => setImmediate(r));
     await server.close();
   };
-  ctx.io.stdin.once('end', () => void stop());
-  ctx.io.stdin.once('close', () => void stop());
+  // The end of input, once every line before it went through the limit.
+  input.once('end', () => void stop());
+  ctx.io.stdin.once('close', () => input.end());
   ctx.signal.addEventListener('abort', () => void stop(), { once: true });
   await server.connect(transport);
   log(`serving ${list.length} tools on stdio${o.readOnly ? ' (read-only)' : ''}; files inside ${o.dirs.dirs.join(', ')}; at most ${o.budget.o.perCall} credits a call${o.budget.o.total !== undefined ? `, ${o.budget.o.total} in all` : ''}`);

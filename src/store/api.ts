@@ -14,6 +14,7 @@
  * No API key and no image bytes are ever given to the store.
  */
 import type { CustodyStorage } from '../evidence/custody-log.js';
+import type { HeadLine } from '../batch/journal-format.js';
 import type { Acquired, ClaimRow, FailedError } from './sqlite/claims.js';
 import type { BatchRow } from './sqlite/batches.js';
 import type { CaseLinked, CaseResultRow, CaseRow, NewCase } from './sqlite/cases.js';
@@ -21,8 +22,10 @@ import type { FileHash, FileStamp } from './sqlite/file-hashes.js';
 import type { NewResult, ResultRow, ReuseQuery, ReuseRef, StoredResult } from './sqlite/results.js';
 import type { Tag, TaggedRow } from './sqlite/scenes.js';
 import type { NewTimestamp, StampedReply, TimestampRow } from './sqlite/timestamps.js';
+import type { StoredEmbedded } from './sqlite/embedded.js';
+import type { EmbeddedProvenance } from '../image/embedded.js';
 
-export type { Acquired, BatchRow, CaseLinked, CaseResultRow, CaseRow, ClaimRow, FailedError, FileHash, FileStamp, NewCase, NewResult, NewTimestamp, ResultRow, ReuseQuery, ReuseRef, StampedReply, StoredResult, Tag, TaggedRow, TimestampRow };
+export type { Acquired, BatchRow, CaseLinked, CaseResultRow, CaseRow, ClaimRow, FailedError, FileHash, FileStamp, NewCase, NewResult, NewTimestamp, ResultRow, ReuseQuery, ReuseRef, StampedReply, StoredEmbedded, StoredResult, Tag, TaggedRow, TimestampRow };
 
 /** What acquire() needs besides the fingerprint (the owner and the clock are the engine's). */
 export interface AcquireRequest {
@@ -178,6 +181,10 @@ export interface StoreApi {
   adoptLegacyClaim(legacyFp: string, fp: string): Promise<string | undefined>;
   damagedFor(sha256: string): Promise<string[]>;
 
+  /** What an original said about itself before it was stripped (kept once per sha256; never sent). */
+  saveEmbedded(sha256: string, e: EmbeddedProvenance): Promise<void>;
+  embedded(sha256: string): Promise<StoredEmbedded | undefined>;
+
   readonly budget: BudgetApi;
   readonly cases: CaseApi;
   readonly timestamps: TimestampApi;
@@ -185,6 +192,8 @@ export interface StoreApi {
   // Batches.
   saveBatch(id: string, head: Record<string, unknown>): Promise<void>;
   findBatches(prefix: string): Promise<BatchRow[]>;
+  /** A journal file's keys and answers into claims and results (`--resume FILE`, `--journal FILE` that holds a batch). */
+  importJournal(file: string, text: string, batchId: string): Promise<HeadLine>;
 
   /** Files already hashed on THIS machine (paths mean nothing on another one). */
   fileHashCache(paths: readonly string[]): Promise<FileHashCache>;

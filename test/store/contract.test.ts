@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustodyLog } from '../../src/evidence/custody-log.js';
 import { buildRecord } from '../../src/evidence/records.js';
+import { METADATA_FORMAT } from '../../src/image/metadata.js';
 import { type ProcessProbe, type StoreApi, migrateStore, openStore } from '../../src/store/index.js';
 import { forensicBody } from '../export/fixtures.js';
 import { ANALYST_GRANTS, type Postgres, startPostgres } from '../helpers/postgres.js';
@@ -91,6 +92,20 @@ describe.each(engines)('the store contract: $name', (engine) => {
       expect((await b.search('img 002', 10)).rows.map((r) => r.analysis_id)).toEqual(['an_2']);
       // The same answer (same key) is never stored twice.
       expect(await b.insertResult({ record: record(1, { city: 'Paris' }), rawBytes: raw, sandbox: false, listed: true })).toBe(id);
+    } finally {
+      await done();
+    }
+  });
+
+  it('embedded: what an original said about itself is kept once per sha256 and read back as stored', async (t) => {
+    if (!(await both())) return t.skip(skip);
+    try {
+      const first = { metadata: { format: METADATA_FORMAT as typeof METADATA_FORMAT, tags: { 'EXIF:Make': 'Canon' } }, c2pa: { present: false as const } };
+      await a.saveEmbedded(sha(7), first);
+      await b.saveEmbedded(sha(7), { ...first, metadata: { format: METADATA_FORMAT as typeof METADATA_FORMAT, tags: { 'EXIF:Make': 'Other' } } });
+      const got = (await b.embedded(sha(7)))!;
+      expect(got).toMatchObject({ sha256: sha(7), metadata: first.metadata, c2pa: { present: false } });
+      expect(await a.embedded(sha(8))).toBeUndefined();
     } finally {
       await done();
     }

@@ -37,14 +37,14 @@ describe('geo store against a real PostgreSQL', () => {
     expect(analyst.stderr).toMatch(/permission denied/);
     const admin = await spawnGeo(['store', 'migrate', '--store', pg.adminUrl, '--json'], { env });
     expect(admin.code).toBe(0);
-    expect(JSON.parse(admin.stdout)).toMatchObject({ from: 0, to: 1 });
+    expect(JSON.parse(admin.stdout)).toMatchObject({ from: 0, to: 2 });
     const st = await spawnGeo(['store', 'status', '--json'], { env: { ...env, GEO_STORE_URL: pg.analystUrl } });
-    expect(JSON.parse(st.stdout)).toMatchObject({ store: 'team', schema: 1, knows: 1, counts: { results: 0 } });
+    expect(JSON.parse(st.stdout)).toMatchObject({ store: 'team', schema: 2, knows: 2, counts: { results: 0 } });
     const doctor = await spawnGeo(['doctor'], { env: { ...env, GEO_STORE_URL: pg.analystUrl } });
-    expect(doctor.stdout + doctor.stderr).toMatch(/ok\s+team store\s+postgres:\/\/geo_analyst@.*schema 1, round trip/);
+    expect(doctor.stdout + doctor.stderr).toMatch(/ok\s+team store\s+postgres:\/\/geo_analyst@.*schema 2, round trip/);
     pg.sql('INSERT INTO schema_version (version) VALUES (99)');
     const newer = await spawnGeo(['store', 'status', '--store', pg.analystUrl], { env });
-    expect(newer.stderr).toMatch(/migrated by a newer geo \(schema 99; this geo knows 1\).*upgrade geo/s);
+    expect(newer.stderr).toMatch(/migrated by a newer geo \(schema 99; this geo knows 2\).*upgrade geo/s);
   }, 60_000);
 
   it('push: the local store goes in once (a second push copies nothing), custody lines byte for byte', async (t) => {

@@ -13,6 +13,9 @@ Keys:
                      (geo cases stamp): URL[,URL...], each https (plain http only to loopback),
                      no credentials in the URL. None is contacted unless listed here or named
                      with --tsa (default: none; \`geo config unset tsa\` contacts none again)
+  tsa_ca             a PEM file of the CA certificates TSAs are trusted under (also tsa-ca):
+                     a token must chain to one when stamped and when verified; unset, the
+                     root the TSA sends is pinned at stamp time (geo cases stamp --help)
   store              local (default), or a team's PostgreSQL store: postgres://USER:PASSWORD@HOST/DB
                      ?sslmode=verify-full&sslrootcert=CA.pem; the password goes to the OS keyring,
                      never shown (geo store status; GEO_STORE_URL and --store URL come first)`;
@@ -21,7 +24,7 @@ export const register: Register = (program, act) => {
   for (const path of ['config get', 'config list']) declareJson(path, { names: [], open: true });
   const config = program
     .command('config')
-    .description('read and change defaults: depth, format, confirm_threshold, accessible, tsa, store')
+    .description('read and change defaults: depth, format, confirm_threshold, accessible, tsa, tsa_ca, store')
     .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  $ geo config list\n  $ geo config set depth 2\n  $ geo config get format`);
 
   config

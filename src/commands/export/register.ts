@@ -1,5 +1,6 @@
 /** `geo export`: stored or NDJSON results to GeoJSON, KML, KMZ, CSV, JSON/NDJSON or an HTML map report. */
 import type { Register } from '../types.js';
+import { FILE_MODE_HELP } from '../../flags.js';
 import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
@@ -11,7 +12,8 @@ export const register: Register = (program, act) => {
     .option('--all', 'every stored result (latest per image unless --history)')
     .option('--history', 'every stored run of each selected image, not only the latest')
     .option('--include-sandbox', 'with --all: include answers of a geo sandbox (simulated; marked sandbox in every format)')
-    .option('--out <file>', 'write to this file instead of stdout (the format can come from its extension)')
+    .option('--out <file>', 'write to this file instead of stdout (the format can come from its extension; 0600: see --file-mode)')
+    .option('--file-mode <mode>', `--out: ${FILE_MODE_HELP}`)
     .option('--case <case>', 'the results linked to this local case (its id or name), and the file written logged in its custody log with its sha256')
     .addHelpText(
       'after',

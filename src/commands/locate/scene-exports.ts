@@ -3,9 +3,10 @@
  * clusters and the frames (output/export/scene-*.ts); csv stays one row per answered frame or photo
  * (their provenance records), as for any batch.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context.js';
+import { type FileMode, writeOwnFile } from '../../files/own-file.js';
 import type { ProvenanceRecord } from '../../evidence/records.js';
 import { isSimulated } from '../../evidence/simulated.js';
 import { renderExport } from '../../output/export/index.js';
@@ -51,13 +52,15 @@ export async function sceneExport(ctx: Pick<Ctx, 'now' | 'version'>, format: str
 }
 
 /** --report FILE: written after the run, whatever the exit code, when the scene has an answer; the HTML written. */
-export async function writeSceneReport(ctx: Pick<Ctx, 'now' | 'version'>, file: string, res: SceneResult, records: readonly ProvenanceRecord[], warn: (l: string) => void): Promise<string | undefined> {
+export async function writeSceneReport(ctx: Pick<Ctx, 'now' | 'version'>, file: string, res: SceneResult, records: readonly ProvenanceRecord[], warn: (l: string) => void, mode?: FileMode): Promise<string | undefined> {
   if (res.scene.answered === 0) {
     warn(`--report ${file}: no answer to report, nothing written`);
     return undefined;
   }
   const html = await report(ctx, res, records, warn);
-  await writeFile(file, html);
+  // The photos of a set are read again for it, a video's frames came from its file: neither is the report.
+  const read = () => [...res.scene.frames.map((f) => f.input), ...(res.scene.kind === 'video' ? [res.scene.input] : [])];
+  await writeOwnFile(file, 'the report', html, { inputs: read, ...(mode ? { mode } : {}) });
   warn(`report: ${file} (${res.scene.clusters.length} place${res.scene.clusters.length === 1 ? '' : 's'}, ${res.scene.answered} answers)`);
   return html;
 }

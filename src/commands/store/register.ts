@@ -24,7 +24,7 @@ export const register: Register = (program, act) => {
 
   store
     .command('push')
-    .description("copy this machine's local store into the team store (results, claims, batches, cases with their custody logs, timestamps); a second push copies nothing")
+    .description("copy this machine's local store into the team store (results, claims, batches, cases with their custody logs, timestamps, what originals embedded); a second push copies nothing")
     .addHelpText('after', '\nRecords, raw answers and custody lines are copied byte for byte: every hash stays what it was.\nA case whose two logs went different ways is named and left as it is.\n\nExamples:\n  $ geo store push --store postgres://ana@db.example.org/geo?sslmode=verify-full')
     .action(act(async () => (await import('./handlers.js')).push));
 

@@ -9,8 +9,10 @@ import type { Pool } from 'pg';
 import { StoreError } from '../../errors.js';
 import type {
   AcquireRequest, Acquired, Analyst, BatchRow, ClaimRow, FailedError, FileHashCache, NewResult, ResultRow, ReuseQuery, ReuseRef,
-  StoreApi, StoreStatus, StoredResult, Tag, TaggedRow,
+  StoreApi, StoreStatus, StoredEmbedded, StoredResult, Tag, TaggedRow,
 } from '../api.js';
+import type { EmbeddedProvenance } from '../../image/embedded.js';
+import type { HeadLine } from '../../batch/journal-format.js';
 import { LEASE_MS, Owner, type ProcessProbe } from '../sqlite/claims.js';
 import { type FileStamp, RACY_MS, sameStamp } from '../sqlite/file-hashes.js';
 import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, resultColumnsOf, toStored } from '../sqlite/results.js';
@@ -77,6 +79,19 @@ export class PgEngine implements StoreApi {
   }
   private q<T>(fn: (p: Pool) => Promise<T>): Promise<T> {
     return this.guard(() => fn(this.pool));
+  }
+
+  // The same bytes always say the same: the first reading is kept (sqlite/embedded.ts).
+  saveEmbedded(sha256: string, e: EmbeddedProvenance): Promise<void> {
+    return this.q(async (p) => {
+      await p.query('INSERT INTO embedded (sha256, read_at, metadata, c2pa) VALUES ($1, $2, $3, $4) ON CONFLICT (sha256) DO NOTHING', [sha256, new Date(this.opts.now()).toISOString(), JSON.stringify(e.metadata), JSON.stringify(e.c2pa)]);
+    });
+  }
+  embedded(sha256: string): Promise<StoredEmbedded | undefined> {
+    return this.q(async (p) => {
+      const r = (await p.query<{ sha256: string; read_at: string; metadata: string; c2pa: string }>('SELECT sha256, read_at, metadata, c2pa FROM embedded WHERE sha256 = $1', [sha256])).rows[0];
+      return r ? { sha256: r.sha256, read_at: r.read_at, metadata: JSON.parse(r.metadata) as StoredEmbedded['metadata'], c2pa: JSON.parse(r.c2pa) as StoredEmbedded['c2pa'] } : undefined;
+    });
   }
 
   insertResult(r: NewResult): Promise<number> {
@@ -207,6 +222,13 @@ export class PgEngine implements StoreApi {
     return this.q(async (p) => {
       await p.query('INSERT INTO batches (id, head, created_at, updated_at) VALUES ($1, $2, geo_now_ms(), geo_now_ms()) ON CONFLICT (id) DO UPDATE SET head = excluded.head, updated_at = excluded.updated_at', [id, JSON.stringify(head)]);
     });
+  }
+  /**
+   * Not on a team store yet: a journal file's keys are one machine's, and taking them into the
+   * team's claims needs the same care as `geo store push` (which copies the local store's).
+   */
+  async importJournal(file: string): Promise<HeadLine> {
+    throw new StoreError(`${file}: continuing a journal file is not done on the team store ${this.where}`, 'other', 'continue it with --store local, then `geo store push` copies its claims and answers into the team store; or --resume the batch by its id');
   }
   findBatches(prefix: string): Promise<BatchRow[]> {
     const p0 = prefix.toLowerCase();

@@ -3,7 +3,8 @@
  * a record's text, its raw bytes, a custody line are never rebuilt, so every hash (a result's
  * sha256s, a custody chain's entries) is what it was. Idempotent: a result is known by its idempotency
  * key or its content (results.content_sha), a claim by its key, a case by its id, a custody entry by
- * (case, seq), a timestamp by (case, head, TSA); a second push copies nothing.
+ * (case, seq), a timestamp by (case, head, TSA), what an original embedded by its sha256; a second
+ * push copies nothing.
  *
  * An open local claim goes in open and unowned: whoever asks for that request next resends its key,
  * which the service replays free if it finished. A case whose team copy has other entries at the
@@ -24,12 +25,13 @@ export interface PushReport {
   custody: { copied: number; already: number };
   links: number;
   timestamps: number;
+  embedded: number;
   /** Cases whose two logs went different ways: left as they are. */
   diverged: string[];
 }
 
 export async function pushLocal(local: SqliteRows, team: PgEngine): Promise<PushReport> {
-  const rep: PushReport = { results: { copied: 0, already: 0 }, claims: { copied: 0, already: 0 }, batches: 0, cases: { copied: 0, already: 0 }, custody: { copied: 0, already: 0 }, links: 0, timestamps: 0, diverged: [] };
+  const rep: PushReport = { results: { copied: 0, already: 0 }, claims: { copied: 0, already: 0 }, batches: 0, cases: { copied: 0, already: 0 }, custody: { copied: 0, already: 0 }, links: 0, timestamps: 0, embedded: 0, diverged: [] };
   const ids = new Map<number, number>();
   const g = <T>(fn: () => Promise<T>) => team.guard(fn);
 
@@ -104,6 +106,9 @@ export async function pushLocal(local: SqliteRows, team: PgEngine): Promise<Push
         'INSERT INTO timestamps (case_id, head, seq, tsa, state, requested_at, attempts, last_error, reply, ca_pem, gen_time, stamped_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (case_id, head, tsa) DO NOTHING',
         [t.case_id, t.head, t.seq, t.tsa, t.state, t.requested_at, t.attempts, t.last_error, t.reply, t.ca_pem, t.gen_time, t.stamped_at],
       )).rowCount ?? 0;
+    }
+    for (const e of local.embedded()) {
+      rep.embedded += (await c.query('INSERT INTO embedded (sha256, read_at, metadata, c2pa) VALUES ($1, $2, $3, $4) ON CONFLICT (sha256) DO NOTHING', [e.sha256, e.read_at, e.metadata, e.c2pa])).rowCount ?? 0;
     }
   }));
   return rep;

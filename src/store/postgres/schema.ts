@@ -15,6 +15,9 @@
  * - content_sha (sha256 of record and raw bytes) makes `geo store push` idempotent;
  * - file_hashes are keyed by host as well as path (a path means nothing on another machine);
  * - budget / spend: a team's cap per period and each key's reservation (postgres/budget.ts).
+ * Migration 2 (issue 31's tables, merged later): embedded, what an original said about itself
+ * before it was stripped (its metadata and C2PA summary as JSON text, keyed by its sha256, never
+ * the image), and the pending-timestamps index the local file has (sqlite/schema.ts 3 and 4).
  * Never stored: API keys (claims and results carry an account fingerprint only) and image bytes.
  */
 export const PG_MIGRATIONS: readonly string[] = [
@@ -179,6 +182,15 @@ export const PG_MIGRATIONS: readonly string[] = [
     state text NOT NULL CHECK (state IN ('reserved', 'settled', 'released'))
   );
   CREATE INDEX spend_at ON spend(at);
+  `,
+  `
+  CREATE TABLE embedded (
+    sha256 text PRIMARY KEY,
+    read_at text NOT NULL,
+    metadata text NOT NULL,
+    c2pa text NOT NULL
+  );
+  CREATE INDEX timestamps_pending ON timestamps(requested_at) WHERE state = 'pending';
   `,
 ];
 

@@ -6,8 +6,10 @@
  */
 import type {
   AcquireRequest, Acquired, Analyst, BatchRow, CaseApi, ClaimRow, FailedError, FileHashCache, NewResult, ResultRow, ReuseQuery, ReuseRef,
-  StoreApi, StoreStatus, StoredResult, Tag, TaggedRow, TimestampApi,
+  StoreApi, StoreStatus, StoredEmbedded, StoredResult, Tag, TaggedRow, TimestampApi,
 } from '../api.js';
+import type { EmbeddedProvenance } from '../../image/embedded.js';
+import type { HeadLine } from '../../batch/journal-format.js';
 import { SCHEMA_VERSION } from './schema.js';
 import type { Store } from './store.js';
 import type { SqliteBudget } from './budget.js';
@@ -52,6 +54,13 @@ export class SqliteEngine implements StoreApi {
   /** The lease judged by this machine's clock, as the file's claims always were. */
   private leased<T extends ClaimRow | undefined>(c: T): T {
     return c && ({ ...c, leased: c.lease_until !== null && c.lease_until > this.now() } as T);
+  }
+
+  async saveEmbedded(sha256: string, e: EmbeddedProvenance): Promise<void> {
+    this.sync.saveEmbedded(sha256, e);
+  }
+  async embedded(sha256: string): Promise<StoredEmbedded | undefined> {
+    return this.sync.embedded(sha256);
   }
 
   async insertResult(r: NewResult): Promise<number> {
@@ -152,6 +161,10 @@ export class SqliteEngine implements StoreApi {
   }
   async findBatches(prefix: string): Promise<BatchRow[]> {
     return this.sync.findBatches(prefix);
+  }
+
+  async importJournal(file: string, text: string, batchId: string): Promise<HeadLine> {
+    return this.sync.importJournal(file, text, batchId);
   }
 
   async fileHashCache(paths: readonly string[]): Promise<FileHashCache> {

@@ -60,6 +60,9 @@ export class SqliteRows {
   links(): LinkRow[] {
     return this.guard(() => this.sql.all<LinkRow>('SELECT case_id, result_id, linked_at FROM case_results ORDER BY rowid'));
   }
+  embedded(): Array<{ sha256: string; read_at: string; metadata: string; c2pa: string }> {
+    return this.guard(() => this.sql.all('SELECT sha256, read_at, metadata, c2pa FROM embedded ORDER BY sha256'));
+  }
   timestamps(): TimestampRow[] {
     return this.guard(() => this.sql.all<TimestampRow>('SELECT id, case_id, head, seq, tsa, state, requested_at, attempts, last_error, reply, ca_pem, gen_time, stamped_at FROM timestamps ORDER BY id').map((r) => ({ ...r, reply: r.reply === null ? null : Buffer.from(r.reply) })));
   }
