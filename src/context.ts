@@ -16,7 +16,7 @@ import { createPrompter } from './output/prompt.js';
 import type { Prompter } from './output/prompter.js';
 import { redact, sanitizeInline } from './output/sanitize.js';
 import { SAY_END_AFTER_MS, waitEnds } from './output/wait-line.js';
-import { type ProcessProbe, Store, type StoreApi, legacyFolders, openStore } from './store/index.js';
+import { type ProcessProbe, Store, type StoreApi, asStoreApi, openStore } from './store/index.js';
 import { chooseStore, withKeyringPassword } from './config/store-url.js';
 
 export interface GlobalOptions {
@@ -239,8 +239,8 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
           const url = choice.source === 'config' ? await withKeyringPassword(vault, choice.url) : choice.url;
           api = await openStore({ kind: 'team', url }, o);
         } else {
-          const data = dataDir(rt.env);
-          api = await openStore({ kind: 'local', dataDir: data, legacy: legacyFolders(data, stateDir(rt.env)) }, o);
+          // The same connection as ctx.store(): a run that also reads cases through it holds one.
+          api = asStoreApi(ctx.store({ local: true }), rt.now);
           if (choice.source === 'flag' && !globals.quiet) rt.io.stderr.write(`using the local store ${sanitizeInline(api.where)} for this run (--store local)\n`);
         }
         cleanups.unshift(() => api.close());

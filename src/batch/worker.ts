@@ -78,16 +78,16 @@ async function claimTurn(w: WorkerEnv, job: Job): Promise<{ key: string; takeove
     w.emit({ type: 'notice', message: otherKeyLine(job.inputs[0]!, how, key, w.userKey) });
   };
   for (;;) {
-    const acq = w.ledger.acquire(job, w.userKey);
+    const acq = await w.ledger.acquire(job, w.userKey);
     if (acq.kind === 'send') {
       if (acq.takeover) other('resent', acq.key);
       return { key: acq.key, takeover: acq.takeover };
     }
     if (acq.kind === 'answered' || acq.kind === 'failed') {
       // Only a claim of this very request settles it: a caller's key used for another one (key_reused) names someone else's answer.
-      const claim = w.ledger.store.claim(acq.key);
+      const claim = await w.ledger.store.claim(acq.key);
       const held = claim && claim.fp === w.ledger.fingerprint(job) ? w.ledger.fromClaim(claim) : undefined;
-      const outcome = held ? w.ledger.settled(held) : undefined;
+      const outcome = held ? await w.ledger.settled(held) : undefined;
       if (held) other('reused', acq.key);
       await w.finish(job, outcome ?? { ok: false, error: acq.kind === 'failed' ? acq.error : { code: 'failed', message: 'the stored answer is missing', final: true } }, 'others');
       return { done: { kind: 'done' } };
@@ -209,7 +209,7 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
       // The body's bytes exactly as received are what the store keeps (issue 21: raw means raw),
       // but the key: a server that echoed it got it masked before anything read it (api/secret.ts).
       const row = { record, rawBytes: res.rawBytes, origin: w.ledger.o.origin, sandbox: res.headers[SANDBOX_HEADER] !== undefined, listed: w.listed, ...(w.ledger.o.batch ? { batch: w.ledger.o.batch } : {}) };
-      stored = { id: store.answer(key, row, credits), record };
+      stored = { id: await store.answer(key, row, credits), record };
     } catch (err) {
       storeError = err instanceof StoreError ? err : new StoreError(String(err), 'other');
     }
@@ -239,8 +239,8 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
     // resends the same key and the server replays it if it had finished. A final failure is
     // written down; anything else releases the claim for the next run (same key).
     try {
-      if (!aborted && error.final) store.fail(key, error);
-      else if (!aborted) store.release(key);
+      if (!aborted && error.final) await store.fail(key, error);
+      else if (!aborted) await store.release(key);
     } catch {
       // The store is unwritable: the claim's lease runs out and a rerun takes it over, same key.
     }
@@ -251,7 +251,7 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
     if (raw.raw !== undefined && !aborted) {
       try {
         const response = { raw: raw.raw, status: raw.status, headers: {}, idempotencyKey: key, ...(raw.deviations?.length ? { deviations: raw.deviations } : {}), ...(raw.receivedSha256 ? { receivedSha256: raw.receivedSha256, ...(raw.bytes ? { rawBytes: raw.bytes } : {}) } : {}) };
-        store.insertResult({ record: w.record(job, { response, replayed: false, unusable: error.message }), ...(raw.bytes ? { rawBytes: raw.bytes } : {}), origin: w.ledger.o.origin, sandbox: false, listed: w.listed, unkeyed: true });
+        await store.insertResult({ record: w.record(job, { response, replayed: false, unusable: error.message }), ...(raw.bytes ? { rawBytes: raw.bytes } : {}), origin: w.ledger.o.origin, sandbox: false, listed: w.listed, unkeyed: true });
       } catch {
         // The store cannot take it: the key, still open, replays it on the rerun.
       }

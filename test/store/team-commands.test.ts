@@ -103,9 +103,14 @@ describe('a team store that cannot be used', () => {
     expect(doctor.stdout + doctor.stderr).not.toContain('s3cret-pw');
   });
 
-  it('a command not yet on the team store refuses before anything is claimed or sent; --store local runs it, said on stderr', async () => {
+  it('geo locate refuses to send while the team store cannot be reached (exit 6); a command not yet on it refuses; --store local runs it, said on stderr', async () => {
     const env = { ...dirs(), GEO_STORE_URL: 'postgres://ana:s3cret-pw@127.0.0.1:1/geo' };
-    const refused = await spawnGeo(['--sandbox', 'locate', 'sample:paris'], { env });
+    const unreachable = await spawnGeo(['--sandbox', 'locate', 'sample:paris'], { env });
+    expect(unreachable.code).toBe(6);
+    expect(unreachable.stderr).toMatch(/cannot be reached.*--store local/s);
+    expect(unreachable.stdout).toBe('');
+    expect(unreachable.stderr).not.toContain('s3cret-pw');
+    const refused = await spawnGeo(['history'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/does not use a team store yet.*nothing was claimed or sent.*--store local/s);
     expect(refused.stderr).not.toContain('s3cret-pw');

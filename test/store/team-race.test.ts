@@ -4,18 +4,20 @@
  * that charges once per completed key (test/helpers/charging-server.ts), on a real PostgreSQL.
  * Processes are killed with SIGKILL at random moments, then everything is run again: the server
  * charged exactly 12, every image has one answered claim, and a budget of N credits is never
- * passed by what the server charged. The processes take geo's claim path over the asynchronous
- * store (team-race-worker.ts): `geo locate` itself runs on the team store in phase 2.
+ * passed by what the server charged. The charges race runs `geo locate` itself (the built binary,
+ * each machine its own copy of the images); the budget race takes geo's claim path over the
+ * asynchronous store (team-race-worker.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateStore } from '../../src/store/index.js';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
 import { ANALYST_GRANTS, type Postgres, startPostgres } from '../helpers/postgres.js';
-import { finished } from '../helpers/run-cli.js';
+import { GEO_BIN, binEnv, finished } from '../helpers/run-cli.js';
+import { FIXTURES, distinctJpeg } from '../batch/helpers.js';
 
 const WORKER = new URL('./team-race-worker.ts', import.meta.url).pathname;
 let pg: Postgres | undefined;
@@ -51,24 +53,59 @@ async function race(server: ChargingServer, kills: number): Promise<number> {
 const fresh = async () => {
   pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
   await migrateStore(pg!.adminUrl);
-  pg!.sql('DROP INDEX claims_one_open');
 };
 
+/** Each machine's own copy of the same 12 images (the same bytes, another folder). */
+function imagesOn(home: string): string {
+  const dir = join(home, 'photos');
+  mkdirSync(dir, { recursive: true });
+  const base = readFileSync(join(FIXTURES, 'paris.jpg'));
+  for (let i = 0; i < 12; i++) writeFileSync(join(dir, `img${String(i).padStart(2, '0')}.jpg`), distinctJpeg(i, base));
+  return dir;
+}
+
+/** `geo locate` on each machine, four processes each, on the team store, one organisation's key. */
+function locateAll(server: ChargingServer): ChildProcess[] {
+  return machines.flatMap((m) => Array.from({ length: 4 }, () => {
+    const child = spawn(process.execPath, [GEO_BIN, 'locate', imagesOn(m.home), '--json', '--yes'], {
+      env: binEnv({
+        HOME: m.home, GEO_CONFIG_DIR: join(m.home, 'config'), GEO_DATA_DIR: join(m.home, 'data'), GEO_STATE_DIR: join(m.home, 'state'),
+        GEO_API_KEY: 'orca_test_team', GEO_BASE_URL: server.url, GEO_STORE_URL: pg!.analystUrl,
+      }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return child;
+  }));
+}
+
 describe('two machines x four processes on one team store', () => {
-  it('12 images, kill -9 at random, run again: exactly 12 charges, one answered claim per image', async (t) => {
+  it('geo locate over 12 images, kill -9 at random, run again: exactly 12 charges, one answered claim per image, every rerun prints all 12', async (t) => {
     if (!pg) return t.skip(skip);
     await fresh();
-    const server = await startChargingServer({ delayMs: 300 });
+    const server = await startChargingServer({ delayMs: 1000 });
     try {
-      expect(await race(server, 3)).toBeGreaterThan(0);
+      const first = locateAll(server);
+      const done = Promise.all(first.map(finished));
+      const victims = [...first].sort(() => Math.random() - 0.5).slice(0, 3);
+      for (const v of victims) setTimeout(() => v.kill('SIGKILL'), 800 + Math.random() * 3000);
+      const ended = await done;
+      expect(ended.filter((r) => r.code === -1).length).toBeGreaterThan(0);
+      const again = await Promise.all(locateAll(server).map(finished));
+      for (const r of again) {
+        expect(r.code, r.stderr).toBe(0);
+        const lines = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { ok: boolean });
+        expect(lines.filter((l) => l.ok)).toHaveLength(12);
+      }
       expect(server.charges()).toBe(12);
       expect(pg.sql("SELECT count(DISTINCT fp) || ' ' || count(*) FROM claims WHERE state = 'answered'").trim()).toBe('12 12');
       expect(pg.sql("SELECT count(*) FROM claims WHERE state = 'open'").trim()).toBe('0');
-      expect(pg.sql('SELECT count(DISTINCT input_path) FROM results').trim()).toBe('12');
+      expect(pg.sql('SELECT count(DISTINCT sha256) FROM results').trim()).toBe('12');
+      // Who paid: both machines' analysts appear only as OS user and host, never a key.
+      expect(pg.sql("SELECT count(*) FROM results WHERE record LIKE '%orca_test_team%'").trim()).toBe('0');
     } finally {
       await server.close();
     }
-  }, 240_000);
+  }, 300_000);
 
   it('a budget of 7 credits under the same race: what the server charged never passes it', async (t) => {
     if (!pg) return t.skip(skip);
