@@ -20,6 +20,7 @@ import { StoreError } from '../errors.js';
 import { type ProvenanceRecord, isResultBody } from '../evidence/record-types.js';
 import { IN_FLIGHT } from './accounting.js';
 import { keepEmbedded } from './embedded.js';
+import { holdCredits, settleCredits } from './team-budget.js';
 import type { Journal } from './journal.js';
 import type { Ledger } from './ledger.js';
 import type { SpendGuard, Spent } from './spend-guard.js';
@@ -113,13 +114,27 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
   if (gate.kind === 'stop') return { kind: 'stop', stop: { reason: 'budget', error: new Error(gate.why) } };
   let spent: Spent = 'unsent';
   let answered: number | undefined;
+  let held = false;
   try {
+    // The store's budget (a team's cap, team-budget.ts): reserved before the send, whoever sends.
+    const full = await holdCredits(w.ledger.store, turn0.key, (w.request.depth ?? 1) as Depth);
+    if (full !== undefined) {
+      // Let go at once (same key, still open): a process on another machine waiting for this
+      // request takes it, meets the cap too and stops, instead of both waiting for each other.
+      await w.ledger.store.release(turn0.key).catch(() => undefined);
+      return { kind: 'stop', stop: { reason: 'budget', error: new Error(full) } };
+    }
+    held = true;
     return await sendClaimed(w, job, ctl, turn0, (credits, depth) => {
       spent = credits;
       answered = depth;
     });
+  } catch (err) {
+    if (err instanceof StoreError && !held) return { kind: 'stop', stop: { reason: 'store', error: err } };
+    throw err;
   } finally {
     w.spend.leave(spent, answered);
+    if (held) await settleCredits(w.ledger.store, turn0.key, spent);
   }
 }
 

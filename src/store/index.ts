@@ -17,6 +17,7 @@ export * from './sqlite/store.js';
 export type * from './api.js';
 export { checkStoreUrl, isTeamUrl, maskStoreUrl, splitPassword, withPassword } from './url.js';
 export { parsePeriod } from './budget-period.js';
+export { analyst } from './analyst.js';
 
 /** Which store a run uses: the local file in a data folder, or a team's server by its URL. */
 export type StoreChoice = { kind: 'local'; dataDir: string; legacy?: LegacyFolders } | { kind: 'team'; url: string };

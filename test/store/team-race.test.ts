@@ -4,9 +4,8 @@
  * that charges once per completed key (test/helpers/charging-server.ts), on a real PostgreSQL.
  * Processes are killed with SIGKILL at random moments, then everything is run again: the server
  * charged exactly 12, every image has one answered claim, and a budget of N credits is never
- * passed by what the server charged. The charges race runs `geo locate` itself (the built binary,
- * each machine its own copy of the images); the budget race takes geo's claim path over the
- * asynchronous store (team-race-worker.ts).
+ * passed by what the server charged. Both races run `geo locate` itself (the built binary, each
+ * machine its own copy of the images, one organisation's key).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,7 +18,6 @@ import { ANALYST_GRANTS, type Postgres, startPostgres } from '../helpers/postgre
 import { GEO_BIN, binEnv, finished } from '../helpers/run-cli.js';
 import { FIXTURES, distinctJpeg } from '../batch/helpers.js';
 
-const WORKER = new URL('./team-race-worker.ts', import.meta.url).pathname;
 let pg: Postgres | undefined;
 let skip = '';
 beforeAll(() => {
@@ -30,25 +28,6 @@ beforeAll(() => {
 afterAll(() => pg?.stop());
 
 const machines = ['laptop-a', 'laptop-b'].map((name) => ({ name, home: mkdtempSync(join(tmpdir(), `geo-race-${name}-`)) }));
-
-function spawnAll(server: ChargingServer): ChildProcess[] {
-  return machines.flatMap((m) => Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', WORKER, pg!.analystUrl, server.url, m.name], {
-    env: { ...process.env, HOME: m.home, GEO_CONFIG_DIR: join(m.home, 'config'), GEO_DATA_DIR: join(m.home, 'data') }, stdio: ['ignore', 'pipe', 'pipe'],
-  })));
-}
-
-/** Runs 2 x 4 processes, kills `kills` of them with SIGKILL, then runs all 8 again; returns how many the kill ended. */
-async function race(server: ChargingServer, kills: number): Promise<number> {
-  const first = spawnAll(server);
-  const done = Promise.all(first.map(finished));
-  // kill -9 of `kills` processes at random moments while they claim, send and store.
-  const victims = [...first].sort(() => Math.random() - 0.5).slice(0, kills);
-  for (const v of victims) setTimeout(() => v.kill('SIGKILL'), 1500 + Math.random() * 2500);
-  const ended = await done;
-  const again = await Promise.all(spawnAll(server).map(finished));
-  for (const r of again) expect(r.code, r.stderr).toBe(0);
-  return ended.filter((r) => r.code === -1).length;
-}
 
 const fresh = async () => {
   pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
@@ -107,19 +86,27 @@ describe('two machines x four processes on one team store', () => {
     }
   }, 300_000);
 
-  it('a budget of 7 credits under the same race: what the server charged never passes it', async (t) => {
+  it('geo locate under a team budget of 7 credits, the same race: what the server charged never passes it, and a run that meets the cap says who spent what (exit 4)', async (t) => {
     if (!pg) return t.skip(skip);
     await fresh();
     pg.sql("INSERT INTO budget (id, cap, per, period_start) VALUES (1, 7, 'month', date_trunc('month', now(), 'UTC'))");
-    const server = await startChargingServer({ delayMs: 300 });
+    const server = await startChargingServer({ delayMs: 1000 });
     try {
-      await race(server, 3);
+      const first = locateAll(server);
+      const done = Promise.all(first.map(finished));
+      for (const v of [...first].sort(() => Math.random() - 0.5).slice(0, 3)) setTimeout(() => v.kill('SIGKILL'), 800 + Math.random() * 3000);
+      await done;
+      const again = await Promise.all(locateAll(server).map(finished));
       expect(server.credits()).toBeLessThanOrEqual(7);
       expect(server.charges()).toBeGreaterThan(0);
       const [spent, reserved] = pg.sql('SELECT spent, reserved FROM budget').trim().split('|').map(Number);
       expect(spent! + reserved!).toBeLessThanOrEqual(7);
+      expect(spent).toBe(server.credits());
+      for (const r of again) expect([0, 4], r.stderr).toContain(r.code);
+      const stopped = again.find((r) => r.code === 4)!;
+      expect(stopped.stderr).toMatch(/budget of 7 credits per month .*has no room for 1 more: \d+ spent.*spent this period: \S+@\S+ \d+/s);
     } finally {
       await server.close();
     }
-  }, 240_000);
+  }, 300_000);
 });

@@ -4,7 +4,6 @@
  * (driver.ts pgError) that never holds the URL's password. Claims: claims.ts; results:
  * results.ts; cases and custody: cases.ts; the budget: budget.ts.
  */
-import { hostname, userInfo } from 'node:os';
 import type { Pool } from 'pg';
 import { StoreError } from '../../errors.js';
 import type {
@@ -17,6 +16,7 @@ import { LEASE_MS, Owner, type ProcessProbe } from '../sqlite/claims.js';
 import { type FileStamp, RACY_MS, sameStamp } from '../sqlite/file-hashes.js';
 import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, resultColumnsOf, toStored } from '../sqlite/results.js';
 import { maskStoreUrl } from '../url.js';
+import { analyst } from '../analyst.js';
 import { PgBudget } from './budget.js';
 import { PgCases, PgTimestamps } from './cases.js';
 import * as claims from './claims.js';
@@ -27,17 +27,6 @@ import { PG_SCHEMA_VERSION } from './schema.js';
 
 const TAGS = "batch, (record::jsonb -> 'video')::text AS video_json, (record::jsonb -> 'set')::text AS set_json";
 const PAGE = 500;
-
-/** The OS user and host: who paid, on the team store's rows. */
-export function analyst(): Analyst {
-  let user: string;
-  try {
-    user = userInfo().username || 'unknown';
-  } catch {
-    user = 'unknown';
-  }
-  return { user, host: hostname() };
-}
 
 export interface PgOptions {
   probe: ProcessProbe;
