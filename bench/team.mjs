@@ -8,9 +8,9 @@
  *   --results team results (default 1,000,000; bench/store.mjs's answers), median         <= 150 ms each
  *   `geo store status` as a whole process on that store (connect, version check, counts): the floor
  *   of any geo command on a team store
- *   the two-machine race's charges: 2 machines x 4 processes over 12 images against an independent
- *   charging server, 3 killed with SIGKILL, then all run again (test/store/team-race-worker.ts:
- *   geo's claim path over the asynchronous store; `geo locate` itself joins in phase 2)   exactly 12
+ *   the two-machine race's charges: 2 machines x 4 `geo locate` processes over 12 images against
+ *   an independent charging server, 3 killed with SIGKILL, then all run again         exactly 12
+ *   the same race under a team budget of 7 credits: what the server charged           <= 7
  *
  * In this phase `geo history` does not read a team store yet (it refuses one): its three reads are
  * timed as the store calls it will make (StoreApi newest/search/byAnalysisId, with paidBy for the
@@ -27,17 +27,19 @@ import { migrateStore, openStore } from '../src/store/index.ts';
 import { resultColumnsOf, RESULT_COLUMNS } from '../src/store/sqlite/results.ts';
 import { contentSha, searchDocument } from '../src/store/postgres/results.ts';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChargingServer } from '../test/helpers/charging-server.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
+import { FIXTURES, distinctJpeg } from '../test/batch/helpers.ts';
 import { CITIES, body } from './store-data.mjs';
 
 const { values } = parseArgs({ options: { results: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '7' } } });
 const N = Number(values.results);
 const RUNS = Number(values.runs);
 const BASE_URL = 'http://127.0.0.1:9';
+const PARIS = readFileSync(join(FIXTURES, 'paris.jpg'));
 needBuild();
 
 function record(i) {
@@ -69,20 +71,32 @@ try {
   }
   rows.push(row('claim + answer committed, per request (median of 300)', median(per), 'ms', '<= 10 ms', 10));
 
-  // 2. The race: two machines (a HOME each) x four processes, three killed at random, then all again.
-  const server = await startChargingServer({ delayMs: 300 });
-  const worker = new URL('../test/store/team-race-worker.ts', import.meta.url).pathname;
+  // 2. The race: two machines (a HOME and a copy of the images each) x four `geo locate`
+  // processes, three killed at random, then all again; then the same under a budget of 7 more.
   const wait = (child) => new Promise((r) => child.on('close', r));
-  const wave = () => ['laptop-a', 'laptop-b'].flatMap((m) => {
-    const home = mkdtempSync(join(tmpdir(), `geo-bench-${m}-`));
-    return Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', worker, pg.tcpUrl, server.url, m], { env: { ...process.env, HOME: home }, stdio: 'ignore' }));
+  const homes = ['laptop-a', 'laptop-b'].map((m) => mkdtempSync(join(tmpdir(), `geo-bench-${m}-`)));
+  const wave = (server, from) => homes.flatMap((home) => {
+    const dir = mkdtempSync(join(home, 'photos-'));
+    for (let i = 0; i < 12; i++) writeFileSync(join(dir, `img${i}.jpg`), distinctJpeg(from + i, PARIS));
+    return Array.from({ length: 4 }, () => spawn(process.execPath, [GEO_BIN, 'locate', dir, '--json', '--yes'], {
+      env: benchEnv({ HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state'), GEO_API_KEY: 'orca_bench_team', GEO_BASE_URL: server.url, GEO_STORE_URL: pg.tcpUrl }),
+      stdio: 'ignore',
+    }));
   });
-  const first = wave();
-  for (const v of [...first].sort(() => Math.random() - 0.5).slice(0, 3)) setTimeout(() => v.kill('SIGKILL'), 1500 + Math.random() * 2500);
-  await Promise.all(first.map(wait));
-  await Promise.all(wave().map(wait));
-  rows.push(row('two machines x four processes, 12 images, 3 killed, run again: charges', server.charges(), '', 'exactly 12', 12));
-  await server.close();
+  const race = async (from) => {
+    const server = await startChargingServer({ delayMs: 1000 });
+    const first = wave(server, from);
+    for (const v of [...first].sort(() => Math.random() - 0.5).slice(0, 3)) setTimeout(() => v.kill('SIGKILL'), 800 + Math.random() * 3000);
+    await Promise.all(first.map(wait));
+    await Promise.all(wave(server, from).map(wait));
+    await server.close();
+    return server;
+  };
+  rows.push(row('two machines x four geo locate, 12 images, 3 killed, run again: charges', (await race(0)).charges(), '', 'exactly 12', 12));
+  const before = await store.budget.set(1_000_000, 'month');
+  await store.budget.set(before.spent + 7, 'month');
+  rows.push(row('the same race under a budget of 7 more credits: credits charged', (await race(100)).credits(), '', '<= 7', 7));
+  await store.budget.set(1_000_000, 'month'); // no DELETE for an analyst's role: the cap is lifted instead
 
   // 3. N team results, bulk-loaded with the columns geo itself computes (resultColumnsOf).
   const t0 = Date.now();
