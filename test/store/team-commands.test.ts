@@ -47,6 +47,30 @@ describe('geo store against a real PostgreSQL', () => {
     expect(newer.stderr).toMatch(/migrated by a newer geo \(schema 99; this geo knows 2\).*upgrade geo/s);
   }, 60_000);
 
+  it('geo locate on one machine, geo history, --search and history show on another: the team\'s results, nothing sent', async (t) => {
+    if (!pg) return t.skip(skip);
+    fresh();
+    const a = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
+    const b = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
+    expect((await spawnGeo(['store', 'migrate', '--store', pg.adminUrl], { env: a })).code).toBe(0);
+    const located = await spawnGeo(['--sandbox', 'locate', 'sample:paris', 'sample:tokyo', '--json'], { env: a });
+    expect(located.code, located.stderr).toBe(0);
+    expect(pg.sql('SELECT count(*) FROM results').trim()).toBe('2');
+    const listed = await spawnGeo(['history', '--json'], { env: b });
+    expect(listed.code, listed.stderr).toBe(0);
+    const rows = JSON.parse(listed.stdout) as Array<{ city: string; analysis_id: string }>;
+    expect(rows).toHaveLength(2);
+    const [paris, tokyo] = rows as [{ city: string; analysis_id: string }, { city: string; analysis_id: string }];
+    const word = tokyo.city.split(' ')[0]!;
+    const searched = JSON.parse((await spawnGeo(['history', '--search', word, '--json'], { env: b })).stdout) as Array<{ analysis_id: string }>;
+    expect(searched.map((r) => r.analysis_id)).toContain(tokyo.analysis_id);
+    const shown = await spawnGeo(['history', 'show', paris.analysis_id, '--json'], { env: b });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(paris.analysis_id);
+    // Machine b's own file holds nothing: what it showed came from the team store.
+    expect((await spawnGeo(['--store', 'local', 'history', '--json'], { env: b })).stdout.trim()).toBe('[]');
+  }, 60_000);
+
   it('push: the local store goes in once (a second push copies nothing), custody lines byte for byte', async (t) => {
     if (!pg) return t.skip(skip);
     fresh();
@@ -110,7 +134,10 @@ describe('a team store that cannot be used', () => {
     expect(unreachable.stderr).toMatch(/cannot be reached.*--store local/s);
     expect(unreachable.stdout).toBe('');
     expect(unreachable.stderr).not.toContain('s3cret-pw');
-    const refused = await spawnGeo(['history'], { env });
+    const history = await spawnGeo(['history'], { env });
+    expect(history.code).toBe(6);
+    expect(history.stderr).toMatch(/cannot be reached/);
+    const refused = await spawnGeo(['cases', 'list'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/does not use a team store yet.*nothing was claimed or sent.*--store local/s);
     expect(refused.stderr).not.toContain('s3cret-pw');

@@ -12,7 +12,7 @@ import { type HeadSignature, caseSigner } from '../../batch/case-sign.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { findCase, findStored } from '../../store/find.js';
-import type { StoredResult } from '../../store/index.js';
+import { type StoredResult, asStoreApi } from '../../store/index.js';
 import type { Handler } from '../types.js';
 
 export interface Linked {
@@ -32,7 +32,7 @@ export async function runLink(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'conf
   // sample:NAME names a photo shipped with geo, as in geo locate.
   for (const r of expandSamples(refs)) {
     // The newest usable result of that image (as geo history show takes it), or the one with that analysis id.
-    const s = (await findStored(store, r, { files: true })).find((x) => x.record.unusable === undefined);
+    const s = (await findStored(asStoreApi(store, ctx.now), r, { files: true })).find((x) => x.record.unusable === undefined);
     if (!s) throw new UsageError(`${JSON.stringify(r)} names a paid answer without coordinates: no result to link`, 'geo history lists the results you can link');
     if (!found.has(s.id)) found.set(s.id, { s, ref: r });
   }

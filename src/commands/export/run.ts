@@ -19,7 +19,7 @@ import { recordSceneKey } from '../../media/scene-records.js';
 import { renderSceneKMZ } from '../../output/export/scene-kmz.js';
 import { sceneReportHtml } from '../../output/export/scene-report.js';
 import { SceneSplit, onlyScene, sceneImages } from './scenes.js';
-import type { Store, StoredResult } from '../../store/index.js';
+import { type Store, type StoredResult, asStoreApi } from '../../store/index.js';
 import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderKMZ, streamExport } from '../../output/export/index.js';
 
 export interface Selection {
@@ -68,7 +68,7 @@ export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel:
       }
     } else {
       // A video file (or the batch id geo history lists for a video or a set): all its stored answers, drawn as its scene.
-      const found = await findResultsOrScene(ctx.store(), source, { agreeKm: DEFAULT_AGREE_KM });
+      const found = await findResultsOrScene(asStoreApi(ctx.store(), ctx.now), source, { agreeKm: DEFAULT_AGREE_KM });
       if ('scene' in found) named.push(...found.scene.results.filter((r) => r.record.unusable === undefined).map(exported));
       else {
         const usable = found.results.filter((r) => r.record.unusable === undefined);
