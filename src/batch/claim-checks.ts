@@ -65,7 +65,8 @@ export interface ClaimChecksOptions {
 }
 
 export type ClaimChecksRan =
-  | { dryRun: true; plans: BatchPlan[] }
+  /** `labels`: each batch's name in the plan lines ("depth 1", "depth 1, scoped to Kharkiv (20 km)"). */
+  | { dryRun: true; plans: BatchPlan[]; labels: string[] }
   | { dryRun: false; checked: CheckedClaim[]; plans: BatchPlan[]; summaries: BatchSummary[]; reused: number };
 
 /** The scope a --scoped request carries for a claim: its place, its tolerance as the radius, its time. */
@@ -122,7 +123,7 @@ export async function checkClaims(claims: readonly Claim[], o: ClaimChecksOption
       o.onEvent?.(e);
     },
   });
-  if (ran.dryRun) return { dryRun: true, plans: ran.plans };
+  if (ran.dryRun) return { dryRun: true, plans: ran.plans, labels: units.map((u) => u.label) };
   const byKey = new Map<string, Map<string, BatchRecord>>();
   ran.runs.forEach((r: BatchResult, i) => byKey.set(JSON.stringify(keys[i]), new Map(r.records.map((rec) => [rec.input, rec]))));
   const checked: CheckedClaim[] = [];

@@ -24,10 +24,11 @@ import { type ClaimsOutcome, lineOf, parseClaims, prepareClaims, runClaims } fro
 
 export const CLAIM_FORMATS = [...BASE_FORMATS, 'csv', 'geojson', 'kml', 'html'] as const;
 
-function dryRunText(plans: readonly BatchPlan[], format: string): string {
+function dryRunText(plans: readonly BatchPlan[], labels: readonly string[], format: string): string {
   const total = plans.reduce((n, p) => n + p.credits, 0);
-  if (format === 'json' || format === 'ndjson') return JSON.stringify({ plans, credits: total, sent: false }, null, format === 'json' ? 2 : undefined) + '\n';
-  return [...plans.map((p, i) => `plan${plans.length > 1 ? ` ${i + 1}` : ''}: ${planLine(p)}`), ...(plans.length > 1 ? [`all: up to ${total} credit${total === 1 ? '' : 's'}`] : []), 'dry run: nothing was sent'].join('\n') + '\n';
+  if (format === 'json' || format === 'ndjson') return JSON.stringify({ plans: plans.map((p, i) => ({ batch: labels[i], ...p })), credits: total, sent: false }, null, format === 'json' ? 2 : undefined) + '\n';
+  const several = plans.length > 1;
+  return [...plans.map((p, i) => `plan${several ? `, ${labels[i]}` : ''}: ${planLine(p)}`), ...(several ? [`all batches: up to ${total} credit${total === 1 ? '' : 's'}`] : []), 'dry run: nothing was sent'].join('\n') + '\n';
 }
 
 /** The records in the format asked (html is built by the caller: it needs the images). */
@@ -61,7 +62,8 @@ export const check: Handler = async (ctx, args, opts) => {
     if (!ctx.globals.quiet) ctx.io.stderr.write(stderrText(ctx.io, sanitizeInline(line)) + '\n');
   };
   const prepared = await prepareClaims(s, say);
-  const format = resolveFormat(ctx, CLAIM_FORMATS, prepared.single ? 'table' : 'ndjson');
+  // DESIGN.md: many results into a pipe are NDJSON; one result, or a dry run's plan, is text.
+  const format = resolveFormat(ctx, CLAIM_FORMATS, prepared.single || s.dryRun ? 'table' : 'ndjson');
   for (const p of prepared.problems) say(lineOf(p));
   for (const k of prepared.skipped) say(`skipped ${k.path}: ${k.reason}; not sent`);
   const n = prepared.claims.length;
@@ -70,7 +72,7 @@ export const check: Handler = async (ctx, args, opts) => {
     onEvent: (e) => e.type === 'notice' && say(e.message),
   });
   if (outcome.dryRun) {
-    ctx.io.stdout.write(dryRunText(outcome.plans, format));
+    ctx.io.stdout.write(dryRunText(outcome.plans, outcome.labels, format));
     return;
   }
   const { records, custody } = outcome;

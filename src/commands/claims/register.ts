@@ -59,8 +59,7 @@ Exit codes: 0; 2 nothing to check or a plan refused (nothing sent); 3-6, 130 as 
 
 Examples (--sandbox: no account, no credits; sample:NAME is a photo shipped with geo):
   $ geo --sandbox claims check sample:paris --at "Paris, FR"            # one photo, one place
-  $ geo --sandbox claims check sample:tokyo --at 35.6586,139.7454 --within 5   # a point, 5 km
-  $ geo --sandbox claims check sample:paris --at Kyiv --depth 3 --scoped # the claim sent as scope too
+  $ geo --sandbox claims check sample:paris --at 50.45,30.52 --within 25 --depth 3 --scoped   # a point; also as scope
   $ printf 'image,at\\nsample:paris,"Paris, FR"\\nsample:sydney,Lagos\\n' > claims.csv
   $ geo --sandbox claims check claims.csv --dry-run                    # the plan; nothing sent
   $ geo --sandbox claims check claims.csv --yes --report claims.html   # verdicts, evidence, maps

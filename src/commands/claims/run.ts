@@ -70,7 +70,7 @@ export interface ClaimsDeps {
 }
 
 export type ClaimsOutcome =
-  | { dryRun: true; plans: BatchPlan[] }
+  | { dryRun: true; plans: BatchPlan[]; labels: string[] }
   | {
       dryRun: false;
       /** In the order given: the checked claims and the problems (verdict null). */
@@ -118,7 +118,7 @@ export async function runClaims(ctx: Ctx, p: PreparedClaims, deps: ClaimsDeps): 
   } finally {
     release();
   }
-  if (ran.dryRun) return { dryRun: true, plans: ran.plans };
+  if (ran.dryRun) return { dryRun: true, plans: ran.plans, labels: ran.labels };
   for (const c of ran.checked) custody?.claimChecked(custodyEntry(c));
   const byClaim = new Map(ran.checked.map((c) => [c.claim, c]));
   const entries = p.items.flatMap((i) => {

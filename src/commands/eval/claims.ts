@@ -57,6 +57,7 @@ function lineOf(c: CheckedClaim) {
     input: c.claim.input, kind: k.kind, distance_km: k.offsetKm, actual_km: Math.round(k.actualKm * 1000) / 1000, claim: { lat: c.claim.at.lat, lng: c.claim.at.lng, place: c.claim.at.place },
     tolerance_km: c.claim.toleranceKm, depth: c.depth, verdict: c.judgement.verdict, rule: c.judgement.rule, reason: c.judgement.reason,
     estimate: e ? { lat: e.lat, lng: e.lng, confidence: e.confidence } : null, estimate_km: e?.distanceKm ?? null,
+    nearest_candidate_km: c.evidence.candidates[0]?.distanceKm ?? null, exif_km: c.evidence.exif?.distanceKm ?? null, service_verdict: c.evidence.serviceAdvice,
   };
 }
 

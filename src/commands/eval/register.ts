@@ -88,15 +88,16 @@ names the folder (scene1,48.8584,2.2945; relative to the truth file). Every phot
 against it on its own, and the set's consensus as one answer, side by side as for videos.
 
 Claim checks (--claims, issue 33): from each image of known position, one true claim (its real
-place) and one false claim per --claim-distances (25, 200, 750, 2500 km), each the offline index's
-place nearest the point that far along a seeded bearing (README "Claim checks"), every
-claim with tolerance --within (25 km). Each image is located once per depth (its claims share the
-answer; stored answers reused free), the rules of geo claims check give each claim a verdict, and
-per depth: false_accusation_rate (true claims called contradicts), detection_rate (false claims
-called contradicts, also per distance), agree_rate and unverifiable_share of each, and credits
-per claim (each image once, and each --scoped request, at its depth's cost). --format ndjson: one
-line per claim and depth. With geo sandbox --truth FILE the answers follow a known model, so the
-figures can be checked by hand.
+place) and one false claim per --claim-distances (25, 200, 750, 2500 km), each the offline
+index's place nearest the point that far along a seeded bearing (README "Claim checks"), every
+claim with tolerance --within (25 km). Each image is located once per depth (its claims share
+the answer; stored answers reused free), the rules of geo claims check give each claim a
+verdict, and per depth: false_accusation_rate (true claims called contradicts), detection_rate
+(false claims called contradicts, also per distance), agree_rate and unverifiable_share of each,
+and credits per claim (each image once, and each --scoped request, at its depth's cost).
+--format ndjson: one line per claim and depth (the claim, its verdict and rule, the distances to
+the estimate, the nearest candidate and the EXIF GPS). With geo sandbox --truth FILE the answers
+follow a known model, so the figures can be checked by hand.
   $ geo eval --claims truth.csv --depth 1,3 --yes       # truth.csv: file,lat,lng (the images)
   $ geo --sandbox eval sample:all --claims --dry-run     # the samples' EXIF GPS as truth; the plan
 

@@ -37,7 +37,7 @@ section.claim { background: #fff; border: 1px solid var(--line); border-radius: 
 .claim-verdict.v-contradicts { border-color: var(--est); background: #fdecec; }
 .claim-verdict.v-unverifiable { border-color: #d6a024; background: #fdf6e8; }
 td.v-unverifiable { color: #9a6b00; font-weight: 600; }
-.sandbox-note { margin: 8px 0 0; padding: 6px 10px; background: #fff4cc; color: #5c4500; border-radius: 4px; font-size: 13px; }
+header.page p.sandbox-note { margin: 8px 0 0; padding: 6px 10px; background: #fff4cc; color: #5c4500; border-radius: 4px; font-size: 13px; }
 `;
 
 const cspHash = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
@@ -84,7 +84,8 @@ function claimSection(e: Loaded, i: number, hasMap: boolean): string {
   const r = e.record;
   const head = r.verdict === null ? `not checked: ${r.input}` : `${r.verdict.toUpperCase()}: ${r.input} said to be at ${claimed(r)}`;
   const why = r.verdict === null ? (r.error?.message ?? '') : `rule ${r.rule ?? ''}: ${r.reason ?? ''}`;
-  const answer = e.source && e.media ? `<h3>The answer it was judged on</h3>\n${resultSection(toItem(e.source.record), i, e.media, { hasMap, numbered: false }).replace('<section class="result"', '<div class="result"').replace(/<\/section>$/, '</div>')}` : '';
+  const onMap = hasMap && e.source ? '<p class="note">On the map below: the claim\'s tolerance circle, coloured by verdict, and a dotted line from it to the estimate.</p>' : '';
+  const answer = e.source && e.media ? `<h3>The answer it was judged on</h3>\n${onMap}${resultSection(toItem(e.source.record), i, e.media, { hasMap, numbered: false }).replace('<section class="result"', '<div class="result"').replace(/<\/section>$/, '</div>')}` : '';
   return `<section class="claim" id="claim-${i}">
 <div class="claim-verdict v-${esc(r.verdict ?? 'none')}" role="note" aria-label="the verdict"><h2>${esc(head)}</h2><p>${esc(why)}</p></div>
 <h3>Evidence</h3>

@@ -17,9 +17,10 @@ import { renderTable } from '../table.js';
 const km = kmText;
 
 export function paintVerdict(v: string, style: Style): string {
-  if (v === 'agrees') return style.green(v);
-  if (v === 'contradicts') return style.red(style.bold(v));
-  if (v === 'unverifiable') return style.yellow(v);
+  const w = v.toLowerCase();
+  if (w === 'agrees') return style.green(v);
+  if (w === 'contradicts') return style.red(style.bold(v));
+  if (w === 'unverifiable') return style.yellow(v);
   return v;
 }
 
@@ -49,14 +50,17 @@ export function claimsTable(records: readonly ClaimRecord[], view: ViewOpts): st
     },
     view,
   ).replace(/\b(agrees|contradicts|unverifiable)\b/g, (v) => paintVerdict(v, view.style));
-  const reasons = records.flatMap((r) => wrapFor(view, sanitizeInline(reasonLine(r)), '    '));
+  const reasons = records.flatMap((r) => wrapFor(view, sanitizeInline(reasonLine(r)), '    ', ''));
   return [table, '', ...reasons].join('\n');
 }
 
 /** One claim: the verdict and its reason first, then the evidence, one fact a line. */
 export function claimView(r: ClaimRecord, view: ViewOpts): string {
   if (r.verdict === null) return `${view.style.bold('not checked')}: ${sanitizeInline(r.error?.message ?? '')}`;
-  const head = `${paintVerdict(r.verdict.toUpperCase(), view.style)}  ${sanitizeInline(r.input)} said to be at ${sanitizeInline(claimed(r))}, within ${km(r.tolerance_km ?? 0)}`;
+  // Wrapped as plain text, then the verdict painted: colour codes take no columns.
+  const verdict = r.verdict.toUpperCase();
+  const head = wrapFor(view, sanitizeInline(`${verdict}  ${r.input} said to be at ${claimed(r)}, within ${km(r.tolerance_km ?? 0)}`), '  ', '');
+  head[0] = paintVerdict(verdict, view.style) + head[0]!.slice(verdict.length);
   const why = wrapFor(view, sanitizeInline(`rule ${r.rule}: ${r.reason}`), '  ');
   const e = r.estimate;
   const c = r.nearest_candidate;
@@ -71,7 +75,7 @@ export function claimView(r: ClaimRecord, view: ViewOpts): string {
     ['service', r.service_verdict ?? (r.depth === 3 ? 'no advice geo can read' : 'no calibration (depth 3 gives one)')],
     ['analysis', r.analysis_id ?? 'not retained'],
   ];
-  return [head, ...why, '', renderKv(rows, view, '  ')].join('\n');
+  return [...head, ...why, '', renderKv(rows, view, '  ')].join('\n');
 }
 
 /** The closing line on stderr: how many of each verdict, and what was not checked. */
