@@ -31,7 +31,7 @@ async function isClaimsFile(path: string): Promise<boolean> {
   return head !== undefined && head.length > 0 && sniffKind(head) === 'unknown';
 }
 
-async function claimsFromFile(arg: string, path: string, d: ClaimDefaults, confine: Confine): Promise<Array<Claim | ClaimProblem>> {
+async function claimsFromFile(arg: string, path: string, d: ClaimDefaults & { capturedAt?: string }, confine: Confine): Promise<Array<Claim | ClaimProblem>> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -52,7 +52,9 @@ async function claimsFromFile(arg: string, path: string, d: ClaimDefaults, confi
     }
     // sample:NAME names a photo shipped with geo (the README's examples run as written).
     const image = await confine(r.image.startsWith('sample:') ? expandSamples([r.image])[0]! : resolve(folder, r.image));
-    out.push(await resolveClaim({ ...src, input: r.image, path: image, ...(r.at !== undefined ? { at: r.at } : {}), ...(r.within !== undefined ? { within: r.within } : {}), ...(r.capturedAt !== undefined ? { capturedAt: r.capturedAt } : {}) }, d));
+    // --captured-at stands for rows without their own, as --at does.
+    const capturedAt = r.capturedAt ?? d.capturedAt;
+    out.push(await resolveClaim({ ...src, input: r.image, path: image, ...(r.at !== undefined ? { at: r.at } : {}), ...(r.within !== undefined ? { within: r.within } : {}), ...(capturedAt !== undefined ? { capturedAt } : {}) }, d));
   }
   if (out.length === 0) throw new UsageError(`${arg}: no claims in it`, 'a header naming image,at and one row per claim');
   return out;

@@ -15,7 +15,7 @@ export const register: Register = (program, act) => {
     .argument('<input...>', 'images (files, folders, sample:NAME) claimed at --at, or claims files: CSV with a header naming image,at (within, captured_at optional) or NDJSON of the same fields')
     .option('--at <place>', 'where the images are said to have been taken: a place ("Kharkiv, UA", "Paris, Texas") or LAT,LNG; in a claims file, for rows without their own')
     .option('--within <km>', 'the claim\'s tolerance in km (default: a place\'s extent from the offline index, a point 1 km)')
-    .option('--captured-at <date>', 'when they are said to have been taken, beginning YYYY-MM-DD (sent in the scope with --scoped)')
+    .option('--captured-at <date>', 'when they are said to have been taken, beginning YYYY-MM-DD (sent in the scope with --scoped); in a claims file, for rows without their own')
     .option('-d, --depth <n>', '1, 2 or 3 (default 1 or `geo config get depth`); depth 3 lists the candidates a contradiction must rule out')
     .option('--scoped', 'also send each image with the claim as its scope: scope_consistent false (hard evidence against the claim) is named from the reasoning')
     .option('--dry-run', 'print the plan and its cost; send nothing')

@@ -25,7 +25,8 @@ import type { Handler } from '../types.js';
 import { selectImages } from './images.js';
 import { parseDepths } from './options.js';
 
-const NOT_WITH_CLAIMS = ['from', 'fromFile', 'together', 'case', 'report', 'keepMetadata', 'downscale'] as const;
+/** Flags of geo eval that --claims does not take: refused, never silently ignored. */
+const NOT_WITH_CLAIMS = ['from', 'fromFile', 'together', 'case', 'report', 'keepMetadata', 'downscale', 'effort', 'correctWithin', 'every', 'scene', 'maxFrames', 'maxDuration', 'agreeKm'] as const;
 
 function kmList(v: unknown): number[] {
   if (v === undefined) return [...DEFAULT_CLAIM_DISTANCES_KM];
