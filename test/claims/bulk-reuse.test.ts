@@ -19,7 +19,7 @@ const run = (argv: string[], opts: RunOptions = {}) => runCli(argv, { ...opts, e
 const charges = () => sb.ledger().keys[KEYS.pro]!.debits;
 
 describe('geo claims check: 200 claims, 150 images already stored', () => {
-  it('plans 50 to send, is charged 50, and a rerun is charged nothing', async () => {
+  it('plans 50 to send (refused without consent above the threshold), is charged 50, and a rerun is charged nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'geo-claims-200-'));
     const images = await writeDistinctJpegs(dir, 200);
     expect(new Set(images.map((p) => createHash('sha256').update(readFileSync(p)).digest('hex'))).size).toBe(200);
@@ -38,6 +38,12 @@ describe('geo claims check: 200 claims, 150 images already stored', () => {
     const dry = await run(['claims', 'check', csv, '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/^plan: 200 inputs, 150 already in your results · 50 to send × depth 1 \(1 credit\) = up to 50 credits/m);
+    expect(charges()).toBe(150);
+
+    // 50 credits is above the confirm threshold (20): on a pipe, without --yes, nothing is sent.
+    const refused = await run(['claims', 'check', csv, '--format', 'ndjson']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/the plan spends up to 50 credits, above the confirm threshold of 20, and nothing can ask for confirmation .*; nothing was sent/);
     expect(charges()).toBe(150);
 
     const first = await run(['claims', 'check', csv, '--yes', '--format', 'ndjson']);
