@@ -12,3 +12,19 @@ export function wholeNumber(v: unknown, flag: string, min: number, max: number, 
   if (!(n >= min && n <= max)) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${String(v)}"`, hint);
   return n;
 }
+
+/**
+ * --file-mode: what a report, export or bundle may be read by. 600 (the default: only you) or 644
+ * (everyone on this machine), set exactly whatever the umask; nothing wider: geo never writes a
+ * file others may change (issue 30).
+ */
+export function fileMode(v: unknown): 0o600 | 0o644 | undefined {
+  if (v === undefined) return undefined;
+  const s = String(v).trim();
+  if (s === '600') return 0o600;
+  if (s === '644') return 0o644;
+  throw new UsageError(`--file-mode takes 600 (only you) or 644 (everyone on this machine may read it), got "${String(v)}"`, 'reports, exports and bundles are 0600 unless you ask for 644');
+}
+
+/** The --file-mode option's help, the same on every command that writes a file. */
+export const FILE_MODE_HELP = 'who may read the file geo writes: 600 (default, only you) or 644 (everyone on this machine); set exactly, whatever the umask';

@@ -1,5 +1,6 @@
 /** Small helpers of client.ts: base URL rule, debug formatting, local checks, the default sleep. */
 import { BaseUrlError, RequestValidationError } from './errors.js';
+import { SECRET_MASK } from './mask.js';
 import { type GeolocateRequest, LIMITS, isLoopbackHost } from './schemas.js';
 
 /** https, or plain http for loopback only (DESIGN.md; the key must not cross a network in clear). */
@@ -22,7 +23,7 @@ export const RESPONSE_HEADERS = ['content-type', 'content-length', 'x-request-id
 export function showHeaders(h: Record<string, string>, auth: boolean, names?: string[]): string {
   const keys = names ?? Object.keys(h);
   const parts = keys.filter((k) => h[k] !== undefined).map((k) => `${k}: ${h[k]}`);
-  if (auth) parts.push('authorization: Bearer [REDACTED]');
+  if (auth) parts.push(`authorization: Bearer ${SECRET_MASK}`);
   return parts.join(' | ');
 }
 

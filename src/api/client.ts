@@ -7,12 +7,12 @@
 import { type Agent, createAgent } from './undici.js';
 import { type RequestBody, jsonBody, streamedImageBody } from './body.js';
 import { RESPONSE_HEADERS, checkLimit, normalizeBaseUrl, realSleep, showHeaders, withoutImage } from './client-util.js';
-import { ApiError, RedirectError, RequestValidationError } from './errors.js';
+import { ApiError, ContractError, RedirectError, RequestValidationError } from './errors.js';
 import { parseRateLimit } from './ratelimit.js';
 import { type RetryBudget, type RetryClass, type RetryInfo, type RetryPolicy, DEFAULT_RETRY_POLICY, withRetry } from './retry.js';
 import { type Reshape, parseSuccess, requestIdOf, toApiError, unwrapCase } from './response.js';
 import { maskSecrets } from './mask.js';
-import { scrubAnswer } from './secret.js';
+import { scrubAnswer, scrubCutOff } from './secret.js';
 import { type Route, SANDBOX_HEADER, routes } from './routes.js';
 import {
   type AnalysesList, type AsyncAccepted, type Case, type CaseList, type CreateCaseBody, type Credits, type GeolocateRequest,
@@ -176,11 +176,11 @@ export class ApiClient {
         route: target, ...(body ? { body } : {}), ...(req.headers ? { headers: req.headers } : {}), ...(req.onRetry ? { onRetry: req.onRetry } : {}),
         read: (ans) => ans, onAnswer: (ans) => (last = ans),
       });
-      return { status: res.status, headers: res.headers, raw: res.raw, rawBytes: res.rawBytes };
+      return { status: res.status, headers: res.headers, raw: res.raw, rawBytes: res.rawBytes, ...(res.receivedSha256 ? { receivedSha256: res.receivedSha256 } : {}) };
     } catch (err) {
       // An error status is an answer: its body is printed, and the error decides the exit code.
       const answered = (err instanceof ApiError || err instanceof RedirectError) && last !== undefined && last.status === err.status;
-      if (answered && last) return { status: last.status, headers: last.headers, raw: last.raw, rawBytes: last.bytes, error: err as Error };
+      if (answered && last) return { status: last.status, headers: last.headers, raw: last.raw, rawBytes: last.bytes, ...(last.receivedSha256 ? { receivedSha256: last.receivedSha256 } : {}), error: err as Error };
       throw err;
     }
   }
@@ -220,12 +220,14 @@ export class ApiClient {
         }
         const t0 = this.#now();
         this.#log(`> ${route.method} ${url} attempt ${n} ${showHeaders(headers, route.auth)}`);
-        // Scrubbed before anything reads it: a server echoing the key must not get it printed.
+        // Masked before anything reads it: a server echoing the key must not get it printed or kept.
         const sent = await sendOnce({
           method: route.method, url, headers: sendHeaders, body: spec.body?.open(), timeoutMs: this.#timeoutMs,
           connectTimeoutMs: Math.min(this.#timeoutMs, 30_000), nodeAgents: this.#nodeAgents,
           maxResponseBytes: this.#o.maxResponseBytes ?? 8 * MiB, signal, dispatcher: this.#dispatcher(),
         }).catch((err: unknown) => {
+          // A body cut short is kept as far as it came: masked like any answer.
+          if (err instanceof ContractError) scrubCutOff(err, key);
           this.#log(`x ${route.method} ${url} attempt ${n} ${this.#now() - t0} ms: ${err instanceof Error ? err.message : String(err)}`);
           spec.onAttempt?.({ attempt: n, rttMs: this.#now() - t0 });
           throw err;
@@ -241,7 +243,7 @@ export class ApiClient {
         const { data, deviations } = spec.read ? { data: spec.read(ans), deviations: [...ans.deviations] } : parseSuccess<T>(ans, route.responses ?? {}, rateLimit, spec.reshape);
         const requestId = requestIdOf(ans.headers);
         return {
-          data, deviations, raw: ans.raw, rawBytes: ans.bytes, status: ans.status, headers: ans.headers, rateLimit,
+          data, deviations, raw: ans.raw, rawBytes: ans.bytes, ...(ans.receivedSha256 ? { receivedSha256: ans.receivedSha256 } : {}), status: ans.status, headers: ans.headers, rateLimit,
           replayed: ans.headers['idempotent-replayed']?.trim().toLowerCase() === 'true',
           ...(requestId !== undefined ? { requestId } : {}),
           attempts, elapsedMs: this.#now() - start,

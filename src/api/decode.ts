@@ -111,6 +111,43 @@ export function textOf(b: Buffer): string {
 }
 
 /**
+ * The bytes as a string that gives them back exactly (bytesOfEscaped): well-formed UTF-8 as itself,
+ * each other byte as the lone surrogate U+DC00 + its value (PEP 383's surrogateescape). Masking
+ * (mask.ts) reads a body through it, so a body that is not UTF-8 is masked without losing a byte.
+ */
+export function escapedText(b: Buffer): string {
+  if (isUtf8(b)) return b.toString('utf8');
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < b.length; ) {
+    const n = sequenceAt(b, i);
+    if (n > 0) {
+      i += n;
+      continue;
+    }
+    out += b.toString('utf8', from, i) + String.fromCharCode(0xdc00 + b[i]!);
+    from = ++i;
+  }
+  return out + b.toString('utf8', from);
+}
+
+/** escapedText's string back to its bytes: a lone U+DC80..U+DCFF is the byte it stands for. */
+export function bytesOfEscaped(s: string): Buffer {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const lone = c >= 0xdc80 && c <= 0xdcff && !(i > 0 && s.charCodeAt(i - 1) >= 0xd800 && s.charCodeAt(i - 1) <= 0xdbff);
+    if (!lone) continue;
+    parts.push(Buffer.from(s.slice(from, i), 'utf8'), Buffer.from([c - 0xdc00]));
+    from = i + 1;
+  }
+  if (parts.length === 0) return Buffer.from(s, 'utf8');
+  parts.push(Buffer.from(s.slice(from), 'utf8'));
+  return Buffer.concat(parts);
+}
+
+/**
  * The body as base64 when its text does not give the bytes back (bytes that are not UTF-8, a BOM),
  * else undefined: journals and records keep `raw` for people and this beside it, so nothing that
  * was received is lost (issue 21).

@@ -88,6 +88,7 @@ export function parseSuccess<T>(ans: RawAnswer, schemas: Record<number, z.ZodMin
     const err = cut ? cutOff(ans.status, cut, ans.bytes) : new ContractError(`the ${ans.status} response body is not JSON`, ans.status);
     err.raw = ans.raw;
     err.rawBytes = ans.bytes;
+    if (ans.receivedSha256) err.receivedSha256 = ans.receivedSha256;
     throw err;
   }
   // A body that ended before its Content-Length yet parses whole: the JSON is the answer.
@@ -96,7 +97,10 @@ export function parseSuccess<T>(ans: RawAnswer, schemas: Record<number, z.ZodMin
   if (error) {
     const status = statusOfError(error);
     const code = typeof error.code === 'string' ? ` ${shown(error.code)}` : '';
-    const kept: KeptAnswer = { status: ans.status, raw: ans.raw, rawBytes: ans.bytes, deviations: [...deviations, `status: ${ans.status} carrying an error body${code}, read as ${status}`] };
+    const kept: KeptAnswer = {
+      status: ans.status, raw: ans.raw, rawBytes: ans.bytes, deviations: [...deviations, `status: ${ans.status} carrying an error body${code}, read as ${status}`],
+      ...(ans.receivedSha256 ? { receivedSha256: ans.receivedSha256 } : {}),
+    };
     throw toApiError({ ...ans, status }, rateLimit, kept);
   }
   if (reshape) {

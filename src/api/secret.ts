@@ -1,37 +1,62 @@
 /**
- * A server may echo the key back: in an error message or hint, a header, a success body. Whatever
- * it sends, the key must not reach a terminal, a log or a file, so every answer is scrubbed here,
- * in the one layer that holds the key, before anything else reads it (errors, --json, --debug).
- * The same matcher (mask.ts) masks every other output (output/sanitize.ts redact(), geo mcp's results).
+ * A server may echo the key back: in an error message or hint, a header, a success body, in any
+ * spelling a reader would still recognise (mask.ts). Whatever it sends, the key must not reach a
+ * terminal, a log or a file, so every answer is masked here, in the one layer that holds the key,
+ * before anything else reads or keeps it (errors, --json, --debug, the store, custody, bundles).
+ * The same function (mask.ts) masks every other output (output/sanitize.ts redact(), geo mcp's results).
  */
-import { createHmac } from 'node:crypto';
-import { SECRET_MASK, maskSecrets, secretPattern } from './mask.js';
+import { createHash, createHmac } from 'node:crypto';
+import { bodyText, textOf } from './decode.js';
+import type { ContractError } from './errors.js';
+import { mapStrings, maskSecrets } from './mask.js';
 import type { RawAnswer } from './transport.js';
 
 export { SECRET_MASK } from './mask.js';
 
-export function scrubAnswer(ans: RawAnswer, secret: string): RawAnswer {
-  if (secret.length < 4) return ans;
-  const mask = (s: string) => maskSecrets(s, [secret]);
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(ans.headers)) headers[k] = mask(v);
-  let raw = mask(ans.raw);
-  // The bytes too (the key is ASCII, so its bytes are its text): raw means raw, except for the key.
-  let bytes = ans.bytes.includes(secret) ? Buffer.from(ans.bytes.toString('latin1').split(secret).join(SECRET_MASK), 'latin1') : ans.bytes;
-  // JSON may spell the key with \u escapes, which a text search misses: look at the decoded text.
-  if (raw.includes('\\')) {
-    try {
-      const decoded = JSON.stringify(JSON.parse(raw));
-      const re = secretPattern(secret);
-      if (re?.test(decoded)) {
-        raw = mask(decoded);
-        bytes = Buffer.from(raw, 'utf8');
-      }
-    } catch {
-      // not JSON: the text scrub above is all there is to do
-    }
+const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+function jsonOf(bytes: Buffer): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(bodyText(bytes)) as unknown };
+  } catch {
+    return undefined;
   }
-  return { ...ans, headers, raw, bytes };
+}
+
+/**
+ * The body with the key masked: the bytes as received but the key's. Should the mask cut a JSON
+ * text where it stood (a spelling that begins inside an escape, `\\` before a `\u`), the parsed
+ * body is masked string by string and written again, so a paid answer stays readable.
+ */
+function maskBody(bytes: Buffer, secret: string): Buffer {
+  const masked = maskSecrets(bytes, [secret]);
+  if (masked === bytes) return bytes;
+  const was = jsonOf(bytes);
+  if (was === undefined || jsonOf(masked) !== undefined) return masked;
+  return Buffer.from(JSON.stringify(mapStrings(was.value, (s) => maskSecrets(s, [secret]))), 'utf8');
+}
+
+/**
+ * The answer with the key masked out of its headers (names and values) and body. When the body
+ * changed, `receivedSha256` is the sha256 of the bytes as received: the record keeps it beside the
+ * sha256 of the bytes as kept (evidence/records.ts), and says a mask was applied.
+ */
+export function scrubAnswer(ans: RawAnswer, secret: string): RawAnswer {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(ans.headers)) headers[maskSecrets(k, [secret])] = maskSecrets(v, [secret]);
+  const bytes = maskBody(ans.bytes, secret);
+  if (bytes === ans.bytes) return { ...ans, headers };
+  return { ...ans, headers, raw: bodyText(bytes), bytes, receivedSha256: ans.receivedSha256 ?? sha256(ans.bytes) };
+}
+
+/** A body that ended early (transport.ts cutOff) carries what came, unmasked: masked like any answer. */
+export function scrubCutOff(err: ContractError, secret: string): void {
+  if (err.rawBytes === undefined) return;
+  const bytes = maskSecrets(err.rawBytes, [secret]);
+  if (bytes === err.rawBytes) return;
+  err.receivedSha256 ??= sha256(err.rawBytes);
+  err.rawBytes = bytes;
+  err.raw = textOf(bytes);
 }
 
 /**

@@ -40,8 +40,10 @@ export interface RawAnswer {
   headers: Record<string, string>;
   /** The body text (decode.ts): byte for byte where it is UTF-8, bytes that are not as \udcXX escapes. */
   raw: string;
-  /** The body bytes exactly as received, once a declared Content-Encoding is undone. */
+  /** The body bytes exactly as received, once a declared Content-Encoding is undone (and the key masked: secret.ts). */
   bytes: Buffer;
+  /** Set when the key was masked out of the body (secret.ts): the sha256 of the bytes as received. */
+  receivedSha256?: string;
   /** How the bytes deviated from plain JSON text (a BOM, gzip without Content-Encoding, not UTF-8). */
   deviations: string[];
   /** The connection closed before the body was whole: how much came of what was declared. */

@@ -63,8 +63,10 @@ export interface ApiResponse<T> {
   deviations: string[];
   /** The body text as received (decode.ts textOf: bytes that are not UTF-8 as \udcXX escapes). */
   raw: string;
-  /** The body bytes exactly as received (once a declared Content-Encoding is undone). */
+  /** The body bytes exactly as received (once a declared Content-Encoding is undone), but the key: masked (secret.ts). */
   rawBytes: Buffer;
+  /** Set when the key was masked out of the body: the sha256 of the bytes as received (rawBytes are the bytes as kept). */
+  receivedSha256?: string;
   status: number;
   /** lower-case names */
   headers: Record<string, string>;
@@ -120,6 +122,8 @@ export interface RawResponse {
   headers: Record<string, string>;
   raw: string;
   rawBytes: Buffer;
+  /** Set when the key was masked out of the body: the sha256 of the bytes as received. */
+  receivedSha256?: string;
   /** For a status outside 2xx: the typed error (ApiError, RedirectError) that sets the exit code. */
   error?: Error;
 }

@@ -24,7 +24,11 @@ export function caseLog(store: Store, version: string, now: () => number, storag
   return new CustodyLog(storage, currentActor(version), now);
 }
 
-/** answer_received for a stored answer: its raw body exactly as the store keeps it (and a bundle carries it). */
+/**
+ * answer_received for a stored answer: its raw body exactly as the store keeps it (and a bundle
+ * carries it). An answer the key was masked out of (api/secret.ts) is logged by the bytes kept, the
+ * ones anyone can check later, and says so with the sha256 of the bytes as received beside.
+ */
 function answerEvent(s: StoredResult, fromStore: boolean): CustodyEvent {
   const rec = s.record;
   const raw = rec.response.raw ?? '';
@@ -36,6 +40,7 @@ function answerEvent(s: StoredResult, fromStore: boolean): CustodyEvent {
       answer: {
         sha256: sha256Hex(raw), size: Buffer.byteLength(raw), status: rec.response.status ?? 200, service: rec.cli?.base_url ?? '',
         analysis_id: typeof aid === 'string' ? aid : null, ...(requestId ? { request_id: requestId } : {}), sandbox: s.sandbox, ...(fromStore ? { stored_at: rec.stored_at } : {}),
+        ...(rec.response.masked && rec.response.received_sha256 ? { masked: true, received_sha256: rec.response.received_sha256 } : {}),
       },
     },
   };
@@ -66,6 +71,11 @@ export interface CaseCustodyDeps {
   onCleanup: (fn: () => Promise<void>) => void;
   /** A line on stderr (sanitized by the caller). */
   say: (line: string) => void;
+  /**
+   * Runs once the run's appends have landed, when it appended anything: signs the case's head
+   * (case-sign.ts CaseSigner.auto); it never throws, so a paid answer is never held up by a key.
+   */
+  sign?: (caseId: string) => Promise<unknown>;
 }
 
 /**
@@ -77,6 +87,7 @@ export function openCaseCustody(d: CaseCustodyDeps, ref: string): CaseCustody {
   const custody = new CaseCustody(d.store, findCase(d.store, ref), d);
   d.onCleanup(async () => {
     await custody.close(d.say);
+    if (custody.appended && d.sign) await d.sign(custody.kase.id);
   });
   return custody;
 }
@@ -90,6 +101,8 @@ export class CaseCustody {
   /** Requests this run sent, by input, until they finish. */
   private readonly started = new Map<string, Started>();
   private said = false;
+  /** Whether any entry of this run landed (then the head is signed at the end). */
+  appended = false;
   private readonly log: CustodyLog;
 
   constructor(
@@ -146,7 +159,9 @@ export class CaseCustody {
   }
 
   private queue(what: string, fn: () => Promise<void>): void {
-    this.chain = this.chain.then(fn).catch((err: unknown) => {
+    this.chain = this.chain.then(fn).then(() => {
+      this.appended = true;
+    }, (err: unknown) => {
       this.failures.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
     });
   }
@@ -196,12 +211,14 @@ export class CaseCustody {
     });
   }
 
-  /** input_hashed for the original an answer or failure came from, once per file and sha256 in a run. */
+  /** input_hashed for the original an answer or failure came from (with what it said about itself), once per file and sha256 in a run. */
   private async logInput(e: Finished, sha256: string): Promise<void> {
     const input = await this.inputOf(e, sha256);
     if (!input || this.hashed.has(`${input.path}\0${input.sha256}`)) return;
     this.hashed.add(`${input.path}\0${input.sha256}`);
-    await this.log.append(this.kase.id, { event: 'input_hashed', data: { input } });
+    // What the original said about itself, kept before its upload was stripped (batch/embedded.ts).
+    const kept = this.store.embedded(input.sha256);
+    await this.log.append(this.kase.id, { event: 'input_hashed', data: { input, ...(kept ? { metadata_json: JSON.stringify(kept.metadata), c2pa: kept.c2pa } : {}) } });
   }
 
   /** The original file as read (`sha256`: the image's): a video's file for its frames, the image file, or stdin's bytes; none for a URL. */

@@ -4,6 +4,7 @@
  * only the command knows whether it may prompt) and --dry-run's request previews.
  */
 import { createHash } from 'node:crypto';
+import { SECRET_MASK } from '../api/mask.js';
 import { routes } from '../api/routes.js';
 import { DEPTH_COST } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
@@ -120,7 +121,7 @@ export async function* previewRequests(jobs: Job[], params: BatchParams, baseUrl
       method: 'POST' as const,
       url: baseUrl + routes.geolocate.path,
       headers: {
-        authorization: 'Bearer [REDACTED]',
+        authorization: `Bearer ${SECRET_MASK}`,
         'content-type': 'application/json',
         'idempotency-key': openKeys.get(j.id) ?? '<new key, claimed in the store before sending>',
       },

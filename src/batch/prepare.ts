@@ -3,7 +3,7 @@
  * journal file), its inputs loaded and deduplicated, its request fields checked, and its batch id
  * (the store keeps its head, so `--resume ID` can run it again).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { RequestValidationError } from '../api/errors.js';
@@ -12,7 +12,7 @@ import { UsageError } from '../errors.js';
 import { checkReadableInput, checkWritableFile } from '../files/safe.js';
 import type { Store } from '../store/index.js';
 import { journalForAccount } from './account.js';
-import { expandInputs } from './inputs.js';
+import { expandInputs, isUrlInput } from './inputs.js';
 import { type HeadLine, parseJournal } from './journal.js';
 import { batchId, requestParams } from './plan.js';
 import { type FrameInput, type Job, frameJobs, loadJobs, markSet } from './sources.js';
@@ -43,6 +43,8 @@ export interface PrepareInput {
   together?: boolean;
   /** Called when the inputs number LARGE_BATCH or more: once they are listed, and once they are loaded (Runtime.frugalMemory). */
   frugalMemory?: () => void;
+  /** Files the command writes after the run (--report): refused before anything is sent if one is an input. */
+  writes?: ReadonlyArray<{ path: string; what: string }>;
 }
 
 /**
@@ -145,17 +147,23 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   const check = checkGeolocateRequest({ image_url: 'https://example.com/placeholder.jpg', ...requestParams(params) });
   if (!check.ok) throw new RequestValidationError(check.problem.code, check.problem.message, check.problem.max_effort, check.problem.field);
 
-  // --journal FILE: checked before a single input is read (a folder, a link or a FIFO is refused).
+  // --journal FILE: checked before a single input is read (a folder, a link, a FIFO, a file with a
+  // second name or one of the inputs named is refused: files/safe.ts).
+  const namedPaths = () => [...args, ...(fromFile !== undefined ? [fromFile] : [])].filter((a) => a !== '-' && !isUrlInput(a)).map((a) => resolve(cwd, a));
   let journalPath = resumed?.file;
   let journalText: string | undefined;
   if (typeof p.journal === 'string') {
     journalPath = resolve(p.cwd, p.journal);
+    if (lstatSync(journalPath, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--journal ${p.journal} is a folder, not a journal file`, 'give a file name, e.g. --journal case42.ndjson');
+    checkWritableFile(journalPath, 'the journal', { inputs: namedPaths });
     journalText = readJournalFile(journalPath, `--journal ${p.journal}`);
-    checkWritableFile(journalPath, 'the journal');
   }
 
   // A video's frames are made in memory (src/media); `args` names the videos, for the batch's head.
   const expanded = p.frames ? { entries: [], skipped: [] } : await expandInputs(args, { cwd, ...(fromFile !== undefined ? { fromFile } : {}) });
+  // What the run writes is none of what it reads, the files found in folders included.
+  const read = () => [...namedPaths(), ...expanded.entries.flatMap((e) => (e.kind === 'path' ? [resolve(cwd, e.path)] : []))];
+  for (const w of [...(p.writes ?? []), ...(journalPath ? [{ path: journalPath, what: 'the journal' }] : [])]) checkWritableFile(w.path, w.what, { inputs: read });
   const large = expanded.entries.length >= LARGE_BATCH;
   if (large) p.frugalMemory?.();
   // Files hashed before (same path, inode, size, mtime and ctime) are not read again.

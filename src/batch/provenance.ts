@@ -46,6 +46,7 @@ export function answerRecord(c: RecordContext, job: Pick<Job, 'inputs' | 'sha256
     request: { ...(url ? { image_url: input } : {}), ...c.request },
     response: {
       data: f.unusable === undefined ? f.result : bodyOf(m.raw), raw: m.raw ?? JSON.stringify(f.result), ...(m.rawBytes ? { rawBytes: m.rawBytes } : {}), status: m.status ?? 200, headers: m.headers ?? {}, replayed: f.replayed,
+      ...(m.receivedSha256 ? { receivedSha256: m.receivedSha256 } : {}),
       ...(m.requestId ? { requestId: m.requestId } : {}), ...(m.idempotencyKey ? { idempotencyKey: m.idempotencyKey } : {}),
       ...(m.attempts !== undefined ? { attempts: m.attempts } : {}), ...(m.elapsedMs !== undefined ? { elapsedMs: m.elapsedMs } : {}),
     },

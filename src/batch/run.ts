@@ -112,6 +112,8 @@ export interface BatchOptions {
   frames?: FrameInput[];
   /** --together: the inputs are one set of photos of one scene (issue 23). */
   together?: boolean;
+  /** Files written after the run (--report): refused before anything is sent if one is an input (prepare.ts). */
+  writes?: ReadonlyArray<{ path: string; what: string }>;
 }
 
 export interface BatchResult {
@@ -139,6 +141,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     ...(deps.frugalMemory ? { frugalMemory: deps.frugalMemory } : {}),
     ...(opts.frames ? { frames: opts.frames } : {}),
     ...(opts.together ? { together: true } : {}),
+    ...(opts.writes ? { writes: opts.writes } : {}),
   });
   const n = prep.order.length;
   const inputs = n + prep.skipped.length;
@@ -288,6 +291,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     }, {
       now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.stopSending ? { stop: deps.stopSending } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
       ...(balance.rateLimit ? { initialRateLimit: balance.rateLimit, initialStartedAt: balance.answeredAt } : {}), onPause: (untilMs) => emit({ type: 'paused', untilMs, reason: 'rate_limited' }),
+      onWait: (untilMs, why) => emit({ type: 'waiting', untilMs, why }),
     });
   } finally {
     ticker?.stop();

@@ -22,8 +22,10 @@ export interface BatchParams {
 export interface ResponseMeta {
   /** The body text as received (locate --json prints it); bytes that are not UTF-8 as \udcXX escapes. */
   raw?: string;
-  /** The body's bytes exactly as received (issue 21): what the store keeps. */
+  /** The body's bytes exactly as received (issue 21), but the key: masked (api/mask.ts). What the store keeps. */
   rawBytes?: Buffer;
+  /** The key was masked out of the body: the sha256 of the bytes as received (the record says so). */
+  receivedSha256?: string;
   status?: number;
   headers?: Record<string, string>;
   requestId?: string;
@@ -156,6 +158,8 @@ export type BatchEvent =
     }
   | { type: 'retry'; input: string; reason: string; attempt: number; delayMs: number; status?: number }
   | { type: 'paused'; untilMs: number; reason: 'rate_limited' }
+  /** The next start waits more than 5 s for the rate limit (pacer.ts says why). */
+  | { type: 'waiting'; untilMs: number; why: string }
   | { type: 'progress'; progress: BatchProgress }
   | { type: 'stopped'; stop: BatchStop };
 

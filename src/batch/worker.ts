@@ -12,13 +12,14 @@
 import type { ApiClient } from '../api/client.js';
 import { answeredDepth, chargeOf } from '../api/charge.js';
 import { rawB64 } from '../api/decode.js';
-import { ApiError, ContractError, NetworkError } from '../api/errors.js';
+import { ApiError, ContractError, NetworkError, RetryLaterError } from '../api/errors.js';
 import { SANDBOX_HEADER } from '../api/routes.js';
 import type { RetryBudget } from '../api/retry.js';
 import type { Depth, GeolocateRequest } from '../api/schemas.js';
 import { StoreError } from '../errors.js';
 import { type ProvenanceRecord, isResultBody } from '../evidence/record-types.js';
 import { IN_FLIGHT } from './accounting.js';
+import { keepEmbedded } from './embedded.js';
 import type { Journal } from './journal.js';
 import type { Ledger } from './ledger.js';
 import type { SpendGuard, Spent } from './spend-guard.js';
@@ -148,6 +149,8 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
   let ranBefore = false;
   try {
     await w.journal?.append({ t: 'send', id: job.id, key, input: job.inputs[0]!, at: new Date(w.now()).toISOString() });
+    // What the original says about itself, kept before its metadata is stripped (issue 31; embedded.ts).
+    if (w.listed) await keepEmbedded(store, job).then((why) => why && w.emit({ type: 'notice', message: why }));
     const upload = await prepareUpload(job, w.upload);
     if (upload.notice) w.emit({ type: 'notice', message: upload.notice });
     const req = { ...w.request, ...(upload.image_url !== undefined ? { image_url: upload.image_url } : {}) } as GeolocateRequest;
@@ -156,7 +159,8 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
     // Not sent (the batch stopped, stdout closed, or Ctrl-C while waiting): the claim stays open
     // with its key, released when the store closes, so a rerun sends it with this key.
     if (turn === undefined) return { kind: 'done' };
-    if (typeof turn === 'object') return { kind: 'stop', stop: { reason: 'cancelled', error: turn.cancelled } };
+    // Refused a turn: Ctrl-C, or a next start the server's count puts too far off (pacer.ts, exit 5).
+    if (typeof turn === 'object') return { kind: 'stop', stop: { reason: turn.cancelled instanceof RetryLaterError ? 'rate_limited' : 'cancelled', error: turn.cancelled } };
     w.emit({ type: 'started', input: job.inputs[0]!, sha256: job.sha256, idempotencyKey: key, service: w.client.baseUrl });
     sent = true;
     w.inFlight?.(1);
@@ -193,7 +197,7 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
     // them all leaves it to one more local pass (never a reason to lose the answer).
     await upload.settle?.().catch(() => undefined);
     const response: ResponseMeta = {
-      raw: res.raw, rawBytes: res.rawBytes, status: res.status, headers: res.headers, idempotencyKey: key, attempts: res.attempts, elapsedMs: res.elapsedMs, ...(res.requestId ? { requestId: res.requestId } : {}), ...deviations,
+      raw: res.raw, rawBytes: res.rawBytes, ...(res.receivedSha256 ? { receivedSha256: res.receivedSha256 } : {}), status: res.status, headers: res.headers, idempotencyKey: key, attempts: res.attempts, elapsedMs: res.elapsedMs, ...(res.requestId ? { requestId: res.requestId } : {}), ...deviations,
       ...(upload.sent ? { sent: upload.sent } : {}),
     };
     // An --async acceptance is the answer asked for, but no result: kept marked as such.
@@ -202,7 +206,8 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
     let stored: StoredRef | undefined;
     let storeError: StoreError | undefined;
     try {
-      // The body's bytes exactly as received are what the store keeps (issue 21: raw means raw).
+      // The body's bytes exactly as received are what the store keeps (issue 21: raw means raw),
+      // but the key: a server that echoed it got it masked before anything read it (api/secret.ts).
       const row = { record, rawBytes: res.rawBytes, origin: w.ledger.o.origin, sandbox: res.headers[SANDBOX_HEADER] !== undefined, listed: w.listed, ...(w.ledger.o.batch ? { batch: w.ledger.o.batch } : {}) };
       stored = { id: store.answer(key, row, credits), record };
     } catch (err) {
@@ -245,13 +250,13 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
     // a rerun resends it), with the deviation that names it (issue 21).
     if (raw.raw !== undefined && !aborted) {
       try {
-        const response = { raw: raw.raw, status: raw.status, headers: {}, idempotencyKey: key, ...(raw.deviations?.length ? { deviations: raw.deviations } : {}) };
+        const response = { raw: raw.raw, status: raw.status, headers: {}, idempotencyKey: key, ...(raw.deviations?.length ? { deviations: raw.deviations } : {}), ...(raw.receivedSha256 ? { receivedSha256: raw.receivedSha256, ...(raw.bytes ? { rawBytes: raw.bytes } : {}) } : {}) };
         store.insertResult({ record: w.record(job, { response, replayed: false, unusable: error.message }), ...(raw.bytes ? { rawBytes: raw.bytes } : {}), origin: w.ledger.o.origin, sandbox: false, listed: w.listed, unkeyed: true });
       } catch {
         // The store cannot take it: the key, still open, replays it on the rerun.
       }
     }
-    const { bytes: _bytes, ...journaled } = raw;
+    const { bytes: _bytes, receivedSha256: _received, ...journaled } = raw;
     if (!aborted) await w.journal?.append({ t: 'done', id: job.id, key, ok: false, error, ...journaled, at: new Date(w.now()).toISOString() }).catch(() => undefined);
     if (sent) w.inFlight?.(-1);
     await w.finish(job, { ok: false, error, cause: err, ...(raw.raw !== undefined ? { response: { raw: raw.raw, status: raw.status, idempotencyKey: key } } : {}) }, 'sent');
@@ -261,12 +266,12 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
 }
 
 /** The body of a failed request worth keeping: an unreadable 2xx, or a 2xx that carried an error (issue 21). */
-function keptOf(err: unknown): { raw?: string; raw_b64?: string; bytes?: Buffer; status?: number; deviations?: string[] } {
-  const kept = (raw: string, bytes: Buffer | undefined, status: number | undefined, deviations?: string[]) => {
+function keptOf(err: unknown): { raw?: string; raw_b64?: string; bytes?: Buffer; status?: number; deviations?: string[]; receivedSha256?: string } {
+  const kept = (raw: string, bytes: Buffer | undefined, status: number | undefined, deviations?: string[], receivedSha256?: string) => {
     const b64 = rawB64(raw, bytes);
-    return { raw, ...(b64 ? { raw_b64: b64 } : {}), ...(bytes ? { bytes } : {}), ...(status !== undefined ? { status } : {}), ...(deviations?.length ? { deviations } : {}) };
+    return { raw, ...(b64 ? { raw_b64: b64 } : {}), ...(bytes ? { bytes } : {}), ...(status !== undefined ? { status } : {}), ...(deviations?.length ? { deviations } : {}), ...(receivedSha256 ? { receivedSha256 } : {}) };
   };
-  if (err instanceof ContractError && err.raw !== undefined) return kept(err.raw, err.rawBytes, err.status);
-  if (err instanceof ApiError && err.answer) return kept(err.answer.raw, err.answer.rawBytes, err.answer.status, err.answer.deviations);
+  if (err instanceof ContractError && err.raw !== undefined) return kept(err.raw, err.rawBytes, err.status, undefined, err.receivedSha256);
+  if (err instanceof ApiError && err.answer) return kept(err.answer.raw, err.answer.rawBytes, err.answer.status, err.answer.deviations, err.answer.receivedSha256);
   return {};
 }

@@ -6,7 +6,7 @@
  * in the keyring: a keyring profile keeps the entry's account name and the masked key only.
  */
 import { resolve } from 'node:path';
-import { KeyringError, UsageError } from '../errors.js';
+import { ConfigError, KeyringError, UsageError } from '../errors.js';
 import { type Env, isCI } from '../output/io.js';
 import { KEYRING_SERVICE, type KeyringDeps, KeyringUnavailable, keyringCall } from './keyring.js';
 import { checkKeyText } from './key-text.js';
@@ -102,7 +102,9 @@ export async function readKeyringKey(v: Vault, profile: Profile): Promise<string
   if (!r?.ok) throw new KeyringError(`${what}, which refused to give it (${r?.error ?? 'no answer'}): nothing was sent`, hint);
   if (typeof r.value !== 'string') throw new KeyringError(`${what}, but the keyring has no entry for it (${KEYRING_SERVICE} / ${profile.keyring}): nothing was sent`, `add the key again: geo keys add ${profile.name} --yes`);
   const checked = checkKeyText(r.value);
-  if ('problem' in checked) throw new KeyringError(`${what}, and it ${checked.problem}: nothing was sent`, `add the key again: geo keys add ${profile.name} --yes`);
+  // The keyring answered: what it holds is a bad key, as in the config file (README "Keys are
+  // data": exit 2), not a keyring that cannot be read (exit 3).
+  if ('problem' in checked) throw new ConfigError(`${what}, and it ${checked.problem}: nothing was sent`, `add the key again: geo keys add ${profile.name} --yes`);
   return checked.key;
 }
 

@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
+import type { C2paRecord } from '../image/embedded.js';
 
 export const CUSTODY_SCHEMA = 'geo.custody/1';
 /** The `prev` of a case's first entry. */
@@ -23,8 +24,17 @@ export const GENESIS = '0'.repeat(64);
 export interface CustodyEvents {
   /** The case, as geo records it locally; `service` and `service_id`: the service it was also created on, and its id there. */
   case_created: { case: { id: string; name: string; description?: string; team?: string; service?: string; service_id?: string; note?: string } };
-  /** An original file as read: its path as given, its sha256 and size. */
-  input_hashed: { input: { path: string; sha256: string; size: number } };
+  /**
+   * An original file as read: its path as given, its sha256 and size; and what it said about itself
+   * before geo stripped it for the upload (issue 31; batch/embedded.ts keeps it in the store):
+   * `metadata_json`, its metadata record (image/metadata.ts: every tag as `exiftool -j -n` prints
+   * it) as JSON text, text and not an object so that the entry hashes the same in every language
+   * (a float such as 6.25e-05 is written 0.0000625 by JavaScript and 6.25e-05 by Python); `c2pa`,
+   * its C2PA content credentials' summary (image/c2pa.ts; {"present": false} without any). Both
+   * absent when geo kept none: a video (its frames are geo's own), a URL, --no-store, a result
+   * stored before geo kept them.
+   */
+  input_hashed: { input: { path: string; sha256: string; size: number }; metadata_json?: string; c2pa?: C2paRecord };
   /**
    * What was sent: the sha256 and size of the bytes after metadata removal, and the request fields
    * (no image). An https URL has no sha256 or size (the service fetched it; `fields.image_url` names it).
@@ -41,8 +51,13 @@ export interface CustodyEvents {
    * The answer: sha256 and size of the raw body as received, the service origin, the analysis id.
    * `stored_at`: the answer was received earlier and taken from the store (a result already paid for,
    * linked with `geo cases link` or reused by a run with --case); absent when it arrived just now.
+   * `masked`: the server echoed the API key, which geo masked before keeping the answer; `sha256`
+   * and `size` are then those of the bytes kept (what the store and a bundle hold), and
+   * `received_sha256` that of the bytes as they came (issue 30).
    */
-  answer_received: { answer: { sha256: string; size: number; status: number; service: string; analysis_id: string | null; request_id?: string; sandbox: boolean; stored_at?: string } };
+  answer_received: {
+    answer: { sha256: string; size: number; status: number; service: string; analysis_id: string | null; request_id?: string; sandbox: boolean; stored_at?: string; masked?: true; received_sha256?: string };
+  };
   /**
    * A result (an answer to an input) linked to the case: the pair it binds, input sha256 <-> answer
    * sha256. Since issue 30 also what the result is shown with that its answer cannot say: the input
@@ -69,10 +84,23 @@ export interface CustodyEvents {
   claim_checked: { claim: { input: string; input_sha256: string | null; at: string; lat: number; lng: number; place: string | null }; tolerance_km: number; verdict: 'agrees' | 'contradicts' | 'unverifiable'; rule: string; answer_sha256: string | null; scoped_answer_sha256?: string };
   /** A bundle made (appended after it was written: a bundle cannot hold its own hash). */
   bundle_made: { bundle: { path: string; sha256: string; size: number; manifest_sha256: string; entries: number; head: string; originals: boolean } };
+  /**
+   * A signature over the head as it was at entry `seq` (issue 31; custody-sign.ts): the armored
+   * SSHSIG (namespace geo-custody) of the message `geo-custody/1 case=<id> seq=<seq> head=<head>\n`,
+   * the signer's key (its OpenSSH line and fingerprint) and the principal it signs as. Appended
+   * right after the entries it covers; a later entry needs a later signature.
+   */
+  head_signed: { signature: { seq: number; head: string; sshsig: string; fingerprint: string; public_key: string; principal?: string } };
+  /**
+   * A trusted timestamp (RFC 3161) of the head as it was at entry `seq` (issue 31; custody-stamps.ts):
+   * the TSA's URL, its genTime, the sha256 of its reply as kept (the store's timestamps table, a
+   * bundle's timestamps/), and the sha256 of the DER of the CA certificate pinned for it at stamp time.
+   */
+  head_stamped: { stamp: { seq: number; head: string; tsa: string; gen_time: string; token_sha256: string; ca_sha256: string } };
 }
 
 export type CustodyEventName = keyof CustodyEvents;
-export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'request_failed', 'answer_received', 'result_linked', 'file_written', 'bundle_sealed', 'bundle_made', 'claim_checked'];
+export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'request_failed', 'answer_received', 'result_linked', 'file_written', 'bundle_sealed', 'bundle_made', 'head_signed', 'head_stamped', 'claim_checked'];
 
 /** One event to append, typed by its name. */
 export type CustodyEvent = { [K in CustodyEventName]: { event: K; data: CustodyEvents[K] } }[CustodyEventName];

@@ -64,8 +64,11 @@ export interface ProvenanceRecord {
   /**
    * `body` is a usable result unless `unusable` says why not; `raw` is the text as received, and
    * `raw_b64` its bytes when the text alone does not give them back (not UTF-8, a BOM; issue 21).
+   * `masked`: the server echoed the API key and geo masked it (api/mask.ts) before keeping the
+   * answer; `received_sha256` is then the sha256 of the bytes as received, `sha256` that of the
+   * bytes as kept (`raw`, the store's BLOB, a bundle's answer: what custody logs and verifies).
    */
-  response: { status?: number; body: ResultBody; raw?: string; raw_b64?: string; deviations?: string[] };
+  response: { status?: number; body: ResultBody; raw?: string; raw_b64?: string; deviations?: string[]; masked?: true; received_sha256?: string; sha256?: string };
   headers?: { idempotent_replayed: boolean; request_id?: string; rate_limit: Record<string, string> };
   idempotency_key?: string;
   timing?: { elapsed_ms?: number; attempts?: number; server_timing_ms?: number };
@@ -80,7 +83,10 @@ export interface ProvenanceRecord {
    * and readers that need a place (exports, look-ups) skip it.
    */
   unusable?: string;
-  /** Answered by a geo sandbox (simulated, never evidence): set on exports that include one. */
+  /**
+   * Answered by a geo sandbox (simulated, never evidence; evidence/simulated.ts): set from its
+   * response header when the answer came, and by the store on every record it reads back.
+   */
   sandbox?: boolean;
 }
 

@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Corroboration } from './corroborate.js';
 import { type ProvenanceRecord, RECORD_SCHEMA, isResultBody } from './record-types.js';
+import { soundsSimulated } from './simulated.js';
 
 export type ProblemSink = (where: string, why: string) => void;
 
@@ -21,6 +22,7 @@ interface BatchLine {
   exif?: unknown;
   video?: unknown;
   set?: unknown;
+  sandbox?: unknown;
 }
 
 const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -31,19 +33,28 @@ function isCorroboration(v: unknown): v is Corroboration {
   return typeof v === 'object' && v !== null && typeof (v as Corroboration).verdict === 'string';
 }
 
+/**
+ * A file carries no response header: a result is marked simulated when it says so (`sandbox: true`)
+ * or speaks the sandbox's own words (evidence/simulated.ts), so a sandbox's answers read back from
+ * locate's NDJSON are still shown as not evidence.
+ */
+function marked(rec: ProvenanceRecord, said: unknown): ProvenanceRecord {
+  return said === true || soundsSimulated(rec.response.body) ? { ...rec, sandbox: true } : rec;
+}
+
 /** One parsed JSON value to a record, or a reason it is not one. */
 function toRecord(v: unknown, label: string, storedAt: string): ProvenanceRecord | string {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'not a JSON object';
   const o = v as Record<string, unknown>;
   if (o.schema === RECORD_SCHEMA) {
     const rec = o as unknown as ProvenanceRecord;
-    return isResultBody(rec.response?.body) ? rec : 'provenance record without a usable location';
+    return isResultBody(rec.response?.body) ? marked(rec, rec.sandbox) : 'provenance record without a usable location';
   }
   if ('ok' in o && ('result' in o || 'error' in o)) {
     const line = o as BatchLine;
     if (line.ok !== true) return `input ${JSON.stringify(str(line.input))} failed, so it has no result to export`;
     if (!isResultBody(line.result)) return 'result without a usable location';
-    return {
+    return marked({
       schema: RECORD_SCHEMA,
       stored_at: storedAt,
       origin: 'ndjson',
@@ -53,10 +64,10 @@ function toRecord(v: unknown, label: string, storedAt: string): ProvenanceRecord
       // A video's frame or a photo of a set (locate's NDJSON, issue 23): geo export draws them as their scene.
       ...(isObject(line.video) ? { video: line.video as ProvenanceRecord['video'] } : {}),
       ...(isObject(line.set) ? { set: line.set as ProvenanceRecord['set'] } : {}),
-    };
+    }, line.sandbox);
   }
   if (isResultBody(o)) {
-    return { schema: RECORD_SCHEMA, stored_at: storedAt, origin: 'response', input: { path: label, sha256: '' }, response: { body: o } };
+    return marked({ schema: RECORD_SCHEMA, stored_at: storedAt, origin: 'response', input: { path: label, sha256: '' }, response: { body: o } }, undefined);
   }
   return 'neither a batch line, a provenance record nor a geolocate body';
 }

@@ -9,7 +9,9 @@
 import { rawB64 } from '../api/decode.js';
 import type { Corroboration } from './corroborate.js';
 import type { SentImage } from '../image/without-metadata.js';
+import { sha256Hex } from './custody.js';
 import { type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA } from './record-types.js';
+import { headersSaySandbox } from './simulated.js';
 
 export { type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA, asResultBody, isResultBody } from './record-types.js';
 export { parseNdjsonResults, readNdjsonResults } from './records-ndjson.js';
@@ -18,8 +20,10 @@ export { parseNdjsonResults, readNdjsonResults } from './records-ndjson.js';
 export interface ApiResponseLike {
   data: unknown;
   raw: string;
-  /** The bytes as received, when known: kept as raw_b64 where `raw` does not give them back. */
+  /** The bytes as received (the key masked), when known: kept as raw_b64 where `raw` does not give them back. */
   rawBytes?: Buffer;
+  /** The key was masked out of the body (api/secret.ts): the sha256 of the bytes as received. */
+  receivedSha256?: string;
   status: number;
   headers: Record<string, string>;
   replayed: boolean;
@@ -63,6 +67,12 @@ export function requestParams(body: Record<string, unknown>): Record<string, unk
   return out;
 }
 
+/** A masked answer says so, with the sha256 of the bytes as received beside that of the bytes as kept. */
+function maskedOf(r: ApiResponseLike): { masked?: true; received_sha256?: string; sha256?: string } {
+  if (r.receivedSha256 === undefined) return {};
+  return { masked: true, received_sha256: r.receivedSha256, sha256: sha256Hex(r.rawBytes ?? Buffer.from(r.raw, 'utf8')) };
+}
+
 /** raw_b64 when the text alone does not give the bytes back (the same rule as the journal's: api/decode.ts). */
 function rawB64Of(r: ApiResponseLike): { raw_b64?: string } {
   const b64 = rawB64(r.raw, r.rawBytes);
@@ -83,7 +93,7 @@ export function buildRecord(a: BuildRecordArgs): ProvenanceRecord {
     input: a.input,
     ...(a.sent ? { sent: a.sent } : {}),
     request: requestParams(a.request),
-    response: { status: a.response.status, body, raw: a.response.raw, ...rawB64Of(a.response), ...(a.deviations?.length ? { deviations: a.deviations } : {}) },
+    response: { status: a.response.status, body, raw: a.response.raw, ...rawB64Of(a.response), ...(a.deviations?.length ? { deviations: a.deviations } : {}), ...maskedOf(a.response) },
     headers: {
       idempotent_replayed: a.response.replayed,
       ...(a.response.requestId ? { request_id: a.response.requestId } : {}),
@@ -94,5 +104,7 @@ export function buildRecord(a: BuildRecordArgs): ProvenanceRecord {
     ...(a.exif ? { exif: a.exif } : {}),
     ...(a.unusable ? { unusable: a.unusable } : {}),
     ...(a.origin ?? {}),
+    // The sandbox's header, not the base URL, says a sandbox answered (simulated.ts).
+    ...(headersSaySandbox(h) ? { sandbox: true } : {}),
   };
 }

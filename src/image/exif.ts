@@ -48,11 +48,12 @@ const BASE = {
 } as const;
 
 // The one exifr call we make; its .d.ts lacks chunked/silentErrors, so type it here.
-interface Exifr {
+export interface Exifr {
   parse(data: Uint8Array, options: Record<string, unknown>): Promise<unknown>;
 }
 let exifrModule: Promise<Exifr> | undefined;
-async function exifr(): Promise<Exifr> {
+/** exifr, loaded on first use (also by image/metadata.ts, which reads every tag). */
+export async function exifr(): Promise<Exifr> {
   // exifr ships a UMD main (no "exports"): Node ESM sees it as CommonJS, so take the default.
   exifrModule ??= import('exifr').then((m) => ((m as { default?: unknown }).default ?? m) as Exifr);
   return exifrModule;
@@ -181,7 +182,7 @@ function readGps(g: Block | undefined, errors: string[]): ExifGps | undefined {
 }
 
 /** [deg, min, sec] (any may be fractional) and a hemisphere ref -> signed decimal degrees. */
-function degrees(v: unknown, ref: unknown, negative: 'S' | 'W'): number | undefined {
+export function degrees(v: unknown, ref: unknown, negative: 'S' | 'W'): number | undefined {
   const parts = Array.isArray(v) ? v : typeof v === 'number' ? [v] : undefined;
   if (!parts || parts.length === 0 || !parts.every((p) => typeof p === 'number' && Number.isFinite(p))) return undefined;
   const [d = 0, m = 0, s = 0] = parts as number[];

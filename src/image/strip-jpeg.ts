@@ -2,7 +2,7 @@
  * The JPEG planner of metadata removal (strip.ts), after ITU T.81 B.1: kept are every marker
  * segment that describes the picture (SOF, DHT, DQT, DRI, SOS and the scans), JFIF (APP0), the ICC
  * profile (APP2 "ICC_PROFILE") and Adobe (APP14, colour transform); removed are APP1 (EXIF, XMP),
- * APP13 (IPTC), COM, every other APPn (MPF, FPXR, JFXX thumbnails, maker segments) and whatever
+ * APP13 (IPTC), APP11 (JUMBF: C2PA manifests), COM, every other APPn (MPF, FPXR, JFXX thumbnails, maker segments) and whatever
  * follows EOI (appended gain maps and previews). The scans are walked only to find EOI.
  */
 import { type ByteSource, Plan, type StripPlan, TRAILER } from './strip-plan.js';
@@ -29,6 +29,8 @@ function judgeSegment(marker: number, head: Buffer): { keep: true } | { keep: fa
   if (marker === 0xe2) return id('ICC_PROFILE\0') ? { keep: true } : { keep: false, what: id('MPF\0') ? 'MPF (APP2)' : 'APP2' };
   if (marker === 0xed) return { keep: false, what: 'IPTC (APP13)' };
   if (marker === 0xee && id('Adobe')) return { keep: true };
+  // JPEG XT boxes ("JP"): JUMBF, which is where C2PA content credentials sit (image/c2pa-find.ts).
+  if (marker === 0xeb && id('JP')) return { keep: false, what: 'C2PA/JUMBF (APP11)' };
   return { keep: false, what: `APP${marker - 0xe0}` };
 }
 

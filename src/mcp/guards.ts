@@ -5,11 +5,11 @@
  * --max-credits-per-call and --max-credits (the whole server run). Refusals happen before anything
  * is read or sent.
  */
-import { constants } from 'node:fs';
-import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { BudgetName } from '../batch/plan.js';
 import { UsageError } from '../errors.js';
+import { writeOwnFile } from '../files/own-file.js';
 import { expandSamples } from '../files/samples.js';
 
 /** A refusal by a guard: a usage error (nothing read, nothing sent) with a code an agent can act on. */
@@ -106,20 +106,19 @@ export class AllowedDirs {
   }
 
   /**
-   * Writes `data` to a name writable() returned, never through a link: O_NOFOLLOW refuses a symlink
-   * that appeared since the check, and the descriptor's own stat a hard link, before a byte is written.
+   * Writes `data` to a name writable() returned, through geo's one writer (files/own-file.ts): a
+   * new 0600 file renamed onto the name, so a link or a second name planted since the check is
+   * replaced, never written through; `reads` (the results files the export read) are refused as
+   * targets.
    */
-  async write(path: string, data: string | Uint8Array): Promise<void> {
-    const fh = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o644).catch((err: NodeJS.ErrnoException) => {
-      throw err.code === 'ELOOP' ? this.notPlain(path, 'is a symbolic link') : err;
-    });
+  async write(path: string, data: string | Uint8Array, reads: readonly string[] = []): Promise<void> {
     try {
-      const st = await fh.stat();
-      if (!st.isFile() || st.nlink > 1) throw this.notPlain(path, st.isFile() ? 'is a hard link to another file' : 'is not a plain file');
-      await fh.truncate(0);
-      await fh.writeFile(data);
-    } finally {
-      await fh.close();
+      await writeOwnFile(path, 'the export', data, { inputs: () => reads });
+    } catch (err) {
+      // "refusing to use P as the export: it is a symbolic link" -> "P is a symbolic link: geo mcp writes only …"
+      const why = err instanceof UsageError ? /^refusing to use .* as the export: it (.*)$/.exec(err.message)?.[1] : undefined;
+      if (why !== undefined) throw this.notPlain(path, why);
+      throw err;
     }
   }
 

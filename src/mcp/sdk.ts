@@ -5,4 +5,4 @@
  */
 export { Server } from '@modelcontextprotocol/sdk/server/index.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-export { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+export { CallToolRequestSchema, type CallToolResult, type JSONRPCMessage, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';

@@ -7,13 +7,15 @@
  * and every log line goes to stderr.
  */
 import { Readable } from 'node:stream';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, Server, StdioServerTransport } from './sdk.js';
+import { CallToolRequestSchema, type CallToolResult, type JSONRPCMessage, ListToolsRequestSchema, Server, StdioServerTransport } from './sdk.js';
 import { ApiError, ContractError, NetworkError, RequestValidationError, TimeoutError } from '../api/errors.js';
+import { mapStrings } from '../api/mask.js';
 import type { Ctx } from '../context.js';
 import { CancelledError, ConfigError, KeyringError, MissingKeyError, ServiceAnswerError, UsageError } from '../errors.js';
 import { describe, describeError } from '../output/errors.js';
 import { redact, sanitizeInline } from '../output/sanitize.js';
 import type { AllowedDirs, Budget } from './guards.js';
+import { LineLimit, MAX_REQUEST_LINE } from './line-limit.js';
 import { RefusedError } from './guards.js';
 import type { Tool, ToolCtx, ToolResult } from './tool.js';
 import { tools } from './tools.js';
@@ -50,7 +52,9 @@ function failure(err: unknown): ToolResult {
 /** The key never reaches the client: masked in everything a tool returns, whatever put it there. */
 function masked(r: ToolResult, secrets: string[]): CallToolResult {
   const m = (s: string) => redact(s, secrets);
-  return { content: [{ type: 'text', text: m(r.text) }], structuredContent: JSON.parse(m(JSON.stringify(r.data))) as Record<string, unknown>, ...(r.isError ? { isError: true } : {}) };
+  // String by string (keys too), so a mask can never cut the JSON it sits in.
+  const data = mapStrings(JSON.parse(JSON.stringify(r.data)) as Record<string, unknown>, m);
+  return { content: [{ type: 'text', text: m(r.text) }], structuredContent: data, ...(r.isError ? { isError: true } : {}) };
 }
 
 /** What the tools may touch: the command's Ctx without stdout, stdin or prompts. */
@@ -129,7 +133,15 @@ export async function serve(ctx: Ctx, o: ServeOptions): Promise<void> {
     return call;
   });
 
-  const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
+  // Request lines over the limit are answered with an error here and never reach the SDK, which
+  // would close the transport on one (line-limit.ts); the SDK's buffer gets room for the newline.
+  const oversize = (id: string | number | null, bytes: number) => {
+    const message = `a request line of more than ${MAX_REQUEST_LINE} bytes was refused (${bytes} bytes): geo mcp reads at most ${MAX_REQUEST_LINE} bytes a line; nothing of it was run`;
+    log(message);
+    void transport.send({ jsonrpc: '2.0', id, error: { code: -32600, message } } as unknown as JSONRPCMessage);
+  };
+  const input = ctx.io.stdin.pipe(new LineLimit(MAX_REQUEST_LINE, oversize));
+  const transport = new StdioServerTransport(input, ctx.io.stdout, { maxBufferSize: MAX_REQUEST_LINE + 1 });
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   server.onerror = (err) => log(`protocol error: ${err.message}`);
   let stopping = false;
@@ -143,8 +155,9 @@ export async function serve(ctx: Ctx, o: ServeOptions): Promise<void> {
     await new Promise((r) => setImmediate(r));
     await server.close();
   };
-  ctx.io.stdin.once('end', () => void stop());
-  ctx.io.stdin.once('close', () => void stop());
+  // The end of input, once every line before it went through the limit.
+  input.once('end', () => void stop());
+  ctx.io.stdin.once('close', () => input.end());
   ctx.signal.addEventListener('abort', () => void stop(), { once: true });
   await server.connect(transport);
   log(`serving ${list.length} tools on stdio${o.readOnly ? ' (read-only)' : ''}; files inside ${o.dirs.dirs.join(', ')}; at most ${o.budget.o.perCall} credits a call${o.budget.o.total !== undefined ? `, ${o.budget.o.total} in all` : ''}`);

@@ -103,7 +103,7 @@ function exportTool(canWrite: boolean) {
     const rendered = await renderRecords(t.ctx, format, records, t.log, { confine: (p) => t.dirs.readable(p) });
     const text = typeof rendered === 'string' || Buffer.isBuffer(rendered) ? rendered : [...rendered].join('');
     if (out !== undefined) {
-      await t.dirs.write(out, text);
+      await t.dirs.write(out, text, sources);
       return { text: `wrote ${count(records.length, 'result')} to ${out} (${format})`, data: { out, format, results: records.length } };
     }
     // A zip (kmz) is no text to hand back inline: only a file can carry it.

@@ -3,7 +3,7 @@
  * clipboard OSC 52), C1 controls, carriage returns and bidi overrides could rewrite the screen or
  * disguise text. Secrets are redacted from anything logged.
  */
-import { maskSecrets } from '../api/mask.js';
+import { SECRET_MASK, maskSecrets } from '../api/mask.js';
 
 // C0 controls except \t and \n, DEL, C1 controls, and the bidi embedding/override/isolate marks.
 // eslint-disable-next-line no-control-regex
@@ -48,12 +48,13 @@ export function sanitizeJsonText(raw: string): string {
 }
 
 /**
- * Replaces each secret (in any case, and with whitespace or zero-width characters slipped between
- * its characters: api/mask.ts secretPattern) and Bearer/x-api-key header values with a mask.
+ * Every spelling of each secret masked (api/mask.ts maskSecrets, the one masking function: any
+ * case, invisible characters inside, percent, HTML entities, JSON escapes, base64, reversed), and
+ * whatever a line gives as an Authorization: Bearer or x-api-key header value. Only the keys geo
+ * holds are masked, never text that merely looks like a key.
  */
 export function redact(text: string, secrets: readonly string[] = []): string {
   return maskSecrets(text, secrets)
-    .replace(/(authorization:\s*bearer\s+)[^\s"',]+/gi, '$1[REDACTED]')
-    .replace(/(x-api-key:\s*)[^\s"',]+/gi, '$1[REDACTED]')
-    .replace(/\b(orca_[a-z]+_)[A-Za-z0-9_-]{4,}/g, '$1[REDACTED]');
+    .replace(/(authorization:\s*bearer\s+)[^\s"',]+/gi, `$1${SECRET_MASK}`)
+    .replace(/(x-api-key:\s*)[^\s"',]+/gi, `$1${SECRET_MASK}`);
 }

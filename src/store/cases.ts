@@ -96,7 +96,9 @@ export function caseLinked(sql: Sql, caseId: string): CaseLinked[] {
   const cols = [...new Set([...FULL_COLUMNS.split(', '), ...LIST_COLUMNS.split(', ')])].map((c) => `r.${c}`).join(', ');
   return sql.all<FullRow & CaseResultRow>(`SELECT ${cols}, l.linked_at FROM case_results l JOIN results r ON r.id = l.result_id WHERE l.case_id = ? ORDER BY l.rowid`, caseId).map((row) => {
     const { record: _r, raw: _raw, body, batch: _b, listed: _l, ...columns } = row;
-    return { stored: toStored(row), columns, body };
+    // The sandbox column as it is: toStored folds the record's own flag into it for views, and
+    // verification must see each of the two apart (an edit to either is named).
+    return { stored: { ...toStored(row), sandbox: row.sandbox === 1 }, columns, body };
   });
 }
 

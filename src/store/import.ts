@@ -14,6 +14,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type DoneLine, type HeadLine, parseJournal } from '../batch/journal-format.js';
 import { type ProvenanceRecord, RECORD_SCHEMA, isResultBody } from '../evidence/record-types.js';
+import { soundsSimulated } from '../evidence/simulated.js';
 import { fingerprint } from './claims.js';
 import { insertResult } from './results.js';
 import type { Sql } from './sqlite.js';
@@ -56,15 +57,6 @@ function listDir(dir: string): string[] {
   }
 }
 
-/**
- * Older geo did not record the sandbox's header: its answers are known by the sandbox's own words
- * (src/sandbox/results.ts: "[sandbox] …", or "the sandbox read the metadata" for an EXIF answer).
- */
-function looksSandbox(rec: ProvenanceRecord): boolean {
-  const reasoning = (rec.response?.body as { reasoning?: unknown } | undefined)?.reasoning;
-  return typeof reasoning === 'string' && (reasoning.startsWith('[sandbox]') || reasoning.includes('the sandbox read the metadata'));
-}
-
 export function importLegacy(sql: Sql, f: LegacyFolders, now: number, warn: (line: string) => void): ImportReport | undefined {
   const stamp = scanStamp(f);
   if (stamp === JSON.stringify([null, null])) return undefined;
@@ -97,7 +89,8 @@ export function importLegacy(sql: Sql, f: LegacyFolders, now: number, warn: (lin
         }
         const had = rec.idempotency_key ? sql.one('SELECT 1 FROM results WHERE idem_key = ?', rec.idempotency_key) : undefined;
         if (!had) {
-          insertResult(sql, { record: { ...rec, input: { ...rec.input, sha256: rec.input?.sha256 || sha } }, sandbox: looksSandbox(rec), listed: true, importedFrom: file });
+          // Older geo did not record the sandbox's header: its answers are known by its own words (evidence/simulated.ts).
+          insertResult(sql, { record: { ...rec, input: { ...rec.input, sha256: rec.input?.sha256 || sha } }, sandbox: soundsSimulated(rec.response?.body), listed: true, importedFrom: file });
           report.records++;
         }
         note(file, sha, had ? 'duplicate' : 'imported');
@@ -181,7 +174,7 @@ export function importJournal(sql: Sql, file: string, text: string, now: number,
     let error: string | null = null;
     if (d && (d.ok || d.raw !== undefined) && (d.ok || d.error.final)) {
       const rec = recordOfDone(head, d, inputs.get(id) ?? id, id.startsWith('url:') ? '' : id);
-      resultId = sql.one<{ id: number }>('SELECT id FROM results WHERE idem_key = ?', key)?.id ?? insertResult(sql, { record: rec, sandbox: looksSandbox(rec), listed: true, batch, importedFrom: file });
+      resultId = sql.one<{ id: number }>('SELECT id FROM results WHERE idem_key = ?', key)?.id ?? insertResult(sql, { record: rec, sandbox: soundsSimulated(rec.response?.body), listed: true, batch, importedFrom: file });
       state_ = 'answered';
     } else if (d && !d.ok && d.error.final) {
       state_ = 'failed';

@@ -23,10 +23,13 @@ import { type Tag, type TaggedRow, batchStarts, newestTagged, resultsByIds, sinc
 import type { Sql } from './sqlite.js';
 import { CaseStore } from './case-store.js';
 import { TimestampStore } from './timestamps.js';
+import { type StoredEmbedded, getEmbedded, saveEmbedded } from './embedded.js';
+import type { EmbeddedProvenance } from '../image/embedded.js';
 
 export type { CaseLinked, CaseResultRow, CaseRow, NewCase } from './case-store.js';
 export type { NewTimestamp, StampedReply, TimestampRow, TimestampState } from './timestamps.js';
 export type { CaseStore, TimestampStore };
+export type { StoredEmbedded };
 export type { Acquired, ClaimRow, FailedError, NewResult, ProcessProbe, ResultRow, ReuseQuery, ReuseRef, StoredResult, BatchRow, ImportReport, LegacyFolders, Tag, TaggedRow };
 export { KEY_REUSED, fingerprint, parseError } from './claims.js';
 export { dbPath } from './open.js';
@@ -201,6 +204,14 @@ export class Store {
   /** Trusted-timestamp requests of custody heads: pending, stamped or failed (timestamps.ts). */
   timestamps(): TimestampStore {
     return (this.timestampStore ??= new TimestampStore(this.sql, (fn) => this.guard(fn), this.opts.now));
+  }
+
+  // What originals said about themselves before they were stripped (store/embedded.ts).
+  saveEmbedded(sha256: string, e: EmbeddedProvenance): void {
+    this.guard(() => saveEmbedded(this.sql, sha256, e, new Date(this.opts.now()).toISOString()));
+  }
+  embedded(sha256: string): StoredEmbedded | undefined {
+    return this.guard(() => getEmbedded(this.sql, sha256));
   }
 
   // Batches.

@@ -3,9 +3,10 @@
  * pragmas every connection needs, and the migrations. Errors from SQLite become one StoreError
  * line that names the file and what to do; a damaged database is never written to.
  */
-import { closeSync, existsSync, openSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statfsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { StoreError } from '../errors.js';
+import { openOwnFile } from '../files/own-file.js';
 import { checkWritableFile, ensureOwnDir } from '../files/safe.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { Sql, loadSqlite } from './sqlite.js';
@@ -19,6 +20,23 @@ export function dbPath(dataDirPath: string): string {
   return join(dataDirPath, DB_FILE);
 }
 
+/**
+ * An I/O error of SQLite's that is a full disk by another name: the shared-memory file (-shm) that
+ * cannot grow is SQLITE_IOERR_SHMSIZE ("disk I/O error"), and a write or fsync that failed on a
+ * disk with less than 1 MiB left was one too (issue 30: a data folder with 16 KB free said "disk
+ * I/O error").
+ */
+function fullDisk(code: string, path: string): boolean {
+  if (code === 'SQLITE_IOERR_SHMSIZE') return true;
+  if (!code.startsWith('SQLITE_IOERR')) return false;
+  try {
+    const s = statfsSync(dirname(path));
+    return s.bavail * s.bsize < 1024 * 1024;
+  } catch {
+    return false;
+  }
+}
+
 /** SQLite's error, as the one line a user can act on. */
 export function storeError(err: unknown, path: string): StoreError {
   if (err instanceof StoreError) return err;
@@ -27,7 +45,9 @@ export function storeError(err: unknown, path: string): StoreError {
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
     return new StoreError(`${path} is damaged (${msg}); geo leaves it untouched`, 'damaged', `move it aside (mv ${path} ${path}.damaged) and geo starts a new store; \`sqlite3 ${path}.damaged .recover\` may save its results`);
   }
-  if (code.startsWith('SQLITE_FULL') || /disk is full|database or disk is full/i.test(msg)) return new StoreError(`cannot write ${path}: the disk is full`, 'full', 'free some space (or set GEO_DATA_DIR to a folder on another disk)');
+  if (code.startsWith('SQLITE_FULL') || code === 'ENOSPC' || code === 'EDQUOT' || /disk is full|database or disk is full/i.test(msg) || fullDisk(code, path)) {
+    return new StoreError(`cannot write ${path}: the disk is full`, 'full', 'free some space (or set GEO_DATA_DIR to a folder on another disk)');
+  }
   if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM')) {
     return new StoreError(`cannot write ${path}: ${code.startsWith('SQLITE_CANTOPEN') ? 'it cannot be opened' : 'it is read-only'}`, 'readonly', 'check the permissions of the file and its folder, or set GEO_DATA_DIR to a writable folder');
   }
@@ -41,14 +61,23 @@ export function storeError(err: unknown, path: string): StoreError {
  */
 export function openDatabase(dataDirPath: string): Sql {
   const path = dbPath(dataDirPath);
-  ensureOwnDir(dataDirPath);
-  for (const f of [path, `${path}-wal`, `${path}-shm`]) checkWritableFile(f, 'the store');
-  try {
-    // Created here, not by SQLite, so it is 0600 from the first byte (SQLite gives -wal and -shm
-    // the database file's mode).
-    if (!existsSync(path)) closeSync(openSync(path, 'wx', 0o600));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw storeError(Object.assign(err as Error, { code: (err as NodeJS.ErrnoException).code === 'ENOSPC' ? 'SQLITE_FULL' : 'SQLITE_CANTOPEN' }), path);
+  // The folder and its files are this user's: whoever owns them could swap the store under geo.
+  ensureOwnDir(dataDirPath, { what: 'the data folder' });
+  for (const f of [path, `${path}-wal`, `${path}-shm`]) checkWritableFile(f, 'the store', { owned: true });
+  // Created here, not by SQLite, so it is 0600 from the first byte (SQLite gives -wal and -shm
+  // the database file's mode), through the one writer; a file another process made first is kept.
+  if (!existsSync(path)) {
+    let f;
+    try {
+      f = openOwnFile(path, 'the store', { existing: 'keep', owned: true });
+      f.commit();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (!code) throw err; // a refusal (a link, a FIFO, another user's file): its own line
+      throw storeError(Object.assign(err as Error, { code: code === 'ENOSPC' || code === 'EDQUOT' ? 'SQLITE_FULL' : 'SQLITE_CANTOPEN' }), path);
+    } finally {
+      f?.close();
+    }
   }
   let sql: Sql | undefined;
   try {

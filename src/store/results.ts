@@ -145,8 +145,13 @@ export function toStored(row: FullRow): StoredResult {
       body = raw;
     }
   }
-  const record = { ...rec, response: { ...rec.response, body: body as ResultBody, ...(raw !== undefined ? { raw } : {}), ...(b64 !== undefined ? { raw_b64: b64 } : {}) } };
-  return { id: row.id, record, sandbox: row.sandbox === 1, batch: row.batch, listed: row.listed === 1, raw: row.raw === null ? null : Buffer.from(row.raw) };
+  // The sandbox column goes back onto the record, so every view and export reads it from the record
+  // itself (evidence/simulated.ts); a record that says so already keeps saying so.
+  const record = {
+    ...rec, response: { ...rec.response, body: body as ResultBody, ...(raw !== undefined ? { raw } : {}), ...(b64 !== undefined ? { raw_b64: b64 } : {}) },
+    ...(row.sandbox === 1 ? { sandbox: true } : {}),
+  };
+  return { id: row.id, record, sandbox: row.sandbox === 1 || rec.sandbox === true, batch: row.batch, listed: row.listed === 1, raw: row.raw === null ? null : Buffer.from(row.raw) };
 }
 
 export function getResult(sql: Sql, id: number): StoredResult | undefined {

@@ -36,6 +36,12 @@
  *           is reachable), then either stamped (the TSA's reply DER exactly as received, the
  *           certificates kept beside it, its genTime) or failed (the TSA refused it, or its reply
  *           did not hold: last_error says why). store/timestamps.ts; evidence/timestamp.ts.
+ * Migration 4 (issue 31, provenance kept before stripping):
+ * embedded  what an original said about itself before geo stripped it for the upload, keyed by the
+ *           original's sha256: its metadata as exiftool-style JSON (image/metadata.ts, at most
+ *           256 KB) and its C2PA summary (image/c2pa.ts, {"present":false} when it has none), and
+ *           when geo read them. Written once per image (the bytes, hence what they say, never change
+ *           under one sha256); never sent anywhere.
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -167,6 +173,14 @@ export const MIGRATIONS: readonly string[] = [
     CHECK (state <> 'stamped' OR (reply IS NOT NULL AND gen_time IS NOT NULL AND stamped_at IS NOT NULL))
   );
   CREATE INDEX timestamps_pending ON timestamps(requested_at) WHERE state = 'pending';
+  `,
+  `
+  CREATE TABLE embedded (
+    sha256 TEXT PRIMARY KEY,
+    read_at TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    c2pa TEXT NOT NULL
+  );
   `,
 ];
 

@@ -114,9 +114,10 @@ describe('geo cases link and show', () => {
     const show = await run(['cases', 'show', 'linked'], { env: OFFLINE });
     expect(show.code).toBe(0);
     expect(show.stderr).toBe('');
-    expect(show.stdout).toMatch(/^case\s+lc_\w+ {2}Linked\n/);
+    // Both answers are the sandbox's: the view opens with their count (issue 30).
+    expect(show.stdout).toMatch(/^2 simulated answers \(sandbox\): not evidence\ncase\s+lc_\w+ {2}Linked\n/);
     expect(show.stdout).toMatch(/custody\s+5 entries, chain verified; head [0-9a-f]{64}\n/);
-    expect(show.stdout).toMatch(/results \(2\):\n {2}1\. \S+paris\.jpg {2}\(868735296a0b\)\n {5}.+confidence \d\.\d\d · depth 1 · an_\w+ · sandbox \(simulated\)\n {5}https:\/\/www\.openstreetmap\.org\/\?mlat=/);
+    expect(show.stdout).toMatch(/results \(2\):\n {2}1\. \S+paris\.jpg {2}\(868735296a0b\)\n {5}simulated answer \(sandbox\): not evidence\n {5}.+confidence \d\.\d\d · depth 1 · an_\w+\n {5}https:\/\/www\.openstreetmap\.org\/\?mlat=/);
     const json = JSON.parse((await run(['cases', 'show', id, '--json'], { env: OFFLINE })).stdout);
     expect(json.results).toHaveLength(2);
     expect(json.results[0].map_links.map((m: { name: string }) => m.name)).toEqual(['Google Maps', 'OpenStreetMap', 'Apple Maps']);

@@ -39,7 +39,7 @@ describe('geo doctor', () => {
       const r = await runCli(['doctor', '--auth'], { env });
       expect(r.code).toBe(0);
       expect(r.stdout).not.toMatch(/^(warn|FAIL)/m);
-      for (const name of ['node', 'config folder', 'state folder', 'data folder', 'cache folder', 'config file', 'key', 'keyring', 'store', 'sharp', 'jq', 'leaflet', 'borders', 'ffmpeg', 'service']) {
+      for (const name of ['node', 'config folder', 'state folder', 'data folder', 'cache folder', 'config file', 'key', 'keyring', 'store', 'sharp', 'jq', 'leaflet', 'borders', 'C2PA', 'ffmpeg', 'service']) {
         expect(r.stdout).toMatch(new RegExp(`^ok +${name} `, 'm'));
       }
       expect(r.stdout).toMatch(/^ok +key +orca_sandbox_… from profile "work", kept in the OS keyring/m);

@@ -119,9 +119,10 @@ describe.skipIf(!FFMPEG)(ffmpegTitle('geo history: a video and a photo set are o
       expect(JSON.parse(r.stdout)).toEqual(again(scene));
       expect(r.stderr).toMatch(new RegExp(`4 stored answers of batch ${batch}, the newest stored \\S+: read from the local store, nothing sent`));
     }
-    // The view is locate's, but for the frames that were never sent (not stored).
+    // The view is locate's, but for the frames that were never sent (not stored); the sandbox's
+    // answers say so first (issue 30), where locate said it in its banner on stderr.
     const view = await offline(['history', 'show', TWO]);
-    expect(view.stdout).toBe(video.view.replace(/\nnot sent: .*\n/, '\n'));
+    expect(view.stdout).toBe(`simulated answer (sandbox): not evidence\n${video.view.replace(/\nnot sent: .*\n/, '\n')}`);
     expect(footprint(sb)).toEqual(before);
   });
 

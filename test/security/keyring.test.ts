@@ -66,6 +66,21 @@ describe.skipIf(missing.length > 0)('a real Secret Service (gnome-keyring in its
     expect(configText(dir)).not.toContain(KEYS.pro);
   });
 
+  it.runIf(hasSecretTool())('a keyring entry with a line break inside (set behind geo\'s back): one line naming it, exit 2 as the README says, nothing sent (issue 30)', async () => {
+    const dir = tmp('geo-keyring-crlf-');
+    expect((await geo(dir, ['keys', 'add', 'work', '--stdin', '--base-url', sb.url], { stdin: KEYS.pro })).code).toBe(0);
+    await ss.store('geo-cli', account('work', dir), `${KEYS.pro}\r\nX-Injected: 1`);
+    expect(await ss.lookup('geo-cli', account('work', dir))).toBe(`${KEYS.pro}\r\nX-Injected: 1`);
+    const before = sb.ledger().keys[KEYS.pro]!.requests;
+    for (const argv of [['locate', join(FIXTURES, 'paris.jpg')], ['credits']]) {
+      const r = await geo(dir, argv);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^error: the key of profile "work" is in the OS keyring, and it contains a line break \(U\+000D\) at character 17: nothing was sent — hint: add the key again: geo keys add work --yes\n$/);
+      expect(r.stderr).not.toContain(KEYS.pro);
+    }
+    expect(sb.ledger().keys[KEYS.pro]!.requests).toBe(before);
+  });
+
   it('keys migrate moves file keys into the keyring, read back first, and the file keeps none of them', async () => {
     const dir = tmp('geo-keyring-migrate-');
     // Two profiles as geo wrote them before it used the keyring.

@@ -41,6 +41,7 @@ describe('cases in the store', () => {
     const store = openStore(data);
     const id = store.insertResult({ record: parisRecord(), sandbox: false, listed: true });
     store.close();
+    // Migrated to the newest schema (later issues add migrations after 2).
     expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(2);
     expect(dbRows<{ user_version: number }>(data, 'PRAGMA user_version')[0]!.user_version).toBe(SCHEMA_VERSION);
     expect(dbRows(data, "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('cases', 'case_results', 'custody') ORDER BY name").map((r) => r.name)).toEqual(['case_results', 'cases', 'custody']);

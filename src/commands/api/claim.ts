@@ -115,7 +115,7 @@ export function settleClaim(ctx: Pick<Ctx, 'version' | 'now'>, c: ApiClaim, key:
       }
       const usable = asResultBody(body);
       const record = answerRecord({ request: c.ledger.o.request, baseUrl: c.ledger.o.origin, ...(c.ledger.o.account !== undefined ? { account: c.ledger.o.account } : {}), version: ctx.version, now: ctx.now }, c.job, {
-        response: { raw: res.raw, status: res.status, headers: res.headers, idempotencyKey: key }, replayed: res.headers['idempotent-replayed'] === 'true',
+        response: { raw: res.raw, status: res.status, headers: res.headers, idempotencyKey: key, ...(res.receivedSha256 ? { receivedSha256: res.receivedSha256 } : {}) }, replayed: res.headers['idempotent-replayed'] === 'true',
         ...(usable ? { result: usable } : { unusable: 'the answer has no usable coordinates' }),
       });
       store.answer(key, { record, origin: c.ledger.o.origin, sandbox: res.headers[SANDBOX_HEADER] !== undefined, listed: true }, spend);

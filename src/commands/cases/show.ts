@@ -10,6 +10,7 @@ import type { Ctx } from '../../context.js';
 import { describeBroken } from '../../evidence/custody-verify.js';
 import type { VouchedResult } from '../../evidence/case-vouch.js';
 import { resultColumns } from '../../evidence/record-types.js';
+import { isSimulated } from '../../evidence/simulated.js';
 import { mapLinks } from '../../output/maps.js';
 import { render, resolveFormat } from '../../output/render.js';
 import type { CaseShow, CaseShowResult } from '../../output/views/case-show.js';
@@ -29,9 +30,11 @@ function shown(r: VouchedResult): CaseShowResult {
 function caseShowOf(ev: CaseEvidence): CaseShow {
   const c = ev.vouch.case;
   const chain = ev.chain;
+  const results = ev.vouch.results.map(shown);
   return {
     case: { id: c.id, name: c.name, description: c.description, team: c.team, created_at: c.created_at, service: c.service, service_id: c.service_id, service_note: c.note },
-    results: ev.vouch.results.map(shown),
+    results,
+    simulated: results.filter(isSimulated).length,
     custody: chain.ok ? { entries: chain.entries, verified: true, head: chain.head } : { entries: chain.entries, verified: false, broken: describeBroken(chain.broken) },
     problems: ev.vouch.failures,
   };

@@ -17,7 +17,7 @@ export interface CmdSpec {
 }
 
 /** --json's field list is optional, so it is completed as a flag (its value is free text). */
-export const GLOBAL_FLAGS = ['--json', '--jq=', '--format=', '--profile=', '--base-url=', '--no-color', '--quiet', '--debug', '--timeout=', '--no-input', '--yes', '--sandbox', '--version', '--help'];
+export const GLOBAL_FLAGS = ['--json', '--jq=', '--jq-timeout=', '--format=', '--profile=', '--base-url=', '--no-color', '--quiet', '--debug', '--timeout=', '--no-input', '--yes', '--sandbox', '--version', '--help'];
 
 /** Values offered after a flag, whatever the command. */
 export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles'> = {
@@ -41,6 +41,7 @@ export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles
   '--method': ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'],
   '-X': ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'],
   '--allow-dir': 'files',
+  '--file-mode': ['600', '644'],
 };
 
 const leaf = (description: string, flags: string[] = [], args?: CmdSpec['args']): CmdSpec => ({ description, flags, ...(args ? { args } : {}) });
@@ -49,10 +50,10 @@ export const COMMANDS: Record<string, CmdSpec> = {
   locate: { ...leaf('locate images: files, folders, - (stdin), https URLs or a --from-file list', [
     '--depth=', '--effort=', '--scope=', '--center=', '--radius=', '--captured-at=', '--batch-id=', '--async', '--model=', '--idempotency-key=',
     '--from-file=', '--concurrency=', '--journal=', '--resume=', '--fresh', '--downscale', '--keep-metadata',
-    '--dry-run', '--max-credits=', '--min-confidence=', '--report=', '--no-store', '--case=',
+    '--dry-run', '--max-credits=', '--min-confidence=', '--report=', '--file-mode=', '--no-store', '--case=',
     '--together', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=',
   ], 'files'), formats: ['table', 'json', 'ndjson', 'csv', 'geojson', 'kml', 'kmz', 'html'] },
-  inspect: leaf('local, free: hashes, EXIF GPS/time/camera, offline place name', [], 'files'),
+  inspect: leaf('local, free: hashes, EXIF GPS/time/camera, offline place name, C2PA', ['--c2pa-trust='], 'files'),
   credits: leaf('credit balance'),
   usage: leaf('usage status'),
   analyses: leaf('saved analyses', ['--search=', '--city=', '--limit=']),
@@ -64,8 +65,10 @@ export const COMMANDS: Record<string, CmdSpec> = {
       create: leaf('create a case (on the service and here)', ['--name=', '--description=', '--team=', '--local']),
       link: leaf('link stored results to a local case', [], 'files'),
       show: leaf('a local case: results, map links, custody'),
-      verify: leaf('check a case bundle or a local case', [], 'files'),
-      bundle: leaf('write a local case into a verifiable zip', ['--with-originals'], 'files'),
+      verify: leaf('check a case bundle or a local case', ['--allow-sandbox', '--allowed-signers=', '--tsa-ca=', '--require-signature', '--require-timestamp'], 'files'),
+      bundle: leaf('write a local case into a verifiable zip', ['--with-originals', '--file-mode='], 'files'),
+      sign: leaf('sign a local case\'s custody head with your SSH key', ['--key=']),
+      stamp: leaf('RFC 3161 timestamps of a local case\'s head (queued offline)', ['--tsa=', '--tsa-ca=', '--pending']),
     },
   },
   keys: {
@@ -93,12 +96,12 @@ export const COMMANDS: Record<string, CmdSpec> = {
       list: { ...leaf('all defaults'), aliases: ['ls'] },
     },
   },
-  docs: leaf('the HTML API documentation', ['--open', '--html=']),
+  docs: leaf('the HTML API documentation', ['--open', '--html=', '--file-mode=']),
   sandbox: leaf('run the local reference server', ['--host=', '--port=', '--latency=', '--rate-limit=', '--rate-window=', '--rate-algorithm=', '--faults=', '--seed=', '--truth=', '--truth-error=']),
-  export: { ...leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--include-sandbox', '--out=', '--case='], 'files'), formats: ['geojson', 'kml', 'kmz', 'csv', 'json', 'ndjson', 'html'] },
+  export: { ...leaf('turn results into geojson, kml, kmz, csv or html files', ['--all', '--history', '--include-sandbox', '--out=', '--file-mode=', '--case='], 'files'), formats: ['geojson', 'kml', 'kmz', 'csv', 'json', 'ndjson', 'html'] },
   eval: leaf('accuracy and calibration on images with a known position', [
     '--depth=', '--effort=', '--truth=', '--correct-within=', '--from=', '--from-file=', '--concurrency=', '--fresh', '--downscale', '--keep-metadata',
-    '--dry-run', '--max-credits=', '--report=', '--no-store', '--case=', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=', '--together',
+    '--dry-run', '--max-credits=', '--report=', '--file-mode=', '--no-store', '--case=', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=', '--together',
     '--claims', '--within=', '--claim-distances=', '--seed=', '--scoped',
   ], 'files'),
   claims: {

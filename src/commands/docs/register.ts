@@ -1,5 +1,6 @@
 /** `geo docs`: where the service's HTML documentation lives; open it or save it. */
 import type { Register } from '../types.js';
+import { FILE_MODE_HELP } from '../../flags.js';
 import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
@@ -8,7 +9,8 @@ export const register: Register = (program, act) => {
     .command('docs')
     .description("print the URL of the service's HTML API documentation (<base URL>/api/v1/docs)")
     .option('--open', 'open it in the browser (BROWSER, xdg-open or open)')
-    .option('--html <file>', 'download the HTML into FILE (no key needed)')
+    .option('--html <file>', 'download the HTML into FILE (no key needed; 0600: see --file-mode)')
+    .option('--file-mode <mode>', `--html: ${FILE_MODE_HELP}`)
     .addHelpText(
       'after',
       `

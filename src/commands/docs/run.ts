@@ -1,8 +1,9 @@
 /** The docs URL of the resolved base URL, and its HTML (GET /api/v1/docs needs no key). */
-import { writeFile } from 'node:fs/promises';
 import { ApiClient } from '../../api/client.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { type FileMode, writeOwnFile } from '../../files/own-file.js';
+import { checkWritableFile } from '../../files/safe.js';
 import { openUrl } from './open.js';
 
 export interface DocsResult {
@@ -29,13 +30,15 @@ function docsClient(ctx: Ctx): ApiClient {
   });
 }
 
-export async function runDocs(ctx: Ctx, opts: { open?: boolean; html?: string }): Promise<DocsResult> {
+export async function runDocs(ctx: Ctx, opts: { open?: boolean; html?: string; mode?: FileMode }): Promise<DocsResult> {
   const url = docsUrl(ctx);
   const result: DocsResult = { url };
   if (opts.html !== undefined) {
     if (!opts.html.trim()) throw new UsageError('--html needs a file name', 'geo docs --html api-docs.html');
+    // Refused before the download: a link, a FIFO, a second name, a folder (files/safe.ts).
+    checkWritableFile(opts.html, 'the documentation page');
     const html = (await docsClient(ctx).docs()).data;
-    await writeFile(opts.html, html, 'utf8');
+    await writeOwnFile(opts.html, 'the documentation page', html, opts.mode ? { mode: opts.mode } : {});
     result.saved = { file: opts.html, bytes: Buffer.byteLength(html) };
   }
   if (opts.open) result.opened = (await openUrl(url, ctx.env)) ?? false;

@@ -96,6 +96,7 @@ export const optionalPartsCheck: Check = async () => {
     await part('jq', 'jq-wasm', '--jq does not work'),
     await part('leaflet', 'leaflet', 'HTML reports have no map'),
     await part('borders', '@rapideditor/country-coder', 'no offline country names'),
+    await part('C2PA', '@contentauth/c2pa-wasm', 'content credentials (C2PA) are found but not checked'),
   ];
 };
 

@@ -54,6 +54,8 @@ function options(s: EvalSettings, work: EvalWork, depth: Depth): BatchOptions {
     ...(s.keepMetadata ? { keepMetadata: true } : {}),
     ...(s.confirmThreshold !== undefined ? { confirmThreshold: s.confirmThreshold } : {}),
     ...(s.store ? {} : { listed: false }),
+    // Any image found in a folder is checked against the report too, before anything is sent.
+    ...(s.report !== undefined ? { writes: [{ path: resolve(s.report), what: 'the report' }] } : {}),
   };
 }
 

@@ -8,7 +8,9 @@ import { configuredThreshold } from '../../batch/consent.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_CORRECT_WITHIN_KM } from '../../eval/metrics.js';
-import { wholeNumber } from '../../flags.js';
+import { fileMode, wholeNumber } from '../../flags.js';
+import type { FileMode } from '../../files/own-file.js';
+import { checkWritableFile } from '../../files/safe.js';
 import type { FrameOptions } from '../../media/frames.js';
 import { agreeKmOf, videoOptions } from '../../media/options.js';
 
@@ -32,6 +34,8 @@ export interface EvalSettings {
   maxCredits?: number;
   confirmThreshold?: number;
   report?: string;
+  /** --file-mode: the report's mode (0600 unless asked). */
+  fileMode?: FileMode;
   store: boolean;
   /** --case: the local case each answered image is linked to, with its custody entries (issue 24). */
   caseRef?: string;
@@ -66,6 +70,11 @@ function positiveKm(v: unknown): number {
 }
 
 
+/** The files eval reads that it names: images (or folders), --from, --from-file and --truth. */
+export function evalReads(inputs: readonly string[], opts: { from?: unknown; fromFile?: unknown; truth?: unknown }): string[] {
+  return [...inputs, ...[opts.from, opts.fromFile, opts.truth].filter((f) => f !== undefined).map(String)];
+}
+
 export function parseEval(ctx: Ctx, inputs: string[], opts: Record<string, unknown>): EvalSettings {
   const from = opts.from as string | undefined;
   if (from !== undefined && (inputs.length > 0 || opts.fromFile !== undefined)) {
@@ -88,6 +97,9 @@ export function parseEval(ctx: Ctx, inputs: string[], opts: Record<string, unkno
   const maxCredits = wholeNumber(opts.maxCredits, '--max-credits', 0, Number.MAX_SAFE_INTEGER, 'depth costs: 1, 2 or 10 credits per image');
   const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 256, 'by default it follows the rate limit and the observed latency');
   const threshold = configuredThreshold(ctx.config.getDefault('confirm_threshold'));
+  const mode = fileMode(opts.fileMode);
+  // Refused before anything is read or sent: a link, a FIFO, a second name, an input (files/safe.ts).
+  if (opts.report !== undefined) checkWritableFile(String(opts.report), 'the report', { inputs: () => evalReads(inputs, opts) });
   return {
     inputs,
     depths,
@@ -105,6 +117,7 @@ export function parseEval(ctx: Ctx, inputs: string[], opts: Record<string, unkno
     ...(maxCredits !== undefined ? { maxCredits } : {}),
     ...(threshold !== undefined ? { confirmThreshold: threshold } : {}),
     ...(opts.report !== undefined ? { report: String(opts.report) } : {}),
+    ...(mode !== undefined ? { fileMode: mode } : {}),
     store: opts.store !== false,
     ...(opts.case !== undefined ? { caseRef: String(opts.case) } : {}),
     video: videoOptions(opts),

@@ -1,5 +1,6 @@
 /** `geo eval <inputs...>`: how good the service is on images whose true position is known (issue 14). */
 import type { Register } from '../types.js';
+import { FILE_MODE_HELP } from '../../flags.js';
 import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
@@ -20,7 +21,8 @@ export const register: Register = (program, act) => {
     .option('--keep-metadata', 'send files with their metadata, EXIF GPS included: measures a service that may read the answer from the file (default: removed)')
     .option('--dry-run', 'print the plan of every depth with its cost; send nothing')
     .option('--max-credits <n>', 'a budget for all depths together: refuse (exit 2, nothing sent) a plan above N')
-    .option('--report <file.html>', 'also write a self-contained HTML page: figures, error CDF, reliability diagram')
+    .option('--report <file.html>', 'also write a self-contained HTML page: figures, error CDF, reliability diagram (0600: see --file-mode)')
+    .option('--file-mode <mode>', `--report: ${FILE_MODE_HELP}`)
     .option('--no-store', 'do not keep provenance records of the results (default: kept, so they are never paid twice)')
     .option('--case <case>', 'link each result to this local case (its id or name; geo cases create) and log it in the case\'s custody log, as geo locate --case does')
     .option('--every <seconds>', 'videos: at least one frame every this many seconds (default 10)')

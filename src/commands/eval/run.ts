@@ -5,7 +5,6 @@
  * 3/4/5/6/130 when a batch stopped early (the figures of what was answered are still printed);
  * 7 when some images failed (they count in n, not in scored).
  */
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Depth } from '../../api/schemas.js';
 import { Evidence } from '../../batch/evidence.js';
@@ -15,6 +14,7 @@ import type { BatchEvent, BatchSummary } from '../../batch/types.js';
 import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
 import { PartialFailureError } from '../../errors.js';
+import { writeOwnFile } from '../../files/own-file.js';
 import { type EvalReport, type EvalRow, evaluate, withConsensus } from '../../eval/evaluate.js';
 import { readTruthFile } from '../../eval/truth.js';
 import { renderEvalReport } from '../../output/export/eval-report.js';
@@ -24,10 +24,11 @@ import { sanitizeInline } from '../../output/sanitize.js';
 import { planLine, summaryLines } from '../../output/views/batch.js';
 import { locateDepths } from './batches.js';
 import { rowsFromResults } from './from.js';
-import { type EvalSettings, parseEval } from './options.js';
+import { type EvalSettings, evalReads, parseEval } from './options.js';
 import { type Scored, evalWork } from './work.js';
 import { clientForPlan } from '../../batch/keyless.js';
 import { type CaseCustody, openCaseCustody } from '../../batch/case-custody.js';
+import { caseSigner } from '../../batch/case-sign.js';
 
 type Say = (line: string) => void;
 
@@ -87,7 +88,8 @@ export const evaluateImages: Handler = async (ctx, args, opts) => {
     if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');
   };
   // --case: found before anything is read or sent (an unknown case is exit 2, nothing charged).
-  const custody = s.caseRef !== undefined ? openCaseCustody({ store: ctx.store(), version: ctx.version, now: ctx.now, cwd: resolve('.'), onCleanup: ctx.onCleanup, say }, s.caseRef) : undefined;
+  const sign = (id: string) => caseSigner(ctx, say).auto(id);
+  const custody = s.caseRef !== undefined ? openCaseCustody({ store: ctx.store(), version: ctx.version, now: ctx.now, cwd: resolve('.'), onCleanup: ctx.onCleanup, say, sign }, s.caseRef) : undefined;
   const got = await answers(ctx, s, format, say, custody);
   if (!got) return;
   const frames = evaluate(got.rows, s.correctWithinKm);
@@ -95,7 +97,8 @@ export const evaluateImages: Handler = async (ctx, args, opts) => {
   await print(ctx, format, report, got.rows, got.consensus);
   if (s.report !== undefined) {
     const html = renderEvalReport(report, got.rows, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version, ...(got.source ? { source: got.source } : {}), ...(got.consensus ? { consensusRows: got.consensus } : {}) });
-    await writeFile(s.report, html);
+    const read = () => [...evalReads(s.inputs, s), ...got.rows.map((r) => r.input)];
+    await writeOwnFile(s.report, 'the report', html, { inputs: read, ...(s.fileMode ? { mode: s.fileMode } : {}) });
     custody?.fileWritten('report', 'html', s.report, html);
     say(`report: ${s.report}`);
   }

@@ -2,19 +2,28 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { caseLog } from '../../batch/case-custody.js';
+import { caseSigner } from '../../batch/case-sign.js';
 import { findCase } from '../../store/find.js';
-import { createWriteStream } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import type { Handler } from '../types.js';
 import { UsageError } from '../../errors.js';
+import { writeOwnFile } from '../../files/own-file.js';
+import { checkWritableFile } from '../../files/safe.js';
+import { fileMode } from '../../flags.js';
+import type { ProvenanceRecord } from '../../evidence/records.js';
 import { BINARY_FORMATS } from '../../output/export/index.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { writeAll } from '../../output/write-all.js';
 import { chooseFormat, renderRecords, selectRecords } from './run.js';
 
+/** The files a record was made from: a report or a KMZ reads them again. */
+const filesOf = (r: ProvenanceRecord) => [r.input.path, ...(r.video ? [r.video.path] : [])];
+
 export const exportResults: Handler = async (ctx, args, opts) => {
   const out = opts.out as string | undefined;
   const format = chooseFormat(ctx.globals.format, out);
   const toStdout = !out || out === '-';
+  const mode = fileMode(opts.fileMode);
   // Checked before any record is read: a zip on a terminal is noise, and can upset it.
   if (toStdout && BINARY_FORMATS.includes(format) && ctx.io.stdoutIsTTY) throw new UsageError(`${format} is a binary format: not written to a terminal`, `use --out results.${format}, or redirect: > results.${format}`);
   const warn = (line: string) => {
@@ -23,16 +32,22 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   // --case: the case is found before anything is read or written (an unknown one is exit 2).
   const kase = opts.case !== undefined ? findCase(ctx.store(), String(opts.case)) : undefined;
   const sources = (args[0] as string[] | undefined) ?? [];
+  // --out is refused before anything is read: a link, a FIFO, a second name, a folder, a results
+  // file it reads, or (with --case) a photo of the case (files/safe.ts).
+  const caseFiles = () => (kase ? ctx.store().cases().linked(kase.id).flatMap((l) => filesOf(l.stored.record)) : []);
+  if (!toStdout) checkWritableFile(out, 'the export', { inputs: () => [...sources, ...caseFiles()] });
+  // Over a file already there: no record may name it (a report or KMZ reads each record's photo).
+  const over = !toStdout && lstatSync(out, { throwIfNoEntry: false }) !== undefined;
   const selected = await selectRecords(ctx, { sources, all: Boolean(opts.all), history: Boolean(opts.history), includeSandbox: Boolean(opts.includeSandbox), ...(kase ? { caseRef: kase.id } : {}) }, warn);
   let count = 0;
   const counted = (function* () {
     for (const r of selected) {
+      if (over) checkWritableFile(out, 'the export', { inputs: () => filesOf(r) });
       count++;
       yield r;
     }
   })();
   const output = await renderRecords(ctx, format, counted, warn);
-  const file = toStdout ? undefined : createWriteStream(out, { mode: 0o600 });
   // What was written, hashed as it goes out: the case's custody log says which file it made.
   const hash = createHash('sha256');
   let size = 0;
@@ -44,13 +59,15 @@ export const exportResults: Handler = async (ctx, args, opts) => {
       yield bytes;
     }
   })();
-  await writeAll(file ?? ctx.io.stdout, hashed);
-  if (file) {
-    await new Promise<void>((resolve, reject) => file.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  if (toStdout) await writeAll(ctx.io.stdout, hashed);
+  else {
+    // Through the one writer (files/own-file.ts): a temporary file renamed onto --out, 0600 unless --file-mode 644.
+    await writeOwnFile(out, 'the export', hashed, { inputs: () => sources, ...(mode ? { mode } : {}) });
     warn(`wrote ${count} result${count === 1 ? '' : 's'} to ${out} (${format})`);
   }
   if (kase) {
     const path = out && out !== '-' ? resolve(out) : '-';
     await caseLog(ctx.store(), ctx.version, ctx.now).append(kase.id, { event: 'file_written', data: { file: { kind: format === 'html' ? 'report' : 'export', format, path, sha256: hash.digest('hex'), size } } });
+    await caseSigner(ctx, (line) => ctx.io.stderr.write(`${sanitizeInline(line)}\n`)).auto(kase.id);
   }
 };

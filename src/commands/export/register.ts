@@ -1,5 +1,6 @@
 /** `geo export`: stored or NDJSON results to GeoJSON, KML, KMZ, CSV, JSON/NDJSON or an HTML map report. */
 import type { Register } from '../types.js';
+import { FILE_MODE_HELP } from '../../flags.js';
 import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
@@ -11,7 +12,8 @@ export const register: Register = (program, act) => {
     .option('--all', 'every stored result (latest per image unless --history)')
     .option('--history', 'every stored run of each selected image, not only the latest')
     .option('--include-sandbox', 'with --all: include answers of a geo sandbox (simulated; marked sandbox in every format)')
-    .option('--out <file>', 'write to this file instead of stdout (the format can come from its extension)')
+    .option('--out <file>', 'write to this file instead of stdout (the format can come from its extension; 0600: see --file-mode)')
+    .option('--file-mode <mode>', `--out: ${FILE_MODE_HELP}`)
     .option('--case <case>', 'the results linked to this local case (its id or name), and the file written logged in its custody log with its sha256')
     .addHelpText(
       'after',
@@ -30,9 +32,11 @@ Without --format, the extension of --out decides (.geojson .kml .kmz .csv .json 
 Stored results are what geo locate, eval, mcp and api keep in the store, one SQLite file,
 $XDG_DATA_HOME/geo/geo.db (GEO_DATA_DIR overrides); --all streams them, so a store of a million
 results exports in constant memory. A sandbox's answers are simulated, never evidence: --all
-leaves them out unless --include-sandbox, and then marks them (sandbox: true in GeoJSON, a
-[sandbox] folder name in KML, a sandbox column in CSV). Every feature carries a role property:
-estimate, candidate, exif (the photo's own GPS) or scope (the search circle).
+leaves them out unless --include-sandbox, and then marks them (sandbox: true in GeoJSON and
+NDJSON, a [sandbox] folder name and "simulated answer (sandbox): not evidence" first in every KML
+balloon, that mark in CSV's sandbox column, a banner and a mark per result in HTML). Every
+feature carries a role property: estimate, candidate, exif (the photo's own GPS) or scope (the
+search circle).
 
 Videos and photo sets: the frames of a video (and photos located --together) are drawn as locate
 drew them, one scene per video (or set) at each depth: in GeoJSON after the other results, with

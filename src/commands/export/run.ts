@@ -9,6 +9,7 @@ import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { type ProvenanceRecord, isResultBody, parseNdjsonResults, readNdjsonResults } from '../../evidence/records.js';
 import { vouchedOrRefuse } from '../../batch/case-results.js';
+import { isSimulated } from '../../evidence/simulated.js';
 import { type VouchOptions, vouchedImage } from '../../image/vouched-image.js';
 import { findCase } from '../../store/find.js';
 import { expandSamples } from '../../files/samples.js';
@@ -127,7 +128,8 @@ export async function renderRecords(
   const scene = onlyScene(records);
   if (scene) {
     const shown = await sceneImages(scene, o);
-    return format === 'kmz' ? renderSceneKMZ(scene, shown, ctx.now()) : sceneReportHtml(scene, shown, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version }, warn);
+    const simulated = records.filter(isSimulated).length;
+    return format === 'kmz' ? renderSceneKMZ(scene, shown, ctx.now(), simulated > 0) : sceneReportHtml(scene, shown, { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version, simulated }, warn);
   }
   const scenes = new Set(records.map(recordSceneKey).filter((k) => k !== undefined)).size;
   if (scenes > 0) warn(`${scenes} video${scenes === 1 ? '' : 's'} or photo set${scenes === 1 ? '' : 's'} among these results: each frame is drawn as a result of its own here; export one alone (geo export clip.mp4 --format ${format}) for its consensus`);

@@ -10,6 +10,7 @@
  * kilobyte) until the records are exhausted, then each scene is drawn.
  */
 import type { ProvenanceRecord } from '../../evidence/record-types.js';
+import { isSimulated } from '../../evidence/simulated.js';
 import { type VouchOptions, vouchedImage } from '../../image/vouched-image.js';
 import { DEFAULT_AGREE_KM } from '../../media/options.js';
 import type { SceneJson } from '../../media/scene.js';
@@ -39,7 +40,7 @@ export class SceneSplit {
 
   /** Each video's or set's scene, once lone() has been read to its end. */
   *scenes(): Generator<ExportScene> {
-    for (const records of this.groups.values()) yield { scene: sceneOf(records), sandbox: records.some((r) => r.sandbox === true) };
+    for (const records of this.groups.values()) yield { scene: sceneOf(records), sandbox: records.some(isSimulated) };
   }
 }
 

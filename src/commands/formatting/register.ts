@@ -28,7 +28,10 @@ into a pipe, plain stable text; nothing of a spinner or a progress line ever rea
   implies --json, runs after --json FIELDS, and applies to each JSON document (each NDJSON
   line of a batch, as it arrives). Strings print raw (as jq -r), other values as JSON: indented
   on a terminal, one line each into a pipe. An expression jq cannot compile exits 2 with jq's
-  message before anything is sent; one that fails on the data exits 2 after it.
+  message before anything is sent; one that fails on the data exits 2 after it. Each run is
+  bounded: --jq-timeout SECONDS (default 5) per document, and about 512 MB of memory; past
+  either it is stopped with one line, exit 2 (before anything is sent when it loops on null
+  already). Ctrl-C stops it at once (exit 130).
 
 --format table|json|ndjson (and csv, geojson, kml, kmz, html for locate and export)
   table is the human view; ndjson one record per line.

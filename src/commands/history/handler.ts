@@ -3,6 +3,7 @@ import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
 import type { GeolocateResponse } from '../../api/schemas.js';
 import { isResultBody } from '../../evidence/records.js';
+import { SIMULATED, isSimulated } from '../../evidence/simulated.js';
 import { formatOutput, render, resolveFormat, viewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { runHistory, runHistoryShowAny } from './run.js';
@@ -25,12 +26,22 @@ export const list: Handler = async (ctx, _args, opts) => {
   if (total > results) warn(`${shown} of ${total}${capped ? '+' : ''} ${opts.search !== undefined ? 'matching' : 'stored'} results shown; --limit ${total} for ${capped ? 'more' : 'all'}`);
 };
 
+/**
+ * A sandbox's answer says so before anything else (issue 30): the view's first line on a terminal;
+ * for --json (the body exactly as received) a line on stderr, written before stdout is.
+ */
+function markFirst(format: string, simulated: boolean, warn: (line: string) => void): boolean {
+  if (simulated && format !== 'table') warn(SIMULATED);
+  return simulated && format === 'table';
+}
+
 /** A video or a set: its consensus drawn again from the stored answers, as locate showed it. */
 async function showScene(ctx: Ctx, s: StoredScene, format: string, warn: (line: string) => void): Promise<void> {
   const view = await viewOpts(ctx, format === 'table' && ctx.io.colorOut);
   const { sceneView } = await import('../../output/views/scene.js');
-  ctx.io.stdout.write(await formatOutput({ data: s.scene, human: (v) => sceneView(s.scene, v) }, format, view));
-  if (s.sandbox) warn('answered by a geo sandbox: simulated, not evidence');
+  const { simulatedLine } = await import('../../output/views/locate.js');
+  const inView = markFirst(format, s.sandbox, warn);
+  ctx.io.stdout.write(await formatOutput({ data: s.scene, human: (v) => `${inView ? `${simulatedLine(v)}\n` : ''}${sceneView(s.scene, v)}` }, format, view));
   const n = s.scene.frames.length;
   warn(`${n} stored answer${n === 1 ? '' : 's'} of batch ${s.batch ?? '(none)'}, the newest stored ${s.storedAt}: read from the local store, nothing sent`);
 }
@@ -47,15 +58,15 @@ export const show: Handler = async (ctx, args, opts) => {
     input: r.input.path, replayed: r.headers?.idempotent_replayed === true, evidence: r.exif ?? null,
     ...(t.elapsed_ms !== undefined ? { elapsedMs: t.elapsed_ms } : {}), ...(t.attempts !== undefined ? { attempts: t.attempts } : {}),
     ...(r.headers?.request_id ? { requestId: r.headers.request_id } : {}),
+    ...(markFirst(format, isSimulated(r), warn) ? { simulated: true } : {}),
   };
   const view = await viewOpts(ctx, format === 'table' && ctx.io.colorOut);
-  const { locateView } = await import('../../output/views/locate.js');
+  const { locateView, simulatedLine } = await import('../../output/views/locate.js');
   // A record without usable coordinates (another geo version may keep those) cannot be drawn as a
   // place: its fields are listed instead (renderKv sanitizes them).
   const { flatten, renderKv } = await import('../../output/kv.js');
-  const human = (v: typeof view) => (isResultBody(body) ? locateView(body, meta, v) : `${v.style.bold('Stored answer without usable coordinates')}\n${renderKv(flatten(body), v, '  ')}`);
+  const human = (v: typeof view) => (isResultBody(body) ? locateView(body, meta, v) : `${meta.simulated ? `${simulatedLine(v)}\n` : ''}${v.style.bold('Stored answer without usable coordinates')}\n${renderKv(flatten(body), v, '  ')}`);
   ctx.io.stdout.write(await formatOutput({ ...(r.response.raw !== undefined ? { raw: r.response.raw } : {}), data: body, records: () => [r], human }, format, view));
-  if (stored.sandbox) warn('answered by a geo sandbox: simulated, not evidence');
   const part = r.video ? `a frame of ${r.video.path}` : r.set ? `a photo of ${r.set.id}` : undefined;
   if (part && stored.batch) warn(`${part}: geo history show ${stored.batch.slice(0, BATCH_REF)} shows the consensus of all its ${r.video ? 'frames' : 'photos'}`);
   warn(`stored ${r.stored_at}${r.cli?.base_url ? ` from ${r.cli.base_url}` : ''}: read from the local store, nothing sent${runs > 1 ? ` (newest of ${runs} stored runs${opts.depth !== undefined ? ` at depth ${String(opts.depth)}` : ' of this image; --depth N picks a depth'}; geo export ${r.input.sha256.slice(0, 12)} --history --format csv lists them)` : ''}`);

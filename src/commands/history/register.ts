@@ -53,6 +53,8 @@ A video (the file, or the batch id geo history lists) or a set of photos located
 batch id) is shown as geo locate showed it: the consensus drawn again from the stored answers of
 its frames, with its spread, the other places and the frame table; --json is the same scene object
 locate --json prints (without the frames not sent). Nothing is decoded: no ffmpeg is needed.
+A geo sandbox's answer opens with "simulated answer (sandbox): not evidence" (--json: on stderr,
+before the body).
 
 Examples (run as written: the first stores a result to show):
   $ geo --sandbox locate sample:paris > /dev/null

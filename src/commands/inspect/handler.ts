@@ -10,13 +10,15 @@ import { formatOutput, resolveFormat, viewOpts } from '../../output/render.js';
 import { expandSamples } from '../../files/samples.js';
 import { runInspect } from './run.js';
 import { inspectView } from './view.js';
+import { readTrustAnchors } from './trust.js';
 
 export const FORMATS = ['table', 'json', 'ndjson'] as const;
 
-export const inspect: Handler = async (ctx, args) => {
+export const inspect: Handler = async (ctx, args, opts) => {
   const inputs = expandSamples((args[0] as string[] | undefined) ?? []);
   const format = resolveFormat(ctx, FORMATS);
-  const records = await runInspect(ctx, inputs);
+  const trustAnchors = await readTrustAnchors(opts.c2paTrust as string | undefined);
+  const records = await runInspect(ctx, inputs, trustAnchors ? { trustAnchors } : {});
   const failed = records.filter((r) => !r.ok);
 
   if (inputs.length === 1 && records[0] && !records[0].ok) throw new UsageError(records[0].error.message, records[0].error.hint);

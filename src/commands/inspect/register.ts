@@ -6,8 +6,9 @@ export const register: Register = (program, act) => {
   declareJson('inspect', { names: [], open: true });
   program
     .command('inspect')
-    .description('offline and free: sha256, type (from the bytes), size, dimensions, EXIF GPS/time/camera/software, place name')
+    .description('offline and free: sha256, type (from the bytes), size, dimensions, EXIF GPS/time/camera/software, place name, C2PA content credentials')
     .argument('<file...>', 'image files, or - for stdin')
+    .option('--c2pa-trust <file>', 'PEM certificates: a C2PA signer whose chain ends in one of them is "trusted" (none by default)')
     .addHelpText(
       'after',
       `
@@ -19,6 +20,19 @@ With GPS and a capture time, "sun" says where the sun stood there and then (azim
 shadow direction and length, or twilight/night), from the EXIF offset or, without one, the time
 zone at the GPS point (looked up offline; the line says which): compare it with the shadows in
 the photo.
+Content credentials (C2PA): whether the file carries a manifest (JPEG APP11, PNG caBX, HEIF,
+WebP...) and, when it does, one line: who signed it (the certificate's subject), with what
+software (the claim generator), when (the time-stamp authority's time, if any), and whether it
+holds: valid, or invalid with the failing C2PA status codes (assertion.dataHash.mismatch: the
+pixels or bytes changed since signing). It is checked offline by the C2PA reference reader
+(c2pa-rs), loaded only for a file that has a manifest; nothing is fetched. geo ships no trust
+list, so a valid signature reads "signer on no trust list (signingCredential.untrusted)" unless
+--c2pa-trust names the CA certificates you trust. --json prints it as "c2pa" ({"present": false}
+without one), and every metadata tag of the file (EXIF, GPS, XMP, IPTC, ICC) as "metadata": tag
+names and values as \`exiftool -j -n\` prints them (GPSLatitude signed decimal degrees, dates as
+written), at most 256 KB ("truncated" says what was left out). geo locate keeps both in its store,
+and in a case's input_hashed entry, before it strips the upload; neither is ever sent.
+
 Broken or truncated files still show what can be read, with the EXIF warnings. A pipe or device
 is judged by its first bytes, so anything that is not an image is refused at once; a pipe is read
 whole up to 64 MiB, and a larger file only in its first 16 MB for EXIF.
@@ -31,10 +45,13 @@ Examples (sample:NAME and sample:all are photos shipped with geo):
   $ geo inspect sample:paris
   $ geo inspect --json sample:tokyo | jq .exif.gps
   $ geo inspect sample:all --format ndjson | jq -r 'select(.exif.gps) | [.input, .place.text] | @tsv'
+  $ geo inspect --json sample:paris --jq '.metadata.tags.GPSLatitude'
+  $ geo inspect --json sample:paris --jq '.c2pa.present'
 
 With your own photos:
   geo inspect shots/*.jpg
-  curl -s https://example.org/p.jpg | geo inspect -`,
+  curl -s https://example.org/p.jpg | geo inspect -
+  geo inspect --c2pa-trust c2pa-trust-anchors.pem signed.jpg`,
     )
     .action(act(async () => (await import('./handler.js')).inspect));
 };

@@ -13,6 +13,7 @@ import { type Place, formatPlace, reverseGeocode } from '../../places/geocode.js
 import { type ImageKind, readImage, unsendableReason } from '../../image/local-image.js';
 import { type SentImage, outgoingImage } from '../../image/without-metadata.js';
 import { type SunCheck, sunWitness } from '../../evidence/sun-witness.js';
+import { type C2paRecord, type MetadataRecord, readEmbedded } from '../../image/embedded.js';
 
 export interface InspectOk {
   input: string;
@@ -33,6 +34,15 @@ export interface InspectOk {
   api: { accepted: boolean; reason?: string; warning?: string };
   /** What `geo locate` would upload (JPEG and PNG): the metadata it removes first (issue 14). */
   upload?: SentImage;
+  /** Every tag the file carries, as `exiftool -j -n` prints them (image/metadata.ts); what geo locate keeps in the store before stripping. */
+  metadata: MetadataRecord;
+  /** Its C2PA content credentials: {"present": false}, or the active manifest's summary and validation (image/c2pa.ts). */
+  c2pa: C2paRecord;
+}
+
+export interface InspectOptions {
+  /** --c2pa-trust FILE's PEM: signers chaining to these certificates count as trusted. */
+  trustAnchors?: string;
 }
 
 export interface InspectFailed {
@@ -54,15 +64,17 @@ const MAX_READ_BYTES = 64 * 1024 * 1024;
 const HEAD_BYTES = 16 * 1024 * 1024;
 
 
-export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>): Promise<InspectRecord> {
+export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>, opts: InspectOptions = {}): Promise<InspectRecord> {
   try {
     const img = await readImage(input, ctx.io.stdin, { maxBytes: MAX_PIPE_BYTES });
     // EXIF can sit at the end of the file (HEIC exif-at-eof), so the whole file is read, unless
     // it is huge: then only its start, which holds the EXIF of JPEG, PNG and TIFF anyway.
     const whole = img.bytes ?? img.size <= MAX_READ_BYTES;
     const bytes = img.bytes ?? (whole ? await readFile(input) : await readFileHead(input, HEAD_BYTES));
-    const rec: InspectOk = { input, ok: true, sha256: img.sha256, size: img.size, type: img.kind, mime: img.mime, exif: await readExif(bytes), api: { accepted: true } };
-    if (!whole) rec.exif.errors.push(`only the first ${HEAD_BYTES / 1024 / 1024} MB were read for EXIF (file over ${MAX_READ_BYTES / 1024 / 1024} MB)`);
+    const partial = whole ? undefined : `only the first ${HEAD_BYTES / 1024 / 1024} MB were read (file over ${MAX_READ_BYTES / 1024 / 1024} MB)`;
+    const { metadata, c2pa } = await readEmbedded(bytes, img.kind, { ...(opts.trustAnchors ? { trustAnchors: opts.trustAnchors } : {}), ...(partial ? { partial } : {}) });
+    const rec: InspectOk = { input, ok: true, sha256: img.sha256, size: img.size, type: img.kind, mime: img.mime, exif: await readExif(bytes), api: { accepted: true }, metadata, c2pa };
+    if (partial) rec.exif.errors.push(partial.replace('were read', 'were read for EXIF'));
     const dims = readDimensions(bytes, img.kind);
     if (dims) Object.assign(rec, dims);
     const gps = rec.exif.gps;
@@ -85,12 +97,12 @@ export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>): Promise<I
   }
 }
 
-export async function runInspect(ctx: Pick<Ctx, 'io'>, inputs: string[]): Promise<InspectRecord[]> {
+export async function runInspect(ctx: Pick<Ctx, 'io'>, inputs: string[], opts: InspectOptions = {}): Promise<InspectRecord[]> {
   if (inputs.filter((i) => i === '-').length > 1) throw new UsageError('stdin (-) can be given only once');
   // Reading a terminal would wait for bytes that never come.
   if (inputs.includes('-') && ctx.io.stdinIsTTY) throw new UsageError('- reads image bytes from stdin, but stdin is a terminal', 'pipe an image in: geo inspect - < photo.jpg');
   const out: InspectRecord[] = [];
   // One at a time: files are read whole, and order must follow the arguments.
-  for (const input of inputs) out.push(await inspectOne(input, ctx));
+  for (const input of inputs) out.push(await inspectOne(input, ctx, opts));
   return out;
 }

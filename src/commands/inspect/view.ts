@@ -10,6 +10,7 @@ import { sanitizeInline } from '../../output/sanitize.js';
 import type { InspectOk, InspectRecord } from './run.js';
 import { type SentImage, describeRemoval } from '../../image/without-metadata.js';
 import { describeSun } from '../../evidence/sun-witness.js';
+import { credentialRows } from './credentials-view.js';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -54,6 +55,7 @@ export function recordRows(r: InspectOk, view: ViewOpts): KvInput[] {
   if (e.software) rows.push(['software', e.software]);
   rows.push(['API', !r.api.accepted ? drawn(view.style.yellow(`not as is: ${sanitizeInline(r.api.reason ?? '')}`)) : r.api.warning ? drawn(view.style.yellow(r.api.warning)) : 'accepted as is']);
   if (r.upload) rows.push(['upload', uploadText(r.upload)]);
+  rows.push(...credentialRows(r.c2pa, r.metadata, view));
   for (const err of e.errors) rows.push(['EXIF warning', err]);
   return rows;
 }

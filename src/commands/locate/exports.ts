@@ -2,8 +2,8 @@
  * Files others open, straight from locate: --format geojson|kml|csv|html|kmz on stdout, and
  * --report FILE.html beside any format. Both render the provenance records of this run's successes.
  */
-import { writeFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
+import { type FileMode, writeOwnFile } from '../../files/own-file.js';
 import type { ProvenanceRecord } from '../../evidence/records.js';
 import { BINARY_FORMATS, isFileFormat, renderExport } from '../../output/export/index.js';
 import { BASE_FORMATS, resolveFormat } from '../../output/render.js';
@@ -34,14 +34,17 @@ export async function exportText(format: string, records: ProvenanceRecord[], ev
   return r.html;
 }
 
+/** The files a report was made from (it embeds them): never the file it is written to. */
+export const readBy = (records: readonly ProvenanceRecord[]) => () => records.flatMap((r) => [r.input.path, ...(r.video ? [r.video.path] : [])]);
+
 /** --report FILE: written after the run, whatever the exit code, when at least one result came back; the HTML written. */
-export async function writeReport(file: string, records: ProvenanceRecord[], evidence: Evidence, warn: (l: string) => void): Promise<string | undefined> {
+export async function writeReport(file: string, records: ProvenanceRecord[], evidence: Evidence, warn: (l: string) => void, mode?: FileMode): Promise<string | undefined> {
   if (records.length === 0) {
     warn(`--report ${file}: no result to report, nothing written`);
     return undefined;
   }
   const r = await evidence.report(records);
-  await writeFile(file, r.html);
+  await writeOwnFile(file, 'the report', r.html, { inputs: readBy(records), ...(mode ? { mode } : {}) });
   if (!r.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
   warn(`report: ${file} (${records.length} result${records.length === 1 ? '' : 's'})`);
   return r.html;

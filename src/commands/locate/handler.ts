@@ -7,12 +7,12 @@
  */
 import { basename, resolve } from 'node:path';
 import { consentDeps } from '../../batch/consent.js';
-import { readFile } from 'node:fs/promises';
 import { expandInputs, isUrlInput } from '../../batch/inputs.js';
 import { readExifGps } from '../../image/exif.js';
 import type { BatchPlan } from '../../batch/types.js';
 import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
+import { readForExif } from '../../files/read.js';
 import { expandSamples } from '../../files/samples.js';
 import { viewOpts } from '../../output/render.js';
 import { planLine } from '../../output/views/batch.js';
@@ -42,7 +42,9 @@ async function keptMetadataNotice(file: string | undefined): Promise<string> {
   if (file === undefined || file === '-' || isUrlInput(file)) return `--keep-metadata: files are sent as they are, with any GPS position, camera serial numbers and other EXIF/XMP fields they hold; ${after}`;
   let gps: { lat: number; lng: number } | undefined;
   try {
-    gps = await readExifGps(await readFile(file));
+    // The bytes EXIF needs (a JPEG's first 256 KiB), not the whole photo: a 15 MB one read whole
+    // here was 15 MB of peak RSS before it was even sent (issue 30, bench/image.mjs).
+    gps = await readExifGps(await readForExif(file));
   } catch {
     gps = undefined;
   }
@@ -100,7 +102,7 @@ export const locate: Handler = async (ctx, args, opts) => {
   try {
     await out.finish(result);
   } finally {
-    const html = s.report !== undefined ? await writeReport(s.report, evidence.recordsFor(result.records), evidence, warn) : undefined;
+    const html = s.report !== undefined ? await writeReport(s.report, evidence.recordsFor(result.records), evidence, warn, s.fileMode) : undefined;
     if (html !== undefined) custody?.fileWritten('report', 'html', s.report!, html);
   }
   // Every answer is shown and stored: a custody entry that could not be appended fails the command now.

@@ -8,10 +8,12 @@ import type { Depth } from '../../api/schemas.js';
 import type { BatchOptions } from '../../batch/run.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { checkWritableFile } from '../../files/safe.js';
 import { configuredThreshold } from '../../batch/consent.js';
 import { isUrlInput } from '../../batch/inputs.js';
 import { type LocateFlags, planLocate } from './request.js';
-import { wholeNumber } from '../../flags.js';
+import { fileMode, wholeNumber } from '../../flags.js';
+import type { FileMode } from '../../files/own-file.js';
 
 const FLAG_NAMES = ['depth', 'effort', 'scope', 'center', 'radius', 'capturedAt', 'batchId', 'async', 'model', 'idempotencyKey', 'maxCredits', 'minConfidence'] as const;
 
@@ -23,6 +25,8 @@ export interface LocateSettings {
   minConfidence?: number;
   store: boolean;
   report?: string;
+  /** --file-mode: the report's mode (0600 unless asked). */
+  fileMode?: FileMode;
   /** Which place `--scope NAME` was taken as, when its centre came from the offline index. */
   scopeNote?: string;
   /** --case: the local case each result is linked to, with its custody entries (issue 24). */
@@ -78,6 +82,13 @@ export async function parseLocate(ctx: Ctx, inputs: string[], opts: Record<strin
   if (journal !== undefined && resume !== undefined) throw new UsageError('--journal and --resume both name the journal', '--resume FILE alone reruns that journal\'s command');
   const report = opts.report as string | undefined;
   if (report !== undefined && r.async) throw new UsageError('--report needs the result, which --async does not wait for');
+  // Refused before anything is sent: a link, a FIFO, a second name, one of the inputs (and, once
+  // folders are listed, any file found in them: batch/prepare.ts).
+  if (report !== undefined) {
+    checkWritableFile(report, 'the report', { inputs: () => inputs });
+    batch.writes = [{ path: resolve(report), what: 'the report' }];
+  }
+  const mode = fileMode(opts.fileMode);
   const caseRef = opts.case as string | undefined;
   if (caseRef !== undefined && opts.store === false) throw new UsageError('--case keeps its results in the store, which --no-store keeps them out of', 'drop --no-store, or --case');
   return {
@@ -87,6 +98,7 @@ export async function parseLocate(ctx: Ctx, inputs: string[], opts: Record<strin
     ...(plan.minConfidence !== undefined ? { minConfidence: plan.minConfidence } : {}),
     store: opts.store !== false,
     ...(report !== undefined ? { report } : {}),
+    ...(mode !== undefined ? { fileMode: mode } : {}),
     ...(plan.scopeNote !== undefined ? { scopeNote: plan.scopeNote } : {}),
     ...(caseRef !== undefined ? { caseRef } : {}),
   };

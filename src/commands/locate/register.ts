@@ -1,5 +1,6 @@
 /** `geo locate <input...>`: images, folders, lists or URLs to evidence-backed locations (flags from DESIGN.md). */
 import type { Register } from '../types.js';
+import { FILE_MODE_HELP } from '../../flags.js';
 import { RESULT_FIELDS, SCENE_FIELDS, declareJson, fieldUnion, ownOrResult } from '../../output/json-fields.js';
 
 /** README "Many images": each NDJSON line. */
@@ -32,7 +33,8 @@ export const register: Register = (program, act) => {
     .option('--dry-run', 'print the plan and each request (key redacted, image elided) with the cost; send nothing')
     .option('--max-credits <n>', 'a budget: refuse (exit 2, nothing sent) a plan above N credits; one within it needs no confirmation. Kept against what the service charges: stops (exit 4) before a request that could pass it')
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this (the result is still printed)')
-    .option('--report <file.html>', 'also write a self-contained HTML report: image, result, evidence, map; several results open with a summary and an overview map')
+    .option('--report <file.html>', 'also write a self-contained HTML report: image, result, evidence, map; several results open with a summary and an overview map (0600: see --file-mode)')
+    .option('--file-mode <mode>', `--report: ${FILE_MODE_HELP}`)
     .option('--no-store', 'keep answers only so this command is never paid twice: not listed by geo history, exported or reused by other commands')
     .option('--case <case>', 'link each result to this local case (its id or name; geo cases create) and log it in the case\'s custody log')
     .option('--together', 'the images are photos of one scene: one consensus with its spread, as for a video\'s frames')

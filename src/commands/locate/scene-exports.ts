@@ -3,10 +3,12 @@
  * clusters and the frames (output/export/scene-*.ts); csv stays one row per answered frame or photo
  * (their provenance records), as for any batch.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context.js';
+import { type FileMode, writeOwnFile } from '../../files/own-file.js';
 import type { ProvenanceRecord } from '../../evidence/records.js';
+import { isSimulated } from '../../evidence/simulated.js';
 import { renderExport } from '../../output/export/index.js';
 import { renderSceneGeoJSON, renderSceneKML } from '../../output/export/scene-geo.js';
 import { renderSceneKMZ } from '../../output/export/scene-kmz.js';
@@ -26,20 +28,22 @@ async function imagesOf(res: SceneResult): Promise<Map<number, Uint8Array>> {
   return out;
 }
 
-async function report(ctx: Pick<Ctx, 'now' | 'version'>, res: SceneResult, warn: (l: string) => void): Promise<string> {
-  return sceneReportHtml(res.scene, await imagesOf(res), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version }, warn);
+/** `records`: the provenance of the scene's answers, whose sandbox flags mark the files (evidence/simulated.ts). */
+async function report(ctx: Pick<Ctx, 'now' | 'version'>, res: SceneResult, records: readonly ProvenanceRecord[], warn: (l: string) => void): Promise<string> {
+  return sceneReportHtml(res.scene, await imagesOf(res), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version, simulated: records.filter(isSimulated).length }, warn);
 }
 
 export async function sceneExport(ctx: Pick<Ctx, 'now' | 'version'>, format: string, res: SceneResult, records: ProvenanceRecord[], warn: (l: string) => void): Promise<string | Buffer | undefined> {
+  const sandbox = records.some(isSimulated);
   switch (format) {
     case 'geojson':
-      return renderSceneGeoJSON(res.scene);
+      return renderSceneGeoJSON(res.scene, sandbox);
     case 'kml':
-      return renderSceneKML(res.scene);
+      return renderSceneKML(res.scene, undefined, sandbox);
     case 'kmz':
-      return renderSceneKMZ(res.scene, await imagesOf(res), ctx.now());
+      return renderSceneKMZ(res.scene, await imagesOf(res), ctx.now(), sandbox);
     case 'html':
-      return report(ctx, res, warn);
+      return report(ctx, res, records, warn);
     case 'csv':
       return renderExport('csv', records);
     default:
@@ -48,13 +52,15 @@ export async function sceneExport(ctx: Pick<Ctx, 'now' | 'version'>, format: str
 }
 
 /** --report FILE: written after the run, whatever the exit code, when the scene has an answer; the HTML written. */
-export async function writeSceneReport(ctx: Pick<Ctx, 'now' | 'version'>, file: string, res: SceneResult, warn: (l: string) => void): Promise<string | undefined> {
+export async function writeSceneReport(ctx: Pick<Ctx, 'now' | 'version'>, file: string, res: SceneResult, records: readonly ProvenanceRecord[], warn: (l: string) => void, mode?: FileMode): Promise<string | undefined> {
   if (res.scene.answered === 0) {
     warn(`--report ${file}: no answer to report, nothing written`);
     return undefined;
   }
-  const html = await report(ctx, res, warn);
-  await writeFile(file, html);
+  const html = await report(ctx, res, records, warn);
+  // The photos of a set are read again for it, a video's frames came from its file: neither is the report.
+  const read = () => [...res.scene.frames.map((f) => f.input), ...(res.scene.kind === 'video' ? [res.scene.input] : [])];
+  await writeOwnFile(file, 'the report', html, { inputs: read, ...(mode ? { mode } : {}) });
   warn(`report: ${file} (${res.scene.clusters.length} place${res.scene.clusters.length === 1 ? '' : 's'}, ${res.scene.answered} answers)`);
   return html;
 }

@@ -96,7 +96,7 @@ export async function locateScene(ctx: Ctx, scene: SceneSettings, opts: Record<s
     }
     out.close(res.batch);
   } finally {
-    const html = s.report !== undefined ? await writeSceneReport(ctx, s.report, res, warn) : undefined;
+    const html = s.report !== undefined ? await writeSceneReport(ctx, s.report, res, records, warn, s.fileMode) : undefined;
     if (html !== undefined) run.custody?.fileWritten('report', 'html', s.report!, html);
   }
   const failed = await run.custody?.close(warn);

@@ -15,6 +15,7 @@ import { UNUSABLE, isKeyConflict } from '../../batch/outcome.js';
 import { KEY_REUSED } from '../../store/index.js';
 import { BelowConfidenceError, CancelledError, ServiceAnswerError, StoreError, UsageError } from '../../errors.js';
 import { isResultBody } from '../../evidence/records.js';
+import { SIMULATED, isSimulated } from '../../evidence/simulated.js';
 import { costOf } from '../../output/errors.js';
 import { BASE_FORMATS, formatOutput, viewOpts } from '../../output/render.js';
 import { type Spinner, startSpinner } from '../../output/spinner.js';
@@ -22,7 +23,7 @@ import { locateView } from '../../output/views/locate.js';
 import { acceptedView, fieldsView } from '../../output/views/locate-dry-run.js';
 import { type Evidence, bodyOf } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
-import { fromJournalNote, fromOthersNote, fromResultsNote, keptHint, keyConflictHint, label, note, retryLine, sandboxBanner, stillRunningHint, unstoredLine, warnDeviations } from './notes.js';
+import { fromJournalNote, fromOthersNote, fromResultsNote, keptHint, keyConflictHint, label, note, retryLine, sandboxBanner, stillRunningHint, unstoredLine, waitingLine, warnDeviations } from './notes.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 
@@ -52,7 +53,12 @@ export class SingleOutput {
       this.banner(); // known already when the balance was read first
       const depth = (this.plan?.depth ?? 1) as Depth;
       this.spinner = startSpinner(this.ctx, `locating ${label(e.input)} · ${costOf(depth)} · usually ${DEPTH_LATENCY[depth]}`);
-    } else if (e.type === 'retry') void this.spinner?.then((s) => s.note(retryLine(e)));
+    } else if (e.type === 'retry') void this.spinner?.then((s) => s.note(retryLine(e, this.ctx.now())));
+    else if (e.type === 'waiting') {
+      // Before the request went out (the balance read said the quota is spent): no spinner yet.
+      if (this.spinner) void this.spinner.then((s) => s.note(waitingLine(e, this.ctx.now())));
+      else note(this.ctx, waitingLine(e, this.ctx.now()));
+    }
     else if (e.type === 'finished') {
       this.finished = e;
       this.banner();
@@ -114,6 +120,10 @@ export class SingleOutput {
       return unstored();
     }
     const body = data as GeolocateResponse;
+    // A sandbox's answer where the banner did not say so (nothing was sent: it came from the store):
+    // the view opens with the mark; other formats get it on stderr, before the answer is written.
+    const simulated = isSimulated(f.stored?.record) && !this.o.sandbox();
+    if (simulated && this.o.format !== 'table') note(ctx, SIMULATED);
     const prov = this.o.evidence.recordsFor([f.record]);
     const exported = await exportText(this.o.format, prov, this.o.evidence, warn);
     if (exported !== undefined) {
@@ -123,7 +133,7 @@ export class SingleOutput {
       const meta = {
         input: f.record.input, replayed: f.replayed, fromJournal: f.fromJournal, ...(f.reused ? { fromResults: true } : {}), evidence: (f.record.exif ?? null) as Parameters<typeof locateView>[1]['evidence'],
         ...(res.elapsedMs !== undefined ? { elapsedMs: res.elapsedMs } : {}), ...(res.attempts !== undefined ? { attempts: res.attempts } : {}),
-        ...(res.requestId ? { requestId: res.requestId } : {}), ...(this.plan ? { askedDepth: this.plan.depth } : {}),
+        ...(res.requestId ? { requestId: res.requestId } : {}), ...(this.plan ? { askedDepth: this.plan.depth } : {}), ...(simulated ? { simulated } : {}),
       };
       write(await formatOutput({ ...(res.raw !== undefined ? { raw: res.raw } : {}), data: body, records: () => [f.record], human: (v) => richOrFields(body, meta, v) }, this.o.format, view));
     }

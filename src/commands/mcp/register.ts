@@ -29,6 +29,8 @@ Guards (an agent spends your credits and reads your disk):
     Exports are written only inside them; with --read-only never.
   - the key comes from your profile or GEO_API_KEY, never from a tool argument, and is masked
     in every tool result.
+  - a request line over 10 MiB is answered with a JSON-RPC error (-32600) and never held; the
+    next line is served. Exports are written 0600, never through a link or a second name.
 
 Configure a client (Claude Desktop's claude_desktop_config.json, Cursor's mcp.json):
   {"mcpServers": {"geo": {"command": "geo", "args": ["mcp", "--max-credits", "50"]}}}

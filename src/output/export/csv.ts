@@ -8,9 +8,11 @@
  * is quoted, and a formula lead-in right after a `,` or `;` inside a cell (behind any quotes and
  * whitespace) gets the same ' as one at its start. Numbers are written as numbers, so a negative
  * latitude is not mangled. Columns added later go last, so existing positions hold: stored_at
- * (when the answer was received), then sandbox ("sandbox" for a sandbox's simulated answer).
+ * (when the answer was received), then sandbox: for a sandbox's answer the one mark every view
+ * shows, "simulated answer (sandbox): not evidence" (evidence/simulated.ts), else empty.
  */
 import type { ProvenanceRecord } from '../../evidence/record-types.js';
+import { SIMULATED, isSimulated } from '../../evidence/simulated.js';
 import { sanitize } from '../sanitize.js';
 import { toItem } from './model.js';
 
@@ -51,7 +53,7 @@ export function csvRecordRow(rec: ProvenanceRecord): string {
   const e = item.exif;
   return csvRow([
     item.input, item.sha256, item.lat, item.lng, b.confidence, l.country, l.city, l.neighborhood, l.address, b.depth,
-    b.analysis_id, e?.exifPoint?.lat, e?.exifPoint?.lng, e?.verdict, e?.distanceKm, storedAt(item.record), item.record.sandbox ? 'sandbox' : '',
+    b.analysis_id, e?.exifPoint?.lat, e?.exifPoint?.lng, e?.verdict, e?.distanceKm, storedAt(item.record), isSimulated(item.record) ? SIMULATED : '',
   ]);
 }
 

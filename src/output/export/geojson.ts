@@ -3,6 +3,7 @@
  * (estimate | candidate | exif | scope) so a GIS can style by it; coordinates are [lng, lat].
  */
 import type { ProvenanceRecord } from '../../evidence/record-types.js';
+import { isSimulated } from '../../evidence/simulated.js';
 import { sanitizeJsonText } from '../sanitize.js';
 import { circleRing } from './geometry.js';
 import { type ExportItem, exifPointOf, placeName, toItem } from './model.js';
@@ -26,7 +27,7 @@ export function featuresOf(item: ExportItem): Feature[] {
   const b = item.body;
   const f = b.forensic;
   // A sandbox's answer is simulated, never evidence: every feature of it says so.
-  const common: Props = { input: item.input, sha256: item.sha256, analysis_id: b.analysis_id ?? null, ...(item.record.sandbox ? { sandbox: true } : {}) };
+  const common: Props = { input: item.input, sha256: item.sha256, analysis_id: b.analysis_id ?? null, ...(isSimulated(item.record) ? { sandbox: true } : {}) };
   const out: Feature[] = [
     {
       type: 'Feature',

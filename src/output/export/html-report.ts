@@ -5,7 +5,8 @@
  *
  * Several results open with a summary table and an overview map (report-summary.ts); every map
  * offers OpenStreetMap and Esri satellite tiles (tiles.ts) over country outlines that draw offline
- * (outlines.ts), with a scale bar.
+ * (outlines.ts), with a scale bar. Sandbox answers are never evidence: a banner above everything
+ * (any map included) counts them, and each one's section and summary row say so (report-simulated.ts).
  *
  * Content-Security-Policy (meta): nothing may load but the inline code we wrote, pinned by sha256
  * hash (stricter than 'unsafe-inline': injected markup could not run even if escaping failed),
@@ -13,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ProvenanceRecord } from '../../evidence/record-types.js';
+import { isSimulated } from '../../evidence/simulated.js';
 import { describeSun } from '../../evidence/sun-witness.js';
 import { esc, inlineSafe, jsonForScript, pageHead } from './html.js';
 import type { LeafletAssets } from './leaflet-assets.js';
@@ -21,6 +23,7 @@ import { type ExportItem, exifPointOf, placeName, toItem } from './model.js';
 import type { Outlines } from './outlines.js';
 import { REPORT_SCRIPT } from './report-script.js';
 import { resultSection, shadowOn } from './report-sections.js';
+import { simulatedBanner } from './report-simulated.js';
 import { summarySection } from './report-summary.js';
 import { REPORT_CSS } from './report-template.js';
 import { TILE_LAYERS, TILE_ORIGINS } from './tiles.js';
@@ -53,7 +56,7 @@ const hash = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').di
 export function mapData(item: ExportItem) {
   const ex = exifPointOf(item);
   return {
-    estimate: { lat: item.lat, lng: item.lng, label: sanitize(`estimate: ${placeName(item.body) || item.input} (confidence ${confidenceText(item.body.confidence)})`) },
+    estimate: { lat: item.lat, lng: item.lng, label: sanitize(`${isSimulated(item.record) ? 'simulated (sandbox) ' : ''}estimate: ${placeName(item.body) || item.input} (confidence ${confidenceText(item.body.confidence)})`) },
     candidates: item.candidates.map((c) => ({ rank: c.rank, lat: c.lat, lng: c.lng, label: sanitize(c.label), confidencePct: c.confidencePct })),
     exif: ex && item.exif ? { lat: ex.lat, lng: ex.lng, verdict: item.exif.verdict, distanceKm: item.exif.distanceKm ?? null } : null,
     scope: item.scope ? { ...item.scope, name: sanitize(item.scope.name) } : null,
@@ -95,6 +98,7 @@ export function renderHtmlReport(entries: readonly ReportEntry[], opts: ReportOp
   return `${pageHead({ csp, title, ...(opts.cliVersion !== undefined ? { cliVersion: opts.cliVersion } : {}), styles })}
 <header class="page" id="top"><h1>${esc(title)}</h1><p>Generated ${esc(opts.generatedAt)} by geo${opts.cliVersion ? ` ${esc(opts.cliVersion)}` : ''}. Map tiles (OpenStreetMap, Esri satellite) load when online; markers, candidates, EXIF point, scope and country outlines (approximate at sea) draw offline.${hasMap && opts.leaflet!.version ? ` Leaflet ${esc(opts.leaflet!.version)}.` : ''}</p></header>
 <main>
+${simulatedBanner(items.filter((i) => isSimulated(i.record)).length, items.length)}
 ${several ? summarySection(items, hasMap) : ''}
 ${sections.join('\n')}
 </main>

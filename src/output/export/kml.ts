@@ -9,8 +9,11 @@
  * the whole XML-escaped. Once the XML layer is read, a server's `</p><script>` is still text, never
  * markup (issue 20; XML escaping alone let it through). In a KMZ (kmz.ts) the estimate's balloon
  * also shows the analysed image (a file inside the archive, files/...) above the same lines.
+ * A sandbox's answer is never evidence: every balloon of it opens with the mark (simulated.ts),
+ * above the image, and its estimate carries `sandbox: true` in its ExtendedData, as GeoJSON does.
  */
 import type { ProvenanceRecord } from '../../evidence/record-types.js';
+import { SIMULATED, isSimulated } from '../../evidence/simulated.js';
 import { circleRing } from './geometry.js';
 import { type ExportItem, exifPointOf, placeName, toItem } from './model.js';
 import { esc } from './html.js';
@@ -28,7 +31,9 @@ const STYLES = `
 
 const coord = (lat: number, lng: number) => `${lng},${lat},0`;
 
-function data(fields: Record<string, string | number | null | undefined>): string {
+type Fields = Record<string, string | number | null | undefined>;
+
+function data(fields: Fields): string {
   const rows = Object.entries(fields)
     .filter(([, v]) => v !== undefined && v !== null && v !== '')
     .map(([k, v]) => `<Data name="${x(k)}"><value>${x(v)}</value></Data>`);
@@ -36,7 +41,7 @@ function data(fields: Record<string, string | number | null | undefined>): strin
 }
 
 /** `html` is a description built by asHtml() or balloonHtml(): every server string in it escaped. */
-function placemark(role: string, name: string, html: string, geometry: string, fields: Record<string, string | number | null | undefined>): string {
+function placemarkOf(role: string, name: string, html: string, geometry: string, fields: Fields): string {
   return `      <Placemark><name>${x(name)}</name><description>${x(html)}</description><styleUrl>#${role}</styleUrl>${data({ role, ...fields })}${geometry}</Placemark>`;
 }
 
@@ -55,13 +60,20 @@ function folder(item: ExportItem, balloon?: Balloon): string {
   const f = b.forensic;
   const pct = `${Math.round(b.confidence * 100)}%`;
   const text = `${b.location.address}\nconfidence ${pct}, depth ${b.depth}${f ? `, ${f.precision_tier}` : ''}\n\n${b.reasoning}`;
+  const simulated = isSimulated(item.record);
+  // Every placemark of the result: the same role, with the mark first in its balloon when simulated.
+  const placemark = (role: string, name: string, html: string, geometry: string, fields: Fields) =>
+    placemarkOf(role, name, simulated ? `<p><b>${esc(SIMULATED)}</b></p>${html}` : html, geometry, fields);
   const marks = [
     placemark(
       'estimate',
       placeName(b) || item.input,
       balloon ? balloonHtml(balloon, text) : asHtml(text),
       `<Point><coordinates>${coord(item.lat, item.lng)}</coordinates></Point>`,
-      { input: item.input, sha256: item.sha256, analysis_id: b.analysis_id, confidence: b.confidence, depth: b.depth, precision_tier: f?.precision_tier, exif_verdict: item.exif?.verdict },
+      {
+        input: item.input, sha256: item.sha256, analysis_id: b.analysis_id, confidence: b.confidence, depth: b.depth, precision_tier: f?.precision_tier, exif_verdict: item.exif?.verdict,
+        ...(simulated ? { sandbox: 'true' } : {}),
+      },
     ),
   ];
   for (const c of item.candidates) {
@@ -78,8 +90,8 @@ function folder(item: ExportItem, balloon?: Balloon): string {
     const ring = circleRing(s.lat, s.lng, s.radiusKm).map(([lng, lat]) => `${lng},${lat},0`).join(' ');
     marks.push(placemark('scope', `scope: ${s.name}`, asHtml(`search scope, ${s.radiusKm} km around ${s.lat}, ${s.lng}`), `<Polygon><tessellate>1</tessellate><outerBoundaryIs><LinearRing><coordinates>${ring}</coordinates></LinearRing></outerBoundaryIs></Polygon>`, { radius_km: s.radiusKm }));
   }
-  // A sandbox's answer is simulated, never evidence: its folder says so in its name.
-  const name = `${item.record.sandbox ? '[sandbox] ' : ''}${item.input || item.sha256 || 'result'}`;
+  // A sandbox's answer is simulated, never evidence: its folder says so in its name too.
+  const name = `${simulated ? '[sandbox] ' : ''}${item.input || item.sha256 || 'result'}`;
   return `    <Folder><name>${x(name)}</name>\n${marks.join('\n')}\n    </Folder>`;
 }
 

@@ -6,7 +6,9 @@ import { flatten } from '../kv.js';
 import { describeSun, isSunWitness } from '../../evidence/sun-witness.js';
 import { mapLinks } from '../maps.js';
 import type { Capture } from './capture.js';
+import { isSimulated } from '../../evidence/simulated.js';
 import { esc } from './html.js';
+import { simulatedMark } from './report-simulated.js';
 import { type ExportItem, placeName } from './model.js';
 
 /** What the report has besides the record: the embedded image (or why not) and the capture EXIF. */
@@ -126,6 +128,7 @@ export function resultSection(item: ExportItem, index: number, media: SectionMed
 <div class="legend"><span class="l-est">estimate</span><span class="l-cand">candidates</span><span class="l-exif">EXIF GPS</span><span class="l-scope">scope</span>${shadowOn(item) ? '<span class="l-shadow">shadow direction (sun at capture time)</span>' : ''}<a href="#top">back to top</a></div>`
     : '<p class="map-missing">Map unavailable: the leaflet package is not installed with geo.</p>';
   return `<section class="result" id="result-${index}">
+${isSimulated(item.record) ? simulatedMark() : ''}
 <h2>${opts.numbered ? `<span class="no">${index + 1}</span>` : ''}${esc(title)}</h2>
 ${verdictBlock(item)}
 <div class="top">${imageBlock(media.thumb, media.missing)}

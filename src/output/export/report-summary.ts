@@ -4,7 +4,9 @@
  * confidence written as the terminal writes it, the depth-3 calibration's advice, EXIF check);
  * below 560 px each row becomes a block of labelled lines, so nothing is lost at 420 px and an overview map of all estimates. Every server or file string goes through esc().
  */
+import { isSimulated } from '../../evidence/simulated.js';
 import { esc } from './html.js';
+import { simulatedTag } from './report-simulated.js';
 import { confidenceText } from '../confidence.js';
 import { type ExportItem, placeName } from './model.js';
 import { fmt, verdictOf } from './report-sections.js';
@@ -27,7 +29,7 @@ function adviceCell(item: ExportItem): string {
 function row(item: ExportItem, index: number): string {
   return (
     `<tr class="summary-row"><td class="num"><a href="#result-${index}">${index + 1}</a></td>` +
-    `<td class="input" data-label="input"><a href="#result-${index}">${esc(item.input || item.sha256 || `result ${index + 1}`)}</a></td>` +
+    `<td class="input" data-label="input"><a href="#result-${index}">${esc(item.input || item.sha256 || `result ${index + 1}`)}</a>${isSimulated(item.record) ? simulatedTag() : ''}</td>` +
     `<td data-label="place">${esc(placeName(item.body) || item.body.location.address || '')}</td>` +
     `<td class="num" data-label="lat, lng">${fmt(item.lat)}, ${fmt(item.lng)}</td>` +
     `<td class="num" data-label="depth">${esc(item.body.depth)}</td>` +

@@ -69,6 +69,11 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 .calibration-abstain { border-color: var(--est); background: #fdecec; } .calibration-abstain .calibration-head { color: #a31212; }
 .calibration-publish { border-color: var(--exif); background: #eef8ee; }
 td.advice-abstain { color: var(--est); font-weight: 700; } td.advice-publish { color: #1e7a1e; }
+/* A sandbox's answers (report-simulated.ts): amber, used for nothing else, above every map. */
+.simulated-banner { margin: 16px 0; padding: 12px 16px; border: 2px solid #b26a00; border-left-width: 8px; border-radius: 6px; background: #fff3cd; color: #5c3700; }
+.simulated-banner strong { font-size: 18px; } .simulated-banner p { margin: 4px 0 0; }
+p.simulated { margin: 0 0 10px; padding: 6px 12px; border-left: 6px solid #b26a00; background: #fff3cd; color: #5c3700; }
+.simulated-tag { display: inline-block; margin-left: 6px; padding: 0 6px; border-radius: 4px; background: #fff3cd; color: #5c3700; font-size: 11px; font-weight: 600; }
 /* A narrow screen (a phone, 420 px): each summary row is a block of labelled lines, every column kept. */
 @media (max-width: 560px) {
   main { padding: 8px; } section.summary, section.result { padding: 12px; }

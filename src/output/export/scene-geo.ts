@@ -4,9 +4,12 @@
  * spread circle (the radius holding its agreeing frames), and one point per answered frame with its
  * time and cluster. In KML the clusters are folders, each holding its point, its circle and its
  * frames; in a KMZ each frame's balloon shows the frame. Plain data in (media/scene.ts's object).
+ * `sandbox`: a geo sandbox answered (evidence/simulated.ts): every feature says `sandbox: true`,
+ * and every balloon opens with the mark, as a lone result's do (kml.ts).
  */
 import type { ClusterJson, FrameJson, SceneJson } from '../../media/scene.js';
 import { asResultBody } from '../../evidence/record-types.js';
+import { SIMULATED } from '../../evidence/simulated.js';
 import { sanitizeJsonText } from '../sanitize.js';
 import { circleRing } from './geometry.js';
 import { esc } from './html.js';
@@ -42,7 +45,7 @@ function clusterProps(s: SceneJson, c: ClusterJson): Props {
   };
 }
 
-export function sceneGeoJSON(s: SceneJson): { type: 'FeatureCollection'; features: Feature[] } {
+export function sceneGeoJSON(s: SceneJson, sandbox = false): { type: 'FeatureCollection'; features: Feature[] } {
   const features: Feature[] = [];
   for (const c of s.clusters) {
     const props = clusterProps(s, c);
@@ -57,11 +60,11 @@ export function sceneGeoJSON(s: SceneJson): { type: 'FeatureCollection'; feature
       properties: { role: 'frame', input: f.input, index: f.index, t_s: f.t_s ?? null, why: f.why ?? null, sha256: f.sha256, cluster: f.cluster, name: p.place || f.input, confidence: p.confidence },
     });
   }
-  return { type: 'FeatureCollection', features };
+  return { type: 'FeatureCollection', features: sandbox ? features.map((f) => ({ ...f, properties: { ...f.properties, sandbox: true } })) : features };
 }
 
-export function renderSceneGeoJSON(s: SceneJson): string {
-  return sanitizeJsonText(JSON.stringify(sceneGeoJSON(s), null, 2)) + '\n';
+export function renderSceneGeoJSON(s: SceneJson, sandbox = false): string {
+  return sanitizeJsonText(JSON.stringify(sceneGeoJSON(s, sandbox), null, 2)) + '\n';
 }
 
 // KML colours are aabbggrr.
@@ -76,8 +79,9 @@ function data(fields: Props): string {
   return `<ExtendedData>${Object.entries(fields).filter(([, v]) => v !== null && v !== '').map(([k, v]) => `<Data name="${x(k)}"><value>${x(v)}</value></Data>`).join('')}</ExtendedData>`;
 }
 
-function placemark(style: string, name: string, description: string, geometry: string, fields: Props): string {
-  return `        <Placemark><name>${x(name)}</name><description>${x(description)}</description><styleUrl>#${style}</styleUrl>${data(fields)}${geometry}</Placemark>`;
+/** `html` is a balloon's HTML (Google Earth renders a description as HTML): every string in it escaped. */
+function placemark(style: string, name: string, html: string, geometry: string, fields: Props): string {
+  return `        <Placemark><name>${x(name)}</name><description>${x(html)}</description><styleUrl>#${style}</styleUrl>${data(fields)}${geometry}</Placemark>`;
 }
 
 const at = (lat: number, lng: number) => `<Point><coordinates>${lng},${lat},0</coordinates></Point>`;
@@ -87,20 +91,21 @@ const at = (lat: number, lng: number) => `<Point><coordinates>${lng},${lat},0</c
  * a KMZ (files/…), shown in the frame's balloon; `prefix` keeps the style ids of several scenes in
  * one file apart (geo export).
  */
-function sceneKmlBody(s: SceneJson, images?: ReadonlyMap<number, string>, prefix = ''): string {
+function sceneKmlBody(s: SceneJson, images?: ReadonlyMap<number, string>, prefix = '', sandbox = false): string {
   const unit = s.kind === 'video' ? 'frame' : 'photo';
+  const mark = sandbox ? `<p><b>${esc(SIMULATED)}</b></p>` : '';
   const folders = s.clusters.map((c) => {
     const facts = `${c.agree} of ${c.of} ${unit}s agree, spread ${c.spread_km} km, support ${c.support}${c.time_ranges.length ? `, at ${rangesOf(c)}` : ''}`;
     const ring = circleRing(c.lat, c.lng, Math.max(c.spread_km, MIN_CIRCLE_KM)).map(([lng, lat]) => `${lng},${lat},0`).join(' ');
     const marks = [
-      placemark(prefix + (c.rank === 1 ? 'consensus' : 'cluster'), `${c.rank === 1 ? 'consensus' : `#${c.rank}`}: ${c.place || 'no place name'}`, facts, at(c.lat, c.lng), { role: c.rank === 1 ? 'consensus' : 'cluster', ...clusterProps(s, c) }),
-      placemark(`${prefix}spread`, `spread ${c.spread_km} km`, `the circle holding the ${unit}s that agree`, `<Polygon><tessellate>1</tessellate><outerBoundaryIs><LinearRing><coordinates>${ring}</coordinates></LinearRing></outerBoundaryIs></Polygon>`, { role: 'spread', cluster: c.rank, spread_km: c.spread_km }),
+      placemark(prefix + (c.rank === 1 ? 'consensus' : 'cluster'), `${c.rank === 1 ? 'consensus' : `#${c.rank}`}: ${c.place || 'no place name'}`, mark + esc(facts), at(c.lat, c.lng), { role: c.rank === 1 ? 'consensus' : 'cluster', ...clusterProps(s, c) }),
+      placemark(`${prefix}spread`, `spread ${c.spread_km} km`, mark + esc(`the circle holding the ${unit}s that agree`), `<Polygon><tessellate>1</tessellate><outerBoundaryIs><LinearRing><coordinates>${ring}</coordinates></LinearRing></outerBoundaryIs></Polygon>`, { role: 'spread', cluster: c.rank, spread_km: c.spread_km }),
     ];
     for (const f of s.frames.filter((fr) => fr.cluster === c.rank)) {
       const p = framePoint(f)!;
       const text = `${unit} #${f.index}${f.t_s !== undefined ? ` at ${f.t_s} s${f.why ? ` (${f.why})` : ''}` : ''}: ${p.place}, confidence ${p.confidence}`;
       const img = images?.get(f.index);
-      marks.push(placemark(`${prefix}frame`, `#${f.index}${f.t_s !== undefined ? ` ${f.t_s} s` : ''}`, img ? `<img src="${esc(img)}" width="400" alt="${unit} ${f.index}"><br>${esc(text)}` : text, at(p.lat, p.lng), { role: 'frame', index: f.index, t_s: f.t_s ?? null, cluster: c.rank, input: f.input, confidence: p.confidence }));
+      marks.push(placemark(`${prefix}frame`, `#${f.index}${f.t_s !== undefined ? ` ${f.t_s} s` : ''}`, `${mark}${img ? `<img src="${esc(img)}" width="400" alt="${unit} ${f.index}"><br>` : ''}${esc(text)}`, at(p.lat, p.lng), { role: 'frame', index: f.index, t_s: f.t_s ?? null, cluster: c.rank, input: f.input, confidence: p.confidence }));
     }
     return `    <Folder><name>${x(`${c.rank === 1 ? 'consensus' : `cluster #${c.rank}`}: ${c.place || 'no place name'}`)}</name>\n${marks.join('\n')}\n    </Folder>`;
   });
@@ -108,11 +113,11 @@ function sceneKmlBody(s: SceneJson, images?: ReadonlyMap<number, string>, prefix
   return `${styles}\n${folders.join('\n')}`;
 }
 
-export function renderSceneKML(s: SceneJson, images?: ReadonlyMap<number, string>): string {
+export function renderSceneKML(s: SceneJson, images?: ReadonlyMap<number, string>, sandbox = false): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <kml xmlns="http://www.opengis.net/kml/2.2">
   <Document>
-    <name>${x(`geo: ${s.input}`)}</name>${sceneKmlBody(s, images)}
+    <name>${x(`${sandbox ? '[sandbox] ' : ''}geo: ${s.input}`)}</name>${sceneKmlBody(s, images, '', sandbox)}
   </Document>
 </kml>
 `;
@@ -123,5 +128,5 @@ export function renderSceneKML(s: SceneJson, images?: ReadonlyMap<number, string
  * prefixed `prefix`, its name marked [sandbox] as the lone results' folders are.
  */
 export function sceneKmlDocument(s: SceneJson, prefix: string, sandbox = false): string {
-  return `  <Document><name>${x(`${sandbox ? '[sandbox] ' : ''}geo: ${s.input} (${s.kind})`)}</name>${sceneKmlBody(s, undefined, prefix)}\n  </Document>`;
+  return `  <Document><name>${x(`${sandbox ? '[sandbox] ' : ''}geo: ${s.input} (${s.kind})`)}</name>${sceneKmlBody(s, undefined, prefix, sandbox)}\n  </Document>`;
 }

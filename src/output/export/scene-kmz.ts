@@ -9,7 +9,8 @@ import { type ZipEntry, writeZip } from './zip.js';
 
 const BALLOON_EDGE = 800;
 
-export async function renderSceneKMZ(s: SceneJson, images: ReadonlyMap<number, Uint8Array>, now: number): Promise<Buffer> {
+/** `sandbox`: a geo sandbox answered, and every balloon says so first (scene-geo.ts). */
+export async function renderSceneKMZ(s: SceneJson, images: ReadonlyMap<number, Uint8Array>, now: number, sandbox = false): Promise<Buffer> {
   const files: ZipEntry[] = [];
   const names = new Map<number, string>();
   for (const f of s.frames) {
@@ -20,5 +21,5 @@ export async function renderSceneKMZ(s: SceneJson, images: ReadonlyMap<number, U
     files.push({ name, data: thumb.bytes, compress: false });
     names.set(f.index, name);
   }
-  return writeZip([{ name: 'doc.kml', data: Buffer.from(renderSceneKML(s, names), 'utf8'), compress: true }, ...files], new Date(now));
+  return writeZip([{ name: 'doc.kml', data: Buffer.from(renderSceneKML(s, names, sandbox), 'utf8'), compress: true }, ...files], new Date(now));
 }

@@ -14,6 +14,7 @@ import { type Outlines, countryOutlines } from './outlines.js';
 import { thumbnailDataUrl } from './thumbnail.js';
 import { REPORT_SCRIPT } from './report-script.js';
 import { mapLinksHtml } from './report-sections.js';
+import { simulatedBanner } from './report-simulated.js';
 import { REPORT_CSS } from './report-template.js';
 import { framePoint } from './scene-geo.js';
 import { TILE_LAYERS, TILE_ORIGINS } from './tiles.js';
@@ -26,6 +27,8 @@ export interface SceneReportOptions {
   thumbnails: ReadonlyMap<number, string>;
   generatedAt: string;
   cliVersion?: string;
+  /** How many of its answers a geo sandbox gave: the page opens with the banner (report-simulated.ts). */
+  simulated?: number;
 }
 
 /** The strip shows frames 176 px wide: twice that for a sharp screen. */
@@ -61,7 +64,7 @@ function frameRows(s: SceneJson): string {
 }
 
 /** Loads Leaflet and the country outlines, makes the strip's thumbnails, renders the page. */
-export async function buildSceneReport(s: SceneJson, images: ReadonlyMap<number, Uint8Array>, opts: { generatedAt: string; cliVersion?: string }): Promise<{ html: string; hasMap: boolean }> {
+export async function buildSceneReport(s: SceneJson, images: ReadonlyMap<number, Uint8Array>, opts: { generatedAt: string; cliVersion?: string; simulated?: number }): Promise<{ html: string; hasMap: boolean }> {
   const leaflet = await loadLeafletAssets();
   const thumbnails = new Map<number, string>();
   for (const [i, bytes] of images) {
@@ -74,7 +77,7 @@ export async function buildSceneReport(s: SceneJson, images: ReadonlyMap<number,
 }
 
 /** The report's page, saying on `warn` when it has no map (the leaflet package is not installed). */
-export async function sceneReportHtml(s: SceneJson, images: ReadonlyMap<number, Uint8Array>, opts: { generatedAt: string; cliVersion?: string }, warn: (line: string) => void): Promise<string> {
+export async function sceneReportHtml(s: SceneJson, images: ReadonlyMap<number, Uint8Array>, opts: { generatedAt: string; cliVersion?: string; simulated?: number }, warn: (line: string) => void): Promise<string> {
   const r = await buildSceneReport(s, images, opts);
   if (!r.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
   return r.html;
@@ -127,6 +130,7 @@ export function renderSceneReport(s: SceneJson, opts: SceneReportOptions): strin
   return `${pageHead({ csp, title, ...(opts.cliVersion !== undefined ? { cliVersion: opts.cliVersion } : {}), styles })}
 <header class="page" id="top"><h1>${esc(title)}</h1><p>Generated ${esc(opts.generatedAt)} by geo${opts.cliVersion ? ` ${esc(opts.cliVersion)}` : ''}. One consensus from ${s.answered} ${unit}s: answers within ${s.agree_km} km are one place, its point the geometric median of their votes; every other place is kept apart below. Map tiles load when online; points, circles and country outlines draw offline.</p></header>
 <main>
+${simulatedBanner(opts.simulated ?? 0, s.answered)}
 <section class="result scene" id="scene">
 <h2>${esc(c ? `consensus: ${c.place || 'no place name'}` : 'no consensus')}</h2>
 <dl class="facts">${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>

@@ -4,6 +4,7 @@
  * chunks joined are byte for byte what the whole-array renderers give (renderExport joins them).
  */
 import type { ProvenanceRecord } from '../../evidence/record-types.js';
+import { isSimulated } from '../../evidence/simulated.js';
 import { sanitizeJsonText } from '../sanitize.js';
 import { CSV_COLUMNS, csvRecordRow, csvRow } from './csv.js';
 import { featuresOf } from './geojson.js';
@@ -47,7 +48,7 @@ function* after<T>(first: Iterable<T>, then: () => Iterable<T>): Generator<T> {
 
 /** A scene's GeoJSON features, marked as the lone results' are when a sandbox answered. */
 function sceneFeatures(e: ExportScene): unknown[] {
-  return sceneGeoJSON(e.scene).features.map((f) => (e.sandbox ? { ...f, properties: { ...f.properties, sandbox: true } } : f));
+  return sceneGeoJSON(e.scene, e.sandbox).features;
 }
 
 /**
@@ -59,7 +60,8 @@ export function* streamExport(format: StreamFormat, records: Iterable<Provenance
     yield csvRow(CSV_COLUMNS);
     for (const r of records) yield csvRecordRow(r);
   } else if (format === 'ndjson') {
-    for (const r of records) yield sanitizeJsonText(JSON.stringify({ input: r.input.path, sha256: r.input.sha256, ok: true, result: r.response.body, exif: r.exif ?? null })) + '\n';
+    // locate's own line; a sandbox's answer adds `sandbox: true`, which geo export reads back (records-ndjson.ts).
+    for (const r of records) yield sanitizeJsonText(JSON.stringify({ input: r.input.path, sha256: r.input.sha256, ok: true, result: r.response.body, exif: r.exif ?? null, ...(isSimulated(r) ? { sandbox: true } : {}) })) + '\n';
   } else if (format === 'kml') {
     yield kmlHead();
     let first = true;

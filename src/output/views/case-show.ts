@@ -1,11 +1,16 @@
 /**
  * `geo cases show` and `geo cases verify <case>`: a local case, its results with a map link each,
- * and its custody log. Names and places come from files and the service: sanitized.
+ * and its custody log. Names and places come from files and the service: sanitized. A sandbox's
+ * answers are never evidence: their count opens the view, and each says so (evidence/simulated.ts).
  */
-import { type SimulatedSection, simulatedLine } from '../../evidence/verify-report.js';
+import type { SignaturesSection } from '../../evidence/custody-sign.js';
+import type { TimestampsSection } from '../../evidence/custody-stamps.js';
+import { type SimulatedSection } from '../../evidence/verify-report.js';
+import { SIMULATED, isSimulated, simulatedCount } from '../../evidence/simulated.js';
 import type { MapLink } from '../maps.js';
 import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
+import { signatureRows, timestampRows } from './trust-rows.js';
 import { sanitizeInline } from '../sanitize.js';
 
 export interface CaseShowResult {
@@ -27,6 +32,8 @@ export interface CaseShowResult {
 export interface CaseShow {
   case: { id: string; name: string; description: string; team: string | null; created_at: string; service: string | null; service_id: string | null; service_note: string | null };
   results: CaseShowResult[];
+  /** How many of the results a geo sandbox answered (simulated, never evidence). */
+  simulated: number;
   custody: { entries: number; verified: boolean; head?: string; broken?: string };
   /** What the store holds that the log does not vouch for (geo cases verify lists the same): results so bound are not shown. */
   problems: string[];
@@ -50,10 +57,12 @@ export interface CaseVerifyView {
     failures: string[];
     /** Files the log names that are gone (moved or deleted): not checked, not a failure. */
     notes: string[];
-    /** No signature vouches for the head yet: anyone holding the database could rebuild the log. */
-    signed: false;
+    /** Whether the log carries signatures (then the caveat says what they bind; else that anyone holding the database could rebuild it). */
+    signed: boolean;
     caveat: string;
   };
+  signatures: SignaturesSection;
+  timestamps: TimestampsSection;
   simulated: SimulatedSection;
   /** Every failure, integrity's and the simulated answers' refusal. */
   failures: string[];
@@ -77,11 +86,15 @@ export function caseShowView(d: CaseShow, view: ViewOpts): string {
   const k = d.custody;
   rows.push(['custody', k.verified ? `${plural(k.entries, 'entry', 'entries')}, chain verified; head ${k.head}` : { drawn: st.red(`${plural(k.entries, 'entry', 'entries')}, chain BROKEN: ${s(k.broken)}`) }]);
   if (d.problems.length) rows.push(['verified', { drawn: st.red(`NO: ${plural(d.problems.length, 'problem')} (geo cases verify ${s(c.id)} lists them); only what the log vouches for is shown`) }]);
-  const lines = [renderKv(rows, view), '', d.results.length ? `results (${d.results.length}):` : 'No results linked yet: geo locate … --case ID, or geo cases link ID RESULT'];
+  const top = d.simulated > 0 ? [st.yellow(st.bold(`${simulatedCount(d.simulated)}${d.simulated < d.results.length ? ` (of ${d.results.length} results)` : ''}`))] : [];
+  const lines = [...top, renderKv(rows, view), '', d.results.length ? `results (${d.results.length}):` : 'No results linked yet: geo locate … --case ID, or geo cases link ID RESULT'];
   d.results.forEach((r, i) => {
     const at = r.latitude !== null && r.longitude !== null ? `${r.latitude.toFixed(6)}, ${r.longitude.toFixed(6)}` : 'no coordinates';
-    const facts = [r.confidence !== null ? `confidence ${r.confidence.toFixed(2)}` : '', r.depth !== null ? `depth ${r.depth}` : '', r.analysis_id ? s(r.analysis_id) : '', r.sandbox ? st.yellow('sandbox (simulated)') : ''].filter(Boolean);
-    lines.push(`  ${i + 1}. ${s(r.input)}  ${st.dim(`(${s(r.ref)})`)}`, `     ${s(r.place) || 'a place'}  ${at}  ${facts.join(' · ')}`);
+    const facts = [r.confidence !== null ? `confidence ${r.confidence.toFixed(2)}` : '', r.depth !== null ? `depth ${r.depth}` : '', r.analysis_id ? s(r.analysis_id) : ''].filter(Boolean);
+    lines.push(`  ${i + 1}. ${s(r.input)}  ${st.dim(`(${s(r.ref)})`)}`);
+    // The mark before the place: the first thing read of a simulated result.
+    if (isSimulated(r)) lines.push(`     ${st.yellow(SIMULATED)}`);
+    lines.push(`     ${s(r.place) || 'a place'}  ${at}  ${facts.join(' · ')}`);
     const osm = r.map_links.find((m) => m.name === 'OpenStreetMap');
     if (osm) lines.push(`     ${osm.url}`);
   });
@@ -93,7 +106,7 @@ export function simulatedRow(sim: SimulatedSection, view: ViewOpts): KvInput {
   const st = view.style;
   if (!sim.checked) return ['simulated', 'not counted (the custody log was not read)'];
   if (sim.answers === 0) return ['simulated', 'none: every answer came from a service, not a sandbox'];
-  const line = simulatedLine(sim.answers);
+  const line = simulatedCount(sim.answers);
   return ['simulated', sim.allowed ? `${line} (checked as a test case: --allow-sandbox)` : { drawn: st.red(line) }];
 }
 
@@ -106,6 +119,8 @@ export function caseVerifyView(r: CaseVerifyView, view: ViewOpts): string {
     ['custody', i.custody ? `${plural(i.custody.entries, 'entry', 'entries')}, chain intact; head ${i.custody.head}` : 'not verified (see below)'],
     ['answers', `${i.answers} linked ${i.answers === 1 ? 'result is' : 'results are'} bound to ${i.answers === 1 ? 'its' : 'their'} own logged input and answer`],
     ['files', `${plural(i.files, 'file')} written for the case still ${i.files === 1 ? 'has' : 'have'} the sha256 logged`],
+    ...signatureRows(r.signatures, view),
+    ...timestampRows(r.timestamps, view),
     simulatedRow(r.simulated, view),
   ];
   const lines = [title, renderKv(rows, view, '  ')];

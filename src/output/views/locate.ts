@@ -8,6 +8,7 @@
 import type { GeolocateResponse } from '../../api/schemas.js';
 import { DEPTH_NAME, type Depth } from '../../api/schemas.js';
 import { type Corroboration, describeCorroboration } from '../../evidence/corroborate.js';
+import { SIMULATED } from '../../evidence/simulated.js';
 import { describeSun } from '../../evidence/sun-witness.js';
 import { formatConfidence } from '../confidence.js';
 import { renderKv, type KvInput } from '../kv.js';
@@ -33,6 +34,13 @@ export interface LocateMeta {
   fromResults?: boolean;
   /** The depth the request asked for: an answer at another depth says so (issue 21). */
   askedDepth?: number;
+  /** A geo sandbox answered (evidence/simulated.ts): the view opens with the mark, above the place. */
+  simulated?: boolean;
+}
+
+/** The mark of a sandbox's answer, first of all it shows (issue 30: not after 50 lines). */
+export function simulatedLine(view: ViewOpts): string {
+  return view.style.yellow(view.style.bold(SIMULATED));
 }
 
 /** A bold title, wrapped to the terminal (a place name can be long). */
@@ -131,6 +139,7 @@ function footer(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): strin
 
 export function locateView(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): string {
   return [
+    ...(meta.simulated ? [simulatedLine(view)] : []),
     ...summary(res, view),
     ...(meta.evidence ? evidenceSection(meta.evidence, view) : []),
     '',
