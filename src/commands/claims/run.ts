@@ -7,6 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { type CaseCustody, openCaseCustody } from '../../batch/case-custody.js';
+import { caseSigner } from '../../batch/case-sign.js';
 import { type CheckedClaim, checkClaims } from '../../batch/claim-checks.js';
 import { type ClaimRecord, claimRecord, problemRecord } from '../../batch/claim-record.js';
 import type { Consent } from '../../batch/consent.js';
@@ -92,9 +93,11 @@ export async function runClaims(ctx: Ctx, p: PreparedClaims, deps: ClaimsDeps): 
   const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
   const account = await ctx.account();
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun });
-  // --case: found before anything is sent (an unknown case is exit 2, nothing charged).
+  // --case: found before anything is sent (an unknown case is exit 2, nothing charged). Its head
+  // is signed after the run's appends when a signing key is chosen, as locate's is (issue 31).
+  const say = (l: string) => deps.say(sanitizeInline(l));
   const custody = s.caseRef !== undefined && !s.dryRun
-    ? openCaseCustody({ store: ctx.store(), version: ctx.version, now: ctx.now, cwd: resolve('.'), onCleanup: ctx.onCleanup, say: (l) => deps.say(sanitizeInline(l)) }, s.caseRef)
+    ? openCaseCustody({ store: ctx.store(), version: ctx.version, now: ctx.now, cwd: resolve('.'), onCleanup: ctx.onCleanup, say, sign: (id) => caseSigner(ctx, say).auto(id) }, s.caseRef)
     : undefined;
   const n = p.claims.length;
   const maxCredits = deps.budget?.maxCredits ?? s.maxCredits;
