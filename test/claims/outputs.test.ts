@@ -8,7 +8,7 @@
  * contradicts exits 9 from the real binary.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,26 @@ describe('geo claims check: outputs', () => {
     const dataBlock = JSON.parse(/<script type="application\/json" id="geo-data">(.*?)<\/script>/s.exec(html)![1]!) as { items: Array<{ claim?: { radiusKm: number; verdict: string } }> };
     expect(dataBlock.items.map((i) => i.claim && [i.claim.verdict, i.claim.radiusKm])).toEqual([['agrees', 20], ['contradicts', 20], ['unverifiable', 20]]);
     expect(html).not.toContain('<script>alert(1)');
+  });
+
+  it('--report goes through the one writer: 0600 unless --file-mode 644; a report naming an image of the claims is refused before anything is sent', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'geo-claims-rep-')), 'claims.html');
+    let r = await run(['claims', 'check', csv, '--depth', '3', '--report', out, '--format', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    r = await run(['claims', 'check', csv, '--depth', '3', '--report', out, '--file-mode', '644', '--format', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(0o644);
+    const image = join(csv, '..', rows[1]!);
+    const bytes = readFileSync(image);
+    const before = server.requests.length;
+    for (const target of [image, csv]) {
+      r = await run(['claims', 'check', csv, '--depth', '3', '--fresh', '--yes', '--report', target]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^error: refusing to use ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} as the report: it is an input of this run`, 'm'));
+    }
+    expect(server.requests.length).toBe(before);
+    expect(readFileSync(image)).toEqual(bytes);
   });
 
   it('--case: each answer linked, each check a claim_checked entry naming the answer\'s sha256; the case verifies', async () => {

@@ -7,13 +7,14 @@
  * refused; 3/4/5/6/130 when the batch stopped; 9 with --fail-on contradicts when a claim was
  * contradicted; 7 when some rows were not checked or their images not located.
  */
-import { writeFile } from 'node:fs/promises';
 import type { ClaimRecord } from '../../batch/claim-record.js';
 import { consentDeps } from '../../batch/consent.js';
 import { describeStop, stopExitCode } from '../../batch/outcome.js';
 import type { BatchPlan } from '../../batch/types.js';
 import type { Ctx } from '../../context.js';
 import { ClaimContradictedError, PartialFailureError } from '../../errors.js';
+import { writeOwnFile } from '../../files/own-file.js';
+import { checkWritableFile } from '../../files/safe.js';
 import { stderrText } from '../../output/fit.js';
 import { PLAIN } from '../../output/plain-style.js';
 import { BASE_FORMATS, formatOutput, resolveFormat, viewOpts } from '../../output/render.js';
@@ -66,6 +67,10 @@ export const check: Handler = async (ctx, args, opts) => {
   const format = resolveFormat(ctx, CLAIM_FORMATS, prepared.single || s.dryRun ? 'table' : 'ndjson');
   for (const p of prepared.problems) say(lineOf(p));
   for (const k of prepared.skipped) say(`skipped ${k.path}: ${k.reason}; not sent`);
+  // The report is none of the files read (the arguments, every image the claims name): refused
+  // now, before anything is sent, and again as it is written (files/own-file.ts).
+  const read = () => [...s.args, ...prepared.claims.map((c) => c.path)];
+  if (s.report !== undefined && !s.dryRun) checkWritableFile(s.report, 'the report', { inputs: read });
   const n = prepared.claims.length;
   const outcome = await runClaims(ctx, prepared, {
     consent: consentDeps(ctx, `${n} claim${n === 1 ? '' : 's'}`), say,
@@ -81,7 +86,7 @@ export const check: Handler = async (ctx, args, opts) => {
   ctx.io.stdout.write(text);
   if (custody && format !== 'table' && format !== 'json' && format !== 'ndjson') custody.fileWritten(format === 'html' ? 'report' : 'export', format, '-', text);
   if (s.report !== undefined && html !== undefined) {
-    await writeFile(s.report, html);
+    await writeOwnFile(s.report, 'the report', html, { inputs: read, ...(s.fileMode ? { mode: s.fileMode } : {}) });
     custody?.fileWritten('report', 'html', s.report, html);
     say(`report: ${s.report}`);
   }

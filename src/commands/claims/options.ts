@@ -11,7 +11,9 @@ import { AtProblem, settleAt } from '../../claims/at.js';
 import { MAX_WITHIN_KM, parseWithin } from '../../claims/resolve.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { wholeNumber } from '../../flags.js';
+import type { FileMode } from '../../files/own-file.js';
+import { checkWritableFile } from '../../files/safe.js';
+import { fileMode, wholeNumber } from '../../flags.js';
 
 export interface ClaimsSettings {
   args: string[];
@@ -30,6 +32,8 @@ export interface ClaimsSettings {
   /** --fail-on contradicts: exit 9 when any claim is contradicted. */
   failOn?: 'contradicts';
   report?: string;
+  /** --file-mode: the report's mode (0600 unless asked). */
+  fileMode?: FileMode;
   /** --case: each answer linked to this local case, and each check logged as claim_checked. */
   caseRef?: string;
 }
@@ -66,6 +70,11 @@ export function parseClaims(ctx: Pick<Ctx, 'config'>, args: string[], opts: Reco
   if (opts.case !== undefined && opts.store === false) throw new UsageError('--case keeps its results in the store, which --no-store keeps them out of', 'drop --no-store, or --case');
   const maxCredits = wholeNumber(opts.maxCredits, '--max-credits', 0, Number.MAX_SAFE_INTEGER, 'depth costs: 1, 2 or 10 credits per image (and per claimed place with --scoped)');
   const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 256, 'by default it follows the rate limit and the observed latency');
+  const report = opts.report === undefined ? undefined : String(opts.report);
+  // Refused before anything is read or sent: a link, a FIFO, a second name, an argument (the
+  // images a claims file names are checked once it is read: handler.ts).
+  if (report !== undefined) checkWritableFile(report, 'the report', { inputs: () => args });
+  const mode = fileMode(opts.fileMode);
   const threshold = configuredThreshold(ctx.config.getDefault('confirm_threshold'));
   return {
     args,
@@ -81,7 +90,8 @@ export function parseClaims(ctx: Pick<Ctx, 'config'>, args: string[], opts: Reco
     ...(maxCredits !== undefined ? { maxCredits } : {}),
     ...(threshold !== undefined ? { confirmThreshold: threshold } : {}),
     ...(failOn !== undefined ? { failOn: failOn as 'contradicts' } : {}),
-    ...(opts.report !== undefined ? { report: String(opts.report) } : {}),
+    ...(report !== undefined ? { report } : {}),
+    ...(mode !== undefined ? { fileMode: mode } : {}),
     ...(opts.case !== undefined ? { caseRef: String(opts.case) } : {}),
   };
 }

@@ -1,5 +1,6 @@
 /** `geo claims check`: is each photo where they say? (issue 33). Flags only; the work is in run.ts. */
 import { CLAIM_FIELDS } from '../../batch/claim-record.js';
+import { FILE_MODE_HELP } from '../../flags.js';
 import { declareJson } from '../../output/json-fields.js';
 import type { Register } from '../types.js';
 
@@ -23,7 +24,8 @@ export const register: Register = (program, act) => {
     .option('--fresh', 'ignore your stored results: locate again (charged again)')
     .option('--concurrency <n>', 'requests in flight at most, 1-256 (default: what the rate limit needs)')
     .option('--no-store', 'do not keep new answers in your history (stored ones are still reused)')
-    .option('--report <file.html>', 'also write the HTML report: verdicts first, the evidence, the service\'s own calibration verdict, the map')
+    .option('--report <file.html>', 'also write the HTML report: verdicts first, the evidence, the service\'s own calibration verdict, the map (0600: see --file-mode)')
+    .option('--file-mode <mode>', `--report: ${FILE_MODE_HELP}`)
     .option('--case <case>', 'link each answer to this local case and log each check as a claim_checked custody entry')
     .option('--fail-on <verdict>', 'contradicts: exit 9 when any claim is contradicted (for scripts)')
     .addHelpText(

@@ -109,7 +109,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
     flags: [],
     subcommands: {
       check: { ...leaf('check where photos are said to have been taken', [
-        '--at=', '--within=', '--captured-at=', '--depth=', '--scoped', '--dry-run', '--max-credits=', '--fresh', '--concurrency=', '--no-store', '--report=', '--case=', '--fail-on=',
+        '--at=', '--within=', '--captured-at=', '--depth=', '--scoped', '--dry-run', '--max-credits=', '--fresh', '--concurrency=', '--no-store', '--report=', '--file-mode=', '--case=', '--fail-on=',
       ], 'files'), formats: ['table', 'json', 'ndjson', 'csv', 'geojson', 'kml', 'html'] },
     },
   },
