@@ -9,7 +9,16 @@ export const register: Register = (program, act) => {
   const claims = program
     .command('claims')
     .description('claim checks: is each photo where they say? a verdict with its rule and evidence')
-    .addHelpText('after', '\nSee geo claims check --help for the rules, the tolerance and the outputs; geo eval --claims calibrates them.');
+    .addHelpText(
+      'after',
+      `
+See geo claims check --help for the rules, the tolerance and the outputs; geo eval --claims
+calibrates them.
+
+Examples (--sandbox: no account, no credits; sample:NAME is a photo shipped with geo):
+  $ geo --sandbox claims check sample:paris --at "Paris, FR"        # the verdict, its rule, the evidence
+  $ geo --sandbox eval sample:all --claims --dry-run                # what calibrating the rules would cost`,
+    );
   claims
     .command('check')
     .description('check where photos are said to have been taken: agrees, contradicts or unverifiable, each with its rule and reason')
