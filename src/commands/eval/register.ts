@@ -100,8 +100,7 @@ and credits per claim (each image once, and each --scoped request, at its depth'
 --format ndjson: one line per claim and depth (the claim, its verdict and rule, the distances to
 the estimate, the nearest candidate and the EXIF GPS). With geo sandbox --truth FILE the answers
 follow a known model, so the figures can be checked by hand.
-  $ geo --sandbox eval sample:all --claims --dry-run          # the samples' EXIF GPS as truth; the plan
-  $ geo --sandbox eval sample:all --claims --depth 1,3 --yes  # the rates at depths 1 and 3
+  $ geo --sandbox eval sample:all --claims --dry-run     # the samples' EXIF GPS as truth; the plan
 
 Examples (run as written, against an in-process sandbox; the samples carry EXIF GPS but
 sample:nogps, which is listed and skipped):
@@ -122,6 +121,7 @@ With your own key and photos:
   geo eval photos/ --depth 1,2,3 --max-credits 500 --report eval.html
   geo eval photos/ --truth truth.csv --correct-within 1
   geo eval --claims truth.csv --depth 1,3 --yes           # claim checks calibrated; truth.csv: file,lat,lng
+  geo eval photos/ --claims --depth 1,3 --yes             # the photos' EXIF GPS as truth
   geo eval scene1/ scene2/ --together --truth truth.csv   # photo sets: a row per folder, e.g. scene1,48.8584,2.2945`,
     )
     .action(act(async () => (await import('./run.js')).evaluateImages));
