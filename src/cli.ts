@@ -12,7 +12,7 @@ import type { ProcessProbe } from './store/index.js';
 import type { ChildHost } from './media/run-tool.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
-import { BelowConfidenceError, CancelledError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
+import { BelowConfidenceError, CancelledError, ClaimContradictedError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor, stderrColumns } from './output/io.js';
 import { invokedNoun, normalizeArgv, settleJsonValue } from './argv.js';
 import { checkFields, jsonFieldsOf, parseFieldList } from './output/json-fields.js';
@@ -30,6 +30,7 @@ import { register as docsRegister } from './commands/docs/register.js';
 import { register as sandboxRegister } from './commands/sandbox/register.js';
 import { register as exportRegister } from './commands/export/register.js';
 import { register as evalRegister } from './commands/eval/register.js';
+import { register as claimsRegister } from './commands/claims/register.js';
 import { register as completionRegister } from './commands/completion/register.js';
 import { register as historyRegister } from './commands/history/register.js';
 import { register as mcpRegister } from './commands/mcp/register.js';
@@ -42,13 +43,14 @@ import { register as doctorRegister } from './commands/doctor/register.js';
 export { onBeforeV8Tuning } from './api/v8-tuning.js';
 
 export const EXIT = {
-  ok: 0, unexpected: 1, notVerified: 1, usage: 2, auth: 3, credits: 4, rateLimited: 5, service: 6, partial: 7, belowConfidence: 8, cancelled: 130,
+  ok: 0, unexpected: 1, notVerified: 1, usage: 2, auth: 3, credits: 4, rateLimited: 5, service: 6, partial: 7, belowConfidence: 8, contradicted: 9, cancelled: 130,
 } as const;
 
 /** The one table from failure to exit code. */
 export function exitCodeFor(err: unknown): number {
   if (err instanceof PartialFailureError) return err.exitOverride ?? EXIT.partial;
   if (err instanceof BelowConfidenceError) return EXIT.belowConfidence;
+  if (err instanceof ClaimContradictedError) return EXIT.contradicted;
   if (err instanceof CancelledError) return EXIT.cancelled;
   if (err instanceof NotVerifiedError) return EXIT.notVerified;
   // A file rewritten while it was sent is an input problem too: nothing more went out for it.
@@ -98,6 +100,7 @@ const REGISTERS: Record<string, Register> = {
   sandbox: sandboxRegister,
   export: exportRegister,
   eval: evalRegister,
+  claims: claimsRegister,
   history: historyRegister,
   api: apiRegister,
   mcp: mcpRegister,
@@ -251,7 +254,8 @@ With your own key and photos:
   geo locate photo.jpg --depth 3      # locate one image, forensic depth
 
 Exit codes: 0 ok, 1 unexpected or not verified, 2 usage/invalid input, 3 auth, 4 credits, 5 rate limited,
-            6 service/network, 7 some batch inputs failed, 8 below --min-confidence, 130 cancelled.
+            6 service/network, 7 some batch inputs failed, 8 below --min-confidence,
+            9 a claim contradicted (claims check --fail-on contradicts), 130 cancelled.
 Environment: GEO_API_KEY (with GEO_BASE_URL or the default service), GEO_BASE_URL, GEO_PROFILE,
              GEO_KEYRING=required (never keep a key in a file), GEO_DEBUG, GEO_ACCESSIBLE, NO_COLOR, FORCE_COLOR;
              folders GEO_CONFIG_DIR, GEO_STATE_DIR, GEO_DATA_DIR, GEO_CACHE_DIR (code cache,
@@ -294,7 +298,7 @@ Environment: GEO_API_KEY (with GEO_BASE_URL or the default service), GEO_BASE_UR
       await filter?.close();
     } catch (err) {
       // A failed selection or expression (exit 2) outranks "some inputs failed" or "below confidence".
-      if (failed === undefined || failed instanceof PartialFailureError || failed instanceof BelowConfidenceError) failed = err;
+      if (failed === undefined || failed instanceof PartialFailureError || failed instanceof BelowConfidenceError || failed instanceof ClaimContradictedError) failed = err;
     }
     if (failed !== undefined) throw failed;
   };

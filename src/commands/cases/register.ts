@@ -26,12 +26,12 @@ export const register: Register = (program, act) => {
       `
 A case made with geo cases create is recorded on this machine too (the local store), with a
 custody log: every event that touches it (input hashed, request sent, answer received, result
-linked, file written, bundle sealed, bundle made, head signed, head stamped) is one entry, sealed
-to the one before by sha256. What show, bundle and export --case give comes from that log and
-the raw answers it hashes, so a value edited in the database is named by geo cases verify, never
-shown. geo cases sign binds the log to your SSH key (a signature proves your key vouched for
-this head), geo cases stamp to a time (a timestamp proves the head existed by then); neither
-proves a location right.
+linked, file written, bundle sealed, bundle made, head signed, head stamped, claim checked) is
+one entry, sealed to the one before by sha256. What show, bundle and export --case give comes
+from that log and the raw answers it hashes, so a value edited in the database is named by geo
+cases verify, never shown. geo cases sign binds the log to your SSH key (a signature proves your
+key vouched for this head), geo cases stamp to a time (a timestamp proves the head existed by
+then); neither proves a location right.
 ${SANDBOX_NOTE}
   $ geo --sandbox cases create --name "Harbour fire" --json
   $ geo --sandbox locate sample:paris sample:tokyo --case "Harbour fire" > /dev/null

@@ -30,6 +30,11 @@ export const register: Register = (program, act) => {
     .option('--max-frames <n>', 'videos: frames sent at most per clip, 1-100 (default 12)')
     .option('--max-duration <length>', 'videos: refuse a clip longer than this, e.g. 2h, 90m (default 2h)')
     .option('--agree-km <km>', 'videos and --together: answers this close agree (default 25)')
+    .option('--claims [truth]', 'calibrate claim checks instead: from each image of known position (the rows of this truth file, or the images named) a true claim and false ones, checked as geo claims check does')
+    .option('--within <km>', 'with --claims: every claim\'s tolerance (default 25)')
+    .option('--claim-distances <list>', 'with --claims: how far the false claims lie from the truth, in km (default 25,200,750,2500)')
+    .option('--seed <n>', 'with --claims: the seed that places the false claims (default 1)')
+    .option('--scoped', 'with --claims: also send each claim as a scope, as geo claims check --scoped does')
     .option('--together', 'each folder named is one set of photos of one scene: scored by its consensus beside each photo (its truth: the folder\'s row in --truth)')
     .addHelpText(
       'after',
@@ -84,6 +89,19 @@ locate FOLDER --together does (one batch per set and depth), its truth the row o
 names the folder (scene1,48.8584,2.2945; relative to the truth file). Every photo is scored
 against it on its own, and the set's consensus as one answer, side by side as for videos.
 
+Claim checks (--claims, issue 33): from each image of known position, one true claim (its real
+place) and one false claim per --claim-distances (25, 200, 750, 2500 km), each the offline
+index's place nearest the point that far along a seeded bearing (README "Claim checks"), every
+claim with tolerance --within (25 km). Each image is located once per depth (its claims share
+the answer; stored answers reused free), the rules of geo claims check give each claim a
+verdict, and per depth: false_accusation_rate (true claims called contradicts), detection_rate
+(false claims called contradicts, also per distance), agree_rate and unverifiable_share of each,
+and credits per claim (each image once, and each --scoped request, at its depth's cost).
+--format ndjson: one line per claim and depth (the claim, its verdict and rule, the distances to
+the estimate, the nearest candidate and the EXIF GPS). With geo sandbox --truth FILE the answers
+follow a known model, so the figures can be checked by hand.
+  $ geo --sandbox eval sample:all --claims --dry-run     # the samples' EXIF GPS as truth; the plan
+
 Examples (run as written, against an in-process sandbox; the samples carry EXIF GPS but
 sample:nogps, which is listed and skipped):
   $ geo --sandbox eval sample:all
@@ -102,6 +120,8 @@ sample:nogps, which is listed and skipped):
 With your own key and photos:
   geo eval photos/ --depth 1,2,3 --max-credits 500 --report eval.html
   geo eval photos/ --truth truth.csv --correct-within 1
+  geo eval --claims truth.csv --depth 1,3 --yes           # claim checks calibrated; truth.csv: file,lat,lng
+  geo eval photos/ --claims --depth 1,3 --yes             # the photos' EXIF GPS as truth
   geo eval scene1/ scene2/ --together --truth truth.csv   # photo sets: a row per folder, e.g. scene1,48.8584,2.2945`,
     )
     .action(act(async () => (await import('./run.js')).evaluateImages));
