@@ -2,9 +2,10 @@
  * Collects the examples of every --help page of an installed geo (root, each noun, each
  * subcommand), from the program's own output, so an example added later is covered without a
  * hand-kept list. An example is a line `  $ command   # comment` (the comment starts with `#`,
- * so a pasted line runs as written: issue 22); a comment naming `exit N` expects that exit code
- * (0 otherwise). Lines without `$` (after "With your own key and photos:") are
- * placeholders and are not run.
+ * so a pasted line runs as written: issue 22), or on the line(s) just above it where the help is
+ * fitted to a narrow screen (issue 34, gh's layout); a comment naming `exit N` expects that exit
+ * code (0 otherwise). A command continued with ` \` is one. Lines without `$` (after "With your
+ * own key and photos:") are placeholders and are not run.
  */
 import { spawnSync } from 'node:child_process';
 
@@ -33,15 +34,23 @@ function commandsOf(help: string): string[] {
 export function examplesOf(help: string): Example[] {
   const lines = help.split('\n');
   const out: Example[] = [];
+  let above = '';
   for (let i = 0; i < lines.length; i++) {
+    const comment = /^\s+# (.*)$/.exec(lines[i]!);
+    if (comment) {
+      above += ` ${comment[1]!}`;
+      continue;
+    }
     const m = /^\s+\$ (.*)$/.exec(lines[i]!);
+    const before = above;
+    above = '';
     if (!m) continue;
     let text = m[1]!;
-    while (text.endsWith('\\') && i + 1 < lines.length) text = `${text.slice(0, -1)} ${lines[++i]!.trim()}`;
+    while (text.endsWith('\\') && i + 1 < lines.length) text = `${text.slice(0, -1).trimEnd()} ${lines[++i]!.trim()}`;
     // The command ends where two spaces and a # start the comment.
     const at = text.search(/ {2,}# /);
     const command = at < 0 ? text : text.slice(0, at);
-    const code = at < 0 ? null : /\bexit (\d+)\b/.exec(text.slice(at));
+    const code = /\bexit (\d+)\b/.exec(at < 0 ? before : text.slice(at));
     out.push({ command: command.trim(), expect: code ? Number(code[1]) : 0 });
   }
   return out;
