@@ -9,12 +9,14 @@ import { frugalMemory } from './api/v8-tuning.js';
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from './api/errors.js';
 import type { GlobalOptions, Runtime } from './context.js';
 import type { ProcessProbe } from './store/index.js';
+import type { ChildHost } from './media/run-tool.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
 import { BelowConfidenceError, CancelledError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor, stderrColumns } from './output/io.js';
 import { invokedNoun, normalizeArgv, settleJsonValue } from './argv.js';
 import { checkFields, jsonFieldsOf, parseFieldList } from './output/json-fields.js';
+import { JQ_DEFAULT_TIMEOUT_S } from './output/jq-limits.js';
 import { listNouns } from './root-help.js';
 import { GeoCommand, PIPED_HELP_WIDTH, helpConfiguration } from './help/command.js';
 import { showHelp } from './help/dispatch.js';
@@ -175,11 +177,53 @@ export function processProbe(): ProcessProbe {
   };
 }
 
-function parseTimeout(v: string): number {
+/**
+ * Tools (ffmpeg, ffprobe) run in process groups of their own (media/run-tool.ts): this kills a
+ * group, and kills any still running when geo exits first (a second Ctrl-C exits at once).
+ */
+export function childHost(): ChildHost {
+  const live = new Set<number>();
+  let hooked = false;
+  const killGroup = (pgid: number) => {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      try {
+        process.kill(pgid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  };
+  return {
+    pid: process.pid,
+    alive: (pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+      }
+    },
+    killGroup,
+    track(pgid) {
+      live.add(pgid);
+      if (!hooked) {
+        hooked = true;
+        process.on('exit', () => live.forEach(killGroup));
+      }
+      return () => live.delete(pgid);
+    },
+  };
+}
+
+function parseSeconds(v: string, flag: string, example: string): number {
   const n = Number(v);
-  if (!/^\d+(\.\d+)?$/.test(v) || !(n > 0)) throw new UsageError(`--timeout must be a positive number of seconds, got "${v}"`, 'for example --timeout 180');
+  if (!/^\d+(\.\d+)?$/.test(v) || !(n > 0)) throw new UsageError(`${flag} must be a positive number of seconds, got "${v}"`, `for example ${example}`);
   return n;
 }
+
+const parseTimeout = (v: string) => parseSeconds(v, '--timeout', '--timeout 180');
 
 /** The program with its global flags and help, before any command is registered. */
 function newProgram(rt: Pick<Runtime, 'io' | 'version'>): GeoCommand {
@@ -188,6 +232,7 @@ function newProgram(rt: Pick<Runtime, 'io' | 'version'>): GeoCommand {
     .version(rt.version, '-V, --version', 'print the version')
     .option('--json [fields]', 'print JSON (same as --format json); --json f1,f2 prints only those fields (geo help formatting)')
     .option('--jq <expr>', 'filter the JSON output with a jq expression, no jq needed (implies --json)')
+    .addOption(new Option('--jq-timeout <s>', 'seconds --jq may run on one document before geo stops it (exit 2); Ctrl-C stops it at once').default(JQ_DEFAULT_TIMEOUT_S).argParser((v) => parseSeconds(v, '--jq-timeout', '--jq-timeout 30')))
     .option('--format <fmt>', 'output format: table, json, ndjson, csv, geojson, kml, kmz, html (per command)')
     .option('--profile <name>', 'use this key profile (env GEO_PROFILE)')
     .option('--base-url <url>', "API base URL (env GEO_BASE_URL; default https://oceanir.ai); a profile's key goes only to its own origin")
@@ -266,7 +311,8 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
     let io: IO = { ...rt.io, colorOut: decideColor(rt.io.stdoutIsTTY, rt.env, opts.color === false), colorErr: decideColor(rt.io.stderrIsTTY, rt.env, opts.color === false) };
     // gh's --json FIELDS and --jq, for every command at once: a filter in front of stdout, set up
     // (fields and expression checked) before the command sends anything.
-    const filter = fields || jq !== undefined ? await openFilter(cmd, io, fields, jq) : undefined;
+    const jqRun = jq !== undefined ? { expr: jq, timeoutMs: Number(opts.jqTimeout ?? JQ_DEFAULT_TIMEOUT_S) * 1000, signal: rt.signal } : undefined;
+    const filter = fields || jqRun ? await openFilter(cmd, io, fields, jqRun) : undefined;
     if (filter) io = { ...io, stdout: filter.stream, colorOut: false };
     const handler = await load();
     const { createContext } = await import('./context.js');
@@ -349,6 +395,7 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
     signal: deps?.signal ?? controller.signal,
     version: readVersion(),
     probe: deps?.probe ?? processProbe(),
+    children: childHost(),
     outputClosed: closing.signal,
     keepRunningOnClosedOutput: () => {
       holds++;
@@ -397,14 +444,23 @@ function subcommandsOf(program: Command, path: readonly string[]): string[] {
  * The stdout filter of --json FIELDS / --jq (output/json-filter.ts) for `cmd`, after checking, before
  * anything runs, that the command prints JSON, that the fields exist and that jq can compile EXPR.
  */
-async function openFilter(cmd: Command, io: IO, fields: string[] | undefined, jq: string | undefined) {
+async function openFilter(cmd: Command, io: IO, fields: string[] | undefined, jqRun: { expr: string; timeoutMs: number; signal: AbortSignal } | undefined) {
   const what = `geo ${commandPath(cmd)}`;
   const declared = jsonFieldsOf(commandPath(cmd));
   if (!declared) throw new UsageError(`${what} prints no JSON, so ${fields ? '--json FIELDS' : '--jq'} has nothing to work on`, 'see geo help formatting');
   if (fields) checkFields(fields, declared, what);
-  if (jq !== undefined) await (await import('./output/jq.js')).checkJq(jq);
+  let jq;
+  if (jqRun) {
+    const { Jq } = await import('./output/jq.js');
+    jq = new Jq(jqRun.expr, jqRun);
+    // Checked in its worker, bounded like every run (issue 30): `def f: f; f` ends here, nothing sent.
+    await jq.check().catch(async (err: unknown) => {
+      await jq!.close();
+      throw err;
+    });
+  }
   const { openJsonFilter } = await import('./output/json-filter.js');
-  return openJsonFilter(io.stdout, { declared, what, tty: io.stdoutIsTTY, ...(fields ? { fields } : {}), ...(jq !== undefined ? { jq } : {}) });
+  return openJsonFilter(io.stdout, { declared, what, tty: io.stdoutIsTTY, ...(fields ? { fields } : {}), ...(jq ? { jq } : {}) });
 }
 
 function commandPath(cmd: Command): string {

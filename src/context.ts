@@ -10,10 +10,12 @@ import type { Vault } from './config/key-storage.js';
 import { type Resolved, resolveCredentials } from './config/resolve.js';
 import { ConfigStore } from './config/profiles.js';
 import { MissingKeyError } from './errors.js';
+import type { ChildHost } from './media/run-tool.js';
 import { type Env, type IO, canAnimate, canPrompt, isAccessible } from './output/io.js';
 import { createPrompter } from './output/prompt.js';
 import type { Prompter } from './output/prompter.js';
 import { redact, sanitizeInline } from './output/sanitize.js';
+import { SAY_END_AFTER_MS, waitEnds } from './output/wait-line.js';
 import { type ProcessProbe, Store } from './store/index.js';
 
 export interface GlobalOptions {
@@ -43,6 +45,8 @@ export interface Runtime {
   version: string;
   /** This process as the store's claims see it (pid, start time, is another pid alive). */
   probe: ProcessProbe;
+  /** Killing a tool's process group (ffmpeg, ffprobe), and whether a pid runs (media/run-tool.ts; cli.ts builds it). */
+  children?: ChildHost;
   /**
    * Aborted when stdout (or stderr) is closed under a command that asked to finish its work first
    * (keepRunningOnClosedOutput): a batch stops sending and stores what is in flight.
@@ -166,9 +170,13 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
         now: rt.now,
         signal: rt.signal,
         debug: debugOn ? debug : undefined,
-        // Issue 21: a 429's wait (up to a minute) is said on stderr with its length, not sat through in silence.
+        // Issue 21: a 429's wait (up to 5 minutes) is said on stderr, not sat through in silence;
+        // issue 30: so is any other wait over 5 s (a 5xx backoff), each with its reason and its end.
         onWait: (i) => {
-          if (i.reason === 'rate_limited' && !globals.quiet) rt.io.stderr.write(`rate limited (429) on ${i.method} ${i.path}: waiting ${Math.max(1, Math.ceil(i.delayMs / 1000))} s, then retrying\n`);
+          if (globals.quiet || (i.reason !== 'rate_limited' && i.delayMs <= SAY_END_AFTER_MS)) return;
+          const what = i.reason === 'rate_limited' ? 'rate limited (429)' : i.status !== undefined ? `the service answered ${i.status}` : `connection problem (${i.reason})`;
+          const now = rt.now();
+          rt.io.stderr.write(`${what} on ${i.method} ${i.path}: waiting ${waitEnds(now + i.delayMs, now)}, then retrying\n`);
         },
       });
       return client;

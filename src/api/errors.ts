@@ -32,6 +32,16 @@ export interface KeptAnswer {
   receivedSha256?: string;
 }
 
+/** A 429 resent until the retry table said stop: the attempts made, and the earliest sensible time to come back. */
+export interface GaveUp {
+  attempts: number;
+  /** epoch ms, and how far off it was when geo gave up */
+  retryAt: number;
+  waitMs: number;
+  /** Where retryAt comes from: "its Retry-After", "one window of its rate-limit policy (60 s)", … */
+  basis: string;
+}
+
 /** The server answered with an error body (api-spec.md "Error body"). */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -45,6 +55,8 @@ export class ApiError extends Error {
   readonly body?: unknown;
   readonly rateLimit?: RateLimitInfo;
   readonly answer?: KeptAnswer;
+  /** Set on a 429 the retry loop gave up on (retry.ts): how many attempts, and when to come back. */
+  gaveUp?: GaveUp;
   constructor(readonly status: number, readonly code: string, message: string, fields: ApiErrorFields = {}) {
     super(message);
     Object.assign(this, fields);
@@ -119,14 +131,17 @@ export class RedirectError extends Error {
 
 /**
  * A 429 whose wait geo will not sit through: past the request's deadline, or longer than the
- * retry policy's longest wait (5 minutes). Nothing is resent before the server's time (issue 12),
- * so the command ends at once (exit 5, like any 429) and says when to come back.
+ * retry policy's longest wait (5 minutes); also a batch whose next start the server's count puts
+ * that far off (batch/pacer.ts). Nothing is resent before the server's time (issue 12), so the
+ * command ends at once (exit 5, like any 429) and says when to come back, and why when a header
+ * was clamped (ratelimit.ts `note`).
  */
 export class RetryLaterError extends ApiError {
-  constructor(cause: ApiError, readonly retryAt: number, readonly waitMs: number) {
+  constructor(cause: ApiError, readonly retryAt: number, readonly waitMs: number, what = 'the service asks to retry after') {
     const at = new Date(retryAt);
     const hhmm = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
-    super(429, cause.code, `the service asks to retry after ${hhmm} (in ${Math.ceil(waitMs / 1000)} s)`, {
+    const note = cause.rateLimit?.note !== undefined ? `; ${cause.rateLimit.note}` : '';
+    super(429, cause.code, `${what} ${hhmm} (in ${Math.ceil(waitMs / 1000)} s)${note}`, {
       retryAfter: Math.ceil(waitMs / 1000), body: cause.body,
       ...(cause.requestId !== undefined ? { requestId: cause.requestId } : {}), ...(cause.rateLimit ? { rateLimit: cause.rateLimit } : {}),
     });

@@ -9,7 +9,14 @@
  *   Retry-After                            seconds or an HTTP-date (on 429)
  *
  * A header that does not parse is ignored, never thrown: pacing is advice, the answer still counts.
+ * A wait or reset further off than MAX_SERVER_WAIT_S (a day: the longest window a quota plausibly
+ * has; `Retry-After: 99999999999999999999` overflows every integer type) is clamped to it, and an
+ * unreadable Retry-After (`-5`, `soon`) is ignored; either is named in `note`, so the error that
+ * ends the run can say why (issue 30). retry.ts does not sit through a wait that long: exit 5.
  */
+
+/** The furthest wait or reset geo reads from a header, in seconds; anything beyond is clamped to it. */
+export const MAX_SERVER_WAIT_S = 86_400;
 
 export interface RateLimitInfo {
   limit?: number;
@@ -18,6 +25,8 @@ export interface RateLimitInfo {
   resetAt?: number;
   windowS?: number;
   retryAfterS?: number;
+  /** What was wrong with a Retry-After or reset header: clamped, or unreadable and ignored. */
+  note?: string;
 }
 
 type Params = Record<string, number>;
@@ -77,15 +86,24 @@ function resetToMs(v: number | undefined, nowMs: number): number | undefined {
   return v < 1e9 ? nowMs + v * 1000 : v * 1000;
 }
 
-function retryAfterSeconds(v: string | undefined, nowMs: number): number | undefined {
-  if (v === undefined) return undefined;
+/** A header's text for a note: short, and only what a header may hold. */
+const quoted = (v: string) => JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+
+type Seconds = { s?: number; note?: string };
+
+function retryAfterSeconds(v: string | undefined, nowMs: number): Seconds {
+  if (v === undefined) return {};
   const t = v.trim();
-  if (/^\d{1,10}$/.test(t)) return Number(t);
+  // Any number of digits: a value past a day is still a "no" for that long, not a header to ignore.
+  if (/^\d+$/.test(t)) return clampS(Number(t), `Retry-After ${quoted(t)}`);
   // HTTP-date (IMF-fixdate and the obsolete forms all name the day and end in GMT).
-  if (!/^[A-Za-z]{3,9},? .+ GMT$/.test(t)) return undefined;
-  const at = Date.parse(t);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, Math.ceil((at - nowMs) / 1000));
+  const at = /^[A-Za-z]{3,9},? .+ GMT$/.test(t) ? Date.parse(t) : Number.NaN;
+  if (Number.isNaN(at)) return { note: `Retry-After ${quoted(t)} is neither seconds nor an HTTP date, so geo ignored it` };
+  return clampS(Math.max(0, Math.ceil((at - nowMs) / 1000)), `Retry-After ${quoted(t)}`);
+}
+
+function clampS(s: number, what: string): Seconds {
+  return s > MAX_SERVER_WAIT_S ? { s: MAX_SERVER_WAIT_S, note: `${what} is more than a day away, read as one day` } : { s };
 }
 
 export function parseRateLimit(headers: Record<string, string>, nowMs: number): RateLimitInfo {
@@ -112,14 +130,20 @@ export function parseRateLimit(headers: Record<string, string>, nowMs: number): 
 
     const limit = q ?? leadingInt(h['ratelimit-limit']) ?? leadingInt(h['x-ratelimit-limit']);
     const remaining = rem ?? leadingInt(h['ratelimit-remaining']) ?? leadingInt(h['x-ratelimit-remaining']);
-    const resetAt = t !== undefined ? nowMs + t * 1000 : resetToMs(leadingInt(h['ratelimit-reset']) ?? leadingInt(h['x-ratelimit-reset']), nowMs);
+    let resetAt = t !== undefined ? nowMs + t * 1000 : resetToMs(leadingInt(h['ratelimit-reset']) ?? leadingInt(h['x-ratelimit-reset']), nowMs);
     const windowS = w ?? windowFromDraft03(h['ratelimit-limit']);
-    const retryAfterS = retryAfterSeconds(h['retry-after'], nowMs);
+    const retryAfter = retryAfterSeconds(h['retry-after'], nowMs);
+    const notes = retryAfter.note !== undefined ? [retryAfter.note] : [];
+    if (resetAt !== undefined && resetAt > nowMs + MAX_SERVER_WAIT_S * 1000) {
+      resetAt = nowMs + MAX_SERVER_WAIT_S * 1000;
+      notes.push('the rate-limit reset is more than a day away, read as one day');
+    }
     if (limit !== undefined) info.limit = limit;
     if (remaining !== undefined) info.remaining = remaining;
     if (resetAt !== undefined) info.resetAt = resetAt;
     if (windowS !== undefined && windowS > 0) info.windowS = windowS;
-    if (retryAfterS !== undefined) info.retryAfterS = retryAfterS;
+    if (retryAfter.s !== undefined) info.retryAfterS = retryAfter.s;
+    if (notes.length) info.note = notes.join('; ');
   } catch {
     // Never throw on advice headers; whatever was gathered is lost, the response is not.
   }

@@ -31,8 +31,12 @@
  * no Retry-After came (r > 0 means the quota is not what refused us, and t may be a window away);
  * with none of these, backoff, and also for a second Retry-After: 0 in a row (resending at once
  * would hammer). A server wait longer than 5 minutes, or past the request's deadline, is not slept
- * through: RetryLaterError at once, nothing resent early. No retry starts if its wait would end
- * after the request's deadline.
+ * through: RetryLaterError at once, nothing resent early; an absurd header (a Retry-After past a
+ * day, `99999999999999999999` included) is clamped to a day by ratelimit.ts, so it ends here too.
+ * No retry starts if its wait would end after the request's deadline. So every wait is bounded:
+ * at most 5 minutes (the server's word) or 20 s (backoff), and the deadline.
+ * A 429 given up on (its retries spent, the batch's budget spent, the deadline near) carries
+ * `gaveUp`: the attempts and when to come back (comeBack below), for the line that ends the run.
  * An optional shared RetryBudget caps the retries of a whole batch; 409 polls do not spend it,
  * because abandoning an analysis already running would lose a result that is being paid for.
  *
@@ -42,6 +46,7 @@
  * (DESIGN.md "Never lose what was paid").
  */
 import { ApiError, ContractError, NetworkError, ResponseTooLargeError, RetryLaterError, TimeoutError } from './errors.js';
+import { MAX_SERVER_WAIT_S } from './ratelimit.js';
 
 export type RetryClass = 'keyed' | 'idempotent' | 'unsafe';
 export type RetryReason =
@@ -139,6 +144,29 @@ function rateLimitDelay(err: ApiError, run: RetryRun, backoff: number, earlier42
   return server;
 }
 
+/**
+ * When to come back after giving up on a 429, from what the server said: its wait (Retry-After,
+ * retry_after, a spent quota's reset), else its reset, else one window of its policy, else a minute
+ * (api-spec.md "Limits": every quota is per minute).
+ */
+export function comeBack(err: ApiError, nowMs: number): { retryAt: number; basis: string } {
+  const rl = err.rateLimit;
+  const server = rateLimitWaitMs(err, nowMs);
+  if (server !== undefined && server > 0) return { retryAt: nowMs + Math.min(server, MAX_SERVER_WAIT_S * 1000), basis: rl?.retryAfterS !== undefined ? 'its Retry-After' : 'its own wait' };
+  if (rl?.resetAt !== undefined && rl.resetAt > nowMs) return { retryAt: rl.resetAt, basis: 'its rate-limit reset' };
+  if (rl?.windowS !== undefined) return { retryAt: nowMs + Math.min(rl.windowS, MAX_SERVER_WAIT_S) * 1000, basis: 'one window of its rate-limit policy' };
+  return { retryAt: nowMs + 60_000, basis: 'the service counts requests per minute' };
+}
+
+/** `err` as it ends the run: a 429 says how many attempts it took and when to come back. */
+function givenUp(err: unknown, attempts: number, nowMs: number): unknown {
+  if (err instanceof ApiError && err.status === 429 && !(err instanceof RetryLaterError)) {
+    const back = comeBack(err, nowMs);
+    err.gaveUp = { attempts, ...back, waitMs: back.retryAt - nowMs };
+  }
+  return err;
+}
+
 export interface RetryRun {
   cls: RetryClass;
   policy: RetryPolicy;
@@ -164,16 +192,18 @@ export async function withRetry<T>(run: RetryRun, attempt: (n: number) => Promis
       return await attempt(n);
     } catch (err) {
       if (run.signal?.aborted) throw run.signal.reason ?? err;
+      // A resend's turn refused by the batch's pacer (its next start too far off): no retry of that.
+      if (err instanceof RetryLaterError) throw err;
       const row = classify(err);
       if (!row || !ALLOWED[run.cls].has(row.reason)) throw err;
-      if ((used[row.reason] ?? 0) >= policy.max[row.reason]) throw err;
+      if ((used[row.reason] ?? 0) >= policy.max[row.reason]) throw givenUp(err, n, now());
       const polling = row.reason === 'in_progress';
-      if (!polling && run.budget && run.budget.remaining <= 0) throw err;
+      if (!polling && run.budget && run.budget.remaining <= 0) throw givenUp(err, n, now());
       retries++;
       let delayMs = backoffMs(retries, policy, run.random);
       if (row.reason === 'rate_limited') delayMs = rateLimitDelay(err as ApiError, run, delayMs, used.rate_limited ?? 0, deadline);
       if (polling) delayMs = Math.max(policy.pollMinMs, delayMs);
-      if (now() + delayMs > deadline) throw err;
+      if (now() + delayMs > deadline) throw givenUp(err, n, now());
       used[row.reason] = (used[row.reason] ?? 0) + 1;
       if (!polling && run.budget) run.budget.remaining--;
       run.onRetry?.({ attempt: n, delayMs, reason: row.reason, ...(row.status !== undefined ? { status: row.status } : {}) });

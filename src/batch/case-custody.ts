@@ -71,6 +71,11 @@ export interface CaseCustodyDeps {
   onCleanup: (fn: () => Promise<void>) => void;
   /** A line on stderr (sanitized by the caller). */
   say: (line: string) => void;
+  /**
+   * Runs once the run's appends have landed, when it appended anything: signs the case's head
+   * (case-sign.ts CaseSigner.auto); it never throws, so a paid answer is never held up by a key.
+   */
+  sign?: (caseId: string) => Promise<unknown>;
 }
 
 /**
@@ -82,6 +87,7 @@ export function openCaseCustody(d: CaseCustodyDeps, ref: string): CaseCustody {
   const custody = new CaseCustody(d.store, findCase(d.store, ref), d);
   d.onCleanup(async () => {
     await custody.close(d.say);
+    if (custody.appended && d.sign) await d.sign(custody.kase.id);
   });
   return custody;
 }
@@ -95,6 +101,8 @@ export class CaseCustody {
   /** Requests this run sent, by input, until they finish. */
   private readonly started = new Map<string, Started>();
   private said = false;
+  /** Whether any entry of this run landed (then the head is signed at the end). */
+  appended = false;
   private readonly log: CustodyLog;
 
   constructor(
@@ -146,7 +154,9 @@ export class CaseCustody {
   }
 
   private queue(what: string, fn: () => Promise<void>): void {
-    this.chain = this.chain.then(fn).catch((err: unknown) => {
+    this.chain = this.chain.then(fn).then(() => {
+      this.appended = true;
+    }, (err: unknown) => {
       this.failures.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
     });
   }

@@ -21,8 +21,8 @@ export class Caution {
   /** Until when the log may start nothing: a window after one of its starts met a 429. */
   logOffUntil = 0;
   private lastCut = -Infinity;
-  /** Other clients' requests in a window, seen by answers to starts made at `at`. */
-  private seen: Array<{ at: number; n: number }> = [];
+  /** Other clients' requests in a window, seen by answers to starts made at `at` (`refusal`: a 429's guess). */
+  private seen: Array<{ at: number; n: number; refusal?: true }> = [];
 
   /**
    * A 429. Multiplicative decrease, once per round trip (the 429s of one burst are one signal);
@@ -49,17 +49,24 @@ export class Caution {
     if (byLog) this.logCap = Math.min(limit, this.logCap + 1);
   }
 
-  /** `n` requests of others were in the window of an answer to a start made at `at`. */
-  others(at: number, n: number, windowMs: number): void {
+  /**
+   * `n` requests of others were in the window of an answer to a start made at `at`; `refusal`: the
+   * answer was a 429, whose full quota is only a guess at others (it may be a penalty, or a server
+   * that says r=0 to everyone).
+   */
+  others(at: number, n: number, windowMs: number, refusal = false): void {
     // Kept two windows: an answer that opens a window shows none of them yet, and forgetting
     // them then let a burst take the quota the other client was about to spend (bench/batch.ts +o).
     this.seen = this.seen.filter((o) => o.at > at - 2 * windowMs);
-    if (n > 0) this.seen.push({ at, n });
+    if (n > 0) this.seen.push({ at, n, ...(refusal ? { refusal: true as const } : {}) });
   }
 
-  /** Other clients' requests in a window: the most any answer of the last two windows showed. */
-  othersNow(now: number, windowMs: number): number {
+  /**
+   * Other clients' requests in a window: the most any answer of the last two windows showed
+   * (`answered`: only answers that were not 429s, the ones that saw them spend).
+   */
+  othersNow(now: number, windowMs: number, answered = false): number {
     const since = now - 2 * windowMs;
-    return this.seen.reduce((m, o) => (o.at > since ? Math.max(m, o.n) : m), 0);
+    return this.seen.reduce((m, o) => (o.at > since && !(answered && o.refusal) ? Math.max(m, o.n) : m), 0);
   }
 }

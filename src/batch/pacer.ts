@@ -21,10 +21,21 @@
  * use (once per round trip); each answer that shows room gives one request back (AIMD).
  * Even spacing (window/limit apart) is the fallback for a limit without a remaining count.
  * Nothing known: one request goes alone to learn it. Measured: bench/batch.ts (README there).
+ *
+ * Every wait ends (issue 30). A 429's gate is the server's word that a request is welcome then,
+ * so its one more is spent only on other clients that successful answers showed, not on ones a
+ * run of 429s made up (serverBound). Whatever the rules
+ * say, a start is never held longer than one window past the latest of the server's reset, a
+ * 429's gate and our own last start, plus the margin (holdLimit): then, with nothing of ours in
+ * flight to bring news first, one start goes to learn. A next start further off than the longest
+ * wait geo sits through (5 minutes, api/retry.ts) ends the batch with RetryLaterError (exit 5),
+ * and a wait over 5 s is told (onWait) with its reason and its end.
  */
 import type { RateLimitInfo } from '../api/ratelimit.js';
+import { DEFAULT_RETRY_POLICY } from '../api/retry.js';
 import { Caution } from './caution.js';
 import { Jitter } from './jitter.js';
+import { type Hold, SAY_WAIT_MS, holdReason, tooFar } from './pacer-waits.js';
 import { type Sleep, newsOrTimeout } from './wait.js';
 
 export interface PacerOptions {
@@ -37,6 +48,10 @@ export interface PacerOptions {
   defaultWindowS?: number;
   /** The margin before any round trip was measured, ms (default 250). */
   initialMarginMs?: number;
+  /** The longest wait for a start; a longer one ends in RetryLaterError (default: the retry policy's 5 minutes). */
+  maxWaitMs?: number;
+  /** Told of a wait longer than SAY_WAIT_MS: when it ends and why (a 429's gate is told by its retry). */
+  onWait?: (untilMs: number, why: string) => void;
 }
 
 /** What an answer said besides its rate-limit headers. */
@@ -72,6 +87,9 @@ export class Pacer {
   private observed = false;
   private wake?: () => void;
   private chain: Promise<unknown> = Promise.resolve();
+  /** Why nextStartAt last said "not yet", and the wait last told (so it is told once). */
+  private hold: Hold = 'answer';
+  private told?: string;
 
   /** `initial`: the headers of a request made before the batch (the balance read), started at `startedAt`. */
   constructor(private readonly o: PacerOptions, initial?: RateLimitInfo, startedAt?: number) {
@@ -176,7 +194,7 @@ export class Pacer {
     let from = at - this.windowMs - m;
     if (resetAt !== undefined && resetAt <= now + this.windowMs + 1000) from = Math.max(from, resetAt - this.windowMs - 1000 - (now - at) - m);
     const n = this.limit - remaining - this.count(from, at + m);
-    this.caution.others(at, byOne ? Math.min(n, this.others + 1) : n, this.windowMs);
+    this.caution.others(at, byOne ? Math.min(n, this.others + 1) : n, this.windowMs, byOne);
   }
 
   /**
@@ -208,8 +226,13 @@ export class Pacer {
       b = Math.min(b, g.remaining + (withReset && now >= g.resetAt ? 1 : 0) - pending);
     }
     if (!this.limit || !this.windowMs) return b;
-    // Others spend at their rate since that answer (a reset's one more is theirs to take too).
-    b -= Math.ceil(this.others * Math.min(1, (now - n.at) / this.windowMs));
+    // Others spend at their rate since that answer (a reset's one more is theirs to take too). At a
+    // 429's gate, only the others that answers other than 429s showed: a run of 429s alone (a
+    // server saying r=0;t=0 and Retry-After: 0 to everyone) made up others of its own and held
+    // the resend it had asked for for minutes (issue 30); beside a real other client (bench/batch.ts
+    // +o) the gate waits for them as before.
+    const others = n.gate ? this.caution.othersNow(now, this.windowMs, true) : this.others;
+    b -= Math.ceil(others * Math.min(1, (now - n.at) / this.windowMs));
     // The AIMD share holds part of the quota back while answers are pending; with none pending,
     // the count is as fresh as it gets and one request goes to learn more (never a deadlock).
     return this.unanswered.size > 0 ? b - (this.limit - Math.floor(this.caution.share * this.limit)) : b;
@@ -232,21 +255,42 @@ export class Pacer {
   /** When the allowance next grows without news: the reset, or enough of our starts leaving our window. */
   private nextChange(now: number): number {
     let t = this.snap!.resetAt + 1;
+    this.hold = this.snap!.gate ? 'gate' : 'reset';
     if (t <= now) t = Infinity;
     const m = this.marginMs;
     const inWindow = this.starts.filter((x) => x > now - this.windowMs! - m && x <= now).sort((a, b) => a - b);
     const k = inWindow.length - this.own;
-    if (k >= 0 && k < inWindow.length) t = Math.min(t, inWindow[k]! + this.windowMs! + m + 1);
+    const own = k >= 0 && k < inWindow.length ? inWindow[k]! + this.windowMs! + m + 1 : Infinity;
+    if (own < t) [t, this.hold] = [own, 'window'];
     // Nothing to wait for that we can see (others hold it all): look again in a little while.
+    if (t === Infinity) this.hold = 'others';
     return t === Infinity ? now + Math.max(100, this.intervalMs) : t;
   }
 
   /**
-   * The time the next start may happen (no side effects but remembering which rule allowed it):
+   * The latest a start may be held (the module's comment): a window and the margin past the latest
+   * of the server's reset, a 429's gate and our last start. Further than that, what holds it is
+   * only our guess of other clients' spend, and one request tells more than the guess.
+   */
+  private holdLimit(): number {
+    return Math.max(this.gateUntil, this.snap!.resetAt, this.starts[this.starts.length - 1] ?? -Infinity) + this.windowMs! + this.marginMs;
+  }
+
+  /** `t`, or sooner when it passes holdLimit and nothing of ours is in flight to bring news first. */
+  private bounded(now: number, t: number): number {
+    if (this.unanswered.size > 0) return t;
+    const limit = this.holdLimit();
+    return now >= limit ? now : Math.min(t, limit);
+  }
+
+  /**
+   * The time the next start may happen (no side effects but remembering which rule allowed it, or
+   * what holds it):
    * `now` when it may start at once, or undefined when only an answer can tell. Pass the `now`
    * you compare the answer with.
    */
   nextStartAt(now = this.o.now()): number | undefined {
+    this.hold = 'gate';
     if (now < this.gateUntil) return this.gateUntil;
     const s = this.snap;
     this.lastByLog = false;
@@ -261,14 +305,27 @@ export class Pacer {
       const ownLog = logHolds ? this.own - this.count(now - this.windowMs - this.marginMs, now) : 0;
       const server = this.serverBound(now, true);
       this.lastByLog = server < 1;
-      return Math.max(server, ownLog) >= 1 ? now : this.nextChange(now);
+      return Math.max(server, ownLog) >= 1 ? now : this.bounded(now, this.nextChange(now));
     }
     // A count without a known limit: what the server counted, then even spacing after its reset.
     if (s && this.serverBound(now, false) >= 1) return now;
+    this.hold = 'reset';
     if (s && now < s.resetAt) return s.resetAt;
+    this.hold = 'window';
     if (this.ratePerMs) return Math.max(now, this.lastStart + this.intervalMs);
     // Nothing known: the first request goes alone, the rest wait for its answer.
+    this.hold = 'answer';
     return this.seq === 0 || this.observed || s ? now : undefined;
+  }
+
+  /** A wait too long to sit through ends the batch (exit 5); one over SAY_WAIT_MS is told once (pacer-waits.ts). */
+  private judgeWait(at: number, now: number): void {
+    const why = holdReason(this.hold, this.limit, this.windowMs);
+    if (at - now > (this.o.maxWaitMs ?? DEFAULT_RETRY_POLICY.rateLimitMaxWaitMs)) throw tooFar(at, now, why, this.limit);
+    const key = `${this.hold}@${Math.round(at / 1000)}`;
+    if (at - now <= SAY_WAIT_MS || this.hold === 'gate' || key === this.told) return;
+    this.told = key;
+    this.o.onWait?.(at, why);
   }
 
   /** Resolves with this start's sequence number when it may begin. Callers are served in order. */
@@ -285,6 +342,7 @@ export class Pacer {
       const now = this.o.now();
       at = this.nextStartAt(now);
       if (at !== undefined && at <= now) break;
+      if (at !== undefined) this.judgeWait(at, now);
       // Sleep until the computed time or news (an answer, a 429), whichever comes first.
       await newsOrTimeout(new Promise<void>((r) => (this.wake = r)), at === undefined ? undefined : Math.min(at - now, 1000), this.o.sleep, this.o.signal);
       this.wake = undefined;

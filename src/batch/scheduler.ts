@@ -10,7 +10,8 @@
  * still applies.
  *
  * A worker reports how its job ended: 'done' (ok or a per-image failure; the batch goes on) or
- * 'stop' (401, 402, 403, an exhausted retry budget, a 429 wait too long, cancel): nothing further
+ * 'stop' (401, 402, 403, an exhausted retry budget, a 429 wait too long, a next start the pacer puts
+ * more than 5 minutes off, cancel): nothing further
  * starts, requests in flight finish and are recorded.
  */
 import type { RateLimitInfo } from '../api/ratelimit.js';
@@ -52,6 +53,8 @@ export interface SchedulerOptions {
   maxConcurrency?: number;
   /** Called when the gate closes (for a "paused" event). */
   onPause?: (untilMs: number) => void;
+  /** Called when a start waits more than 5 s for the rate limit, with why (for a "waiting" event). */
+  onWait?: (untilMs: number, why: string) => void;
 }
 
 export interface SchedulerResult {
@@ -70,7 +73,7 @@ export function littleCap(ratePerMs: number | undefined, latencyMs: number | und
 }
 
 export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskControl) => Promise<TaskResult>, o: SchedulerOptions): Promise<SchedulerResult> {
-  const pacer = new Pacer({ now: o.now, sleep: o.sleep, ...(o.signal ? { signal: o.signal } : {}) }, o.initialRateLimit, o.initialStartedAt);
+  const pacer = new Pacer({ now: o.now, sleep: o.sleep, ...(o.signal ? { signal: o.signal } : {}), ...(o.onWait ? { onWait: o.onWait } : {}) }, o.initialRateLimit, o.initialStartedAt);
   const max = o.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   let latencyAvg: number | undefined;
   let samples = 0;

@@ -19,7 +19,11 @@
  * after the first surprise every request is assumed at the worst charge seen.
  *
  * A request sent whose outcome is unknown (no answer: a timeout, a dropped connection, a body that
- * could not be read, Ctrl-C) may have been charged: it counts as MOST. An error status is not
+ * could not be read, Ctrl-C) may have been charged: it counts as what it was assumed to cost. Not
+ * as MOST: that would stop a batch well inside its budget after two dropped connections and report
+ * credits nobody charged; the price is that each such request may add its own surprise to the
+ * bound above (none when the run asks depth 3, and none once a surprise has been seen). Its key is
+ * kept, so the rerun that finishes it is a free replay if it was charged. An error status is not
  * charged (api-spec.md: "Failed analyses are not charged"; a 504 is refunded); a replay is free.
  */
 import { DEPTH_COST, type Depth } from '../api/schemas.js';
@@ -33,7 +37,7 @@ export interface SpendLimit {
   what: string;
 }
 
-/** How a request that started ended, for the budget: credits charged, unknown (counted as MOST), or never sent. */
+/** How a request that started ended, for the budget: credits charged, unknown (counted as assumed), or never sent. */
 export type Spent = number | 'unknown' | 'unsent';
 
 export type Gate = { kind: 'go' } | { kind: 'stop'; why: string } | { kind: 'cancelled' };
@@ -79,7 +83,7 @@ export class SpendGuard {
   leave(spent: Spent, depth?: number): void {
     this.inFlight--;
     if (spent === 'unknown') {
-      this.spent += MOST;
+      this.spent += this.assumed();
       this.unknown++;
     } else if (spent !== 'unsent') {
       this.spent += spent;
@@ -97,7 +101,7 @@ export class SpendGuard {
       const answered = this.worstDepth !== undefined ? ` (answered at depth ${this.worstDepth})` : '';
       return `the service charged ${this.worst} credits for a depth-${this.asked} request${answered}; counting each further request at ${next}, ${total}`;
     }
-    const unknown = this.unknown ? ` (${this.unknown === 1 ? 'a request that got no answer counts' : `${this.unknown} requests that got no answer count`} as ${MOST} each: ${this.unknown === 1 ? 'it' : 'they'} may have been charged)` : '';
+    const unknown = this.unknown ? ` (counting ${this.unknown === 1 ? 'a request that got no answer: it' : `${this.unknown} requests that got no answer: they`} may have been charged)` : '';
     return `${this.spent} credits charged so far${unknown}; at ${next} for the next request, ${total}`;
   }
 }

@@ -158,6 +158,8 @@ export type BatchEvent =
     }
   | { type: 'retry'; input: string; reason: string; attempt: number; delayMs: number; status?: number }
   | { type: 'paused'; untilMs: number; reason: 'rate_limited' }
+  /** The next start waits more than 5 s for the rate limit (pacer.ts says why). */
+  | { type: 'waiting'; untilMs: number; why: string }
   | { type: 'progress'; progress: BatchProgress }
   | { type: 'stopped'; stop: BatchStop };
 

@@ -12,7 +12,7 @@
 import type { ApiClient } from '../api/client.js';
 import { answeredDepth, chargeOf } from '../api/charge.js';
 import { rawB64 } from '../api/decode.js';
-import { ApiError, ContractError, NetworkError } from '../api/errors.js';
+import { ApiError, ContractError, NetworkError, RetryLaterError } from '../api/errors.js';
 import { SANDBOX_HEADER } from '../api/routes.js';
 import type { RetryBudget } from '../api/retry.js';
 import type { Depth, GeolocateRequest } from '../api/schemas.js';
@@ -159,7 +159,8 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
     // Not sent (the batch stopped, stdout closed, or Ctrl-C while waiting): the claim stays open
     // with its key, released when the store closes, so a rerun sends it with this key.
     if (turn === undefined) return { kind: 'done' };
-    if (typeof turn === 'object') return { kind: 'stop', stop: { reason: 'cancelled', error: turn.cancelled } };
+    // Refused a turn: Ctrl-C, or a next start the server's count puts too far off (pacer.ts, exit 5).
+    if (typeof turn === 'object') return { kind: 'stop', stop: { reason: turn.cancelled instanceof RetryLaterError ? 'rate_limited' : 'cancelled', error: turn.cancelled } };
     w.emit({ type: 'started', input: job.inputs[0]!, sha256: job.sha256, idempotencyKey: key, service: w.client.baseUrl });
     sent = true;
     w.inFlight?.(1);

@@ -8,6 +8,14 @@
  *   records/<n>-<id>.json   each result's provenance record (evidence/record-types.ts)
  *   report.html, results.geojson, results.kmz   when the case has them
  *   originals/<sha256>.<ext>   the original files, only when bundled with originals
+ *   timestamps/entry-<n>.tsr, .pem   the token of head_stamped entry n, and the CA pinned for it
+ *   verify_chain.py         the chain recomputed with Python's standard library alone
+ * and, made from the log once it is sealed and signed (bundle-standard.ts; not sealed: a verifier
+ * makes them again from the log and compares):
+ *   signatures/entry-<n>.msg, .sig   the line head_signed entry n signs, and its SSH signature
+ *   allowed_signers         each key that signed, under the principal its signer gave
+ *   VERIFY.md               the commands that check the bundle with standard tools alone
+ *   SHA256SUMS              sha256sum's list of every member but itself and manifest.json
  */
 
 export const BUNDLE_SCHEMA = 'geo.case-bundle/1';
@@ -16,6 +24,15 @@ export const CUSTODY_NAME = 'custody.jsonl';
 export const ANSWERS_DIR = 'answers/';
 export const RECORDS_DIR = 'records/';
 export const ORIGINALS_DIR = 'originals/';
+export const TIMESTAMPS_DIR = 'timestamps/';
+export const SIGNATURES_DIR = 'signatures/';
+export const CHAIN_SCRIPT_NAME = 'verify_chain.py';
+export const ALLOWED_SIGNERS_NAME = 'allowed_signers';
+export const VERIFY_NAME = 'VERIFY.md';
+export const SUMS_NAME = 'SHA256SUMS';
+
+/** Members made from the log after the seal (bundle-standard.ts): checked by making them again, not by the seal. */
+export const isDerivedMember = (path: string): boolean => path.startsWith(SIGNATURES_DIR) || [ALLOWED_SIGNERS_NAME, VERIFY_NAME, SUMS_NAME].includes(path);
 
 export interface ManifestFile {
   path: string;

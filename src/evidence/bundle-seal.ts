@@ -6,7 +6,7 @@
  * result_linked entry (input sha256 <-> answer sha256) and that answer's answer_received entry
  * (service, sandbox flag), as `geo cases verify <case>` holds the store (case-vouch.ts).
  */
-import { type BundleManifest, MANIFEST_NAME } from './bundle-format.js';
+import { type BundleManifest, MANIFEST_NAME, isDerivedMember } from './bundle-format.js';
 import { canonicalJson } from './canonical-json.js';
 import type { CustodyEntry, CustodyEvents } from './custody.js';
 import type { MemberDigest } from './zip-read.js';
@@ -30,15 +30,24 @@ export interface SealInput {
   fail: (line: string) => void;
 }
 
-/** The seal against the members and the manifest; whether the log ends with one. */
+/**
+ * The seal against the members and the manifest; whether the log ends with one. The seal is the
+ * last bundle_sealed entry, and only signatures over it may follow it (issue 31: the bundler signs
+ * the seal before custody.jsonl is written). Members made from the log after the seal (signatures/,
+ * allowed_signers, VERIFY.md, SHA256SUMS: bundle-standard.ts) are not sealed: bundle-verify.ts
+ * makes them again and compares.
+ */
 export async function checkSeal(s: SealInput): Promise<boolean> {
-  const last = s.entries.at(-1);
   const custodyPath = s.manifest.custody.path;
-  if (last?.event !== 'bundle_sealed') {
-    s.fail(`${custodyPath}: the log does not end with a bundle_sealed entry, so nothing in it binds the other members (a bundle from an earlier geo, or its seal cut off): ask its sender for one made by a current geo`);
+  const at0 = s.entries.findLastIndex((e) => e.event === 'bundle_sealed');
+  const after = s.entries.slice(at0 + 1).findIndex((e) => e.event !== 'head_signed');
+  if (at0 < 0 || after >= 0) {
+    const why = at0 < 0 ? 'it has none' : `entry ${at0 + after + 2} (${s.entries[at0 + after + 1]!.event}) follows it, where only signatures over it may`;
+    s.fail(`${custodyPath}: the log does not end with a bundle_sealed entry, so nothing in it binds the other members (${why}: a bundle from an earlier geo, or its seal cut off): ask its sender for one made by a current geo`);
     return false;
   }
-  const at = `entry ${s.entries.length} (bundle_sealed)`;
+  const last = s.entries[at0]!;
+  const at = `entry ${at0 + 1} (bundle_sealed)`;
   const seal = dataOf<Sealed>(last, 'bundle');
   const sealed = new Map((Array.isArray(seal.members) ? seal.members : []).map((m) => [m.path, m]));
   for (const m of sealed.values()) {
@@ -53,7 +62,7 @@ export async function checkSeal(s: SealInput): Promise<boolean> {
   const extra = new Set([...s.names, ...s.manifest.files.map((f) => f.path)]);
   for (const path of extra) {
     const folder = path.endsWith('/') && !s.manifest.files.some((f) => f.path === path);
-    if (path === custodyPath || path === MANIFEST_NAME || folder || sealed.has(path) || s.named.has(path)) continue;
+    if (path === custodyPath || path === MANIFEST_NAME || folder || sealed.has(path) || s.named.has(path) || isDerivedMember(path)) continue;
     s.fail(`${path}: not sealed in the custody log (${at}): added after the bundle was made`);
   }
   const m = s.manifest;
@@ -62,7 +71,7 @@ export async function checkSeal(s: SealInput): Promise<boolean> {
   if ((m.originals === 'included') !== seal.originals) rewritten('originals field');
   if (m.created_at !== last.at) rewritten('created_at');
   if (m.geo_version !== last.geo) rewritten('geo_version');
-  const listed = m.files.filter((f) => f.path !== custodyPath).map((f) => ({ path: f.path, sha256: f.sha256, size: f.size }));
+  const listed = m.files.filter((f) => f.path !== custodyPath && !isDerivedMember(f.path)).map((f) => ({ path: f.path, sha256: f.sha256, size: f.size }));
   if (canonicalJson(listed) !== canonicalJson([...sealed.values()])) rewritten('files');
   const created = s.entries[0]?.event === 'case_created' ? dataOf<{ name?: string; description?: string }>(s.entries[0], 'case') : undefined;
   if (created && (created.name !== m.case.name || (created.description ?? '') !== (m.case.description ?? ''))) {

@@ -6,16 +6,24 @@
  * else is read; zip-read.ts), the manifest, every member's sha256 and size against it, the custody
  * chain against the manifest's count and head, the seal that chain ends with against every member
  * and the manifest (bundle-seal.ts), each raw answer against its record and its own result_linked
- * and answer_received entries, each original against an input_hashed entry. Then, apart, the
- * answers a sandbox gave (not evidence: a failure unless allowed). Nothing is extracted or written.
+ * and answer_received entries, each original against an input_hashed entry, and the members made
+ * from the log (signatures/, allowed_signers, VERIFY.md, SHA256SUMS) against what the log makes of
+ * them (bundle-standard.ts). Then, apart: the signatures (custody-sign.ts: whose, under your
+ * allowed_signers or the bundle's), the timestamps (custody-stamps.ts: each token in timestamps/
+ * over the head it claims, under your --tsa-ca or the CA pinned beside it), and the answers a
+ * sandbox gave (not evidence: a failure unless allowed). Nothing is extracted or written.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { type BundleManifest, MANIFEST_NAME, ORIGINALS_DIR, RECORDS_DIR, manifestProblem } from './bundle-format.js';
+import { ALLOWED_SIGNERS_NAME, type BundleManifest, MANIFEST_NAME, ORIGINALS_DIR, RECORDS_DIR, TIMESTAMPS_DIR, isDerivedMember, manifestProblem } from './bundle-format.js';
+import { bundledTokens, checkDerived } from './bundle-derived.js';
 import { type BoundResult, checkBindings, checkSeal, simulatedAnswers } from './bundle-seal.js';
+import { type AllowedSigners, parseAllowedSigners } from './allowed-signers.js';
 import { type CustodyEntry, sha256Hex } from './custody.js';
+import { type SignaturesSection, checkSignatures, uncheckedSignatures } from './custody-sign.js';
+import { type TimestampsSection, checkStamps, uncheckedStamps } from './custody-stamps.js';
 import { describeBroken, verifyChain } from './custody-verify.js';
 import { simulatedCount } from './simulated.js';
-import { type SimulatedSection, UNSIGNED, simulatedSection } from './verify-report.js';
+import { type SimulatedSection, caveat, simulatedSection } from './verify-report.js';
 import { type MemberDigest, type ZipMember, digestMember, readZipDirectory } from './zip-read.js';
 import { openRegularFile } from '../files/read.js';
 
@@ -39,12 +47,25 @@ export interface BundleReport {
     originals: number;
     /** One line per failure, naming the member (and entry) that fails. */
     failures: string[];
-    signed: false;
+    /** Whether the log carries signatures (the caveat says what they bind, or that it is unsigned). */
+    signed: boolean;
     caveat: string;
   };
+  signatures: SignaturesSection;
+  timestamps: TimestampsSection;
   simulated: SimulatedSection;
-  /** Every failure, integrity's and the simulated answers' refusal. */
+  /** Every failure: integrity's, the signatures', the timestamps', and the simulated answers' refusal. */
   failures: string[];
+}
+
+export interface BundleTrust {
+  allowSandbox?: boolean;
+  /** --allowed-signers FILE, read: only its keys count (else any valid key, principals from the bundle's allowed_signers). */
+  allowedSigners?: AllowedSigners;
+  /** --tsa-ca FILE, read: the only CAs a TSA is trusted under (else the CA pinned beside each token). */
+  tsaCa?: string;
+  requireSignature?: boolean;
+  requireTimestamp?: boolean;
 }
 
 /** Manifest, custody log and records are read whole; nothing geo writes comes near this. */
@@ -52,27 +73,32 @@ const MAX_TEXT = 64 * 1024 * 1024;
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Throws ZipFormatError when the file is not a zip geo can read; every other problem is a failure in the report. */
-export async function verifyBundle(path: string, opts: { allowSandbox?: boolean } = {}): Promise<BundleReport> {
+export async function verifyBundle(path: string, opts: BundleTrust = {}): Promise<BundleReport> {
   // One descriptor for everything: never blocks on a FIFO, and what is read is what was checked.
   const fh = await openRegularFile(path);
   try {
-    return await verifyOpen(fh, path, Boolean(opts.allowSandbox));
+    return await verifyOpen(fh, path, opts);
   } finally {
     await fh.close();
   }
 }
 
-async function verifyOpen(fh: FileHandle, path: string, allowSandbox: boolean): Promise<BundleReport> {
+async function verifyOpen(fh: FileHandle, path: string, opts: BundleTrust): Promise<BundleReport> {
+  const allowSandbox = Boolean(opts.allowSandbox);
   const { members, refusals } = await readZipDirectory(fh);
   const failures: string[] = [];
   const fail = (line: string) => failures.push(line);
-  const integrity: BundleReport['integrity'] = { ok: false, sealed: false, files: 0, answers: 0, originals: 0, failures, signed: false, caveat: UNSIGNED.bundle };
+  const integrity: BundleReport['integrity'] = { ok: false, sealed: false, files: 0, answers: 0, originals: 0, failures, signed: false, caveat: caveat('bundle', false) };
   let simulated = simulatedSection(0, allowSandbox, false);
+  let signatures = uncheckedSignatures(Boolean(opts.requireSignature));
+  let timestamps = uncheckedStamps(Boolean(opts.requireTimestamp));
   const report = (extra: Partial<BundleReport> = {}): BundleReport => {
     integrity.ok = failures.length === 0;
+    integrity.signed = signatures.signed;
+    integrity.caveat = caveat('bundle', signatures.signed);
     return {
-      file: path, ok: integrity.ok && simulated.ok, ...extra, integrity, simulated,
-      failures: [...failures, ...(simulated.ok ? [] : [simulatedCount(simulated.answers)])],
+      file: path, ok: integrity.ok && signatures.ok && timestamps.ok && simulated.ok, ...extra, integrity, signatures, timestamps, simulated,
+      failures: [...failures, ...signatures.failures, ...timestamps.failures, ...(simulated.ok ? [] : [simulatedCount(simulated.answers)])],
     };
   };
   if (refusals.length) return refusals.forEach(fail), report();
@@ -96,7 +122,8 @@ async function verifyOpen(fh: FileHandle, path: string, allowSandbox: boolean): 
 
   const named = new Set<string>();
   const digests = new Map<string, MemberDigest | undefined>();
-  const text = (p: string) => p === manifest.custody.path || p.startsWith(RECORDS_DIR);
+  // Read whole: what is parsed (log, records) and what is compared or checked as bytes (made from the log, tokens).
+  const text = (p: string) => p === manifest.custody.path || p.startsWith(RECORDS_DIR) || p.startsWith(TIMESTAMPS_DIR) || isDerivedMember(p);
   const digest = async (p: string): Promise<MemberDigest | undefined> => {
     if (digests.has(p)) return digests.get(p);
     const m = byName.get(p);
@@ -115,7 +142,15 @@ async function verifyOpen(fh: FileHandle, path: string, allowSandbox: boolean): 
   if (entries) integrity.custody = { entries: entries.length, head: entries.at(-1)!.hash };
   if (entries) {
     integrity.sealed = await checkSeal({ manifest, entries, names: new Set([...byName.keys()].filter((n) => n !== MANIFEST_NAME)), digest, named, fail });
+    await checkDerived(entries, [...byName.keys()], digest, named, fail);
     simulated = simulatedSection(simulatedAnswers(entries), allowSandbox);
+    const bundled = byName.has(ALLOWED_SIGNERS_NAME) ? (await digest(ALLOWED_SIGNERS_NAME))?.bytes : undefined;
+    signatures = checkSignatures(entries, {
+      ...(opts.allowedSigners ? { allowed: opts.allowedSigners } : {}),
+      ...(bundled ? { bundled: parseAllowedSigners(bundled.toString('utf8')) } : {}),
+      required: Boolean(opts.requireSignature),
+    });
+    timestamps = checkStamps(entries, await bundledTokens(entries, byName, digest), { ...(opts.tsaCa !== undefined ? { tsaCa: opts.tsaCa } : {}), required: Boolean(opts.requireTimestamp), where: 'the bundle' });
   }
   integrity.answers = await checkAnswers(manifest, digest, entries, fail);
   integrity.originals = await checkOriginals(manifest, digest, entries, fail);
@@ -203,3 +238,4 @@ async function checkOriginals(manifest: BundleManifest, digest: (p: string) => P
   }
   return good;
 }
+

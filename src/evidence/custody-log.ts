@@ -4,6 +4,7 @@
  * (custody.ts) on top of any storage, so sealing is written once and the storage only keeps lines.
  */
 import { hostname, userInfo } from 'node:os';
+import { StoreError } from '../errors.js';
 import { type Actor, type CustodyEntry, type CustodyEvent, parseEntry, sealEntry, serializeEntry } from './custody.js';
 import { type ChainExpectation, type ChainReport, verifyChain } from './custody-verify.js';
 
@@ -58,6 +59,16 @@ export function currentActor(geoVersion: string): Actor {
   return { user, host: hostname(), geo: geoVersion };
 }
 
+/**
+ * Another entry landed after the head a signature was made over: sign the new head instead. A
+ * StoreError, so the store hands it back as it is (store/open.ts storeError).
+ */
+export class CustodyMovedError extends StoreError {
+  constructor(readonly caseId: string) {
+    super(`the custody log of case ${caseId} moved on while its head was being signed`, 'other');
+  }
+}
+
 export class CustodyLog {
   constructor(
     private readonly storage: CustodyStorage,
@@ -65,8 +76,12 @@ export class CustodyLog {
     private readonly now: () => number,
   ) {}
 
-  /** Seals `ev` after the case's last entry and stores it. Refuses to append after a damaged last line. */
-  async append(caseId: string, ev: CustodyEvent): Promise<CustodyEntry> {
+  /**
+   * Seals `ev` after the case's last entry and stores it. Refuses to append after a damaged last
+   * line; with `after`, refuses (CustodyMovedError) unless the last entry's hash is still that one:
+   * a signature over a head lands right after it, or not at all.
+   */
+  async append(caseId: string, ev: CustodyEvent, opts: { after?: string } = {}): Promise<CustodyEntry> {
     const line = await this.storage.append(caseId, (last) => {
       let prev: CustodyEntry | undefined;
       if (last !== undefined) {
@@ -76,6 +91,7 @@ export class CustodyLog {
           throw new Error(`the custody log of case ${caseId} is damaged at its last entry (${e instanceof Error ? e.message : String(e)}): nothing appended; geo cases verify names what is wrong`);
         }
       }
+      if (opts.after !== undefined && prev?.hash !== opts.after) throw new CustodyMovedError(caseId);
       return serializeEntry(sealEntry(prev, caseId, ev, this.actor, new Date(this.now())));
     });
     return parseEntry(line);

@@ -78,10 +78,23 @@ export interface CustodyEvents {
   bundle_sealed: { bundle: { members: Array<{ path: string; sha256: string; size: number }>; results: Array<{ record: string; answer: string; answer_sha256: string; input_sha256: string; analysis_id: string | null }>; originals: boolean } };
   /** A bundle made (appended after it was written: a bundle cannot hold its own hash). */
   bundle_made: { bundle: { path: string; sha256: string; size: number; manifest_sha256: string; entries: number; head: string; originals: boolean } };
+  /**
+   * A signature over the head as it was at entry `seq` (issue 31; custody-sign.ts): the armored
+   * SSHSIG (namespace geo-custody) of the message `geo-custody/1 case=<id> seq=<seq> head=<head>\n`,
+   * the signer's key (its OpenSSH line and fingerprint) and the principal it signs as. Appended
+   * right after the entries it covers; a later entry needs a later signature.
+   */
+  head_signed: { signature: { seq: number; head: string; sshsig: string; fingerprint: string; public_key: string; principal?: string } };
+  /**
+   * A trusted timestamp (RFC 3161) of the head as it was at entry `seq` (issue 31; custody-stamps.ts):
+   * the TSA's URL, its genTime, the sha256 of its reply as kept (the store's timestamps table, a
+   * bundle's timestamps/), and the sha256 of the DER of the CA certificate pinned for it at stamp time.
+   */
+  head_stamped: { stamp: { seq: number; head: string; tsa: string; gen_time: string; token_sha256: string; ca_sha256: string } };
 }
 
 export type CustodyEventName = keyof CustodyEvents;
-export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'request_failed', 'answer_received', 'result_linked', 'file_written', 'bundle_sealed', 'bundle_made'];
+export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'request_failed', 'answer_received', 'result_linked', 'file_written', 'bundle_sealed', 'bundle_made', 'head_signed', 'head_stamped'];
 
 /** One event to append, typed by its name. */
 export type CustodyEvent = { [K in CustodyEventName]: { event: K; data: CustodyEvents[K] } }[CustodyEventName];

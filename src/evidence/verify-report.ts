@@ -1,7 +1,7 @@
 /**
- * The sections a verification reports apart (issue 30; DESIGN.md "Custody"): integrity (the
- * chain and everything it binds), simulated answers, and later signatures and timestamps, each
- * its own object in --json and its own line on screen, so adding one changes no other.
+ * The sections a verification reports apart (issue 30, 31; DESIGN.md "Custody"): integrity (the
+ * chain and everything it binds), signatures (custody-sign.ts), timestamps (custody-stamps.ts)
+ * and simulated answers, each its own object in --json and its own line on screen.
  */
 
 /** Answers a sandbox gave: what they are, whatever else verifies. */
@@ -23,10 +23,22 @@ export function simulatedSection(answers: number, allowed: boolean, checked = tr
 export const SANDBOX_HINT = 'a sandbox answered them, not the service: geo cases verify --allow-sandbox checks a test case as such';
 
 /**
- * What an intact chain does not prove: without a secret, whoever holds the log can rebuild it
- * whole, every hash recomputed, and re-pin it. Said on every verification until heads are signed.
+ * What an intact chain proves, said on every verification (issue 30, then 31). Unsigned, nothing:
+ * whoever holds the log can rebuild it whole, every hash recomputed, and re-pin it. Signed, the
+ * chain up to each signed head is what that key vouched for, and an entry after the last
+ * signature, a cut, a rewrite or a reordering fails (custody-sign.ts); what stays unprovable is
+ * the signer's honesty, and whether a case that should be signed had its signatures stripped
+ * with everything after them (--require-signature, or a head given apart, catches that).
  */
-export const UNSIGNED = {
-  case: 'the chain is intact; it is not signed, so whoever holds this database could have rebuilt it (geo cases sign, next release)',
-  bundle: 'the chain is intact and binds every member; it is not signed, so whoever made or holds this bundle could have rebuilt it whole: compare its head with the one its sender gave you apart from it (geo cases sign, next release)',
+export const CAVEAT = {
+  case: {
+    unsigned: 'the chain is intact; it is not signed, so whoever holds this database could have rebuilt it: geo cases sign binds it to your key',
+    signed: 'the chain is intact and bound by the signatures below: an entry after the last one, a cut, a rewrite or a reordering fails',
+  },
+  bundle: {
+    unsigned: 'the chain is intact and binds every member; it is not signed, so whoever made or holds this bundle could have rebuilt it whole: compare its head with the one its sender gave you apart from it',
+    signed: 'the chain is intact, binds every member, and is bound by the signatures below: check whose keys they are (--allowed-signers)',
+  },
 } as const;
+
+export const caveat = (kind: 'case' | 'bundle', signed: boolean): string => CAVEAT[kind][signed ? 'signed' : 'unsigned'];

@@ -9,7 +9,8 @@ import { access } from 'node:fs/promises';
 import { platform } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { runTool } from './run-tool.js';
+import { VERSION_TIMEOUT_MS } from './limits.js';
+import { type ChildHost, ToolTimeoutError, runTool } from './run-tool.js';
 
 /** select's scene score, prev_selected_t and the metadata filter are all older than this. */
 export const MIN_VERSION: readonly [number, number] = [4, 4];
@@ -48,7 +49,7 @@ export function parseVersion(firstLine: string): { version: string; numbers?: [n
 
 const older = (a: readonly [number, number], b: readonly [number, number]) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 
-export async function findTools(env: Record<string, string | undefined>, why: string): Promise<Tools> {
+export async function findTools(env: Record<string, string | undefined>, why: string, host?: ChildHost): Promise<Tools> {
   const given = env.GEO_FFMPEG;
   if (given !== undefined && !(await executable(given))) throw new UsageError(`GEO_FFMPEG=${given}: not an executable file; ${why} needs ffmpeg; nothing was sent`, INSTALL_HINT);
   const ffmpeg = given ?? (await onPath('ffmpeg', env));
@@ -58,7 +59,9 @@ export async function findTools(env: Record<string, string | undefined>, why: st
   const beside = given !== undefined ? join(dirname(given), platform() === 'win32' ? 'ffprobe.exe' : 'ffprobe') : undefined;
   const ffprobe = probeGiven ?? (beside && (await executable(beside)) ? beside : await onPath('ffprobe', env));
   if (ffprobe === undefined) throw new UsageError(`${why} needs ffprobe (it comes with ffmpeg), and none was found (GEO_FFPROBE, beside ffmpeg, then PATH); nothing was sent`, INSTALL_HINT);
-  const out = await runTool(ffmpeg, ['-hide_banner', '-version']).catch((err: Error) => {
+  // Bounded like every run (issue 30): a GEO_FFMPEG that hangs is stopped, with its group.
+  const out = await runTool(ffmpeg, ['-hide_banner', '-version'], { timeoutMs: VERSION_TIMEOUT_MS, ...(host ? { host } : {}) }).catch((err: Error) => {
+    if (err instanceof ToolTimeoutError) throw new UsageError(`${ffmpeg} did not answer -version within ${VERSION_TIMEOUT_MS / 1000} s, so geo stopped it; nothing was sent`, INSTALL_HINT);
     throw new UsageError(`${ffmpeg} could not be run (${err.message}); nothing was sent`, INSTALL_HINT);
   });
   const v = parseVersion(out.stdout.toString('utf8').split('\n')[0] ?? '');

@@ -2,12 +2,16 @@
  * What ffprobe says of a clip before any frame is decoded: its length and its video stream. Each
  * way a clip can be unusable is one line, exit 2, nothing sent (issue 23 item 8): not readable as
  * a video (a corrupt container), no video stream (audio only), zero length, longer than
- * --max-duration.
+ * --max-duration; and (issue 30) frames above the pixel limit images have (limits.ts), or an
+ * ffprobe that does not answer within its time.
  */
+import { stat } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { MAX_DECODE_PIXELS } from '../image/dimensions.js';
 import type { Tools } from './ffmpeg.js';
 import { clock } from './clock.js';
-import { runTool } from './run-tool.js';
+import { checkClipPixels, probeTimeoutMs } from './limits.js';
+import { type ToolRun, runBounded } from './tool-run.js';
 
 export interface ClipInfo {
   durationMs: number;
@@ -41,8 +45,22 @@ interface Probe {
   streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; avg_frame_rate?: string; r_frame_rate?: string; disposition?: { attached_pic?: number } }>;
 }
 
-export async function probeClip(tools: Tools, input: string, absPath: string, maxDurationMs: number, signal?: AbortSignal): Promise<ClipInfo> {
-  const out = await runTool(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', fileArg(absPath)], signal ? { signal } : {});
+/**
+ * ffmpeg's and ffprobe's own words for a frame past -max_pixels ("Picture size 12000x12000 exceeds
+ * specified max pixel count"): refused as the pixel limit it is (limits.ts), whichever tool met it.
+ */
+export function refuseOversize(input: string, stderr: string): void {
+  const big = /Picture size (\d+)x(\d+) exceeds specified max pixel count/.exec(stderr);
+  if (big) checkClipPixels(input, { width: Number(big[1]), height: Number(big[2]) });
+}
+
+export async function probeClip(tools: Tools, input: string, absPath: string, maxDurationMs: number, run: ToolRun = {}): Promise<ClipInfo> {
+  const timeoutMs = probeTimeoutMs((await stat(absPath)).size);
+  const why = `10 s + 1 s per 100 MB of the file`;
+  // ffprobe decodes a frame or two to describe the stream: told the pixel limit, it stops before
+  // a frame past it is decoded (a 144 MP frame cost ffprobe ~390 MB), and names its size.
+  const out = await runBounded(tools.ffprobe, ['-max_pixels', String(MAX_DECODE_PIXELS), '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', fileArg(absPath)], run, { input, what: 'ffprobe', timeoutMs, why });
+  refuseOversize(input, out.stderr);
   let p: Probe = {};
   try {
     p = JSON.parse(out.stdout.toString('utf8')) as Probe;
@@ -61,5 +79,7 @@ export async function probeClip(tools: Tools, input: string, absPath: string, ma
   if (durationMs > maxDurationMs) {
     throw new UsageError(`${input}: the clip is ${clock(durationMs)} long, above --max-duration ${clock(maxDurationMs)}; nothing was sent`, 'raise --max-duration, or cut the part you need first (ffmpeg -ss START -to END -i in.mp4 -c copy part.mp4)');
   }
-  return { durationMs, width: v.width ?? 0, height: v.height ?? 0, codec: v.codec_name ?? 'unknown', fps: rate(v.avg_frame_rate) || rate(v.r_frame_rate) };
+  const clip = { durationMs, width: v.width ?? 0, height: v.height ?? 0, codec: v.codec_name ?? 'unknown', fps: rate(v.avg_frame_rate) || rate(v.r_frame_rate) };
+  checkClipPixels(input, clip);
+  return clip;
 }

@@ -1,9 +1,15 @@
 /**
  * Runs ffmpeg or ffprobe: arguments as an array (no shell, so a path with spaces, quotes or a
- * leading dash is one argument), stdin closed, stdout kept as bytes, stderr as text (its tail),
- * and the child killed when the run is cancelled.
+ * leading dash is one argument), stdin closed, stdout kept as bytes, stderr as text (its tail).
+ *
+ * Bounded (issue 30): every run has a timeout (limits.ts says how long), and a run that passes it,
+ * or is cancelled, is killed with its whole process group: the tool is spawned detached (a group
+ * of its own), so a wrapper script's children go with it, and nothing it started outlives geo.
+ * Killing a group takes process.kill(-pgid), which only cli.ts may touch: it lends that here as a
+ * ChildHost (with a hook that kills what is still running if geo exits before the tool does).
  */
 import { spawn } from 'node:child_process';
+import { platform } from 'node:os';
 
 export interface ToolOutput {
   code: number | null;
@@ -11,14 +17,71 @@ export interface ToolOutput {
   stderr: string;
 }
 
+/** What media needs of the process geo runs in (cli.ts builds it; tests may too). */
+export interface ChildHost {
+  /** This process's pid: it names the temporary folders (workdir.ts). */
+  pid: number;
+  /** Whether a pid still runs. */
+  alive(pid: number): boolean;
+  /** SIGKILL to the group `pgid` (a detached child's pid), or to that process alone where groups are not. */
+  killGroup(pgid: number): void;
+  /** Kill `pgid` when geo exits before it does; the returned function forgets it. */
+  track(pgid: number): () => void;
+}
+
+export interface RunToolOptions {
+  signal?: AbortSignal;
+  onStderr?: (chunk: string) => void;
+  /** Killed (with its group) past this; rejects with ToolTimeoutError. */
+  timeoutMs?: number;
+  host?: ChildHost;
+  cwd?: string;
+  /** The child's pid, once spawned (workdir.ts writes it down for a later run to find). */
+  onSpawn?: (pid: number) => void;
+}
+
+/** A tool that did not finish within its time: killed, with everything it started. */
+export class ToolTimeoutError extends Error {
+  override readonly name = 'ToolTimeoutError';
+  constructor(readonly cmd: string, readonly timeoutMs: number) {
+    super(`${cmd} did not finish within ${Math.round(timeoutMs / 1000)} s`);
+  }
+}
+
 /** stderr beyond this is cut from the front: ffmpeg's log of a long clip is long; errors come last. */
 const STDERR_TAIL = 4 * 1024 * 1024;
 
-export function runTool(cmd: string, args: readonly string[], opts: { signal?: AbortSignal; onStderr?: (chunk: string) => void } = {}): Promise<ToolOutput> {
+/** Windows has no process groups to signal; there the tool is killed alone. */
+const GROUPS = platform() !== 'win32';
+
+export function runTool(cmd: string, args: readonly string[], opts: RunToolOptions = {}): Promise<ToolOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const { signal, host } = opts;
+    if (signal?.aborted) return reject(signal.reason);
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, detached: GROUPS, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
+    const pid = child.pid;
+    const untrack = pid !== undefined && host && GROUPS ? host.track(pid) : () => false;
+    if (pid !== undefined) opts.onSpawn?.(pid);
     const out: Buffer[] = [];
     let err = '';
+    let settled = false;
+    const kill = () => {
+      if (pid !== undefined && host && GROUPS) host.killGroup(pid);
+      else child.kill('SIGKILL');
+    };
+    const end = (fn: () => void, killIt: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      if (killIt) kill();
+      untrack();
+      fn();
+    };
+    // Ctrl-C kills the group; the run ends the way any cancelled command does (exit 130), not as a tool failure.
+    const onAbort = () => end(() => reject(signal!.reason), true);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => end(() => reject(new ToolTimeoutError(cmd, opts.timeoutMs!)), true), opts.timeoutMs);
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => {
       const s = c.toString('utf8');
@@ -26,8 +89,10 @@ export function runTool(cmd: string, args: readonly string[], opts: { signal?: A
       err += s;
       if (err.length > STDERR_TAIL) err = err.slice(err.length - STDERR_TAIL / 2);
     });
-    // Ctrl-C kills the child; the run ends the way any cancelled command does (exit 130), not as a tool failure.
-    child.on('error', (err) => reject(opts.signal?.aborted ? opts.signal.reason : err));
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr: err }));
+    child.on('error', (e) => end(() => reject(e), false));
+    // 'close': the tool exited and its output pipes are drained. Whatever it left running in its
+    // group goes with it (a pid stays reserved while a group bears its number, so this reaches
+    // nothing else; an empty group is simply not found).
+    child.on('close', (code) => end(() => resolve({ code, stdout: Buffer.concat(out), stderr: err }), true));
   });
 }

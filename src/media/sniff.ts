@@ -5,7 +5,9 @@
  * still image, not a video.
  */
 import { open, stat } from 'node:fs/promises';
-import { sniffKind } from '../image/sniff.js';
+import { extname } from 'node:path';
+import { UsageError } from '../errors.js';
+import { describeNonImage, sniffKind } from '../image/sniff.js';
 
 export type VideoKind = 'mp4' | 'mov' | 'webm' | 'mkv' | 'avi';
 
@@ -30,8 +32,8 @@ export function sniffVideo(b: Uint8Array): VideoKind | undefined {
   return undefined;
 }
 
-/** The video kind of a file, or undefined (not a video, a folder, unreadable: the caller decides). */
-export async function videoKindOf(path: string): Promise<VideoKind | undefined> {
+/** The first bytes of a regular file, or undefined (not a file, unreadable). */
+async function headOf(path: string): Promise<Buffer | undefined> {
   let fh;
   try {
     // stat first: opening a FIFO would wait for a writer.
@@ -39,10 +41,35 @@ export async function videoKindOf(path: string): Promise<VideoKind | undefined> 
     fh = await open(path, 'r');
     const head = Buffer.alloc(VIDEO_SNIFF_BYTES);
     const { bytesRead } = await fh.read(head, 0, head.length, 0);
-    return sniffVideo(head.subarray(0, bytesRead));
+    return head.subarray(0, bytesRead);
   } catch {
     return undefined;
   } finally {
     await fh?.close();
   }
+}
+
+/** The video kind of a file, or undefined (not a video, a folder, unreadable: the caller decides). */
+export async function videoKindOf(path: string): Promise<VideoKind | undefined> {
+  const head = await headOf(path);
+  return head ? sniffVideo(head) : undefined;
+}
+
+/** Names that say "video": what the user means by them, whatever the bytes turn out to be. */
+const VIDEO_NAMES = new Set(['.mp4', '.m4v', '.mov', '.qt', '.webm', '.mkv', '.avi']);
+
+/**
+ * A file named like a video whose bytes are neither a video nor an image is refused with a line
+ * about video (issue 30: random bytes named x.mp4 read "not an image (unrecognised bytes)"), before
+ * anything is decoded or sent. An image named x.mp4 is still an image: the bytes decide.
+ */
+export async function checkNamedVideo(input: string, path: string): Promise<void> {
+  const ext = extname(path).toLowerCase();
+  if (!VIDEO_NAMES.has(ext)) return;
+  const head = await headOf(path);
+  if (!head || sniffVideo(head) || sniffKind(head) !== 'unknown') return;
+  throw new UsageError(
+    `${input} is named like a video (${ext}) but its bytes are not a video geo can read (${describeNonImage(head)}): MP4 or MOV, WebM or Matroska, or AVI expected; nothing was sent`,
+    'the type is read from the bytes, not the name; a partial download or a damaged file has no video header',
+  );
 }

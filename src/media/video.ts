@@ -11,6 +11,9 @@ import { clock } from './clock.js';
 import { findTools } from './ffmpeg.js';
 import { type FrameOptions, type Frames, framesOf } from './frames.js';
 import { type ClipInfo, probeClip } from './probe.js';
+import type { ChildHost } from './run-tool.js';
+import type { ToolRun } from './tool-run.js';
+import { openWorkdir } from './workdir.js';
 import { type SceneJson, type SceneMember, buildScene } from './scene.js';
 
 export interface VideoSource {
@@ -46,12 +49,25 @@ export function choiceLine(f: Frames): string {
   return [count(f.candidates, 'candidate frame'), ...(dup ? [`${count(dup, 'near-duplicate')} dropped`] : []), ...(cap ? [`${cap} over --max-frames dropped`] : []), `${count(f.frames.length, 'frame')} to send (${kinds})`].join(' · ');
 }
 
-/** Everything local and free before the plan: exit 2 with one line for a clip that cannot be read. */
-export async function prepareVideo(env: Record<string, string | undefined>, v: VideoSource, opts: { signal?: AbortSignal; note?: (line: string) => void } = {}): Promise<PreparedVideo> {
-  const tools = await findTools(env, `locating the video ${v.input}`);
-  const clip = await probeClip(tools, v.input, v.path, v.maxDurationMs, opts.signal);
-  opts.note?.(`${v.input}: ${clock(clip.durationMs)}, ${clip.width}×${clip.height} ${clip.codec}; choosing frames (ffmpeg ${tools.version})`);
-  const [frames, sha256] = await Promise.all([framesOf(tools, v.input, v.path, clip, v.frames, opts.signal), sha256File(v.path)]);
+/**
+ * Everything local and free before the plan: exit 2 with one line for a clip that cannot be read.
+ * ffprobe and ffmpeg run bounded in the clip's own folder (issue 30: tool-run.ts, workdir.ts),
+ * removed when this returns or throws; a folder an earlier, killed geo left is removed first.
+ */
+export async function prepareVideo(env: Record<string, string | undefined>, v: VideoSource, opts: { signal?: AbortSignal; note?: (line: string) => void; host?: ChildHost } = {}): Promise<PreparedVideo> {
+  const tools = await findTools(env, `locating the video ${v.input}`, opts.host);
+  const workdir = opts.host ? await openWorkdir(opts.host) : undefined;
+  const run: ToolRun = { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.host ? { host: opts.host } : {}), ...(workdir ? { workdir } : {}) };
+  let clip: ClipInfo;
+  let frames: Frames;
+  let sha256: string;
+  try {
+    clip = await probeClip(tools, v.input, v.path, v.maxDurationMs, run);
+    opts.note?.(`${v.input}: ${clock(clip.durationMs)}, ${clip.width}×${clip.height} ${clip.codec}; choosing frames (ffmpeg ${tools.version})`);
+    [frames, sha256] = await Promise.all([framesOf(tools, v.input, v.path, clip, v.frames, run), sha256File(v.path)]);
+  } finally {
+    await workdir?.remove();
+  }
   opts.note?.(`${v.input}: ${choiceLine(frames)}`);
   const inputs = frames.frames.map((f) => ({
     input: frameName(v.input, f.tMs), bytes: f.bytes,

@@ -7,6 +7,7 @@ import { DEPTH_COST, type Depth, ERROR_CODE_STATUS } from '../api/schemas.js';
 import { BelowConfidenceError, CancelledError, ConfigError, UsageError } from '../errors.js';
 import { width, wrap } from './fit.js';
 import { sanitizeInline } from './sanitize.js';
+import { clockTime } from './wait-line.js';
 
 interface Described {
   message: string;
@@ -69,8 +70,8 @@ function fromApiError(e: ApiError): Described {
     case 'idempotency_in_progress':
       return { message: `the same request is still running on the server (409), past the deadline${ref}`, hint: 'the analysis may still finish on the server; rerun the same command (same journal, same key) to replay it free' };
     case 'rate_limited':
-      if (e instanceof RetryLaterError) return { message: `${e.message}${ref}`, hint: 'nothing was resent early; run the same command then (same Idempotency-Key, never charged twice)' };
-      return { message: `rate limited after retries (429)${ref}`, hint: `${wait}, or lower --concurrency` };
+      if (e instanceof RetryLaterError) return { message: `${sanitizeInline(e.message)}${ref}`, hint: 'nothing was resent early; run the same command then (same Idempotency-Key, never charged twice)' };
+      return rateLimited(e, ref, wait);
     case 'analysis_failed':
       return { message: `the analysis failed upstream (502) after retries${ref}`, hint: `${NOTHING_CHARGED}; retry, or try a lower --depth` };
     case 'analysis_timeout':
@@ -87,6 +88,20 @@ function fromApiError(e: ApiError): Described {
       if (e.status >= 500) return { message: `the service failed (${e.status}) after retries${ref}`, hint: `${NOTHING_CHARGED}; retry later` };
       return { message: `${server} (${e.status}${e.code ? ' ' + sanitizeInline(e.code) : ''})${ref}`, ...(serverHint ? { hint: serverHint } : {}) };
   }
+}
+
+/**
+ * A 429 the retries gave up on: how many attempts, why the waits did not help (a Retry-After of 0
+ * refused again, a header geo could not read), and when to come back by the server's own figures
+ * (api/retry.ts comeBack).
+ */
+function rateLimited(e: ApiError, ref: string, wait: string): Described {
+  const g = e.gaveUp;
+  if (!g) return { message: `rate limited after retries (429)${ref}`, hint: `${wait}, or lower --concurrency` };
+  const rl = e.rateLimit;
+  const why = rl?.note !== undefined ? `: ${sanitizeInline(rl.note)}` : rl?.retryAfterS === 0 ? ': the service said to retry at once (Retry-After: 0) and refused each resend' : '';
+  const inS = Math.max(0, Math.ceil(g.waitMs / 1000));
+  return { message: `rate limited after ${g.attempts} attempt${g.attempts === 1 ? '' : 's'} (429)${why}${ref}`, hint: `try again after ${clockTime(g.retryAt)} (in ${inS} s: ${g.basis}), or lower --concurrency` };
 }
 
 export function describe(err: unknown): Described {

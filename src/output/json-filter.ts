@@ -8,12 +8,13 @@
 import { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { type JsonFields, selectFields } from './json-fields.js';
-import { runJq } from './jq.js';
+import type { Jq } from './jq.js';
 import { sanitize, sanitizeJsonText } from './sanitize.js';
 
 export interface FilterOptions {
   fields?: readonly string[];
-  jq?: string;
+  /** --jq EXPR, its worker already started and the expression checked (jq.ts); closed with the filter. */
+  jq?: Jq;
   declared: JsonFields;
   /** "geo analyses": named in errors. */
   what: string;
@@ -43,7 +44,7 @@ export function openJsonFilter(out: Writable, o: FilterOptions): JsonFilter {
       json = JSON.stringify(doc, null, oneLine ? undefined : 2);
     }
     if (o.jq === undefined) return void out.write(sanitizeJsonText(json) + '\n');
-    const result = await runJq(json, o.jq, o.tty);
+    const result = await o.jq.run(json, o.tty);
     out.write(o.tty ? sanitize(result) : result);
   };
 
@@ -78,23 +79,32 @@ export function openJsonFilter(out: Writable, o: FilterOptions): JsonFilter {
     },
   });
 
+  /** The last document, then the first failure (a bad field, jq's error, no JSON). */
+  const finish = async () => {
+    if (!failure) {
+      try {
+        if (carry !== '') await line(carry);
+        if (pending.length) {
+          const text = pending.join('\n');
+          pending = [];
+          await emit(text, false);
+        }
+      } catch (err) {
+        failure = err instanceof SyntaxError ? new UsageError(`${o.what} printed something that is not JSON, so --json FIELDS and --jq cannot read it`, 'use --json alone') : err;
+      }
+    }
+    if (failure) throw failure;
+  };
+
   return {
     stream,
     async close() {
       await new Promise<void>((resolve) => stream.end(resolve));
-      if (!failure) {
-        try {
-          if (carry !== '') await line(carry);
-          if (pending.length) {
-            const text = pending.join('\n');
-            pending = [];
-            await emit(text, false);
-          }
-        } catch (err) {
-          failure = err instanceof SyntaxError ? new UsageError(`${o.what} printed something that is not JSON, so --json FIELDS and --jq cannot read it`, 'use --json alone') : err;
-        }
+      try {
+        await finish();
+      } finally {
+        await o.jq?.close();
       }
-      if (failure) throw failure;
     },
   };
 }

@@ -63,17 +63,26 @@ describe('parseRateLimit', () => {
     ['ratelimit-remaining', '-1'],
     ['ratelimit-reset', 'tomorrow'],
     ['x-ratelimit-limit', '0x10'],
-    ['retry-after', '1.5'],
-    ['retry-after', 'soon'],
-    ['retry-after', 'Mon, 99 Foo 2026 99:99:99 GMT'],
-    ['retry-after', ''],
   ])('ignores malformed %s: %j (never throws)', (name, value) => {
     expect(parseRateLimit({ [name]: value }, NOW)).toEqual({});
   });
 
+  // Issue 30: ignored for the wait, but named, so the line that ends the run can say why.
+  it.each(['1.5', 'soon', '-5', 'Mon, 99 Foo 2026 99:99:99 GMT', ''])('ignores a malformed Retry-After %j and notes it (never throws)', (value) => {
+    expect(parseRateLimit({ 'retry-after': value }, NOW)).toEqual({ note: `Retry-After ${JSON.stringify(value)} is neither seconds nor an HTTP date, so geo ignored it` });
+  });
+
   it('keeps the good fields when others are malformed', () => {
     expect(parseRateLimit({ ratelimit: '"default";r=oops;t=5', 'ratelimit-remaining': '3', 'retry-after': 'x' }, NOW)).toEqual({
-      remaining: 3, resetAt: NOW + 5000,
+      remaining: 3, resetAt: NOW + 5000, note: 'Retry-After "x" is neither seconds nor an HTTP date, so geo ignored it',
     });
+  });
+
+  it('clamps a wait or a reset more than a day away to a day, and says so (issue 30)', () => {
+    expect(parseRateLimit({ 'retry-after': '99999999999999999999' }, NOW)).toEqual({ retryAfterS: 86_400, note: 'Retry-After "99999999999999999999" is more than a day away, read as one day' });
+    expect(parseRateLimit({ 'retry-after': '86400' }, NOW)).toEqual({ retryAfterS: 86_400 });
+    expect(parseRateLimit({ 'retry-after': new Date(NOW + 400 * 86_400_000).toUTCString() }, NOW).retryAfterS).toBe(86_400);
+    expect(parseRateLimit({ ratelimit: '"default";r=0;t=999999999999999' }, NOW)).toEqual({ remaining: 0, resetAt: NOW + 86_400_000, note: 'the rate-limit reset is more than a day away, read as one day' });
+    expect(parseRateLimit({ 'ratelimit-reset': '99999999999999' }, NOW).resetAt).toBe(NOW + 86_400_000);
   });
 });

@@ -90,17 +90,30 @@ describe('SpendGuard: the budget against what the service charged', () => {
     expect(third).toEqual({ kind: 'go' });
   });
 
-  it('a request with no answer counts as the most it could have cost; one never sent, nothing', async () => {
-    const guard = new SpendGuard({ credits: 12, what: '--max-credits 12' }, 1);
+  it('a request with no answer counts as what it was assumed to cost; one never sent, nothing', async () => {
+    const guard = new SpendGuard({ credits: 4, what: '--max-credits 4' }, 1);
     await guard.enter();
     guard.leave('unsent');
     await guard.enter();
     guard.leave('unknown');
     await guard.enter();
     guard.leave(1);
-    expect(await guard.enter()).toEqual({ kind: 'go' }); // 11 + 1 <= 12
+    expect(await guard.enter()).toEqual({ kind: 'go' }); // 2 + 1 <= 4
     guard.leave(1);
-    expect(await guard.enter()).toMatchObject({ kind: 'stop', why: expect.stringMatching(/^12 credits charged so far \(a request that got no answer counts as 10 each: it may have been charged\); at 1 for the next request/) });
+    expect(await guard.enter()).toEqual({ kind: 'go' }); // 3 + 1 <= 4
+    guard.leave(1);
+    expect(await guard.enter()).toMatchObject({ kind: 'stop', why: expect.stringMatching(/^4 credits charged so far \(counting a request that got no answer: it may have been charged\); at 1 for the next request/) });
+  });
+
+  it('after a surprise, a request with no answer counts at the worst charge seen', async () => {
+    const guard = new SpendGuard({ credits: 30, what: '--max-credits 30' }, 1);
+    await guard.enter();
+    guard.leave(10, 3);
+    await guard.enter();
+    guard.leave('unknown');
+    expect(await guard.enter()).toEqual({ kind: 'go' }); // 20 + 10 <= 30
+    guard.leave(10, 3);
+    expect(await guard.enter()).toMatchObject({ kind: 'stop' }); // 30 + 10 > 30
   });
 
   it('Ctrl-C while waiting for room: cancelled at once', async () => {

@@ -26,16 +26,20 @@ lines.forEach((line, i) => {
   prev = hash;
 });
 if (lines.length !== manifest.custody.entries || prev !== manifest.custody.head) problems.push('custody: count or head differs from the manifest');
-// 2. The seal (the last entry) lists every other member: each file against it, and the manifest's list equal to it.
+// 2. The seal (the last bundle_sealed entry; only signatures may follow it) lists every other member
+// but those made from the log afterwards (signatures/, allowed_signers, VERIFY.md, SHA256SUMS):
+// each file against it, and the manifest's list equal to it.
 const entries = lines.map((l) => JSON.parse(l));
-const seal = entries.at(-1);
-if (seal?.event !== 'bundle_sealed') problems.push('custody: the log does not end with bundle_sealed');
+const sealAt = entries.map((e) => e.event).lastIndexOf('bundle_sealed');
+const seal = entries[sealAt];
+if (sealAt < 0 || entries.slice(sealAt + 1).some((e) => e.event !== 'head_signed')) problems.push('custody: the log does not end with bundle_sealed and the signatures over it');
 const sealed = seal?.data.bundle.members ?? [];
 for (const f of sealed) {
   const bytes = readFileSync(join(dir, f.path));
   if (sha256(bytes) !== f.sha256 || bytes.length !== f.size) problems.push(`${f.path}: not the member the seal lists`);
 }
-const listed = manifest.files.filter((f) => f.path !== manifest.custody.path).map(({ path, sha256, size }) => ({ path, sha256, size }));
+const derived = (p) => p.startsWith('signatures/') || ['allowed_signers', 'VERIFY.md', 'SHA256SUMS'].includes(p);
+const listed = manifest.files.filter((f) => f.path !== manifest.custody.path && !derived(f.path)).map(({ path, sha256, size }) => ({ path, sha256, size }));
 if (canonical(listed) !== canonical(sealed)) problems.push('manifest.json: its files are not the sealed members');
 if (canonical(manifest.results) !== canonical(seal?.data.bundle.results)) problems.push('manifest.json: its results are not the sealed results');
 // 3. Each result: its answer file, its record's raw text and its own result_linked entry agree.

@@ -65,11 +65,13 @@ describe('the seal: the custody head binds every member', () => {
     const r = await verify(fx.zipPath);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/sealed +the log ends with bundle_sealed: every other member is the one it sealed\n/);
+    expect(r.stdout).toMatch(/sealed +the log ends with bundle_sealed: every other member is the one it sealed, or made from the log\n/);
     const seal = JSON.parse(fx.custody.at(-1)!);
     expect(seal.event).toBe('bundle_sealed');
     expect(fx.bundle.manifest.custody.head).toBe(seal.hash);
-    expect(seal.data.bundle.members.map((f: { path: string }) => f.path)).toEqual(fx.bundle.manifest.files.map((f) => f.path).filter((p) => p !== 'custody.jsonl'));
+    // Every member but the log and what is made from it afterwards (signatures/, allowed_signers, VERIFY.md, SHA256SUMS; issue 31).
+    expect(seal.data.bundle.members.map((f: { path: string }) => f.path)).toEqual(fx.bundle.manifest.files.map((f) => f.path).filter((p) => p !== 'custody.jsonl' && !['VERIFY.md', 'SHA256SUMS'].includes(p)));
+    expect(seal.data.bundle.members.map((f: { path: string }) => f.path)).toContain('verify_chain.py');
   });
 
   it('report.html replaced, manifest rewritten: named against the seal', async () => {
@@ -122,7 +124,7 @@ describe('the seal: the custody head binds every member', () => {
     const r = await runCli(['cases', 'verify', fx.zipPath]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/simulated +2 simulated answers \(sandbox\): not evidence\n/);
-    expect(r.stdout).toContain('integrity  the chain is intact and binds every member; it is not signed');
+    expect(r.stdout).toMatch(/integrity +the chain is intact and binds every member; it is not signed/);
     expect(r.stderr).toMatch(/^error: \S+case\.zip holds 2 simulated answers \(sandbox\): not evidence — hint: /);
     const j = JSON.parse((await runCli(['cases', 'verify', fx.zipPath, '--json'])).stdout);
     expect(j).toMatchObject({ ok: false, integrity: { ok: true, sealed: true, signed: false, failures: [] }, simulated: { answers: 2, allowed: false, ok: false, checked: true }, failures: ['2 simulated answers (sandbox): not evidence'] });

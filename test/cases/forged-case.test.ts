@@ -65,7 +65,7 @@ describe('a case answered by a service (not a sandbox) verifies, in sections', (
     const r = await geo(base.data, ['cases', 'verify', base.evidence]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('integrity  the chain is intact; it is not signed, so whoever holds this database could have rebuilt it (geo cases sign, next release)\n');
+    expect(r.stdout).toMatch(/\n {2}integrity +the chain is intact; it is not signed, so whoever holds this database could have rebuilt it: geo cases sign binds it to your key\n/);
     expect(r.stdout).toMatch(/answers +2 linked results are bound to their own logged input and answer\n/);
     expect(r.stdout).toMatch(/simulated +none: every answer came from a service, not a sandbox\n/);
     const json = JSON.parse((await geo(base.data, ['cases', 'verify', base.evidence, '--json'])).stdout);
@@ -144,7 +144,7 @@ describe('simulated answers (a sandbox\'s) are not evidence', () => {
     const r = await geo(base.data, ['cases', 'verify', base.trial]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/simulated +2 simulated answers \(sandbox\): not evidence\n/);
-    expect(r.stdout).toContain('integrity  the chain is intact;');
+    expect(r.stdout).toMatch(/integrity +the chain is intact;/);
     expect(r.stderr).toMatch(/^error: case lc_\w+ holds 2 simulated answers \(sandbox\): not evidence — hint: a sandbox answered them, not the service: geo cases verify --allow-sandbox/);
     const allowed = await geo(base.data, ['cases', 'verify', base.trial, '--allow-sandbox']);
     expect(allowed.code).toBe(0);
@@ -179,7 +179,7 @@ describe('a log rewritten and re-pinned on the same machine', () => {
     const r = await geo(data, ['cases', 'verify', base.evidence]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^case lc_\w+ \(Rewritten\): verified\n/);
-    expect(r.stdout).toContain('it is not signed, so whoever holds this database could have rebuilt it (geo cases sign, next release)');
+    expect(r.stdout).toContain('it is not signed, so whoever holds this database could have rebuilt it: geo cases sign binds it to your key');
   });
 });
 

@@ -44,7 +44,7 @@ describe('geo cases verify <case>', () => {
     const r = await verify(base.data);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^case lc_\w+ \(Checked\): verified\n {2}integrity +the chain is intact; it is not signed, so whoever holds this database could have rebuilt it \(geo cases sign, next release\)\n {2}custody +10 entries, chain intact; head [0-9a-f]{64}\n {2}answers +2 linked results are bound to their own logged input and answer\n {2}files +1 file written for the case still has the sha256 logged\n {2}simulated +2 simulated answers \(sandbox\): not evidence \(checked as a test case: --allow-sandbox\)\n$/);
+    expect(r.stdout).toMatch(/^case lc_\w+ \(Checked\): verified\n {2}integrity +the chain is intact; it is not signed, so whoever holds this database could have rebuilt it: geo cases sign binds it to your key\n {2}custody +10 entries, chain intact; head [0-9a-f]{64}\n {2}answers +2 linked results are bound to their own logged input and answer\n {2}files +1 file written for the case still has the sha256 logged\n {2}signatures +none: the custody log is not signed \(geo cases sign\)\n {2}timestamps +none \(geo cases stamp\)\n {2}simulated +2 simulated answers \(sandbox\): not evidence \(checked as a test case: --allow-sandbox\)\n$/);
     const json = JSON.parse((await verify(base.data, ['--json'])).stdout);
     expect(json).toMatchObject({ ok: true, case: { id: base.id }, integrity: { ok: true, custody: { entries: 10 }, answers: 2, files: 1, failures: [] }, simulated: { answers: 2, allowed: true }, failures: [] });
   });

@@ -1,4 +1,5 @@
 /** geo config get/set/unset/list, and the config file on disk (modes, GEO_CONFIG_DIR, corruption). */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,11 +15,11 @@ describe('geo config', () => {
     const { run } = session();
     const piped = await run(['config', 'list']);
     expect(piped).toMatchObject({ code: 0, stderr: '' });
-    expect(piped.stdout).toBe('KEY                VALUE  FROM\ndepth              1      default\nformat             table  default\nconfirm_threshold  20     default\naccessible         false  default\ntsa                       default\n');
+    expect(piped.stdout).toBe('KEY                VALUE  FROM\ndepth              1      default\nformat             table  default\nconfirm_threshold  20     default\naccessible         false  default\ntsa                       default\ntsa_ca                    default\n');
     const tty = await run(['config', 'list'], { tty: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toMatch(/┌.*\n.*KEY.*VALUE.*FROM/);
-    expect(JSON.parse((await run(['config', 'list', '--json'])).stdout)).toEqual({ depth: '1', format: 'table', confirm_threshold: '20', accessible: 'false', tsa: '' });
+    expect(JSON.parse((await run(['config', 'list', '--json'])).stdout)).toEqual({ depth: '1', format: 'table', confirm_threshold: '20', accessible: 'false', tsa: '', tsa_ca: '' });
   });
 
   it('set validates, stores and get prints the bare value', async () => {
@@ -82,6 +83,23 @@ describe('geo config set tsa (issue 31)', () => {
     const r = await runCli(['config', 'set', '--help']);
     expect(r.stdout).toMatch(/tsa {16}RFC 3161 time-stamp authorities/);
     expect(r.stdout).toMatch(/None is contacted unless listed here or named\s+with --tsa/);
+  });
+});
+
+describe('geo config set tsa-ca (issue 31)', () => {
+  it('stores the absolute path of a PEM file holding a certificate; refuses a file without one, or none', async () => {
+    const { dir, run } = session();
+    const folder = tempConfigDir();
+    const pem = join(folder, 'tsa-ca.pem');
+    writeFileSync(pem, execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(folder, 'k'), '-subj', '/CN=ca', '-days', '1'], { stdio: ['ignore', 'pipe', 'ignore'] }));
+    const r = await run(['config', 'set', 'tsa-ca', pem]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).defaults).toEqual({ tsa_ca: pem });
+    writeFileSync(join(folder, 'empty.pem'), 'no certificate here\n');
+    const bad = await run(['config', 'set', 'tsa-ca', join(folder, 'empty.pem')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/holds no PEM certificate/);
+    expect((await run(['config', 'set', 'tsa-ca', join(folder, 'missing.pem')])).stderr).toMatch(/^error: cannot read \S+missing\.pem \(ENOENT\)/);
   });
 });
 

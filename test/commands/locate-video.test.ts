@@ -247,7 +247,8 @@ describe.skipIf(!FFMPEG)(ffmpegTitle('bad video input: one line, exit 2, nothing
   it('not a video (text named .mp4) and flags that do not fit', async () => {
     const text = join(dir, 'notes.mp4');
     writeFileSync(text, 'not a video at all\n');
-    await bad([text], /error: \S*notes\.mp4 is not an image \(text\)/);
+    // Named like a video: the line speaks of video (issue 30), not of images.
+    await bad([text], /error: \S*notes\.mp4 is named like a video \(\.mp4\) but its bytes are not a video geo can read \(text\)/);
     await bad([TWO, 'fixtures/images/paris.jpg'], /error: locate one video at a time/);
     await bad(['fixtures/images/paris.jpg', '--every', '5'], /error: --every applies to a video or to photos located --together/);
     await bad([TWO, '--min-confidence', '0.5'], /error: --min-confidence does not apply to a video/);

@@ -140,7 +140,7 @@ describe('a command that waits on a 429 says so', () => {
     const r = await geo(api, ['credits', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(credits + '\n');
-    expect(r.stderr).toContain('rate limited (429) on GET /api/v1/credits: waiting 42 s, then retrying');
+    expect(r.stderr).toMatch(/rate limited \(429\) on GET \/api\/v1\/credits: waiting until \d\d:\d\d:\d\d \(in 42 s\), then retrying/);
   });
 
   it('-q keeps it quiet', async () => {

@@ -10,10 +10,13 @@
  */
 import { extname, resolve } from 'node:path';
 import { caseLog } from '../../batch/case-custody.js';
+import { type CaseSigner, caseSigner } from '../../batch/case-sign.js';
 import { vouchedOrRefuse } from '../../batch/case-results.js';
 import type { Ctx } from '../../context.js';
-import { NotVerifiedError, UsageError } from '../../errors.js';
-import { sha256Hex } from '../../evidence/custody.js';
+import { ConfigError, KeyringError, NotVerifiedError, UsageError } from '../../errors.js';
+import { type CustodyEntry, sha256Hex } from '../../evidence/custody.js';
+import { checkSignatures } from '../../evidence/custody-sign.js';
+import { type StampedHead, checkStamps } from '../../evidence/custody-stamps.js';
 import { type FileMode, writeOwnFile } from '../../files/own-file.js';
 import { checkWritableFile } from '../../files/safe.js';
 import { fileMode } from '../../flags.js';
@@ -23,6 +26,8 @@ import { vouchedImage } from '../../image/vouched-image.js';
 import { type BundleOriginal, writeBundle } from '../../output/export/bundle.js';
 import { buildHtmlReport, renderGeoJSON, renderKMZ } from '../../output/export/index.js';
 import { findCase } from '../../store/find.js';
+import type { CaseRow } from '../../store/index.js';
+import { storedToken } from './check.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { Handler } from '../types.js';
@@ -38,6 +43,9 @@ export interface Bundled {
   originals: number;
   left_out: string[];
   custody: { entries: number; head: string };
+  /** The signatures in the bundle's log (principal and fingerprint), and the tokens in it. */
+  signatures: Array<{ entry: number; principal: string | null; fingerprint: string }>;
+  timestamps: number;
 }
 
 type Say = (line: string) => void;
@@ -81,7 +89,32 @@ async function readOriginals(records: readonly ProvenanceRecord[], leftOut: stri
   return [...out.values()];
 }
 
-export async function runBundle(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, ref: string, file: string, opts: { withOriginals?: boolean; mode?: FileMode }, say: Say): Promise<Bundled> {
+/**
+ * Signatures that do not hold, or tokens that do not, refuse the bundle (the log was rewritten, or
+ * what it stamps was swapped); entries past the last signature do not: the bundle's own signature
+ * covers them. The signer, ready: a case that is signed gets a signed bundle or none.
+ */
+async function trustOrRefuse(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'config' | 'vault'>, c: CaseRow, entries: CustodyEntry[], say: Say): Promise<CaseSigner | undefined> {
+  const sigs = checkSignatures(entries);
+  const bad = [...sigs.signatures.filter((x) => !x.ok).map((x) => `entry ${x.entry} (head_signed): ${x.problem}`), ...checkStamps(entries, storedToken(ctx.store().timestamps().forCase(c.id)), { where: 'the store' }).failures];
+  if (bad.length) throw new NotVerifiedError(`case ${c.id} does not verify, so no bundle is written: ${bad[0]}${bad.length > 1 ? ` (and ${bad.length - 1} more)` : ''}`, `geo cases verify ${c.id} lists what fails`);
+  const signer = caseSigner(ctx, say);
+  if (!signer.chosen) {
+    if (sigs.signed) throw new ConfigError(`case ${c.id} is signed, so its bundle must be too, and no signing key is chosen: no bundle is written`, 'geo keys signing use REF (geo keys signing list shows yours)');
+    return undefined;
+  }
+  try {
+    await signer.open();
+    return signer;
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    if (sigs.signed) throw new KeyringError(`case ${c.id} is signed, so its bundle must be too, and the signing key cannot sign: ${why}`, (err as { hint?: string }).hint ?? 'geo keys signing test says why');
+    say(`warning: the bundle is not signed: ${why}`);
+    return undefined;
+  }
+}
+
+export async function runBundle(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'config' | 'vault'>, ref: string, file: string, opts: { withOriginals?: boolean; mode?: FileMode }, say: Say): Promise<Bundled> {
   const store = ctx.store();
   const c = findCase(store, ref);
   if (!/\.zip$/i.test(file)) throw new UsageError(`the bundle is a zip file: ${file} does not end in .zip`, `geo cases bundle ${c.id} case.zip`);
@@ -90,6 +123,12 @@ export async function runBundle(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, ref
   checkWritableFile(file, 'the bundle', { inputs: read });
   // What the log vouches for, or nothing at all: a forged value never leaves in a bundle.
   const ev = await vouchedOrRefuse(store, c, 'no bundle is written');
+  const signer = await trustOrRefuse(ctx, c, ev.entries.map((x) => x.e), say);
+  const token = storedToken(store.timestamps().forCase(c.id));
+  const stamps = ev.entries.flatMap(({ n, e }) => {
+    const kept = e.event === 'head_stamped' ? token(n, e.data.stamp as StampedHead) : undefined;
+    return kept ? [{ entry: n, reply: kept.reply, caPem: kept.caPem }] : [];
+  });
   const vc = ev.vouch.case;
   const records = ev.vouch.results.map((r) => r.record).filter((r) => isResultBody(r.response.body));
   const log = caseLog(store, ctx.version, ctx.now);
@@ -109,8 +148,11 @@ export async function runBundle(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, ref
     bundle = await writeBundle({
       case: { id: vc.id, name: vc.name, ...(vc.description ? { description: vc.description } : {}) }, records,
       reportHtml: report.html, geojson: renderGeoJSON(records), kmz: await renderKMZ(sources, { now: ctx.now() }), ...(originals ? { originals } : {}),
+      stamps,
       seal: async (contents) => {
         const entry = await log.append(c.id, { event: 'bundle_sealed', data: { bundle: contents } });
+        // Signed before custody.jsonl is written: the seal, and so every member, is what the key vouches for.
+        if (signer) await signer.signExactly(c.id, entry.hash);
         return { entry, lines: await log.lines(c.id) };
       },
     });
@@ -123,9 +165,12 @@ export async function runBundle(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, ref
   const sha256 = sha256Hex(bundle.zip);
   const m = bundle.manifest.custody;
   await log.append(c.id, { event: 'bundle_made', data: { bundle: { path: resolve(file), sha256, size: bundle.zip.length, manifest_sha256: bundle.manifestSha256, entries: m.entries, head: m.head, originals: Boolean(originals) } } });
+  // The store's log goes on past the bundle's: bundle_made is signed too, so the case still verifies here.
+  if (signer) await signer.auto(c.id);
+  const signatures = bundle.signatures;
   return {
     file, case: { id: c.id, name: vc.name }, sha256, size: bundle.zip.length, manifest_sha256: bundle.manifestSha256, results: records.length,
-    originals: originals?.length ?? 0, left_out: leftOut, custody: { entries: m.entries, head: m.head },
+    originals: originals?.length ?? 0, left_out: leftOut, custody: { entries: m.entries, head: m.head }, signatures, timestamps: stamps.length,
   };
 }
 
@@ -142,7 +187,9 @@ export const bundle: Handler = async (ctx, args, opts) => {
     `  sha256    ${res.sha256}  (${res.size} bytes; logged as bundle_made)`,
     `  manifest  ${res.manifest_sha256}  (send it apart from the bundle: the recipient compares it)`,
     `  head      ${res.custody.head}`,
-    `  check it  geo cases verify ${sanitizeInline(res.file)}`,
+    `  signed    ${res.signatures.length ? [...new Set(res.signatures.map((x) => `${sanitizeInline(x.principal ?? '?')} (${x.fingerprint})`))].join(', ') : 'no (geo keys signing use, then bundle again)'}`,
+    `  stamped   ${res.timestamps ? `${res.timestamps} trusted timestamp${res.timestamps === 1 ? '' : 's'}` : 'no (geo cases stamp)'}`,
+    `  check it  geo cases verify ${sanitizeInline(res.file)}   (or without geo: VERIFY.md inside)`,
   ].join('\n');
   await render(ctx, { data: res, human }, ['table', 'json']);
 };

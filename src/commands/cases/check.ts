@@ -7,41 +7,75 @@
  *   (batch/case-results.ts); each file the log says was written (a report, an export, a bundle)
  *   against the sha256 it logged, when it is still there, read without ever blocking or
  *   following a link put in its place.
+ * signatures: each head_signed entry, and every entry past the last valid one (custody-sign.ts).
+ * timestamps: each head_stamped entry's token, from the store, over the head it claims (custody-stamps.ts).
  * simulated: the answers a sandbox gave, which are not evidence (refused unless --allow-sandbox).
  */
 import { type CaseEvidence, evidenceFailures, readCaseEvidence } from '../../batch/case-results.js';
-import type { CustodyEntry } from '../../evidence/custody.js';
+import type { AllowedSigners } from '../../evidence/allowed-signers.js';
+import { type CustodyEntry, sha256Hex } from '../../evidence/custody.js';
+import { checkSignatures, uncheckedSignatures } from '../../evidence/custody-sign.js';
+import { type KeptToken, type StampedHead, checkStamps, uncheckedStamps } from '../../evidence/custody-stamps.js';
 import { simulatedCount } from '../../evidence/simulated.js';
-import { UNSIGNED, simulatedSection } from '../../evidence/verify-report.js';
+import { caveat, simulatedSection } from '../../evidence/verify-report.js';
 import { NotRegularFileError, sha256RegularFile } from '../../files/read.js';
 import type { CaseVerifyView } from '../../output/views/case-show.js';
 import type { CaseRow, Store } from '../../store/index.js';
+import type { TimestampRow } from '../../store/timestamps.js';
 
 /** What verifyCase found: the view's shape (output/views/case-show.ts). */
 export type CaseReport = CaseVerifyView;
+
+export interface TrustOptions {
+  allowSandbox?: boolean;
+  /** --allowed-signers FILE, read: only its keys count, under its principals. */
+  allowedSigners?: AllowedSigners;
+  /** --tsa-ca FILE (or the tsa-ca setting), read: the only CAs a TSA is trusted under. */
+  tsaCa?: string;
+  requireSignature?: boolean;
+  requireTimestamp?: boolean;
+}
 
 const fileOf = (e: CustodyEntry): { path: string; sha256: string } | undefined => {
   const f = (e.event === 'file_written' ? e.data.file : e.event === 'bundle_made' ? e.data.bundle : undefined) as { path?: unknown; sha256?: unknown } | undefined;
   return typeof f?.path === 'string' && typeof f.sha256 === 'string' && f.path !== '-' ? { path: f.path, sha256: f.sha256 } : undefined;
 };
 
-export async function verifyCase(store: Store, c: CaseRow, opts: { allowSandbox?: boolean } = {}): Promise<CaseReport> {
+/** The store's token for a head_stamped entry: the one it logged, else the one kept for that head and TSA (to name what is wrong with it). */
+export function storedToken(rows: readonly TimestampRow[]): (n: number, s: StampedHead) => KeptToken | undefined {
+  // The driver hands a BLOB back as an ArrayBuffer: bytes either way.
+  const stamped = rows.filter((r) => r.state === 'stamped' && r.reply !== null && r.ca_pem !== null).map((r) => ({ ...r, bytes: Buffer.from(r.reply as Uint8Array) }));
+  return (_n, s) => {
+    const row = stamped.find((r) => sha256Hex(r.bytes) === s.token_sha256) ?? stamped.find((r) => r.head === s.head && r.tsa === s.tsa);
+    return row ? { reply: row.bytes, caPem: row.ca_pem! } : undefined;
+  };
+}
+
+export async function verifyCase(store: Store, c: CaseRow, opts: TrustOptions = {}): Promise<CaseReport> {
   const ev: CaseEvidence = await readCaseEvidence(store, c);
   const failures = evidenceFailures(ev);
   const notes: string[] = [];
   const files = await checkFiles(ev, failures, notes);
   const simulated = simulatedSection(ev.vouch.simulated, Boolean(opts.allowSandbox));
+  // Signatures and timestamps are judged on the log as it is, whenever every line of it reads.
+  const readable = ev.entries.length === ev.chain.entries && ev.entries.length > 0;
+  const entries = ev.entries.map((x) => x.e);
+  const signatures = readable ? checkSignatures(entries, { ...(opts.allowedSigners ? { allowed: opts.allowedSigners } : {}), required: Boolean(opts.requireSignature) }) : uncheckedSignatures(Boolean(opts.requireSignature));
+  const rows = store.timestamps().forCase(c.id);
+  const timestamps = readable
+    ? checkStamps(entries, storedToken(rows), { ...(opts.tsaCa !== undefined ? { tsaCa: opts.tsaCa } : {}), required: Boolean(opts.requireTimestamp), where: 'the store' }, rows.filter((r) => r.state === 'pending').length)
+    : uncheckedStamps(Boolean(opts.requireTimestamp));
   const integrity: CaseReport['integrity'] = {
     ok: failures.length === 0,
     ...(ev.chain.ok ? { custody: { entries: ev.chain.entries, head: ev.chain.head } } : {}),
     answers: ev.vouch.results.filter((r) => r.ok).length,
-    files, failures, notes, signed: false, caveat: UNSIGNED.case,
+    files, failures, notes, signed: signatures.signed, caveat: caveat('case', signatures.signed),
   };
   return {
     case: { id: c.id, name: ev.vouch.case.name || c.id },
-    ok: integrity.ok && simulated.ok,
-    integrity, simulated,
-    failures: [...failures, ...(simulated.ok ? [] : [simulatedCount(simulated.answers)])],
+    ok: integrity.ok && signatures.ok && timestamps.ok && simulated.ok,
+    integrity, signatures, timestamps, simulated,
+    failures: [...failures, ...signatures.failures, ...timestamps.failures, ...(simulated.ok ? [] : [simulatedCount(simulated.answers)])],
   };
 }
 

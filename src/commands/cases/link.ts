@@ -8,6 +8,7 @@ import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { expandSamples } from '../../files/samples.js';
 import { linkStored } from '../../batch/case-custody.js';
+import { type HeadSignature, caseSigner } from '../../batch/case-sign.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { findCase, findStored } from '../../store/find.js';
@@ -19,9 +20,11 @@ export interface Linked {
   /** Results linked now, and those the case held already. */
   linked: Array<{ id: number; input: string; ref: string }>;
   already: Array<{ id: number; input: string; ref: string }>;
+  /** The head signed after linking, when a signing key is chosen and could sign (issue 31). */
+  signed?: HeadSignature;
 }
 
-export async function runLink(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, ref: string, refs: readonly string[]): Promise<Linked> {
+export async function runLink(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'config' | 'vault'>, ref: string, refs: readonly string[], say: (line: string) => void = () => undefined): Promise<Linked> {
   const store = ctx.store();
   const c = findCase(store, ref);
   if (refs.length === 0) throw new UsageError('name the results to link', `geo cases link ${c.id} RESULT… (an image file, a sha256 prefix or an analysis id: what geo history shows)`);
@@ -42,15 +45,20 @@ export async function runLink(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, ref: 
       out.linked.push(row);
     }
   }
+  if (out.linked.length) {
+    const signed = await caseSigner(ctx, say).auto(c.id);
+    if (signed) out.signed = signed;
+  }
   return out;
 }
 
 export const link: Handler = async (ctx, args) => {
   resolveFormat(ctx, ['table', 'json']);
-  const res = await runLink(ctx, args[0] as string, (args[1] as string[] | undefined) ?? []);
+  const res = await runLink(ctx, args[0] as string, (args[1] as string[] | undefined) ?? [], (line) => ctx.io.stderr.write(`${sanitizeInline(line)}\n`));
   const human = () => [
     ...res.linked.map((r) => `linked ${sanitizeInline(r.input)} (result ${r.id}) to case ${sanitizeInline(res.case.id)}`),
     ...res.already.map((r) => `already in case ${sanitizeInline(res.case.id)}: ${sanitizeInline(r.input)} (result ${r.id})`),
+    ...(res.signed ? [`signed the head (entry ${res.signed.seq}) as ${sanitizeInline(res.signed.principal)}, key ${res.signed.fingerprint}`] : []),
   ].join('\n');
   await render(ctx, { data: res, human }, ['table', 'json']);
 };

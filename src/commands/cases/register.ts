@@ -1,6 +1,7 @@
 /**
  * `geo cases list | create | link | show`: investigation cases, on the service (pro and enterprise
- * keys) and on this machine (issue 24); verify and bundle are in register-evidence.ts.
+ * keys) and on this machine (issue 24); verify and bundle are in register-evidence.ts, sign and
+ * stamp in register-trust.ts.
  */
 import type { Register } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
@@ -16,7 +17,7 @@ export const register: Register = (program, act) => {
   declareJson('cases list', { names: [...CASE_FIELDS, 'where', 'local_id', 'results'], at: 'data' });
   declareJson('cases create', { names: CASE_FIELDS, at: 'data' });
   declareJson('cases show', { names: ['case', 'results', 'simulated', 'custody'] });
-  declareJson('cases link', { names: ['case', 'linked', 'already'] });
+  declareJson('cases link', { names: ['case', 'linked', 'already', 'signed'] });
   const cases = program
     .command('cases')
     .description('investigation cases: on the service and on this machine, results linked, a custody log, bundles anyone can verify')
@@ -25,17 +26,24 @@ export const register: Register = (program, act) => {
       `
 A case made with geo cases create is recorded on this machine too (the local store), with a
 custody log: every event that touches it (input hashed, request sent, answer received, result
-linked, file written, bundle sealed, bundle made) is one entry, sealed to the one before by
-sha256. What show, bundle and export --case give comes from that log and the raw answers it
-hashes, so a value edited in the database is named by geo cases verify, never shown.
+linked, file written, bundle sealed, bundle made, head signed, head stamped) is one entry, sealed
+to the one before by sha256. What show, bundle and export --case give comes from that log and
+the raw answers it hashes, so a value edited in the database is named by geo cases verify, never
+shown. geo cases sign binds the log to your SSH key (a signature proves your key vouched for
+this head), geo cases stamp to a time (a timestamp proves the head existed by then); neither
+proves a location right.
 ${SANDBOX_NOTE}
   $ geo --sandbox cases create --name "Harbour fire" --json
   $ geo --sandbox locate sample:paris sample:tokyo --case "Harbour fire" > /dev/null
-  $ geo cases show "Harbour fire"                  # offline: results, map links, custody
-  $ geo cases verify "Harbour fire"                # the chain, the answers, the files written
-  $ geo cases bundle "Harbour fire" harbour.zip    # one file for whoever needs it
-  $ geo cases verify harbour.zip                   # anywhere: no key, no config, no network
-  $ geo --sandbox cases list                       # the service's and the local ones, which is which`,
+  $ geo cases show "Harbour fire"                     # offline: results, map links, custody
+  $ geo cases verify "Harbour fire" --allow-sandbox   # chain, answers, files (sandbox: marked simulated)
+  $ geo cases bundle "Harbour fire" harbour.zip       # one file for whoever needs it
+  $ geo cases verify harbour.zip --allow-sandbox      # anywhere: no key, no config, no network
+  $ geo --sandbox cases list                          # the service's and the local ones, which is which
+
+With your signing key (geo keys signing create, or use ~/.ssh/id_ed25519) and a TSA configured:
+  geo cases sign "Harbour fire"
+  geo cases stamp "Harbour fire"`,
     );
 
   cases

@@ -17,7 +17,7 @@ export interface CmdSpec {
 }
 
 /** --json's field list is optional, so it is completed as a flag (its value is free text). */
-export const GLOBAL_FLAGS = ['--json', '--jq=', '--format=', '--profile=', '--base-url=', '--no-color', '--quiet', '--debug', '--timeout=', '--no-input', '--yes', '--sandbox', '--version', '--help'];
+export const GLOBAL_FLAGS = ['--json', '--jq=', '--jq-timeout=', '--format=', '--profile=', '--base-url=', '--no-color', '--quiet', '--debug', '--timeout=', '--no-input', '--yes', '--sandbox', '--version', '--help'];
 
 /** Values offered after a flag, whatever the command. */
 export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles'> = {
@@ -53,7 +53,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
     '--dry-run', '--max-credits=', '--min-confidence=', '--report=', '--file-mode=', '--no-store', '--case=',
     '--together', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=',
   ], 'files'), formats: ['table', 'json', 'ndjson', 'csv', 'geojson', 'kml', 'kmz', 'html'] },
-  inspect: leaf('local, free: hashes, EXIF GPS/time/camera, offline place name', [], 'files'),
+  inspect: leaf('local, free: hashes, EXIF GPS/time/camera, offline place name, C2PA', ['--c2pa-trust='], 'files'),
   credits: leaf('credit balance'),
   usage: leaf('usage status'),
   analyses: leaf('saved analyses', ['--search=', '--city=', '--limit=']),
@@ -65,8 +65,10 @@ export const COMMANDS: Record<string, CmdSpec> = {
       create: leaf('create a case (on the service and here)', ['--name=', '--description=', '--team=', '--local']),
       link: leaf('link stored results to a local case', [], 'files'),
       show: leaf('a local case: results, map links, custody'),
-      verify: leaf('check a case bundle or a local case', [], 'files'),
+      verify: leaf('check a case bundle or a local case', ['--allow-sandbox', '--allowed-signers=', '--tsa-ca=', '--require-signature', '--require-timestamp'], 'files'),
       bundle: leaf('write a local case into a verifiable zip', ['--with-originals', '--file-mode='], 'files'),
+      sign: leaf('sign a local case\'s custody head with your SSH key', ['--key=']),
+      stamp: leaf('RFC 3161 timestamps of a local case\'s head (queued offline)', ['--tsa=', '--tsa-ca=', '--pending']),
     },
   },
   keys: {

@@ -12,13 +12,16 @@ Keys:
   tsa                RFC 3161 time-stamp authorities for trusted timestamps of case heads
                      (geo cases stamp): URL[,URL...], each https (plain http only to loopback),
                      no credentials in the URL. None is contacted unless listed here or named
-                     with --tsa (default: none; \`geo config unset tsa\` contacts none again)`;
+                     with --tsa (default: none; \`geo config unset tsa\` contacts none again)
+  tsa_ca             a PEM file of the CA certificates TSAs are trusted under (also tsa-ca):
+                     a token must chain to one when stamped and when verified; unset, the
+                     root the TSA sends is pinned at stamp time (geo cases stamp --help)`;
 
 export const register: Register = (program, act) => {
   for (const path of ['config get', 'config list']) declareJson(path, { names: [], open: true });
   const config = program
     .command('config')
-    .description('read and change defaults: depth, format, confirm_threshold, accessible, tsa')
+    .description('read and change defaults: depth, format, confirm_threshold, accessible, tsa, tsa_ca')
     .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  $ geo config list\n  $ geo config set depth 2\n  $ geo config get format`);
 
   config

@@ -5,6 +5,10 @@
 import type { Ctx } from '../../context.js';
 import { DEFAULT_KEYS, type DefaultKey } from '../../config/profiles.js';
 import { UsageError } from '../../errors.js';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readTsaCa } from '../../evidence/custody-stamps.js';
+import { TimestampError } from '../../evidence/tsa-errors.js';
 import { parseTsaList } from '../../evidence/tsa-url.js';
 
 interface Spec {
@@ -50,6 +54,26 @@ const SPECS: Record<DefaultKey, Spec> = {
   tsa: {
     builtin: '',
     check: (v) => parseTsaList(v).join(','),
+  },
+  // A file (issue 31): the CA certificates TSAs are trusted under, at stamp time and when verifying.
+  tsa_ca: {
+    builtin: '',
+    check: (v) => {
+      const file = resolve(v.trim());
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (err) {
+        throw new UsageError(`cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`, 'geo config set tsa-ca /path/to/tsa-ca.pem');
+      }
+      try {
+        readTsaCa(text, file);
+      } catch (err) {
+        if (err instanceof TimestampError) throw new UsageError(err.message, "the TSA's CA certificate(s), PEM");
+        throw err;
+      }
+      return file;
+    },
   },
 };
 

@@ -63,7 +63,7 @@ export const keyringCheck: Check = async (ctx) => {
 /** ffmpeg and ffprobe, for videos (found the way geo locate clip.mp4 finds them; never downloaded). */
 export const ffmpegCheck: Check = async (ctx) => {
   try {
-    const t = await findTools(ctx.env, 'a video');
+    const t = await findTools(ctx.env, 'a video', ctx.children);
     return { name: 'ffmpeg', status: 'ok', detail: `ffmpeg ${t.version} (${t.ffmpeg}; ffprobe ${t.ffprobe})` };
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;

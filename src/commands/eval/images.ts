@@ -9,7 +9,7 @@ import { UsageError } from '../../errors.js';
 import { readFileHead } from '../../files/read.js';
 import { unsendableReason } from '../../image/local-image.js';
 import { expandSamples } from '../../files/samples.js';
-import { videoKindOf } from '../../media/sniff.js';
+import { checkNamedVideo, videoKindOf } from '../../media/sniff.js';
 import { SNIFF_BYTES, describeNonImage, sniffKind } from '../../image/sniff.js';
 import { type Truth, type TruthPoint, exifTruth } from '../../eval/truth.js';
 
@@ -73,6 +73,8 @@ export async function selectImages(args: string[], opts: { fromFile?: string; cw
       else untruthed.push({ input: e.input, why: opts.truth ? 'not in the --truth file' : 'a video\'s true position comes from --truth FILE' });
       continue;
     }
+    // Named like a video but not one (nor an image): said as a video (issue 30), exit 2.
+    if (!e.walked) await checkNamedVideo(e.input, e.path);
     const why = e.walked ? await unusableReason(e.path) : undefined;
     if (why !== undefined) {
       unusable.push({ input: e.input, why });

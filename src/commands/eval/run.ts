@@ -28,6 +28,7 @@ import { type EvalSettings, evalReads, parseEval } from './options.js';
 import { type Scored, evalWork } from './work.js';
 import { clientForPlan } from '../../batch/keyless.js';
 import { type CaseCustody, openCaseCustody } from '../../batch/case-custody.js';
+import { caseSigner } from '../../batch/case-sign.js';
 
 type Say = (line: string) => void;
 
@@ -85,7 +86,8 @@ export const evaluateImages: Handler = async (ctx, args, opts) => {
     if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');
   };
   // --case: found before anything is read or sent (an unknown case is exit 2, nothing charged).
-  const custody = s.caseRef !== undefined ? openCaseCustody({ store: ctx.store(), version: ctx.version, now: ctx.now, cwd: resolve('.'), onCleanup: ctx.onCleanup, say }, s.caseRef) : undefined;
+  const sign = (id: string) => caseSigner(ctx, say).auto(id);
+  const custody = s.caseRef !== undefined ? openCaseCustody({ store: ctx.store(), version: ctx.version, now: ctx.now, cwd: resolve('.'), onCleanup: ctx.onCleanup, say, sign }, s.caseRef) : undefined;
   const got = await answers(ctx, s, format, say, custody);
   if (!got) return;
   const frames = evaluate(got.rows, s.correctWithinKm);

@@ -25,7 +25,7 @@ export interface EvalVideo extends EvalImage {
 export async function prepareVideos(ctx: Ctx, s: EvalSettings, videos: readonly EvalImage[], images: number, say: (l: string) => void): Promise<{ videos: EvalVideo[]; work: EvalWork }> {
   if (images > 0) throw new UsageError('evaluate videos and photos in separate runs', 'geo eval clip.mp4 --truth truth.csv, then geo eval photos/');
   const prepared: EvalVideo[] = [];
-  for (const v of videos) prepared.push({ ...v, prepared: await prepareVideo(ctx.env, { input: v.input, path: v.path, ...s.video }, { signal: ctx.signal, note: say }) });
+  for (const v of videos) prepared.push({ ...v, prepared: await prepareVideo(ctx.env, { input: v.input, path: v.path, ...s.video }, { signal: ctx.signal, note: say, ...(ctx.children ? { host: ctx.children } : {}) }) });
   const frames = prepared.flatMap((v) => v.prepared.inputs);
   return { videos: prepared, work: { inputs: prepared.map((v) => v.path), frames, what: `${frames.length} frames of ${videos.length} video${videos.length === 1 ? '' : 's'}` } };
 }

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { caseLog } from '../../batch/case-custody.js';
+import { caseSigner } from '../../batch/case-sign.js';
 import { findCase } from '../../store/find.js';
 import { lstatSync } from 'node:fs';
 import type { Handler } from '../types.js';
@@ -67,5 +68,6 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   if (kase) {
     const path = out && out !== '-' ? resolve(out) : '-';
     await caseLog(ctx.store(), ctx.version, ctx.now).append(kase.id, { event: 'file_written', data: { file: { kind: format === 'html' ? 'report' : 'export', format, path, sha256: hash.digest('hex'), size } } });
+    await caseSigner(ctx, (line) => ctx.io.stderr.write(`${sanitizeInline(line)}\n`)).auto(kase.id);
   }
 };

@@ -14,11 +14,12 @@ import { isResultBody } from '../../evidence/records.js';
 import { viewOpts } from '../../output/render.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeJsonText } from '../../output/sanitize.js';
+import { waitEnds } from '../../output/wait-line.js';
 import { type ResultRow, progressLine, progressPercentLine, progressTenth, resultsTable, summaryLines } from '../../output/views/batch.js';
 import type { Evidence } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
 import { LiveLine } from './live.js';
-import { fromOthersNote, fromResultsNote, label, sandboxBanner, stderrLines, unstoredLine, warnDeviations } from './notes.js';
+import { fromOthersNote, fromResultsNote, label, sandboxBanner, stderrLines, unstoredLine, waitingLine, warnDeviations } from './notes.js';
 
 function row(r: BatchRecord): ResultRow {
   if (!r.ok || !isResultBody(r.result)) return { input: r.input, ok: false, error: r.error ?? { code: 'accepted', message: '' } };
@@ -71,7 +72,9 @@ export class ManyOutput {
       case 'started':
         return this.banner();
       case 'paused':
-        return this.live.note(`rate limited (429): every worker waits ${Math.max(1, Math.round((e.untilMs - this.ctx.now()) / 1000))} s`);
+        return this.live.note(`rate limited (429): every worker waits ${waitEnds(e.untilMs, this.ctx.now())}`);
+      case 'waiting':
+        return this.live.note(waitingLine(e, this.ctx.now()));
       case 'progress':
         // Accessible mode: a plain line per tenth done, nothing redrawn (a screen reader reads each redraw).
         if (this.ctx.accessible) {

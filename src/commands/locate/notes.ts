@@ -5,6 +5,7 @@ import type { Ctx } from '../../context.js';
 import { stderrText } from '../../output/fit.js';
 import { deviationLines } from '../../output/deviations.js';
 import { sanitizeInline } from '../../output/sanitize.js';
+import { waitEnds } from '../../output/wait-line.js';
 import { isUrlInput } from '../../batch/inputs.js';
 
 export function note(ctx: Pick<Ctx, 'globals' | 'io'>, line: string): void {
@@ -38,18 +39,24 @@ export function label(input: string): string {
   return basename(input);
 }
 
-export function retryLine(i: { reason: string; delayMs: number; status?: number }): string {
-  const wait = `${Math.max(1, Math.round(i.delayMs / 1000))} s`;
+/** A resend's wait: its reason and its end ("in 3 s", or the clock time for one over 5 s: issue 30). */
+export function retryLine(i: { reason: string; delayMs: number; status?: number }, nowMs: number): string {
+  const wait = waitEnds(nowMs + i.delayMs, nowMs);
   switch (i.reason) {
     case 'rate_limited':
-      return `rate limited (429); retrying in ${wait}`;
+      return `rate limited (429); retrying ${wait}`;
     case 'in_progress':
-      return `the same request is still running on the server (409); checking again in ${wait}`;
+      return `the same request is still running on the server (409); checking again ${wait}`;
     case 'timeout':
-      return `no answer in time; retrying in ${wait} with the same Idempotency-Key, so it is never charged twice`;
+      return `no answer in time; retrying ${wait} with the same Idempotency-Key, so it is never charged twice`;
     default:
-      return `${i.status ? `the service answered ${i.status}` : `connection problem (${i.reason})`}; retrying in ${wait} with the same Idempotency-Key`;
+      return `${i.status ? `the service answered ${i.status}` : `connection problem (${i.reason})`}; retrying ${wait} with the same Idempotency-Key`;
   }
+}
+
+/** A batch's start held by the rate limit for more than 5 s (batch/pacer.ts says why). */
+export function waitingLine(e: { untilMs: number; why: string }, nowMs: number): string {
+  return `waiting for the rate limit ${waitEnds(e.untilMs, nowMs)}: ${e.why}`;
 }
 
 /** A word the shell takes as it is, or single-quoted (a path with spaces, quotes, `$`). */

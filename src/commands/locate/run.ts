@@ -15,6 +15,7 @@ import type { BatchClient } from '../../batch/worker.js';
 import type { Ctx } from '../../context.js';
 import { Evidence } from '../../batch/evidence.js';
 import { type CaseCustody, openCaseCustody } from '../../batch/case-custody.js';
+import { caseSigner } from '../../batch/case-sign.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { LocateSettings } from './options.js';
 import { clientForPlan } from '../../batch/keyless.js';
@@ -56,7 +57,8 @@ export async function startLocate(ctx: Ctx, s: LocateSettings, opts: { keep?: bo
 /** --case: found before anything is sent (batch/case-custody.ts). */
 function caseCustody(ctx: Ctx, ref: string, evidence: Evidence): CaseCustody {
   const say = (l: string) => ctx.io.stderr.write(`${sanitizeInline(l)}\n`);
-  return openCaseCustody({ store: ctx.store(), version: ctx.version, now: ctx.now, cwd: resolve('.'), stdinSize: () => evidence.stdinSize, onCleanup: ctx.onCleanup, say }, ref);
+  const signer = caseSigner(ctx, say);
+  return openCaseCustody({ store: ctx.store(), version: ctx.version, now: ctx.now, cwd: resolve('.'), stdinSize: () => evidence.stdinSize, onCleanup: ctx.onCleanup, say, sign: (id) => signer.auto(id) }, ref);
 }
 
 export interface LocateDeps {
@@ -125,7 +127,7 @@ export async function runScene(ctx: Ctx, run: LocateRun, scene: SceneSettings, d
     const batch = await runLocate(ctx, batchOf({ together: true }), { ...deps, onEvent });
     return { batch, scene: setScene(set ?? 'set', batch.records, batch.plan.depth, scene.agreeKm) };
   }
-  const video = await prepareVideo(ctx.env, src, { signal: deps.signal ?? ctx.signal, ...(deps.note ? { note: deps.note } : {}) });
+  const video = await prepareVideo(ctx.env, src, { signal: deps.signal ?? ctx.signal, ...(deps.note ? { note: deps.note } : {}), ...(ctx.children ? { host: ctx.children } : {}) });
   const batch = await runLocate(ctx, batchOf({ inputs: [src.input], frames: video.inputs }), deps);
   return { batch, frames: video.frames, clip: video.clip, scene: videoScene(video, batch.records, batch.plan.depth, scene.agreeKm) };
 }

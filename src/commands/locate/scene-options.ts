@@ -9,7 +9,7 @@ import type { HeadLine } from '../../batch/journal.js';
 import { UsageError } from '../../errors.js';
 import type { FrameOptions } from '../../media/frames.js';
 import { VIDEO_FLAGS, agreeKmOf, videoOptions } from '../../media/options.js';
-import { type VideoKind, videoKindOf } from '../../media/sniff.js';
+import { type VideoKind, checkNamedVideo, videoKindOf } from '../../media/sniff.js';
 
 export { DEFAULT_AGREE_KM } from '../../media/options.js';
 
@@ -35,6 +35,7 @@ async function videosAmong(inputs: readonly string[]): Promise<Array<{ input: st
     const path = resolve(input);
     const kind = await videoKindOf(path);
     if (kind) out.push({ input, path, kind });
+    else await checkNamedVideo(input, path);
   }
   return out;
 }

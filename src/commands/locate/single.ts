@@ -23,7 +23,7 @@ import { locateView } from '../../output/views/locate.js';
 import { acceptedView, fieldsView } from '../../output/views/locate-dry-run.js';
 import { type Evidence, bodyOf } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
-import { fromJournalNote, fromOthersNote, fromResultsNote, keptHint, keyConflictHint, label, note, retryLine, sandboxBanner, stillRunningHint, unstoredLine, warnDeviations } from './notes.js';
+import { fromJournalNote, fromOthersNote, fromResultsNote, keptHint, keyConflictHint, label, note, retryLine, sandboxBanner, stillRunningHint, unstoredLine, waitingLine, warnDeviations } from './notes.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 
@@ -53,7 +53,12 @@ export class SingleOutput {
       this.banner(); // known already when the balance was read first
       const depth = (this.plan?.depth ?? 1) as Depth;
       this.spinner = startSpinner(this.ctx, `locating ${label(e.input)} · ${costOf(depth)} · usually ${DEPTH_LATENCY[depth]}`);
-    } else if (e.type === 'retry') void this.spinner?.then((s) => s.note(retryLine(e)));
+    } else if (e.type === 'retry') void this.spinner?.then((s) => s.note(retryLine(e, this.ctx.now())));
+    else if (e.type === 'waiting') {
+      // Before the request went out (the balance read said the quota is spent): no spinner yet.
+      if (this.spinner) void this.spinner.then((s) => s.note(waitingLine(e, this.ctx.now())));
+      else note(this.ctx, waitingLine(e, this.ctx.now()));
+    }
     else if (e.type === 'finished') {
       this.finished = e;
       this.banner();

@@ -5,13 +5,18 @@
  * passes `seal`: once every other member is made, their paths, sha256s and sizes (and the results
  * as the manifest lists them) are appended to the case's log as bundle_sealed (issue 30), and the
  * log through that entry becomes custody.jsonl, so the bundle's custody head commits to every
- * member. The caller writes the bytes where asked, then appends bundle_made with the zip's sha256
- * (a bundle cannot hold its own hash).
+ * member. `seal` also signs it when a key is chosen (issue 31): the head_signed entries right after
+ * the seal go into custody.jsonl with it. Then the members made from that log (signatures/,
+ * allowed_signers, VERIFY.md, SHA256SUMS: evidence/bundle-standard.ts) are added. The caller
+ * writes the bytes where asked, then appends bundle_made with the zip's sha256 (a bundle cannot
+ * hold its own hash).
  */
 import {
-  ANSWERS_DIR, BUNDLE_SCHEMA, type BundleManifest, CUSTODY_NAME, MANIFEST_NAME, type ManifestFile, type ManifestResult, ORIGINALS_DIR, RECORDS_DIR,
+  ANSWERS_DIR, BUNDLE_SCHEMA, type BundleManifest, CHAIN_SCRIPT_NAME, CUSTODY_NAME, MANIFEST_NAME, type ManifestFile, type ManifestResult, ORIGINALS_DIR, RECORDS_DIR, SUMS_NAME,
 } from '../../evidence/bundle-format.js';
-import { type CustodyEntry, type CustodyEvents, sha256Hex } from '../../evidence/custody.js';
+import { derivedMembers, sha256Sums, stampFile } from '../../evidence/bundle-standard.js';
+import { CHAIN_SCRIPT } from '../../evidence/chain-script.js';
+import { type CustodyEntry, type CustodyEvents, parseEntry, sha256Hex } from '../../evidence/custody.js';
 import { describeBroken, verifyChain } from '../../evidence/custody-verify.js';
 import type { ProvenanceRecord } from '../../evidence/record-types.js';
 import { type ZipEntry, writeZip } from './zip.js';
@@ -30,10 +35,13 @@ export interface BundleData {
   /** The case as case_created logged it. */
   case: { id: string; name: string; description?: string };
   /**
-   * Appends bundle_sealed with these contents to the case's log; returns the entry and the log's
-   * lines (CustodyStorage.lines) through it at least: they must verify.
+   * Appends bundle_sealed with these contents to the case's log (and signs it, when it can);
+   * returns the entry and the log's lines (CustodyStorage.lines) through it at least: they must
+   * verify, and only head_signed entries may follow the seal in them.
    */
   seal: (contents: SealContents) => Promise<{ entry: CustodyEntry; lines: readonly string[] }>;
+  /** The tokens of the log's head_stamped entries (by entry position), each with the CA pinned for it: sealed under timestamps/. */
+  stamps?: ReadonlyArray<{ entry: number; reply: Uint8Array; caPem: string }>;
   /** The case's results, each with its raw answer (response.raw) as received. */
   records: readonly ProvenanceRecord[];
   reportHtml?: string;
@@ -48,6 +56,8 @@ export interface Bundle {
   manifest: BundleManifest;
   /** sha256 of manifest.json: what to send on separately, so the recipient can pin the bundle. */
   manifestSha256: string;
+  /** The signatures in its custody log: entry, principal (as declared) and key fingerprint. */
+  signatures: Array<{ entry: number; principal: string | null; fingerprint: string }>;
 }
 
 /** Already compressed, or small: stored rather than deflated. */
@@ -78,15 +88,31 @@ export async function writeBundle(d: BundleData): Promise<Bundle> {
     const ext = o.extension && SAFE_EXTENSION.test(o.extension) ? o.extension.toLowerCase() : 'bin';
     put(`${ORIGINALS_DIR}${o.sha256}.${ext}`, o.bytes);
   }
+  for (const t of d.stamps ?? []) {
+    put(stampFile(t.entry, 'tsr'), t.reply);
+    put(stampFile(t.entry, 'pem'), t.caPem);
+  }
+  put(CHAIN_SCRIPT_NAME, CHAIN_SCRIPT);
   const listed = (m: Map<string, Uint8Array>): ManifestFile[] => [...m].map(([path, data]) => ({ path, sha256: sha256Hex(data), size: data.length })).sort(byPath);
 
   // Every member is made: the log commits to them, and ends there in the bundle.
   const { entry: seal, lines } = await d.seal({ members: listed(members), results, originals: d.originals !== undefined });
-  const custody = lines.slice(0, seal.seq);
+  // The seal, and the signatures over it that follow it.
+  let end = seal.seq;
+  while (end < lines.length && parseEntry(lines[end]!).event === 'head_signed') end++;
+  const custody = lines.slice(0, end);
   const chain = verifyChain(custody, { caseId: d.case.id });
   if (!chain.ok) throw new Error(`the custody log of case ${d.case.id} does not verify (${describeBroken(chain.broken)}): no bundle written`);
-  if (chain.head !== seal.hash) throw new Error(`the custody log of case ${d.case.id} does not end with its bundle_sealed entry: no bundle written`);
+  if (lines[seal.seq - 1] === undefined || parseEntry(lines[seal.seq - 1]!).hash !== seal.hash) throw new Error(`the custody log of case ${d.case.id} does not end with its bundle_sealed entry: no bundle written`);
   put(CUSTODY_NAME, custody.map((l) => `${l}\n`).join(''));
+  // Made from the log as it goes in: a verifier makes them again and compares (bundle-standard.ts).
+  const logged = custody.map(parseEntry);
+  for (const [path, bytes] of derivedMembers(logged)) put(path, bytes);
+  const signatures = logged.flatMap((e) => {
+    const sig = e.event === 'head_signed' ? (e.data.signature as { principal?: string; fingerprint?: string }) : undefined;
+    return sig ? [{ entry: e.seq, principal: sig.principal ?? null, fingerprint: String(sig.fingerprint) }] : [];
+  });
+  put(SUMS_NAME, sha256Sums(listed(members)));
 
   const files = listed(members);
   const manifest: BundleManifest = {
@@ -105,5 +131,5 @@ export async function writeBundle(d: BundleData): Promise<Bundle> {
     { name: MANIFEST_NAME, data: Buffer.from(manifestText, 'utf8'), compress: true },
     ...files.map((f) => ({ name: f.path, data: members.get(f.path)!, compress: !STORED.test(f.path) })),
   ];
-  return { zip: writeZip(entries, new Date(seal.at)), manifest, manifestSha256: sha256Hex(manifestText) };
+  return { zip: writeZip(entries, new Date(seal.at)), manifest, manifestSha256: sha256Hex(manifestText), signatures };
 }

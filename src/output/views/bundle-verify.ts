@@ -1,6 +1,6 @@
 /**
  * The human view of `geo cases verify case.zip`: what was checked, section by section (integrity,
- * then simulated answers), and, when something fails, every failure by name. Names come from the
+ * signatures, timestamps, then simulated answers), and, when something fails, every failure by name. Names come from the
  * bundle (anyone's file): renderKv and sanitizeInline escape them.
  */
 import type { BundleReport } from '../../evidence/bundle-verify.js';
@@ -8,6 +8,7 @@ import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
 import { sanitizeInline } from '../sanitize.js';
 import { simulatedRow } from './case-show.js';
+import { signatureRows, timestampRows } from './trust-rows.js';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -20,13 +21,16 @@ export function bundleVerifyView(r: BundleReport, view: ViewOpts): string {
   rows.push(['integrity', i.ok ? i.caveat : { drawn: s.red(`FAILED: ${plural(i.failures.length, 'problem')} (below)`) }]);
   rows.push(['files', `${plural(i.files, 'member')} match their sha256 in the manifest`]);
   rows.push(['custody', i.custody ? `${plural(i.custody.entries, 'entry', 'entries')}, chain intact; head ${i.custody.head}` : 'not verified (see below)']);
-  rows.push(['sealed', i.sealed ? 'the log ends with bundle_sealed: every other member is the one it sealed' : 'no (see below)']);
+  const seal = r.signatures.signed ? 'the log ends with bundle_sealed and the signatures over it' : 'the log ends with bundle_sealed';
+  rows.push(['sealed', i.sealed ? `${seal}: every other member is the one it sealed, or made from the log` : 'no (see below)']);
   rows.push(['answers', `${i.answers} raw ${i.answers === 1 ? 'answer is' : 'answers are'} bound to ${i.answers === 1 ? 'its' : 'their'} record and own custody entries`]);
   rows.push(['originals', i.originals ? `${i.originals} match their input_hashed entries` : 'none in the bundle (their hashes are in the custody log)']);
+  rows.push(...signatureRows(r.signatures, view), ...timestampRows(r.timestamps, view));
   rows.push(simulatedRow(r.simulated, view));
   if (r.manifest_sha256) rows.push(['manifest', `sha256 ${r.manifest_sha256}`]);
   const lines = [title, renderKv(rows, view, '  ')];
   if (r.failures.length) lines.push('', ...r.failures.map((f) => `  ${s.red('✗')} ${sanitizeInline(f)}`));
-  if (i.ok) lines.push('', s.dim('  Compare the custody head or the manifest sha256 with the one you were sent apart from the bundle: a bundle rewritten whole verifies too.'));
+  if (i.ok && !r.signatures.signed) lines.push('', s.dim('  Compare the custody head or the manifest sha256 with the one you were sent apart from the bundle: a bundle rewritten whole verifies too.'));
+  if (i.ok && r.signatures.signed && r.signatures.counting !== 'allowed-signers') lines.push('', s.dim("  Check whose keys signed: --allowed-signers FILE with the keys you know (the bundle's own allowed_signers is the signers' word)."));
   return lines.join('\n');
 }

@@ -3,11 +3,14 @@
  * and its custody log. Names and places come from files and the service: sanitized. A sandbox's
  * answers are never evidence: their count opens the view, and each says so (evidence/simulated.ts).
  */
+import type { SignaturesSection } from '../../evidence/custody-sign.js';
+import type { TimestampsSection } from '../../evidence/custody-stamps.js';
 import { type SimulatedSection } from '../../evidence/verify-report.js';
 import { SIMULATED, isSimulated, simulatedCount } from '../../evidence/simulated.js';
 import type { MapLink } from '../maps.js';
 import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
+import { signatureRows, timestampRows } from './trust-rows.js';
 import { sanitizeInline } from '../sanitize.js';
 
 export interface CaseShowResult {
@@ -54,10 +57,12 @@ export interface CaseVerifyView {
     failures: string[];
     /** Files the log names that are gone (moved or deleted): not checked, not a failure. */
     notes: string[];
-    /** No signature vouches for the head yet: anyone holding the database could rebuild the log. */
-    signed: false;
+    /** Whether the log carries signatures (then the caveat says what they bind; else that anyone holding the database could rebuild it). */
+    signed: boolean;
     caveat: string;
   };
+  signatures: SignaturesSection;
+  timestamps: TimestampsSection;
   simulated: SimulatedSection;
   /** Every failure, integrity's and the simulated answers' refusal. */
   failures: string[];
@@ -114,6 +119,8 @@ export function caseVerifyView(r: CaseVerifyView, view: ViewOpts): string {
     ['custody', i.custody ? `${plural(i.custody.entries, 'entry', 'entries')}, chain intact; head ${i.custody.head}` : 'not verified (see below)'],
     ['answers', `${i.answers} linked ${i.answers === 1 ? 'result is' : 'results are'} bound to ${i.answers === 1 ? 'its' : 'their'} own logged input and answer`],
     ['files', `${plural(i.files, 'file')} written for the case still ${i.files === 1 ? 'has' : 'have'} the sha256 logged`],
+    ...signatureRows(r.signatures, view),
+    ...timestampRows(r.timestamps, view),
     simulatedRow(r.simulated, view),
   ];
   const lines = [title, renderKv(rows, view, '  ')];

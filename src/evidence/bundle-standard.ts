@@ -1,0 +1,151 @@
+/**
+ * What lets anyone check a bundle with standard tools alone (issue 31, item 5): the files made
+ * from its custody log once it is sealed and signed, each a pure function of the log (and, for
+ * SHA256SUMS, of the other members), so the writer (output/export/bundle.ts) and the verifier
+ * (bundle-verify.ts) make the same bytes, and a verifier compares instead of trusting them:
+ *   signatures/entry-<n>.msg   the line head_signed entry n signs (custody-sign.ts)
+ *   signatures/entry-<n>.sig   its armored SSH signature, as the entry holds it
+ *   allowed_signers            one line per key that signed, under the principal its signer gave
+ *   VERIFY.md                  the exact commands: sha256sum -c, python3 verify_chain.py,
+ *                              ssh-keygen -Y verify per signature, openssl ts -verify per token
+ *   SHA256SUMS                 `sha256  path` for every member but itself and manifest.json
+ * Nothing a log carries reaches a command line unchecked: principals that are not plain
+ * (letters, digits, . _ @ + = : -) are replaced by signer-<n>, heads must be 64 hex digits.
+ */
+import { ALLOWED_SIGNERS_NAME, CHAIN_SCRIPT_NAME, SIGNATURES_DIR, SUMS_NAME, TIMESTAMPS_DIR, VERIFY_NAME } from './bundle-format.js';
+import type { CustodyEntry } from './custody.js';
+import { type SignedHead, custodyMessage } from './custody-sign.js';
+import type { StampedHead } from './custody-stamps.js';
+import { CUSTODY_NAMESPACE } from './sshsig.js';
+import { parsePublicKeyLine, publicKeyLine } from './ssh-key.js';
+import { SshFormatError } from './ssh-wire.js';
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const PLAIN = /^[A-Za-z0-9._@+=:-]{1,128}$/;
+
+interface Signed {
+  n: number;
+  d: SignedHead;
+  principal: string;
+  keyLine: string;
+}
+
+/** The head_signed entries geo can name in files: well formed, their key an Ed25519 line. */
+function signedEntries(entries: readonly CustodyEntry[]): Signed[] {
+  const out: Signed[] = [];
+  entries.forEach((e, i) => {
+    if (e.event !== 'head_signed') return;
+    const d = e.data.signature as SignedHead | undefined;
+    if (!d || !Number.isInteger(d.seq) || typeof d.head !== 'string' || !HEX64.test(d.head) || typeof d.sshsig !== 'string' || typeof d.public_key !== 'string') return;
+    let keyLine: string;
+    try {
+      keyLine = publicKeyLine({ key: parsePublicKeyLine(d.public_key).key });
+    } catch (err) {
+      if (err instanceof SshFormatError) return;
+      throw err;
+    }
+    const n = i + 1;
+    out.push({ n, d, keyLine, principal: typeof d.principal === 'string' && PLAIN.test(d.principal) ? d.principal : `signer-${n}` });
+  });
+  return out;
+}
+
+export const signatureFile = (n: number, ext: 'msg' | 'sig') => `${SIGNATURES_DIR}entry-${n}.${ext}`;
+export const stampFile = (n: number, ext: 'tsr' | 'pem') => `${TIMESTAMPS_DIR}entry-${n}.${ext}`;
+
+/** The stamps a bundle can carry a token for: head_stamped entries naming a head. */
+export function stampedEntries(entries: readonly CustodyEntry[]): Array<{ n: number; d: StampedHead }> {
+  return entries.flatMap((e, i) => {
+    const d = e.data.stamp as StampedHead | undefined;
+    return e.event === 'head_stamped' && d && Number.isInteger(d.seq) && typeof d.head === 'string' && HEX64.test(d.head) ? [{ n: i + 1, d }] : [];
+  });
+}
+
+/** Every member made from the log (but SHA256SUMS, which needs the others: sha256Sums). */
+export function derivedMembers(entries: readonly CustodyEntry[]): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const signed = signedEntries(entries);
+  const caseId = entries[0]?.case ?? '';
+  for (const s of signed) {
+    out.set(signatureFile(s.n, 'msg'), custodyMessage(caseId, s.d.seq, s.d.head));
+    out.set(signatureFile(s.n, 'sig'), Buffer.from(s.d.sshsig.endsWith('\n') ? s.d.sshsig : `${s.d.sshsig}\n`, 'utf8'));
+  }
+  if (signed.length) {
+    const lines = [...new Set(signed.map((s) => `${s.principal} namespaces="${CUSTODY_NAMESPACE}" ${s.keyLine}`))];
+    out.set(ALLOWED_SIGNERS_NAME, Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
+  }
+  out.set(VERIFY_NAME, Buffer.from(verifyMd(entries, signed), 'utf8'));
+  return out;
+}
+
+/** sha256sum's format (two spaces: text mode), sorted by path. */
+export function sha256Sums(members: ReadonlyArray<{ path: string; sha256: string }>): Buffer {
+  const rows = members.filter((m) => m.path !== SUMS_NAME).map((m) => `${m.sha256}  ${m.path}\n`).sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1));
+  return Buffer.from(rows.join(''), 'utf8');
+}
+
+const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+function verifyMd(entries: readonly CustodyEntry[], signed: Signed[]): string {
+  const last = entries.at(-1);
+  const caseId = entries[0]?.case ?? '';
+  const plainCase = PLAIN.test(caseId) ? caseId : '(see custody.jsonl)';
+  const stamps = stampedEntries(entries).filter((s) => Number.isFinite(epoch(s.d.gen_time)));
+  const sh = (lines: string[]) => ['```sh', ...lines, '```'].join('\n');
+  const parts = [
+    '# Verifying this bundle with standard tools',
+    '',
+    `Case ${plainCase}: its custody log is custody.jsonl, ${entries.length} entries, head ${last && HEX64.test(last.hash) ? last.hash : '(none)'}.`,
+    'Nothing here needs geo: sha256sum (GNU coreutils), Python 3 (its standard library), ssh-keygen',
+    '(OpenSSH 8.2 or later) and openssl (1.1 or later). Extract the zip into an empty folder and run',
+    'each command there, in order: each must exit 0. This file, SHA256SUMS, allowed_signers and',
+    'signatures/ are made from custody.jsonl; `geo cases verify` makes them again and compares.',
+    '',
+    '## 1. Every file is the one listed',
+    '',
+    sh(['sha256sum -c SHA256SUMS']),
+    '',
+    '## 2. The custody chain, recomputed',
+    '',
+    sh([`python3 ${CHAIN_SCRIPT_NAME}`]),
+    '',
+    `${CHAIN_SCRIPT_NAME} is short: read it first. It recomputes each entry's hash from its canonical JSON and`,
+    'its link to the entry before, checks every file the bundle_sealed entry lists, that each signed or',
+    'stamped head is the hash of the entry it names, and that no entry but a signature comes after the',
+    'last signature. It prints the head: compare it with the one the sender gave you apart from the bundle.',
+    '',
+    '## 3. The signatures',
+    '',
+  ];
+  if (signed.length === 0) {
+    parts.push('The custody log is not signed: nothing in this bundle says who vouches for it.');
+  } else {
+    parts.push(
+      'Each signature is over one line, signatures/entry-<n>.msg: `geo-custody/1 case=<id> seq=<k> head=<hash of',
+      'entry k>`. allowed_signers lists each key that signed under the name its signer gave: it says who',
+      'claims to have signed, not whom to trust. Compare the fingerprints (ssh-keygen -lf allowed_signers)',
+      'with keys you know, or give your own allowed_signers file to -f instead.',
+      '',
+      sh(signed.map((s) => `ssh-keygen -Y verify -f ${ALLOWED_SIGNERS_NAME} -I ${s.principal} -n ${CUSTODY_NAMESPACE} -s ${signatureFile(s.n, 'sig')} < ${signatureFile(s.n, 'msg')}`)),
+    );
+  }
+  parts.push('', '## 4. The timestamps', '');
+  if (stamps.length === 0) {
+    parts.push('No trusted timestamp (RFC 3161) is in this bundle.');
+  } else {
+    parts.push(
+      'Each token says a time-stamp authority saw a head (the hash of an entry) by the token\'s time. It is',
+      'checked at that time (-attime) against the CA certificate pinned when it was stamped, kept beside it:',
+      'to trust the TSA, give your own copy of its CA certificate to -CAfile instead.',
+      '',
+      sh(stamps.map((s) => `openssl ts -verify -digest ${s.d.head} -in ${stampFile(s.n, 'tsr')} -CAfile ${stampFile(s.n, 'pem')} -attime ${epoch(s.d.gen_time)}`)),
+    );
+  }
+  parts.push(
+    '',
+    'What this proves: a signature, that its key vouched for the log up to that head; a timestamp, that',
+    'the head existed by then. Neither says the location an answer gives is right.',
+    '',
+  );
+  return parts.join('\n');
+}

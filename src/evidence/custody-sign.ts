@@ -1,0 +1,142 @@
+/**
+ * Signed custody (issue 31, item 2): what a signature over a case's log says, and how a log's
+ * signatures are checked.
+ *
+ * What is signed is one ASCII line, never the log itself:
+ *   geo-custody/1 case=<case id> seq=<n> head=<hash of entry n>\n
+ * as an SSH signature (sshsig.ts, namespace geo-custody), so `ssh-keygen -Y verify` checks it with
+ * the line in a file. The case id and the seq are in the message, so a signature lifted to another
+ * case or another point of the log fails; the head is entry n's hash, which chains every entry
+ * before it. A signature is itself an entry, head_signed, appended right after what it covers.
+ *
+ * Once a log carries any signature, every entry after the last valid one (but head_signed entries
+ * themselves, which carry their own proof) fails: whoever appends without the key, cuts the log
+ * back past a signature, or rewrites and re-hashes it, leaves an entry no valid signature covers,
+ * and the first such entry is named. With your own allowed_signers file, only its keys count.
+ */
+import { CUSTODY_NAMESPACE, checkSshsig } from './sshsig.js';
+import { type AllowedSigners, allows } from './allowed-signers.js';
+import type { CustodyEntry, CustodyEvents } from './custody.js';
+import { parsePublicKeyLine, sameKey } from './ssh-key.js';
+import { SshFormatError } from './ssh-wire.js';
+
+export type SignedHead = CustodyEvents['head_signed']['signature'];
+
+/** The exact bytes a signature over entry `seq` of case `caseId` signs. */
+export function custodyMessage(caseId: string, seq: number, head: string): Buffer {
+  return Buffer.from(`geo-custody/1 case=${caseId} seq=${seq} head=${head}\n`, 'utf8');
+}
+
+/**
+ * Whose keys count. `allowed`: your allowed_signers file (--allowed-signers): its keys are trusted,
+ * under the principals it gives them, and no other key covers anything. `bundled`: a bundle's own
+ * allowed_signers (the signers' word about themselves): it names principals, it trusts no one.
+ */
+export interface SignerTrust {
+  allowed?: AllowedSigners;
+  bundled?: AllowedSigners;
+  /** --require-signature: a log with no valid signature (that counts) fails. */
+  required?: boolean;
+}
+
+export interface SignatureCheck {
+  /** The head_signed entry's position in the log. */
+  entry: number;
+  /** What it signs: the head of entry `seq`. */
+  seq: number;
+  head: string;
+  fingerprint: string;
+  public_key: string;
+  /** From your allowed_signers, else the bundle's, else as the entry declares it (null: none). */
+  principal: string | null;
+  /** allowed: in your allowed_signers; bundle: listed by the bundle only; unlisted: in no file you gave. */
+  trust: 'allowed' | 'bundle' | 'unlisted';
+  ok: boolean;
+  problem?: string;
+}
+
+export interface SignaturesSection {
+  /** The log carries at least one head_signed entry. */
+  signed: boolean;
+  ok: boolean;
+  /** The log could be read to check them. */
+  checked: boolean;
+  /** Which signatures count: those by a key of your allowed_signers, or any valid one (no file given). */
+  counting: 'allowed-signers' | 'any-valid';
+  signatures: SignatureCheck[];
+  /** The last entry a valid signature that counts covers (its seq), or null. */
+  covered: number | null;
+  required: boolean;
+  failures: string[];
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const short = (h: string) => `${h.slice(0, 16)}…`;
+
+function check(entries: readonly CustodyEntry[], n: number, trust: SignerTrust): SignatureCheck {
+  const e = entries[n - 1]!;
+  const d = (e.data.signature ?? {}) as Partial<SignedHead>;
+  const base = {
+    entry: n, seq: Number(d.seq), head: String(d.head ?? ''), fingerprint: String(d.fingerprint ?? ''), public_key: String(d.public_key ?? ''),
+    principal: typeof d.principal === 'string' ? d.principal : null, trust: 'unlisted' as SignatureCheck['trust'],
+  };
+  const bad = (problem: string): SignatureCheck => ({ ...base, ok: false, problem });
+  if (!Number.isInteger(d.seq) || d.seq! < 1 || d.seq! >= n || typeof d.head !== 'string' || !HEX64.test(d.head) || typeof d.sshsig !== 'string') {
+    return bad('it does not name an earlier entry, a head and a signature');
+  }
+  const covered = entries[d.seq! - 1]!;
+  if (covered.hash !== d.head) {
+    return bad(`it signs head ${short(d.head)} as entry ${d.seq}'s, but entry ${d.seq}'s hash is ${short(covered.hash)}: the log was rewritten after it was signed`);
+  }
+  const v = checkSshsig(custodyMessage(e.case, d.seq!, d.head), d.sshsig, CUSTODY_NAMESPACE);
+  if (!v.ok) return bad(v.problem);
+  const out = { ...base, fingerprint: v.fingerprint };
+  try {
+    if (!sameKey(parsePublicKeyLine(base.public_key), v.publicKey) || base.fingerprint !== v.fingerprint) {
+      return { ...out, ok: false, problem: `it names key ${base.fingerprint || '(none)'}, but the signature is by ${v.fingerprint}` };
+    }
+  } catch (err) {
+    if (!(err instanceof SshFormatError)) throw err;
+    return { ...out, ok: false, problem: `its public_key is not an Ed25519 key line (${err.message})` };
+  }
+  const listedBy = (file: AllowedSigners | undefined) => {
+    if (!file) return undefined;
+    const found = allows(file, v.publicKey, CUSTODY_NAMESPACE);
+    return 'principals' in found ? found.principals : undefined;
+  };
+  const mine = listedBy(trust.allowed);
+  if (mine) return { ...out, ok: true, trust: 'allowed', principal: mine[0] ?? out.principal };
+  const theirs = trust.allowed ? undefined : listedBy(trust.bundled);
+  if (theirs) return { ...out, ok: true, trust: 'bundle', principal: theirs[0] ?? out.principal };
+  return { ...out, ok: true, trust: 'unlisted' };
+}
+
+/** Every head_signed entry checked, and every entry past the last valid signature that counts named. */
+export function checkSignatures(entries: readonly CustodyEntry[], trust: SignerTrust = {}): SignaturesSection {
+  const signatures: SignatureCheck[] = [];
+  entries.forEach((e, i) => {
+    if (e.event === 'head_signed') signatures.push(check(entries, i + 1, trust));
+  });
+  const counting = trust.allowed ? 'allowed-signers' : 'any-valid';
+  const counts = (s: SignatureCheck) => s.ok && (counting === 'any-valid' || s.trust === 'allowed');
+  const last = signatures.filter(counts).sort((a, b) => a.seq - b.seq).at(-1);
+  const covered = last?.seq ?? null;
+  const failures: string[] = [];
+  if (signatures.length > 0) {
+    const past = entries.findIndex((e, i) => i + 1 > (covered ?? 0) && e.event !== 'head_signed');
+    if (past >= 0) {
+      const e = entries[past]!;
+      const lastSaid = last ? `entry ${last.entry}, over entry ${last.seq}` : counting === 'allowed-signers' && signatures.some((s) => s.ok) ? 'none by a key of your allowed_signers' : 'none holds';
+      failures.push(`entry ${past + 1} (${e.event}) is past the last valid signature (${lastSaid}): appended by someone without the key, or the log was rewritten`);
+    }
+  } else if (trust.required) {
+    failures.push('the custody log carries no signature (--require-signature): geo cases sign signs its head');
+  }
+  for (const s of signatures) if (!s.ok) failures.push(`entry ${s.entry} (head_signed): ${s.problem}`);
+  return { signed: signatures.length > 0, ok: failures.length === 0, checked: true, counting, signatures, covered, required: Boolean(trust.required), failures };
+}
+
+/** The section when the log could not be read (integrity says why). */
+export function uncheckedSignatures(required = false): SignaturesSection {
+  return { signed: false, ok: !required, checked: false, counting: 'any-valid', signatures: [], covered: null, required, failures: required ? ['the signatures could not be checked (--require-signature)'] : [] };
+}

@@ -1,0 +1,9 @@
+/**
+ * The bounds of --jq (issue 30; jq.ts runs them), apart so cli.ts can show the default in --help
+ * without loading the worker's module.
+ */
+
+/** Seconds one run of the expression may take (--jq-timeout). */
+export const JQ_DEFAULT_TIMEOUT_S = 5;
+/** The worker's JavaScript heap (jq's output strings live there), MB. */
+export const JQ_HEAP_MB = 256;

@@ -1,0 +1,49 @@
+/**
+ * The signatures and timestamps sections of `geo cases verify` (issue 31), the same for a local
+ * case and a bundle: one summary row each, then one row per signature or token saying who or
+ * which authority, which key or CA, and how far it is trusted. Principals, URLs and subjects come
+ * from the log or a bundle (anyone's bytes): renderKv sanitizes them.
+ */
+import type { SignatureCheck, SignaturesSection } from '../../evidence/custody-sign.js';
+import type { TimestampCheck, TimestampsSection } from '../../evidence/custody-stamps.js';
+import type { KvInput } from '../kv.js';
+import type { ViewOpts } from '../render.js';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+const TRUST: Record<SignatureCheck['trust'], string> = {
+  allowed: 'in your allowed_signers',
+  bundle: "listed in the bundle's allowed_signers (the signer's own word: check the key)",
+  unlisted: 'valid signature by an unlisted key',
+};
+
+function signatureLine(s: SignatureCheck, view: ViewOpts): string | { drawn: string } {
+  if (!s.ok) return { drawn: view.style.red(`✗ entry ${s.entry}: ${s.problem ?? 'does not hold'}`) };
+  const who = s.principal ? `${s.principal}, ` : '';
+  if (s.trust === 'unlisted') return `✓ entry ${s.entry} signs entry ${s.seq}: ${TRUST.unlisted} ${s.fingerprint}${s.principal ? ` (says ${s.principal})` : ''}`;
+  return `✓ entry ${s.entry} signs entry ${s.seq}: ${who}key ${s.fingerprint}, ${TRUST[s.trust]}`;
+}
+
+export function signatureRows(sig: SignaturesSection, view: ViewOpts): KvInput[] {
+  if (!sig.checked) return [['signatures', 'not checked (the custody log could not be read)']];
+  if (!sig.signed) return [['signatures', sig.required ? { drawn: view.style.red('none: the custody log is not signed (--require-signature)') } : 'none: the custody log is not signed (geo cases sign)']];
+  const valid = sig.signatures.filter((s) => s.ok).length;
+  const counting = sig.counting === 'allowed-signers' ? 'keys of your allowed_signers count' : 'any valid key counts: --allowed-signers FILE to count only yours';
+  const head = `${valid} of ${plural(sig.signatures.length, 'signature')} valid; ${sig.covered ? `entries 1 to ${sig.covered} covered` : 'no entry covered'} (${counting})`;
+  return [['signatures', sig.ok ? head : { drawn: view.style.red(head) }], ...sig.signatures.map((s): KvInput => ['', signatureLine(s, view)])];
+}
+
+function stampLine(t: TimestampCheck, view: ViewOpts): string | { drawn: string } {
+  if (!t.ok) return { drawn: view.style.red(`✗ entry ${t.entry}: ${t.problem ?? 'does not hold'}`) };
+  const under = t.trust === 'tsa-ca' ? 'under your --tsa-ca' : 'under the CA pinned at stamp time (--tsa-ca FILE to use yours)';
+  return `✓ entry ${t.entry}: the head of entry ${t.seq} existed by ${t.gen_time}, says ${t.authority} (${t.tsa}), ${under}`;
+}
+
+export function timestampRows(ts: TimestampsSection, view: ViewOpts): KvInput[] {
+  const pending = ts.pending ? `; ${plural(ts.pending, 'request')} pending (geo cases stamp --pending)` : '';
+  if (!ts.checked) return [['timestamps', 'not checked (the custody log could not be read)']];
+  if (!ts.stamped) return [['timestamps', ts.required ? { drawn: view.style.red(`none (--require-timestamp)${pending}`) } : `none (geo cases stamp)${pending}`]];
+  const good = ts.stamps.filter((t) => t.ok).length;
+  const head = `${good} of ${plural(ts.stamps.length, 'trusted timestamp')} valid${pending}`;
+  return [['timestamps', ts.ok ? head : { drawn: view.style.red(head) }], ...ts.stamps.map((t): KvInput => ['', stampLine(t, view)])];
+}
