@@ -230,19 +230,19 @@ function newProgram(rt: Pick<Runtime, 'io' | 'version'>): GeoCommand {
   const program = new GeoCommand('geo')
     .description('geo: from a photo to an evidence-backed location (Visual Geolocation API)')
     .version(rt.version, '-V, --version', 'print the version')
-    .option('--json [fields]', 'print JSON (same as --format json); --json f1,f2 prints only those fields (geo help formatting)')
-    .option('--jq <expr>', 'filter the JSON output with a jq expression, no jq needed (implies --json)')
-    .addOption(new Option('--jq-timeout <s>', 'seconds --jq may run on one document before geo stops it (exit 2); Ctrl-C stops it at once').default(JQ_DEFAULT_TIMEOUT_S).argParser((v) => parseSeconds(v, '--jq-timeout', '--jq-timeout 30')))
-    .option('--format <fmt>', 'output format: table, json, ndjson, csv, geojson, kml, kmz, html (per command)')
+    .option('--json [fields]', 'print JSON; --json f1,f2: only those fields (geo help formatting)')
+    .option('--jq <expr>', 'filter the JSON with jq\'s language, no jq needed')
+    .addOption(new Option('--jq-timeout <s>', 'seconds --jq may run per document (then exit 2)').default(JQ_DEFAULT_TIMEOUT_S).argParser((v) => parseSeconds(v, '--jq-timeout', '--jq-timeout 30')))
+    .option('--format <fmt>', 'table, json, ndjson; csv, geojson, kml, kmz, html (locate, export)')
     .option('--profile <name>', 'use this key profile (env GEO_PROFILE)')
-    .option('--base-url <url>', "API base URL (env GEO_BASE_URL; default https://oceanir.ai); a profile's key goes only to its own origin")
+    .option('--base-url <url>', 'API base URL (env GEO_BASE_URL; default https://oceanir.ai)')
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb)')
     .option('-q, --quiet', 'only data and errors')
-    .option('--debug', 'log HTTP requests and responses to stderr, secrets redacted (env GEO_DEBUG)')
+    .option('--debug', 'log HTTP to stderr, secrets redacted (env GEO_DEBUG)')
     .addOption(new Option('--timeout <s>', 'per-attempt timeout in seconds').default(180).argParser(parseTimeout))
     .option('--no-input', 'never prompt')
     .option('-y, --yes', 'answer yes to confirmations')
-    .option('--sandbox', 'run against a sandbox started for this command alone (pro key, no account, no credits): its cases, analyses and balance start afresh each run')
+    .option('--sandbox', 'a sandbox for this command alone, fresh each run (no account)')
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -258,16 +258,16 @@ function newProgram(rt: Pick<Runtime, 'io' | 'version'>): GeoCommand {
   program.addHelpText(
     'after',
     `
-Examples (each runs as written, from any folder; sample:NAME is a photo shipped with geo):
-  $ geo --sandbox locate sample:paris --depth 3     # try it: no account, no credits
+Examples (each runs as written; sample:NAME is a photo shipped with geo):
+  $ geo --sandbox locate sample:paris --depth 3   # no account, no credits
   $ geo --sandbox locate sample:tokyo --json | jq .location
-  $ geo inspect sample:sydney                       # offline and free: what the file says
-  $ geo help locate                                 # a command's flags and examples
-  $ geo --sandbox credits --jq .data.total_available   # geo help formatting
-  $ geo doctor                                      # what works and what does not
+  $ geo inspect sample:sydney                     # offline: what the file says
+  $ geo --sandbox credits --jq .data.total_available
+  $ geo help locate                               # a command's flags, examples
+  $ geo doctor                                    # what works, what does not
 
 With your own key and photos:
-  geo keys add work                   # store a key (hidden prompt) in the OS keyring
+  geo keys add work                   # store a key in the OS keyring
   geo locate photo.jpg --depth 3      # locate one image, forensic depth
 
 Exit codes: geo help exit-codes. Environment variables: geo help environment.`,
@@ -343,7 +343,7 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
   // gh's `gh help TOPIC`: topics beside the commands (src/help/dispatch.ts).
   program
     .command('help')
-    .argument('[topic or command...]')
+    .argument('[name...]')
     .description('show a help topic (listed below) or the help of a command')
     .addHelpText('after', '\nExamples:\n  $ geo help formatting         # a topic\n  $ geo help cases create       # a command\'s flags and examples')
     .action((words: string[]) => showHelp(program, words, topics(), { write: (s) => rt.io.stdout.write(s), columns: rt.io.stdoutIsTTY ? rt.io.columns : PIPED_HELP_WIDTH }));

@@ -78,10 +78,10 @@ export function helpConfiguration(extras: HelpExtras = {}): Partial<Help> {
       const width = this.helpWidth ?? PIPED_HELP_WIDTH;
       let out = text;
       if (globals.length) {
-        const block = ['Global Options: (geo --help says what each does)', ...packTerms(globals.map((o: Option) => helper.optionTerm(o)), width), ''].join('\n');
-        // Before the subcommands, where commander puts them; else at the end.
+        const block = ['Global Options: (geo --help says what each does)', ...packTerms(globals.map((o: Option) => helper.optionTerm(o)), width)].join('\n');
+        // Before the subcommands, where commander puts them; else at the end (one blank line each side).
         const at = out.indexOf('\nCommands:\n');
-        out = at < 0 ? out + block : `${out.slice(0, at + 1)}${block}\n${out.slice(at + 1)}`;
+        out = at < 0 ? `${out.replace(/\n*$/, '\n\n')}${block}\n` : `${out.slice(0, at + 1)}${block}\n\n${out.slice(at + 1)}`;
       }
       const sections = cmd.parent ? [] : (extras.rootSections?.() ?? []);
       if (!sections.length) return out;
