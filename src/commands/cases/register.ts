@@ -20,7 +20,7 @@ export const register: Register = (program, act) => {
   declareJson('cases link', { names: ['case', 'linked', 'already', 'signed'] });
   const cases = program
     .command('cases')
-    .description('investigation cases: results, custody log, verifiable bundles')
+    .description('investigation cases: results, custody, verifiable bundles')
     .addHelpText(
       'after',
       `

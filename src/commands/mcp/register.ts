@@ -6,7 +6,7 @@ const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
 export const register: Register = (program, act) => {
   program
     .command('mcp')
-    .description('serve geo to an AI agent over stdio (MCP), with credit guards')
+    .description('serve geo to an AI agent (MCP, stdio), with credit guards')
     .option('--max-credits-per-call <n>', 'refuse a locate whose plan could cost more than N credits (default 10; answers reused from earlier runs cost 0)')
     .option('--max-credits <n>', 'the most the whole server run may spend; a plan above what is left is refused')
     .option('--read-only', 'only the tools that spend nothing and change nothing: no locate, no cases_create, export writes no files')

@@ -64,7 +64,8 @@ export function parseMarkdown(md: string): Topic {
       // The header row and its separator name the columns for a reader of the file: the terminal
       // shows the rows.
       const body = rows.length > 1 && rows[1]!.every((c) => /^:?-+:?$/.test(c)) ? rows.slice(2) : rows;
-      const terms = body.map((r) => plainInline(r[0] ?? ''));
+      // A term is a flag or a name: shown bare, whatever its words (`-q, --quiet`).
+      const terms = body.map((r) => plainInline(r[0] ?? '').replace(/^`(.*)`$/, '$1'));
       const column = 2 + Math.min(Math.max(...terms.map((t) => t.length)), 28) + 2;
       body.forEach((r, n) => blocks.push({ kind: 'item', indent: '  ', term: terms[n]!, column, text: plainInline(r.slice(1).join(' — ')) }));
       continue;
