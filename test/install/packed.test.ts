@@ -5,7 +5,7 @@
  * HOME and no key: each must exit as its comment says (0 unless it names `exit N`).
  * Needs the npm registry or a warm npm cache (`npm ci` leaves one) for the runtime dependencies.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +91,17 @@ describe.runIf(built)('the packed package, installed globally', () => {
     const source = JSON.parse((await runCli(['inspect', join(ROOT, 'fixtures/images/paris.jpg'), '--json'])).stdout);
     expect(installed.place).toEqual(source.place);
     expect(installed.place.country).toBe('France');
+  });
+
+  // Issue 34: npm links the pages of package.json "man" into PREFIX/share/man, where man looks
+  // when MANPATH comes from npm's prefix.
+  it('man geo-locate works after the global install, with MANPATH from npm', () => {
+    const npmPrefix = execFileSync('npm', ['prefix', '-g'], { encoding: 'utf8', env: { ...process.env, npm_config_prefix: prefix } }).trim();
+    const r = spawnSync('man', ['geo-locate'], { encoding: 'utf8', env: { ...userEnv(join(tmp, 'home-help')), MANPATH: join(npmPrefix, 'share/man'), MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat' } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^GEO-LOCATE\(1\)/);
+    expect(r.stdout).toContain('--max-credits <n>');
+    expect(existsSync(join(prefix, 'share/man/man1/geo.1'))).toBe(true);
   });
 
   it('every --help page (root, nouns, subcommands) has examples', () => {
