@@ -8,6 +8,8 @@
  * own key and photos:") are placeholders and are not run.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface Example {
   command: string;
@@ -67,4 +69,35 @@ export function collectPages(geo: string, env: NodeJS.ProcessEnv): HelpPage[] {
   };
   visit([]);
   return pages;
+}
+
+/**
+ * The examples of a markdown page (issue 34: the README and docs/): inside ``` fences, a line
+ * starting `geo ` (or `$ geo `, as the topics write them) is a command to run as written against
+ * the sandbox, its comment after two spaces and `#` naming `exit N` when it must fail so; an
+ * indented `geo …` line needs your own key and files and is not run. Prose is never run.
+ */
+export function markdownExamples(markdown: string): Example[] {
+  const out: Example[] = [];
+  let fence = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) {
+      fence = !fence;
+      continue;
+    }
+    const m = fence ? /^(?:\$ )?(geo .*)$/.exec(line) : null;
+    if (!m) continue;
+    const text = m[1]!;
+    const at = text.search(/ {2,}# /);
+    const code = at < 0 ? null : /\bexit (\d+)\b/.exec(text.slice(at));
+    out.push({ command: (at < 0 ? text : text.slice(0, at)).trim(), expect: code ? Number(code[1]) : 0 });
+  }
+  return out;
+}
+
+/** README.md and every page under docs/, each with its examples; `path` is the file's, from the root. */
+export function markdownPages(root: string): HelpPage[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : d.name.endsWith('.md') ? [join(dir, d.name)] : []));
+  return ['README.md', ...walk('docs').sort()].map((file) => ({ path: [file], examples: markdownExamples(readFileSync(join(root, file), 'utf8')) }));
 }

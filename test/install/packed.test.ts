@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FFMPEG, FFMPEG_SKIP } from '../helpers/ffmpeg.js';
 import { runCli } from '../helpers/run-cli.js';
-import { type HelpPage, collectPages } from './examples.js';
+import { type HelpPage, collectPages, markdownPages } from './examples.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const built = existsSync(join(ROOT, 'dist/cli.js')) && existsSync(join(ROOT, 'dist/places.bin'));
@@ -131,6 +131,28 @@ describe.runIf(built)('the packed package, installed globally', () => {
       });
     }
     console.log(`ran ${ran} examples from ${pages.length} help pages`);
+    expect(failures).toEqual([]);
+  }, 600_000);
+
+  // Issue 34: the README and every docs/ page, examples in order, each page from an empty folder
+  // with a fresh HOME, the installed geo on PATH (the docs are in the package, so these are the
+  // files an installed user reads).
+  it('every example of the README and docs/ runs as written against the sandbox', async () => {
+    const docs = markdownPages(pkgDir).filter((p) => p.examples.length > 0);
+    expect(docs.map((p) => p.path[0])).toEqual(expect.arrayContaining(['README.md', 'docs/topics/money.md']));
+    const failures: string[] = [];
+    let ran = 0;
+    for (const [n, page] of docs.entries()) {
+      if (!FFMPEG) page.examples = page.examples.filter((e) => !/sample:(clip|take)\b/.test(e.command));
+      if (!hasJq) page.examples = page.examples.filter((e) => !/\bjq\b/.test(e.command));
+      const { codes, output } = await runPage(page, 1000 + n);
+      page.examples.forEach((e, i) => {
+        ran++;
+        if (codes[i] !== e.expect) failures.push(`${page.path[0]}: \`${e.command}\` exited ${codes[i]}, expected ${e.expect}\n${output.slice(-1500)}`);
+      });
+    }
+    console.log(`ran ${ran} examples from ${docs.length} markdown pages`);
+    expect(ran).toBeGreaterThan(30);
     expect(failures).toEqual([]);
   }, 600_000);
 });
