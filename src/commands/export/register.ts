@@ -19,7 +19,7 @@ export const register: Register = (program, act) => {
       `
 Formats (--format, else the extension of --out): geojson (QGIS), kml (Google Earth), kmz (KML
 with the photos; binary: --out or a redirect), csv, json (full provenance records), ndjson (geo
-locate's lines), html (one self-contained report with maps). Sandbox answers are simulated, never
+locate's lines), html (one self-contained report with maps; --out or a redirect). Sandbox answers are simulated, never
 evidence: --all leaves them out unless --include-sandbox, which marks them in every format.
 Videos, sets and what each format holds: docs/evidence.md.
 

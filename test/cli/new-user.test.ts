@@ -1,0 +1,32 @@
+/**
+ * Issue 34 item 6, what a new user tripped over: an HTML export asked for on a terminal is refused
+ * as KMZ is (one line pointing to --out, exit 2, nothing on stdout) instead of a screenful of
+ * markup; a sandbox port already in use is a usage error that suggests --port 0, not an unexpected
+ * failure.
+ */
+import { createServer } from 'node:net';
+import { expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+it('geo export --format html to a terminal: refused with a hint to --out, exit 2, nothing printed', async () => {
+  const r = await runCli(['export', '--all', '--include-sandbox', '--format', 'html'], { tty: { stdout: true, stderr: true }, columns: 200 });
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(r.stderr).toContain('--out report.html');
+});
+
+it('geo sandbox --port N on a busy port: exit 2, one line suggesting --port 0', async () => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const r = await runCli(['sandbox', '--port', String(port)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    expect(r.stderr).toContain('--port 0');
+  } finally {
+    server.close();
+  }
+});
