@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:net';
 import { expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 it('geo export --format html to a terminal: refused with a hint to --out, exit 2, nothing printed', async () => {
   const r = await runCli(['export', '--all', '--include-sandbox', '--format', 'html'], { tty: { stdout: true, stderr: true }, columns: 200 });
@@ -29,4 +29,15 @@ it('geo sandbox --port N on a busy port: exit 2, one line suggesting --port 0', 
   } finally {
     server.close();
   }
+});
+
+it('geo export --all with only sandbox results stored: one message saying so and how to add them, exit 2', async () => {
+  const env = { GEO_DATA_DIR: tempConfigDir() };
+  expect((await runCli(['--sandbox', 'locate', 'sample:paris'], { env })).code).toBe(0);
+  const r = await runCli(['export', '--all', '--format', 'geojson'], { env });
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(r.stderr).toContain('1 sandbox result');
+  expect(r.stderr).toContain('--include-sandbox');
 });
