@@ -4,7 +4,10 @@
  * markup; a sandbox port already in use is a usage error that suggests --port 0, not an unexpected
  * failure.
  */
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
@@ -40,4 +43,17 @@ it('geo export --all with only sandbox results stored: one message saying so and
   expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   expect(r.stderr).toContain('1 sandbox result');
   expect(r.stderr).toContain('--include-sandbox');
+});
+
+it('a folder with a file geo must skip: the progress says "1 skipped", never counts it as failed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'geo-skip-progress-'));
+  copyFileSync(new URL('../../fixtures/images/paris.jpg', import.meta.url).pathname, join(dir, 'paris.jpg'));
+  writeFileSync(join(dir, 'notes.jpg'), 'not an image');
+  const r = await runCli(['--sandbox', 'locate', dir], { tty: { stderr: true }, env: { GEO_ACCESSIBLE: '1', GEO_DATA_DIR: tempConfigDir() } });
+  expect(r.code).toBe(7);
+  const progress = r.stderr.split('\n').filter((l) => l.startsWith('progress '));
+  expect(progress.length).toBeGreaterThan(0);
+  for (const line of progress) expect(line).toContain('0 failed');
+  expect(progress.at(-1)).toContain('1 skipped');
+  expect(progress.at(-1)).toMatch(/^progress 100% · 2 of 2/);
 });
