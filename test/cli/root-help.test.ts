@@ -51,7 +51,9 @@ describe('one list of nouns', () => {
     const { readdirSync, readFileSync } = await import('node:fs');
     const root = new URL('../../src/', import.meta.url).pathname;
     const offenders = (readdirSync(root, { recursive: true }) as string[])
-      .filter((f) => f.endsWith('.ts') && f !== 'cli.ts')
+      // src/build/ runs at build time over the whole program (the man pages and docs/reference.md
+      // are made from cli.ts's definitions, issue 34); nothing of it is bundled or imported by src/.
+      .filter((f) => f.endsWith('.ts') && f !== 'cli.ts' && !f.startsWith('build/'))
       .filter((f) => /from '(\.\.\/)+cli\.js'|from '\.\/cli\.js'/.test(readFileSync(root + f, 'utf8')));
     expect(offenders).toEqual([]);
   });
