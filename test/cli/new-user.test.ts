@@ -57,3 +57,14 @@ it('a folder with a file geo must skip: the progress says "1 skipped", never cou
   expect(progress.at(-1)).toContain('1 skipped');
   expect(progress.at(-1)).toMatch(/^progress 100% · 2 of 2/);
 });
+
+it('geo cases ls at 120 columns: no empty TEAM or DESCRIPTION column, so names and times stay whole', async () => {
+  const env = { GEO_DATA_DIR: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir() };
+  expect((await runCli(['cases', 'create', '--name', 'Harbour fire investigation', '--local'], { env })).code).toBe(0);
+  const r = await runCli(['--sandbox', 'cases', 'ls'], { env, tty: { stdout: true }, columns: 120 });
+  expect(r.code).toBe(0);
+  expect(r.stdout).not.toContain('TEAM');
+  expect(r.stdout).not.toContain('DESCRIPTION');
+  expect(r.stdout).toContain('Harbour fire investigation');
+  expect(r.stdout).toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/);
+});
