@@ -12,7 +12,7 @@ import type { ProcessProbe } from './store/index.js';
 import type { ChildHost } from './media/run-tool.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
-import { BelowConfidenceError, CancelledError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
+import { BelowConfidenceError, CancelledError, ClaimContradictedError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor, stderrColumns } from './output/io.js';
 import { invokedNoun, normalizeArgv, settleJsonValue } from './argv.js';
 import { checkFields, jsonFieldsOf, parseFieldList } from './output/json-fields.js';
@@ -34,6 +34,7 @@ import { register as docsRegister } from './commands/docs/register.js';
 import { register as sandboxRegister } from './commands/sandbox/register.js';
 import { register as exportRegister } from './commands/export/register.js';
 import { register as evalRegister } from './commands/eval/register.js';
+import { register as claimsRegister } from './commands/claims/register.js';
 import { register as completionRegister } from './commands/completion/register.js';
 import { register as historyRegister } from './commands/history/register.js';
 import { register as mcpRegister } from './commands/mcp/register.js';
@@ -45,7 +46,7 @@ import { register as doctorRegister } from './commands/doctor/register.js';
 export { onBeforeV8Tuning } from './api/v8-tuning.js';
 
 export const EXIT = {
-  ok: 0, unexpected: 1, notVerified: 1, usage: 2, auth: 3, credits: 4, rateLimited: 5, service: 6, partial: 7, belowConfidence: 8, cancelled: 130,
+  ok: 0, unexpected: 1, notVerified: 1, usage: 2, auth: 3, credits: 4, rateLimited: 5, service: 6, partial: 7, belowConfidence: 8, contradicted: 9, cancelled: 130,
 } as const;
 
 /**
@@ -62,6 +63,7 @@ export const EXIT_MEANINGS: ExitMeanings = [
   [EXIT.service, 'the service or the network failed after retries (5xx, timeout, connection reset, an unreadable answer)'],
   [EXIT.partial, 'some inputs of a batch failed or were skipped (each has its record; the others succeeded)'],
   [EXIT.belowConfidence, 'a result is below --min-confidence (it is still printed)'],
+  [EXIT.contradicted, 'a claim was contradicted (geo claims check --fail-on contradicts; every verdict is still printed)'],
   [EXIT.cancelled, 'cancelled: Ctrl-C, or the output closed (a rerun of the same command finishes the work, paying nothing twice)'],
 ];
 
@@ -69,6 +71,7 @@ export const EXIT_MEANINGS: ExitMeanings = [
 export function exitCodeFor(err: unknown): number {
   if (err instanceof PartialFailureError) return err.exitOverride ?? EXIT.partial;
   if (err instanceof BelowConfidenceError) return EXIT.belowConfidence;
+  if (err instanceof ClaimContradictedError) return EXIT.contradicted;
   if (err instanceof CancelledError) return EXIT.cancelled;
   if (err instanceof NotVerifiedError) return EXIT.notVerified;
   // A file rewritten while it was sent is an input problem too: nothing more went out for it.
@@ -118,6 +121,7 @@ const REGISTERS: Record<string, Register> = {
   sandbox: sandboxRegister,
   export: exportRegister,
   eval: evalRegister,
+  claims: claimsRegister,
   history: historyRegister,
   api: apiRegister,
   mcp: mcpRegister,
@@ -330,7 +334,7 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
       await filter?.close();
     } catch (err) {
       // A failed selection or expression (exit 2) outranks "some inputs failed" or "below confidence".
-      if (failed === undefined || failed instanceof PartialFailureError || failed instanceof BelowConfidenceError) failed = err;
+      if (failed === undefined || failed instanceof PartialFailureError || failed instanceof BelowConfidenceError || failed instanceof ClaimContradictedError) failed = err;
     }
     if (failed !== undefined) throw failed;
   };

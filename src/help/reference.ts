@@ -118,7 +118,7 @@ export function referenceIndexMarkdown(program: Command): string {
     '',
     ...table(['command', 'what it does'], program.commands.filter((c) => c.name() !== 'help').map((c) => {
       const subs = commandsOf(c).map((s) => pathOf(s).split(' ').slice(2).join(' '));
-      return [c.name(), `${c.description()}${subs.length ? `. Commands: ${subs.join(', ')}` : ''}`];
+      return [c.name(), `${c.description()}${subs.length ? `${/[.?!]$/.test(c.description()) ? '' : '.'} Commands: ${subs.join(', ')}` : ''}`];
     })),
     '',
   ].join('\n');

@@ -82,6 +82,8 @@ async function print(ctx: Ctx, format: string, report: EvalReport, rows: readonl
 }
 
 export const evaluateImages: Handler = async (ctx, args, opts) => {
+  // --claims: the claim-check rules calibrated on truth (issue 33), a run of its own.
+  if (opts.claims !== undefined) return (await import('./claims.js')).evaluateClaims(ctx, args, opts);
   const s = parseEval(ctx, (args[0] as string[] | undefined) ?? [], opts);
   const format = resolveFormat(ctx, BASE_FORMATS, 'table');
   const say: Say = (line) => {
