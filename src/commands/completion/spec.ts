@@ -121,7 +121,6 @@ export const COMMANDS: Record<string, CmdSpec> = {
   api: leaf('a raw request to the configured service (like gh api)', ['--method=', '--raw-field=', '--field=', '--header=', '--input=', '--include', '--silent', '--paginate']),
   mcp: leaf('serve geo to an AI agent over stdio (MCP)', ['--max-credits-per-call=', '--max-credits=', '--read-only', '--allow-dir=']),
   doctor: leaf('check what geo needs: Node, folders, config, key, service, optional parts', ['--online', '--auth']),
-  formatting: leaf('help topic: --json, --json FIELDS, --jq and formats'),
   completion: leaf('print a shell completion script', [], ['bash', 'zsh', 'fish']),
   version: leaf('print the version'),
 };
