@@ -23,15 +23,11 @@ export function invokedNoun(argv: readonly string[]): string | undefined {
 }
 
 /**
- * - `geo` alone prints the help on stdout and exits 0 (clig.dev: a bare command shows help).
- * - `geo help A B` is `geo A help B`: commander's help command looks up one name only, so it
- *   showed A's help; A's own help command finds B (and an unknown B is an error, as an unknown A is).
+ * `geo` alone prints the help on stdout and exits 0 (clig.dev: a bare command shows help).
+ * (`geo help A B` is geo's own help command: src/help/dispatch.ts follows the path.)
  */
 export function normalizeArgv(argv: readonly string[]): string[] {
-  if (argv.length === 0) return ['--help'];
-  const at = firstWord(argv);
-  if (at < 0 || argv[at] !== 'help' || argv.length - at < 3) return [...argv];
-  return [...argv.slice(0, at), argv[at + 1]!, 'help', ...argv.slice(at + 2)];
+  return argv.length === 0 ? ['--help'] : [...argv];
 }
 
 /** Field names separated by commas: what `--json` takes as its value (gh's `--json id,city`). */

@@ -3,7 +3,7 @@
  * exit code (DESIGN.md "Exit codes"). Only this file and bin/ touch process.*.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { InputChangedError } from './api/body.js';
 import { frugalMemory } from './api/v8-tuning.js';
 import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, RequestValidationError, TimeoutError } from './api/errors.js';
@@ -12,12 +12,16 @@ import type { ProcessProbe } from './store/index.js';
 import type { ChildHost } from './media/run-tool.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
-import { BelowConfidenceError, CancelledError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, StoreError, UsageError } from './errors.js';
+import { BelowConfidenceError, CancelledError, ClaimContradictedError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, StoreError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor, stderrColumns } from './output/io.js';
 import { invokedNoun, normalizeArgv, settleJsonValue } from './argv.js';
 import { checkFields, jsonFieldsOf, parseFieldList } from './output/json-fields.js';
 import { JQ_DEFAULT_TIMEOUT_S } from './output/jq-limits.js';
 import { listNouns } from './root-help.js';
+import { GeoCommand, PIPED_HELP_WIDTH, helpConfiguration } from './help/command.js';
+import { showHelp } from './help/dispatch.js';
+import { type ExitMeanings, generatedTopics } from './help/reference.js';
+import { listTopics } from './help/topics.js';
 import { register as locateRegister } from './commands/locate/register.js';
 import { register as inspectRegister } from './commands/inspect/register.js';
 import { register as creditsRegister } from './commands/credits/register.js';
@@ -31,25 +35,44 @@ import { register as sandboxRegister } from './commands/sandbox/register.js';
 import { register as storeRegister } from './commands/store/register.js';
 import { register as exportRegister } from './commands/export/register.js';
 import { register as evalRegister } from './commands/eval/register.js';
+import { register as claimsRegister } from './commands/claims/register.js';
 import { register as completionRegister } from './commands/completion/register.js';
 import { register as historyRegister } from './commands/history/register.js';
 import { register as mcpRegister } from './commands/mcp/register.js';
 import { register as versionRegister } from './commands/version/register.js';
 import { register as apiRegister } from './commands/api/register.js';
-import { register as formattingRegister } from './commands/formatting/register.js';
 import { register as doctorRegister } from './commands/doctor/register.js';
 
 // bin/load-cli.js registers its code-cache save here (the bundle's exports are main and this).
 export { onBeforeV8Tuning } from './api/v8-tuning.js';
 
 export const EXIT = {
-  ok: 0, unexpected: 1, notVerified: 1, usage: 2, auth: 3, credits: 4, rateLimited: 5, service: 6, partial: 7, belowConfidence: 8, cancelled: 130,
+  ok: 0, unexpected: 1, notVerified: 1, usage: 2, auth: 3, credits: 4, rateLimited: 5, service: 6, partial: 7, belowConfidence: 8, contradicted: 9, cancelled: 130,
 } as const;
+
+/**
+ * What each code of EXIT means, in words: `geo help exit-codes`, the reference and the man pages
+ * are made from this (test/help/topics.test.ts checks every code of EXIT is here).
+ */
+export const EXIT_MEANINGS: ExitMeanings = [
+  [EXIT.ok, 'success'],
+  [EXIT.unexpected, 'an unexpected failure (--debug shows the stack), or a check that did not verify (geo cases verify)'],
+  [EXIT.usage, 'usage or invalid input: a bad flag or file, a plan above --max-credits or not confirmed; nothing was sent'],
+  [EXIT.auth, 'authentication or permission: the key was refused (401, 403), missing, or the keyring would not answer'],
+  [EXIT.credits, 'credits: not enough (402), or the --max-credits budget ran out during a batch (the rest not sent)'],
+  [EXIT.rateLimited, 'rate limited (429) after retries'],
+  [EXIT.service, 'the service or the network failed after retries (5xx, timeout, connection reset, an unreadable answer)'],
+  [EXIT.partial, 'some inputs of a batch failed or were skipped (each has its record; the others succeeded)'],
+  [EXIT.belowConfidence, 'a result is below --min-confidence (it is still printed)'],
+  [EXIT.contradicted, 'a claim was contradicted (geo claims check --fail-on contradicts; every verdict is still printed)'],
+  [EXIT.cancelled, 'cancelled: Ctrl-C, or the output closed (a rerun of the same command finishes the work, paying nothing twice)'],
+];
 
 /** The one table from failure to exit code. */
 export function exitCodeFor(err: unknown): number {
   if (err instanceof PartialFailureError) return err.exitOverride ?? EXIT.partial;
   if (err instanceof BelowConfidenceError) return EXIT.belowConfidence;
+  if (err instanceof ClaimContradictedError) return EXIT.contradicted;
   if (err instanceof CancelledError) return EXIT.cancelled;
   if (err instanceof NotVerifiedError) return EXIT.notVerified;
   // A file rewritten while it was sent is an input problem too: nothing more went out for it.
@@ -101,12 +124,12 @@ const REGISTERS: Record<string, Register> = {
   sandbox: sandboxRegister,
   export: exportRegister,
   eval: evalRegister,
+  claims: claimsRegister,
   history: historyRegister,
   api: apiRegister,
   mcp: mcpRegister,
   store: storeRegister,
   doctor: doctorRegister,
-  formatting: formattingRegister,
   completion: completionRegister,
   version: versionRegister,
 };
@@ -210,28 +233,26 @@ function parseSeconds(v: string, flag: string, example: string): number {
 
 const parseTimeout = (v: string) => parseSeconds(v, '--timeout', '--timeout 180');
 
-
-export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: number) => void): Promise<Command> {
-  const program = new Command('geo')
+/** The program with its global flags and help, before any command is registered. */
+function newProgram(rt: Pick<Runtime, 'io' | 'version'>): GeoCommand {
+  const program = new GeoCommand('geo')
     .description('geo: from a photo to an evidence-backed location (Visual Geolocation API)')
     .version(rt.version, '-V, --version', 'print the version')
-    .option('--json [fields]', 'print JSON (same as --format json); --json f1,f2 prints only those fields (geo help formatting)')
-    .option('--jq <expr>', 'filter the JSON output with a jq expression, no jq needed (implies --json)')
-    .addOption(new Option('--jq-timeout <s>', 'seconds --jq may run on one document before geo stops it (exit 2); Ctrl-C stops it at once').default(JQ_DEFAULT_TIMEOUT_S).argParser((v) => parseSeconds(v, '--jq-timeout', '--jq-timeout 30')))
-    .option('--format <fmt>', 'output format: table, json, ndjson, csv, geojson, kml, kmz, html (per command)')
+    .option('--json [fields]', 'print JSON; --json f1,f2: only those fields (geo help formatting)')
+    .option('--jq <expr>', 'filter the JSON with jq\'s language, no jq needed')
+    .addOption(new Option('--jq-timeout <s>', 'seconds --jq may run per document (then exit 2)').default(JQ_DEFAULT_TIMEOUT_S).argParser((v) => parseSeconds(v, '--jq-timeout', '--jq-timeout 30')))
+    .option('--format <fmt>', 'table, json, ndjson; csv, geojson, kml, kmz, html (locate, export)')
     .option('--profile <name>', 'use this key profile (env GEO_PROFILE)')
-    .option('--base-url <url>', "API base URL (env GEO_BASE_URL; default https://oceanir.ai); a profile's key goes only to its own origin")
+    .option('--base-url <url>', 'API base URL (env GEO_BASE_URL; default https://oceanir.ai)')
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb)')
     .option('-q, --quiet', 'only data and errors')
-    .option('--debug', 'log HTTP requests and responses to stderr, secrets redacted (env GEO_DEBUG)')
+    .option('--debug', 'log HTTP to stderr, secrets redacted (env GEO_DEBUG)')
     .addOption(new Option('--timeout <s>', 'per-attempt timeout in seconds').default(180).argParser(parseTimeout))
     .option('--no-input', 'never prompt')
     .option('-y, --yes', 'answer yes to confirmations')
-    .option('--sandbox', 'run against an in-process sandbox with its pro key (no account needed)')
-    .option('--store <url|local>', "the store for this run: a team's postgres:// URL, or local for this machine's own (env GEO_STORE_URL; geo help store)")
+    .option('--sandbox', 'a sandbox for this command alone, fresh each run (no account)')
+    .option('--store <url|local>', "the store for this run: a team's postgres:// URL, or local (env GEO_STORE_URL; geo help store)")
     .showSuggestionAfterError(true)
-    // Each command's help ends with the global flags it inherits (gh's "INHERITED FLAGS").
-    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
       writeOut: (s) => rt.io.stdout.write(s),
@@ -239,29 +260,48 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
       outputError: () => {
         /* printed once by main() */
       },
-    })
-    .addHelpText(
-      'after',
-      `
-Examples (each runs as written, from any folder; sample:NAME is a photo shipped with geo):
-  $ geo --sandbox locate sample:paris --depth 3     # try it: no account, no credits
+      // Help fits the terminal it is printed on, and 80 columns into a pipe or a file (issue 34).
+      getOutHelpWidth: () => (rt.io.stdoutIsTTY ? rt.io.columns : PIPED_HELP_WIDTH),
+      getErrHelpWidth: () => (rt.io.stderrIsTTY ? stderrColumns(rt.io) : PIPED_HELP_WIDTH),
+    });
+  program.addHelpText(
+    'after',
+    `
+Examples (each runs as written; sample:NAME is a photo shipped with geo):
+  $ geo --sandbox locate sample:paris --depth 3   # no account, no credits
   $ geo --sandbox locate sample:tokyo --json | jq .location
-  $ geo inspect sample:sydney                       # offline and free: what the file itself says
-  $ geo help locate                                 # every command's flags and examples
-  $ geo --sandbox credits --jq .data.total_available   # --json FIELDS and --jq: geo help formatting
-  $ geo doctor                                      # what works and what does not, offline
+  $ geo inspect sample:sydney                     # offline: what the file says
+  $ geo --sandbox credits --jq .data.total_available
+  $ geo help locate                               # a command's flags, examples
+  $ geo doctor                                    # what works, what does not
 
 With your own key and photos:
-  geo keys add work                   # store a key (hidden prompt) in the OS keyring
+  geo keys add work                   # store a key in the OS keyring
   geo locate photo.jpg --depth 3      # locate one image, forensic depth
 
-Exit codes: 0 ok, 1 unexpected or not verified, 2 usage/invalid input, 3 auth, 4 credits, 5 rate limited,
-            6 service/network, 7 some batch inputs failed, 8 below --min-confidence, 130 cancelled.
-Environment: GEO_API_KEY (with GEO_BASE_URL or the default service), GEO_BASE_URL, GEO_PROFILE,
-             GEO_KEYRING=required (never keep a key in a file), GEO_DEBUG, GEO_ACCESSIBLE, NO_COLOR, FORCE_COLOR;
-             folders GEO_CONFIG_DIR, GEO_STATE_DIR, GEO_DATA_DIR, GEO_CACHE_DIR (code cache,
-             off with NODE_DISABLE_COMPILE_CACHE=1); GEO_FFMPEG, GEO_FFPROBE for videos.`,
-    );
+Exit codes: geo help exit-codes. Environment variables: geo help environment.`,
+  );
+  return program;
+}
+
+/** The program with every command registered in full: what the reference and the man pages describe. */
+export function definitions(rt: Pick<Runtime, 'io' | 'version'> = { io: silentIO(), version: readVersion() }): Command {
+  const program = newProgram(rt);
+  program.configureHelp(helpConfiguration());
+  const act: Act = () => async () => undefined;
+  for (const register of Object.values(NOUNS)) register(program, act);
+  return program;
+}
+
+function silentIO(): IO {
+  const sink = { write: () => true } as unknown as IO['stdout'];
+  return { stdin: process.stdin, stdout: sink, stderr: sink, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, colorOut: false, colorErr: false, columns: PIPED_HELP_WIDTH };
+}
+
+export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: number) => void): Promise<Command> {
+  const program = newProgram(rt);
+  const topics = () => listTopics(generatedTopics(() => definitions(rt), EXIT_MEANINGS));
+  program.configureHelp(helpConfiguration({ rootSections: () => [{ heading: 'Help topics: (geo help TOPIC)', items: topics().map((t) => [t.name, t.summary]) }] }));
 
   const act: Act = (load) => async (...args) => {
     const cmd = args[args.length - 1] as Command;
@@ -301,7 +341,7 @@ Environment: GEO_API_KEY (with GEO_BASE_URL or the default service), GEO_BASE_UR
       await filter?.close();
     } catch (err) {
       // A failed selection or expression (exit 2) outranks "some inputs failed" or "below confidence".
-      if (failed === undefined || failed instanceof PartialFailureError || failed instanceof BelowConfidenceError) failed = err;
+      if (failed === undefined || failed instanceof PartialFailureError || failed instanceof BelowConfidenceError || failed instanceof ClaimContradictedError) failed = err;
     }
     if (failed !== undefined) throw failed;
   };
@@ -311,6 +351,13 @@ Environment: GEO_API_KEY (with GEO_BASE_URL or the default service), GEO_BASE_UR
   const noun = first === 'help' ? invokedNoun(argv.slice(argv.indexOf('help') + 1)) : first;
   if (noun && NOUNS[noun]) NOUNS[noun](program, act);
   else listNouns(program, act, Object.values(NOUNS));
+  // gh's `gh help TOPIC`: topics beside the commands (src/help/dispatch.ts).
+  program
+    .command('help')
+    .argument('[name...]')
+    .description('show a help topic (listed below) or the help of a command')
+    .addHelpText('after', '\nExamples:\n  $ geo help formatting         # a topic\n  $ geo help cases create       # a command\'s flags and examples')
+    .action((words: string[]) => showHelp(program, words, topics(), { write: (s) => rt.io.stdout.write(s), columns: rt.io.stdoutIsTTY ? rt.io.columns : PIPED_HELP_WIDTH }));
   return program;
 }
 

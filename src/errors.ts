@@ -52,6 +52,17 @@ export class PartialFailureError extends Error {
   }
 }
 
+/**
+ * `geo claims check --fail-on contradicts` (issue 33): at least one claim was contradicted. Every
+ * verdict was printed first; this is the one line on stderr. Exit 9, for scripts.
+ */
+export class ClaimContradictedError extends HintedError {
+  override readonly name = 'ClaimContradictedError';
+  constructor(readonly contradicted: number, readonly checked: number) {
+    super(`${contradicted} of ${checked} claim${checked === 1 ? '' : 's'} contradicted (--fail-on contradicts)`, 'each verdict above names its rule and reason; geo claims check --help lists the rules');
+  }
+}
+
 /** No API key is configured. Exit 3 (authentication); nothing was sent. */
 export class MissingKeyError extends Error {
   override readonly name = 'MissingKeyError';

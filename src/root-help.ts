@@ -12,6 +12,9 @@ import type { Act, Register } from './commands/types.js';
  * register runs against a recorder that keeps just those, and the nouns are added bare. The lines
  * match the full registration (test/cli/root-help.test.ts).
  */
+/** The usage term each listed noun's full registration gives (test/cli/root-help.test.ts compares them). */
+export let recordedTerms = new Map<Command, string>();
+
 export function listNouns(program: Command, act: Act, registers: readonly Register[]): void {
   const terms = new Map<Command, string>();
   for (const register of registers) {
@@ -22,7 +25,10 @@ export function listNouns(program: Command, act: Act, registers: readonly Regist
     terms.set(program.command(name).description(seen.description), term);
   }
   const help = new Help();
-  program.configureHelp({ ...program.configureHelp(), subcommandTerm: (cmd) => terms.get(cmd) ?? help.subcommandTerm(cmd) });
+  // The root help lists each noun by its name (gh's layout, issue 34: one line each at 80 columns);
+  // \`geo NOUN --help\` gives its usage. The recorded term is kept for the tests' comparison.
+  program.configureHelp({ ...program.configureHelp(), subcommandTerm: (cmd) => (terms.has(cmd) ? cmd.name() : help.subcommandTerm(cmd)) });
+  recordedTerms = terms;
 }
 
 /**

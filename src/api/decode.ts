@@ -94,6 +94,11 @@ function countInvalidUtf8(b: Uint8Array): number {
  * where the bytes were, and the byte can be recovered; U+FFFD would have hidden both.
  */
 export function textOf(b: Buffer): string {
+  return withStrayBytes(b, (byte) => `\\udc${byte.toString(16).padStart(2, '0')}`);
+}
+
+/** Well-formed UTF-8 as itself, each byte that is not spelled by `spell` (textOf, escapedText). */
+function withStrayBytes(b: Buffer, spell: (byte: number) => string): string {
   if (isUtf8(b)) return b.toString('utf8');
   let out = '';
   let from = 0;
@@ -103,9 +108,8 @@ export function textOf(b: Buffer): string {
       i += n;
       continue;
     }
-    out += b.toString('utf8', from, i) + `\\udc${b[i]!.toString(16).padStart(2, '0')}`;
-    i++;
-    from = i;
+    out += b.toString('utf8', from, i) + spell(b[i]!);
+    from = ++i;
   }
   return out + b.toString('utf8', from);
 }
@@ -116,19 +120,7 @@ export function textOf(b: Buffer): string {
  * (mask.ts) reads a body through it, so a body that is not UTF-8 is masked without losing a byte.
  */
 export function escapedText(b: Buffer): string {
-  if (isUtf8(b)) return b.toString('utf8');
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < b.length; ) {
-    const n = sequenceAt(b, i);
-    if (n > 0) {
-      i += n;
-      continue;
-    }
-    out += b.toString('utf8', from, i) + String.fromCharCode(0xdc00 + b[i]!);
-    from = ++i;
-  }
-  return out + b.toString('utf8', from);
+  return withStrayBytes(b, (byte) => String.fromCharCode(0xdc00 + byte));
 }
 
 /** escapedText's string back to its bytes: a lone U+DC80..U+DCFF is the byte it stands for. */

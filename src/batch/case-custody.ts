@@ -9,7 +9,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { StoreError } from '../errors.js';
-import { type CustodyEvent, sha256Hex } from '../evidence/custody.js';
+import { type CustodyEvent, type CustodyEvents, sha256Hex } from '../evidence/custody.js';
 import { CustodyLog, type CustodyStorage, currentActor } from '../evidence/custody-log.js';
 import { isResultBody } from '../evidence/record-types.js';
 import { findCase } from '../store/find.js';
@@ -128,6 +128,11 @@ export class CaseCustody {
     const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
     const file = { kind, format, path: path === '-' ? '-' : resolve(this.o.cwd, path), sha256: sha256Hex(data), size: data.length };
     this.queue(`the ${kind} ${path}`, () => this.log.append(this.kase.id, { event: 'file_written', data: { file } }).then(() => undefined));
+  }
+
+  /** A claim checked on this case's results (issue 33): queued after the entries of the answer it was judged on. */
+  claimChecked(data: CustodyEvents['claim_checked']): void {
+    this.queue(`the check of ${data.claim.input}`, () => this.log.append(this.kase.id, { event: 'claim_checked', data }).then(() => undefined));
   }
 
   /** Waits for every append; the failures, one line each (empty when all landed). */

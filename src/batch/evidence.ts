@@ -69,6 +69,11 @@ export class Evidence {
     return { record: rec, ...(await vouchedImage(rec.input, this.stdinBytes ? { stdinBytes: this.stdinBytes } : {})) };
   }
 
+  /** These records with their images (only the bytes each vouches for), for a report of another shape (claim checks). */
+  sources(records: readonly ProvenanceRecord[]): Promise<ReportSource[]> {
+    return Promise.all(records.map((r) => this.imageOf(r)));
+  }
+
   /** The self-contained HTML report of these records, with their images. */
   async report(records: readonly ProvenanceRecord[]): Promise<{ html: string; hasMap: boolean }> {
     const sources = await Promise.all(records.map((r) => this.imageOf(r)));

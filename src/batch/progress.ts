@@ -8,6 +8,7 @@ export class ProgressMeter {
   done = 0;
   failed = 0;
   notSent = 0;
+  skipped = 0;
   creditsSpent = 0;
   inFlight = 0;
   private finishes: number[] = [];
@@ -30,6 +31,11 @@ export class ProgressMeter {
     this.notSent += inputs;
   }
 
+  /** Inputs found unusable while loading (a HEIC in a folder): settled, never sent, not failed. */
+  recordUnusable(inputs: number): void {
+    this.skipped += inputs;
+  }
+
   /** Inputs settled without a request (earlier journal); they do not count toward the rate. */
   recordSkipped(inputs: number, ok: boolean): void {
     if (ok) this.done += inputs;
@@ -49,6 +55,7 @@ export class ProgressMeter {
       failed: this.failed,
       total: this.total,
       notSent: this.notSent,
+      skipped: this.skipped,
       inFlight: this.inFlight,
       elapsedS: Math.max(0, Math.floor((now - this.start) / 1000)),
       creditsSpent: this.creditsSpent,

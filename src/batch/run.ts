@@ -205,7 +205,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   const skipped = prep.skipped.map(skippedRecord);
   countRecords(skipped, counts);
   for (const record of skipped) {
-    meter.recordSkipped(1, false);
+    meter.recordUnusable(1);
     emit({ type: 'finished', record, fromJournal: false, replayed: false });
   }
 

@@ -75,6 +75,8 @@ export interface BatchProgress {
   failed: number;
   /** Inputs never sent because the batch stopped (also counted in failed). */
   notSent: number;
+  /** Inputs found in a folder but unusable (HEIC, empty…): recorded, never sent, not failures (issue 34). */
+  skipped: number;
   total: number;
   inFlight: number;
   /** Whole seconds since the batch began. */

@@ -62,3 +62,5 @@ await import('./sdk-chunk.js');
 await import('./ascii.js');
 // 6. The offline place index, packed and gzipped (dist/places.bin).
 await import('./places.js');
+// 7. The man pages and docs/reference.md, from the program --help draws (issue 34).
+await import('./man.js');

@@ -16,6 +16,9 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { readExifGps } from '../image/exif.js';
 import { readForExif } from '../files/read.js';
+import { splitCsvLine } from '../files/csv-line.js';
+
+export { splitCsvLine };
 
 export interface TruthPoint {
   lat: number;
@@ -44,39 +47,6 @@ function coordinate(raw: string, what: 'latitude' | 'longitude', max: number, wh
   const n = NUMBER.test(s) ? Number(s) : Number.NaN;
   if (!(Math.abs(n) <= max)) throw new UsageError(`--truth ${file} ${where}: ${what} "${raw}" is not a number from -${max} to ${max}`, 'rows are file,lat,lng in decimal degrees, e.g. photos/a.jpg,48.8584,2.2945');
   return n;
-}
-
-/**
- * One CSV record per physical line, fields split at commas outside double quotes ("" is a quote).
- * A quoted field spanning lines is not supported (file names do not hold newlines in practice).
- */
-export function splitCsvLine(line: string): string[] | undefined {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  let wasQuoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted) {
-      if (c !== '"') field += c;
-      else if (line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else quoted = false;
-    } else if (c === '"' && field.trim() === '' && !wasQuoted) {
-      quoted = wasQuoted = true;
-      field = '';
-    } else if (c === ',') {
-      out.push(wasQuoted ? field : field.trim());
-      field = '';
-      wasQuoted = false;
-    } else if (wasQuoted) {
-      if (c.trim() !== '') return undefined;
-    } else field += c;
-  }
-  if (quoted) return undefined;
-  out.push(wasQuoted ? field : field.trim());
-  return out;
 }
 
 const HEADER_NAMES = { file: ['file', 'path', 'filename', 'image', 'video', 'folder', 'set'], lat: ['lat', 'latitude'], lng: ['lng', 'lon', 'long', 'longitude'] } as const;

@@ -76,6 +76,12 @@ export interface CustodyEvents {
    * custody head is this entry's hash, its created_at this entry's `at`, its geo_version `geo`.
    */
   bundle_sealed: { bundle: { members: Array<{ path: string; sha256: string; size: number }>; results: Array<{ record: string; answer: string; answer_sha256: string; input_sha256: string; analysis_id: string | null }>; originals: boolean } };
+  /**
+   * A claim checked (issue 33): the claim (the image as named and its sha256, where it is said to
+   * have been taken), its tolerance, the verdict, the rule that fired, and the sha256 of the raw
+   * answer it was judged on (null when the image got none), plus the scoped answer's with --scoped.
+   */
+  claim_checked: { claim: { input: string; input_sha256: string | null; at: string; lat: number; lng: number; place: string | null }; tolerance_km: number; verdict: 'agrees' | 'contradicts' | 'unverifiable'; rule: string; answer_sha256: string | null; scoped_answer_sha256?: string };
   /** A bundle made (appended after it was written: a bundle cannot hold its own hash). */
   bundle_made: { bundle: { path: string; sha256: string; size: number; manifest_sha256: string; entries: number; head: string; originals: boolean } };
   /**
@@ -94,7 +100,7 @@ export interface CustodyEvents {
 }
 
 export type CustodyEventName = keyof CustodyEvents;
-export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'request_failed', 'answer_received', 'result_linked', 'file_written', 'bundle_sealed', 'bundle_made', 'head_signed', 'head_stamped'];
+export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'request_failed', 'answer_received', 'result_linked', 'file_written', 'bundle_sealed', 'bundle_made', 'head_signed', 'head_stamped', 'claim_checked'];
 
 /** One event to append, typed by its name. */
 export type CustodyEvent = { [K in CustodyEventName]: { event: K; data: CustodyEvents[K] } }[CustodyEventName];

@@ -38,6 +38,18 @@ export const LOCATE = () =>
     case: z.optional(nonEmpty('a local case (its id or name, from geo cases create): each result is linked to it and logged in its custody log; an unknown case is refused before anything is sent')),
   });
 
+export const CHECK_CLAIM = () =>
+  z.strictObject({
+    images: z.optional(z.array(text('a JPEG/PNG file or a folder of images said to have been taken at `at`, or sample:paris|tokyo|sydney|newyork|nogps (photos shipped with geo)')).check(z.minLength(1))),
+    at: z.optional(nonEmpty('where the images are said to have been taken: a place ("Kharkiv, UA", "Paris, Texas") or "LAT,LNG"; with claims_file, for rows without their own')),
+    claims_file: z.optional(nonEmpty('a claims file instead: CSV with a header naming image,at (within, captured_at optional), or NDJSON of those fields; image paths relative to the file')),
+    within: z.optional(z.number().check(z.gt(0), z.lte(20_040), z.describe('the claim\'s tolerance in km (default: a place\'s extent from the offline index, a point 1 km)'))),
+    captured_at: z.optional(text('when they are said to have been taken, beginning YYYY-MM-DD (sent in the scope with scoped)')),
+    depth: z.optional(z.int().check(z.gte(1), z.lte(3), z.describe('1 (1 credit an image), 2 (2) or 3 (10, lists the candidates a contradiction must rule out); default 1'))),
+    scoped: z.optional(z.boolean().check(z.describe('also send each image with the claim as its scope (one more request each): scope_consistent false names the hard evidence against the claim'))),
+    case: z.optional(nonEmpty('a local case: each answer is linked to it and each check logged as a claim_checked custody entry')),
+  });
+
 export const INSPECT = () => z.strictObject({ files: z.array(text('an image file, or sample:NAME')).check(z.minLength(1)) });
 export const NONE = () => z.strictObject({});
 export const ANALYSES = () => z.strictObject({ search: z.optional(text('search neighborhood, city or filename')), city: z.optional(nonEmpty('only this city (a slug, e.g. paris)')), limit: listLimit() });

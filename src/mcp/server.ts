@@ -70,7 +70,7 @@ function toolContext(ctx: Ctx): Ctx {
   };
 }
 
-const INSTRUCTIONS = `geo locates photos on the analyst's disk with the Visual Geolocation API. locate costs credits (depth 1 = 1, 2 = 2, 3 = 10 per image); an image already answered is reused free, so retrying never pays twice. The server refuses plans above its credit guards and files outside its allowed folders; the error says which guard and how to change it. inspect, history and export are offline and free.`;
+const INSTRUCTIONS = `geo locates photos on the analyst's disk with the Visual Geolocation API. locate costs credits (depth 1 = 1, 2 = 2, 3 = 10 per image); an image already answered is reused free, so retrying never pays twice. The server refuses plans above its credit guards and files outside its allowed folders; the error says which guard and how to change it. inspect, history and export are offline and free. check_claim judges where photos are said to have been taken (agrees, contradicts or unverifiable, with its rule), at locate's cost.`;
 
 /** Serves until the client closes stdin (or geo is interrupted); calls in flight are answered first. */
 export async function serve(ctx: Ctx, o: ServeOptions): Promise<void> {

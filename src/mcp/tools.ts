@@ -12,7 +12,8 @@ import { historyRowOf, runHistory, runHistoryShow } from '../commands/history/ru
 import { runInspect } from '../commands/inspect/run.js';
 import { runUsage } from '../commands/usage/run.js';
 import { UsageError } from '../errors.js';
-import { ANALYSES, CASES_CREATE, CASES_LIST, EXPORT, HISTORY, INSPECT, LOCATE, NONE, jsonSchema, parseArgs } from './inputs.js';
+import { ANALYSES, CASES_CREATE, CASES_LIST, CHECK_CLAIM, EXPORT, HISTORY, INSPECT, LOCATE, NONE, jsonSchema, parseArgs } from './inputs.js';
+import { checkClaimTool } from './claim-tool.js';
 import { locateTool } from './locate-tool.js';
 import type { Tool, ToolCtx, ToolResult } from './tool.js';
 
@@ -120,6 +121,10 @@ export function tools(readOnly: boolean): Tool[] {
     {
       name: 'locate', title: 'Locate images', readOnly: false, idempotent: true, openWorld: true, inputSchema: jsonSchema(LOCATE()), run: locateTool,
       description: 'Estimate where photos were taken (Visual Geolocation API). Costs credits: depth 1 = 1, 2 = 2, 3 = 10 per image; an image already answered (same bytes and request) is reused free. Returns per input the API result, the EXIF check (the photo\'s own GPS against the estimate: an independent witness, since images are sent without their metadata), where the result is stored (stored_result) and map links. With case (a local case), each result is linked to it and logged in its custody log.',
+    },
+    {
+      name: 'check_claim', title: 'Check where photos are said to have been taken', readOnly: false, idempotent: true, openWorld: true, inputSchema: jsonSchema(CHECK_CLAIM()), run: checkClaimTool,
+      description: 'Is each photo where they say? Locates each image WITHOUT the claim (reusing any stored answer free), then gives per claim a verdict, agrees, contradicts or unverifiable, with the rule that fired and a reason with the numbers: the distance from the claim to the estimate and to the nearest candidate (depth 3), the confidence, the photo\'s own EXIF GPS (a witness that can be forged), and with scoped the service\'s scope_consistent. A true claim is almost never called contradicts: thin evidence is unverifiable. Costs what locate costs (depth 1 = 1, 2 = 2, 3 = 10 per image; scoped adds one request per claim). With case, each check is logged in the case\'s custody log.',
     },
     { name: 'inspect', title: 'Inspect image files', readOnly: true, idempotent: true, openWorld: false, inputSchema: jsonSchema(INSPECT()), run: inspect, description: 'Offline and free: sha256, type, size, dimensions, EXIF GPS/time/camera and the offline place name of the GPS point. Nothing is sent.' },
     { name: 'credits', title: 'Credit balance', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(NONE()), run: credits, description: 'The account\'s credits: balance, api_balance, total_available, purchased, used. Free.' },

@@ -89,7 +89,7 @@ describe('the bash script in bash', () => {
 
   it('nouns, subcommands, flags and flag values', async () => {
     expect(await complete('geo ke')).toEqual(['keys']);
-    expect(await complete('geo c')).toEqual(['cases', 'completion', 'config', 'credits']);
+    expect(await complete('geo c')).toEqual(['cases', 'claims', 'completion', 'config', 'credits']);
     expect(await complete('geo keys ')).toEqual(['add', 'list', 'migrate', 'remove', 'show', 'signing', 'test', 'use']);
     expect(await complete('geo --profile work keys a')).toEqual(['add']);
     expect(await complete('geo keys signing ')).toEqual(['create', 'list', 'show', 'test', 'use']);

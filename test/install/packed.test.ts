@@ -5,14 +5,14 @@
  * HOME and no key: each must exit as its comment says (0 unless it names `exit N`).
  * Needs the npm registry or a warm npm cache (`npm ci` leaves one) for the runtime dependencies.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FFMPEG, FFMPEG_SKIP } from '../helpers/ffmpeg.js';
 import { runCli } from '../helpers/run-cli.js';
-import { type HelpPage, collectPages } from './examples.js';
+import { type HelpPage, collectPages, markdownPages } from './examples.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const built = existsSync(join(ROOT, 'dist/cli.js')) && existsSync(join(ROOT, 'dist/places.bin'));
@@ -93,6 +93,17 @@ describe.runIf(built)('the packed package, installed globally', () => {
     expect(installed.place.country).toBe('France');
   });
 
+  // Issue 34: npm links the pages of package.json "man" into PREFIX/share/man, where man looks
+  // when MANPATH comes from npm's prefix.
+  it('man geo-locate works after the global install, with MANPATH from npm', () => {
+    const npmPrefix = execFileSync('npm', ['prefix', '-g'], { encoding: 'utf8', env: { ...process.env, npm_config_prefix: prefix } }).trim();
+    const r = spawnSync('man', ['geo-locate'], { encoding: 'utf8', env: { ...userEnv(join(tmp, 'home-help')), MANPATH: join(npmPrefix, 'share/man'), MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat' } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^GEO-LOCATE\(1\)/);
+    expect(r.stdout).toContain('--max-credits <n>');
+    expect(existsSync(join(prefix, 'share/man/man1/geo.1'))).toBe(true);
+  });
+
   it('every --help page (root, nouns, subcommands) has examples', () => {
     expect(pages.length).toBeGreaterThan(20);
     const without = pages.filter((p) => p.examples.length === 0).map((p) => `geo ${p.path.join(' ')}`);
@@ -120,6 +131,28 @@ describe.runIf(built)('the packed package, installed globally', () => {
       });
     }
     console.log(`ran ${ran} examples from ${pages.length} help pages`);
+    expect(failures).toEqual([]);
+  }, 600_000);
+
+  // Issue 34: the README and every docs/ page, examples in order, each page from an empty folder
+  // with a fresh HOME, the installed geo on PATH (the docs are in the package, so these are the
+  // files an installed user reads).
+  it('every example of the README and docs/ runs as written against the sandbox', async () => {
+    const docs = markdownPages(pkgDir).filter((p) => p.examples.length > 0);
+    expect(docs.map((p) => p.path[0])).toEqual(expect.arrayContaining(['README.md', 'docs/topics/money.md']));
+    const failures: string[] = [];
+    let ran = 0;
+    for (const [n, page] of docs.entries()) {
+      if (!FFMPEG) page.examples = page.examples.filter((e) => !/sample:(clip|take)\b/.test(e.command));
+      if (!hasJq) page.examples = page.examples.filter((e) => !/\bjq\b/.test(e.command));
+      const { codes, output } = await runPage(page, 1000 + n);
+      page.examples.forEach((e, i) => {
+        ran++;
+        if (codes[i] !== e.expect) failures.push(`${page.path[0]}: \`${e.command}\` exited ${codes[i]}, expected ${e.expect}\n${output.slice(-1500)}`);
+      });
+    }
+    console.log(`ran ${ran} examples from ${docs.length} markdown pages`);
+    expect(ran).toBeGreaterThan(30);
     expect(failures).toEqual([]);
   }, 600_000);
 });

@@ -10,7 +10,7 @@ export const register: Register = (program, act) => {
   declareJson('analyses', { names: ANALYSIS_FIELDS, at: 'data', open: true, get: (r, n) => (n === 'id' ? (r.id ?? r.analysis_id) : r[n]) });
   program
     .command('analyses')
-    .description('list saved analyses; search by neighborhood, city or filename')
+    .description('list saved analyses; search by neighborhood, city or file')
     .argument('[text]', 'search text (same as --search)')
     // gh's name for searching; -q stays the global --quiet. --query is the earlier name, kept.
     .option('-S, --search <text>', 'search neighborhood, city or filename (sent as q)')

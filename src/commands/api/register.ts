@@ -20,8 +20,8 @@ export const register: Register = (program, act) => {
   declareJson('api', { names: [], open: true });
   program
     .command('api')
-    .description('send a raw request to the configured service (like gh api), for what no command covers')
-    .argument('<path>', 'path under the base URL: /api/v1/credits, api/v1/credits, or short for one under /api/v1: credits')
+    .description('a raw request to the configured service (like gh api)')
+    .argument('<path>', '/api/v1/credits, api/v1/credits, or short: credits')
     .option('-X, --method <method>', 'HTTP method (default GET; POST with fields or --input)')
     .option('-f, --raw-field <key=value>', 'a string field; repeatable; keys nest: scope[name]=Paris', collect)
     .option('-F, --field <key=value>', 'a typed field: true, false, null, numbers, @file (its text), @- (stdin); repeatable', collect)
@@ -29,7 +29,7 @@ export const register: Register = (program, act) => {
     .addOption(inputOption())
     .option('-i, --include', 'print the status line and response headers before the body')
     .option('--silent', 'print no body')
-    .option('--paginate', 'lists: ask for every item (the API has no pages: one request with limit=200; a Link rel="next" is followed)')
+    .option('--paginate', 'lists: every item (one request, limit=200)')
     .addHelpText(
       'after',
       `
@@ -54,12 +54,7 @@ Examples (--sandbox: the sandbox's pro key, no account needed):
   $ geo --sandbox api analyses -X GET -F limit=5              # fields become the query string
   $ geo --sandbox api /api/v1/credits | jq .data.total_available
   $ geo --sandbox api /api/v1/nope                            # a 404: its body, then exit 2
-  $ geo --sandbox api https://example.com/api/v1/credits      # refused, nothing sent: exit 2
-
-With your own key:
-  geo api /api/v1/geolocate --input request.json              # a JSON body from a file
-  base64 -w0 photo.jpg | geo api geolocate -F image_b64=@- -F depth=2
-  geo api geolocate --input request.json -H 'Idempotency-Key: case-42-photo-1'`,
+  $ geo --sandbox api https://example.com/api/v1/credits      # refused, nothing sent: exit 2`,
     )
     .action(act(async () => (await import('./handler.js')).api));
 };

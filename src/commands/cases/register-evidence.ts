@@ -15,61 +15,25 @@ export function registerEvidence(cases: Command, act: Act): void {
 
   cases
     .command('verify')
-    .description('check a case bundle offline (every member against the custody log that seals it, each raw answer bound to its own entries), or a local case (its log, every value the store keeps for it, the files written)')
+    .description('check a case bundle offline, or a local case: chain, answers, files, signatures')
     .argument('<case.zip|case>', 'a bundle written by geo cases bundle, or a local case (its id or name)')
-    .option('--allow-sandbox', 'check a case or bundle holding simulated answers (a sandbox\'s) as a test case, instead of failing it: they are never evidence')
-    .option('--allowed-signers <file>', 'an allowed_signers file of the keys you trust (ssh-keygen\'s format): only their signatures count, under its principals')
-    .option('--tsa-ca <file>', 'the CA certificate(s) (PEM) you trust for time-stamp authorities; default: the tsa-ca setting, else the CA pinned when each token was stamped')
-    .addOption(new Option('--require-signature', 'fail (exit 1) unless a valid signature (with --allowed-signers: by one of its keys) covers the whole log'))
+    .option('--allow-sandbox', 'pass a case with sandbox answers as a test (never evidence)')
+    .option('--allowed-signers <file>', 'the keys you trust (ssh-keygen\'s allowed_signers format)')
+    .option('--tsa-ca <file>', 'the TSA CA certificate(s) you trust (PEM); default: tsa-ca')
+    .addOption(new Option('--require-signature', 'fail (exit 1) unless a valid signature covers the whole log'))
     .addOption(new Option('--require-timestamp', 'fail (exit 1) unless at least one trusted timestamp holds'))
     .addHelpText(
       'after',
       `
-Reported in sections, in --json too: integrity (what the custody log binds), signatures (each
-head_signed entry: valid or not, which key, whose: "in your allowed_signers", "listed in the
-bundle's allowed_signers" (the signer's own word), or "valid signature by an unlisted key"),
-timestamps (each head_stamped entry's token: which authority, when, under your --tsa-ca or the
-CA pinned at stamp time) and simulated answers (a sandbox's).
-
-Once a log carries a signature, every entry after the last valid one fails, named ("entry 9
-(result_linked) is past the last valid signature (entry 8, over entry 7): appended by someone
-without the key, or the log was rewritten"): so do an entry added without the key, a cut back
-past a signature, a rewrite with the head re-pinned, a reordering. A signature that does not
-hold is named with why; so is a token for another head, one signed by an untrusted TSA, one
-whose TSA certificate had expired at its time, one replaced.
-
-A bundle (a file, or a name ending in .zip) needs no key, no config and no network: only the
-file. Nothing is extracted or written. Checked, in order: the archive (bytes no member of the
-central directory covers, such as a hidden local header, a local header that disagrees with the
-directory, a name twice, a symbolic link or special member, a ../ or absolute path: each refuses
-the bundle, naming the member), manifest.json, every member's sha256 and size against it, the
-custody log's hash chain against the manifest's entry count and head (the first broken entry is
-named), the log's last entry, bundle_sealed, against every other member and the manifest (a
-member changed, added, dropped or swapped, or the manifest rewritten, is named), each raw answer
-against its record and its own result_linked and answer_received entries (every result the log
-linked must be there), each original against an input_hashed entry. A bundle whose log does not
-end with bundle_sealed (made by an earlier geo) fails: nothing binds its members.
-
-A local case: its custody log's chain, pinned to the count and head the store kept at the last
-append (an entry altered, removed, swapped or cut off the end is named); each linked result
-against its own result_linked entry (input sha256 <-> answer sha256) and that answer's
-answer_received entry (service, sandbox flag), and everything the store keeps for it (raw answer,
-body, city/latitude/... columns, the record's input path and sha256, the sandbox flag) against
-them; the case's name and description against case_created; each report, export or bundle the
-log says was written, against the sha256 it logged, when the file is still there (a file gone is
-said, not failed; a FIFO, device or link put in its place is refused at once, never read).
-
-An intact chain alone is not a signature: unsigned, whoever holds the database (or made the
-bundle) could rebuild the log whole and re-pin it, and the report says so (geo cases sign binds
-it). Signed, what stays unprovable is that signatures were not stripped with everything after
-them: --require-signature (or a head sent apart) catches that.
+Reported in sections (in --json too): integrity, signatures, timestamps and simulated
+answers. A bundle needs only the file: no key, no config, no network; nothing is extracted.
+What each check covers and what an intact chain cannot prove: docs/cases.md.
 
 Exit 0: it verifies. Exit 1: something fails (every failure listed: integrity, a signature or
 timestamp that does not hold, an entry past the last signature, --require-* unmet), or it holds
 simulated answers ("N simulated answers (sandbox): not evidence") and --allow-sandbox was not given.
 Exit 2: the argument is not a bundle (absent, a folder, a FIFO, not a zip) or names no local
-case. The README's "Cases as evidence" section documents the layout, so a bundle can be checked
-without geo.
+case. docs/cases.md documents the layout, so a bundle can be checked without geo.
 
 Examples:
   $ geo cases verify missing.zip    # exit 2: no such file

@@ -20,26 +20,21 @@ export const register: Register = (program, act) => {
   declareJson('cases link', { names: ['case', 'linked', 'already', 'signed'] });
   const cases = program
     .command('cases')
-    .description('investigation cases: on the service and on this machine, results linked, a custody log, bundles anyone can verify')
+    .description('investigation cases: results, custody, verifiable bundles')
     .addHelpText(
       'after',
       `
-A case made with geo cases create is recorded on this machine too (the local store), with a
-custody log: every event that touches it (input hashed, request sent, answer received, result
-linked, file written, bundle sealed, bundle made, head signed, head stamped) is one entry, sealed
-to the one before by sha256. What show, bundle and export --case give comes from that log and
-the raw answers it hashes, so a value edited in the database is named by geo cases verify, never
-shown. geo cases sign binds the log to your SSH key (a signature proves your key vouched for
-this head), geo cases stamp to a time (a timestamp proves the head existed by then); neither
-proves a location right.
+A case is recorded on this machine too, with a custody log: each event that touches it is
+one entry, sealed to the one before by sha256; sign and stamp bind the log to your SSH key
+and to a time. Neither proves a location right. More: geo help cases, docs/cases.md.
 ${SANDBOX_NOTE}
   $ geo --sandbox cases create --name "Harbour fire" --json
-  $ geo --sandbox locate sample:paris sample:tokyo --case "Harbour fire" > /dev/null
-  $ geo cases show "Harbour fire"                     # offline: results, map links, custody
-  $ geo cases verify "Harbour fire" --allow-sandbox   # chain, answers, files (sandbox: marked simulated)
-  $ geo cases bundle "Harbour fire" harbour.zip       # one file for whoever needs it
-  $ geo cases verify harbour.zip --allow-sandbox      # anywhere: no key, no config, no network
-  $ geo --sandbox cases list                          # the service's and the local ones, which is which
+  $ geo --sandbox locate sample:all --case "Harbour fire" > /dev/null
+  $ geo cases show "Harbour fire"                     # results, custody
+  $ geo cases verify "Harbour fire" --allow-sandbox   # chain, answers, files
+  $ geo cases bundle "Harbour fire" harbour.zip       # one zip to hand over
+  $ geo cases verify harbour.zip --allow-sandbox      # anywhere, offline
+  $ geo --sandbox cases list                          # service and local
 
 With your signing key (geo keys signing create, or use ~/.ssh/id_ed25519) and a TSA configured:
   geo cases sign "Harbour fire"

@@ -102,7 +102,17 @@ export const COMMANDS: Record<string, CmdSpec> = {
   eval: leaf('accuracy and calibration on images with a known position', [
     '--depth=', '--effort=', '--truth=', '--correct-within=', '--from=', '--from-file=', '--concurrency=', '--fresh', '--downscale', '--keep-metadata',
     '--dry-run', '--max-credits=', '--report=', '--file-mode=', '--no-store', '--case=', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=', '--together',
+    '--claims', '--within=', '--claim-distances=', '--seed=', '--scoped',
   ], 'files'),
+  claims: {
+    description: 'claim checks: is each photo where they say?',
+    flags: [],
+    subcommands: {
+      check: { ...leaf('check where photos are said to have been taken', [
+        '--at=', '--within=', '--captured-at=', '--depth=', '--scoped', '--dry-run', '--max-credits=', '--fresh', '--concurrency=', '--no-store', '--report=', '--file-mode=', '--case=', '--fail-on=',
+      ], 'files'), formats: ['table', 'json', 'ndjson', 'csv', 'geojson', 'kml', 'html'] },
+    },
+  },
   history: {
     description: 'stored results, offline and free',
     flags: ['--search=', '--limit='],
@@ -121,7 +131,6 @@ export const COMMANDS: Record<string, CmdSpec> = {
     },
   },
   doctor: leaf('check what geo needs: Node, folders, config, key, service, optional parts', ['--online', '--auth']),
-  formatting: leaf('help topic: --json, --json FIELDS, --jq and formats'),
   completion: leaf('print a shell completion script', [], ['bash', 'zsh', 'fish']),
   version: leaf('print the version'),
 };

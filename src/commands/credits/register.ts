@@ -6,7 +6,7 @@ export const register: Register = (program, act) => {
   declareJson('credits', { names: ['balance', 'api_balance', 'total_available', 'total_purchased', 'total_used'], at: 'data', open: true });
   program
     .command('credits')
-    .description('show credits: balance, api_balance, total available, purchased, used')
+    .description('show credits: balance, purchased, used, available')
     .addHelpText(
       'after',
       `

@@ -7,7 +7,7 @@ export const register: Register = (program, act) => {
   declareJson('docs', { names: [], open: true });
   program
     .command('docs')
-    .description("print the URL of the service's HTML API documentation (<base URL>/api/v1/docs)")
+    .description('print the URL of the service\'s HTML API documentation')
     .option('--open', 'open it in the browser (BROWSER, xdg-open or open)')
     .option('--html <file>', 'download the HTML into FILE (no key needed; 0600: see --file-mode)')
     .option('--file-mode <mode>', `--html: ${FILE_MODE_HELP}`)

@@ -6,7 +6,7 @@ export const register: Register = (program, act) => {
   declareJson('doctor', { names: ['name', 'status', 'detail', 'hint'] });
   program
     .command('doctor')
-    .description('check what geo needs: Node, folders and their modes, config, key, keyring, store, optional parts, ffmpeg, service')
+    .description('check what geo needs: Node, folders, key, store, ffmpeg')
     .option('--online', 'also check the service answers (GET /api/v1/docs: no key is sent)')
     .option('--auth', 'also send the key to GET /api/v1/credits to check it works (free; implies --online)')
     .addHelpText(

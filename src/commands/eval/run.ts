@@ -30,6 +30,8 @@ import { clientForPlan } from '../../batch/keyless.js';
 import { type CaseCustody, openCaseCustody } from '../../batch/case-custody.js';
 import { caseSigner } from '../../batch/case-sign.js';
 
+import { stderrText } from '../../output/fit.js';
+
 type Say = (line: string) => void;
 
 function dryRunText(plans: readonly BatchPlan[], format: string): string {
@@ -80,10 +82,13 @@ async function print(ctx: Ctx, format: string, report: EvalReport, rows: readonl
 }
 
 export const evaluateImages: Handler = async (ctx, args, opts) => {
+  // --claims: the claim-check rules calibrated on truth (issue 33), a run of its own.
+  if (opts.claims !== undefined) return (await import('./claims.js')).evaluateClaims(ctx, args, opts);
   const s = parseEval(ctx, (args[0] as string[] | undefined) ?? [], opts);
   const format = resolveFormat(ctx, BASE_FORMATS, 'table');
   const say: Say = (line) => {
-    if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');
+    // Fitted to a terminal as locate's notes are (issue 34: the plan lines broke mid-word at 60 columns).
+    if (!ctx.globals.quiet) ctx.io.stderr.write(stderrText(ctx.io, sanitizeInline(line), '  ') + '\n');
   };
   // --case: found before anything is read or sent (an unknown case is exit 2, nothing charged).
   const sign = (id: string) => caseSigner(ctx, say).auto(id);

@@ -82,13 +82,17 @@ export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel:
   }
   const store = ctx.store();
   const includeSandbox = Boolean(sel.includeSandbox);
-  if (!includeSandbox) {
-    const left = store.sandboxCount();
-    if (left > 0) warn(`left out ${left} sandbox result${left === 1 ? '' : 's'} (simulated, not evidence); --include-sandbox adds them, marked`);
-  }
+  const left = includeSandbox ? 0 : store.sandboxCount();
+  const leftOut = `${left} sandbox result${left === 1 ? '' : 's'}`;
   const stream = store.iterate({ includeSandbox, latestPerImage: !sel.history });
   const first = stream.next();
-  if (first.done && named.length + files.length === 0) throw new UsageError(`no stored results in ${store.path}`, 'geo locate stores every successful result');
+  // One message, not a note then an error that seems to contradict it (issue 34): when only sandbox
+  // results are stored, the error says so and how to add them.
+  if (first.done && named.length + files.length === 0) {
+    if (left > 0) throw new UsageError(`no stored results to export but ${leftOut} (simulated, not evidence), left out`, 'add --include-sandbox to export them, marked simulated');
+    throw new UsageError(`no stored results in ${store.path}`, 'geo locate stores every successful result');
+  }
+  if (left > 0) warn(`left out ${leftOut} (simulated, not evidence); --include-sandbox adds them, marked`);
   // The same stored result named twice (--all plus a sha256) is exported once: --all has them all.
   return (function* () {
     if (!first.done) yield exported(first.value);

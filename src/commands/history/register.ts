@@ -10,7 +10,7 @@ export const register: Register = (program, act) => {
   declareJson('history show', { names: fieldUnion(RESULT_FIELDS, SCENE_FIELDS) });
   const history = program
     .command('history')
-    .description('results already paid for, from the local store: offline and free, newest first')
+    .description('results already paid for, from the store: offline and free')
     .option('--search <text>', 'only results whose input path, place (city, neighbourhood, country, address), reasoning or analysis id has these words (the last may be the start of a word)')
     .option('--limit <n>', 'at most N results (default 50)')
     .addHelpText(

@@ -6,7 +6,7 @@ export const register: Register = (program, act) => {
   declareJson('inspect', { names: [], open: true });
   program
     .command('inspect')
-    .description('offline and free: sha256, type (from the bytes), size, dimensions, EXIF GPS/time/camera/software, place name, C2PA content credentials')
+    .description('offline and free: hashes, EXIF GPS/time/camera, place, C2PA')
     .argument('<file...>', 'image files, or - for stdin')
     .option('--c2pa-trust <file>', 'PEM certificates: a C2PA signer whose chain ends in one of them is "trusted" (none by default)')
     .addHelpText(

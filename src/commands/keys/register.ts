@@ -26,7 +26,7 @@ export const register: Register = (program, act) => {
   for (const path of ['keys add', 'keys list', 'keys show', 'keys test']) declareJson(path, { names: [], open: true });
   const keys = program
     .command('keys')
-    .description('manage API key profiles (each key bound to its base URL, kept in the OS keyring; never read from argv) and the signing key (geo keys signing)')
+    .description('API key profiles (in the OS keyring) and the signing key')
     .addHelpText('after', `${STORAGE}\n${EXAMPLES}\n  $ ${ADD_DEMO}\n  $ geo keys list\n  $ geo keys use demo\n  $ geo --sandbox keys test\n\nOn a terminal, geo keys add work asks for the key (hidden).\n\nSigning keys (Ed25519, SSH signatures over case heads that ssh-keygen -Y verify checks): geo keys signing --help`);
 
   keys

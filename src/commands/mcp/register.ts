@@ -6,7 +6,7 @@ const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
 export const register: Register = (program, act) => {
   program
     .command('mcp')
-    .description('serve geo to an AI agent (Claude, Cursor, VS Code) as an MCP server on stdio, with credit and folder guards')
+    .description('serve geo to an AI agent (MCP, stdio), with credit guards')
     .option('--max-credits-per-call <n>', 'refuse a locate whose plan could cost more than N credits (default 10; answers reused from earlier runs cost 0)')
     .option('--max-credits <n>', 'the most the whole server run may spend; a plan above what is left is refused')
     .option('--read-only', 'only the tools that spend nothing and change nothing: no locate, no cases_create, export writes no files')
@@ -20,17 +20,10 @@ protocol, logs go to stderr. The server ends when the client closes its stdin.
 Tools: locate, inspect, credits, usage, analyses, cases_list, cases_create, history, export
 (with --read-only: inspect, credits, usage, analyses, cases_list, history, export).
 
-Guards (an agent spends your credits and reads your disk):
-  - a locate plan above --max-credits-per-call, or above what is left of --max-credits, is
-    refused before anything is sent. The guards are the consent: no prompt, no confirm
-    threshold. Images answered before (the journal, the stored results) cost 0 and never count.
-  - files outside the --allow-dir folders are refused (after resolving symlinks, so a link that
-    leads out is refused too); the photos shipped with geo (sample:NAME) are always allowed.
-    Exports are written only inside them; with --read-only never.
-  - the key comes from your profile or GEO_API_KEY, never from a tool argument, and is masked
-    in every tool result.
-  - a request line over 10 MiB is answered with a JSON-RPC error (-32600) and never held; the
-    next line is served. Exports are written 0600, never through a link or a second name.
+Guards (an agent spends your credits and reads your disk): a locate plan above
+--max-credits-per-call or what is left of --max-credits is refused before anything is sent;
+files outside --allow-dir are refused (symlinks resolved); the key never comes from a tool
+argument and is masked in every result. More: docs/agents.md.
 
 Configure a client (Claude Desktop's claude_desktop_config.json, Cursor's mcp.json):
   {"mcpServers": {"geo": {"command": "geo", "args": ["mcp", "--max-credits", "50"]}}}

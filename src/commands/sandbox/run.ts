@@ -57,7 +57,11 @@ export async function runSandbox(ctx: Ctx, _args: unknown[], opts: Record<string
   if (errorKm !== undefined && !(errorKm > 0 && errorKm <= 20_000)) throw new UsageError(`--truth-error must be a distance in km above 0 and at most 20000, got "${String(opts.truthError)}"`, 'for example --truth-error 25');
   const known = opts.truth === undefined ? undefined : await knownModelFrom(String(opts.truth), resolve('.'), errorKm, seed);
   const started = performance.now();
-  const sb = await startSandbox({ host, port, latencyMs, rateLimit, rateWindowS, rateAlgorithm, faults, seed, now: ctx.now, ...(known ? { known } : {}) });
+  const sb = await startSandbox({ host, port, latencyMs, rateLimit, rateWindowS, rateAlgorithm, faults, seed, now: ctx.now, ...(known ? { known } : {}) }).catch((err: unknown) => {
+    // A port already taken is the user's choice to change, not a failure of geo (issue 34).
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is already in use`, 'pick another with --port N, or --port 0 for a free one (its URL is printed first)');
+    throw err;
+  });
   const ms = performance.now() - started;
   const out = ctx.io.stdout;
   out.write(`${sb.url}\n\n`);

@@ -7,7 +7,7 @@ export const register: Register = (program, act) => {
   declareJson('usage', { names: [], at: 'data', open: true });
   program
     .command('usage')
-    .description('show the usage snapshot (meter status, overage mode, access lifecycle) as key/value rows')
+    .description('show the usage snapshot: meter, overage mode, access')
     .addHelpText(
       'after',
       `

@@ -53,7 +53,7 @@ export interface ReportOptions {
 const hash = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 
 /** What the browser script needs, strings sanitized (it writes them with textContent). */
-function mapData(item: ExportItem) {
+export function mapData(item: ExportItem) {
   const ex = exifPointOf(item);
   return {
     estimate: { lat: item.lat, lng: item.lng, label: sanitize(`${isSimulated(item.record) ? 'simulated (sandbox) ' : ''}estimate: ${placeName(item.body) || item.input} (confidence ${confidenceText(item.body.confidence)})`) },

@@ -2,7 +2,8 @@
  * The report's browser script, kept as a string so the report stays one file (its hash pins it in
  * the CSP). It reads the data blocks (JSON, never HTML), draws every result layer as a Leaflet
  * vector (circleMarker, circle, polyline: no marker icon images, so they draw offline) and builds
- * tooltips and labels with textContent so a hostile label stays text.
+ * tooltips and labels with textContent so a hostile label stays text. A claim check's report (claims-report.ts)
+ * adds each claim's tolerance circle and a line from it to the estimate.
  *
  * Every map: the tile layers of tiles.ts in a layer switcher (the first shown), a scale bar, and the
  * country outlines in a pane *under* the tiles: hidden by them online, the only background offline
@@ -18,6 +19,7 @@ export const REPORT_SCRIPT = `
   if (typeof L === 'undefined') return;
   var NEAR_M = 1000 * 1000;
   var COLORS = { estimate: '#d62424', candidate: '#247ad6', exif: '#2fa82f', scope: '#888888', consensus: '#d62424', cluster: '#d6a024', frame: '#247ad6', shadow: '#6b4fa0' };
+  var CLAIM = { agrees: '#2fa82f', contradicts: '#d62424', unverifiable: '#d6a024' };
   var SHADOW_PX = 70;
   function text(s) {
     var span = document.createElement('span');
@@ -144,6 +146,13 @@ export const REPORT_SCRIPT = `
     // A view first: a circle can only measure its bounds on a map that has a zoom.
     map.setView([it.estimate.lat, it.estimate.lng], 10);
     var bounds = L.latLngBounds([[it.estimate.lat, it.estimate.lng]]);
+    // A claim check (issue 33): the claim's tolerance circle, coloured by verdict, and a line to the estimate.
+    if (it.claim) {
+      var cl = L.circle([it.claim.lat, it.claim.lng], { radius: it.claim.radiusKm * 1000, color: CLAIM[it.claim.verdict] || COLORS.scope, weight: 3, fillOpacity: 0.1, className: 'geo-claim' });
+      tip(cl, it.claim.label).addTo(map);
+      L.polyline([[it.claim.lat, it.claim.lng], [it.estimate.lat, it.estimate.lng]], { color: '#555555', weight: 2, dashArray: '2 6', className: 'geo-claim-link' }).addTo(map);
+      bounds.extend(cl.getBounds());
+    }
     if (it.scope) {
       var c = L.circle([it.scope.lat, it.scope.lng], { radius: it.scope.radiusKm * 1000, color: COLORS.scope, weight: 2, dashArray: '6 4', fillOpacity: 0.06, className: 'geo-scope' });
       tip(c, 'scope: ' + it.scope.name + ' (' + it.scope.radiusKm + ' km)').addTo(map);

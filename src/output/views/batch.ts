@@ -27,7 +27,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** One line, redrawn in place: what is finished, what it cost, how fast, how long to go. */
 export function progressLine(p: ProgressData, style: Style): string {
-  const settled = p.done + p.failed;
+  const settled = p.done + p.failed + p.skipped;
   const cells = 10; // room for every figure on a 100-column terminal
   const full = p.total > 0 ? Math.round((settled / p.total) * cells) : 0;
   const bar = '█'.repeat(full) + '░'.repeat(cells - full);
@@ -36,6 +36,8 @@ export function progressLine(p: ProgressData, style: Style): string {
     `${p.done} ok`,
     p.failed - p.notSent ? style.red(`${p.failed - p.notSent} failed`) : '0 failed',
     ...(p.notSent ? [style.yellow(`${p.notSent} not sent`)] : []),
+    // A skipped input is not a failure (issue 34: the line counted them as failed).
+    ...(p.skipped ? [style.yellow(`${p.skipped} skipped`)] : []),
     `${p.inFlight} in flight`,
     `elapsed ${duration(p.elapsedS)}`,
     plural(p.creditsSpent, 'credit'),
@@ -50,18 +52,18 @@ export function progressLine(p: ProgressData, style: Style): string {
  * redrawn: "progress 30% · 6 of 20 · 6 ok · 0 failed · 6 credits · ETA 14 s".
  */
 export function progressPercentLine(p: ProgressData): string {
-  const settled = p.done + p.failed;
+  const settled = p.done + p.failed + p.skipped;
   const pct = p.total > 0 ? Math.floor((settled / p.total) * 100) : 0;
   const failed = p.failed - p.notSent;
   return [
-    `progress ${pct}%`, `${settled} of ${p.total}`, `${p.done} ok`, `${failed} failed`, ...(p.notSent ? [`${p.notSent} not sent`] : []),
+    `progress ${pct}%`, `${settled} of ${p.total}`, `${p.done} ok`, `${failed} failed`, ...(p.notSent ? [`${p.notSent} not sent`] : []), ...(p.skipped ? [`${p.skipped} skipped`] : []),
     plural(p.creditsSpent, 'credit'), ...(p.etaS !== undefined && settled < p.total ? [`ETA ${duration(p.etaS)}`] : []),
   ].join(' · ');
 }
 
 /** Which tenth of the work is done (0-10): accessible mode prints a line when it grows. */
 export function progressTenth(p: ProgressData): number {
-  return p.total > 0 ? Math.floor(((p.done + p.failed) / p.total) * 10) : 0;
+  return p.total > 0 ? Math.floor(((p.done + p.failed + p.skipped) / p.total) * 10) : 0;
 }
 
 export interface ResultRow {

@@ -32,13 +32,20 @@ const teamOf = (c: Case) => str((c as Record<string, unknown>).teamId ?? (c as R
 
 export function casesView(cases: readonly ListedCase[], view: ViewOpts): string {
   if (cases.length === 0) return 'No cases yet. Create one with: geo cases create';
+  const head = ['ID', 'NAME', 'WHERE', 'RESULTS', 'DESCRIPTION', 'TEAM', 'CREATED', 'UPDATED'];
+  const rows = cases.map((c) => [str(c.id), str(c.name), c.where, c.results ?? '', str(c.description), teamOf(c as unknown as Case), str(c.createdAt), str(c.updatedAt)]);
+  const align = ['left', 'left', 'left', 'right', 'left', 'left', 'left', 'left'] as const;
+  // A DESCRIPTION or TEAM column empty in every row takes room from the id and the name for
+  // nothing (issue 34: at 120 columns an empty TEAM cut the names): it is left out.
+  const shown = head.map((_, i) => i).filter((i) => !((i === 4 || i === 5) && rows.every((r) => r[i] === '')));
+  const at = (i: number) => shown.indexOf(i);
   return renderTable(
     {
-      head: ['ID', 'NAME', 'WHERE', 'RESULTS', 'DESCRIPTION', 'TEAM', 'CREATED', 'UPDATED'],
-      rows: cases.map((c) => [str(c.id), str(c.name), c.where, c.results ?? '', str(c.description), teamOf(c as unknown as Case), str(c.createdAt), str(c.updatedAt)]),
-      align: ['left', 'left', 'left', 'right', 'left', 'left', 'left', 'left'],
+      head: shown.map((i) => head[i]!),
+      rows: rows.map((r) => shown.map((i) => r[i]!)),
+      align: shown.map((i) => align[i]!),
       // Narrow terminals list these under the table; id, name, where and description stay in it.
-      optional: [7, 5, 6, 3],
+      optional: [7, 5, 6, 3].map(at).filter((i) => i >= 0),
     },
     view,
   );

@@ -1,0 +1,70 @@
+/**
+ * Issue 34 item 6, what a new user tripped over: an HTML export asked for on a terminal is refused
+ * as KMZ is (one line pointing to --out, exit 2, nothing on stdout) instead of a screenful of
+ * markup; a sandbox port already in use is a usage error that suggests --port 0, not an unexpected
+ * failure.
+ */
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+it('geo export --format html to a terminal: refused with a hint to --out, exit 2, nothing printed', async () => {
+  const r = await runCli(['export', '--all', '--include-sandbox', '--format', 'html'], { tty: { stdout: true, stderr: true }, columns: 200 });
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(r.stderr).toContain('--out report.html');
+});
+
+it('geo sandbox --port N on a busy port: exit 2, one line suggesting --port 0', async () => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const r = await runCli(['sandbox', '--port', String(port)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    expect(r.stderr).toContain('--port 0');
+  } finally {
+    server.close();
+  }
+});
+
+it('geo export --all with only sandbox results stored: one message saying so and how to add them, exit 2', async () => {
+  const env = { GEO_DATA_DIR: tempConfigDir() };
+  expect((await runCli(['--sandbox', 'locate', 'sample:paris'], { env })).code).toBe(0);
+  const r = await runCli(['export', '--all', '--format', 'geojson'], { env });
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(r.stderr).toContain('1 sandbox result');
+  expect(r.stderr).toContain('--include-sandbox');
+});
+
+it('a folder with a file geo must skip: the progress says "1 skipped", never counts it as failed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'geo-skip-progress-'));
+  copyFileSync(new URL('../../fixtures/images/paris.jpg', import.meta.url).pathname, join(dir, 'paris.jpg'));
+  writeFileSync(join(dir, 'notes.jpg'), 'not an image');
+  const r = await runCli(['--sandbox', 'locate', dir], { tty: { stderr: true }, env: { GEO_ACCESSIBLE: '1', GEO_DATA_DIR: tempConfigDir() } });
+  expect(r.code).toBe(7);
+  const progress = r.stderr.split('\n').filter((l) => l.startsWith('progress '));
+  expect(progress.length).toBeGreaterThan(0);
+  for (const line of progress) expect(line).toContain('0 failed');
+  expect(progress.at(-1)).toContain('1 skipped');
+  expect(progress.at(-1)).toMatch(/^progress 100% · 2 of 2/);
+});
+
+it('geo cases ls at 120 columns: no empty TEAM or DESCRIPTION column, so names and times stay whole', async () => {
+  const env = { GEO_DATA_DIR: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir() };
+  expect((await runCli(['cases', 'create', '--name', 'Harbour fire investigation', '--local'], { env })).code).toBe(0);
+  const r = await runCli(['--sandbox', 'cases', 'ls'], { env, tty: { stdout: true }, columns: 120 });
+  expect(r.code).toBe(0);
+  expect(r.stdout).not.toContain('TEAM');
+  expect(r.stdout).not.toContain('DESCRIPTION');
+  expect(r.stdout).toContain('Harbour fire investigation');
+  expect(r.stdout).toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/);
+});
