@@ -108,9 +108,9 @@ export async function runClaims(ctx: Ctx, p: PreparedClaims, deps: ClaimsDeps): 
       depths: [s.depth], scoped: s.scoped, ...(s.dryRun ? { dryRun: true } : {}), ...(s.fresh ? { fresh: true } : {}), ...(s.store ? {} : { listed: false }),
       ...(s.concurrency !== undefined ? { concurrency: s.concurrency } : {}), ...(maxCredits !== undefined ? { maxCredits } : {}), ...(deps.budget ? { budgetName: deps.budget.name } : {}),
       ...(ctx.globals.yes && !deps.budget ? { yes: true } : {}), ...(s.confirmThreshold !== undefined ? { confirmThreshold: s.confirmThreshold } : {}),
-      consent: deps.consent, evidence, store: ctx.store(), say: deps.say, what: `${n} claim${n === 1 ? '' : 's'} at depth ${s.depth}${s.scoped ? ' (with --scoped)' : ''}`,
+      consent: deps.consent, evidence, store: await ctx.storeApi(), say: deps.say, what: `${n} claim${n === 1 ? '' : 's'} at depth ${s.depth}${s.scoped ? ' (with --scoped)' : ''}`,
       deps: {
-        client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: deps.signal ?? ctx.signal, cwd: resolve('.'), exif: evidence.exif, store: ctx.store(), version: ctx.version,
+        client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: deps.signal ?? ctx.signal, cwd: resolve('.'), exif: evidence.exif, store: await ctx.storeApi(), version: ctx.version,
         origin: ctx.serviceId(), stopSending: ctx.outputClosed, ...(account !== undefined ? { account } : {}), ...(ctx.frugalMemory ? { frugalMemory: ctx.frugalMemory } : {}),
       },
       onEvent: (e) => {

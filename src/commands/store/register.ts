@@ -31,7 +31,7 @@ export const register: Register = (program, act) => {
   store
     .command('migrate')
     .description("bring the team store's schema to this geo's (run by an admin role: analysts' roles have no DDL)")
-    .addHelpText('after', '\nA store migrated by a newer geo is refused (upgrade geo). README "Team store" gives the roles and grants.\n\nExamples:\n  $ geo store migrate --store postgres://geo_admin@db.example.org/geo?sslmode=verify-full')
+    .addHelpText('after', '\nA store migrated by a newer geo is refused (upgrade geo). docs/store.md "A team store" gives the roles and grants.\n\nExamples:\n  $ geo store migrate --store postgres://geo_admin@db.example.org/geo?sslmode=verify-full')
     .action(act(async () => (await import('./handlers.js')).migrate));
 
   const budget = store.command('budget').description("the store's credit budget: a cap per day, week or month (UTC), reserved before each request is sent");

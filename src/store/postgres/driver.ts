@@ -62,7 +62,7 @@ export function pgError(err: unknown, url: string): StoreError {
     return new StoreError(`the team store ${where} cannot be reached (${msg})`, 'unreachable', 'check the network and the server, or run with --store local to use this machine\'s own store for this run');
   }
   if (code === '28P01' || code === '28000') return new StoreError(`the team store ${where} refused the login (${msg})`, 'unreachable', 'check the user and its password (geo config set store, ~/.pgpass or PGPASSWORD); --store local uses this machine\'s store');
-  if (code === '42501') return new StoreError(`the team store ${where} refused this (${msg})`, 'other', 'ask the team store\'s admin for the grants in README "Team store" (an analyst\'s role needs SELECT, INSERT, UPDATE on geo\'s tables)');
+  if (code === '42501') return new StoreError(`the team store ${where} refused this (${msg})`, 'other', 'ask the team store\'s admin for the grants in docs/store.md "A team store" (an analyst\'s role needs SELECT, INSERT, UPDATE on geo\'s tables)');
   if (code === '42P01' || code === '42883') return new StoreError(`the team store ${where} has no geo schema yet (${msg})`, 'other', 'an admin runs: geo store migrate --store URL');
   return new StoreError(`the team store ${where}: ${msg}`, 'other');
 }

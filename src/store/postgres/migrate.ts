@@ -1,6 +1,6 @@
 /**
  * The team store's schema version (schema.ts): read on every open, applied only by `geo store
- * migrate` (an admin role: analysts' roles have no DDL, README "Team store"). A store behind this
+ * migrate` (an admin role: analysts' roles have no DDL, docs/store.md "A team store"). A store behind this
  * geo is refused with the command that brings it up; a store ahead of it (written by a newer geo)
  * is refused with "upgrade geo", as the local file is (sqlite/open.ts).
  */
