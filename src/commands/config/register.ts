@@ -24,7 +24,7 @@ export const register: Register = (program, act) => {
   for (const path of ['config get', 'config list']) declareJson(path, { names: [], open: true });
   const config = program
     .command('config')
-    .description('read and change defaults: depth, format, thresholds, tsa, store')
+    .description('read and change defaults: depth, format, thresholds, tsa')
     .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  $ geo config list\n  $ geo config set depth 2\n  $ geo config get format`);
 
   config
