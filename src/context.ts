@@ -7,7 +7,7 @@ import { accountFingerprint } from './api/secret.js';
 import { join } from 'node:path';
 import { configDir, dataDir, stateDir } from './config/paths.js';
 import type { Vault } from './config/key-storage.js';
-import { type Resolved, resolveCredentials } from './config/resolve.js';
+import { type Resolved, maskKey, resolveCredentials } from './config/resolve.js';
 import { ConfigStore } from './config/profiles.js';
 import { MissingKeyError } from './errors.js';
 import type { ChildHost } from './media/run-tool.js';
@@ -118,7 +118,7 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
     const { startSandbox } = await import('./sandbox/server.js');
     const sb = await startSandbox({ port: 0, host: '127.0.0.1' });
     cleanups.push(() => sb.close());
-    override = { key: { value: 'orca_sandbox_pro', masked: 'orca_sandbox_…', source: 'sandbox', storage: 'sandbox' }, baseUrl: { value: sb.url, source: 'sandbox' } };
+    override = { key: { value: 'orca_sandbox_pro', masked: maskKey('orca_sandbox_pro'), source: 'sandbox', storage: 'sandbox' }, baseUrl: { value: sb.url, source: 'sandbox' } };
   }
 
   let resolved: Resolved | undefined;
