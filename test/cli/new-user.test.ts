@@ -68,3 +68,16 @@ it('geo cases ls at 120 columns: no empty TEAM or DESCRIPTION column, so names a
   expect(r.stdout).toContain('Harbour fire investigation');
   expect(r.stdout).toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/);
 });
+
+it('--sandbox says once on stderr that its state is fresh for this command; not with --quiet, never on --json stdout', async () => {
+  const env = { GEO_DATA_DIR: tempConfigDir() };
+  const fresh = 'sandbox: simulated, no real money; a fresh one for this command alone\n';
+  const credits = await runCli(['--sandbox', 'credits', '--json'], { env });
+  expect(credits.code).toBe(0);
+  expect(credits.stderr).toBe(fresh);
+  expect(() => JSON.parse(credits.stdout)).not.toThrow();
+  const located = await runCli(['--sandbox', 'locate', 'sample:paris'], { env });
+  expect(located.stderr.split('\n').filter((l) => l.startsWith('sandbox:'))).toEqual([fresh.trimEnd()]);
+  const quiet = await runCli(['--sandbox', '--quiet', 'credits'], { env });
+  expect(quiet.stderr).toBe('');
+});

@@ -58,7 +58,7 @@ export class ManyOutput {
     },
   ) {
     this.live = new LiveLine(ctx);
-    this.banner = sandboxBanner(o.sandbox, (l) => this.live.note(l));
+    this.banner = sandboxBanner(o.sandbox, (l) => this.live.note(l), Boolean(ctx.globals.sandbox));
     // One line per input for ndjson, and for --json with many inputs (the handler makes ndjson the
     // piped default); an explicit --format table is a table, piped or not.
     this.lines = o.format === 'ndjson' || (o.format === 'json' && !o.jsonAtEnd);
