@@ -44,6 +44,8 @@ export class ManyOutput {
   private below = 0;
   private othersNotes = 0;
   private tenth = 0;
+  /** When the latest rate-limit wait ends: the progress line counts it down until then. */
+  private waitUntil = 0;
 
   constructor(
     private readonly ctx: Ctx,
@@ -72,8 +74,10 @@ export class ManyOutput {
       case 'started':
         return this.banner();
       case 'paused':
+        this.waitUntil = Math.max(this.waitUntil, e.untilMs);
         return this.live.note(`rate limited (429): every worker waits ${waitEnds(e.untilMs, this.ctx.now())}`);
       case 'waiting':
+        this.waitUntil = Math.max(this.waitUntil, e.untilMs);
         return this.live.note(waitingLine(e, this.ctx.now()));
       case 'progress':
         // Accessible mode: a plain line per tenth done, nothing redrawn (a screen reader reads each redraw).
@@ -82,7 +86,7 @@ export class ManyOutput {
           this.tenth = Math.max(this.tenth, progressTenth(e.progress));
           return;
         }
-        return this.live.update(progressLine(e.progress, style));
+        return this.live.update(progressLine(e.progress, style, this.waitLeftS()));
       case 'stopped':
         // A cancel aborts what is in flight (the service may still finish it); other stops wait for it.
         return this.live.note(`stopping: ${describeStop(e.stop)}; ${e.stop.reason === 'cancelled' ? 'requests in flight are abandoned and may still be charged' : 'requests in flight finish and are recorded'}`);
@@ -102,6 +106,12 @@ export class ManyOutput {
       default:
         return;
     }
+  }
+
+  /** Whole seconds left of the rate-limit wait, or undefined when none is under way. */
+  private waitLeftS(): number | undefined {
+    const ms = this.waitUntil - this.ctx.now();
+    return ms > 0 ? Math.ceil(ms / 1000) : undefined;
   }
 
   /** A lasting line on stderr, above the live line. */

@@ -25,14 +25,19 @@ export function duration(s: number): string {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** One line, redrawn in place: what is finished, what it cost, how fast, how long to go. */
-export function progressLine(p: ProgressData, style: Style): string {
+/**
+ * One line, redrawn in place: what is finished, what it cost, how fast, how long to go; during a
+ * rate-limit wait, first after the count, how long it still lasts (`waitS`, counting down as the
+ * line is redrawn each second; issue 34: the line looked frozen).
+ */
+export function progressLine(p: ProgressData, style: Style, waitS?: number): string {
   const settled = p.done + p.failed + p.skipped;
   const cells = 10; // room for every figure on a 100-column terminal
   const full = p.total > 0 ? Math.round((settled / p.total) * cells) : 0;
   const bar = '█'.repeat(full) + '░'.repeat(cells - full);
   const parts = [
     `${bar} ${settled}/${p.total}`,
+    ...(waitS !== undefined && waitS > 0 && settled < p.total ? [style.yellow(`waiting for the rate-limit window, ${waitS} s`)] : []),
     `${p.done} ok`,
     p.failed - p.notSent ? style.red(`${p.failed - p.notSent} failed`) : '0 failed',
     ...(p.notSent ? [style.yellow(`${p.notSent} not sent`)] : []),
