@@ -4,11 +4,12 @@
  * markup; a sandbox port already in use is a usage error that suggests --port 0, not an unexpected
  * failure.
  */
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { width } from '../../src/output/fit.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 it('geo export --format html to a terminal: refused with a hint to --out, exit 2, nothing printed', async () => {
@@ -80,4 +81,18 @@ it('--sandbox says once on stderr that its state is fresh for this command; not 
   expect(located.stderr.split('\n').filter((l) => l.startsWith('sandbox:'))).toEqual([fresh.trimEnd()]);
   const quiet = await runCli(['--sandbox', '--quiet', 'credits'], { env });
   expect(quiet.stderr).toBe('');
+});
+
+it('a results table at 60 columns: the folder the inputs share is said once above it, each file name whole in the table', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'geo-deep-')), 'investigation-harbour-fire', 'photos-from-witnesses');
+  mkdirSync(dir, { recursive: true });
+  for (const n of ['paris.jpg', 'tokyo.jpg', 'nogps.jpg']) copyFileSync(new URL(`../../fixtures/images/${n}`, import.meta.url).pathname, join(dir, n));
+  const r = await runCli(['--sandbox', 'locate', ...['paris.jpg', 'tokyo.jpg', 'nogps.jpg'].map((n) => join(dir, n))], { tty: { stdout: true }, columns: 60, env: { GEO_DATA_DIR: tempConfigDir() } });
+  expect(r.code).toBe(0);
+  const lines = r.stdout.replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n');
+  // The shared folder, alone (a path the screen may not hold stands on its own line).
+  expect(lines.slice(0, 2).join(' ')).toContain(`${dir}/`);
+  for (const l of lines.filter((l) => l.startsWith('│'))) expect(width(l)).toBeLessThanOrEqual(60);
+  for (const n of ['paris.jpg', 'tokyo.jpg', 'nogps.jpg']) expect(lines.join('\n')).toMatch(new RegExp(`│ ${n.replace('.', '\\.')} +│`));
+  expect(r.stdout).not.toContain('…witnesses');
 });
