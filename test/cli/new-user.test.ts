@@ -4,13 +4,15 @@
  * markup; a sandbox port already in use is a usage error that suggests --port 0, not an unexpected
  * failure.
  */
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { width } from '../../src/output/fit.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { GEO_BIN, binEnv, runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { KEYS, startTestSandbox } from '../helpers/sandbox.js';
 
 it('geo export --format html to a terminal: refused with a hint to --out, exit 2, nothing printed', async () => {
   const r = await runCli(['export', '--all', '--include-sandbox', '--format', 'html'], { tty: { stdout: true, stderr: true }, columns: 200 });
@@ -96,3 +98,19 @@ it('a results table at 60 columns: the folder the inputs share is said once abov
   for (const n of ['paris.jpg', 'tokyo.jpg', 'nogps.jpg']) expect(lines.join('\n')).toMatch(new RegExp(`│ ${n.replace('.', '\\.')} +│`));
   expect(r.stdout).not.toContain('…witnesses');
 });
+
+it('| head -1 on a batch: one account of the stop on stderr (what is stored, what to run), not a second one that disagrees', async () => {
+  const sb = await startTestSandbox({ latencyMs: 300 });
+  try {
+    const env = binEnv({ GEO_API_KEY: KEYS.pro, GEO_BASE_URL: sb.url, GEO_DATA_DIR: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir() });
+    const child = spawn('sh', ['-c', `"${process.execPath}" "${GEO_BIN}" locate sample:all --format ndjson --concurrency 1 | head -1`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    expect(stderr).toMatch(/stdout was closed: geo stopped sending; \d answers? (is|are) in the store .* not sent: run the same command again to send them/);
+    expect(stderr).not.toContain('--resume');
+    expect(stderr).not.toMatch(/^stopped:/m);
+  } finally {
+    await sb.close();
+  }
+}, 30_000);

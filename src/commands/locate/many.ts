@@ -141,16 +141,19 @@ export class ManyOutput {
     const { ctx, o } = this;
     const { summary } = result;
     const below = this.below;
+    // The reader left (`| head -1`): the line below says what happened and what to run, once (issue
+    // 34: the summary's "stopped" and --resume command beside it read as a second, other account).
+    const readerLeft = summary.stopped?.reason === 'output_closed';
     if (!ctx.globals.quiet) {
       const { stopped, ...counts } = summary;
-      const resume = o.resume(summary.journal ?? summary.batch);
+      const resume = readerLeft ? undefined : o.resume(summary.journal ?? summary.batch);
       const data = {
-        ...counts, ...(stopped ? { stopped: describeStop(stopped) } : {}), ...(resume ? { resume } : {}), belowConfidence: below, ...(o.evidence.stored > 0 ? { stored: o.evidence.stored } : {}),
+        ...counts, ...(stopped && !readerLeft ? { stopped: describeStop(stopped) } : {}), ...(resume ? { resume } : {}), belowConfidence: below, ...(o.evidence.stored > 0 ? { stored: o.evidence.stored } : {}),
       };
       ctx.io.stderr.write(summaryLines(data, makeStyle(ctx.io.colorErr)).map((l) => stderrLines(ctx, l)).join('\n') + '\n');
     }
-    // The reader left (`| head -1`): what was in flight is stored; saying so is all that is left to do.
-    if (summary.stopped?.reason === 'output_closed') {
+    // What was in flight is stored; saying so is all that is left to do.
+    if (readerLeft) {
       if (!ctx.globals.quiet) ctx.io.stderr.write(stderrLines(ctx, outputClosedLine(summary)) + '\n');
       return;
     }
