@@ -207,3 +207,25 @@ describe('geo keys show / test: precedence flag > env > profile', () => {
     expect(r.stderr).toMatch(/no profile named "ghost" \(from --profile\)/);
   });
 });
+
+describe('a refused key: the hint names where it came from, and following it works (issue 34: no circle)', () => {
+  it('a profile\'s key: keys test points to keys add NAME, never back to keys test; after it, keys test passes', async () => {
+    const { run } = session();
+    expect((await run(['keys', 'add', 'work', '--stdin', '--base-url', sb.url, '--no-verify'], { stdin: 'orca_sandbox_nosuchkey' })).code).toBe(0);
+    const refused = await run(['keys', 'test']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('hint: it is profile "work"\'s key: replace it with `geo keys add work --yes`');
+    expect(refused.stderr).not.toContain('`geo keys test`');
+    const replaced = await run(['keys', 'add', 'work', '--stdin', '--base-url', sb.url, '--yes'], { stdin: PRO });
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect((await run(['keys', 'test'])).code).toBe(0);
+  });
+
+  it('GEO_API_KEY: the hint says it wins over profiles and to correct or unset it, not to add a profile', async () => {
+    const { run } = session({ GEO_API_KEY: 'orca_sandbox_nosuchkey', GEO_BASE_URL: sb.url });
+    const refused = await run(['keys', 'test']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('hint: it comes from GEO_API_KEY, which wins over profiles: correct it, or unset it');
+    expect(refused.stderr).not.toContain('`geo keys test`');
+  });
+});
