@@ -114,3 +114,24 @@ it('| head -1 on a batch: one account of the stop on stderr (what is stored, wha
     await sb.close();
   }
 }, 30_000);
+
+it('--keep-metadata after a plain run: the image is sent (the stored answer was made without its metadata), not reused silently', async () => {
+  const sb = await startTestSandbox();
+  try {
+    const env = { GEO_API_KEY: KEYS.pro, GEO_BASE_URL: sb.url, GEO_DATA_DIR: tempConfigDir() };
+    const paris = new URL('../../fixtures/images/paris.jpg', import.meta.url).pathname;
+    expect((await runCli(['locate', paris], { env })).code).toBe(0);
+    const kept = await runCli(['locate', paris, '--keep-metadata', '--json'], { env });
+    expect(kept.code).toBe(0);
+    expect(kept.stderr).not.toContain('from your results');
+    expect(sb.ledger().keys[KEYS.pro]!.debits).toBe(2);
+    // The answer now comes from the EXIF GPS the service saw: Paris, not the synthetic city.
+    expect(JSON.parse(kept.stdout).location.city).toBe('Paris');
+    // And the reverse: a plain run after it reuses that answer, saying it was made with metadata.
+    const plain = await runCli(['locate', paris], { env });
+    expect(plain.stderr).toContain('made with the photo\'s metadata sent');
+    expect(sb.ledger().keys[KEYS.pro]!.debits).toBe(2);
+  } finally {
+    await sb.close();
+  }
+});

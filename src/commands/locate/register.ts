@@ -28,7 +28,7 @@ export const register: Register = (program, act) => {
     .option('--resume <id|file>', 'finish a batch: done inputs free, the rest resent')
     .option('--fresh', 'analyse again with new keys (charged again)')
     .option('--downscale', 'fit images above the 20 MB limit as JPEG, not refuse')
-    .option('--keep-metadata', 'send files as they are (EXIF, XMP, IPTC included)')
+    .option('--keep-metadata', 'send files as they are (EXIF, XMP, IPTC included); never reuses an answer made without them')
     .option('--dry-run', 'print the plan and requests with their cost only')
     .option('--max-credits <n>', 'a budget: above it exit 2 (plan) or 4 (while sending)')
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this')
