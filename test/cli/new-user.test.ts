@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { width } from '../../src/output/fit.js';
+import { peopleTime, takenTime } from '../../src/output/time.js';
 import { GEO_BIN, binEnv, runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { KEYS, startTestSandbox } from '../helpers/sandbox.js';
 
@@ -69,7 +70,7 @@ it('geo cases ls at 120 columns: no empty TEAM or DESCRIPTION column, so names a
   expect(r.stdout).not.toContain('TEAM');
   expect(r.stdout).not.toContain('DESCRIPTION');
   expect(r.stdout).toContain('Harbour fire investigation');
-  expect(r.stdout).toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/);
+  expect(r.stdout).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/);
 });
 
 it('--sandbox says once on stderr that its state is fresh for this command; not with --quiet, never on --json stdout', async () => {
@@ -134,4 +135,33 @@ it('--keep-metadata after a plain run: the image is sent (the stored answer was 
   } finally {
     await sb.close();
   }
+});
+
+it('one time format for people in cases list, cases show, history and inspect ("2026-11-26 21:59 UTC"); --json keeps ISO 8601', async () => {
+  const env = { GEO_DATA_DIR: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir() };
+  const PEOPLE = /\b\d{4}-\d\d-\d\d \d\d:\d\d UTC\b/;
+  const OTHER = /\d{4}-\d\d-\d\dT\d\d:\d\d|\d{4}:\d\d:\d\d \d\d:\d\d|\d\d:\d\d:\d\d(?! UTC)/;
+  expect((await runCli(['--sandbox', 'locate', 'sample:paris'], { env })).code).toBe(0);
+  expect((await runCli(['cases', 'create', '--name', 'Harbour', '--local'], { env })).code).toBe(0);
+  const paris = new URL('../../fixtures/images/paris.jpg', import.meta.url).pathname;
+  for (const argv of [['cases', 'list'], ['cases', 'show', 'Harbour'], ['history'], ['inspect', paris]]) {
+    const r = await runCli(argv, { env });
+    expect(r.code, argv.join(' ')).toBe(0);
+    const timed = r.stdout.split('\n').filter((l) => /\d{4}[-:]\d\d[-:]\d\d/.test(l) && !/sun |sha256|https?:/.test(l));
+    expect(timed.length, argv.join(' ')).toBeGreaterThan(0);
+    for (const l of timed) {
+      expect(l, argv.join(' ')).toMatch(PEOPLE);
+      expect(l, argv.join(' ')).not.toMatch(OTHER);
+    }
+  }
+  const json = JSON.parse((await runCli(['history', '--json'], { env })).stdout) as Array<{ stored_at: string }>;
+  expect(json[0]!.stored_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+});
+
+it('a capture time: local wall-clock time with its offset and the UTC instant; without an offset, no UTC made up', () => {
+  expect(takenTime('2022:07:04 21:40:00', '-04:00')).toBe('2022-07-04 21:40 local (UTC-04:00), 2022-07-05 01:40 UTC');
+  expect(takenTime('2024:05:14 18:32:07', '+02:00')).toBe('2024-05-14 18:32 local (UTC+02:00), 2024-05-14 16:32 UTC');
+  expect(takenTime('2024:05:14 18:32:07')).toBe('2024-05-14 18:32 local (time zone not recorded)');
+  expect(peopleTime('2026-11-26T21:59:03.120Z')).toBe('2026-11-26 21:59 UTC');
+  expect(peopleTime('not a time')).toBe('not a time');
 });
