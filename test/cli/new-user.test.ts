@@ -14,6 +14,7 @@ import { width } from '../../src/output/fit.js';
 import { peopleTime, takenTime } from '../../src/output/time.js';
 import { GEO_BIN, binEnv, runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { KEYS, startTestSandbox } from '../helpers/sandbox.js';
+import { type Example, examplesOf } from '../install/examples.js';
 
 it('geo export --format html to a terminal: refused with a hint to --out, exit 2, nothing printed', async () => {
   const r = await runCli(['export', '--all', '--include-sandbox', '--format', 'html'], { tty: { stdout: true, stderr: true }, columns: 200 });
@@ -164,4 +165,22 @@ it('a capture time: local wall-clock time with its offset and the UTC instant; w
   expect(takenTime('2024:05:14 18:32:07')).toBe('2024-05-14 18:32 local (time zone not recorded)');
   expect(peopleTime('2026-11-26T21:59:03.120Z')).toBe('2026-11-26 21:59 UTC');
   expect(peopleTime('not a time')).toBe('not a time');
+});
+
+it('the --max-credits examples of locate, eval and geo help money still exit 2 once an earlier example stored their answers', async () => {
+  const env = { GEO_DATA_DIR: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir() };
+  // What the examples before them (or a second read-through) leave in the store: every sample, depth 3.
+  expect((await runCli(['--sandbox', 'eval', 'sample:all', '--depth', '3', '--yes'], { env })).code).toBe(0);
+  const pages = [['locate', '--help'], ['eval', '--help'], ['help', 'money']];
+  const capped: Example[] = [];
+  for (const argv of pages) {
+    const help = (await runCli(argv, { env, columns: 80 })).stdout;
+    capped.push(...examplesOf(help).filter((e) => e.command.includes('--max-credits 5')));
+  }
+  expect(capped.map((e) => e.command.split(' ')[2])).toEqual(['locate', 'eval', 'locate']);
+  for (const e of capped) {
+    const r = await runCli(e.command.replace(/^geo /, '').split(' '), { env });
+    expect(r.code, `${e.command}\n${r.stderr}`).toBe(e.expect);
+    expect(e.expect).toBe(2);
+  }
 });

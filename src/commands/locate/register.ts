@@ -53,7 +53,8 @@ Examples (sample:NAME: photos shipped with geo; sample:all is all five):
   $ geo --sandbox locate sample:paris --depth 3    # street level
   $ geo --sandbox locate sample:all > all.ndjson   # one line each
   $ geo --sandbox locate sample:all --dry-run      # nothing sent
-  $ geo --sandbox locate sample:sydney -d 3 --max-credits 5   # exit 2: costs 10
+  # exit 2: costs 10 (--fresh reuses nothing)
+  $ geo --sandbox locate sample:sydney -d 3 --fresh --max-credits 5
   $ geo --sandbox locate sample:paris --scope "Paris, FR" --radius 30
   $ geo --sandbox locate sample:all --format geojson > all.geojson
   $ geo --sandbox locate sample:paris --report paris.html
