@@ -1,8 +1,13 @@
 /**
- * Issue 34 item 6, what a new user tripped over: an HTML export asked for on a terminal is refused
- * as KMZ is (one line pointing to --out, exit 2, nothing on stdout) instead of a screenful of
- * markup; a sandbox port already in use is a usage error that suggests --port 0, not an unexpected
- * failure.
+ * Issue 34 item 6, what a new user tripped over, each through the real program: an HTML export on
+ * a terminal refused as KMZ is; a busy sandbox port suggests --port 0; one message when only
+ * sandbox results are stored; skipped inputs not counted as failed; no empty column cutting
+ * `cases ls`; --sandbox saying once that it is fresh; a results table naming the shared folder
+ * once; one account of a `| head -1` stop; --keep-metadata never reusing an answer made without
+ * metadata; one time format; help examples that hold on a second read-through. Elsewhere:
+ * test/commands/keys.test.ts (masked keys told apart, hints of a refused key),
+ * test/cases/commands.test.ts (WHERE names another service), test/commands/locate-rate-wait.test.ts
+ * (the rate-limit wait counted down), test/reporters/ (the reason of each skip).
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
