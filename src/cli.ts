@@ -69,6 +69,16 @@ export const EXIT_MEANINGS: ExitMeanings = [
 ];
 
 /** The one table from failure to exit code. */
+/** Where the command's key came from (GEO_API_KEY, a profile, the sandbox), or unknown. */
+function keyOrigin(ctx: { resolved(): { key?: { source: string }; profile?: { name: string } } }): { source: string; profile?: string } {
+  try {
+    const r = ctx.resolved();
+    return { source: r.key?.source ?? 'none', ...(r.profile ? { profile: r.profile.name } : {}) };
+  } catch {
+    return { source: 'unknown' };
+  }
+}
+
 export function exitCodeFor(err: unknown): number {
   if (err instanceof PartialFailureError) return err.exitOverride ?? EXIT.partial;
   if (err instanceof BelowConfidenceError) return EXIT.belowConfidence;
@@ -334,6 +344,8 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
       if (typeof code === 'number') onExit(code);
     } catch (err) {
       failed = err;
+      // A refused key: its hint names where the key came from, not a command that reads the same key (issue 34).
+      if (err instanceof ApiError && err.status === 401 && err.keyFrom === undefined) err.keyFrom = keyOrigin(ctx);
     } finally {
       await ctx.cleanup();
     }

@@ -7,11 +7,12 @@ import { accountFingerprint } from './api/secret.js';
 import { join } from 'node:path';
 import { configDir, dataDir, stateDir } from './config/paths.js';
 import type { Vault } from './config/key-storage.js';
-import { type Resolved, resolveCredentials } from './config/resolve.js';
+import { type Resolved, maskKey, resolveCredentials } from './config/resolve.js';
 import { ConfigStore } from './config/profiles.js';
 import { MissingKeyError, UsageError } from './errors.js';
 import type { ChildHost } from './media/run-tool.js';
 import { type Env, type IO, canAnimate, canPrompt, isAccessible } from './output/io.js';
+import { stderrText } from './output/fit.js';
 import { createPrompter } from './output/prompt.js';
 import type { Prompter } from './output/prompter.js';
 import { redact, sanitizeInline } from './output/sanitize.js';
@@ -115,6 +116,9 @@ export interface Ctx extends Runtime {
   cleanup(): Promise<void>;
 }
 
+/** The one line a --sandbox run prints first (locate's own sandbox banner then stays silent). */
+export const FRESH_SANDBOX_LINE = 'sandbox: simulated, no real money; a fresh one for this command alone';
+
 export async function createContext(rt: Runtime, globals: GlobalOptions): Promise<Ctx> {
   const config = new ConfigStore(configDir(rt.env));
   const vault: Vault = { env: rt.env, execPath: rt.execPath, configDir: config.dir };
@@ -132,7 +136,10 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
     const { startSandbox } = await import('./sandbox/server.js');
     const sb = await startSandbox({ port: 0, host: '127.0.0.1' });
     cleanups.push(() => sb.close());
-    override = { key: { value: 'orca_sandbox_pro', masked: 'orca_sandbox_…', source: 'sandbox', storage: 'sandbox' }, baseUrl: { value: sb.url, source: 'sandbox' } };
+    // Said once per run (issue 34): a new user expected the sandbox's credits, analyses and cases to
+    // last from one command to the next. stderr only, so --json's stdout stays one document.
+    if (!globals.quiet) rt.io.stderr.write(`${stderrText(rt.io, FRESH_SANDBOX_LINE)}\n`);
+    override = { key: { value: 'orca_sandbox_pro', masked: maskKey('orca_sandbox_pro'), source: 'sandbox', storage: 'sandbox' }, baseUrl: { value: sb.url, source: 'sandbox' } };
   }
 
   let resolved: Resolved | undefined;

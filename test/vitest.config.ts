@@ -7,6 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    reporters: ['default'],
+    // The default reporter, and the reason of every skip (issue 34): test/reporters/skip-reasons.ts.
+    reporters: ['default', './test/reporters/skip-reasons.ts'],
   },
 });

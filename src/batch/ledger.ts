@@ -113,7 +113,9 @@ export class Ledger {
     if (cur?.state === 'open') return { kind: 'open', key: cur.key, elsewhere: s.heldElsewhere(cur) };
     if (job.sha256 !== null && this.o.account !== undefined && !this.o.async) {
       const r = known ? (known.reuse ?? undefined) : await s.reusable({ sha256: job.sha256, ...this.reuseQuery() });
-      if (r) {
+      // --keep-metadata asks for an answer made from the photo's metadata too: one made without it
+      // (geo removed it) answers another question, so the image is sent (issue 34: it was reused silently).
+      if (r && !(this.o.keepMetadata && r.sent_metadata === 'removed')) {
         const from: ReusedFrom = {
           storedAt: r.stored_at, depth: r.depth ?? Number(this.o.request.depth ?? 1), analysisId: r.analysis_id, resultId: r.id,
           // Records from before geo removed metadata do not say: the service may have read it.

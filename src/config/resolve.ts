@@ -13,6 +13,7 @@
  *
  * There is no key flag on purpose: keys never travel in argv (they would show in `ps`).
  */
+import { createHash } from 'node:crypto';
 import { normalizeBaseUrl } from '../api/client-util.js';
 import type { Env } from '../output/io.js';
 import { ConfigError, UsageError } from '../errors.js';
@@ -96,9 +97,15 @@ export function resolveCredentials(flags: ResolveInput, env: Env, store: ConfigS
   return { key, baseUrl: explicit, profile: profileRef };
 }
 
-/** "orca_live_abcdef…1234" -> "orca_live_…1234": prefix and last 4, never the whole key. */
+/**
+ * "orca_live_abcdef…1234" -> "orca_live_…1234": prefix and last 4, never the whole key. A key too
+ * short for that (its last 4 would be most of it, as the sandbox's orca_sandbox_pro) shows a
+ * fingerprint instead, "orca_sandbox_…#1f0c" (4 hex of its sha256), so two keys never look the same
+ * (issue 34: the sandbox keys all masked to "orca_sandbox_…").
+ */
 export function maskKey(key: string): string {
   const m = /^([a-z]+_[a-z]+_)/i.exec(key);
   const prefix = m ? m[1]! : key.slice(0, 4);
-  return key.length <= prefix.length + 4 ? `${prefix}…` : `${prefix}…${key.slice(-4)}`;
+  if (key.length > prefix.length + 8) return `${prefix}…${key.slice(-4)}`;
+  return `${prefix}…#${createHash('sha256').update(key).digest('hex').slice(0, 4)}`;
 }

@@ -27,6 +27,20 @@ function baseCode(status: number): string | undefined {
   return (Object.keys(ERROR_CODE_STATUS) as Array<keyof typeof ERROR_CODE_STATUS>).find((c) => ERROR_CODE_STATUS[c] === status);
 }
 
+/**
+ * What to change when the key is refused, by where it came from (issue 34: the hint sent to
+ * `geo keys test`, whose own refusal sent back to the same hint). Never a command that would read
+ * the same key again.
+ */
+export function refusedKeyHint(from: ApiError['keyFrom']): string {
+  if (from?.source === 'env') return 'it comes from GEO_API_KEY, which wins over profiles: correct it, or unset it to use a profile (`geo keys list`)';
+  if (from?.source === 'profile' && from.profile) {
+    const name = sanitizeInline(from.profile);
+    return `it is profile "${name}"'s key: replace it with \`geo keys add ${name} --yes\`, or switch profile with \`geo keys use NAME\``;
+  }
+  return 'give a key the service accepts: `geo keys add NAME`, or GEO_API_KEY';
+}
+
 function fromApiError(e: ApiError): Described {
   const server = e.message ? sanitizeInline(e.message) : `HTTP ${e.status}`;
   const serverHint = e.hint ? sanitizeInline(e.hint) : undefined;
@@ -37,7 +51,7 @@ function fromApiError(e: ApiError): Described {
   const said = e.message !== '' && e.message !== `HTTP ${e.status}`;
   switch (code) {
     case 'unauthorized':
-      return { message: `the API key was refused (401)${ref}`, hint: 'check it with `geo keys test`, or add one with `geo keys add`' };
+      return { message: `the API key was refused (401)${ref}`, hint: refusedKeyHint(e.keyFrom) };
     case 'forbidden':
       return { message: `${said ? server : 'this key may not call that endpoint'} (403)${ref}`, hint: serverHint ?? 'depth 3 and cases need a pro key or above; `geo keys test` shows the key' };
     case 'depth_not_permitted': {

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { CaseSchema } from '../../src/api/schemas.js';
 import { verifyChain } from '../../src/evidence/custody-verify.js';
-import { FIXTURES, withSandbox } from '../helpers/sandbox.js';
+import { FIXTURES, startTestSandbox, withSandbox } from '../helpers/sandbox.js';
 import { dbRows } from '../helpers/store.js';
 import { caseId, caseRunner, custodyLines, custodyOf, events } from './helpers.js';
 
@@ -78,6 +78,23 @@ describe('geo cases list', () => {
     const table = await run(['cases', 'list', '--team', team]);
     expect(table.stdout).toMatch(/^ID\s+NAME\s+WHERE\s+RESULTS/);
     expect(table.stdout).toMatch(/On both\s+both\s+0/);
+  });
+
+  it('a local case created on another service names that service\'s host in WHERE, not both (issue 34)', async () => {
+    const { run } = caseRunner(sb);
+    expect((await run(['cases', 'create', '--name', 'Made on the first'])).code).toBe(0);
+    const other = await startTestSandbox();
+    try {
+      const r = await run(['cases', 'list'], { env: { GEO_BASE_URL: other.url } });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`Made on the first\\s+127\\.0\\.0\\.1:${sb.port}\\s+0`));
+      const json = JSON.parse((await run(['cases', 'list', '--json'], { env: { GEO_BASE_URL: other.url } })).stdout) as { data: Array<{ name: string; where: string }> };
+      expect(json.data.find((c) => c.name === 'Made on the first')!.where).toBe(`127.0.0.1:${sb.port}`);
+      // On its own service it is still both.
+      expect((await run(['cases', 'list'])).stdout).toMatch(/Made on the first\s+both\s+0/);
+    } finally {
+      await other.close();
+    }
   });
 
   it('offline: the local cases alone, with a note saying why; exit 0', async () => {

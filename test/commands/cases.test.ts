@@ -15,7 +15,7 @@ describe('geo cases create', () => {
     const r = await run(['cases', 'create', '--name', 'Harbour fire', '--description', 'Port footage, May', '--team', 'team_a']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^id\s+case_\S+\nname\s+Harbour fire\ndescription\s+Port footage, May\nteam\s+team_a\ncreated\s+\S+\nupdated\s+\S+\nlocal\s+lc_[0-9a-f]{12} \(custody log begun\)\n$/);
+    expect(r.stdout).toMatch(/^id\s+case_\S+\nname\s+Harbour fire\ndescription\s+Port footage, May\nteam\s+team_a\ncreated\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\nupdated\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\nlocal\s+lc_[0-9a-f]{12} \(custody log begun\)\n$/);
     const j = await run(['cases', 'create', '--name', 'Second', '--json']);
     expect(j.code).toBe(0);
     const body = CaseSchema.parse(JSON.parse(j.stdout));

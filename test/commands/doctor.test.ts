@@ -42,7 +42,7 @@ describe('geo doctor', () => {
       for (const name of ['node', 'config folder', 'state folder', 'data folder', 'cache folder', 'config file', 'key', 'keyring', 'store', 'sharp', 'jq', 'leaflet', 'borders', 'C2PA', 'ffmpeg', 'service']) {
         expect(r.stdout).toMatch(new RegExp(`^ok +${name} `, 'm'));
       }
-      expect(r.stdout).toMatch(/^ok +key +orca_sandbox_… from profile "work", kept in the OS keyring/m);
+      expect(r.stdout).toMatch(/^ok +key +orca_sandbox_…#1dc8 from profile "work", kept in the OS keyring/m);
       expect(r.stdout).toMatch(/^ok +keyring +the OS keyring answers \(holds the key of "work"\)/m);
       expect(r.stdout).toMatch(/^ok +store +\S+geo\.db: 1 result \(1 from the sandbox\), [\d.]+ MB, integrity ok/m);
       expect(r.stdout).toMatch(/^ok +ffmpeg +ffmpeg \S+ \(/m);

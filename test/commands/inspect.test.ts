@@ -45,7 +45,7 @@ describe('geo inspect', () => {
     expect(r.stdout).toMatch(/^ {2}sha256 +[0-9a-f]{64}$/m);
     expect(r.stdout).toMatch(/GPS +0, 0 \(suspect/);
     expect(r.stdout).toMatch(/GPS +40\.689247, -74\.044502/);
-    expect(r.stdout).toMatch(/taken +2022:07:04 21:40:00 -04:00/);
+    expect(r.stdout).toMatch(/taken +2022-07-04 21:40 local \(UTC-04:00\), 2022-07-05 01:40 UTC/);
     expect(r.stdout).toMatch(/United States/);
   });
 

@@ -41,7 +41,7 @@ describe('geo keys add', () => {
     await run(['keys', 'add', '--stdin', '--base-url', sb.url], { stdin: ENT });
     const r = await run(['keys', 'add', 'second', '--stdin', '--base-url', sb.url, '--json'], { stdin: PRO, tty: true });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ name: 'second', key: 'orca_sandbox_…', active: false, verified: true, replaced: false });
+    expect(JSON.parse(r.stdout)).toMatchObject({ name: 'second', key: 'orca_sandbox_…#1dc8', active: false, verified: true, replaced: false });
     expect(r.stdout + r.stderr).not.toContain(PRO);
   });
 
@@ -112,16 +112,27 @@ describe('geo keys list / use / remove', () => {
     expect(piped.code).toBe(0);
     expect(piped.stdout.split('\n')[0]).toMatch(/^\s+NAME\s+KEY\s+BASE URL\s+STORED$/);
     expect(piped.stdout).toMatch(/^\*\s+work\s+orca_sandbox_…rise\s+http:\/\/127\S+\s+file$/m);
-    expect(piped.stdout).toMatch(/^\s+play\s+orca_sandbox_…\s+http\S+\s+file$/m);
+    expect(piped.stdout).toMatch(/^\s+play\s+orca_sandbox_…#1dc8\s+http\S+\s+file$/m);
     expect(piped.stdout).not.toMatch(/[┌─│]/);
     const tty = await run(['keys', 'list'], { tty: true });
     expect(tty.stdout).toMatch(/[┌─│]/);
     for (const r of [piped, tty]) expect(r.stdout + r.stderr).not.toMatch(new RegExp(`${ENT}|${PRO}`));
     const json = JSON.parse((await run(['keys', 'list', '--json'])).stdout);
     expect(json).toEqual([
-      { name: 'play', key: 'orca_sandbox_…', baseUrl: sb.url, active: false, storage: 'file' },
+      { name: 'play', key: 'orca_sandbox_…#1dc8', baseUrl: sb.url, active: false, storage: 'file' },
       { name: 'work', key: 'orca_sandbox_…rise', baseUrl: sb.url, active: true, storage: 'file' },
     ]);
+  });
+
+  it('two short sandbox keys (pro, free) never look the same in keys list: a 4-hex fingerprint, never the key (issue 34)', async () => {
+    const { run } = session();
+    await run(['keys', 'add', 'play', '--stdin', '--base-url', sb.url], { stdin: PRO });
+    await run(['keys', 'add', 'free', '--stdin', '--base-url', sb.url], { stdin: 'orca_sandbox_free' });
+    const list = JSON.parse((await run(['keys', 'list', '--json'])).stdout) as Array<{ name: string; key: string }>;
+    const masked = Object.fromEntries(list.map((p) => [p.name, p.key]));
+    expect(masked).toEqual({ play: 'orca_sandbox_…#1dc8', free: 'orca_sandbox_…#afbe' });
+    const text = (await run(['keys', 'list'])).stdout;
+    expect(text).not.toMatch(/orca_sandbox_(pro|free)\b/);
   });
 
   it('use switches the active profile; an unknown name is exit 2', async () => {
@@ -173,7 +184,7 @@ describe('geo keys show / test: precedence flag > env > profile', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/^ok: the key works\nkey\s+orca_sandbox_…rise \(from profile, profile work; file .*config\.json\)\nbase URL\s+http:\/\/127\.0\.0\.1:\d+\ncredits\s+\d+ available/);
     const envWins = await run(['keys', 'test', '--json'], { env: { GEO_API_KEY: PRO, GEO_BASE_URL: sb.url } });
-    expect(JSON.parse(envWins.stdout)).toMatchObject({ ok: true, key: 'orca_sandbox_…', keySource: 'env', storage: 'env' });
+    expect(JSON.parse(envWins.stdout)).toMatchObject({ ok: true, key: 'orca_sandbox_…#1dc8', keySource: 'env', storage: 'env' });
     const bad = 'orca_live_wrongwrongwrong0001';
     for (const debug of [[], ['--debug']]) {
       const r = await run(['keys', 'test', ...debug], { env: { GEO_API_KEY: bad, GEO_BASE_URL: sb.url } });
@@ -194,5 +205,27 @@ describe('geo keys show / test: precedence flag > env > profile', () => {
     const r = await session().run(['keys', 'show', '--profile', 'ghost']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no profile named "ghost" \(from --profile\)/);
+  });
+});
+
+describe('a refused key: the hint names where it came from, and following it works (issue 34: no circle)', () => {
+  it('a profile\'s key: keys test points to keys add NAME, never back to keys test; after it, keys test passes', async () => {
+    const { run } = session();
+    expect((await run(['keys', 'add', 'work', '--stdin', '--base-url', sb.url, '--no-verify'], { stdin: 'orca_sandbox_nosuchkey' })).code).toBe(0);
+    const refused = await run(['keys', 'test']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('hint: it is profile "work"\'s key: replace it with `geo keys add work --yes`');
+    expect(refused.stderr).not.toContain('`geo keys test`');
+    const replaced = await run(['keys', 'add', 'work', '--stdin', '--base-url', sb.url, '--yes'], { stdin: PRO });
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect((await run(['keys', 'test'])).code).toBe(0);
+  });
+
+  it('GEO_API_KEY: the hint says it wins over profiles and to correct or unset it, not to add a profile', async () => {
+    const { run } = session({ GEO_API_KEY: 'orca_sandbox_nosuchkey', GEO_BASE_URL: sb.url });
+    const refused = await run(['keys', 'test']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('hint: it comes from GEO_API_KEY, which wins over profiles: correct it, or unset it');
+    expect(refused.stderr).not.toContain('`geo keys test`');
   });
 });

@@ -11,7 +11,7 @@ describe('geo locate errors', () => {
     const r = await runner(sb, 'orca_sandbox_nosuchkey')(['locate', PARIS]);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/error: the API key was refused \(401\).* — hint: check it with `geo keys test`/);
+    expect(r.stderr).toMatch(/error: the API key was refused \(401\).* — hint: it comes from GEO_API_KEY, which wins over profiles/);
     expect(r.stderr).not.toContain('nosuchkey');
   });
 

@@ -40,6 +40,15 @@ function linksOf(markdown: string): string[] {
 }
 
 describe('README and docs/', () => {
+  it('the user guides (docs/*.md and docs/topics/) send no analyst to test files, bench scripts or issue numbers: docs/internals/ does', () => {
+    const guides = PAGES.filter((p) => p.startsWith('docs/') && !p.startsWith('docs/internals/') && p !== 'docs/reference.md');
+    expect(guides.length).toBeGreaterThan(10);
+    const found = guides.flatMap((p) =>
+      readFileSync(join(ROOT, p), 'utf8').split('\n').flatMap((line, i) => (/\btest\/[\w./-]+|\bbench\/[\w./-]+|npm run bench|\.test\.ts\b|\(issue \d+[);]/.test(line) ? [`${p}:${i + 1}: ${line}`] : [])),
+    );
+    expect(found).toEqual([]);
+  });
+
   it('the README is at most 200 lines', () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(200);
   });

@@ -8,7 +8,7 @@ const empty = (status: number) => new ApiError(status, `http_${status}`, `HTTP $
 
 describe('error words', () => {
   it.each([
-    [401, /the API key was refused \(401\) — hint: check it with `geo keys test`/],
+    [401, /the API key was refused \(401\) — hint: give a key the service accepts: `geo keys add NAME`, or GEO_API_KEY/],
     [402, /not enough credits \(402\) — hint: check `geo credits`/],
     [403, /this key may not call that endpoint \(403\) — hint: depth 3 and cases need a pro key/],
     [405, /\(405\) — hint: check --base-url/],

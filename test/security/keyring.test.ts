@@ -42,15 +42,15 @@ describe.skipIf(missing.length > 0)('a real Secret Service (gnome-keyring in its
     const dir = tmp('geo-keyring-');
     const add = await geo(dir, ['keys', 'add', 'work', '--stdin', '--base-url', sb.url], { stdin: KEYS.pro });
     expect(add.code, add.stderr).toBe(0);
-    expect(add.stderr).toMatch(/Saved profile "work" \(orca_sandbox_…, http:\/\/127\.0\.0\.1:\d+; verified, \d+ credits available; key in the OS keyring\), active/);
+    expect(add.stderr).toMatch(/Saved profile "work" \(orca_sandbox_…#1dc8, http:\/\/127\.0\.0\.1:\d+; verified, \d+ credits available; key in the OS keyring\), active/);
     expect(noticeLines(add)).toEqual([]);
     expect(configText(dir)).not.toContain(KEYS.pro);
-    expect(JSON.parse(configText(dir)).profiles.work).toEqual({ baseUrl: sb.url, keyring: account('work', dir), masked: 'orca_sandbox_…' });
+    expect(JSON.parse(configText(dir)).profiles.work).toEqual({ baseUrl: sb.url, keyring: account('work', dir), masked: 'orca_sandbox_…#1dc8' });
     if (hasSecretTool()) expect(await ss.lookup('geo-cli', account('work', dir))).toBe(KEYS.pro);
 
     const list = await geo(dir, ['keys', 'list']);
-    expect(list.stdout).toMatch(/^\*\s+work\s+orca_sandbox_…\s+http:\/\/127\.0\.0\.1:\d+\s+keyring$/m);
-    expect(JSON.parse((await geo(dir, ['keys', 'list', '--json'])).stdout)).toEqual([{ name: 'work', key: 'orca_sandbox_…', baseUrl: sb.url, active: true, storage: 'keyring' }]);
+    expect(list.stdout).toMatch(/^\*\s+work\s+orca_sandbox_…#1dc8\s+http:\/\/127\.0\.0\.1:\d+\s+keyring$/m);
+    expect(JSON.parse((await geo(dir, ['keys', 'list', '--json'])).stdout)).toEqual([{ name: 'work', key: 'orca_sandbox_…#1dc8', baseUrl: sb.url, active: true, storage: 'keyring' }]);
     expect((await geo(dir, ['keys', 'show'])).stdout).toMatch(/^stored\s+OS keyring/m);
 
     const before = debits();

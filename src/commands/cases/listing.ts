@@ -1,7 +1,8 @@
 /**
  * `geo cases list` (issue 24): the service's cases and the local ones together, each saying where
  * it is: `both` (created on the service and recorded here), `service` (on the service only: it
- * takes no --case until linked here) or `local` (on this machine only). Without a key or a
+ * takes no --case until linked here), `local` (on this machine only), or the host of another
+ * service it was created on (issue 34: it said `both`, pointing at the service in use). Without a key or a
  * reachable service, the local cases are listed alone, with a note saying why.
  */
 import type { ApiResponse } from '../../api/client.js';
@@ -31,10 +32,22 @@ export function offline(err: unknown): boolean {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function localOnly(c: CaseRow): ListedCase {
+/** "api.example.com", "127.0.0.1:4010", or "sandbox" for --sandbox's own (context.ts serviceId). */
+export function serviceHost(service: string): string {
+  if (service.startsWith('geo-sandbox:')) return 'sandbox';
+  try {
+    return new URL(service).host || service;
+  } catch {
+    return service;
+  }
+}
+
+/** A local case the service's list did not show: here only, or on the service in use, or on another named by its host. */
+function localOnly(c: CaseRow, serviceId: string): ListedCase {
+  const where = c.service_id === null || c.service === null ? 'local' : c.service === serviceId ? 'both' : serviceHost(c.service);
   return {
     id: c.id, name: c.name, description: c.description, teamId: c.team, createdAt: c.created_at, updatedAt: c.created_at,
-    where: c.service_id !== null ? 'both' : 'local', local_id: c.id, results: c.results,
+    where, local_id: c.id, results: c.results,
   };
 }
 
@@ -49,7 +62,7 @@ export function mergeCases(service: ApiResponse<CaseList> | undefined, serviceId
     if (here) shown.add(here.id);
     return { ...c, where: here ? 'both' : 'service', local_id: here?.id ?? null, results: here ? here.results : null } as ListedCase;
   });
-  for (const c of local) if (!shown.has(c.id)) cases.push(localOnly(c));
+  for (const c of local) if (!shown.has(c.id)) cases.push(localOnly(c, serviceId));
   const received = service && isObject(service.data) ? service.data : { success: true };
   return { body: { ...received, data: cases }, cases, deviations: service?.deviations ?? [], ...(note !== undefined ? { note } : {}) };
 }

@@ -44,7 +44,7 @@ With your signing key (geo keys signing create, or use ~/.ssh/id_ed25519) and a 
   cases
     .command('list')
     .alias('ls')
-    .description('list cases, the service\'s and the local ones together: WHERE says both, service or local')
+    .description('list cases, the service\'s and the local ones together: WHERE says both, service, local or another service\'s host')
     .option('--team <id>', 'only the cases of this team')
     .option('--limit <n>', 'at most N cases from the service, 1-200 (default 50)')
     .addHelpText(

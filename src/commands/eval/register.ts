@@ -44,7 +44,8 @@ The figures, the truth file and videos: docs/eval.md; --claims: docs/claims.md.
 
 Examples (the samples carry EXIF GPS, but sample:nogps, listed and skipped):
   $ geo --sandbox eval sample:all
-  $ geo --sandbox eval sample:all --depth 3 --max-credits 5    # exit 2: costs 40
+  # exit 2: costs 40 (--fresh reuses nothing)
+  $ geo --sandbox eval sample:all --depth 3 --fresh --max-credits 5
   $ geo --sandbox eval sample:all --depth 3 --dry-run          # nothing sent
   $ geo --sandbox eval sample:all --claims --dry-run           # claims: the plan
   $ geo --sandbox eval sample:all -d 1,3 --yes --report e.html

@@ -2,7 +2,8 @@
  * The human view of `geo inspect`: one key/value block per file. Every string that came from the
  * file (EXIF text can hold anything, escape sequences included) is sanitized by renderKv.
  */
-import { cameraName, takenText } from '../../image/exif.js';
+import { cameraName } from '../../image/exif.js';
+import { takenTime } from '../../output/time.js';
 import { type Drawn, type KvInput, renderKv } from '../../output/kv.js';
 import { coord, osmLink } from '../../output/maps.js';
 import type { ViewOpts } from '../../output/render.js';
@@ -46,7 +47,7 @@ export function recordRows(r: InspectOk, view: ViewOpts): KvInput[] {
     ['type', `${r.type.toUpperCase()} (${r.mime})${r.width ? `, ${r.width}x${r.height}` : ''}`],
     ['size', `${fmt(r.size)} bytes`],
     ...gpsRows(r, view),
-    ['taken', takenText(e) ?? 'not recorded'],
+    ['taken', e.dateTimeOriginal ? takenTime(e.dateTimeOriginal, e.offsetTime) : 'not recorded'],
   ];
   if (r.sun) rows.push(['sun', describeSun(r.sun)]);
   const camera = cameraName(e);

@@ -44,6 +44,8 @@ export class ManyOutput {
   private below = 0;
   private othersNotes = 0;
   private tenth = 0;
+  /** When the latest rate-limit wait ends: the progress line counts it down until then. */
+  private waitUntil = 0;
 
   constructor(
     private readonly ctx: Ctx,
@@ -58,7 +60,7 @@ export class ManyOutput {
     },
   ) {
     this.live = new LiveLine(ctx);
-    this.banner = sandboxBanner(o.sandbox, (l) => this.live.note(l));
+    this.banner = sandboxBanner(o.sandbox, (l) => this.live.note(l), Boolean(ctx.globals.sandbox));
     // One line per input for ndjson, and for --json with many inputs (the handler makes ndjson the
     // piped default); an explicit --format table is a table, piped or not.
     this.lines = o.format === 'ndjson' || (o.format === 'json' && !o.jsonAtEnd);
@@ -72,8 +74,10 @@ export class ManyOutput {
       case 'started':
         return this.banner();
       case 'paused':
+        this.waitUntil = Math.max(this.waitUntil, e.untilMs);
         return this.live.note(`rate limited (429): every worker waits ${waitEnds(e.untilMs, this.ctx.now())}`);
       case 'waiting':
+        this.waitUntil = Math.max(this.waitUntil, e.untilMs);
         return this.live.note(waitingLine(e, this.ctx.now()));
       case 'progress':
         // Accessible mode: a plain line per tenth done, nothing redrawn (a screen reader reads each redraw).
@@ -82,7 +86,7 @@ export class ManyOutput {
           this.tenth = Math.max(this.tenth, progressTenth(e.progress));
           return;
         }
-        return this.live.update(progressLine(e.progress, style));
+        return this.live.update(progressLine(e.progress, style, this.waitLeftS()));
       case 'stopped':
         // A cancel aborts what is in flight (the service may still finish it); other stops wait for it.
         return this.live.note(`stopping: ${describeStop(e.stop)}; ${e.stop.reason === 'cancelled' ? 'requests in flight are abandoned and may still be charged' : 'requests in flight finish and are recorded'}`);
@@ -102,6 +106,12 @@ export class ManyOutput {
       default:
         return;
     }
+  }
+
+  /** Whole seconds left of the rate-limit wait, or undefined when none is under way. */
+  private waitLeftS(): number | undefined {
+    const ms = this.waitUntil - this.ctx.now();
+    return ms > 0 ? Math.ceil(ms / 1000) : undefined;
   }
 
   /** A lasting line on stderr, above the live line. */
@@ -131,16 +141,19 @@ export class ManyOutput {
     const { ctx, o } = this;
     const { summary } = result;
     const below = this.below;
+    // The reader left (`| head -1`): the line below says what happened and what to run, once (issue
+    // 34: the summary's "stopped" and --resume command beside it read as a second, other account).
+    const readerLeft = summary.stopped?.reason === 'output_closed';
     if (!ctx.globals.quiet) {
       const { stopped, ...counts } = summary;
-      const resume = o.resume(summary.journal ?? summary.batch);
+      const resume = readerLeft ? undefined : o.resume(summary.journal ?? summary.batch);
       const data = {
-        ...counts, ...(stopped ? { stopped: describeStop(stopped) } : {}), ...(resume ? { resume } : {}), belowConfidence: below, ...(o.evidence.stored > 0 ? { stored: o.evidence.stored } : {}),
+        ...counts, ...(stopped && !readerLeft ? { stopped: describeStop(stopped) } : {}), ...(resume ? { resume } : {}), belowConfidence: below, ...(o.evidence.stored > 0 ? { stored: o.evidence.stored } : {}),
       };
       ctx.io.stderr.write(summaryLines(data, makeStyle(ctx.io.colorErr)).map((l) => stderrLines(ctx, l)).join('\n') + '\n');
     }
-    // The reader left (`| head -1`): what was in flight is stored; saying so is all that is left to do.
-    if (summary.stopped?.reason === 'output_closed') {
+    // What was in flight is stored; saying so is all that is left to do.
+    if (readerLeft) {
       if (!ctx.globals.quiet) ctx.io.stderr.write(stderrLines(ctx, outputClosedLine(summary)) + '\n');
       return;
     }

@@ -24,8 +24,9 @@ export const SANDBOX_BANNER = 'sandbox: simulated results, sandbox credits, no r
  * URL: that may be a tunnel to the paid service). An answer from the journal sends nothing and
  * shows no banner. Call it on every event; it prints at most once.
  */
-export function sandboxBanner(seen: () => boolean, print: (line: string) => void): () => void {
-  let shown = false;
+export function sandboxBanner(seen: () => boolean, print: (line: string) => void, saidAlready = false): () => void {
+  // --sandbox said so already, in context.ts's one line per run.
+  let shown = saidAlready;
   return () => {
     if (shown || !seen()) return;
     shown = true;

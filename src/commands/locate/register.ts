@@ -28,7 +28,7 @@ export const register: Register = (program, act) => {
     .option('--resume <id|file>', 'finish a batch: done inputs free, the rest resent')
     .option('--fresh', 'analyse again with new keys (charged again)')
     .option('--downscale', 'fit images above the 20 MB limit as JPEG, not refuse')
-    .option('--keep-metadata', 'send files as they are (EXIF, XMP, IPTC included)')
+    .option('--keep-metadata', 'send files as they are (EXIF, XMP, IPTC included); never reuses an answer made without them')
     .option('--dry-run', 'print the plan and requests with their cost only')
     .option('--max-credits <n>', 'a budget: above it exit 2 (plan) or 4 (while sending)')
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this')
@@ -53,7 +53,8 @@ Examples (sample:NAME: photos shipped with geo; sample:all is all five):
   $ geo --sandbox locate sample:paris --depth 3    # street level
   $ geo --sandbox locate sample:all > all.ndjson   # one line each
   $ geo --sandbox locate sample:all --dry-run      # nothing sent
-  $ geo --sandbox locate sample:sydney -d 3 --max-credits 5   # exit 2: costs 10
+  # exit 2: costs 10 (--fresh reuses nothing)
+  $ geo --sandbox locate sample:sydney -d 3 --fresh --max-credits 5
   $ geo --sandbox locate sample:paris --scope "Paris, FR" --radius 30
   $ geo --sandbox locate sample:all --format geojson > all.geojson
   $ geo --sandbox locate sample:paris --report paris.html

@@ -43,7 +43,7 @@ export class SingleOutput {
       userKey?: boolean;
     },
   ) {
-    this.banner = sandboxBanner(o.sandbox, (l) => note(ctx, l));
+    this.banner = sandboxBanner(o.sandbox, (l) => note(ctx, l), Boolean(ctx.globals.sandbox));
   }
 
   onEvent(e: BatchEvent): void {

@@ -6,7 +6,7 @@
 import type { BatchPlan } from '../../batch/types.js';
 import type { BatchProgress, BatchSummary } from '../../batch/types.js';
 import { basename } from 'node:path';
-import { width } from '../fit.js';
+import { width, wrapFor } from '../fit.js';
 import { coord } from '../maps.js';
 import type { Style } from '../plain-style.js';
 import type { ViewOpts } from '../render.js';
@@ -25,14 +25,19 @@ export function duration(s: number): string {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** One line, redrawn in place: what is finished, what it cost, how fast, how long to go. */
-export function progressLine(p: ProgressData, style: Style): string {
+/**
+ * One line, redrawn in place: what is finished, what it cost, how fast, how long to go; during a
+ * rate-limit wait, first after the count, how long it still lasts (`waitS`, counting down as the
+ * line is redrawn each second; issue 34: the line looked frozen).
+ */
+export function progressLine(p: ProgressData, style: Style, waitS?: number): string {
   const settled = p.done + p.failed + p.skipped;
   const cells = 10; // room for every figure on a 100-column terminal
   const full = p.total > 0 ? Math.round((settled / p.total) * cells) : 0;
   const bar = '█'.repeat(full) + '░'.repeat(cells - full);
   const parts = [
     `${bar} ${settled}/${p.total}`,
+    ...(waitS !== undefined && waitS > 0 && settled < p.total ? [style.yellow(`waiting for the rate-limit window, ${waitS} s`)] : []),
     `${p.done} ok`,
     p.failed - p.notSent ? style.red(`${p.failed - p.notSent} failed`) : '0 failed',
     ...(p.notSent ? [style.yellow(`${p.notSent} not sent`)] : []),
@@ -85,11 +90,29 @@ function paintVerdict(v: string | undefined, style: Style): string {
 }
 
 /**
+ * The folder every input is in ("/cases/harbour/photos/"), or '' when they share none, there is
+ * one input, or one is not a local path (a URL, stdin, a sample): that prefix is said once above
+ * the table instead of filling its input column (issue 34: at 60 columns the file names were cut).
+ */
+export function commonFolder(inputs: readonly string[]): string {
+  if (inputs.length < 2 || inputs.some((i) => i === '-' || /^[a-z][a-z0-9+.-]*:/i.test(i) || !i.includes('/'))) return '';
+  let prefix = inputs[0]!.slice(0, inputs[0]!.lastIndexOf('/') + 1);
+  for (const i of inputs) while (prefix !== '' && !i.startsWith(prefix)) prefix = prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
+  return prefix === '/' || prefix === './' ? '' : prefix;
+}
+
+/**
  * One row per input. On a narrow terminal the coordinates, then the EXIF verdict, go below the
  * table; then the place is cut before the input, which is cut from the left and never past its
  * file name: two photos of one folder must stay told apart.
  */
-export function resultsTable(rows: readonly ResultRow[], view: ViewOpts): string {
+export function resultsTable(all: readonly ResultRow[], view: ViewOpts): string {
+  const folder = commonFolder(all.map((r) => r.input));
+  const rows = folder ? all.map((r) => ({ ...r, input: r.input.slice(folder.length) })) : all;
+  return (folder ? `${wrapFor(view, `in ${sanitizeInline(folder)}`).join('\n')}\n` : '') + resultsGrid(rows, view);
+}
+
+function resultsGrid(rows: readonly ResultRow[], view: ViewOpts): string {
   const names = Math.min(48, Math.max(6, ...rows.map((r) => width(basename(r.input)) + 1)));
   return renderTable(
     {

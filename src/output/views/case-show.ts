@@ -12,6 +12,7 @@ import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
 import { signatureRows, timestampRows } from './trust-rows.js';
 import { sanitizeInline } from '../sanitize.js';
+import { peopleTime } from '../time.js';
 
 export interface CaseShowResult {
   /** The result's row in the store, and what `geo history show` takes for it. */
@@ -82,7 +83,7 @@ export function caseShowView(d: CaseShow, view: ViewOpts): string {
   const rows: KvInput[] = [['case', `${s(c.id)}  ${s(c.name)}`]];
   if (c.description) rows.push(['description', s(c.description)]);
   if (c.team) rows.push(['team', s(c.team)]);
-  rows.push(['created', c.created_at], ['where', where(c)]);
+  rows.push(['created', peopleTime(c.created_at)], ['where', where(c)]);
   const k = d.custody;
   rows.push(['custody', k.verified ? `${plural(k.entries, 'entry', 'entries')}, chain verified; head ${k.head}` : { drawn: st.red(`${plural(k.entries, 'entry', 'entries')}, chain BROKEN: ${s(k.broken)}`) }]);
   if (d.problems.length) rows.push(['verified', { drawn: st.red(`NO: ${plural(d.problems.length, 'problem')} (geo cases verify ${s(c.id)} lists them); only what the log vouches for is shown`) }]);

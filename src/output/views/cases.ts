@@ -4,9 +4,13 @@ import { renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
 import { sanitizeInline } from '../sanitize.js';
 import { renderTable } from '../table.js';
+import { peopleTime } from '../time.js';
 
-/** both: on the service and recorded here; service: on the service only; local: on this machine only. */
-export type Where = 'both' | 'service' | 'local';
+/**
+ * both: on the service in use and recorded here; service: on the service only; local: on this
+ * machine only; else the host of the other service the local case was created on.
+ */
+export type Where = 'both' | 'service' | 'local' | (string & {});
 
 /** One row of `geo cases list` (commands/cases/listing.ts): the service's Case fields as received, where it is, the local facts. */
 export interface ListedCase extends Case {
@@ -33,7 +37,7 @@ const teamOf = (c: Case) => str((c as Record<string, unknown>).teamId ?? (c as R
 export function casesView(cases: readonly ListedCase[], view: ViewOpts): string {
   if (cases.length === 0) return 'No cases yet. Create one with: geo cases create';
   const head = ['ID', 'NAME', 'WHERE', 'RESULTS', 'DESCRIPTION', 'TEAM', 'CREATED', 'UPDATED'];
-  const rows = cases.map((c) => [str(c.id), str(c.name), c.where, c.results ?? '', str(c.description), teamOf(c as unknown as Case), str(c.createdAt), str(c.updatedAt)]);
+  const rows = cases.map((c) => [str(c.id), str(c.name), str(c.where), c.results ?? '', str(c.description), teamOf(c as unknown as Case), peopleTime(str(c.createdAt)), peopleTime(str(c.updatedAt))]);
   const align = ['left', 'left', 'left', 'right', 'left', 'left', 'left', 'left'] as const;
   // A DESCRIPTION or TEAM column empty in every row takes room from the id and the name for
   // nothing (issue 34: at 120 columns an empty TEAM cut the names): it is left out.
@@ -58,8 +62,8 @@ export function caseView(c: Case, view: ViewOpts, local?: LocalCaseView): string
       ['name', str(c.name)],
       ['description', str(c.description)],
       ['team', teamOf(c)],
-      ['created', str(c.createdAt)],
-      ['updated', str(c.updatedAt)],
+      ['created', peopleTime(str(c.createdAt))],
+      ['updated', peopleTime(str(c.updatedAt))],
       ...(local ? [['local', `${local.id}${local.service_id === null ? `, on this machine only${local.service_note ? `: ${str(local.service_note)}` : ''}` : ''} (custody log begun)`] as [string, string]] : []),
     ],
     view,

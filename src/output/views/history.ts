@@ -1,6 +1,7 @@
 /** `geo history`: one row per stored result, newest first. Cells are sanitized by renderTable. */
 import { basename } from 'node:path';
 import { renderTable, width } from '../table.js';
+import { peopleTime } from '../time.js';
 import type { ViewOpts } from '../render.js';
 
 /** What `geo history --json` prints per result (built by commands/history/run.ts). */
@@ -54,7 +55,7 @@ export interface HistoryFrame {
 }
 
 /** "2024-05-14T18:32:07.123Z" -> "2024-05-14 18:32:07" (UTC, as stored). */
-const when = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '');
+
 
 function place(r: HistoryRow): string {
   const parts = [r.neighborhood, r.city, r.country].map((s) => s.trim()).filter(Boolean);
@@ -87,8 +88,8 @@ export function historyView(rows: readonly HistoryRow[], view: ViewOpts, searche
   const names = Math.min(48, Math.max(6, ...rows.map((r) => width(basename(inputOf(r))) + 1)));
   return renderTable(
     {
-      head: ['WHEN (UTC)', 'INPUT', 'PLACE', 'CONFIDENCE', 'DEPTH', 'ANALYSIS', 'CHARGE'],
-      rows: rows.map((r) => [when(r.stored_at), inputOf(r), place(r), confidenceOf(r), r.depth ?? '', r.kind === 'result' ? (r.analysis_id ?? '') : (r.batch ?? '').slice(0, BATCH_REF), r.sandbox ? `${r.charge} (sandbox)` : r.charge]),
+      head: ['WHEN', 'INPUT', 'PLACE', 'CONFIDENCE', 'DEPTH', 'ANALYSIS', 'CHARGE'],
+      rows: rows.map((r) => [peopleTime(r.stored_at), inputOf(r), place(r), confidenceOf(r), r.depth ?? '', r.kind === 'result' ? (r.analysis_id ?? '') : (r.batch ?? '').slice(0, BATCH_REF), r.sandbox ? `${r.charge} (sandbox)` : r.charge]),
       align: ['left', 'left', 'left', 'right', 'right', 'left', 'left'],
       optional: [6, 0, 4, 2],
       cutLeft: [1],
