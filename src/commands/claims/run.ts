@@ -111,7 +111,7 @@ export async function runClaims(ctx: Ctx, p: PreparedClaims, deps: ClaimsDeps): 
       consent: deps.consent, evidence, store: await ctx.storeApi(), say: deps.say, what: `${n} claim${n === 1 ? '' : 's'} at depth ${s.depth}${s.scoped ? ' (with --scoped)' : ''}`,
       deps: {
         client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: deps.signal ?? ctx.signal, cwd: resolve('.'), exif: evidence.exif, store: await ctx.storeApi(), version: ctx.version,
-        origin: ctx.serviceId(), stopSending: ctx.outputClosed, ...(account !== undefined ? { account } : {}), ...(ctx.frugalMemory ? { frugalMemory: ctx.frugalMemory } : {}),
+        origin: ctx.serviceId(), stopSending: ctx.outputClosed, ...(account !== undefined ? { account } : {}), ...(custody ? { caseId: custody.kase.id } : {}), ...(ctx.frugalMemory ? { frugalMemory: ctx.frugalMemory } : {}),
       },
       onEvent: (e) => {
         custody?.onEvent(e);

@@ -61,7 +61,7 @@ async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say, cust
     if (e.type === 'notice') say(e.message);
     if (e.type === 'finished' && (e.reused || e.fromJournal)) reused++;
   };
-  const ran = await locateDepths(ctx, s, work.works, { evidence, say, onEvent });
+  const ran = await locateDepths(ctx, s, work.works, { evidence, say, onEvent, ...(custody ? { caseId: custody.kase.id } : {}) });
   if (ran.dryRun) {
     ctx.io.stdout.write(dryRunText(ran.plans, format));
     return undefined;

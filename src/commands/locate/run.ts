@@ -91,6 +91,7 @@ export async function runLocate(ctx: Ctx, run: LocateRun, deps: LocateDeps): Pro
       exif: run.evidence.exif,
       // Stored results are reused even with --no-store, which only keeps new answers out of history.
       ...(run.account !== undefined ? { account: run.account } : {}), store: await ctx.storeApi(), version: ctx.version, stopSending: ctx.outputClosed, origin: ctx.serviceId(),
+      ...(run.custody ? { caseId: run.custody.kase.id } : {}),
       ...(ctx.frugalMemory ? { frugalMemory: ctx.frugalMemory } : {}),
       ...deps.consent,
       ...(deps.tickMs !== undefined ? { tickMs: deps.tickMs } : {}),
