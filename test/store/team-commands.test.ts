@@ -142,7 +142,7 @@ describe('a team store that cannot be used', () => {
     expect(cases.code).toBe(6);
     expect(cases.stderr).toMatch(/cannot be reached/);
     expect(cases.stderr).not.toContain('s3cret-pw');
-    const refused = await spawnGeo(['export', '--all'], { env });
+    const refused = await spawnGeo(['export', '--all', '--format', 'csv'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/does not use a team store yet.*nothing was claimed or sent.*--store local/s);
     expect(refused.stderr).not.toContain('s3cret-pw');
