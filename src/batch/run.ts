@@ -36,6 +36,8 @@ export interface BatchDeps {
   signal?: AbortSignal;
   /** Aborted when no new request may start (stdout closed); requests in flight finish and are stored. */
   stopSending?: AbortSignal;
+  /** --case: the case whose spend this is, named with each reservation (geo store budget show, by case). */
+  caseId?: string;
   onEvent?: (e: BatchEvent) => void;
   /** Where relative paths start (the command passes the process's folder). */
   cwd: string;
@@ -273,7 +275,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
           client: deps.client, ledger, ...(journal ? { journal: journal.journal } : {}), request, upload: { keepMetadata: prep.keepMetadata },
           ...(opts.idempotencyKey !== undefined ? { userKey: opts.idempotencyKey } : {}),
           cost: DEPTH_COST[prep.params.depth], budget, spend, now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}),
-          ...(deps.stopSending ? { stopSending: deps.stopSending } : {}), emit, counters, listed: opts.listed !== false,
+          ...(deps.stopSending ? { stopSending: deps.stopSending } : {}), ...(deps.caseId !== undefined ? { caseId: deps.caseId } : {}), emit, counters, listed: opts.listed !== false,
           record: (j, facts) => answerRecord(recordCtx, j, facts),
           inFlight: (d) => (meter.inFlight += d),
           onWait: () => {

@@ -15,9 +15,13 @@ import type { Spent } from './spend-guard.js';
 
 let me: Analyst | undefined;
 
-/** undefined: held, send it; otherwise the line that says why not (the budget and who spent it). */
-export async function holdCredits(store: StoreApi, key: string, depth: Depth): Promise<string | undefined> {
-  const held = await store.budget.reserve(key, DEPTH_COST[depth], (me ??= analyst()));
+/**
+ * undefined: held, send it; otherwise the line that says why not (the budget and who spent it).
+ * `caseId` (--case) names the case the spend is for: `geo store budget show` sums it by case.
+ */
+export async function holdCredits(store: StoreApi, key: string, depth: Depth, caseId?: string): Promise<string | undefined> {
+  me ??= analyst();
+  const held = await store.budget.reserve(key, DEPTH_COST[depth], caseId !== undefined ? { ...me, caseId } : me);
   if (held.ok) return undefined;
   return spentLine(held.budget, DEPTH_COST[depth], await store.budget.spend().catch(() => undefined));
 }

@@ -53,6 +53,8 @@ export interface WorkerEnv {
   signal?: AbortSignal;
   /** Aborted when no new request may start (stdout closed): requests in flight still finish. */
   stopSending?: AbortSignal;
+  /** --case: the case the budget's reservation names (team-budget.ts). */
+  caseId?: string;
   emit: (e: BatchEvent) => void;
   /** The provenance record of an answer (provenance.ts), committed with its claim. */
   record: (job: Job, facts: AnswerFacts) => ProvenanceRecord;
@@ -117,7 +119,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
   let held = false;
   try {
     // The store's budget (a team's cap, team-budget.ts): reserved before the send, whoever sends.
-    const full = await holdCredits(w.ledger.store, turn0.key, (w.request.depth ?? 1) as Depth);
+    const full = await holdCredits(w.ledger.store, turn0.key, (w.request.depth ?? 1) as Depth, w.caseId);
     if (full !== undefined) {
       // Let go at once (same key, still open): a process on another machine waiting for this
       // request takes it, meets the cap too and stops, instead of both waiting for each other.

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { sha256File } from '../files/read.js';
 import type { StoreApi } from './api.js';
-import type { CaseRow, Store, StoredResult } from './index.js';
+import type { CaseRow, StoredResult } from './index.js';
 
 const HEX = /^[0-9a-f]{6,64}$/i;
 
@@ -41,14 +41,14 @@ export async function findStored(store: StoreApi, ref: string, opts: { files?: b
 }
 
 /**
- * The one local case `ref` names (geo's id, the service's id, or its name in any case); a
+ * The one case `ref` names (geo's id, the service's id, or its name in any case); a
  * UsageError (exit 2) when none does or a name is shared, before anything is sent or written.
  */
-export function findCase(store: Store, ref: string): CaseRow {
-  const found = store.cases().find(ref);
+export async function findCase(store: StoreApi, ref: string): Promise<CaseRow> {
+  const found = await store.cases.find(ref);
   if (found.length === 1) return found[0]!;
   if (found.length === 0) {
-    throw new UsageError(`no local case ${JSON.stringify(ref)} (not a case id or name in ${store.path})`, 'geo cases list shows them; geo cases create makes one');
+    throw new UsageError(`no local case ${JSON.stringify(ref)} (not a case id or name in ${store.where})`, 'geo cases list shows them; geo cases create makes one');
   }
   const some = found.slice(0, 4).map((c) => `${c.id} (created ${c.created_at.slice(0, 10)})`).join(', ');
   throw new UsageError(`the name ${JSON.stringify(ref)} matches ${found.length} cases: ${some}${found.length > 4 ? ', …' : ''}`, 'name the case by its id');

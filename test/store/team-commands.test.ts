@@ -3,7 +3,7 @@
  * against a real PostgreSQL (test/helpers/postgres.ts; skipped with the reason where none starts):
  * migrations by the admin role only and version checks both ways, push idempotent with custody
  * hashes kept, a budget set and shown, an unreachable store (exit 6, password masked, --store local
- * named), commands not yet on the team store refusing before anything is claimed or sent.
+ * named), commands not yet on the team store (export without --case) refusing before anything is claimed or sent.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -137,7 +137,12 @@ describe('a team store that cannot be used', () => {
     const history = await spawnGeo(['history'], { env });
     expect(history.code).toBe(6);
     expect(history.stderr).toMatch(/cannot be reached/);
-    const refused = await spawnGeo(['cases', 'list'], { env });
+    // Cases are on the team store now (issue 32): read-only, they say it cannot be reached.
+    const cases = await spawnGeo(['cases', 'list'], { env });
+    expect(cases.code).toBe(6);
+    expect(cases.stderr).toMatch(/cannot be reached/);
+    expect(cases.stderr).not.toContain('s3cret-pw');
+    const refused = await spawnGeo(['export', '--all', '--format', 'csv'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/does not use a team store yet.*nothing was claimed or sent.*--store local/s);
     expect(refused.stderr).not.toContain('s3cret-pw');

@@ -12,7 +12,7 @@ import { type HeadSignature, caseSigner } from '../../batch/case-sign.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { findCase, findStored } from '../../store/find.js';
-import { type StoredResult, asStoreApi } from '../../store/index.js';
+import type { StoredResult } from '../../store/index.js';
 import type { Handler } from '../types.js';
 
 export interface Linked {
@@ -24,29 +24,31 @@ export interface Linked {
   signed?: HeadSignature;
 }
 
-export async function runLink(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'config' | 'vault'>, ref: string, refs: readonly string[], say: (line: string) => void = () => undefined): Promise<Linked> {
-  const store = ctx.store();
-  const c = findCase(store, ref);
+export async function runLink(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 'config' | 'vault'>, ref: string, refs: readonly string[], say: (line: string) => void = () => undefined): Promise<Linked> {
+  const store = await ctx.storeApi();
+  const c = await findCase(store, ref);
   if (refs.length === 0) throw new UsageError('name the results to link', `geo cases link ${c.id} RESULT… (an image file, a sha256 prefix or an analysis id: what geo history shows)`);
   const found = new Map<number, { s: StoredResult; ref: string }>();
   // sample:NAME names a photo shipped with geo, as in geo locate.
   for (const r of expandSamples(refs)) {
     // The newest usable result of that image (as geo history show takes it), or the one with that analysis id.
-    const s = (await findStored(asStoreApi(store, ctx.now), r, { files: true })).find((x) => x.record.unusable === undefined);
+    const s = (await findStored(store, r, { files: true })).find((x) => x.record.unusable === undefined);
     if (!s) throw new UsageError(`${JSON.stringify(r)} names a paid answer without coordinates: no result to link`, 'geo history lists the results you can link');
     if (!found.has(s.id)) found.set(s.id, { s, ref: r });
   }
   const out: Linked = { case: { id: c.id, name: c.name }, linked: [], already: [] };
+  const signer = await caseSigner(ctx, say);
+  const actor = await signer.actor();
   for (const { s, ref: r } of found.values()) {
     const row = { id: s.id, input: s.record.input.path, ref: r };
-    if (store.cases().isLinked(c.id, s.id)) out.already.push(row);
+    if (await store.cases.isLinked(c.id, s.id)) out.already.push(row);
     else {
-      await linkStored(store, ctx, c.id, s, true);
+      await linkStored(store, { version: ctx.version, now: ctx.now, actor }, c.id, s, true);
       out.linked.push(row);
     }
   }
   if (out.linked.length) {
-    const signed = await caseSigner(ctx, say).auto(c.id);
+    const signed = await signer.auto(c.id);
     if (signed) out.signed = signed;
   }
   return out;

@@ -32,11 +32,12 @@ export const exportResults: Handler = async (ctx, args, opts) => {
     if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');
   };
   // --case: the case is found before anything is read or written (an unknown one is exit 2).
-  const kase = opts.case !== undefined ? findCase(ctx.store(), String(opts.case)) : undefined;
+  const kase = opts.case !== undefined ? await findCase(await ctx.storeApi(), String(opts.case)) : undefined;
   const sources = (args[0] as string[] | undefined) ?? [];
   // --out is refused before anything is read: a link, a FIFO, a second name, a folder, a results
   // file it reads, or (with --case) a photo of the case (files/safe.ts).
-  const caseFiles = () => (kase ? ctx.store().cases().linked(kase.id).flatMap((l) => filesOf(l.stored.record)) : []);
+  const linkedFiles = kase ? (await (await ctx.storeApi()).cases.linked(kase.id)).flatMap((l) => filesOf(l.stored.record)) : [];
+  const caseFiles = () => linkedFiles;
   if (!toStdout) checkWritableFile(out, 'the export', { inputs: () => [...sources, ...caseFiles()] });
   // Over a file already there: no record may name it (a report or KMZ reads each record's photo).
   const over = !toStdout && lstatSync(out, { throwIfNoEntry: false }) !== undefined;
@@ -69,7 +70,8 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   }
   if (kase) {
     const path = out && out !== '-' ? resolve(out) : '-';
-    await caseLog(ctx.store(), ctx.version, ctx.now).append(kase.id, { event: 'file_written', data: { file: { kind: format === 'html' ? 'report' : 'export', format, path, sha256: hash.digest('hex'), size } } });
-    await caseSigner(ctx, (line) => ctx.io.stderr.write(`${sanitizeInline(line)}\n`)).auto(kase.id);
+    const signer = await caseSigner(ctx, (line) => ctx.io.stderr.write(`${sanitizeInline(line)}\n`));
+    await caseLog(await ctx.storeApi(), await signer.actor(), ctx.now).append(kase.id, { event: 'file_written', data: { file: { kind: format === 'html' ? 'report' : 'export', format, path, sha256: hash.digest('hex'), size } } });
+    await signer.auto(kase.id);
   }
 };

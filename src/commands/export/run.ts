@@ -19,7 +19,7 @@ import { recordSceneKey } from '../../media/scene-records.js';
 import { renderSceneKMZ } from '../../output/export/scene-kmz.js';
 import { sceneReportHtml } from '../../output/export/scene-report.js';
 import { SceneSplit, onlyScene, sceneImages } from './scenes.js';
-import { type Store, type StoredResult, asStoreApi } from '../../store/index.js';
+import { type StoreApi, type StoredResult, asStoreApi } from '../../store/index.js';
 import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderKMZ, streamExport } from '../../output/export/index.js';
 
 export interface Selection {
@@ -50,8 +50,8 @@ function exported(s: StoredResult): ProvenanceRecord {
  * The records to export, as an iterable: --all streams from the store (newest run per image unless
  * --history), so memory does not grow with the store; named results and files are read whole.
  */
-export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel: Selection, warn: Warn): Promise<Iterable<ProvenanceRecord>> {
-  if (sel.caseRef !== undefined) return caseRecords(ctx.store(), sel);
+export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store' | 'storeApi'>, sel: Selection, warn: Warn): Promise<Iterable<ProvenanceRecord>> {
+  if (sel.caseRef !== undefined) return caseRecords(await ctx.storeApi(), sel);
   if (!sel.all && sel.sources.length === 0) throw new UsageError('nothing to export', 'name results (sha256, analysis id, .ndjson file, -) or use --all');
   if (sel.sources.filter((s) => s === '-').length > 1) throw new UsageError('stdin (-) can be read once');
   const named: ProvenanceRecord[] = [];
@@ -106,9 +106,9 @@ export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel:
  * from the raw answers and the log, sandbox answers marked by it), or nothing when the case does not
  * verify; found before anything is written (an unknown case is exit 2).
  */
-async function caseRecords(store: Store, sel: Selection): Promise<ProvenanceRecord[]> {
+async function caseRecords(store: StoreApi, sel: Selection): Promise<ProvenanceRecord[]> {
   if (sel.all || sel.sources.length > 0) throw new UsageError('--case exports the case\'s results: name no results and no --all with it', `geo export --case ${sel.caseRef} --out case.geojson`);
-  const c = findCase(store, sel.caseRef!);
+  const c = await findCase(store, sel.caseRef!);
   const ev = await vouchedOrRefuse(store, c, 'nothing is exported');
   const records = ev.vouch.results.map((r) => r.record).filter((r) => isResultBody(r.response.body));
   if (records.length === 0) throw new UsageError(`case ${c.id} has no results to export`, `link some: geo locate … --case ${c.id}, or geo cases link ${c.id} RESULT`);
