@@ -237,7 +237,11 @@ export function searchRows(sql: Sql, text: string, limit: number, countCap = 10_
     `SELECT ${LIST_COLUMNS} FROM results WHERE id IN (SELECT rowid FROM results_fts WHERE results_fts MATCH ? ORDER BY rowid DESC LIMIT ?) AND listed = 1 ORDER BY stored_at DESC, id DESC`,
     match, limit * 2 + 10,
   ).slice(0, limit);
-  const total = Number(sql.one<{ n: number }>('SELECT count(*) AS n FROM results WHERE listed = 1 AND id IN (SELECT rowid FROM results_fts WHERE results_fts MATCH ? LIMIT ?)', match, countCap + 1)?.n ?? 0);
+  // Counted in the full-text index alone, less the unlisted results (a small partial index): reading
+  // each match's row for its `listed` column cost a random page read per match.
+  const total = Number(
+    sql.one<{ n: number }>('SELECT count(*) AS n FROM (SELECT rowid FROM results_fts WHERE results_fts MATCH ? LIMIT ?) WHERE rowid NOT IN (SELECT id FROM results WHERE listed = 0)', match, countCap + 1)?.n ?? 0,
+  );
   return { rows, total: Math.min(total, countCap), capped: total > countCap };
 }
 
