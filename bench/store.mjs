@@ -19,6 +19,10 @@
  * median of --runs runs (peak RSS: the largest). The store is built once per --dir and reused
  * (building a million results takes minutes and ~6 GB of disk): --fresh builds it anew.
  *
+ * Issue 32 (2-core VM, load 8-15, Node v20.20.2, NODE_EXTRA_CA_CERTS unset): history --search went
+ * from 850 ms to 270-590 ms, the same as history --limit 20 in those minutes (the search count no
+ * longer reads the results table); figures and causes in docs/internals/store-bench.md.
+ *
  *   node --import tsx bench/store.mjs [--results 1000000] [--dir /var/tmp/geo-bench-store] [--runs 5] [--fresh]
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -153,7 +157,7 @@ const geoEnv = (data) => benchEnv({ GEO_DATA_DIR: data, GEO_STATE_DIR: join(DIR,
 async function timed(label, args, budget, opts = {}) {
   const runs = [];
   for (let i = 0; i < (opts.runs ?? RUNS); i++) {
-    const r = await measure(process.execPath, [GEO_BIN, ...args], geoEnv(opts.data ?? DATA));
+    const r = await measure(process.execPath, [GEO_BIN, ...args], geoEnv(opts.data ?? DATA), { devNull: opts.devNull });
     if (r.code !== 0) throw new Error(`${label}: exit ${r.code}\n${r.err}`);
     runs.push(r);
   }
@@ -180,7 +184,7 @@ const rows = [
   // The first run also reads and hashes the 1000 files (no look-up budget: reading is not a look-up).
   ...(await timed(`geo locate <${REUSED} images> --dry-run, first run (files read and hashed)`, ['locate', IMAGES, '--dry-run'], {}, { runs: 1 })),
   ...(await timed(`geo locate <${REUSED} images> --dry-run`, ['locate', IMAGES, '--dry-run'], { ms: 150, mb: 120 })),
-  ...(await timed('geo export --all --format geojson > /dev/null', ['export', '--all', '--format', 'geojson', '--out', '/dev/null'], { mb: 150 }, { runs: 1 })),
+  ...(await timed('geo export --all --format geojson > /dev/null', ['export', '--all', '--format', 'geojson'], { mb: 150 }, { runs: 1, devNull: true })),
 ];
 writeLegacy();
 rows.push(...(await timed('first run after 20,000 legacy records (import)', ['history', '--limit', '1'], { ms: 15_000 }, { data: LEGACY, runs: 1 })));

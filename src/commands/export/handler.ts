@@ -43,8 +43,8 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   const over = !toStdout && lstatSync(out, { throwIfNoEntry: false }) !== undefined;
   const selected = await selectRecords(ctx, { sources, all: Boolean(opts.all), history: Boolean(opts.history), includeSandbox: Boolean(opts.includeSandbox), ...(kase ? { caseRef: kase.id } : {}) }, warn);
   let count = 0;
-  const counted = (function* () {
-    for (const r of selected) {
+  const counted = (async function* () {
+    for await (const r of selected) {
       if (over) checkWritableFile(out, 'the export', { inputs: () => filesOf(r) });
       count++;
       yield r;
@@ -54,8 +54,8 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   // What was written, hashed as it goes out: the case's custody log says which file it made.
   const hash = createHash('sha256');
   let size = 0;
-  const hashed = (function* () {
-    for (const chunk of typeof output === 'string' || Buffer.isBuffer(output) ? [output] : output) {
+  const hashed = (async function* () {
+    for await (const chunk of typeof output === 'string' || Buffer.isBuffer(output) ? [output] : output) {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       hash.update(bytes);
       size += bytes.length;

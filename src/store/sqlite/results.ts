@@ -225,6 +225,13 @@ export function listedCount(sql: Sql): number {
 }
 
 /**
+ * How many results a search matches (at most the LIMIT): counted in the full-text index alone, less
+ * the unlisted results (a small partial index, migration 6). Reading each match's row for its
+ * `listed` column cost one random page read per match (10,000 at a million results: issue 32).
+ */
+export const SEARCH_COUNT = 'SELECT count(*) AS n FROM (SELECT rowid FROM results_fts WHERE results_fts MATCH ? LIMIT ?) WHERE rowid NOT IN (SELECT id FROM results WHERE listed = 0)';
+
+/**
  * Full-text search: the words of `text`, as one phrase whose last word may be a prefix ("pari"
  * finds Paris; "img 001" finds img_001.jpg), over input path, place names, reasoning and analysis
  * id. Newest first; `total` stops counting at `countCap`.
@@ -237,7 +244,7 @@ export function searchRows(sql: Sql, text: string, limit: number, countCap = 10_
     `SELECT ${LIST_COLUMNS} FROM results WHERE id IN (SELECT rowid FROM results_fts WHERE results_fts MATCH ? ORDER BY rowid DESC LIMIT ?) AND listed = 1 ORDER BY stored_at DESC, id DESC`,
     match, limit * 2 + 10,
   ).slice(0, limit);
-  const total = Number(sql.one<{ n: number }>('SELECT count(*) AS n FROM results WHERE listed = 1 AND id IN (SELECT rowid FROM results_fts WHERE results_fts MATCH ? LIMIT ?)', match, countCap + 1)?.n ?? 0);
+  const total = Number(sql.one<{ n: number }>(SEARCH_COUNT, match, countCap + 1)?.n ?? 0);
   return { rows, total: Math.min(total, countCap), capped: total > countCap };
 }
 
