@@ -86,12 +86,11 @@ export interface Ctx extends Runtime {
    */
   serviceId(): string;
   /**
-   * The local database (src/store/), opened on first use and closed when the command ends. Issue
-   * 32, phase 1: the commands not yet moved to storeApi() refuse to run when a team store is chosen
-   * (their claims would not be the team's: two machines could pay twice), unless `local` says the
-   * local file is what is meant (geo store push, geo doctor).
+   * This machine's own SQLite file (src/store/), opened on first use and closed when the command
+   * ends, whatever store the run uses: what `geo store push` copies in and `geo doctor` checks.
+   * Every command reads and writes through storeApi(), never this (issue 32).
    */
-  store(o?: { local: true }): Store;
+  localStore(): Store;
   /**
    * The store this run uses through the asynchronous interface (issue 32): a team's PostgreSQL by
    * --store URL, GEO_STORE_URL or `geo config set store`, else the local file (memoised, closed
@@ -214,14 +213,7 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
       const r = ctx.resolved();
       return r.baseUrl.source === 'sandbox' ? 'geo-sandbox:' : normalizeBaseUrl(r.baseUrl.value);
     },
-    store(o) {
-      if (store) return store;
-      if (!o?.local) {
-        const choice = chooseStore(globals.store, rt.env, config);
-        if (choice.kind === 'team') {
-          throw new UsageError(`this command does not use a team store yet (${choice.source === 'flag' ? '--store' : choice.source === 'env' ? 'GEO_STORE_URL' : 'geo config set store'} names one): nothing was claimed or sent`, 'run it with --store local to use this machine\'s own store; geo store status shows the team store');
-        }
-      }
+    localStore() {
       if (store) return store;
       // The SQLite binding loads here, only for commands that use the store.
       const data = dataDir(rt.env);
@@ -233,7 +225,6 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
         },
       });
       const opened = store;
-      if (!o?.local && globals.store?.trim().toLowerCase() === 'local' && !globals.quiet) rt.io.stderr.write(`using the local store ${sanitizeInline(store.path)} for this run (--store local)\n`);
       cleanups.unshift(() => opened.close());
       return store;
     },
@@ -246,8 +237,8 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
           const url = choice.source === 'config' ? await withKeyringPassword(vault, choice.url) : choice.url;
           api = await openStore({ kind: 'team', url }, o);
         } else {
-          // The same connection as ctx.store(): a run that also reads cases through it holds one.
-          api = asStoreApi(ctx.store({ local: true }), rt.now);
+          // The same connection as ctx.localStore(): a run that also pushes or checks it holds one.
+          api = asStoreApi(ctx.localStore(), rt.now);
           if (choice.source === 'flag' && !globals.quiet) rt.io.stderr.write(`using the local store ${sanitizeInline(api.where)} for this run (--store local)\n`);
         }
         cleanups.unshift(() => api.close());

@@ -3,7 +3,7 @@
  * against a real PostgreSQL (test/helpers/postgres.ts; skipped with the reason where none starts):
  * migrations by the admin role only and version checks both ways, push idempotent with custody
  * hashes kept, a budget set and shown, an unreachable store (exit 6, password masked, --store local
- * named), commands not yet on the team store (export without --case) refusing before anything is claimed or sent.
+ * named), every command saying so before anything is claimed or sent.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -127,7 +127,7 @@ describe('a team store that cannot be used', () => {
     expect(doctor.stdout + doctor.stderr).not.toContain('s3cret-pw');
   });
 
-  it('geo locate refuses to send while the team store cannot be reached (exit 6); a command not yet on it refuses; --store local runs it, said on stderr', async () => {
+  it('geo locate refuses to send while the team store cannot be reached (exit 6); history, cases and export say it cannot be reached; --store local runs it, said on stderr', async () => {
     const env = { ...dirs(), GEO_STORE_URL: 'postgres://ana:s3cret-pw@127.0.0.1:1/geo' };
     const unreachable = await spawnGeo(['--sandbox', 'locate', 'sample:paris'], { env });
     expect(unreachable.code).toBe(6);
@@ -142,10 +142,10 @@ describe('a team store that cannot be used', () => {
     expect(cases.code).toBe(6);
     expect(cases.stderr).toMatch(/cannot be reached/);
     expect(cases.stderr).not.toContain('s3cret-pw');
-    const refused = await spawnGeo(['export', '--all', '--format', 'csv'], { env });
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/does not use a team store yet.*nothing was claimed or sent.*--store local/s);
-    expect(refused.stderr).not.toContain('s3cret-pw');
+    const exported = await spawnGeo(['export', '--all', '--format', 'csv'], { env });
+    expect(exported.code).toBe(6);
+    expect(exported.stderr).toMatch(/cannot be reached/);
+    expect(exported.stderr).not.toContain('s3cret-pw');
     const local = await spawnGeo(['--sandbox', '--store', 'local', 'locate', 'sample:paris'], { env });
     expect(local.code).toBe(0);
     expect(local.stderr).toMatch(/using the local store .*geo\.db for this run \(--store local\)/);

@@ -18,7 +18,7 @@ export const storeCheck: Check = async (ctx) => {
   if (!existsSync(path)) return { name: 'store', status: 'ok', detail: `${path}: not created yet (the first located photo creates it, 0600)` };
   const size = ['', '-wal'].reduce((n, ext) => n + (existsSync(path + ext) ? statSync(path + ext).size : 0), 0);
   try {
-    const store = ctx.store({ local: true });
+    const store = ctx.localStore();
     const integrity = store.integrity();
     if (integrity !== 'ok') {
       return { name: 'store', status: 'fail', detail: `${path}: damaged (${integrity})`, hint: `move it aside and rerun (paid answers replay free within 24 h): mv ${path} ${path}.damaged` };

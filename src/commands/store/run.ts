@@ -23,7 +23,7 @@ export async function runMigrate(ctx: Ctx): Promise<{ store: string; from: numbe
 export async function runPush(ctx: Ctx): Promise<Awaited<ReturnType<typeof pushStore>> & { from: string; to: string }> {
   await teamUrl(ctx, 'push');
   const team = await ctx.storeApi();
-  const local = ctx.store({ local: true });
+  const local = ctx.localStore();
   return { from: local.path, to: team.where, ...(await pushStore(local, team)) };
 }
 
