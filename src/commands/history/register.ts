@@ -3,7 +3,7 @@ import type { Register } from '../types.js';
 import { RESULT_FIELDS, SCENE_FIELDS, declareJson, fieldUnion } from '../../output/json-fields.js';
 
 /** The rows of `geo history --json` (output/views/history.ts HistoryRow); a video's or a set's entry adds its frames. */
-const HISTORY_FIELDS = ['stored_at', 'input', 'sha256', 'city', 'neighborhood', 'country', 'address', 'latitude', 'longitude', 'confidence', 'depth', 'analysis_id', 'charge', 'base_url', 'sandbox', 'kind', 'frames', 'agree', 'of', 'spread_km', 'batch'];
+const HISTORY_FIELDS = ['stored_at', 'input', 'sha256', 'city', 'neighborhood', 'country', 'address', 'latitude', 'longitude', 'confidence', 'depth', 'analysis_id', 'charge', 'paid_by', 'base_url', 'sandbox', 'kind', 'frames', 'agree', 'of', 'spread_km', 'batch'];
 
 export const register: Register = (program, act) => {
   declareJson('history', { names: HISTORY_FIELDS });
