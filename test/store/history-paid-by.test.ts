@@ -34,9 +34,10 @@ describe('geo history: who paid (the local file)', () => {
     const db = join(env.GEO_DATA_DIR, 'geo.db');
     // One result's key recorded as another analyst's (as a file copied from a colleague would say);
     // the other one's spend row removed: that one is this machine's user's, at its stored time.
-    const keys = execFileSync('sqlite3', [db, 'SELECT idem_key FROM results ORDER BY id'], { encoding: 'utf8' }).trim().split('\n');
-    expect(keys).toHaveLength(2);
-    execFileSync('sqlite3', [db, `UPDATE spend SET os_user = 'bob', host = 'desk-9', at = 1767225600000 WHERE key = '${keys[0]}'; DELETE FROM spend WHERE key = '${keys[1]}';`]);
+    const key = (name: string) => execFileSync('sqlite3', [db, `SELECT idem_key FROM results WHERE input_path LIKE '%${name}'`], { encoding: 'utf8' }).trim();
+    const [parisKey, tokyoKey] = [key('paris.jpg'), key('tokyo.jpg')];
+    expect(execFileSync('sqlite3', [db, `SELECT count(*) FROM spend WHERE key IN ('${parisKey}', '${tokyoKey}')`], { encoding: 'utf8' }).trim()).toBe('2');
+    execFileSync('sqlite3', [db, `UPDATE spend SET os_user = 'bob', host = 'desk-9', at = 1767225600000 WHERE key = '${parisKey}'; DELETE FROM spend WHERE key = '${tokyoKey}';`]);
     const r = await spawnGeo(['history', '--json', 'input,paid_by,analysis_id'], { env });
     expect(r.code, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout) as Row[];
