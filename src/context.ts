@@ -9,7 +9,7 @@ import { configDir, dataDir, stateDir } from './config/paths.js';
 import type { Vault } from './config/key-storage.js';
 import { type Resolved, maskKey, resolveCredentials } from './config/resolve.js';
 import { ConfigStore } from './config/profiles.js';
-import { MissingKeyError, UsageError } from './errors.js';
+import { MissingKeyError } from './errors.js';
 import type { ChildHost } from './media/run-tool.js';
 import { type Env, type IO, canAnimate, canPrompt, isAccessible } from './output/io.js';
 import { stderrText } from './output/fit.js';

@@ -86,7 +86,10 @@ export async function searchedEntries(store: StoreApi, rows: readonly ResultRow[
 async function entriesOf(store: StoreApi, slots: readonly Slot[]): Promise<HistoryRow[]> {
   const grouped = slots.filter((s): s is Group => 'key' in s);
   const byId = new Map((await store.resultsByIds(grouped.flatMap((g) => g.rows.map((r) => r.id)))).map((s) => [s.id, s]));
-  return slots.map((s) => ('key' in s ? groupEntry(s, byId) : historyRow(s)));
+  // Who paid: one query for the page (a video's or a set's entry: its newest answer's analyst).
+  const ids = slots.map((s) => ('key' in s ? s.rows[0]!.id : s.id));
+  const paid = await store.paidBy(ids);
+  return slots.map((s, i) => ({ ...('key' in s ? groupEntry(s, byId) : historyRow(s)), paid_by: paid.get(ids[i]!) ?? null }));
 }
 
 function charge(rows: readonly TaggedRow[]): HistoryRow['charge'] {
@@ -118,7 +121,7 @@ function groupEntry(g: Group, byId: ReadonlyMap<number, StoredResult>): HistoryR
     stored_at: newest.stored_at, input: v ? videoInput(newest.input_path) : (setOf(parsedTag(newest.set_json))?.id ?? ''), sha256: v?.sha256 ?? '',
     city: near?.city ?? '', neighborhood: near?.neighborhood ?? '', country: near?.country ?? '', address: near?.address ?? '',
     latitude: top?.lat ?? null, longitude: top?.lng ?? null, confidence: null, depth: newest.depth, analysis_id: null,
-    charge: charge(g.rows), base_url: newest.origin, sandbox: g.rows.some((r) => r.sandbox === 1),
+    charge: charge(g.rows), base_url: newest.origin, sandbox: g.rows.some((r) => r.sandbox === 1), paid_by: null,
     ...LONE, kind: v ? 'video' : 'set', frames, agree: top?.agree ?? null, of: top ? c.n : null, spread_km: top?.spread_km ?? null, batch: newest.batch,
   };
 }

@@ -102,9 +102,9 @@ export class SqliteEngine implements StoreApi {
   async sandboxCount(): Promise<number> {
     return this.sync.sandboxCount();
   }
-  /** One analyst per file: the local store does not say who paid. */
-  async paidBy(): Promise<Map<number, Analyst & { at: string }>> {
-    return new Map();
+  /** The analyst the file recorded for the result's key, else this machine's user (paid-by.ts). */
+  async paidBy(ids: readonly number[]): Promise<Map<number, Analyst & { at: string }>> {
+    return this.sync.paidBy(ids);
   }
 
   async *newestTagged(): AsyncGenerator<TaggedRow> {

@@ -27,6 +27,8 @@ import { type StoredEmbedded, getEmbedded, saveEmbedded } from './embedded.js';
 import type { EmbeddedProvenance } from '../../image/embedded.js';
 import { SqliteBudget } from './budget.js';
 import { SqliteRows } from './rows.js';
+import { type PaidBy, paidBy } from './paid-by.js';
+import { analyst } from '../analyst.js';
 
 export type { CaseLinked, CaseResultRow, CaseRow, NewCase } from './case-store.js';
 export type { NewTimestamp, StampedReply, TimestampRow, TimestampState } from './timestamps.js';
@@ -108,6 +110,10 @@ export class Store {
   }
   byAnalysisId(id: string): StoredResult[] {
     return this.guard(() => byAnalysisId(this.sql, id));
+  }
+  /** Who paid for these results and when (paid-by.ts): the analyst recorded, else this machine's user. */
+  paidBy(ids: readonly number[]): Map<number, PaidBy> {
+    return this.guard(() => paidBy(this.sql, ids, analyst()));
   }
   imagesWithPrefix(prefix: string, n: number): string[] {
     return this.guard(() => imagesWithPrefix(this.sql, prefix, n));
