@@ -15,7 +15,7 @@ import { readdirSync } from 'node:fs';
 import { importCycleRule } from './import-cycle.js';
 
 /** Nouns from DESIGN.md's command table, plus any folder that exists (so a new noun is covered at once). */
-const DESIGN_NOUNS = ['locate', 'inspect', 'credits', 'usage', 'analyses', 'cases', 'keys', 'config', 'docs', 'sandbox', 'export', 'history', 'completion', 'eval', 'claims', 'api', 'mcp'];
+const DESIGN_NOUNS = ['locate', 'inspect', 'credits', 'usage', 'analyses', 'cases', 'keys', 'config', 'docs', 'sandbox', 'export', 'history', 'completion', 'eval', 'claims', 'api', 'mcp', 'store'];
 
 function commandNouns() {
   let found = [];

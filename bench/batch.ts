@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { ApiClient } from '../src/api/client.js';
 import { runBatch } from '../src/batch/run.js';
 import { processProbe } from '../src/cli.js';
-import { Store } from '../src/store/index.js';
+import { Store, asStoreApi } from '../src/store/index.js';
 import { type OtherClient, type Relay, otherClient, startRelay } from './field.js';
 import { ROOT, load, startSandbox } from './lib.mjs';
 
@@ -90,7 +90,7 @@ async function runCase(c: Case, dir: string) {
     const { summary, records } = await runBatch(
       {
         client, env: { GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-bench-state-')) }, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), cwd: dir,
-        store: Store.open(mkdtempSync(join(tmpdir(), 'geo-bench-data-')), { probe: processProbe(), now: Date.now }), version: 'bench',
+        store: asStoreApi(Store.open(mkdtempSync(join(tmpdir(), 'geo-bench-data-')), { probe: processProbe(), now: Date.now }), Date.now), version: 'bench',
       },
       // yes: the bench consents to its plan, as `geo locate --yes` would (issue 11: no spending without it).
       { inputs: ['.'], yes: true, depth: Number(values.depth) as 1 | 2 | 3, ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}) },

@@ -3,7 +3,7 @@
  * several runs) and the machine's state next to them. Benches print figures, never pass/fail.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { homedir, loadavg } from 'node:os';
 import { join } from 'node:path';
 
@@ -107,11 +107,14 @@ export function round(x) {
 export const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 /** Runs a command; resolves with its exit code, wall ms, peak RSS in KB and stdout. */
-export function measure(cmd, args, env) {
+export function measure(cmd, args, env, o = {}) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const argv = GNU_TIME ? [GNU_TIME, ['-f', '__RSS_KB=%M', cmd, ...args]] : [cmd, args];
-    const child = spawn(argv[0], argv[1], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // o.devNull: stdout goes to /dev/null itself (`> /dev/null`), not through a pipe this process reads.
+    const sink = o.devNull ? openSync('/dev/null', 'w') : 'pipe';
+    const child = spawn(argv[0], argv[1], { env, stdio: ['ignore', sink, 'pipe'] });
+    if (sink !== 'pipe') closeSync(sink);
     let out = '';
     let err = '';
     let hwm = 0;
@@ -121,7 +124,7 @@ export function measure(cmd, args, env) {
         if (m) hwm = Math.max(hwm, Number(m[1]));
       } catch { /* the process has just exited */ }
     }, 2);
-    child.stdout.on('data', (c) => (out += c));
+    child.stdout?.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
     child.on('error', reject);
     child.on('close', (code) => {

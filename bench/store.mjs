@@ -19,6 +19,10 @@
  * median of --runs runs (peak RSS: the largest). The store is built once per --dir and reused
  * (building a million results takes minutes and ~6 GB of disk): --fresh builds it anew.
  *
+ * Issue 32 (2-core VM, load 8-15, Node v20.20.2, NODE_EXTRA_CA_CERTS unset): history --search went
+ * from 850 ms to 270-590 ms, the same as history --limit 20 in those minutes (the search count no
+ * longer reads the results table); figures and causes in docs/internals/store-bench.md.
+ *
  *   node --import tsx bench/store.mjs [--results 1000000] [--dir /var/tmp/geo-bench-store] [--runs 5] [--fresh]
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -30,6 +34,9 @@ import { accountFingerprint } from '../src/api/secret.ts';
 import { processProbe } from '../src/cli.ts';
 import { buildRecord } from '../src/evidence/records.ts';
 import { Store } from '../src/store/index.ts';
+import { CITIES, body } from './store-data.mjs';
+
+needBuild();
 
 const { values } = parseArgs({
   options: {
@@ -49,33 +56,6 @@ const BASE_URL = 'http://127.0.0.1:9'; // never contacted: every look-up below i
 const KEY = 'orca_live_bench_0123456789abcdef0123456789';
 const ACCOUNT = accountFingerprint(BASE_URL, KEY);
 const REUSED = 1000;
-const CITIES = ['Paris', 'Tokyo', 'Sydney', 'Lisbon', 'Montreal', 'Reykjavik', 'Seoul', 'Istanbul', 'Melbourne', 'Nairobi', 'Lima', 'Oslo', 'Hanoi', 'Dakar', 'Quito', 'Perth'];
-const WORDS = 'facade cornice tram catenary signage typeface bollard kerb lamppost awning shutters balcony tile roof gutter chimney hedge cobble asphalt marking crosswalk bus stop kiosk church spire tower ridge river quay bridge arch'.split(' ');
-
-needBuild();
-
-function sentence(seed, n) {
-  const out = [];
-  for (let i = 0; i < n; i++) out.push(WORDS[(seed * 31 + i * 17) % WORDS.length]);
-  return out.join(' ');
-}
-
-/** A depth-3 answer of about 5 KB, as the service sends it. */
-function body(i) {
-  const city = CITIES[i % CITIES.length];
-  return {
-    success: true, analysis_id: `an_bench_${i.toString(16).padStart(8, '0')}`, model: 'orca-1.5', depth: 3, timing_ms: 83000 + (i % 5000), confidence: (i % 97) / 100,
-    location: { latitude: -60 + ((i * 7919) % 12000) / 100, longitude: -170 + ((i * 104729) % 34000) / 100, country: 'Benchland', city, neighborhood: `Quarter ${i % 50}`, address: `${i % 300} ${city} Street` },
-    reasoning: sentence(i, 260), thinking: sentence(i + 1, 160),
-    visual_clues: Array.from({ length: 6 }, (_, k) => ({ label: WORDS[(i + k) % WORDS.length], detail: '' })),
-    forensic: {
-      precision_tier: 'city_level', verification_status: 'partially_verified', supports: [sentence(i, 12), sentence(i + 2, 12)], contradictions: [sentence(i + 3, 8)],
-      candidates: Array.from({ length: 3 }, (_, k) => ({ lat: k, lng: k, label: `${city} ${k}`, confidence: 60 - k * 10, supports: [sentence(i + k, 6)], contradictions: [] })),
-    },
-    calibration: { abstain: false, abstain_below: 0.3, publish_policy: 'publish with caveats' },
-  };
-}
-
 function record(i, sha, path) {
   const b = body(i);
   return buildRecord({
@@ -177,7 +157,7 @@ const geoEnv = (data) => benchEnv({ GEO_DATA_DIR: data, GEO_STATE_DIR: join(DIR,
 async function timed(label, args, budget, opts = {}) {
   const runs = [];
   for (let i = 0; i < (opts.runs ?? RUNS); i++) {
-    const r = await measure(process.execPath, [GEO_BIN, ...args], geoEnv(opts.data ?? DATA));
+    const r = await measure(process.execPath, [GEO_BIN, ...args], geoEnv(opts.data ?? DATA), { devNull: opts.devNull });
     if (r.code !== 0) throw new Error(`${label}: exit ${r.code}\n${r.err}`);
     runs.push(r);
   }
@@ -204,7 +184,7 @@ const rows = [
   // The first run also reads and hashes the 1000 files (no look-up budget: reading is not a look-up).
   ...(await timed(`geo locate <${REUSED} images> --dry-run, first run (files read and hashed)`, ['locate', IMAGES, '--dry-run'], {}, { runs: 1 })),
   ...(await timed(`geo locate <${REUSED} images> --dry-run`, ['locate', IMAGES, '--dry-run'], { ms: 150, mb: 120 })),
-  ...(await timed('geo export --all --format geojson > /dev/null', ['export', '--all', '--format', 'geojson', '--out', '/dev/null'], { mb: 150 }, { runs: 1 })),
+  ...(await timed('geo export --all --format geojson > /dev/null', ['export', '--all', '--format', 'geojson'], { mb: 150 }, { runs: 1, devNull: true })),
 ];
 writeLegacy();
 rows.push(...(await timed('first run after 20,000 legacy records (import)', ['history', '--limit', '1'], { ms: 15_000 }, { data: LEGACY, runs: 1 })));

@@ -4,7 +4,7 @@
  */
 
 /** Global flags that take a value, so their value is not mistaken for the noun. */
-const VALUE_FLAGS = new Set(['--format', '--profile', '--base-url', '--timeout']);
+const VALUE_FLAGS = new Set(['--format', '--profile', '--base-url', '--timeout', '--store']);
 
 /** Index of the first word that is not a flag (or a global flag's value), or -1. */
 function firstWord(argv: readonly string[]): number {

@@ -12,7 +12,7 @@ import type { ProcessProbe } from './store/index.js';
 import type { ChildHost } from './media/run-tool.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
-import { BelowConfidenceError, CancelledError, ClaimContradictedError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, UsageError } from './errors.js';
+import { BelowConfidenceError, CancelledError, ClaimContradictedError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, StoreError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor, stderrColumns } from './output/io.js';
 import { invokedNoun, normalizeArgv, settleJsonValue } from './argv.js';
 import { checkFields, jsonFieldsOf, parseFieldList } from './output/json-fields.js';
@@ -32,6 +32,7 @@ import { register as keysRegister } from './commands/keys/register.js';
 import { register as configRegister } from './commands/config/register.js';
 import { register as docsRegister } from './commands/docs/register.js';
 import { register as sandboxRegister } from './commands/sandbox/register.js';
+import { register as storeRegister } from './commands/store/register.js';
 import { register as exportRegister } from './commands/export/register.js';
 import { register as evalRegister } from './commands/eval/register.js';
 import { register as claimsRegister } from './commands/claims/register.js';
@@ -87,6 +88,8 @@ export function exitCodeFor(err: unknown): number {
   // A file rewritten while it was sent is an input problem too: nothing more went out for it.
   if (err instanceof UsageError || err instanceof RequestValidationError || err instanceof ConfigError || err instanceof BaseUrlError || err instanceof InputChangedError) return EXIT.usage;
   if (err instanceof MissingKeyError || err instanceof KeyringError) return EXIT.auth;
+  // A team store that cannot be reached: nothing was claimed or sent (issue 32).
+  if (err instanceof StoreError && err.kind === 'unreachable') return EXIT.service;
   if (err instanceof ApiError) {
     if (err.status === 401 || err.status === 403) return EXIT.auth;
     if (err.status === 402) return EXIT.credits;
@@ -135,6 +138,7 @@ const REGISTERS: Record<string, Register> = {
   history: historyRegister,
   api: apiRegister,
   mcp: mcpRegister,
+  store: storeRegister,
   doctor: doctorRegister,
   completion: completionRegister,
   version: versionRegister,
@@ -244,10 +248,10 @@ function newProgram(rt: Pick<Runtime, 'io' | 'version'>): GeoCommand {
   const program = new GeoCommand('geo')
     .description('geo: from a photo to an evidence-backed location (Visual Geolocation API)')
     .version(rt.version, '-V, --version', 'print the version')
-    .option('--json [fields]', 'print JSON; --json f1,f2: only those fields (geo help formatting)')
+    .option('--json [fields]', 'JSON output; --json a,b: only those (geo help formatting)')
     .option('--jq <expr>', 'filter the JSON with jq\'s language, no jq needed')
     .addOption(new Option('--jq-timeout <s>', 'seconds --jq may run per document (then exit 2)').default(JQ_DEFAULT_TIMEOUT_S).argParser((v) => parseSeconds(v, '--jq-timeout', '--jq-timeout 30')))
-    .option('--format <fmt>', 'table, json, ndjson; csv, geojson, kml, kmz, html (locate, export)')
+    .option('--format <fmt>', 'table, json, ndjson; files: csv, geojson, kml, kmz, html')
     .option('--profile <name>', 'use this key profile (env GEO_PROFILE)')
     .option('--base-url <url>', 'API base URL (env GEO_BASE_URL; default https://oceanir.ai)')
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb)')
@@ -256,7 +260,8 @@ function newProgram(rt: Pick<Runtime, 'io' | 'version'>): GeoCommand {
     .addOption(new Option('--timeout <s>', 'per-attempt timeout in seconds').default(180).argParser(parseTimeout))
     .option('--no-input', 'never prompt')
     .option('-y, --yes', 'answer yes to confirmations')
-    .option('--sandbox', 'a sandbox for this command alone, fresh each run (no account)')
+    .option('--sandbox', 'a sandbox for this command only, fresh each run (no account)')
+    .option('--store <url>', "a team's postgres:// store, or local (env GEO_STORE_URL)")
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -321,6 +326,8 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
       format: json || jq !== undefined ? 'json' : (opts.format as string | undefined),
       ...(fields ? { jsonFields: fields } : {}),
       ...(jq !== undefined ? { jq } : {}),
+      // The root's --store URL|local, never a command's own --no-store (locate's, a boolean).
+      store: typeof program.opts().store === 'string' ? (program.opts().store as string) : undefined,
     };
     let io: IO = { ...rt.io, colorOut: decideColor(rt.io.stdoutIsTTY, rt.env, opts.color === false), colorErr: decideColor(rt.io.stderrIsTTY, rt.env, opts.color === false) };
     // gh's --json FIELDS and --jq, for every command at once: a filter in front of stdout, set up

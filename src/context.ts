@@ -17,7 +17,8 @@ import { createPrompter } from './output/prompt.js';
 import type { Prompter } from './output/prompter.js';
 import { redact, sanitizeInline } from './output/sanitize.js';
 import { SAY_END_AFTER_MS, waitEnds } from './output/wait-line.js';
-import { type ProcessProbe, Store } from './store/index.js';
+import { type ProcessProbe, Store, type StoreApi, asStoreApi, openStore } from './store/index.js';
+import { chooseStore, withKeyringPassword } from './config/store-url.js';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -35,6 +36,8 @@ export interface GlobalOptions {
   input?: boolean;
   yes?: boolean;
   sandbox?: boolean;
+  /** --store URL|local: the store for this run (issue 32; config/store-url.ts chooseStore). */
+  store?: string;
 }
 
 export interface Runtime {
@@ -82,8 +85,18 @@ export interface Ctx extends Runtime {
    * every `--sandbox` run (each starts on a new port; answers stored by one are reused by the next).
    */
   serviceId(): string;
-  /** The local database (src/store/), opened on first use and closed when the command ends. */
-  store(): Store;
+  /**
+   * This machine's own SQLite file (src/store/), opened on first use and closed when the command
+   * ends, whatever store the run uses: what `geo store push` copies in and `geo doctor` checks.
+   * Every command reads and writes through storeApi(), never this (issue 32).
+   */
+  localStore(): Store;
+  /**
+   * The store this run uses through the asynchronous interface (issue 32): a team's PostgreSQL by
+   * --store URL, GEO_STORE_URL or `geo config set store`, else the local file (memoised, closed
+   * when the command ends). `--store local` uses the local file for this run and says so on stderr.
+   */
+  storeApi(): Promise<StoreApi>;
   /** The keys this run has read so far: masked out of everything it prints (output/sanitize.ts redact()). */
   secrets(): readonly string[];
   /** Where keys are kept: the keyring helper's Node, the environment and the config folder. */
@@ -132,6 +145,7 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
   let key: Promise<string | undefined> | undefined;
   let client: ApiClient | undefined;
   let store: Store | undefined;
+  let storeApi: Promise<StoreApi> | undefined;
   // Only a terminal is drawn on or asks: elsewhere the config file is not even read for it.
   const onTerminal = rt.io.stderrIsTTY || rt.io.stdinIsTTY;
   const accessible = onTerminal && isAccessible(rt.env, rt.env.GEO_ACCESSIBLE ? undefined : config.peekDefault('accessible'));
@@ -199,7 +213,7 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
       const r = ctx.resolved();
       return r.baseUrl.source === 'sandbox' ? 'geo-sandbox:' : normalizeBaseUrl(r.baseUrl.value);
     },
-    store() {
+    localStore() {
       if (store) return store;
       // The SQLite binding loads here, only for commands that use the store.
       const data = dataDir(rt.env);
@@ -213,6 +227,24 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
       const opened = store;
       cleanups.unshift(() => opened.close());
       return store;
+    },
+    storeApi() {
+      storeApi ??= (async () => {
+        const choice = chooseStore(globals.store, rt.env, config);
+        const o = { probe: rt.probe, now: rt.now, warn: (line: string) => globals.quiet || rt.io.stderr.write(`${sanitizeInline(line)}\n`) };
+        let api: StoreApi;
+        if (choice.kind === 'team') {
+          const url = choice.source === 'config' ? await withKeyringPassword(vault, choice.url) : choice.url;
+          api = await openStore({ kind: 'team', url }, o);
+        } else {
+          // The same connection as ctx.localStore(): a run that also pushes or checks it holds one.
+          api = asStoreApi(ctx.localStore(), rt.now);
+          if (choice.source === 'flag' && !globals.quiet) rt.io.stderr.write(`using the local store ${sanitizeInline(api.where)} for this run (--store local)\n`);
+        }
+        cleanups.unshift(() => api.close());
+        return api;
+      })();
+      return storeApi;
     },
     secrets: () => secrets,
     onCleanup(fn) {

@@ -93,7 +93,7 @@ export class ServiceAnswerError extends HintedError {
  */
 export class StoreError extends HintedError {
   override readonly name = 'StoreError';
-  constructor(message: string, readonly kind: 'damaged' | 'readonly' | 'full' | 'busy' | 'newer' | 'other', hint?: string) {
+  constructor(message: string, readonly kind: 'damaged' | 'readonly' | 'full' | 'busy' | 'newer' | 'older' | 'unreachable' | 'other', hint?: string) {
     super(message, hint);
   }
 }

@@ -9,19 +9,22 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { StoreError } from '../errors.js';
-import { type CustodyEvent, type CustodyEvents, sha256Hex } from '../evidence/custody.js';
+import { type Actor, type CustodyEvent, type CustodyEvents, sha256Hex } from '../evidence/custody.js';
 import { CustodyLog, type CustodyStorage, currentActor } from '../evidence/custody-log.js';
 import { isResultBody } from '../evidence/record-types.js';
 import { findCase } from '../store/find.js';
-import type { CaseRow, Store, StoredResult } from '../store/index.js';
+import type { CaseRow, StoreApi, StoredResult } from '../store/index.js';
 import type { BatchEvent } from './types.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 type Started = Extract<BatchEvent, { type: 'started' }>;
 
-/** The custody log of the store's cases, appended by this user, host and geo. */
-export function caseLog(store: Store, version: string, now: () => number, storage: CustodyStorage = store.cases()): CustodyLog {
-  return new CustodyLog(storage, currentActor(version), now);
+/**
+ * The custody log of the store's cases, appended by this user, host and geo (`who`: geo's version),
+ * or by the Actor given (case-sign.ts caseActor: with the chosen signing key's fingerprint).
+ */
+export function caseLog(store: StoreApi, who: string | Actor, now: () => number, storage: CustodyStorage = store.cases): CustodyLog {
+  return new CustodyLog(storage, typeof who === 'string' ? currentActor(who) : who, now);
 }
 
 /**
@@ -50,18 +53,20 @@ function answerEvent(s: StoredResult, fromStore: boolean): CustodyEvent {
  * Links a stored result to a case: answer_received (its raw answer as the store keeps it), then
  * result_linked, appended in the same transaction as the link itself.
  */
-export async function linkStored(store: Store, actor: { version: string; now: () => number }, caseId: string, s: StoredResult, fromStore: boolean): Promise<void> {
+export async function linkStored(store: StoreApi, actor: { version: string; now: () => number; actor?: Actor }, caseId: string, s: StoredResult, fromStore: boolean): Promise<void> {
   const answer = answerEvent(s, fromStore).data as { answer: { sha256: string; analysis_id: string | null; service: string; sandbox: boolean } };
-  await caseLog(store, actor.version, actor.now).append(caseId, { event: 'answer_received', data: answer } as CustodyEvent);
+  await caseLog(store, actor.actor ?? actor.version, actor.now).append(caseId, { event: 'answer_received', data: answer } as CustodyEvent);
   // The pair it binds, and what it is shown with that the answer cannot say (issue 30): verification holds the store to these.
   const a = answer.answer;
   const result = { input_sha256: s.record.input.sha256, answer_sha256: a.sha256, analysis_id: a.analysis_id, input_path: s.record.input.path, service: a.service, sandbox: a.sandbox };
-  await caseLog(store, actor.version, actor.now, store.cases().linking(s.id)).append(caseId, { event: 'result_linked', data: { result } });
+  await caseLog(store, actor.actor ?? actor.version, actor.now, store.cases.linking(s.id)).append(caseId, { event: 'result_linked', data: { result } });
 }
 
 export interface CaseCustodyDeps {
-  store: Store;
+  store: StoreApi;
   version: string;
+  /** Who the entries name (case-sign.ts caseActor); default this user and host, no key. */
+  actor?: Actor;
   now: () => number;
   /** Where relative paths start. */
   cwd: string;
@@ -83,8 +88,8 @@ export interface CaseCustodyDeps {
  * a UsageError, exit 2, nothing charged); its appends are awaited, and any that failed said,
  * before the store closes, however the command ends.
  */
-export function openCaseCustody(d: CaseCustodyDeps, ref: string): CaseCustody {
-  const custody = new CaseCustody(d.store, findCase(d.store, ref), d);
+export async function openCaseCustody(d: CaseCustodyDeps, ref: string): Promise<CaseCustody> {
+  const custody = new CaseCustody(d.store, await findCase(d.store, ref), d);
   d.onCleanup(async () => {
     await custody.close(d.say);
     if (custody.appended && d.sign) await d.sign(custody.kase.id);
@@ -106,11 +111,11 @@ export class CaseCustody {
   private readonly log: CustodyLog;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: StoreApi,
     readonly kase: CaseRow,
-    private readonly o: { version: string; now: () => number; cwd: string; stdinSize?: () => number | undefined },
+    private readonly o: { version: string; actor?: Actor; now: () => number; cwd: string; stdinSize?: () => number | undefined },
   ) {
-    this.log = caseLog(store, o.version, o.now);
+    this.log = caseLog(store, o.actor ?? o.version, o.now);
   }
 
   /** The batch's onEvent: answered jobs are logged in the order they finish, and requests that failed. */
@@ -168,11 +173,11 @@ export class CaseCustody {
 
   private async record(e: Finished): Promise<void> {
     const id = this.kase.id;
-    const s = this.store.result(e.stored!.id);
+    const s = await this.store.result(e.stored!.id);
     if (!s) return;
     const usable = e.record.ok && isResultBody(e.record.result);
     // Already in the case (a rerun): nothing new happened to it.
-    if (usable && this.store.cases().isLinked(id, s.id)) return;
+    if (usable && (await this.store.cases.isLinked(id, s.id))) return;
     await this.logInput(e, s.record.input.sha256);
     const rec = s.record;
     const sentNow = Boolean(e.sentNow);
@@ -217,7 +222,7 @@ export class CaseCustody {
     if (!input || this.hashed.has(`${input.path}\0${input.sha256}`)) return;
     this.hashed.add(`${input.path}\0${input.sha256}`);
     // What the original said about itself, kept before its upload was stripped (batch/embedded.ts).
-    const kept = this.store.embedded(input.sha256);
+    const kept = await this.store.embedded(input.sha256);
     await this.log.append(this.kase.id, { event: 'input_hashed', data: { input, ...(kept ? { metadata_json: JSON.stringify(kept.metadata), c2pa: kept.c2pa } : {}) } });
   }
 

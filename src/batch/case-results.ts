@@ -1,6 +1,6 @@
 /**
  * "A case's results as the log vouches for them" (issue 30): the one code path `geo cases
- * verify`, `cases show`, `cases bundle` and `geo export --case` read a local case through. The
+ * verify`, `cases show`, `cases bundle` and `geo export --case` read a case through. The
  * chain is checked (pinned to the count and head the store kept), the entries that still parse
  * are read, and each linked result is held to its own entries (evidence/case-vouch.ts). Views are
  * built from what comes out, never from the store's columns.
@@ -9,7 +9,7 @@ import { NotVerifiedError } from '../errors.js';
 import { type CaseVouch, type Numbered, vouchCase } from '../evidence/case-vouch.js';
 import { parseEntry } from '../evidence/custody.js';
 import { type ChainReport, describeBroken, verifyChain } from '../evidence/custody-verify.js';
-import type { CaseRow, Store } from '../store/index.js';
+import type { CaseRow, StoreApi } from '../store/index.js';
 
 export interface CaseEvidence {
   chain: ChainReport;
@@ -18,8 +18,8 @@ export interface CaseEvidence {
   vouch: CaseVouch;
 }
 
-export async function readCaseEvidence(store: Store, c: CaseRow): Promise<CaseEvidence> {
-  const lines = await store.cases().lines(c.id);
+export async function readCaseEvidence(store: StoreApi, c: CaseRow): Promise<CaseEvidence> {
+  const lines = await store.cases.lines(c.id);
   const chain = verifyChain(lines, { caseId: c.id, entries: c.custody_entries, ...(c.custody_head ? { head: c.custody_head } : {}) });
   const entries: Numbered[] = [];
   lines.forEach((line, i) => {
@@ -29,7 +29,7 @@ export async function readCaseEvidence(store: Store, c: CaseRow): Promise<CaseEv
       // named by the chain check
     }
   });
-  return { chain, entries, vouch: vouchCase(entries, c, store.cases().linked(c.id)) };
+  return { chain, entries, vouch: vouchCase(entries, c, await store.cases.linked(c.id)) };
 }
 
 /** Every failure: the chain's first, then the results' and the case's. */
@@ -41,7 +41,7 @@ export function evidenceFailures(ev: CaseEvidence): string[] {
  * The case's evidence for something that will carry it on (a bundle, an export): refused whole
  * when anything fails, so a forged value never leaves in a file. `doing` names what is refused.
  */
-export async function vouchedOrRefuse(store: Store, c: CaseRow, doing: string): Promise<CaseEvidence> {
+export async function vouchedOrRefuse(store: StoreApi, c: CaseRow, doing: string): Promise<CaseEvidence> {
   const ev = await readCaseEvidence(store, c);
   const failures = evidenceFailures(ev);
   if (failures.length) {

@@ -10,18 +10,18 @@
  * `geo cases sign`. The key is opened once per command.
  */
 import { StoreError } from '../errors.js';
-import { openSigningKey, type SigningKey } from '../config/signing-keys.js';
+import { describeSigningKey, openSigningKey, type SigningKey } from '../config/signing-keys.js';
 import type { SigningDeps } from '../config/signing-store.js';
-import { type CustodyEntry, parseEntry } from '../evidence/custody.js';
-import { CustodyMovedError } from '../evidence/custody-log.js';
+import { type Actor, type CustodyEntry, parseEntry } from '../evidence/custody.js';
+import { CustodyMovedError, currentActor } from '../evidence/custody-log.js';
 import { type SignedHead, custodyMessage } from '../evidence/custody-sign.js';
 import { signSshsig } from '../evidence/sshsig.js';
 import { publicKeyLine } from '../evidence/ssh-key.js';
-import type { Store } from '../store/index.js';
+import type { StoreApi } from '../store/index.js';
 import { caseLog } from './case-custody.js';
 
 export interface SignDeps {
-  store: Store;
+  store: StoreApi;
   version: string;
   now: () => number;
   signing: SigningDeps;
@@ -51,9 +51,9 @@ function already(entries: readonly CustodyEntry[], fingerprint: string): Custody
  * that head or nothing (a bundle's seal), CustodyMovedError when another entry came first.
  */
 export async function signHead(d: SignDeps, caseId: string, key: SigningKey, onlyAfter?: string): Promise<HeadSignature> {
-  const log = caseLog(d.store, d.version, d.now);
+  const log = caseLog(d.store, currentActor(d.version, key.fingerprint), d.now);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const entries = (await d.store.cases().lines(caseId)).map(parseEntry);
+    const entries = (await d.store.cases.lines(caseId)).map(parseEntry);
     const last = entries.at(-1);
     if (!last) throw new StoreError(`case ${caseId} has no custody log to sign`, 'other');
     const done = already(entries, key.fingerprint);
@@ -84,11 +84,18 @@ const reason = (err: unknown) => {
  */
 export class CaseSigner {
   private key?: Promise<SigningKey>;
+  private who?: Promise<Actor>;
 
   constructor(
     private readonly d: SignDeps,
     private readonly say: (line: string) => void,
   ) {}
+
+  /** Who this command's custody entries name (caseActor), read once. */
+  actor(): Promise<Actor> {
+    this.who ??= caseActor(this.d);
+    return this.who;
+  }
 
   /** Whether a key is chosen (geo keys signing use). */
   get chosen(): boolean {
@@ -108,7 +115,7 @@ export class CaseSigner {
   async auto(caseId: string): Promise<HeadSignature | undefined> {
     try {
       if (!this.chosen) {
-        this.sayUnsigned(caseId, await this.d.store.cases().lines(caseId), 'no signing key is chosen (geo keys signing use)');
+        this.sayUnsigned(caseId, await this.d.store.cases.lines(caseId), 'no signing key is chosen (geo keys signing use)');
         return undefined;
       }
       return await signHead(this.d, caseId, await this.open());
@@ -133,9 +140,21 @@ export class CaseSigner {
   }
 }
 
+/**
+ * Who a command's custody entries name (issue 32: on a team store several analysts append to one
+ * case): this OS user and host, geo's version, and the chosen signing key's fingerprint when one is
+ * chosen. Only public facts are read (no keyring, no passphrase); a chosen key that cannot be
+ * described now is left out rather than holding up an entry.
+ */
+export async function caseActor(d: { version: string; signing: SigningDeps }): Promise<Actor> {
+  if (d.signing.config.signing().use === undefined) return currentActor(d.version);
+  const fp = await describeSigningKey(d.signing).then((k) => k.fingerprint, () => undefined);
+  return currentActor(d.version, fp);
+}
+
 /** What a command has that signing needs (a Ctx has all of it). */
 export interface SignerCtx {
-  store(): Store;
+  storeApi(): Promise<StoreApi>;
   version: string;
   now: () => number;
   config: SigningDeps['config'];
@@ -143,6 +162,6 @@ export interface SignerCtx {
 }
 
 /** The command's signer, its lines said through `say` (sanitized by the caller). */
-export function caseSigner(ctx: SignerCtx, say: (line: string) => void): CaseSigner {
-  return new CaseSigner({ store: ctx.store(), version: ctx.version, now: ctx.now, signing: { config: ctx.config, vault: ctx.vault } }, say);
+export async function caseSigner(ctx: SignerCtx, say: (line: string) => void): Promise<CaseSigner> {
+  return new CaseSigner({ store: await ctx.storeApi(), version: ctx.version, now: ctx.now, signing: { config: ctx.config, vault: ctx.vault } }, say);
 }

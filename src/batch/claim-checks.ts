@@ -14,7 +14,7 @@ import type { Claim, ClaimEvidence, Judgement } from '../claims/types.js';
 import { sha256Hex } from '../evidence/custody.js';
 import type { ProvenanceRecord } from '../evidence/record-types.js';
 import { adviceOf } from '../eval/advice.js';
-import type { Store } from '../store/index.js';
+import type { StoreApi } from '../store/index.js';
 import type { Consent } from './consent.js';
 import type { Evidence } from './evidence.js';
 import type { BudgetName } from './plan.js';
@@ -56,7 +56,7 @@ export interface ClaimChecksOptions {
   /** The engine's deps (client, store, account, exif hook…); onEvent is added per batch. */
   deps: Omit<BatchDeps, 'onEvent' | 'confirm' | 'noPrompt'>;
   evidence: Evidence;
-  store: Store;
+  store: StoreApi;
   say: (line: string) => void;
   /** Every batch event (the case custody observer, notices, progress). */
   onEvent?: (e: BatchEvent) => void;
@@ -111,6 +111,7 @@ export async function checkClaims(claims: readonly Claim[], o: ClaimChecksOption
   const { units, keys } = planUnits(claims, o);
   // Which stored answer each record is, and whether the sandbox gave it (the store keeps that flag).
   const stored = new Map<BatchRecord, { record: ProvenanceRecord; sandbox: boolean }>();
+  const storedIds = new Map<BatchRecord, { record: ProvenanceRecord; id: number }>();
   let reused = 0;
   const ran = await runUnits(units, {
     ...(o.maxCredits !== undefined ? { maxCredits: o.maxCredits } : {}), ...(o.budgetName ? { budgetName: o.budgetName } : {}),
@@ -118,12 +119,14 @@ export async function checkClaims(claims: readonly Claim[], o: ClaimChecksOption
     consent: o.consent, what: o.what, say: o.say,
     deps: () => ({ ...o.deps, onEvent: (e) => o.evidence.onEvent(e) }),
     onEvent: (_i, e) => {
-      if (e.type === 'finished' && e.stored) stored.set(e.record, { record: e.stored.record, sandbox: o.store.result(e.stored.id)?.sandbox ?? false });
+      if (e.type === 'finished' && e.stored) storedIds.set(e.record, { record: e.stored.record, id: e.stored.id });
       if (e.type === 'finished' && (e.reused || e.fromJournal)) reused++;
       o.onEvent?.(e);
     },
   });
   if (ran.dryRun) return { dryRun: true, plans: ran.plans, labels: units.map((u) => u.label) };
+  // The store is asynchronous (a team's PostgreSQL, issue 32): the sandbox flags are read once the run is over.
+  for (const [rec, s] of storedIds) stored.set(rec, { record: s.record, sandbox: (await o.store.result(s.id))?.sandbox ?? false });
   const byKey = new Map<string, Map<string, BatchRecord>>();
   ran.runs.forEach((r: BatchResult, i) => byKey.set(JSON.stringify(keys[i]), new Map(r.records.map((rec) => [rec.input, rec]))));
   const checked: CheckedClaim[] = [];

@@ -17,7 +17,7 @@ import { readFileHead } from '../files/read.js';
 import { findC2pa, jpegHeader } from '../image/c2pa-find.js';
 import { type EmbeddedProvenance, readEmbedded } from '../image/embedded.js';
 import { SNIFF_BYTES, sniffKind } from '../image/sniff.js';
-import type { Store } from '../store/index.js';
+import type { StoreApi } from '../store/index.js';
 import type { Job } from './sources.js';
 
 /** Originals up to this size are read whole (a C2PA manifest's hash covers every byte); larger, only their start. */
@@ -59,11 +59,11 @@ export async function embeddedOf(job: Job): Promise<EmbeddedProvenance | undefin
 }
 
 /** Reads and stores it; a line for the user when it could not be (the job goes on regardless). */
-export async function keepEmbedded(store: Store, job: Job): Promise<string | undefined> {
+export async function keepEmbedded(store: StoreApi, job: Job): Promise<string | undefined> {
   try {
-    if (job.sha256 !== null && store.embedded(job.sha256)) return undefined;
+    if (job.sha256 !== null && (await store.embedded(job.sha256))) return undefined;
     const e = await embeddedOf(job);
-    if (e) store.saveEmbedded(job.sha256!, e);
+    if (e) await store.saveEmbedded(job.sha256!, e);
     return undefined;
   } catch (err) {
     return `${job.inputs[0]}: what it says about itself (metadata, C2PA) was not kept: ${err instanceof Error ? err.message : String(err)}`;

@@ -13,13 +13,14 @@
  * A --fresh batch counts only what was answered since it started (`since`).
  */
 import { canonicalRequest } from '../store/canonical.js';
-import { type Acquired, type ClaimRow, type ReuseQuery, type ReuseRef, type Store, type StoredResult, fingerprint, parseError } from '../store/index.js';
+import { type Acquired, type ClaimRow, type ReuseQuery, type ReuseRef, type StoreApi, type StoredResult, fingerprint, parseError } from '../store/index.js';
 import { classifyAnswer } from './outcome.js';
 import type { Job } from './sources.js';
 import type { BatchError, JobOutcome, ReusedFrom } from './types.js';
 
 export interface LedgerOptions {
-  store: Store;
+  /** The local file or a team's server (issue 32): claims decide across every process that uses it. */
+  store: StoreApi;
   account?: string;
   /** The client's base URL (normalized): results and claims are per service. */
   origin: string;
@@ -60,7 +61,7 @@ export class Ledger {
     this.request = canonicalRequest(o.request);
   }
 
-  get store(): Store {
+  get store(): StoreApi {
     return this.o.store;
   }
 
@@ -83,19 +84,19 @@ export class Ledger {
    * something are in the map (missing means none): a new batch of 100,000 images is not a map of
    * 100,000 nothings, nor an array of 100,000 fingerprints (issue 21).
    */
-  heldMany(jobs: readonly LedgerJob[]): Map<string, Exclude<Held, { kind: 'none' }>> {
+  async heldMany(jobs: readonly LedgerJob[]): Promise<Map<string, Exclude<Held, { kind: 'none' }>>> {
     const out = new Map<string, Exclude<Held, { kind: 'none' }>>();
     const reusing = this.o.account !== undefined && !this.o.async;
     for (let at = 0; at < jobs.length; at += HELD_CHUNK) {
       const chunk = jobs.slice(at, at + HELD_CHUNK);
       const fps = chunk.map((j) => this.fingerprint(j));
-      const claims = this.o.store.currentClaims(fps);
+      const claims = await this.o.store.currentClaims(fps);
       const shas = reusing ? chunk.flatMap((j) => (j.sha256 !== null ? [j.sha256] : [])) : [];
-      const reuse = shas.length ? this.o.store.reusableMany(shas, this.reuseQuery()) : new Map<string, ReuseRef>();
-      chunk.forEach((j, i) => {
-        const h = this.held(j, { fp: fps[i]!, claim: claims.get(fps[i]!) ?? null, reuse: (j.sha256 !== null && reuse.get(j.sha256)) || null });
+      const reuse = shas.length ? await this.o.store.reusableMany(shas, this.reuseQuery()) : new Map<string, ReuseRef>();
+      for (const [i, j] of chunk.entries()) {
+        const h = await this.held(j, { fp: fps[i]!, claim: claims.get(fps[i]!) ?? null, reuse: (j.sha256 !== null && reuse.get(j.sha256)) || null });
         if (h.kind !== 'none') out.set(j.id, h);
-      });
+      }
     }
     return out;
   }
@@ -105,13 +106,13 @@ export class Ledger {
   }
 
   /** `known`: the fingerprint, claim and reusable answer already read (heldMany); null means "there is none". */
-  held(job: LedgerJob, known?: { fp: string; claim: ClaimRow | null; reuse: ReuseRef | null }): Held {
+  async held(job: LedgerJob, known?: { fp: string; claim: ClaimRow | null; reuse: ReuseRef | null }): Promise<Held> {
     const s = this.o.store;
     const fp = known?.fp ?? this.fingerprint(job);
-    const cur = known ? (known.claim ?? undefined) : s.currentClaim(fp);
+    const cur = known ? (known.claim ?? undefined) : await s.currentClaim(fp);
     if (cur?.state === 'open') return { kind: 'open', key: cur.key, elsewhere: s.heldElsewhere(cur) };
     if (job.sha256 !== null && this.o.account !== undefined && !this.o.async) {
-      const r = known ? (known.reuse ?? undefined) : s.reusable({ sha256: job.sha256, ...this.reuseQuery() });
+      const r = known ? (known.reuse ?? undefined) : await s.reusable({ sha256: job.sha256, ...this.reuseQuery() });
       // --keep-metadata asks for an answer made from the photo's metadata too: one made without it
       // (geo removed it) answers another question, so the image is sent (issue 34: it was reused silently).
       if (r && !(this.o.keepMetadata && r.sent_metadata === 'removed')) {
@@ -131,11 +132,11 @@ export class Ledger {
       // A journal of a geo from before account fingerprints (issue 11) was imported without one:
       // its key is adopted and resent, which the service replays free if it was this account's,
       // and runs as an ordinary request if it was not. Its answer is never re-emitted as ours.
-      const key = s.adoptLegacyClaim(this.fingerprintFor(job, undefined), fp);
+      const key = await s.adoptLegacyClaim(this.fingerprintFor(job, undefined), fp);
       if (key !== undefined) return { kind: 'open', key, elsewhere: false, legacy: true };
     }
     if (job.sha256 !== null) {
-      const files = s.damagedFor(job.sha256);
+      const files = await s.damagedFor(job.sha256);
       if (files.length) return { kind: 'damaged', files };
     }
     return { kind: 'none' };
@@ -149,9 +150,9 @@ export class Ledger {
   }
 
   /** The outcome a held answer settles as, its stored answer read now; undefined if that row is gone. */
-  settled(h: Extract<Held, { kind: 'answer' }>): JobOutcome | undefined {
+  async settled(h: Extract<Held, { kind: 'answer' }>): Promise<JobOutcome | undefined> {
     if (h.error) return { ok: false, error: h.error };
-    const r = h.resultId === undefined ? undefined : this.o.store.result(h.resultId);
+    const r = h.resultId === undefined ? undefined : await this.o.store.result(h.resultId);
     return r ? this.outcomeOf(r) : undefined;
   }
 
@@ -171,7 +172,7 @@ export class Ledger {
   }
 
   /** `key`: the caller's own (it names the request); `newKey`: what a new claim gets instead of a fresh UUID. */
-  acquire(job: LedgerJob, key?: string, newKey?: string): Acquired {
+  acquire(job: LedgerJob, key?: string, newKey?: string): Promise<Acquired> {
     return this.o.store.acquire(this.fingerprint(job), {
       ...(this.o.batch !== undefined ? { batch: this.o.batch } : {}), input: job.inputs[0]!,
       ...(this.o.since !== undefined ? { since: this.o.since } : {}), ...(key !== undefined ? { key } : {}), ...(newKey !== undefined ? { newKey } : {}),

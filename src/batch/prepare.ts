@@ -10,7 +10,7 @@ import { RequestValidationError } from '../api/errors.js';
 import { type Depth, checkGeolocateRequest } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { checkReadableInput, checkWritableFile } from '../files/safe.js';
-import type { Store } from '../store/index.js';
+import type { StoreApi } from '../store/index.js';
 import { journalForAccount } from './account.js';
 import { expandInputs, isUrlInput } from './inputs.js';
 import { type HeadLine, parseJournal } from './journal.js';
@@ -36,7 +36,7 @@ export interface PrepareInput {
   /** --keep-metadata; undefined when not given (a resumed batch then decides). */
   keepMetadata?: boolean;
   fresh?: boolean;
-  store: Store;
+  store: StoreApi;
   /** Images made in memory (a video's frames) instead of files; `args` then names the videos. */
   frames?: FrameInput[];
   /** --together: the inputs are one set (their jobs carry its id). */
@@ -93,7 +93,7 @@ function readJournalFile(path: string, shown: string): string | undefined {
 }
 
 /** The head of `--resume X`: a journal file (its keys and answers imported into the store), or a batch id. */
-function resumedHead(p: PrepareInput): { head: HeadLine; batch?: string; file?: string } {
+async function resumedHead(p: PrepareInput): Promise<{ head: HeadLine; batch?: string; file?: string }> {
   const x = p.resume!;
   const file = resolve(p.cwd, x);
   const text = readJournalFile(file, `--resume ${x}`);
@@ -103,7 +103,7 @@ function resumedHead(p: PrepareInput): { head: HeadLine; batch?: string; file?: 
     return { head, file };
   }
   if (HEX_ID.test(x)) {
-    const found = p.store.findBatches(x);
+    const found = await p.store.findBatches(x);
     if (found.length > 1 && !found.some((b) => b.id === x.toLowerCase())) throw new UsageError(`--resume ${x}: ${found.length} batches start with it`, `use more characters: ${found.map((b) => b.id.slice(0, 12)).join(', ')}`);
     const b = found.find((f) => f.id === x.toLowerCase()) ?? found[0];
     if (b) return { head: b.head as unknown as HeadLine, batch: b.id };
@@ -112,9 +112,9 @@ function resumedHead(p: PrepareInput): { head: HeadLine; batch?: string; file?: 
 }
 
 /** The head `--resume X` names (a journal file or a batch id), or undefined when it names none. */
-export function resumedHeadOf(store: Store, cwd: string, resume: string): HeadLine | undefined {
+export async function resumedHeadOf(store: StoreApi, cwd: string, resume: string): Promise<HeadLine | undefined> {
   try {
-    return resumedHead({ store, cwd, resume } as PrepareInput).head;
+    return (await resumedHead({ store, cwd, resume } as PrepareInput)).head;
   } catch {
     return undefined;
   }
@@ -126,10 +126,10 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   let cwd = p.cwd;
   let params: BatchParams = { ...p.params, depth: p.params.depth ?? 1 };
   let keepMetadata = p.keepMetadata ?? false;
-  let resumed: ReturnType<typeof resumedHead> | undefined;
+  let resumed: Awaited<ReturnType<typeof resumedHead>> | undefined;
   let notice: string | undefined;
   if (p.resume !== undefined) {
-    resumed = resumedHead(p);
+    resumed = await resumedHead(p);
     const h = resumed.head;
     ({ notice } = journalForAccount(h, p.account, p.resume, Boolean(p.fresh)));
     // --resume alone re-runs the batch's own command; inputs given with it must be the same run.
@@ -167,9 +167,9 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   const large = expanded.entries.length >= LARGE_BATCH;
   if (large) p.frugalMemory?.();
   // Files hashed before (same path, inode, size, mtime and ctime) are not read again.
-  const hashes = p.store.fileHashCache(expanded.entries.flatMap((e) => (e.kind === 'path' ? [e.path] : [])));
+  const hashes = await p.store.fileHashCache(expanded.entries.flatMap((e) => (e.kind === 'path' ? [e.path] : [])));
   const loaded = p.frames ? frameJobs(p.frames) : await loadJobs(expanded.entries, { stdin: p.stdin, hashes, ...(p.downscale ? { downscale: true } : {}) });
-  hashes.flush();
+  await hashes.flush();
   if (large) p.frugalMemory?.();
   if (p.together) markSet(loaded.jobs);
   const { jobs, order } = loaded;
@@ -197,7 +197,7 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   }
   // A journal file's keys and answers join the store, so its in-flight keys are resent, not replaced.
   const fileText = journalText ?? (resumed?.file ? readFileSync(resumed.file, 'utf8') : undefined);
-  if (fileText !== undefined && journalPath && !p.fresh && parseJournal(fileText).head) p.store.importJournal(journalPath, fileText, batch);
+  if (fileText !== undefined && journalPath && !p.fresh && parseJournal(fileText).head) await p.store.importJournal(journalPath, fileText, batch);
 
   const freshSince = resumed && !p.fresh ? Date.parse(resumed.head.fresh_since ?? '') : Number.NaN;
   return {

@@ -17,9 +17,9 @@ export interface HeldAnswers {
   damaged: Map<string, string[]>;
 }
 
-export function heldAnswers(jobs: readonly Job[], ledger: Ledger): HeldAnswers {
+export async function heldAnswers(jobs: readonly Job[], ledger: Ledger): Promise<HeldAnswers> {
   const out: HeldAnswers = { answers: new Map(), open: new Map(), damaged: new Map(), legacy: 0 };
-  const all = ledger.heldMany(jobs);
+  const all = await ledger.heldMany(jobs);
   for (const job of jobs) {
     const h = all.get(job.id);
     if (h === undefined) continue;

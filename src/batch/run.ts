@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import { DEPTH_COST, type Depth, type Effort, type Scope } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
-import type { Store } from '../store/index.js';
+import type { StoreApi } from '../store/index.js';
 import { countRecords, skippedRecord } from './accounting.js';
 import { type Balance, readBalance } from './balance.js';
 import { requireConsent } from './consent.js';
@@ -36,6 +36,8 @@ export interface BatchDeps {
   signal?: AbortSignal;
   /** Aborted when no new request may start (stdout closed); requests in flight finish and are stored. */
   stopSending?: AbortSignal;
+  /** --case: the case whose spend this is, named with each reservation (geo store budget show, by case). */
+  caseId?: string;
   onEvent?: (e: BatchEvent) => void;
   /** Where relative paths start (the command passes the process's folder). */
   cwd: string;
@@ -54,8 +56,8 @@ export interface BatchDeps {
    * a sandbox on a new port each run, so it passes one name for all of them (Ctx.serviceId).
    */
   origin?: string;
-  /** The store: claims, results, batch heads. */
-  store: Store;
+  /** The store: claims, results, batch heads (the local file or a team's server, issue 32). */
+  store: StoreApi;
   /** Called between phases once the inputs number LARGE_BATCH or more (Runtime.frugalMemory). */
   frugalMemory?: () => void;
   /** geo's version, for the provenance records. */
@@ -155,7 +157,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     store, ...(deps.account !== undefined ? { account: deps.account } : {}), origin: deps.origin ?? deps.client.baseUrl, batch: prep.batch,
     keepMetadata: prep.keepMetadata, downscale: Boolean(opts.downscale), request, async: Boolean(opts.async), ...(since !== undefined ? { since } : {}),
   });
-  const held = heldAnswers(prep.jobs, ledger);
+  const held = await heldAnswers(prep.jobs, ledger);
   if (held.legacy > 0) emit({ type: 'notice', message: `${held.legacy === 1 ? 'an answer' : `${held.legacy} answers`} of a journal that predates account fingerprints ${held.legacy === 1 ? 'is' : 'are'} not re-emitted but resent with ${held.legacy === 1 ? 'its key' : 'their keys'} (the service replays ${held.legacy === 1 ? 'it' : 'them'} free for the account that paid)` });
   const pending = prep.jobs.filter((j) => !held.answers.has(j.id));
 
@@ -198,7 +200,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   // What consent covers is kept against what the service charges, not what the plan priced (spend-guard.ts).
   const spend = new SpendGuard(opts.spendLimit ?? spendLimit({ maxCredits: opts.maxCredits, maxCreditsName: opts.budgetName?.what, yes: opts.yes, planCredits: plan.credits, threshold: plan.confirmThreshold }), prep.params.depth);
   // The batch's head, so `--resume ID` can run it again (a --fresh run says from when its answers count).
-  store.saveBatch(prep.batch, { ...prep.head, created: new Date(started).toISOString(), ...(opts.fresh ? { fresh_since: new Date(started).toISOString() } : {}) });
+  await store.saveBatch(prep.batch, { ...prep.head, created: new Date(started).toISOString(), ...(opts.fresh ? { fresh_since: new Date(started).toISOString() } : {}) });
   // Inputs skipped while loading are settled before anything is sent: one record each.
   const keep = opts.keepRecords !== false;
   const counts = countRecords([]);
@@ -225,7 +227,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     // The EXIF check reads the file again after the answer: added to the stored record now.
     if (how === 'sent' && o.stored && recs[0]?.exif) {
       try {
-        store.setExif(o.stored.id, recs[0].exif);
+        await store.setExif(o.stored.id, recs[0].exif);
       } catch {
         // The answer is stored; only its EXIF check is missing (geo inspect recomputes it).
       }
@@ -248,7 +250,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
   for (const j of prep.jobs) {
     const h = held.answers.get(j.id);
     if (!h) continue;
-    const outcome = ledger.settled(h) ?? { ok: false as const, error: { code: 'missing_answer', message: 'its stored answer could not be read back', final: false } };
+    const outcome = (await ledger.settled(h)) ?? { ok: false as const, error: { code: 'missing_answer', message: 'its stored answer could not be read back', final: false } };
     if (h.how === 'journal') summary.fromJournal++;
     else summary.fromResults++;
     // The caller's own key, for a request answered under another: not sent, and said so (issue 30).
@@ -273,7 +275,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
           client: deps.client, ledger, ...(journal ? { journal: journal.journal } : {}), request, upload: { keepMetadata: prep.keepMetadata },
           ...(opts.idempotencyKey !== undefined ? { userKey: opts.idempotencyKey } : {}),
           cost: DEPTH_COST[prep.params.depth], budget, spend, now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}),
-          ...(deps.stopSending ? { stopSending: deps.stopSending } : {}), emit, counters, listed: opts.listed !== false,
+          ...(deps.stopSending ? { stopSending: deps.stopSending } : {}), ...(deps.caseId !== undefined ? { caseId: deps.caseId } : {}), emit, counters, listed: opts.listed !== false,
           record: (j, facts) => answerRecord(recordCtx, j, facts),
           inFlight: (d) => (meter.inFlight += d),
           onWait: () => {

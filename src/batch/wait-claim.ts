@@ -4,14 +4,14 @@
  * caller acquires it again). Polling an indexed row every quarter second costs microseconds; the
  * answers being waited for take seconds.
  */
-import type { Store } from '../store/index.js';
+import type { StoreApi } from '../store/index.js';
 
 export const POLL_MS = 250;
 
-export async function waitForClaim(store: Store, key: string, o: { sleep: (ms: number, signal?: AbortSignal) => Promise<void>; signal?: AbortSignal }): Promise<'settled' | 'free' | 'cancelled'> {
+export async function waitForClaim(store: StoreApi, key: string, o: { sleep: (ms: number, signal?: AbortSignal) => Promise<void>; signal?: AbortSignal }): Promise<'settled' | 'free' | 'cancelled'> {
   for (;;) {
     if (o.signal?.aborted) return 'cancelled';
-    const c = store.claim(key);
+    const c = await store.claim(key);
     if (!c || c.state !== 'open') return 'settled';
     if (!store.heldElsewhere(c)) return 'free';
     try {

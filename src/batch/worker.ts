@@ -20,6 +20,7 @@ import { StoreError } from '../errors.js';
 import { type ProvenanceRecord, isResultBody } from '../evidence/record-types.js';
 import { IN_FLIGHT } from './accounting.js';
 import { keepEmbedded } from './embedded.js';
+import { holdCredits, settleCredits } from './team-budget.js';
 import type { Journal } from './journal.js';
 import type { Ledger } from './ledger.js';
 import type { SpendGuard, Spent } from './spend-guard.js';
@@ -52,6 +53,8 @@ export interface WorkerEnv {
   signal?: AbortSignal;
   /** Aborted when no new request may start (stdout closed): requests in flight still finish. */
   stopSending?: AbortSignal;
+  /** --case: the case the budget's reservation names (team-budget.ts). */
+  caseId?: string;
   emit: (e: BatchEvent) => void;
   /** The provenance record of an answer (provenance.ts), committed with its claim. */
   record: (job: Job, facts: AnswerFacts) => ProvenanceRecord;
@@ -78,16 +81,16 @@ async function claimTurn(w: WorkerEnv, job: Job): Promise<{ key: string; takeove
     w.emit({ type: 'notice', message: otherKeyLine(job.inputs[0]!, how, key, w.userKey) });
   };
   for (;;) {
-    const acq = w.ledger.acquire(job, w.userKey);
+    const acq = await w.ledger.acquire(job, w.userKey);
     if (acq.kind === 'send') {
       if (acq.takeover) other('resent', acq.key);
       return { key: acq.key, takeover: acq.takeover };
     }
     if (acq.kind === 'answered' || acq.kind === 'failed') {
       // Only a claim of this very request settles it: a caller's key used for another one (key_reused) names someone else's answer.
-      const claim = w.ledger.store.claim(acq.key);
+      const claim = await w.ledger.store.claim(acq.key);
       const held = claim && claim.fp === w.ledger.fingerprint(job) ? w.ledger.fromClaim(claim) : undefined;
-      const outcome = held ? w.ledger.settled(held) : undefined;
+      const outcome = held ? await w.ledger.settled(held) : undefined;
       if (held) other('reused', acq.key);
       await w.finish(job, outcome ?? { ok: false, error: acq.kind === 'failed' ? acq.error : { code: 'failed', message: 'the stored answer is missing', final: true } }, 'others');
       return { done: { kind: 'done' } };
@@ -113,13 +116,27 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
   if (gate.kind === 'stop') return { kind: 'stop', stop: { reason: 'budget', error: new Error(gate.why) } };
   let spent: Spent = 'unsent';
   let answered: number | undefined;
+  let held = false;
   try {
+    // The store's budget (a team's cap, team-budget.ts): reserved before the send, whoever sends.
+    const full = await holdCredits(w.ledger.store, turn0.key, (w.request.depth ?? 1) as Depth, w.caseId);
+    if (full !== undefined) {
+      // Let go at once (same key, still open): a process on another machine waiting for this
+      // request takes it, meets the cap too and stops, instead of both waiting for each other.
+      await w.ledger.store.release(turn0.key).catch(() => undefined);
+      return { kind: 'stop', stop: { reason: 'budget', error: new Error(full) } };
+    }
+    held = true;
     return await sendClaimed(w, job, ctl, turn0, (credits, depth) => {
       spent = credits;
       answered = depth;
     });
+  } catch (err) {
+    if (err instanceof StoreError && !held) return { kind: 'stop', stop: { reason: 'store', error: err } };
+    throw err;
   } finally {
     w.spend.leave(spent, answered);
+    if (held) await settleCredits(w.ledger.store, turn0.key, spent);
   }
 }
 
@@ -209,7 +226,7 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
       // The body's bytes exactly as received are what the store keeps (issue 21: raw means raw),
       // but the key: a server that echoed it got it masked before anything read it (api/secret.ts).
       const row = { record, rawBytes: res.rawBytes, origin: w.ledger.o.origin, sandbox: res.headers[SANDBOX_HEADER] !== undefined, listed: w.listed, ...(w.ledger.o.batch ? { batch: w.ledger.o.batch } : {}) };
-      stored = { id: store.answer(key, row, credits), record };
+      stored = { id: await store.answer(key, row, credits), record };
     } catch (err) {
       storeError = err instanceof StoreError ? err : new StoreError(String(err), 'other');
     }
@@ -239,8 +256,8 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
     // resends the same key and the server replays it if it had finished. A final failure is
     // written down; anything else releases the claim for the next run (same key).
     try {
-      if (!aborted && error.final) store.fail(key, error);
-      else if (!aborted) store.release(key);
+      if (!aborted && error.final) await store.fail(key, error);
+      else if (!aborted) await store.release(key);
     } catch {
       // The store is unwritable: the claim's lease runs out and a rerun takes it over, same key.
     }
@@ -251,7 +268,7 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
     if (raw.raw !== undefined && !aborted) {
       try {
         const response = { raw: raw.raw, status: raw.status, headers: {}, idempotencyKey: key, ...(raw.deviations?.length ? { deviations: raw.deviations } : {}), ...(raw.receivedSha256 ? { receivedSha256: raw.receivedSha256, ...(raw.bytes ? { rawBytes: raw.bytes } : {}) } : {}) };
-        store.insertResult({ record: w.record(job, { response, replayed: false, unusable: error.message }), ...(raw.bytes ? { rawBytes: raw.bytes } : {}), origin: w.ledger.o.origin, sandbox: false, listed: w.listed, unkeyed: true });
+        await store.insertResult({ record: w.record(job, { response, replayed: false, unusable: error.message }), ...(raw.bytes ? { rawBytes: raw.bytes } : {}), origin: w.ledger.o.origin, sandbox: false, listed: w.listed, unkeyed: true });
       } catch {
         // The store cannot take it: the key, still open, replays it on the rerun.
       }

@@ -7,7 +7,7 @@
 import { ConfigError } from '../errors.js';
 import { checkKeyText } from './key-text.js';
 
-export const DEFAULT_KEYS = ['depth', 'format', 'confirm_threshold', 'accessible', 'tsa', 'tsa_ca'] as const;
+export const DEFAULT_KEYS = ['depth', 'format', 'confirm_threshold', 'accessible', 'tsa', 'tsa_ca', 'store'] as const;
 export type DefaultKey = (typeof DEFAULT_KEYS)[number];
 
 /** A profile as stored: the key itself (`key`, the 0600 file) or where the OS keyring holds it. */

@@ -47,8 +47,11 @@ export class MemoryCustodyStorage implements CustodyStorage {
   }
 }
 
-/** The OS user and host name, and geo's version. A user without a name (no passwd entry) is its uid. */
-export function currentActor(geoVersion: string): Actor {
+/**
+ * The OS user and host name, geo's version and the chosen signing key's fingerprint when given. A
+ * user without a name (no passwd entry) is its uid.
+ */
+export function currentActor(geoVersion: string, key?: string): Actor {
   let user: string;
   try {
     const u = userInfo();
@@ -56,7 +59,7 @@ export function currentActor(geoVersion: string): Actor {
   } catch {
     user = 'unknown';
   }
-  return { user, host: hostname(), geo: geoVersion };
+  return { user, host: hostname(), geo: geoVersion, ...(key ? { key } : {}) };
 }
 
 /**

@@ -105,11 +105,16 @@ export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'inp
 /** One event to append, typed by its name. */
 export type CustodyEvent = { [K in CustodyEventName]: { event: K; data: CustodyEvents[K] } }[CustodyEventName];
 
-/** Who appends: the OS user, the host name and geo's version. */
+/**
+ * Who appends: the OS user, the host name and geo's version, and the fingerprint of the signing key
+ * chosen then (geo keys signing use), when one is: on a team store several analysts append to one
+ * case, and each entry names who did (issue 32).
+ */
 export interface Actor {
   user: string;
   host: string;
   geo: string;
+  key?: string;
 }
 
 export interface CustodyEntry {
@@ -120,6 +125,8 @@ export interface CustodyEntry {
   user: string;
   host: string;
   geo: string;
+  /** The chosen signing key's fingerprint ("SHA256:…"), absent when none was chosen. */
+  key?: string;
   event: CustodyEventName;
   data: Record<string, unknown>;
   prev: string;
@@ -146,6 +153,7 @@ export function sealEntry(last: CustodyEntry | undefined, caseId: string, ev: Cu
     user: actor.user,
     host: actor.host,
     geo: actor.geo,
+    ...(actor.key ? { key: actor.key } : {}),
     event: ev.event,
     data: ev.data as unknown as Record<string, unknown>,
     prev: last ? last.hash : GENESIS,
@@ -166,6 +174,7 @@ export function entryShapeProblem(v: unknown): string | undefined {
   const e = v as Record<string, unknown>;
   if (e.schema !== CUSTODY_SCHEMA) return `schema is not ${CUSTODY_SCHEMA}`;
   for (const k of ['case', 'at', 'user', 'host', 'geo'] as const) if (typeof e[k] !== 'string') return `${k} is not a string`;
+  if (e.key !== undefined && typeof e.key !== 'string') return 'key is not a string';
   if (!Number.isInteger(e.seq) || (e.seq as number) < 1) return 'seq is not a positive whole number';
   if (!CUSTODY_EVENTS.includes(e.event as CustodyEventName)) return `unknown event ${JSON.stringify(e.event)}`;
   if (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data)) return 'data is not an object';

@@ -18,6 +18,7 @@ export const ENVIRONMENT: readonly EnvVar[] = [
   { name: 'GEO_CONFIG_DIR', what: 'the config folder: profiles and defaults (default $XDG_CONFIG_HOME/geo, ~/.config/geo)' },
   { name: 'GEO_STATE_DIR', what: 'the state folder: batch journals (default $XDG_STATE_HOME/geo, ~/.local/state/geo)' },
   { name: 'GEO_DATA_DIR', what: 'the data folder: the store geo.db, results already paid for (default $XDG_DATA_HOME/geo, ~/.local/share/geo)' },
+  { name: 'GEO_STORE_URL', what: "a team's PostgreSQL store (postgres://USER@HOST/DB?sslmode=verify-full), shared by every analyst; --store URL|local overrides it (geo help store)" },
   { name: 'GEO_CACHE_DIR', what: 'the code cache (default $XDG_CACHE_HOME/geo, ~/.cache/geo); NODE_DISABLE_COMPILE_CACHE=1 turns it off' },
   { name: 'GEO_FFMPEG', what: 'the ffmpeg to use for videos and photo sets (default: ffmpeg on PATH; never downloaded)' },
   { name: 'GEO_FFPROBE', what: 'the ffprobe to use (default: beside GEO_FFMPEG, else on PATH)' },

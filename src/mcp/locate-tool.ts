@@ -62,7 +62,7 @@ export async function locateTool(t: ToolCtx, raw: unknown): Promise<ToolResult> 
     ...(a.case !== undefined ? { case: a.case } : {}),
   };
   const sceneOpts = { ...opts, ...(a.together ? { together: true } : {}), ...(a.every !== undefined ? { every: String(a.every) } : {}), ...(a.max_frames !== undefined ? { maxFrames: String(a.max_frames) } : {}), ...(a.agree_km !== undefined ? { agreeKm: String(a.agree_km) } : {}) };
-  const scene = await sceneOf(named, sceneOpts, () => undefined); // the MCP tool takes no --resume
+  const scene = await sceneOf(named, sceneOpts, async () => undefined); // the MCP tool takes no --resume
   if (scene) return sceneTool(t, scene, await parseLocate(t.ctx, scene.inputs, opts));
   const s = await parseLocate(t.ctx, named, opts);
   if (s.scopeNote !== undefined) t.log(s.scopeNote);

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { runAnalyses } from '../commands/analyses/run.js';
 import { runCreate, runList } from '../commands/cases/run.js';
 import { runCredits } from '../commands/credits/run.js';
-import { chooseFormat, renderRecords, selectRecords } from '../commands/export/run.js';
+import { gather, chooseFormat, renderRecords, selectRecords } from '../commands/export/run.js';
 import { historyRowOf, runHistory, runHistoryShow } from '../commands/history/run.js';
 import { runInspect } from '../commands/inspect/run.js';
 import { runUsage } from '../commands/usage/run.js';
@@ -98,10 +98,10 @@ function exportTool(canWrite: boolean) {
     const out = a.out !== undefined ? await t.dirs.writable(a.out) : undefined;
     const format = chooseFormat(a.format, out);
     // An agent's export is returned inline or written whole: read into memory (the CLI streams).
-    const records = [...(await selectRecords(t.ctx, { sources, all: Boolean(a.all), history: Boolean(a.history), includeSandbox: Boolean(a.include_sandbox) }, t.log))];
+    const records = await gather(await selectRecords(t.ctx, { sources, all: Boolean(a.all), history: Boolean(a.history), includeSandbox: Boolean(a.include_sandbox) }, t.log));
     // A results file may name any path as a result's image: only those inside the allowed folders are read.
     const rendered = await renderRecords(t.ctx, format, records, t.log, { confine: (p) => t.dirs.readable(p) });
-    const text = typeof rendered === 'string' || Buffer.isBuffer(rendered) ? rendered : [...rendered].join('');
+    const text = typeof rendered === 'string' || Buffer.isBuffer(rendered) ? rendered : (await gather(rendered)).join('');
     if (out !== undefined) {
       await t.dirs.write(out, text, sources);
       return { text: `wrote ${count(records.length, 'result')} to ${out} (${format})`, data: { out, format, results: records.length } };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ApiClient } from '../../src/api/client.js';
 import type { Ledger } from '../../src/sandbox/server.js';
 import { processProbe } from '../../src/cli.js';
-import { Store } from '../../src/store/index.js';
+import { Store, type StoreApi, asStoreApi } from '../../src/store/index.js';
 
 export const FIXTURES = new URL('../../fixtures/images/', import.meta.url).pathname;
 
@@ -53,6 +53,7 @@ export function ledgerFigures(l: Ledger, key: string) {
 }
 
 /** A store of its own (a fresh data folder) for a test that calls runBatch directly. */
-export function testStore(dataDir = mkdtempSync(join(tmpdir(), 'geo-data-'))): Store {
-  return Store.open(dataDir, { probe: processProbe(), now: Date.now });
+/** The local file behind the store interface the batch engine takes (store/api.ts). */
+export function testStore(dataDir = mkdtempSync(join(tmpdir(), 'geo-data-'))): StoreApi {
+  return asStoreApi(Store.open(dataDir, { probe: processProbe(), now: Date.now }), Date.now);
 }

@@ -101,7 +101,7 @@ describe('the bash script in bash', () => {
     expect(await complete('geo export --format ')).toEqual(['csv', 'geojson', 'html', 'json', 'kml', 'kmz', 'ndjson']);
     expect(await complete('geo credits --format ')).toEqual(['json', 'ndjson', 'table']);
     expect(await complete('geo locate x --format k')).toEqual(['kml', 'kmz']);
-    expect(await complete('geo config set ')).toEqual(['accessible', 'confirm_threshold', 'depth', 'format', 'tsa']);
+    expect(await complete('geo config set ')).toEqual(['accessible', 'confirm_threshold', 'depth', 'format', 'store', 'tsa']);
     expect(await complete('geo completion ')).toEqual(['bash', 'fish', 'zsh']);
   });
 

@@ -15,11 +15,11 @@ describe('geo config', () => {
     const { run } = session();
     const piped = await run(['config', 'list']);
     expect(piped).toMatchObject({ code: 0, stderr: '' });
-    expect(piped.stdout).toBe('KEY                VALUE  FROM\ndepth              1      default\nformat             table  default\nconfirm_threshold  20     default\naccessible         false  default\ntsa                       default\ntsa_ca                    default\n');
+    expect(piped.stdout).toBe('KEY                VALUE  FROM\ndepth              1      default\nformat             table  default\nconfirm_threshold  20     default\naccessible         false  default\ntsa                       default\ntsa_ca                    default\nstore              local  default\n');
     const tty = await run(['config', 'list'], { tty: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toMatch(/┌.*\n.*KEY.*VALUE.*FROM/);
-    expect(JSON.parse((await run(['config', 'list', '--json'])).stdout)).toEqual({ depth: '1', format: 'table', confirm_threshold: '20', accessible: 'false', tsa: '', tsa_ca: '' });
+    expect(JSON.parse((await run(['config', 'list', '--json'])).stdout)).toEqual({ depth: '1', format: 'table', confirm_threshold: '20', accessible: 'false', tsa: '', tsa_ca: '', store: 'local' });
   });
 
   it('set validates, stores and get prints the bare value', async () => {

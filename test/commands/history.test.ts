@@ -3,7 +3,7 @@
  * listed newest first and shown again exactly as locate printed them, with no key and nothing sent.
  */
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveRecord } from '../helpers/store.js';
@@ -39,14 +39,16 @@ describe('geo history', () => {
     const r = await offline(['history']);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^WHEN\s+INPUT\s+PLACE\s+CONFIDENCE\s+DEPTH\s+ANALYSIS\s+CHARGE$/);
+    expect(lines[0]).toMatch(/^WHEN\s+INPUT\s+PLACE\s+CONFIDENCE\s+DEPTH\s+ANALYSIS\s+CHARGE\s+PAID BY$/);
     expect(lines).toHaveLength(4);
     // Every answer here came from a sandbox: the CHARGE column says so (never evidence).
-    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+.*tokyo\.jpg\s+.*Tokyo, Japan\s+0\.90\s+2\s+an_\w+\s+paid \(sandbox\)$/);
-    expect(lines[2]).toMatch(/paris\.jpg\s+Paris 16 Passy, Paris, France\s+0\.90\s+1\s+an_\w+\s+paid \(sandbox\)$/);
-    expect(lines[3]).toMatch(/paris\.jpg .* paid \(sandbox\)$/);
+    // PAID BY: the local file's one analyst, this machine's OS user and host.
+    const me = `${userInfo().username}@${hostname()}`;
+    expect(lines[1]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\s+.*tokyo\\.jpg\\s+.*Tokyo, Japan\\s+0\\.90\\s+2\\s+an_\\w+\\s+paid \\(sandbox\\)\\s+${me}$`));
+    expect(lines[2]).toMatch(/paris\.jpg\s+Paris 16 Passy, Paris, France\s+0\.90\s+1\s+an_\w+\s+paid \(sandbox\)\s+\S+@\S+$/);
+    expect(lines[3]).toMatch(/paris\.jpg .* paid \(sandbox\)\s+\S+@\S+$/);
     const other = (await offline(['history'], elsewhere)).stdout.trim().split('\n');
-    expect(other[1]).toMatch(/paris\.jpg\s+Paris 16 Passy, Paris, France\s+0\.90\s+1\s+an_\w+\s+replayed \(sandbox\)$/);
+    expect(other[1]).toMatch(/paris\.jpg\s+Paris 16 Passy, Paris, France\s+0\.90\s+1\s+an_\w+\s+replayed \(sandbox\)\s+\S+@\S+$/);
     expect(footprint(sb)).toEqual(before);
   });
 

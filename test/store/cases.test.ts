@@ -1,5 +1,5 @@
 /**
- * Cases in the store (issue 24, src/store/cases.ts): migration 2 upgrades a database of schema 1
+ * Cases in the store (issue 24, src/store/sqlite/cases.ts): migration 2 upgrades a database of schema 1
  * in place; a case and its case_created entry land together; an append that would not be an entry
  * stores nothing; and two processes appending to one case at the same moment both land, every
  * entry once, the chain intact (BEGIN IMMEDIATE: the second reads the first's entry as its last).
@@ -13,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { recordCase } from '../../src/commands/cases/local.js';
 import { parseEntry } from '../../src/evidence/custody.js';
 import { verifyChain } from '../../src/evidence/custody-verify.js';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/schema.js';
+import { asStoreApi } from '../../src/store/index.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/sqlite/schema.js';
 import { parisRecord } from '../export/fixtures.js';
 import { dbRows, openStore } from '../helpers/store.js';
 
@@ -21,10 +22,10 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'geo-cases-'));
 const ROOT = new URL('../../', import.meta.url).pathname;
 const CHILD = new URL('./custody-child.ts', import.meta.url).pathname;
 
-function newCase(data: string, name = 'Harbour fire') {
+async function newCase(data: string, name = 'Harbour fire') {
   const store = openStore(data);
   try {
-    return recordCase({ store: () => store, now: Date.now, version: 'test' }, { name, description: '', team: null });
+    return await recordCase({ storeApi: async () => asStoreApi(store, Date.now), now: Date.now, version: 'test' }, { name, description: '', team: null });
   } finally {
     store.close();
   }
@@ -48,9 +49,9 @@ describe('cases in the store', () => {
     expect(dbRows(data, 'SELECT id FROM results')).toEqual([{ id }]);
   });
 
-  it('a case lands with its case_created entry; its count and head are pinned on the case row', () => {
+  it('a case lands with its case_created entry; its count and head are pinned on the case row', async () => {
     const data = tmp();
-    const c = newCase(data);
+    const c = await newCase(data);
     expect(c).toMatchObject({ name: 'Harbour fire', service: null, custody_entries: 1, results: 0 });
     const [row] = dbRows<{ case_id: string; seq: number; line: string }>(data, 'SELECT case_id, seq, line FROM custody');
     const entry = parseEntry(row!.line);
@@ -60,7 +61,7 @@ describe('cases in the store', () => {
 
   it('an append whose line is not an entry stores nothing', async () => {
     const data = tmp();
-    const c = newCase(data);
+    const c = await newCase(data);
     const store = openStore(data);
     try {
       await expect(store.cases().append(c.id, () => '{"not":"an entry"}')).rejects.toThrow(/schema is not geo.custody\/1/);
@@ -72,7 +73,7 @@ describe('cases in the store', () => {
 
   it('two processes appending to one case at once: both land, every entry once, the chain intact', async () => {
     const data = tmp();
-    const c = newCase(data);
+    const c = await newCase(data);
     const start = join(tmp(), 'go');
     const n = 100;
     const run = (tag: string) => new Promise<string>((resolve, reject) => {

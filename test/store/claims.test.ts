@@ -1,5 +1,5 @@
 /**
- * The claims table's one decision (src/store/claims.ts acquire, issue 30): a claim is found by the
+ * The claims table's one decision (src/store/sqlite/claims.ts acquire, issue 30): a claim is found by the
  * request's fingerprint, whatever key the caller brings. Two stores on one file are two geo runs
  * (each its own owner); the rows are read back as sqlite3 would see them.
  */

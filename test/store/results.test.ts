@@ -1,5 +1,5 @@
 /**
- * The store's results (src/store/results.ts): a record and its raw bytes come back exactly as
+ * The store's results (src/store/sqlite/results.ts): a record and its raw bytes come back exactly as
  * stored; the reuse look-up finds only the same image, request fields, service and account, the
  * newest first, whatever the field order; an answer stored twice under one key is one row; history
  * and search read the columns, newest first; files are 0600 in a folder geo made 0700, and an
@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildRecord } from '../../src/evidence/records.js';
 import { PARIS_SHA, forensicBody, parisRecord, sydneyRecord } from '../export/fixtures.js';
-import { openStore } from '../helpers/store.js';
+import { dbRows, openStore } from '../helpers/store.js';
+import { SEARCH_COUNT } from '../../src/store/sqlite/results.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'geo-store-'));
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -99,5 +100,17 @@ describe('results in the store', () => {
     expect(store.sandboxCount()).toBe(1);
     expect([...store.iterate({ includeSandbox: false })].map((r) => r.record.input.path)).toEqual(['fixtures/images/paris.jpg']);
     store.close();
+  });
+
+  it('a search counts its matches without reading the results table: the full-text index, less the unlisted ones by their partial index', () => {
+    const data = tmp();
+    const store = openStore(data);
+    store.insertResult({ record: parisRecord(), sandbox: false, listed: true });
+    store.insertResult({ record: { ...parisRecord(), idempotency_key: 'hidden', stored_at: '2030-01-01T00:00:00.000Z' }, sandbox: false, listed: false });
+    expect(store.search('paris', 10).total).toBe(1);
+    store.close();
+    const plan = dbRows<{ detail: string }>(data, `EXPLAIN QUERY PLAN ${SEARCH_COUNT}`, '"paris"*', 10_001).map((r) => r.detail);
+    expect(plan.join('\n')).toMatch(/USING COVERING INDEX results_unlisted/);
+    expect(plan.filter((d) => /^(SCAN|SEARCH) (results|r)\b(?! USING COVERING INDEX results_unlisted)/.test(d))).toEqual([]);
   });
 });

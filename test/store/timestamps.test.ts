@@ -1,5 +1,5 @@
 /**
- * Timestamp requests in the store (issue 31, item 3; src/store/timestamps.ts, migration 3): a store
+ * Timestamp requests in the store (issue 31, item 3; src/store/sqlite/timestamps.ts, migration 3): a store
  * of schema 2 (cases, no timestamps) is migrated in place; a request is recorded pending before
  * anything is sent, once per (case, head, TSA); an unreachable TSA keeps it pending, a refusal
  * fails it (and asking again makes it pending), a reply that holds is kept byte for byte; and the
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { processProbe } from '../../src/cli.js';
 import { Store } from '../../src/store/index.js';
-import { MIGRATIONS } from '../../src/store/schema.js';
+import { MIGRATIONS } from '../../src/store/sqlite/schema.js';
 import { dbRows, openStore } from '../helpers/store.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'geo-stamps-'));

@@ -25,7 +25,7 @@ export interface ApiClaim {
 }
 
 /** The claim a geolocate body stands for, or undefined when the body is not one (the service says why). */
-export async function apiClaim(ctx: Pick<Ctx, 'store' | 'account' | 'serviceId'>, body: Buffer | undefined): Promise<ApiClaim | undefined> {
+export async function apiClaim(ctx: Pick<Ctx, 'storeApi' | 'account' | 'serviceId'>, body: Buffer | undefined): Promise<ApiClaim | undefined> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body?.toString('utf8') ?? '');
@@ -43,7 +43,7 @@ export async function apiClaim(ctx: Pick<Ctx, 'store' | 'account' | 'serviceId'>
   } else return undefined;
   const account = await ctx.account();
   const ledger = new Ledger({
-    store: ctx.store(), ...(account !== undefined ? { account } : {}), origin: ctx.serviceId(), keepMetadata: true, downscale: false,
+    store: await ctx.storeApi(), ...(account !== undefined ? { account } : {}), origin: ctx.serviceId(), keepMetadata: true, downscale: false,
     request: requestParams(o), async: o.async === true,
   });
   return { ledger, job };
@@ -69,20 +69,20 @@ export async function takeTurn(ctx: Pick<Ctx, 'sleep' | 'signal' | 'now'>, c: Ap
     said = true;
     say(otherKeyLine(c.job.inputs[0]!, how, key, keys.user));
   };
-  const held = c.ledger.held(c.job);
+  const held = await c.ledger.held(c.job);
   if (held.kind === 'answer' && held.resultId !== undefined && held.how === 'results') {
-    const stored = c.ledger.store.result(held.resultId)!;
+    const stored = (await c.ledger.store.result(held.resultId))!;
     other('reused', stored.record.idempotency_key);
     return { stored, why: 'results' };
   }
   for (;;) {
-    const acq = c.ledger.acquire(c.job, keys.user, keys.planned);
+    const acq = await c.ledger.acquire(c.job, keys.user, keys.planned);
     if (acq.kind === 'send') {
       if (acq.takeover) other('resent', acq.key);
       return { send: acq.key };
     }
     if (acq.kind === 'answered') {
-      const r = c.ledger.store.result(acq.resultId);
+      const r = await c.ledger.store.result(acq.resultId);
       if (r) {
         other('reused', acq.key);
         return { stored: r, why: 'others' };
@@ -93,7 +93,7 @@ export async function takeTurn(ctx: Pick<Ctx, 'sleep' | 'signal' | 'now'>, c: Ap
     // A final failure recorded earlier is not replayed by geo api: the claim is sent again (the
     // caller's own key, or a new one), and the service answers again (a refused request is not charged).
     if (acq.kind !== 'wait') {
-      const again = c.ledger.store.acquire(c.ledger.fingerprint(c.job), { since: ctx.now() + 1, input: c.job.inputs[0]!, ...(keys.user !== undefined ? { key: keys.user } : { newKey: keys.planned }) });
+      const again = await c.ledger.store.acquire(c.ledger.fingerprint(c.job), { since: ctx.now() + 1, input: c.job.inputs[0]!, ...(keys.user !== undefined ? { key: keys.user } : { newKey: keys.planned }) });
       if (again.kind === 'send') return { send: again.key };
       continue;
     }
@@ -103,7 +103,7 @@ export async function takeTurn(ctx: Pick<Ctx, 'sleep' | 'signal' | 'now'>, c: Ap
 }
 
 /** After the answer: a 2xx is stored with its claim (and a failure to store it said); a 4xx is final; the rest releases the key. */
-export function settleClaim(ctx: Pick<Ctx, 'version' | 'now'>, c: ApiClaim, key: string, res: RawResponse | undefined, spend: number, warn: (l: string) => void): void {
+export async function settleClaim(ctx: Pick<Ctx, 'version' | 'now'>, c: ApiClaim, key: string, res: RawResponse | undefined, spend: number, warn: (l: string) => void): Promise<void> {
   const store = c.ledger.store;
   try {
     if (res && res.status >= 200 && res.status < 300) {
@@ -118,10 +118,10 @@ export function settleClaim(ctx: Pick<Ctx, 'version' | 'now'>, c: ApiClaim, key:
         response: { raw: res.raw, status: res.status, headers: res.headers, idempotencyKey: key, ...(res.receivedSha256 ? { receivedSha256: res.receivedSha256 } : {}) }, replayed: res.headers['idempotent-replayed'] === 'true',
         ...(usable ? { result: usable } : { unusable: 'the answer has no usable coordinates' }),
       });
-      store.answer(key, { record, origin: c.ledger.o.origin, sandbox: res.headers[SANDBOX_HEADER] !== undefined, listed: true }, spend);
+      await store.answer(key, { record, origin: c.ledger.o.origin, sandbox: res.headers[SANDBOX_HEADER] !== undefined, listed: true }, spend);
     } else if (res && res.status >= 400 && res.status < 500 && res.status !== 409 && res.status !== 429) {
-      store.fail(key, { code: `http_${res.status}`, message: `the service answered ${res.status}`, status: res.status, final: true });
-    } else store.release(key);
+      await store.fail(key, { code: `http_${res.status}`, message: `the service answered ${res.status}`, status: res.status, final: true });
+    } else await store.release(key);
   } catch (err) {
     if (err instanceof StoreError && res) warn(`the answer above was printed but NOT stored (${err.message}); the same body with -H 'Idempotency-Key: ${key}' replays it free`);
     else if (!(err instanceof StoreError)) throw err;

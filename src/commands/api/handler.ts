@@ -94,7 +94,7 @@ async function geolocate(ctx: Ctx, plan: ApiPlan, opts: Record<string, unknown>)
     throw withKeyHint(err, plan);
   } finally {
     const credits = sent && sent.headers['idempotent-replayed'] !== 'true' ? (plan.spend?.credits ?? 0) : 0;
-    if (claim && turn) settleClaim(ctx, claim, plan.idempotencyKey!, sent, credits, (l) => ctx.io.stderr.write(`${sanitizeInline(l)}\n`));
+    if (claim && turn) await settleClaim(ctx, claim, plan.idempotencyKey!, sent, credits, (l) => ctx.io.stderr.write(`${sanitizeInline(l)}\n`));
   }
   print(ctx, sent, opts);
 }

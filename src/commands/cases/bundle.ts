@@ -10,7 +10,7 @@
  */
 import { extname, resolve } from 'node:path';
 import { caseLog } from '../../batch/case-custody.js';
-import { type CaseSigner, caseSigner } from '../../batch/case-sign.js';
+import { type CaseSigner, caseActor, caseSigner } from '../../batch/case-sign.js';
 import { vouchedOrRefuse } from '../../batch/case-results.js';
 import type { Ctx } from '../../context.js';
 import { ConfigError, KeyringError, NotVerifiedError, UsageError } from '../../errors.js';
@@ -94,11 +94,11 @@ async function readOriginals(records: readonly ProvenanceRecord[], leftOut: stri
  * what it stamps was swapped); entries past the last signature do not: the bundle's own signature
  * covers them. The signer, ready: a case that is signed gets a signed bundle or none.
  */
-async function trustOrRefuse(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'config' | 'vault'>, c: CaseRow, entries: CustodyEntry[], say: Say): Promise<CaseSigner | undefined> {
+async function trustOrRefuse(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 'config' | 'vault'>, c: CaseRow, entries: CustodyEntry[], say: Say): Promise<CaseSigner | undefined> {
   const sigs = checkSignatures(entries);
-  const bad = [...sigs.signatures.filter((x) => !x.ok).map((x) => `entry ${x.entry} (head_signed): ${x.problem}`), ...checkStamps(entries, storedToken(ctx.store().timestamps().forCase(c.id)), { where: 'the store' }).failures];
+  const bad = [...sigs.signatures.filter((x) => !x.ok).map((x) => `entry ${x.entry} (head_signed): ${x.problem}`), ...checkStamps(entries, storedToken(await (await ctx.storeApi()).timestamps.forCase(c.id)), { where: 'the store' }).failures];
   if (bad.length) throw new NotVerifiedError(`case ${c.id} does not verify, so no bundle is written: ${bad[0]}${bad.length > 1 ? ` (and ${bad.length - 1} more)` : ''}`, `geo cases verify ${c.id} lists what fails`);
-  const signer = caseSigner(ctx, say);
+  const signer = await caseSigner(ctx, say);
   if (!signer.chosen) {
     if (sigs.signed) throw new ConfigError(`case ${c.id} is signed, so its bundle must be too, and no signing key is chosen: no bundle is written`, 'geo keys signing use REF (geo keys signing list shows yours)');
     return undefined;
@@ -114,24 +114,24 @@ async function trustOrRefuse(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'confi
   }
 }
 
-export async function runBundle(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'config' | 'vault'>, ref: string, file: string, opts: { withOriginals?: boolean; mode?: FileMode }, say: Say): Promise<Bundled> {
-  const store = ctx.store();
-  const c = findCase(store, ref);
+export async function runBundle(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 'config' | 'vault'>, ref: string, file: string, opts: { withOriginals?: boolean; mode?: FileMode }, say: Say): Promise<Bundled> {
+  const store = await ctx.storeApi();
+  const c = await findCase(store, ref);
   if (!/\.zip$/i.test(file)) throw new UsageError(`the bundle is a zip file: ${file} does not end in .zip`, `geo cases bundle ${c.id} case.zip`);
   // Refused before anything is read: a link, a FIFO, a second name, a folder, or a file of the case.
-  const read = () => store.cases().linked(c.id).map((l) => originalOf(l.stored.record).path);
-  checkWritableFile(file, 'the bundle', { inputs: read });
+  const paths = (await store.cases.linked(c.id)).map((l) => originalOf(l.stored.record).path);
+  checkWritableFile(file, 'the bundle', { inputs: () => paths });
   // What the log vouches for, or nothing at all: a forged value never leaves in a bundle.
   const ev = await vouchedOrRefuse(store, c, 'no bundle is written');
   const signer = await trustOrRefuse(ctx, c, ev.entries.map((x) => x.e), say);
-  const token = storedToken(store.timestamps().forCase(c.id));
+  const token = storedToken(await store.timestamps.forCase(c.id));
   const stamps = ev.entries.flatMap(({ n, e }) => {
     const kept = e.event === 'head_stamped' ? token(n, e.data.stamp as StampedHead) : undefined;
     return kept ? [{ entry: n, reply: kept.reply, caPem: kept.caPem }] : [];
   });
   const vc = ev.vouch.case;
   const records = ev.vouch.results.map((r) => r.record).filter((r) => isResultBody(r.response.body));
-  const log = caseLog(store, ctx.version, ctx.now);
+  const log = caseLog(store, await caseActor({ version: ctx.version, signing: { config: ctx.config, vault: ctx.vault } }), ctx.now);
   const leftOut: string[] = [];
   const originals = opts.withOriginals ? await readOriginals(records, leftOut) : undefined;
   // An original whose hashing the log does not hold yet (a result linked with geo cases link): hashed now, and logged.
@@ -161,7 +161,7 @@ export async function runBundle(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'co
   }
   // The one writer (files/own-file.ts): a new file renamed into place, never through a link or a
   // second name, 0600 unless --file-mode 644.
-  await writeOwnFile(file, 'the bundle', bundle.zip, { inputs: read, ...(opts.mode ? { mode: opts.mode } : {}) });
+  await writeOwnFile(file, 'the bundle', bundle.zip, { inputs: () => paths, ...(opts.mode ? { mode: opts.mode } : {}) });
   const sha256 = sha256Hex(bundle.zip);
   const m = bundle.manifest.custody;
   await log.append(c.id, { event: 'bundle_made', data: { bundle: { path: resolve(file), sha256, size: bundle.zip.length, manifest_sha256: bundle.manifestSha256, entries: m.entries, head: m.head, originals: Boolean(originals) } } });

@@ -20,8 +20,8 @@ import { simulatedCount } from '../../evidence/simulated.js';
 import { caveat, simulatedSection } from '../../evidence/verify-report.js';
 import { NotRegularFileError, sha256RegularFile } from '../../files/read.js';
 import type { CaseVerifyView } from '../../output/views/case-show.js';
-import type { CaseRow, Store } from '../../store/index.js';
-import type { TimestampRow } from '../../store/timestamps.js';
+import type { CaseRow, StoreApi } from '../../store/index.js';
+import type { TimestampRow } from '../../store/index.js';
 
 /** What verifyCase found: the view's shape (output/views/case-show.ts). */
 export type CaseReport = CaseVerifyView;
@@ -51,7 +51,7 @@ export function storedToken(rows: readonly TimestampRow[]): (n: number, s: Stamp
   };
 }
 
-export async function verifyCase(store: Store, c: CaseRow, opts: TrustOptions = {}): Promise<CaseReport> {
+export async function verifyCase(store: StoreApi, c: CaseRow, opts: TrustOptions = {}): Promise<CaseReport> {
   const ev: CaseEvidence = await readCaseEvidence(store, c);
   const failures = evidenceFailures(ev);
   const notes: string[] = [];
@@ -61,7 +61,7 @@ export async function verifyCase(store: Store, c: CaseRow, opts: TrustOptions = 
   const readable = ev.entries.length === ev.chain.entries && ev.entries.length > 0;
   const entries = ev.entries.map((x) => x.e);
   const signatures = readable ? checkSignatures(entries, { ...(opts.allowedSigners ? { allowed: opts.allowedSigners } : {}), required: Boolean(opts.requireSignature) }) : uncheckedSignatures(Boolean(opts.requireSignature));
-  const rows = store.timestamps().forCase(c.id);
+  const rows = await store.timestamps.forCase(c.id);
   const timestamps = readable
     ? checkStamps(entries, storedToken(rows), { ...(opts.tsaCa !== undefined ? { tsaCa: opts.tsaCa } : {}), required: Boolean(opts.requireTimestamp), where: 'the store' }, rows.filter((r) => r.state === 'pending').length)
     : uncheckedStamps(Boolean(opts.requireTimestamp));

@@ -24,9 +24,9 @@ export interface Linked {
   signed?: HeadSignature;
 }
 
-export async function runLink(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'config' | 'vault'>, ref: string, refs: readonly string[], say: (line: string) => void = () => undefined): Promise<Linked> {
-  const store = ctx.store();
-  const c = findCase(store, ref);
+export async function runLink(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 'config' | 'vault'>, ref: string, refs: readonly string[], say: (line: string) => void = () => undefined): Promise<Linked> {
+  const store = await ctx.storeApi();
+  const c = await findCase(store, ref);
   if (refs.length === 0) throw new UsageError('name the results to link', `geo cases link ${c.id} RESULT… (an image file, a sha256 prefix or an analysis id: what geo history shows)`);
   const found = new Map<number, { s: StoredResult; ref: string }>();
   // sample:NAME names a photo shipped with geo, as in geo locate.
@@ -37,16 +37,18 @@ export async function runLink(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'conf
     if (!found.has(s.id)) found.set(s.id, { s, ref: r });
   }
   const out: Linked = { case: { id: c.id, name: c.name }, linked: [], already: [] };
+  const signer = await caseSigner(ctx, say);
+  const actor = await signer.actor();
   for (const { s, ref: r } of found.values()) {
     const row = { id: s.id, input: s.record.input.path, ref: r };
-    if (store.cases().isLinked(c.id, s.id)) out.already.push(row);
+    if (await store.cases.isLinked(c.id, s.id)) out.already.push(row);
     else {
-      await linkStored(store, ctx, c.id, s, true);
+      await linkStored(store, { version: ctx.version, now: ctx.now, actor }, c.id, s, true);
       out.linked.push(row);
     }
   }
   if (out.linked.length) {
-    const signed = await caseSigner(ctx, say).auto(c.id);
+    const signed = await signer.auto(c.id);
     if (signed) out.signed = signed;
   }
   return out;

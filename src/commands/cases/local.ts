@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../context.js';
 import { type CustodyEvents, sealEntry, serializeEntry } from '../../evidence/custody.js';
+import { caseActor } from '../../batch/case-sign.js';
 import { currentActor } from '../../evidence/custody-log.js';
 import type { CaseRow } from '../../store/index.js';
 
@@ -21,14 +22,15 @@ export interface LocalCase {
 
 export const newCaseId = (): string => `lc_${randomBytes(6).toString('hex')}`;
 
-export function recordCase(ctx: Pick<Ctx, 'store' | 'now' | 'version'>, c: LocalCase): CaseRow {
+export async function recordCase(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version'> & Partial<Pick<Ctx, 'config' | 'vault'>>, c: LocalCase): Promise<CaseRow> {
   const id = newCaseId();
   const at = new Date(ctx.now());
+  const actor = ctx.config && ctx.vault ? await caseActor({ version: ctx.version, signing: { config: ctx.config, vault: ctx.vault } }) : currentActor(ctx.version);
   const data: CustodyEvents['case_created'] = {
     case: { id, name: c.name, ...(c.description ? { description: c.description } : {}), ...(c.team ? { team: c.team } : {}), ...(c.service ? { service: c.service.origin, service_id: c.service.id } : {}), ...(c.note ? { note: c.note } : {}) },
   };
-  return ctx.store().cases().create(
+  return (await ctx.storeApi()).cases.create(
     { id, name: c.name, description: c.description, team: c.team, created_at: at.toISOString(), service: c.service?.origin ?? null, service_id: c.service?.id ?? null, service_note: c.note ?? null },
-    () => serializeEntry(sealEntry(undefined, id, { event: 'case_created', data }, currentActor(ctx.version), at)),
+    () => serializeEntry(sealEntry(undefined, id, { event: 'case_created', data }, actor, at)),
   );
 }

@@ -24,9 +24,10 @@ export const register: Register = (program, act) => {
     .addHelpText(
       'after',
       `
-A case is recorded on this machine too, with a custody log: each event that touches it is
-one entry, sealed to the one before by sha256; sign and stamp bind the log to your SSH key
-and to a time. Neither proves a location right. More: geo help cases, docs/cases.md.
+A case is recorded in geo's store too (this machine's, or the team store's), with a custody
+log: each event that touches it is one entry, sealed to the one before by sha256; sign and
+stamp bind the log to your SSH key and to a time. Neither proves a location right. More:
+geo help cases, docs/cases.md.
 ${SANDBOX_NOTE}
   $ geo --sandbox cases create --name "Harbour fire" --json
   $ geo --sandbox locate sample:all --case "Harbour fire" > /dev/null

@@ -34,7 +34,7 @@ export async function runList(ctx: Ctx, opts: ListOptions): Promise<CaseListing>
   const limit = parseLimit(opts.limit);
   if (opts.team !== undefined && !opts.team.trim()) throw new UsageError('--team needs a team id', 'for example --team team_123');
   const team = opts.team?.trim();
-  const local = ctx.store().cases().list().filter((c) => team === undefined || c.team === team);
+  const local = (await (await ctx.storeApi()).cases.list()).filter((c) => team === undefined || c.team === team);
   try {
     const res = await ctx.client().listCases({ ...(team ? { teamId: team } : {}), ...(limit !== undefined ? { limit } : {}) });
     return mergeCases(res, ctx.serviceId(), local);
@@ -67,8 +67,8 @@ export async function runCreate(ctx: Ctx, opts: CreateOptions): Promise<Created>
   if (!parsed.success) throw new UsageError('the case name must not be empty', 'geo cases create --name "Harbour fire"');
   const local = { name: parsed.data.name, description: parsed.data.description ?? '', team: parsed.data.teamId ?? null };
   // Opened first: a store that cannot be written fails before a case is made on the service.
-  ctx.store();
-  if (opts.local) return { local: recordCase(ctx, local) };
+  await ctx.storeApi();
+  if (opts.local) return { local: await recordCase(ctx, local) };
   // Fail before the request when there is no key, rather than after the questions.
   const client = ctx.client();
   let res: ApiResponse<Case>;
@@ -78,7 +78,7 @@ export async function runCreate(ctx: Ctx, opts: CreateOptions): Promise<Created>
     const refused = err instanceof NetworkError && !err.mayHaveRun;
     if (!refused && !mayExist(err)) throw err;
     const why = describe(err).message;
-    const row = recordCase(ctx, { ...local, note: refused ? `the service could not be reached (${why})` : `the service's answer was lost (${why}): the case may exist there` });
+    const row = await recordCase(ctx, { ...local, note: refused ? `the service could not be reached (${why})` : `the service's answer was lost (${why}): the case may exist there` });
     if (refused) throw new ServiceAnswerError(`the case was recorded on this machine only, as ${row.id}: the service could not be reached (${why})`, `use it as it is (--case ${row.id}); create it on the service later`);
     throw new ServiceAnswerError(
       `the case was sent, but its outcome is unknown: ${why}; it was recorded on this machine only, as ${row.id}`,
@@ -86,7 +86,7 @@ export async function runCreate(ctx: Ctx, opts: CreateOptions): Promise<Created>
     );
   }
   const id = (res.data as { id?: unknown } | undefined)?.id;
-  return { local: recordCase(ctx, { ...local, ...(typeof id === 'string' ? { service: { origin: ctx.serviceId(), id } } : {}) }), service: res };
+  return { local: await recordCase(ctx, { ...local, ...(typeof id === 'string' ? { service: { origin: ctx.serviceId(), id } } : {}) }), service: res };
 }
 
 /**

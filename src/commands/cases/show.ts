@@ -40,9 +40,9 @@ function caseShowOf(ev: CaseEvidence): CaseShow {
   };
 }
 
-export async function runShow(ctx: Pick<Ctx, 'store'>, ref: string): Promise<CaseShow> {
-  const store = ctx.store();
-  return caseShowOf(await readCaseEvidence(store, findCase(store, ref)));
+export async function runShow(ctx: Pick<Ctx, 'storeApi'>, ref: string): Promise<CaseShow> {
+  const store = await ctx.storeApi();
+  return caseShowOf(await readCaseEvidence(store, await findCase(store, ref)));
 }
 
 export const show: Handler = async (ctx, args) => {

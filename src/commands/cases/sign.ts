@@ -26,9 +26,9 @@ export interface SignResult {
   newly: { from: number; to: number; events: string[] } | null;
 }
 
-export async function runSign(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'config' | 'vault'>, ref: string, opts: { key?: string } = {}): Promise<SignResult> {
-  const store = ctx.store();
-  const c = findCase(store, ref);
+export async function runSign(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 'config' | 'vault'>, ref: string, opts: { key?: string } = {}): Promise<SignResult> {
+  const store = await ctx.storeApi();
+  const c = await findCase(store, ref);
   const ev = await vouchedOrRefuse(store, c, 'nothing is signed');
   const entries = ev.entries.map((x) => x.e);
   const broken = checkSignatures(entries).signatures.find((s) => !s.ok);

@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { caseLog } from '../../batch/case-custody.js';
-import { caseSigner } from '../../batch/case-sign.js';
+import { caseActor, caseSigner } from '../../batch/case-sign.js';
 import { vouchedOrRefuse } from '../../batch/case-results.js';
 import type { Ctx } from '../../context.js';
 import { NotVerifiedError, UsageError } from '../../errors.js';
@@ -21,7 +21,7 @@ import { parseEntry, sha256Hex } from '../../evidence/custody.js';
 import { pinStamp, readTsaCa } from '../../evidence/custody-stamps.js';
 import { TimestampError, configuredTsas, isUnreachable, parseTsaList, requestTimestamp } from '../../evidence/timestamp.js';
 import { findCase } from '../../store/find.js';
-import type { TimestampRow } from '../../store/timestamps.js';
+import type { TimestampRow } from '../../store/index.js';
 
 /** One try per TSA per run, this long at most: nothing waits on a TSA. */
 const TSA_TIMEOUT_MS = 10_000;
@@ -68,8 +68,9 @@ function trustedCa(ctx: Pick<Ctx, 'config'>, flag: string | undefined): string |
 }
 
 /** Sends one recorded request; its outcome, with head_stamped appended when a token was kept. */
-async function send(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'signal'>, row: TimestampRow, trusted: string | undefined): Promise<StampOutcome> {
-  const t = ctx.store().timestamps();
+async function send(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 'signal' | 'config' | 'vault'>, row: TimestampRow, trusted: string | undefined): Promise<StampOutcome> {
+  const store = await ctx.storeApi();
+  const t = store.timestamps;
   const base: StampOutcome = { case: row.case_id, tsa: row.tsa, head: row.head, seq: row.seq, state: 'queued' };
   let pinned;
   let reply: Buffer;
@@ -78,47 +79,47 @@ async function send(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'signal'>, row:
     pinned = pinStamp(reply, row.head, trusted);
   } catch (err) {
     if (isUnreachable(err)) {
-      t.unreachable(row.id, message(err));
+      await t.unreachable(row.id, message(err));
       return { ...base, error: `${message(err)}: queued, geo cases stamp --pending sends it later` };
     }
     if (!(err instanceof TimestampError)) throw err;
-    t.failed(row.id, message(err));
+    await t.failed(row.id, message(err));
     return { ...base, state: 'failed', error: message(err) };
   }
-  if (!t.stamped(row.id, { reply, caPem: pinned.caPem, genTime: pinned.facts.genTime })) return { ...base, state: 'already' };
-  const lines = await ctx.store().cases().lines(row.case_id);
+  if (!(await t.stamped(row.id, { reply, caPem: pinned.caPem, genTime: pinned.facts.genTime }))) return { ...base, state: 'already' };
+  const lines = await store.cases.lines(row.case_id);
   const seq = row.seq ?? lines.map(parseEntry).find((e) => e.hash === row.head)?.seq;
   const done = { ...base, state: 'stamped' as const, gen_time: pinned.facts.genTime, authority: pinned.facts.tsa };
   if (seq === undefined) return { ...done, error: 'its head is no entry of the case\'s log any more: the token is kept, not logged' };
   const stamp = { seq, head: row.head, tsa: row.tsa, gen_time: pinned.facts.genTime, token_sha256: sha256Hex(reply), ca_sha256: pinned.caSha256 };
-  const entry = await caseLog(ctx.store(), ctx.version, ctx.now).append(row.case_id, { event: 'head_stamped', data: { stamp } });
+  const entry = await caseLog(store, await caseActor({ version: ctx.version, signing: { config: ctx.config, vault: ctx.vault } }), ctx.now).append(row.case_id, { event: 'head_stamped', data: { stamp } });
   return { ...done, seq, entry: entry.seq };
 }
 
-export async function runStamp(ctx: Pick<Ctx, 'store' | 'now' | 'version' | 'signal' | 'config' | 'vault'>, ref: string | undefined, opts: StampOptions, say: Say): Promise<StampOutcome[]> {
-  const store = ctx.store();
+export async function runStamp(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 'signal' | 'config' | 'vault'>, ref: string | undefined, opts: StampOptions, say: Say): Promise<StampOutcome[]> {
+  const store = await ctx.storeApi();
   const trusted = trustedCa(ctx, opts.tsaCa);
   let rows: TimestampRow[];
   if (opts.pending) {
     if (opts.tsa?.length) throw new UsageError('--pending sends the requests already recorded, to their own TSAs: --tsa does not go with it', 'geo cases stamp --pending, or geo cases stamp CASE --tsa URL');
-    rows = store.timestamps().pending(ref === undefined ? undefined : findCase(store, ref).id);
+    rows = await store.timestamps.pending(ref === undefined ? undefined : (await findCase(store, ref)).id);
     if (rows.length === 0) say('no timestamp request is pending');
   } else {
     if (ref === undefined) throw new UsageError('name the case to stamp', 'geo cases stamp CASE (or --pending to send the queued requests)');
-    const c = findCase(store, ref);
+    const c = await findCase(store, ref);
     const tsas = opts.tsa?.length ? parseTsaList(opts.tsa.join(',')) : configuredTsas(ctx.config.getDefault('tsa'));
     if (tsas.length === 0) throw new UsageError('no time-stamp authority is configured or named, so none is contacted', 'geo config set tsa https://freetsa.org/tsr, or geo cases stamp CASE --tsa URL');
     // A log that does not verify is not stamped: a token would vouch for when a forged head existed.
     const ev = await vouchedOrRefuse(store, c, 'nothing is stamped');
     const last = ev.entries.at(-1)!.e;
-    rows = tsas.map((tsa) => store.timestamps().queue({ caseId: c.id, head: last.hash, seq: last.seq, tsa }));
+    rows = await Promise.all(tsas.map((tsa) => store.timestamps.queue({ caseId: c.id, head: last.hash, seq: last.seq, tsa })));
   }
   const out: StampOutcome[] = [];
   for (const row of rows) {
     if (row.state === 'stamped') out.push({ case: row.case_id, tsa: row.tsa, head: row.head, seq: row.seq, state: 'already', ...(row.gen_time ? { gen_time: row.gen_time } : {}) });
     else out.push(await send(ctx, row, trusted));
   }
-  const signer = caseSigner(ctx, say);
+  const signer = await caseSigner(ctx, say);
   for (const id of new Set(out.filter((o) => o.entry !== undefined).map((o) => o.case))) await signer.auto(id);
   return out;
 }

@@ -112,8 +112,8 @@ export const verify: Handler = async (ctx, args, opts) => {
 };
 
 async function verifyLocal(ctx: Ctx, ref: string, format: string, trust: VerifyOptions): Promise<void> {
-  const store = ctx.store();
-  const report = await verifyCase(store, findCase(store, ref), trust);
+  const store = await ctx.storeApi();
+  const report = await verifyCase(store, await findCase(store, ref), trust);
   const human = async (view: ViewOpts) => (await import('../../output/views/case-show.js')).caseVerifyView(report, view);
   ctx.io.stdout.write(await formatOutput({ data: report, human }, format, await viewOpts(ctx, format === 'table' && ctx.io.colorOut)));
   if (!report.ok) throw notVerified(`case ${report.case.id}`, report, 'the custody log, the store or a file written for the case was changed after the fact; do not rely on what fails');

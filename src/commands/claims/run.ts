@@ -97,7 +97,7 @@ export async function runClaims(ctx: Ctx, p: PreparedClaims, deps: ClaimsDeps): 
   // is signed after the run's appends when a signing key is chosen, as locate's is (issue 31).
   const say = (l: string) => deps.say(sanitizeInline(l));
   const custody = s.caseRef !== undefined && !s.dryRun
-    ? openCaseCustody({ store: ctx.store(), version: ctx.version, now: ctx.now, cwd: resolve('.'), onCleanup: ctx.onCleanup, say, sign: (id) => caseSigner(ctx, say).auto(id) }, s.caseRef)
+    ? await caseSigner(ctx, say).then(async (signer) => openCaseCustody({ store: await ctx.storeApi(), version: ctx.version, actor: await signer.actor(), now: ctx.now, cwd: resolve('.'), onCleanup: ctx.onCleanup, say, sign: (id) => signer.auto(id) }, s.caseRef!))
     : undefined;
   const n = p.claims.length;
   const maxCredits = deps.budget?.maxCredits ?? s.maxCredits;
@@ -108,10 +108,10 @@ export async function runClaims(ctx: Ctx, p: PreparedClaims, deps: ClaimsDeps): 
       depths: [s.depth], scoped: s.scoped, ...(s.dryRun ? { dryRun: true } : {}), ...(s.fresh ? { fresh: true } : {}), ...(s.store ? {} : { listed: false }),
       ...(s.concurrency !== undefined ? { concurrency: s.concurrency } : {}), ...(maxCredits !== undefined ? { maxCredits } : {}), ...(deps.budget ? { budgetName: deps.budget.name } : {}),
       ...(ctx.globals.yes && !deps.budget ? { yes: true } : {}), ...(s.confirmThreshold !== undefined ? { confirmThreshold: s.confirmThreshold } : {}),
-      consent: deps.consent, evidence, store: ctx.store(), say: deps.say, what: `${n} claim${n === 1 ? '' : 's'} at depth ${s.depth}${s.scoped ? ' (with --scoped)' : ''}`,
+      consent: deps.consent, evidence, store: await ctx.storeApi(), say: deps.say, what: `${n} claim${n === 1 ? '' : 's'} at depth ${s.depth}${s.scoped ? ' (with --scoped)' : ''}`,
       deps: {
-        client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: deps.signal ?? ctx.signal, cwd: resolve('.'), exif: evidence.exif, store: ctx.store(), version: ctx.version,
-        origin: ctx.serviceId(), stopSending: ctx.outputClosed, ...(account !== undefined ? { account } : {}), ...(ctx.frugalMemory ? { frugalMemory: ctx.frugalMemory } : {}),
+        client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: deps.signal ?? ctx.signal, cwd: resolve('.'), exif: evidence.exif, store: await ctx.storeApi(), version: ctx.version,
+        origin: ctx.serviceId(), stopSending: ctx.outputClosed, ...(account !== undefined ? { account } : {}), ...(custody ? { caseId: custody.kase.id } : {}), ...(ctx.frugalMemory ? { frugalMemory: ctx.frugalMemory } : {}),
       },
       onEvent: (e) => {
         custody?.onEvent(e);

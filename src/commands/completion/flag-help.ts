@@ -20,6 +20,8 @@ export const FLAG_HELP: Record<string, string> = {
   '--no-input': 'never prompt',
   '--yes': 'answer yes to confirmations',
   '--sandbox': 'run against an in-process sandbox, no account needed',
+  '--store': "the store for this run: a team's postgres:// URL, or local",
+  '--per': 'the budget period: day, week or month',
   '--version': 'print the version',
   '--help': 'show help',
   '--depth': '1 Surface (1 credit), 2 Standard (2), 3 Forensic (10)',

@@ -17,7 +17,7 @@ export interface CmdSpec {
 }
 
 /** --json's field list is optional, so it is completed as a flag (its value is free text). */
-export const GLOBAL_FLAGS = ['--json', '--jq=', '--jq-timeout=', '--format=', '--profile=', '--base-url=', '--no-color', '--quiet', '--debug', '--timeout=', '--no-input', '--yes', '--sandbox', '--version', '--help'];
+export const GLOBAL_FLAGS = ['--json', '--jq=', '--jq-timeout=', '--format=', '--profile=', '--base-url=', '--no-color', '--quiet', '--debug', '--timeout=', '--no-input', '--yes', '--sandbox', '--store=', '--version', '--help'];
 
 /** Values offered after a flag, whatever the command. */
 export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles'> = {
@@ -120,6 +120,16 @@ export const COMMANDS: Record<string, CmdSpec> = {
   },
   api: leaf('a raw request to the configured service (like gh api)', ['--method=', '--raw-field=', '--field=', '--header=', '--input=', '--include', '--silent', '--paginate']),
   mcp: leaf('serve geo to an AI agent over stdio (MCP)', ['--max-credits-per-call=', '--max-credits=', '--read-only', '--allow-dir=']),
+  store: {
+    description: "which store answers (this machine's or a team's PostgreSQL), moving a local store in, a team's credit budget",
+    flags: [],
+    subcommands: {
+      status: leaf('the store in use: where, schema version, round trip, counts'),
+      push: leaf("copy this machine's local store into the team store"),
+      migrate: leaf("bring the team store's schema to this geo's (an admin role)"),
+      budget: { description: "the store's credit budget", flags: [], subcommands: { set: leaf('cap what the service may charge per period', ['--per=']), show: leaf("the cap and this period's spend by analyst and by case") } },
+    },
+  },
   doctor: leaf('check what geo needs: Node, folders, config, key, service, optional parts', ['--online', '--auth']),
   completion: leaf('print a shell completion script', [], ['bash', 'zsh', 'fish']),
   version: leaf('print the version'),
@@ -130,7 +140,7 @@ export function formatsOf(): Array<[string, readonly string[]]> {
   return Object.entries(COMMANDS).flatMap(([noun, c]) => (c.formats ? [[noun, c.formats] as [string, readonly string[]]] : []));
 }
 
-export const CONFIG_KEYS = ['depth', 'format', 'confirm_threshold', 'accessible', 'tsa'];
+export const CONFIG_KEYS = ['depth', 'format', 'confirm_threshold', 'accessible', 'tsa', 'store'];
 
 /** Long flag names without the "=" marker. */
 export const bare = (flags: string[]) => flags.map((f) => f.replace(/=$/, ''));

@@ -15,7 +15,10 @@ Keys:
                      with --tsa (default: none; \`geo config unset tsa\` contacts none again)
   tsa_ca             a PEM file of the CA certificates TSAs are trusted under (also tsa-ca):
                      a token must chain to one when stamped and when verified; unset, the
-                     root the TSA sends is pinned at stamp time (geo cases stamp --help)`;
+                     root the TSA sends is pinned at stamp time (geo cases stamp --help)
+  store              local (default), or a team's PostgreSQL store: postgres://USER:PASSWORD@HOST/DB
+                     ?sslmode=verify-full&sslrootcert=CA.pem; the password goes to the OS keyring,
+                     never shown (geo store status; GEO_STORE_URL and --store URL come first)`;
 
 export const register: Register = (program, act) => {
   for (const path of ['config get', 'config list']) declareJson(path, { names: [], open: true });

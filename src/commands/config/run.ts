@@ -10,6 +10,8 @@ import { resolve } from 'node:path';
 import { readTsaCa } from '../../evidence/custody-stamps.js';
 import { TimestampError } from '../../evidence/tsa-errors.js';
 import { parseTsaList } from '../../evidence/tsa-url.js';
+import { saveStoreUrl } from '../../config/store-url.js';
+import { checkStoreUrl, maskStoreUrl } from '../../store/index.js';
 
 interface Spec {
   builtin: string;
@@ -75,6 +77,11 @@ const SPECS: Record<DefaultKey, Spec> = {
       return file;
     },
   },
+  // Issue 32: a team's PostgreSQL store (its password goes to the OS keyring: runSet), or local.
+  store: {
+    builtin: 'local',
+    check: (v) => (v.trim().toLowerCase() === 'local' ? 'local' : checkStoreUrl(v)),
+  },
 };
 
 /** Accepts confirm-threshold too: flags use dashes, the stored key uses an underscore. */
@@ -93,12 +100,18 @@ export interface Entry {
 export function runGet(ctx: Ctx, key: string): Entry {
   const k = parseKey(key);
   const stored = ctx.config.getDefault(k);
-  return stored === undefined ? { key: k, value: SPECS[k].builtin, source: 'default' } : { key: k, value: stored, source: 'config' };
+  // A store URL kept in the file (no keyring answered) holds its password: shown masked.
+  return stored === undefined ? { key: k, value: SPECS[k].builtin, source: 'default' } : { key: k, value: k === 'store' ? maskStoreUrl(stored) : stored, source: 'config' };
 }
 
 export async function runSet(ctx: Ctx, key: string, value: string): Promise<Entry> {
   const k = parseKey(key);
   const v = SPECS[k].check(value);
+  if (k === 'store' && v !== 'local') {
+    const saved = await saveStoreUrl(ctx.vault, ctx.config, v);
+    if (saved.notice) ctx.io.stderr.write(`${saved.notice}\n`);
+    return { key: k, value: saved.value, source: 'config' };
+  }
   await ctx.config.setDefault(k, v);
   return { key: k, value: v, source: 'config' };
 }

@@ -12,6 +12,7 @@ import { cacheDir, configDir, dataDir, stateDir } from '../../config/paths.js';
 import { type Check, type CheckResult, folderCheck } from './check-types.js';
 import { serviceCheck } from './service.js';
 import { ffmpegCheck, keyringCheck, storeCheck } from './local-checks.js';
+import { teamStoreCheck } from './team-store.js';
 
 export type { Check, CheckResult, DoctorCtx, Status } from './check-types.js';
 
@@ -100,7 +101,7 @@ export const optionalPartsCheck: Check = async () => {
   ];
 };
 
-export const CHECKS: readonly Check[] = [nodeCheck, foldersCheck, configFileCheck, keysCheck, keyringCheck, storeCheck, optionalPartsCheck, ffmpegCheck, serviceCheck];
+export const CHECKS: readonly Check[] = [nodeCheck, foldersCheck, configFileCheck, keysCheck, keyringCheck, storeCheck, teamStoreCheck, optionalPartsCheck, ffmpegCheck, serviceCheck];
 
 export async function runDoctor(ctx: Ctx, opts: { online: boolean; auth: boolean }): Promise<CheckResult[]> {
   const dctx = { ...ctx, online: opts.online || opts.auth, auth: opts.auth };

@@ -9,7 +9,7 @@ import { dataDir } from '../../config/paths.js';
 import { keyringAccount, keyringPolicy } from '../../config/key-storage.js';
 import { KeyringUnavailable, keyringCall } from '../../config/keyring.js';
 import { findTools } from '../../media/ffmpeg.js';
-import { dbPath } from '../../store/open.js';
+import { dbPath } from '../../store/index.js';
 import type { Check } from './check-types.js';
 
 /** The store opens, passes PRAGMA integrity_check, and how big it is and how many results it lists. */
@@ -18,7 +18,7 @@ export const storeCheck: Check = async (ctx) => {
   if (!existsSync(path)) return { name: 'store', status: 'ok', detail: `${path}: not created yet (the first located photo creates it, 0600)` };
   const size = ['', '-wal'].reduce((n, ext) => n + (existsSync(path + ext) ? statSync(path + ext).size : 0), 0);
   try {
-    const store = ctx.store();
+    const store = ctx.localStore();
     const integrity = store.integrity();
     if (integrity !== 'ok') {
       return { name: 'store', status: 'fail', detail: `${path}: damaged (${integrity})`, hint: `move it aside and rerun (paid answers replay free within 24 h): mv ${path} ${path}.damaged` };

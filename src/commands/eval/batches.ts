@@ -79,13 +79,14 @@ function totalPlan(plans: readonly BatchPlan[]): BatchPlan {
  * Every work (its own batch) at every depth. One work at one depth plans, asks and sends as locate
  * does; otherwise every plan is made first and consent covers their total.
  */
-export async function locateDepths(ctx: Ctx, s: EvalSettings, works: readonly EvalWork[], hooks: { evidence: Evidence; say: Say; onEvent: (depth: Depth, e: BatchEvent) => void }): Promise<Ran> {
+export async function locateDepths(ctx: Ctx, s: EvalSettings, works: readonly EvalWork[], hooks: { evidence: Evidence; say: Say; onEvent: (depth: Depth, e: BatchEvent) => void; caseId?: string }): Promise<Ran> {
   const client = clientForPlan(() => ctx.client(), () => ctx.resolved().baseUrl.value, s.dryRun);
   const account = await ctx.account();
+  const store = await ctx.storeApi();
   const what = `${works.length === 1 ? works[0]!.what : `${works.length} sets of photos`} at depth ${s.depths.join(', ')}`;
   const deps = (depth: Depth, consent: Pick<BatchDeps, 'confirm' | 'noPrompt'>): BatchDeps => ({
     client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: ctx.signal, cwd: resolve('.'),
-    exif: hooks.evidence.exif, ...(account !== undefined ? { account } : {}), store: ctx.store(), version: ctx.version, origin: ctx.serviceId(), ...consent, ...(ctx.frugalMemory ? { frugalMemory: ctx.frugalMemory } : {}),
+    exif: hooks.evidence.exif, ...(account !== undefined ? { account } : {}), store, version: ctx.version, origin: ctx.serviceId(), ...(hooks.caseId !== undefined ? { caseId: hooks.caseId } : {}), ...consent, ...(ctx.frugalMemory ? { frugalMemory: ctx.frugalMemory } : {}),
     onEvent: (e) => {
       if (e.type === 'plan' && e.plan.toSend > 0 && s.depths.length === 1 && works.length === 1 && !s.dryRun) hooks.say(`plan: ${planLine(e.plan, { balance: false })}`);
       hooks.evidence.onEvent(e);

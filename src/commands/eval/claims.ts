@@ -96,10 +96,10 @@ export const evaluateClaims: Handler = async (ctx, args, opts) => {
   const ran = await checkClaims(made.claims, {
     depths, scoped: Boolean(opts.scoped), ...(opts.dryRun ? { dryRun: true } : {}), ...(opts.fresh ? { fresh: true } : {}), ...(opts.store === false ? { listed: false } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}), ...(maxCredits !== undefined ? { maxCredits } : {}), ...(ctx.globals.yes ? { yes: true } : {}),
-    ...(threshold !== undefined ? { confirmThreshold: threshold } : {}), consent: consentDeps(ctx, `${n} claims at depth ${depths.join(', ')}`), evidence, store: ctx.store(), say,
+    ...(threshold !== undefined ? { confirmThreshold: threshold } : {}), consent: consentDeps(ctx, `${n} claims at depth ${depths.join(', ')}`), evidence, store: await ctx.storeApi(), say,
     what: `${n} claims at depth ${depths.join(', ')}`,
     deps: {
-      client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: ctx.signal, cwd, exif: evidence.exif, store: ctx.store(), version: ctx.version, origin: ctx.serviceId(),
+      client, env: ctx.env, now: ctx.now, sleep: ctx.sleep, signal: ctx.signal, cwd, exif: evidence.exif, store: await ctx.storeApi(), version: ctx.version, origin: ctx.serviceId(),
       ...(account !== undefined ? { account } : {}), ...(ctx.frugalMemory ? { frugalMemory: ctx.frugalMemory } : {}),
     },
     onEvent: (e) => e.type === 'notice' && say(e.message),

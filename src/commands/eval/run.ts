@@ -61,7 +61,7 @@ async function answers(ctx: Ctx, s: EvalSettings, format: string, say: Say, cust
     if (e.type === 'notice') say(e.message);
     if (e.type === 'finished' && (e.reused || e.fromJournal)) reused++;
   };
-  const ran = await locateDepths(ctx, s, work.works, { evidence, say, onEvent });
+  const ran = await locateDepths(ctx, s, work.works, { evidence, say, onEvent, ...(custody ? { caseId: custody.kase.id } : {}) });
   if (ran.dryRun) {
     ctx.io.stdout.write(dryRunText(ran.plans, format));
     return undefined;
@@ -91,8 +91,9 @@ export const evaluateImages: Handler = async (ctx, args, opts) => {
     if (!ctx.globals.quiet) ctx.io.stderr.write(stderrText(ctx.io, sanitizeInline(line), '  ') + '\n');
   };
   // --case: found before anything is read or sent (an unknown case is exit 2, nothing charged).
-  const sign = (id: string) => caseSigner(ctx, say).auto(id);
-  const custody = s.caseRef !== undefined ? openCaseCustody({ store: ctx.store(), version: ctx.version, now: ctx.now, cwd: resolve('.'), onCleanup: ctx.onCleanup, say, sign }, s.caseRef) : undefined;
+  const signer = s.caseRef !== undefined ? await caseSigner(ctx, say) : undefined;
+  const sign = async (id: string) => signer!.auto(id);
+  const custody = s.caseRef !== undefined ? await openCaseCustody({ store: await ctx.storeApi(), version: ctx.version, actor: await signer!.actor(), now: ctx.now, cwd: resolve('.'), onCleanup: ctx.onCleanup, say, sign }, s.caseRef) : undefined;
   const got = await answers(ctx, s, format, say, custody);
   if (!got) return;
   const frames = evaluate(got.rows, s.correctWithinKm);

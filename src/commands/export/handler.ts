@@ -32,18 +32,19 @@ export const exportResults: Handler = async (ctx, args, opts) => {
     if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');
   };
   // --case: the case is found before anything is read or written (an unknown one is exit 2).
-  const kase = opts.case !== undefined ? findCase(ctx.store(), String(opts.case)) : undefined;
+  const kase = opts.case !== undefined ? await findCase(await ctx.storeApi(), String(opts.case)) : undefined;
   const sources = (args[0] as string[] | undefined) ?? [];
   // --out is refused before anything is read: a link, a FIFO, a second name, a folder, a results
   // file it reads, or (with --case) a photo of the case (files/safe.ts).
-  const caseFiles = () => (kase ? ctx.store().cases().linked(kase.id).flatMap((l) => filesOf(l.stored.record)) : []);
+  const linkedFiles = kase ? (await (await ctx.storeApi()).cases.linked(kase.id)).flatMap((l) => filesOf(l.stored.record)) : [];
+  const caseFiles = () => linkedFiles;
   if (!toStdout) checkWritableFile(out, 'the export', { inputs: () => [...sources, ...caseFiles()] });
   // Over a file already there: no record may name it (a report or KMZ reads each record's photo).
   const over = !toStdout && lstatSync(out, { throwIfNoEntry: false }) !== undefined;
   const selected = await selectRecords(ctx, { sources, all: Boolean(opts.all), history: Boolean(opts.history), includeSandbox: Boolean(opts.includeSandbox), ...(kase ? { caseRef: kase.id } : {}) }, warn);
   let count = 0;
-  const counted = (function* () {
-    for (const r of selected) {
+  const counted = (async function* () {
+    for await (const r of selected) {
       if (over) checkWritableFile(out, 'the export', { inputs: () => filesOf(r) });
       count++;
       yield r;
@@ -53,8 +54,8 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   // What was written, hashed as it goes out: the case's custody log says which file it made.
   const hash = createHash('sha256');
   let size = 0;
-  const hashed = (function* () {
-    for (const chunk of typeof output === 'string' || Buffer.isBuffer(output) ? [output] : output) {
+  const hashed = (async function* () {
+    for await (const chunk of typeof output === 'string' || Buffer.isBuffer(output) ? [output] : output) {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       hash.update(bytes);
       size += bytes.length;
@@ -69,7 +70,8 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   }
   if (kase) {
     const path = out && out !== '-' ? resolve(out) : '-';
-    await caseLog(ctx.store(), ctx.version, ctx.now).append(kase.id, { event: 'file_written', data: { file: { kind: format === 'html' ? 'report' : 'export', format, path, sha256: hash.digest('hex'), size } } });
-    await caseSigner(ctx, (line) => ctx.io.stderr.write(`${sanitizeInline(line)}\n`)).auto(kase.id);
+    const signer = await caseSigner(ctx, (line) => ctx.io.stderr.write(`${sanitizeInline(line)}\n`));
+    await caseLog(await ctx.storeApi(), await signer.actor(), ctx.now).append(kase.id, { event: 'file_written', data: { file: { kind: format === 'html' ? 'report' : 'export', format, path, sha256: hash.digest('hex'), size } } });
+    await signer.auto(kase.id);
   }
 };

@@ -19,8 +19,8 @@ import { recordSceneKey } from '../../media/scene-records.js';
 import { renderSceneKMZ } from '../../output/export/scene-kmz.js';
 import { sceneReportHtml } from '../../output/export/scene-report.js';
 import { SceneSplit, onlyScene, sceneImages } from './scenes.js';
-import type { Store, StoredResult } from '../../store/index.js';
-import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderKMZ, streamExport } from '../../output/export/index.js';
+import type { StoreApi, StoredResult } from '../../store/index.js';
+import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderKMZ, streamExportAsync } from '../../output/export/index.js';
 
 export interface Selection {
   sources: string[];
@@ -46,12 +46,22 @@ function exported(s: StoredResult): ProvenanceRecord {
   return s.sandbox ? { ...s.record, sandbox: true } : s.record;
 }
 
+/** Records as export reads them: an array (named results, files, a case) or a store's stream (--all). */
+export type Records = Iterable<ProvenanceRecord> | AsyncIterable<ProvenanceRecord>;
+
+/** Everything read into memory: geo mcp returns an export whole, and a report or KMZ draws all its records. */
+export async function gather<T>(items: Iterable<T> | AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const r of items) out.push(r);
+  return out;
+}
+
 /**
- * The records to export, as an iterable: --all streams from the store (newest run per image unless
+ * The records to export: --all streams from the store, local or team (newest run per image unless
  * --history), so memory does not grow with the store; named results and files are read whole.
  */
-export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel: Selection, warn: Warn): Promise<Iterable<ProvenanceRecord>> {
-  if (sel.caseRef !== undefined) return caseRecords(ctx.store(), sel);
+export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'storeApi'>, sel: Selection, warn: Warn): Promise<Records> {
+  if (sel.caseRef !== undefined) return caseRecords(await ctx.storeApi(), sel);
   if (!sel.all && sel.sources.length === 0) throw new UsageError('nothing to export', 'name results (sha256, analysis id, .ndjson file, -) or use --all');
   if (sel.sources.filter((s) => s === '-').length > 1) throw new UsageError('stdin (-) can be read once');
   const named: ProvenanceRecord[] = [];
@@ -68,7 +78,7 @@ export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel:
       }
     } else {
       // A video file (or the batch id geo history lists for a video or a set): all its stored answers, drawn as its scene.
-      const found = await findResultsOrScene(ctx.store(), source, { agreeKm: DEFAULT_AGREE_KM });
+      const found = await findResultsOrScene(await ctx.storeApi(), source, { agreeKm: DEFAULT_AGREE_KM });
       if ('scene' in found) named.push(...found.scene.results.filter((r) => r.record.unusable === undefined).map(exported));
       else {
         const usable = found.results.filter((r) => r.record.unusable === undefined);
@@ -80,23 +90,23 @@ export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel:
     if (named.length + files.length === 0) throw new UsageError('no results to export', 'geo locate stores every successful result');
     return [...named, ...files];
   }
-  const store = ctx.store();
+  const store = await ctx.storeApi();
   const includeSandbox = Boolean(sel.includeSandbox);
-  const left = includeSandbox ? 0 : store.sandboxCount();
+  const left = includeSandbox ? 0 : await store.sandboxCount();
   const leftOut = `${left} sandbox result${left === 1 ? '' : 's'}`;
   const stream = store.iterate({ includeSandbox, latestPerImage: !sel.history });
-  const first = stream.next();
+  const first = await stream.next();
   // One message, not a note then an error that seems to contradict it (issue 34): when only sandbox
   // results are stored, the error says so and how to add them.
   if (first.done && named.length + files.length === 0) {
     if (left > 0) throw new UsageError(`no stored results to export but ${leftOut} (simulated, not evidence), left out`, 'add --include-sandbox to export them, marked simulated');
-    throw new UsageError(`no stored results in ${store.path}`, 'geo locate stores every successful result');
+    throw new UsageError(`no stored results in ${store.where}`, 'geo locate stores every successful result');
   }
   if (left > 0) warn(`left out ${leftOut} (simulated, not evidence); --include-sandbox adds them, marked`);
   // The same stored result named twice (--all plus a sha256) is exported once: --all has them all.
-  return (function* () {
+  return (async function* () {
     if (!first.done) yield exported(first.value);
-    for (const r of stream) yield exported(r);
+    for await (const r of stream) yield exported(r);
     yield* files;
   })();
 }
@@ -106,9 +116,9 @@ export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'store'>, sel:
  * from the raw answers and the log, sandbox answers marked by it), or nothing when the case does not
  * verify; found before anything is written (an unknown case is exit 2).
  */
-async function caseRecords(store: Store, sel: Selection): Promise<ProvenanceRecord[]> {
+async function caseRecords(store: StoreApi, sel: Selection): Promise<ProvenanceRecord[]> {
   if (sel.all || sel.sources.length > 0) throw new UsageError('--case exports the case\'s results: name no results and no --all with it', `geo export --case ${sel.caseRef} --out case.geojson`);
-  const c = findCase(store, sel.caseRef!);
+  const c = await findCase(store, sel.caseRef!);
   const ev = await vouchedOrRefuse(store, c, 'nothing is exported');
   const records = ev.vouch.results.map((r) => r.record).filter((r) => isResultBody(r.response.body));
   if (records.length === 0) throw new UsageError(`case ${c.id} has no results to export`, `link some: geo locate … --case ${c.id}, or geo cases link ${c.id} RESULT`);
@@ -121,14 +131,14 @@ async function caseRecords(store: Store, sel: Selection): Promise<ProvenanceReco
  * `confine` is geo mcp's --allow-dir, applied to the image paths a results file names.
  */
 export async function renderRecords(
-  ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, selected: Iterable<ProvenanceRecord>, warn: (l: string) => void, o: Pick<VouchOptions, 'confine'> = {},
-): Promise<Iterable<string> | string | Buffer> {
+  ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, selected: Records, warn: (l: string) => void, o: Pick<VouchOptions, 'confine'> = {},
+): Promise<AsyncIterable<string> | string | Buffer> {
   if (format === 'geojson' || format === 'kml') {
     const split = new SceneSplit();
-    return streamExport(format, split.lone(selected), () => split.scenes());
+    return streamExportAsync(format, split.lone(selected), () => split.scenes());
   }
-  if (format !== 'html' && format !== 'kmz') return streamExport(format, selected);
-  const records = [...selected];
+  if (format !== 'html' && format !== 'kmz') return streamExportAsync(format, selected);
+  const records = await gather(selected);
   const scene = onlyScene(records);
   if (scene) {
     const shown = await sceneImages(scene, o);

@@ -21,8 +21,8 @@ export class SceneSplit {
   private readonly groups = new Map<string, ProvenanceRecord[]>();
 
   /** The records that are no frame of a video or photo of a set; the others are kept for scenes(). */
-  *lone(records: Iterable<ProvenanceRecord>): Generator<ProvenanceRecord> {
-    for (const r of records) {
+  async *lone(records: Iterable<ProvenanceRecord> | AsyncIterable<ProvenanceRecord>): AsyncGenerator<ProvenanceRecord> {
+    for await (const r of records) {
       const key = recordSceneKey(r);
       if (key === undefined) {
         yield r;

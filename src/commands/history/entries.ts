@@ -17,7 +17,7 @@ import { answerOf, clusterNumbers } from '../../media/scene.js';
 import { parsedTag, tagSceneKey } from '../../media/find-scene.js';
 import { membersOf, newestPerFrame, setOf, videoInput, videoOf } from '../../media/scene-records.js';
 import type { HistoryFrame, HistoryRow } from '../../output/views/history.js';
-import type { ResultRow, Store, StoredResult, TaggedRow } from '../../store/index.js';
+import type { ResultRow, StoreApi, StoredResult, TaggedRow } from '../../store/index.js';
 import { LONE, historyRow, historyRowOf } from './rows.js';
 
 /** Rows read past a full page, at most, to complete its videos and sets. */
@@ -31,10 +31,10 @@ interface Group {
 type Slot = TaggedRow | Group;
 
 /** The ISO time before which no answer of these groups was stored; null when there is none to wait for. */
-function floorOf(store: Store, groups: readonly Group[]): string | null {
+async function floorOf(store: StoreApi, groups: readonly Group[]): Promise<string | null> {
   if (groups.length === 0) return null;
   const batches = groups.map((g) => g.rows[0]!.batch);
-  const starts = store.batchStarts([...new Set(batches.filter((b): b is string => b !== null))]);
+  const starts = await store.batchStarts([...new Set(batches.filter((b): b is string => b !== null))]);
   const known = batches.map((b) => (b === null ? undefined : starts.get(b)));
   // A batch the store does not know bounds nothing: read on, up to MAX_EXTRA rows.
   if (known.some((t) => t === undefined)) return '';
@@ -63,30 +63,33 @@ class Page {
 }
 
 /** The newest `limit` entries: a lone result, or a video or a set with all its answers. */
-export function newestEntries(store: Store, limit: number): HistoryRow[] {
+export async function newestEntries(store: StoreApi, limit: number): Promise<HistoryRow[]> {
   const page = new Page();
   let floor: string | null | undefined;
   let extra = 0;
-  for (const row of store.newestTagged()) {
+  for await (const row of store.newestTagged()) {
     if (page.add(row, page.slots.length < limit)) continue;
-    floor ??= floorOf(store, [...page.groups.values()]);
+    floor ??= await floorOf(store, [...page.groups.values()]);
     if (floor === null || row.stored_at < floor || ++extra > MAX_EXTRA) break;
   }
   return entriesOf(store, page.slots);
 }
 
 /** Rows the full-text search found, as entries: a video's entry holds its frames that match. */
-export function searchedEntries(store: Store, rows: readonly ResultRow[]): HistoryRow[] {
-  const tags = store.tagsOf(rows.map((r) => r.id));
+export async function searchedEntries(store: StoreApi, rows: readonly ResultRow[]): Promise<HistoryRow[]> {
+  const tags = await store.tagsOf(rows.map((r) => r.id));
   const page = new Page();
   for (const r of rows) page.add({ ...r, ...(tags.get(r.id) ?? { batch: null, video_json: null, set_json: null }) }, true);
   return entriesOf(store, page.slots);
 }
 
-function entriesOf(store: Store, slots: readonly Slot[]): HistoryRow[] {
+async function entriesOf(store: StoreApi, slots: readonly Slot[]): Promise<HistoryRow[]> {
   const grouped = slots.filter((s): s is Group => 'key' in s);
-  const byId = new Map(store.resultsByIds(grouped.flatMap((g) => g.rows.map((r) => r.id))).map((s) => [s.id, s]));
-  return slots.map((s) => ('key' in s ? groupEntry(s, byId) : historyRow(s)));
+  const byId = new Map((await store.resultsByIds(grouped.flatMap((g) => g.rows.map((r) => r.id)))).map((s) => [s.id, s]));
+  // Who paid: one query for the page (a video's or a set's entry: its newest answer's analyst).
+  const ids = slots.map((s) => ('key' in s ? s.rows[0]!.id : s.id));
+  const paid = await store.paidBy(ids);
+  return slots.map((s, i) => ({ ...('key' in s ? groupEntry(s, byId) : historyRow(s)), paid_by: paid.get(ids[i]!) ?? null }));
 }
 
 function charge(rows: readonly TaggedRow[]): HistoryRow['charge'] {
@@ -118,7 +121,7 @@ function groupEntry(g: Group, byId: ReadonlyMap<number, StoredResult>): HistoryR
     stored_at: newest.stored_at, input: v ? videoInput(newest.input_path) : (setOf(parsedTag(newest.set_json))?.id ?? ''), sha256: v?.sha256 ?? '',
     city: near?.city ?? '', neighborhood: near?.neighborhood ?? '', country: near?.country ?? '', address: near?.address ?? '',
     latitude: top?.lat ?? null, longitude: top?.lng ?? null, confidence: null, depth: newest.depth, analysis_id: null,
-    charge: charge(g.rows), base_url: newest.origin, sandbox: g.rows.some((r) => r.sandbox === 1),
+    charge: charge(g.rows), base_url: newest.origin, sandbox: g.rows.some((r) => r.sandbox === 1), paid_by: null,
     ...LONE, kind: v ? 'video' : 'set', frames, agree: top?.agree ?? null, of: top ? c.n : null, spread_km: top?.spread_km ?? null, batch: newest.batch,
   };
 }

@@ -35,6 +35,9 @@ function markFirst(format: string, simulated: boolean, warn: (line: string) => v
   return simulated && format === 'table';
 }
 
+/** Which store answered, for the line that says nothing was sent (issue 32: a team's, or this machine's file). */
+const storeName = async (ctx: Ctx) => ((await ctx.storeApi()).kind === 'team' ? 'the team store' : 'the local store');
+
 /** A video or a set: its consensus drawn again from the stored answers, as locate showed it. */
 async function showScene(ctx: Ctx, s: StoredScene, format: string, warn: (line: string) => void): Promise<void> {
   const view = await viewOpts(ctx, format === 'table' && ctx.io.colorOut);
@@ -43,7 +46,7 @@ async function showScene(ctx: Ctx, s: StoredScene, format: string, warn: (line: 
   const inView = markFirst(format, s.sandbox, warn);
   ctx.io.stdout.write(await formatOutput({ data: s.scene, human: (v) => `${inView ? `${simulatedLine(v)}\n` : ''}${sceneView(s.scene, v)}` }, format, view));
   const n = s.scene.frames.length;
-  warn(`${n} stored answer${n === 1 ? '' : 's'} of batch ${s.batch ?? '(none)'}, the newest stored ${s.storedAt}: read from the local store, nothing sent`);
+  warn(`${n} stored answer${n === 1 ? '' : 's'} of batch ${s.batch ?? '(none)'}, the newest stored ${s.storedAt}: read from ${await storeName(ctx)}, nothing sent`);
 }
 
 export const show: Handler = async (ctx, args, opts) => {
@@ -69,5 +72,7 @@ export const show: Handler = async (ctx, args, opts) => {
   ctx.io.stdout.write(await formatOutput({ ...(r.response.raw !== undefined ? { raw: r.response.raw } : {}), data: body, records: () => [r], human }, format, view));
   const part = r.video ? `a frame of ${r.video.path}` : r.set ? `a photo of ${r.set.id}` : undefined;
   if (part && stored.batch) warn(`${part}: geo history show ${stored.batch.slice(0, BATCH_REF)} shows the consensus of all its ${r.video ? 'frames' : 'photos'}`);
-  warn(`stored ${r.stored_at}${r.cli?.base_url ? ` from ${r.cli.base_url}` : ''}: read from the local store, nothing sent${runs > 1 ? ` (newest of ${runs} stored runs${opts.depth !== undefined ? ` at depth ${String(opts.depth)}` : ' of this image; --depth N picks a depth'}; geo export ${r.input.sha256.slice(0, 12)} --history --format csv lists them)` : ''}`);
+  const paid = (await (await ctx.storeApi()).paidBy([stored.id])).get(stored.id);
+  if (paid) warn(`paid for by ${paid.user}@${paid.host} at ${paid.at}`);
+  warn(`stored ${r.stored_at}${r.cli?.base_url ? ` from ${r.cli.base_url}` : ''}: read from ${await storeName(ctx)}, nothing sent${runs > 1 ? ` (newest of ${runs} stored runs${opts.depth !== undefined ? ` at depth ${String(opts.depth)}` : ' of this image; --depth N picks a depth'}; geo export ${r.input.sha256.slice(0, 12)} --history --format csv lists them)` : ''}`);
 };

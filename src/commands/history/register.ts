@@ -3,7 +3,7 @@ import type { Register } from '../types.js';
 import { RESULT_FIELDS, SCENE_FIELDS, declareJson, fieldUnion } from '../../output/json-fields.js';
 
 /** The rows of `geo history --json` (output/views/history.ts HistoryRow); a video's or a set's entry adds its frames. */
-const HISTORY_FIELDS = ['stored_at', 'input', 'sha256', 'city', 'neighborhood', 'country', 'address', 'latitude', 'longitude', 'confidence', 'depth', 'analysis_id', 'charge', 'base_url', 'sandbox', 'kind', 'frames', 'agree', 'of', 'spread_km', 'batch'];
+const HISTORY_FIELDS = ['stored_at', 'input', 'sha256', 'city', 'neighborhood', 'country', 'address', 'latitude', 'longitude', 'confidence', 'depth', 'analysis_id', 'charge', 'paid_by', 'base_url', 'sandbox', 'kind', 'frames', 'agree', 'of', 'spread_km', 'batch'];
 
 export const register: Register = (program, act) => {
   declareJson('history', { names: HISTORY_FIELDS });
@@ -17,9 +17,10 @@ export const register: Register = (program, act) => {
       'after',
       `
 Columns: when it was received (UTC), input, place, confidence, depth, analysis id, and whether it
-was paid, a free replay (the Idempotent-Replayed header) or a sandbox's simulated answer. --json
-prints an array of these rows (with sha256, coordinates and service), --format ndjson one row per
-line. A video is one entry with its frames, and photos located --together one entry with its
+was paid, a free replay (the Idempotent-Replayed header) or a sandbox's simulated answer, and
+PAID BY: who paid (user@host; a team store records it with each result). --json prints an array of
+these rows (with sha256, coordinates, service and paid_by: user, host, at), --format ndjson one
+row per line. A video is one entry with its frames, and photos located --together one entry with its
 photos: its place is the consensus of their answers, CONFIDENCE says how many agree ("2/4
 agree"), ANALYSIS holds the batch id that geo history show takes, and --json adds kind (result,
 video or set), frames (each with its time, answer and cluster), agree, of, spread_km and batch. Stored results are what geo locate, eval, mcp and api keep in the store, one SQLite file:

@@ -23,6 +23,7 @@ export function historyRow(r: ResultRow & { batch?: string | null }): HistoryRow
     charge: r.charge === 'paid' || r.charge === 'replayed' ? r.charge : 'unknown',
     base_url: r.origin,
     sandbox: r.sandbox === 1,
+    paid_by: null,
     ...LONE,
     batch: r.batch ?? null,
   };
@@ -40,7 +41,7 @@ export function historyRowOf(s: StoredResult): HistoryRow {
     stored_at: str(r.stored_at), input: str(r.input?.path), sha256: str(r.input?.sha256), city: str(loc.city), neighborhood: str(loc.neighborhood), country: str(loc.country), address: str(loc.address),
     latitude: num(loc.latitude), longitude: num(loc.longitude), confidence: num(body.confidence), depth: num(body.depth) ?? num(r.request?.depth),
     analysis_id: typeof body.analysis_id === 'string' ? body.analysis_id : null,
-    charge: replayed === true ? 'replayed' : replayed === false ? 'paid' : 'unknown', base_url: str(r.cli?.base_url), sandbox: s.sandbox,
+    charge: replayed === true ? 'replayed' : replayed === false ? 'paid' : 'unknown', base_url: str(r.cli?.base_url), sandbox: s.sandbox, paid_by: null,
     ...LONE, batch: s.batch,
   };
 }

@@ -1,6 +1,6 @@
 /**
- * `geo history`: the store read back (src/store/). Only the local database is read: no client is
- * made, so no key is needed and nothing is charged. Every question is one indexed query, so it
+ * `geo history`: the store read back (src/store/): the local file, or a team's store (issue 32).
+ * No client is made, so no key is needed and nothing is charged. Every question is one indexed query, so it
  * answers as fast with a million results as with ten (bench/store.mjs).
  */
 import type { Ctx } from '../../context.js';
@@ -30,17 +30,17 @@ export function parseHistoryLimit(v: unknown): number {
  * The newest entries (or those matching --search): a lone result, or a video or a set with its
  * answers (entries.ts). `results`: how many stored results the entries hold; `total`: how many are stored.
  */
-export async function runHistory(ctx: Pick<Ctx, 'store'>, opts: { search?: string; limit?: unknown }): Promise<{ rows: HistoryRow[]; results: number; total: number; capped: boolean }> {
+export async function runHistory(ctx: Pick<Ctx, 'storeApi'>, opts: { search?: string; limit?: unknown }): Promise<{ rows: HistoryRow[]; results: number; total: number; capped: boolean }> {
   const limit = parseHistoryLimit(opts.limit);
-  const store = ctx.store();
+  const store = await ctx.storeApi();
   const held = (rows: HistoryRow[]) => rows.reduce((n, r) => n + (r.frames?.length ?? 1), 0);
   if (opts.search !== undefined) {
-    const found = store.search(opts.search, limit);
-    const rows = searchedEntries(store, found.rows);
+    const found = await store.search(opts.search, limit);
+    const rows = await searchedEntries(store, found.rows);
     return { rows, results: held(rows), total: found.total, capped: found.capped };
   }
-  const rows = newestEntries(store, limit);
-  return { rows, results: held(rows), total: store.count(), capped: false };
+  const rows = await newestEntries(store, limit);
+  return { rows, results: held(rows), total: await store.count(), capped: false };
 }
 
 /** --depth of history show: 1, 2 or 3. */
@@ -52,14 +52,14 @@ export const depthFlag = (v: unknown): number | undefined => wholeNumber(v, '--d
  * A hex REF is an image's sha256 prefix first, then a batch's id (what `geo history` lists for a
  * video or a set).
  */
-export async function runHistoryShowAny(ctx: Pick<Ctx, 'store'>, given: string, opts: { depth?: unknown; agreeKm?: unknown } = {}): Promise<{ scene: StoredScene } | { result: ShownResult }> {
+export async function runHistoryShowAny(ctx: Pick<Ctx, 'storeApi'>, given: string, opts: { depth?: unknown; agreeKm?: unknown } = {}): Promise<{ scene: StoredScene } | { result: ShownResult }> {
   // sample:NAME names the file shipped with geo, as it does for locate.
   const samples = given.startsWith('sample:') ? expandSamples([given]) : [given];
   if (samples.length !== 1) throw new UsageError(`history show takes one result, and ${given} names ${samples.length}`, 'name one sample: sample:paris');
   const ref = samples[0]!;
   if (ref.trim() === '') throw new UsageError('history show needs a result', 'an image file, a sha256 prefix or an analysis id; geo history lists them');
   const depth = depthFlag(opts.depth);
-  const found = await findResultsOrScene(ctx.store(), ref, { agreeKm: agreeKmOf(opts), ...(depth !== undefined ? { depth } : {}) });
+  const found = await findResultsOrScene(await ctx.storeApi(), ref, { agreeKm: agreeKmOf(opts), ...(depth !== undefined ? { depth } : {}) });
   return 'scene' in found ? found : { result: newestRun(ref, found.results, depth) };
 }
 
@@ -70,10 +70,10 @@ export interface ShownResult {
 }
 
 /** The newest stored result `ref` names (at --depth N when given), and how many runs of it are stored. */
-export async function runHistoryShow(ctx: Pick<Ctx, 'store'>, ref: string, opts: { depth?: unknown } = {}): Promise<ShownResult> {
+export async function runHistoryShow(ctx: Pick<Ctx, 'storeApi'>, ref: string, opts: { depth?: unknown } = {}): Promise<ShownResult> {
   if (ref.trim() === '') throw new UsageError('history show needs a result', 'an image file, a sha256 prefix or an analysis id; geo history lists them');
   const depth = depthFlag(opts.depth);
-  return newestRun(ref, await findStored(ctx.store(), ref, { files: true }), depth);
+  return newestRun(ref, await findStored(await ctx.storeApi(), ref, { files: true }), depth);
 }
 
 function newestRun(ref: string, all: StoredResult[], depth: number | undefined): ShownResult {

@@ -55,7 +55,7 @@ async function keptMetadataNotice(file: string | undefined): Promise<string> {
 export const locate: Handler = async (ctx, args, opts) => {
   const inputs = expandSamples((args[0] as string[] | undefined) ?? []);
   // A video, or photos --together: one scene and its consensus (issue 23).
-  const scene = await sceneOf(inputs, opts, (resume) => resumedHeadOf(ctx.store(), resolve('.'), resume));
+  const scene = await sceneOf(inputs, opts, async (resume) => resumedHeadOf(await ctx.storeApi(), resolve('.'), resume));
   if (scene) return (await import('./scene-handler.js')).locateScene(ctx, scene, opts);
   const s = await parseLocate(ctx, inputs, opts);
   // DESIGN.md: many results into a pipe are NDJSON; one result, or a dry run's plan, is text.

@@ -50,15 +50,15 @@ export async function startLocate(ctx: Ctx, s: LocateSettings, opts: { keep?: bo
   const account = await ctx.account();
   const keep = opts.keep !== false;
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun, keep });
-  const custody = s.caseRef !== undefined ? caseCustody(ctx, s.caseRef, evidence) : undefined;
+  const custody = s.caseRef !== undefined ? await caseCustody(ctx, s.caseRef, evidence) : undefined;
   return { settings: s, client, evidence, keep, ...(account !== undefined ? { account } : {}), ...(custody ? { custody } : {}) };
 }
 
 /** --case: found before anything is sent (batch/case-custody.ts). */
-function caseCustody(ctx: Ctx, ref: string, evidence: Evidence): CaseCustody {
+async function caseCustody(ctx: Ctx, ref: string, evidence: Evidence): Promise<CaseCustody> {
   const say = (l: string) => ctx.io.stderr.write(`${sanitizeInline(l)}\n`);
-  const signer = caseSigner(ctx, say);
-  return openCaseCustody({ store: ctx.store(), version: ctx.version, now: ctx.now, cwd: resolve('.'), stdinSize: () => evidence.stdinSize, onCleanup: ctx.onCleanup, say, sign: (id) => signer.auto(id) }, ref);
+  const signer = await caseSigner(ctx, say);
+  return openCaseCustody({ store: await ctx.storeApi(), version: ctx.version, actor: await signer.actor(), now: ctx.now, cwd: resolve('.'), stdinSize: () => evidence.stdinSize, onCleanup: ctx.onCleanup, say, sign: (id) => signer.auto(id) }, ref);
 }
 
 export interface LocateDeps {
@@ -90,7 +90,8 @@ export async function runLocate(ctx: Ctx, run: LocateRun, deps: LocateDeps): Pro
       },
       exif: run.evidence.exif,
       // Stored results are reused even with --no-store, which only keeps new answers out of history.
-      ...(run.account !== undefined ? { account: run.account } : {}), store: ctx.store(), version: ctx.version, stopSending: ctx.outputClosed, origin: ctx.serviceId(),
+      ...(run.account !== undefined ? { account: run.account } : {}), store: await ctx.storeApi(), version: ctx.version, stopSending: ctx.outputClosed, origin: ctx.serviceId(),
+      ...(run.custody ? { caseId: run.custody.kase.id } : {}),
       ...(ctx.frugalMemory ? { frugalMemory: ctx.frugalMemory } : {}),
       ...deps.consent,
       ...(deps.tickMs !== undefined ? { tickMs: deps.tickMs } : {}),

@@ -44,10 +44,10 @@ async function videosAmong(inputs: readonly string[]): Promise<Array<{ input: st
  * The scene this command locates, or undefined for an ordinary locate. `--resume ID` (or FILE)
  * alone of a video's batch reruns that video (its head names it).
  */
-export async function sceneOf(inputs: string[], opts: Record<string, unknown>, headOf: (resume: string) => HeadLine | undefined): Promise<SceneSettings | undefined> {
+export async function sceneOf(inputs: string[], opts: Record<string, unknown>, headOf: (resume: string) => Promise<HeadLine | undefined>): Promise<SceneSettings | undefined> {
   let named = inputs;
   if (named.length === 0 && typeof opts.resume === 'string') {
-    const head = headOf(opts.resume);
+    const head = await headOf(opts.resume);
     if (head && head.args.length === 1 && (await videosAmong(head.args.map((a) => resolve(head.cwd, a)))).length === 1) named = [resolve(head.cwd, head.args[0]!)];
   }
   const videos = await videosAmong(named);

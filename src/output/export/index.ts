@@ -13,11 +13,11 @@ import { renderKML } from './kml.js';
 import { renderKMZ } from './kmz.js';
 import { type ReportSource, exifPointOf, toItem } from './model.js';
 import { countryOutlines } from './outlines.js';
-import { streamExport } from './stream.js';
+import { streamExport, streamExportAsync } from './stream.js';
 import { type LeafletAssets, loadLeafletAssets } from './leaflet-assets.js';
 import { thumbnailDataUrl } from './thumbnail.js';
 
-export { renderCSV, renderGeoJSON, renderKML, renderKMZ, renderHtmlReport, loadLeafletAssets, streamExport, thumbnailDataUrl };
+export { renderCSV, renderGeoJSON, renderKML, renderKMZ, renderHtmlReport, loadLeafletAssets, streamExport, streamExportAsync, thumbnailDataUrl };
 export type { LeafletAssets, ReportEntry, ReportSource };
 
 export const FILE_FORMATS = ['geojson', 'kml', 'csv'] as const;

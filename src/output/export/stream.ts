@@ -21,18 +21,22 @@ function nested(v: unknown, depth: number): string {
   return pad + JSON.stringify(v, null, 2).replace(/\n/g, `\n${pad}`);
 }
 
-/** Items of a pretty-printed JSON array, as JSON.stringify(array, null, 2) lays them out at `depth`. */
-function* jsonArray(items: Iterable<unknown>, depth: number, close: string): Generator<string> {
-  let first = true;
-  for (const item of items) {
-    yield `${first ? '\n' : ',\n'}${nested(item, depth)}`;
-    first = false;
+/**
+ * A pretty-printed JSON array written item by item, as JSON.stringify(array, null, 2) lays it out at
+ * `depth`: push-style, so the same text comes whether records arrive from an array or a store's
+ * asynchronous stream.
+ */
+class JsonArray {
+  private first = true;
+  constructor(private readonly depth: number, private readonly close: string) {}
+  item(v: unknown): string {
+    const s = `${this.first ? '\n' : ',\n'}${nested(v, this.depth)}`;
+    this.first = false;
+    return s;
   }
-  yield first ? `]${close}` : `\n${' '.repeat((depth - 1) * 2)}]${close}`;
-}
-
-function* flatMap<T, U>(it: Iterable<T>, fn: (t: T) => Iterable<U>): Generator<U> {
-  for (const t of it) yield* fn(t);
+  end(): string {
+    return this.first ? `]${this.close}` : `\n${' '.repeat((this.depth - 1) * 2)}]${this.close}`;
+  }
 }
 
 /** A video's or a set's consensus among the results of an export (issue 23); `sandbox`: simulated answers. */
@@ -41,14 +45,43 @@ export interface ExportScene {
   sandbox: boolean;
 }
 
-function* after<T>(first: Iterable<T>, then: () => Iterable<T>): Generator<T> {
-  yield* first;
-  yield* then();
-}
-
 /** A scene's GeoJSON features, marked as the lone results' are when a sandbox answered. */
 function sceneFeatures(e: ExportScene): unknown[] {
   return sceneGeoJSON(e.scene, e.sandbox).features;
+}
+
+/** One format's text, fed one record at a time: its head, each record's chunk, the scenes, its tail. */
+interface ExportWriter {
+  head: string;
+  record(r: ProvenanceRecord): string;
+  scene(e: ExportScene): string;
+  tail(): string;
+}
+
+function exportWriter(format: StreamFormat): ExportWriter {
+  if (format === 'csv') return { head: csvRow(CSV_COLUMNS), record: csvRecordRow, scene: () => '', tail: () => '' };
+  if (format === 'ndjson') {
+    // locate's own line; a sandbox's answer adds `sandbox: true`, which geo export reads back (records-ndjson.ts).
+    const record = (r: ProvenanceRecord) => sanitizeJsonText(JSON.stringify({ input: r.input.path, sha256: r.input.sha256, ok: true, result: r.response.body, exif: r.exif ?? null, ...(isSimulated(r) ? { sandbox: true } : {}) })) + '\n';
+    return { head: '', record, scene: () => '', tail: () => '' };
+  }
+  if (format === 'kml') {
+    let first = true;
+    let n = 0;
+    const next = (text: string) => {
+      const s = (first ? '' : '\n') + text;
+      first = false;
+      return s;
+    };
+    return { head: kmlHead(), record: (r) => next(kmlFolder(r)), scene: (e) => next(sceneKmlDocument(e.scene, `scene${++n}-`, e.sandbox)), tail: () => KML_TAIL };
+  }
+  if (format === 'json') {
+    const a = new JsonArray(1, '\n');
+    return { head: '[', record: (r) => sanitizeJsonText(a.item(r)), scene: () => '', tail: () => sanitizeJsonText(a.end()) };
+  }
+  const a = new JsonArray(2, '\n}\n');
+  const items = (features: unknown[]) => features.map((f) => sanitizeJsonText(a.item(f))).join('');
+  return { head: '{\n  "type": "FeatureCollection",\n  "features": [', record: (r) => items(featuresOf(toItem(r))), scene: (e) => items(sceneFeatures(e)), tail: () => sanitizeJsonText(a.end()) };
 }
 
 /**
@@ -56,31 +89,18 @@ function sceneFeatures(e: ExportScene): unknown[] {
  * `records` is exhausted (geo export gathers their frames while the records stream past).
  */
 export function* streamExport(format: StreamFormat, records: Iterable<ProvenanceRecord>, scenes: () => Iterable<ExportScene> = () => []): Generator<string> {
-  if (format === 'csv') {
-    yield csvRow(CSV_COLUMNS);
-    for (const r of records) yield csvRecordRow(r);
-  } else if (format === 'ndjson') {
-    // locate's own line; a sandbox's answer adds `sandbox: true`, which geo export reads back (records-ndjson.ts).
-    for (const r of records) yield sanitizeJsonText(JSON.stringify({ input: r.input.path, sha256: r.input.sha256, ok: true, result: r.response.body, exif: r.exif ?? null, ...(isSimulated(r) ? { sandbox: true } : {}) })) + '\n';
-  } else if (format === 'kml') {
-    yield kmlHead();
-    let first = true;
-    for (const r of records) {
-      yield (first ? '' : '\n') + kmlFolder(r);
-      first = false;
-    }
-    let n = 0;
-    for (const e of scenes()) {
-      yield (first ? '' : '\n') + sceneKmlDocument(e.scene, `scene${++n}-`, e.sandbox);
-      first = false;
-    }
-    yield KML_TAIL;
-  } else if (format === 'json') {
-    yield '[';
-    for (const chunk of jsonArray(records, 1, '\n')) yield sanitizeJsonText(chunk);
-  } else {
-    yield '{\n  "type": "FeatureCollection",\n  "features": [';
-    const features = after(flatMap(records, (r) => featuresOf(toItem(r))), () => flatMap(scenes(), sceneFeatures));
-    for (const chunk of jsonArray(features, 2, '\n}\n')) yield sanitizeJsonText(chunk);
-  }
+  const w = exportWriter(format);
+  yield w.head;
+  for (const r of records) yield w.record(r);
+  for (const e of scenes()) yield w.scene(e);
+  yield w.tail();
+}
+
+/** streamExport() over records that arrive asynchronously (a store's stream: geo export --all). */
+export async function* streamExportAsync(format: StreamFormat, records: AsyncIterable<ProvenanceRecord> | Iterable<ProvenanceRecord>, scenes: () => Iterable<ExportScene> = () => []): AsyncGenerator<string> {
+  const w = exportWriter(format);
+  yield w.head;
+  for await (const r of records) yield w.record(r);
+  for (const e of scenes()) yield w.scene(e);
+  yield w.tail();
 }

@@ -24,6 +24,12 @@ export interface HistoryRow {
   /** Answered by a geo sandbox (its header): simulated, never evidence. */
   sandbox: boolean;
   /**
+   * Who paid for it and when (issue 32): the analyst (OS user, host) the store recorded with it
+   * (StoreApi.paidBy; the local file: this machine's user when it recorded none), `at` ISO-8601
+   * UTC by the store's clock. A video's or a set's entry: its newest answer's. Null when unknown.
+   */
+  paid_by: PaidBy | null;
+  /**
    * `result`, or a `video` (its frames) or a `set` (photos located --together) listed as one entry
    * (issue 23): then `input` is the video as named (or the set's id), `sha256` the video's,
    * latitude/longitude the consensus, `confidence` null, the place that of the agreeing answer
@@ -36,6 +42,12 @@ export interface HistoryRow {
   agree: number | null;
   of: number | null;
   spread_km: number | null;
+}
+
+export interface PaidBy {
+  user: string;
+  host: string;
+  at: string;
 }
 
 /** One answer of a video or a set in its history entry; `cluster` is its rank (1: the consensus). */
@@ -77,6 +89,9 @@ function confidenceOf(r: HistoryRow): string {
   return r.confidence === null ? '' : r.confidence.toFixed(2);
 }
 
+/** Who paid: "user@host" (the time is WHEN's: the answer was stored as it was paid for). */
+const paidBy = (r: HistoryRow) => (r.paid_by ? `${r.paid_by.user}@${r.paid_by.host}` : '');
+
 /**
  * What people copy stays whole (issue 22): the analysis id (for `geo history show`) and the
  * numbers are never cut, and the input is cut from the left, down to its file name. On a narrow
@@ -88,14 +103,16 @@ export function historyView(rows: readonly HistoryRow[], view: ViewOpts, searche
   const names = Math.min(48, Math.max(6, ...rows.map((r) => width(basename(inputOf(r))) + 1)));
   return renderTable(
     {
-      head: ['WHEN', 'INPUT', 'PLACE', 'CONFIDENCE', 'DEPTH', 'ANALYSIS', 'CHARGE'],
-      rows: rows.map((r) => [peopleTime(r.stored_at), inputOf(r), place(r), confidenceOf(r), r.depth ?? '', r.kind === 'result' ? (r.analysis_id ?? '') : (r.batch ?? '').slice(0, BATCH_REF), r.sandbox ? `${r.charge} (sandbox)` : r.charge]),
-      align: ['left', 'left', 'left', 'right', 'right', 'left', 'left'],
-      optional: [6, 0, 4, 2],
+      head: ['WHEN', 'INPUT', 'PLACE', 'CONFIDENCE', 'DEPTH', 'ANALYSIS', 'CHARGE', 'PAID BY'],
+      rows: rows.map((r) => [peopleTime(r.stored_at), inputOf(r), place(r), confidenceOf(r), r.depth ?? '', r.kind === 'result' ? (r.analysis_id ?? '') : (r.batch ?? '').slice(0, BATCH_REF), r.sandbox ? `${r.charge} (sandbox)` : r.charge, paidBy(r)]),
+      align: ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'],
+      optional: [6, 0, 4, 2, 7],
       cutLeft: [1],
       label: 1,
-      // "CONF…" is as narrow as the confidence header goes; "0.90" is 4 wide.
-      floor: [Infinity, names, undefined, 5, Infinity, Infinity, undefined],
+      // "CONF…" is as narrow as the confidence header goes; "0.90" is 4 wide. "PAID BY" is cut
+      // from the right ("alice@newsroom-lap…"); at 80 columns it stays and the place goes below
+      // the table (issue 32: each row says who paid), at 60 it goes below too.
+      floor: [Infinity, names, undefined, 5, Infinity, Infinity, undefined, 7],
       min: [undefined, 12],
     },
     view,

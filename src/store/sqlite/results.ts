@@ -6,10 +6,10 @@
  * its raw size plus about a kilobyte. The columns are what history, search, reuse and export ask
  * by, each on an index: no question reads the whole store.
  */
-import type { ProvenanceRecord, ResultBody } from '../evidence/record-types.js';
-import { isResultBody, resultColumns } from '../evidence/record-types.js';
-import { bodyText, rawB64 } from '../api/decode.js';
-import { canonicalRequest } from './canonical.js';
+import type { ProvenanceRecord, ResultBody } from '../../evidence/record-types.js';
+import { isResultBody, resultColumns } from '../../evidence/record-types.js';
+import { bodyText, rawB64 } from '../../api/decode.js';
+import { canonicalRequest } from '../canonical.js';
 import type { Sql } from './sqlite.js';
 
 export interface NewResult {
@@ -77,36 +77,91 @@ function bodyToKeep(body: unknown, raw: string | undefined): string | null {
   }
 }
 
-/** Writes one result; returns its id. An answer already stored under its idempotency key is not stored twice. */
-export function insertResult(sql: Sql, r: NewResult): number {
+/**
+ * A result's row, as both engines store it: every column, and the words the full-text index holds
+ * (input path, place names, reasoning, analysis id). One function, so the local file and a team
+ * store file the same answer under the same columns.
+ */
+export interface ResultColumns {
+  stored_at: string;
+  sha256: string | null;
+  input_path: string;
+  analysis_id: string | null;
+  origin: string;
+  account: string | null;
+  sandbox: number;
+  request: string;
+  idem_key: string | null;
+  batch: string | null;
+  status: number | null;
+  usable: number;
+  listed: number;
+  charge: string;
+  depth: number | null;
+  city: string | null;
+  neighborhood: string | null;
+  country: string | null;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  confidence: number | null;
+  raw: Buffer | null;
+  body: string | null;
+  record: string;
+  imported_from: string | null;
+}
+export const RESULT_COLUMNS = 'stored_at, sha256, input_path, analysis_id, origin, account, sandbox, request, idem_key, batch, status, usable, listed, charge, depth, city, neighborhood, country, address, latitude, longitude, confidence, raw, body, record, imported_from';
+
+const COLS = RESULT_COLUMNS.split(', ') as Array<keyof ResultColumns>;
+const INSERT_RESULT = `INSERT INTO results (${RESULT_COLUMNS}) VALUES (${COLS.map(() => '?').join(', ')})`;
+
+export interface SearchText {
+  input: string;
+  places: string;
+  reasoning: string;
+  aid: string;
+}
+
+/** The words a stored body is found by (`geo history --search`). */
+export function searchTextOf(inputPath: string, body: unknown): SearchText {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const loc = (typeof b.location === 'object' && b.location !== null ? b.location : {}) as Record<string, unknown>;
+  const places = [loc.neighborhood, loc.city, loc.country, loc.address].filter((v) => typeof v === 'string').join(' ');
+  return { input: inputPath, places, reasoning: text(b.reasoning) ?? '', aid: text(b.analysis_id) ?? '' };
+}
+
+export function resultColumnsOf(r: NewResult): { row: ResultColumns; search: SearchText } {
   const rec = r.record;
   // The BLOB is the body's bytes as received; raw_b64 (a record that kept bytes its text could not
   // give back, issue 21) is not kept twice: it is made again from the BLOB when read.
   const { raw: rawText, raw_b64: rawBase64, body: _body, ...response } = rec.response;
   const raw = r.rawBytes ?? (rawBase64 !== undefined ? Buffer.from(rawBase64, 'base64') : rawText !== undefined ? Buffer.from(rawText, 'utf8') : null);
   const body = (rec.response.body ?? {}) as Record<string, unknown>;
-  const loc = (typeof body.location === 'object' && body.location !== null ? body.location : {}) as Record<string, unknown>;
   const col = resultColumns(body, rec.request);
   const slim = { ...rec, response };
   const replayed = rec.headers?.idempotent_replayed;
   const usable = rec.unusable === undefined && isResultBody(rec.response.body);
+  const row: ResultColumns = {
+    stored_at: rec.stored_at, sha256: rec.input.sha256 || null, input_path: rec.input.path ?? '', analysis_id: col.analysis_id, origin: r.origin ?? rec.cli?.base_url ?? '',
+    account: rec.account ?? null, sandbox: r.sandbox ? 1 : 0, request: canonicalRequest(rec.request ?? {}), idem_key: r.unkeyed ? null : (rec.idempotency_key ?? null),
+    batch: r.batch ?? null, status: rec.response.status ?? null, usable: usable ? 1 : 0, listed: r.listed ? 1 : 0,
+    charge: replayed === true ? 'replayed' : replayed === false ? 'paid' : 'unknown',
+    depth: col.depth, city: col.city, neighborhood: col.neighborhood, country: col.country, address: col.address, latitude: col.latitude, longitude: col.longitude, confidence: col.confidence,
+    raw, body: bodyToKeep(rec.response.body, raw ? bodyText(raw) : rawText), record: JSON.stringify(slim), imported_from: r.importedFrom ?? null,
+  };
+  return { row, search: searchTextOf(row.input_path, body) };
+}
+
+/** Writes one result; returns its id. An answer already stored under its idempotency key is not stored twice. */
+export function insertResult(sql: Sql, r: NewResult): number {
+  const { row, search } = resultColumnsOf(r);
   return sql.tx(() => {
-    const key = r.unkeyed ? null : (rec.idempotency_key ?? null);
-    if (key !== null) {
-      const had = sql.one<{ id: number }>('SELECT id FROM results WHERE idem_key = ?', key);
+    if (row.idem_key !== null) {
+      const had = sql.one<{ id: number }>('SELECT id FROM results WHERE idem_key = ?', row.idem_key);
       if (had) return had.id;
     }
-    const { lastInsertRowid: id } = sql.run(
-      `INSERT INTO results (stored_at, sha256, input_path, analysis_id, origin, account, sandbox, request, idem_key, batch, status, usable, listed, charge,
-        depth, city, neighborhood, country, address, latitude, longitude, confidence, raw, body, record, imported_from)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      rec.stored_at, rec.input.sha256 || null, rec.input.path ?? '', col.analysis_id, r.origin ?? rec.cli?.base_url ?? '', rec.account ?? null, r.sandbox ? 1 : 0,
-      canonicalRequest(rec.request ?? {}), key, r.batch ?? null, rec.response.status ?? null, usable ? 1 : 0, r.listed ? 1 : 0,
-      replayed === true ? 'replayed' : replayed === false ? 'paid' : 'unknown',
-      col.depth, col.city, col.neighborhood, col.country, col.address, col.latitude, col.longitude, col.confidence, raw, bodyToKeep(rec.response.body, raw ? bodyText(raw) : rawText), JSON.stringify(slim), r.importedFrom ?? null,
-    );
-    const places = [loc.neighborhood, loc.city, loc.country, loc.address].filter((v) => typeof v === 'string').join(' ');
-    sql.run('INSERT INTO results_fts (rowid, input, places, reasoning, aid) VALUES (?, ?, ?, ?, ?)', id, rec.input.path ?? '', places, text(body.reasoning) ?? '', text(body.analysis_id) ?? '');
+    const { lastInsertRowid: id } = sql.run(INSERT_RESULT, ...COLS.map((c) => row[c]));
+    sql.run('INSERT INTO results_fts (rowid, input, places, reasoning, aid) VALUES (?, ?, ?, ?, ?)', id, search.input, search.places, search.reasoning, search.aid);
     return id;
   });
 }
@@ -170,6 +225,13 @@ export function listedCount(sql: Sql): number {
 }
 
 /**
+ * How many results a search matches (at most the LIMIT): counted in the full-text index alone, less
+ * the unlisted results (a small partial index, migration 6). Reading each match's row for its
+ * `listed` column cost one random page read per match (10,000 at a million results: issue 32).
+ */
+export const SEARCH_COUNT = 'SELECT count(*) AS n FROM (SELECT rowid FROM results_fts WHERE results_fts MATCH ? LIMIT ?) WHERE rowid NOT IN (SELECT id FROM results WHERE listed = 0)';
+
+/**
  * Full-text search: the words of `text`, as one phrase whose last word may be a prefix ("pari"
  * finds Paris; "img 001" finds img_001.jpg), over input path, place names, reasoning and analysis
  * id. Newest first; `total` stops counting at `countCap`.
@@ -182,7 +244,7 @@ export function searchRows(sql: Sql, text: string, limit: number, countCap = 10_
     `SELECT ${LIST_COLUMNS} FROM results WHERE id IN (SELECT rowid FROM results_fts WHERE results_fts MATCH ? ORDER BY rowid DESC LIMIT ?) AND listed = 1 ORDER BY stored_at DESC, id DESC`,
     match, limit * 2 + 10,
   ).slice(0, limit);
-  const total = Number(sql.one<{ n: number }>('SELECT count(*) AS n FROM results WHERE listed = 1 AND id IN (SELECT rowid FROM results_fts WHERE results_fts MATCH ? LIMIT ?)', match, countCap + 1)?.n ?? 0);
+  const total = Number(sql.one<{ n: number }>(SEARCH_COUNT, match, countCap + 1)?.n ?? 0);
   return { rows, total: Math.min(total, countCap), capped: total > countCap };
 }
 

@@ -18,7 +18,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { canonicalRequest } from './canonical.js';
+import { canonicalRequest } from '../canonical.js';
 import type { Sql } from './sqlite.js';
 
 /** What the store needs to know of processes (cli.ts supplies it: only it touches process). */
@@ -60,6 +60,8 @@ export interface ClaimRow {
   result_id: number | null;
   error: string | null;
   credits: number | null;
+  /** Whether its lease had not run out by the store's clock when the row was read (StoreApi engines set it). */
+  leased?: boolean;
 }
 
 export interface FingerprintParts {
@@ -96,8 +98,16 @@ export class Owner {
 
   /** Whether the owner named `id` may still be sending (leases decide for other hosts). */
   mayBeAlive(id: string, leaseUntil: number | null, now: number): boolean {
+    return this.mayHold(id, leaseUntil !== null && leaseUntil > now);
+  }
+
+  /**
+   * The same, with the lease already judged by the store's own clock (a team store's now(): the
+   * laptops' clocks never decide). A pid means something only on this host.
+   */
+  mayHold(id: string, leased: boolean): boolean {
     if (id === this.id) return true;
-    if (leaseUntil === null || leaseUntil <= now) return false;
+    if (!leased) return false;
     const [nonce, start, pid, ...host] = id.split(':').reverse();
     if (nonce === undefined || host.join(':') !== this.host) return true;
     return this.probe.alive(Number(pid), start ?? '');

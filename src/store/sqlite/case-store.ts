@@ -3,7 +3,7 @@
  * Store's own (SQLite's errors become one StoreError line), and the custody log's storage
  * (evidence/custody-log.ts CustodyStorage) over the custody table.
  */
-import type { CustodyStorage } from '../evidence/custody-log.js';
+import type { CustodyStorage } from '../../evidence/custody-log.js';
 import { type CaseLinked, type CaseResultRow, type CaseRow, type NewCase, appendCustody, caseLinked, custodyLines, findCases, insertCase, isLinked, listCases } from './cases.js';
 import type { Sql } from './sqlite.js';
 

@@ -9,7 +9,7 @@
  * One row per (case, head, TSA): asking twice for the same head from the same TSA is one request.
  * Checking a reply is evidence/timestamp.ts's; this file keeps rows.
  */
-import { StoreError } from '../errors.js';
+import { StoreError } from '../../errors.js';
 import type { Sql } from './sqlite.js';
 
 export type TimestampState = 'pending' | 'stamped' | 'failed';

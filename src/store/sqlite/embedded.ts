@@ -1,10 +1,10 @@
 /**
- * What originals said about themselves before geo stripped them (store/schema.ts migration 3,
+ * What originals said about themselves before geo stripped them (sqlite/schema.ts migration 4,
  * table `embedded`): one row per original's sha256, written the first time geo reads it for an
  * upload. The same bytes always say the same, so a second reading changes nothing (INSERT OR
  * IGNORE); the first keeps when it was read.
  */
-import type { EmbeddedProvenance } from '../image/embedded.js';
+import type { EmbeddedProvenance } from '../../image/embedded.js';
 import type { Sql } from './sqlite.js';
 
 export interface StoredEmbedded extends EmbeddedProvenance {

@@ -4,7 +4,7 @@
  * run in one BEGIN IMMEDIATE transaction (sqlite.ts tx), so two processes appending to one case
  * at once both land with the chain intact: the second reads the first's entry as its last.
  */
-import { parseEntry } from '../evidence/custody.js';
+import { parseEntry } from '../../evidence/custody.js';
 import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, type ResultRow, type StoredResult, toStored } from './results.js';
 import type { Sql } from './sqlite.js';
 

@@ -5,9 +5,9 @@
  */
 import { existsSync, statfsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { StoreError } from '../errors.js';
-import { openOwnFile } from '../files/own-file.js';
-import { checkWritableFile, ensureOwnDir } from '../files/safe.js';
+import { StoreError } from '../../errors.js';
+import { openOwnFile } from '../../files/own-file.js';
+import { checkWritableFile, ensureOwnDir } from '../../files/safe.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { Sql, loadSqlite } from './sqlite.js';
 

@@ -42,6 +42,17 @@
  *           256 KB) and its C2PA summary (image/c2pa.ts, {"present":false} when it has none), and
  *           when geo read them. Written once per image (the bytes, hence what they say, never change
  *           under one sha256); never sent anywhere.
+ *
+ * Migration 5 (issue 32, a budget; the same tables as the team store's, store/postgres/schema.ts):
+ * budget    at most one row: the cap in credits per period (day, week, month: UTC), the current
+ *           period's start, and the credits spent (settled) and reserved (in flight) in it.
+ * spend     one row per idempotency key that was reserved against it: who (OS user, host, case),
+ *           what was held, what the service charged once settled, or released (not charged).
+ *
+ * Migration 6 (issue 32, `geo history --search` at a million results):
+ * results_unlisted  the few results kept out of history (--no-store runs), so a search counts its
+ *           matches from the full-text index alone, less these, without reading each matching
+ *           row of the results table (10,000 random page reads at a million results).
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -181,6 +192,30 @@ export const MIGRATIONS: readonly string[] = [
     metadata TEXT NOT NULL,
     c2pa TEXT NOT NULL
   );
+  `,
+  `
+  CREATE TABLE budget (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    cap INTEGER NOT NULL CHECK (cap >= 0),
+    per TEXT NOT NULL CHECK (per IN ('day', 'week', 'month')),
+    period_start INTEGER NOT NULL,
+    spent INTEGER NOT NULL DEFAULT 0,
+    reserved INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE spend (
+    key TEXT PRIMARY KEY,
+    at INTEGER NOT NULL,
+    os_user TEXT NOT NULL,
+    host TEXT NOT NULL,
+    case_id TEXT,
+    reserved INTEGER NOT NULL,
+    charged INTEGER,
+    state TEXT NOT NULL CHECK (state IN ('reserved', 'settled', 'released'))
+  );
+  CREATE INDEX spend_at ON spend(at);
+  `,
+  `
+  CREATE INDEX results_unlisted ON results(id) WHERE listed = 0;
   `,
 ];
 

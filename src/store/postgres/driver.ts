@@ -1,0 +1,84 @@
+/**
+ * node-postgres (`pg`, pure JavaScript: pg-native is never loaded), required on first use of a
+ * postgres:// URL only: a geo that never sees one never loads it. Its errors become one StoreError
+ * line that names the server with its password masked and says what to do; a server that cannot be
+ * reached is `unreachable` (exit 6), whose hint names `--store local`.
+ */
+import { createRequire } from 'node:module';
+import type { Pool, PoolClient, PoolConfig } from 'pg';
+import { StoreError } from '../../errors.js';
+import { maskStoreUrl } from '../url.js';
+
+type PgModule = typeof import('pg');
+let pg: PgModule | undefined;
+
+function loadPg(): PgModule {
+  return (pg ??= createRequire(import.meta.url)('pg') as PgModule);
+}
+
+/** bigint (int8) and numeric as JavaScript numbers: counts and ms times stay far below 2^53. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 || oid === 1700) return (v: string) => Number(v);
+    return loadPg().types.getTypeParser(oid, format as 'text');
+  },
+};
+
+/** How long a connection may take before the store counts as unreachable. */
+export const CONNECT_TIMEOUT_MS = 5000;
+
+export function openPool(url: string, max = 4): Pool {
+  const { Pool: PoolCtor } = loadPg();
+  const config: PoolConfig = { connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 10_000, types, application_name: 'geo-cli' };
+  const pool = new PoolCtor(config);
+  // An idle connection the server dropped: the next query reconnects; never an uncaught error.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+function passwordOf(url: string): string | undefined {
+  try {
+    const p = new URL(url).password;
+    return p ? decodeURIComponent(p) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'ENOENT', 'EPIPE', '57P01', '57P03', '08001', '08006', '08004']);
+
+/** The driver's error as one line a user can act on, the password never in it. */
+export function pgError(err: unknown, url: string): StoreError {
+  if (err instanceof StoreError) return err;
+  const where = maskStoreUrl(url);
+  const e = err as { code?: string; message?: string };
+  const code = String(e?.code ?? '');
+  let msg = String(e?.message ?? err).split(url).join(where);
+  const password = passwordOf(url);
+  if (password) msg = msg.split(password).join('***');
+  // Before the connection errors: a refused TLS handshake is not a network fault.
+  if (/self.signed|certificate|SSL|TLS/i.test(msg)) return new StoreError(`the team store ${where}: TLS failed (${msg})`, 'unreachable', 'check sslmode and sslrootcert=FILE (the CA that signed the server\'s certificate)');
+  if (UNREACHABLE.has(code) || /timeout|terminated|Connection terminated|connect/i.test(msg) && !code) {
+    return new StoreError(`the team store ${where} cannot be reached (${msg})`, 'unreachable', 'check the network and the server, or run with --store local to use this machine\'s own store for this run');
+  }
+  if (code === '28P01' || code === '28000') return new StoreError(`the team store ${where} refused the login (${msg})`, 'unreachable', 'check the user and its password (geo config set store, ~/.pgpass or PGPASSWORD); --store local uses this machine\'s store');
+  if (code === '42501') return new StoreError(`the team store ${where} refused this (${msg})`, 'other', 'ask the team store\'s admin for the grants in docs/store.md "A team store" (an analyst\'s role needs SELECT, INSERT, UPDATE on geo\'s tables)');
+  if (code === '42P01' || code === '42883') return new StoreError(`the team store ${where} has no geo schema yet (${msg})`, 'other', 'an admin runs: geo store migrate --store URL');
+  return new StoreError(`the team store ${where}: ${msg}`, 'other');
+}
+
+/** fn inside BEGIN … COMMIT on one connection (ROLLBACK on any error), the connection handed back. */
+export async function inTx<T>(pool: Pool, fn: (c: PoolClient) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
+  try {
+    await c.query('BEGIN');
+    const out = await fn(c);
+    await c.query('COMMIT');
+    return out;
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    c.release();
+  }
+}

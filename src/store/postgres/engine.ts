@@ -1,0 +1,292 @@
+/**
+ * A team's PostgreSQL server behind the asynchronous interface (api.ts; issue 32). One pool of a
+ * few connections per geo process; every statement's error becomes one StoreError line
+ * (driver.ts pgError) that never holds the URL's password. Claims: claims.ts; results:
+ * results.ts; cases and custody: cases.ts; the budget: budget.ts.
+ */
+import type { Pool } from 'pg';
+import { StoreError } from '../../errors.js';
+import type {
+  AcquireRequest, Acquired, Analyst, BatchRow, ClaimRow, FailedError, FileHashCache, NewResult, ResultRow, ReuseQuery, ReuseRef,
+  StoreApi, StoreStatus, StoredEmbedded, StoredResult, Tag, TaggedRow,
+} from '../api.js';
+import type { EmbeddedProvenance } from '../../image/embedded.js';
+import type { HeadLine } from '../../batch/journal-format.js';
+import { LEASE_MS, Owner, type ProcessProbe } from '../sqlite/claims.js';
+import { type FileStamp, RACY_MS, sameStamp } from '../sqlite/file-hashes.js';
+import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, resultColumnsOf, toStored } from '../sqlite/results.js';
+import { maskStoreUrl } from '../url.js';
+import { analyst } from '../analyst.js';
+import { PgBudget } from './budget.js';
+import { PgCases, PgTimestamps } from './cases.js';
+import * as claims from './claims.js';
+import { inTx, pgError } from './driver.js';
+import { schemaVersion } from './migrate.js';
+import * as results from './results.js';
+import { PG_SCHEMA_VERSION } from './schema.js';
+
+const TAGS = "batch, (record::jsonb -> 'video')::text AS video_json, (record::jsonb -> 'set')::text AS set_json";
+const PAGE = 500;
+
+export interface PgOptions {
+  probe: ProcessProbe;
+  now: () => number;
+}
+
+export class PgEngine implements StoreApi {
+  readonly kind = 'team' as const;
+  readonly where: string;
+  readonly budget: PgBudget;
+  readonly cases: PgCases;
+  readonly timestamps: PgTimestamps;
+  private readonly ownerOf: Owner;
+  readonly who = analyst();
+  private renewal: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+
+  constructor(readonly pool: Pool, private readonly url: string, private readonly opts: PgOptions) {
+    this.where = maskStoreUrl(url);
+    this.ownerOf = new Owner(opts.probe);
+    const guard = <T>(fn: () => Promise<T>) => this.guard(fn);
+    this.budget = new PgBudget(pool, guard);
+    this.cases = new PgCases(pool, guard, opts.now);
+    this.timestamps = new PgTimestamps(pool, guard, opts.now);
+  }
+
+  get owner(): string {
+    return this.ownerOf.id;
+  }
+
+  /** The driver's errors as StoreErrors naming this store (password masked). */
+  async guard<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new StoreError(`the team store ${this.where} is closed`, 'other');
+    try {
+      return await fn();
+    } catch (err) {
+      throw pgError(err, this.url);
+    }
+  }
+  private q<T>(fn: (p: Pool) => Promise<T>): Promise<T> {
+    return this.guard(() => fn(this.pool));
+  }
+
+  // The same bytes always say the same: the first reading is kept (sqlite/embedded.ts).
+  saveEmbedded(sha256: string, e: EmbeddedProvenance): Promise<void> {
+    return this.q(async (p) => {
+      await p.query('INSERT INTO embedded (sha256, read_at, metadata, c2pa) VALUES ($1, $2, $3, $4) ON CONFLICT (sha256) DO NOTHING', [sha256, new Date(this.opts.now()).toISOString(), JSON.stringify(e.metadata), JSON.stringify(e.c2pa)]);
+    });
+  }
+  embedded(sha256: string): Promise<StoredEmbedded | undefined> {
+    return this.q(async (p) => {
+      const r = (await p.query<{ sha256: string; read_at: string; metadata: string; c2pa: string }>('SELECT sha256, read_at, metadata, c2pa FROM embedded WHERE sha256 = $1', [sha256])).rows[0];
+      return r ? { sha256: r.sha256, read_at: r.read_at, metadata: JSON.parse(r.metadata) as StoredEmbedded['metadata'], c2pa: JSON.parse(r.c2pa) as StoredEmbedded['c2pa'] } : undefined;
+    });
+  }
+
+  insertResult(r: NewResult): Promise<number> {
+    const { row, search } = resultColumnsOf(r);
+    return this.q((p) => results.insertRow(p, row, search, this.who));
+  }
+  setExif(id: number, exif: unknown): Promise<void> {
+    // One statement: the record is rewritten in the server, so two writers never lose each other's change.
+    return this.q(async (p) => {
+      await p.query("UPDATE results SET record = jsonb_set(record::jsonb, '{exif}', $2::jsonb)::text WHERE id = $1", [id, JSON.stringify(exif ?? null)]);
+    });
+  }
+  result(id: number): Promise<StoredResult | undefined> {
+    return this.q((p) => results.getResult(p, id));
+  }
+  newest(limit: number): Promise<ResultRow[]> {
+    return this.q((p) => results.newestRows(p, limit));
+  }
+  count(): Promise<number> {
+    return this.q((p) => results.listedCount(p));
+  }
+  search(text: string, limit: number): Promise<{ rows: ResultRow[]; total: number; capped: boolean }> {
+    return this.q((p) => results.searchRows(p, text, limit));
+  }
+  bySha(prefix: string): Promise<StoredResult[]> {
+    return this.q((p) => results.bySha(p, prefix));
+  }
+  byAnalysisId(id: string): Promise<StoredResult[]> {
+    return this.q((p) => results.byAnalysisId(p, id));
+  }
+  imagesWithPrefix(prefix: string, n: number): Promise<string[]> {
+    return this.q((p) => results.imagesWithPrefix(p, prefix, n));
+  }
+  reusable(q: ReuseQuery): Promise<ReuseRef | undefined> {
+    return this.q((p) => results.reusable(p, q));
+  }
+  reusableMany(shas: readonly string[], q: Omit<ReuseQuery, 'sha256'>): Promise<Map<string, ReuseRef>> {
+    return this.q((p) => results.reusableMany(p, shas, q));
+  }
+  /** Pages of 500 in id order (keyset, no cursor held open between pages). */
+  async *iterate(opts: { includeSandbox: boolean; latestPerImage?: boolean }): AsyncGenerator<StoredResult> {
+    const where = `listed = 1 AND usable = 1 ${opts.includeSandbox ? '' : 'AND sandbox = 0'}`;
+    const latest = opts.latestPerImage ? 'AND (sha256 IS NULL OR id = (SELECT max(id) FROM results n WHERE n.sha256 = results.sha256 AND n.listed = 1 AND n.usable = 1' + (opts.includeSandbox ? '' : ' AND n.sandbox = 0') + '))' : '';
+    let after = 0;
+    for (;;) {
+      const rows = await this.q(async (p) => (await p.query<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE ${where} ${latest} AND id > $1 ORDER BY id LIMIT ${PAGE}`, [after])).rows);
+      for (const r of rows) yield toStored(r);
+      if (rows.length < PAGE) return;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+  sandboxCount(): Promise<number> {
+    return this.q(async (p) => Number((await p.query<{ n: number }>('SELECT count(*) AS n FROM results WHERE listed = 1 AND usable = 1 AND sandbox = 1')).rows[0]?.n ?? 0));
+  }
+  paidBy(ids: readonly number[]): Promise<Map<number, Analyst & { at: string }>> {
+    return this.q((p) => results.paidBy(p, ids));
+  }
+
+  async *newestTagged(): AsyncGenerator<TaggedRow> {
+    let after: { at: string; id: number } | undefined;
+    for (let page = 50; ; page = Math.min(page * 4, 2000)) {
+      const a = after;
+      const rows = await this.q(async (p) => (a
+        ? await p.query<TaggedRow>(`SELECT ${LIST_COLUMNS}, ${TAGS} FROM results WHERE listed = 1 AND (stored_at, id) < ($1, $2) ORDER BY stored_at DESC, id DESC LIMIT ${page}`, [a.at, a.id])
+        : await p.query<TaggedRow>(`SELECT ${LIST_COLUMNS}, ${TAGS} FROM results WHERE listed = 1 ORDER BY stored_at DESC, id DESC LIMIT ${page}`)).rows);
+      yield* rows;
+      if (rows.length < page) return;
+      const last = rows[rows.length - 1]!;
+      after = { at: last.stored_at, id: last.id };
+    }
+  }
+  tagsOf(ids: readonly number[]): Promise<Map<number, Tag>> {
+    return this.q(async (p) => new Map((await p.query<Tag>(`SELECT id, ${TAGS} FROM results WHERE id = ANY($1)`, [[...ids]])).rows.map((t) => [t.id, t])));
+  }
+  batchStarts(ids: readonly string[]): Promise<Map<string, number>> {
+    return this.q(async (p) => new Map((await p.query<{ id: string; created_at: number }>('SELECT id, created_at FROM batches WHERE id = ANY($1)', [[...ids]])).rows.map((b) => [b.id, b.created_at])));
+  }
+  sinceInBatch(batch: string, since: string): Promise<TaggedRow[]> {
+    return this.q(async (p) => (await p.query<TaggedRow>(`SELECT ${LIST_COLUMNS}, ${TAGS} FROM results WHERE stored_at >= $1 AND batch = $2 AND listed = 1 ORDER BY stored_at DESC, id DESC`, [since, batch])).rows);
+  }
+  resultsByIds(ids: readonly number[]): Promise<StoredResult[]> {
+    return this.q(async (p) => (await p.query<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE id = ANY($1) ORDER BY id`, [[...new Set(ids)]])).rows.map(toStored));
+  }
+
+  // Claims.
+  async acquire(fp: string, o: AcquireRequest): Promise<Acquired> {
+    this.startRenewal();
+    return this.guard(() => inTx(this.pool, (c) => claims.acquire(c, fp, { ...o, owner: this.ownerOf })));
+  }
+  claim(key: string): Promise<ClaimRow | undefined> {
+    return this.q((p) => claims.claimByKey(p, key));
+  }
+  currentClaim(fp: string): Promise<ClaimRow | undefined> {
+    return this.q((p) => claims.currentClaim(p, fp));
+  }
+  currentClaims(fps: readonly string[]): Promise<Map<string, ClaimRow>> {
+    return this.q((p) => claims.currentClaims(p, fps));
+  }
+  heldElsewhere(c: ClaimRow): boolean {
+    return c.state === 'open' && c.owner !== null && c.owner !== this.owner && this.ownerOf.mayHold(c.owner, c.leased === true);
+  }
+  answer(key: string, r: NewResult, credits: number): Promise<number> {
+    const { row, search } = resultColumnsOf(r);
+    // COMMIT returns only once the server has it (synchronous_commit as the server keeps it):
+    // the caller shows the answer after this resolves.
+    return this.guard(() => inTx(this.pool, async (c) => {
+      const id = await results.insertRow(c, row, search, this.who);
+      await claims.markAnswered(c, key, id, credits);
+      return id;
+    }));
+  }
+  fail(key: string, error: FailedError): Promise<void> {
+    return this.q((p) => claims.markFailed(p, key, error));
+  }
+  release(key: string): Promise<void> {
+    return this.q((p) => claims.release(p, key, this.owner));
+  }
+  /** Journals of a geo before account fingerprints are imported by the local file only (nothing to adopt here). */
+  async adoptLegacyClaim(): Promise<string | undefined> {
+    return undefined;
+  }
+  /** Damaged legacy files are a local file's: the team store has none. */
+  async damagedFor(): Promise<string[]> {
+    return [];
+  }
+
+  saveBatch(id: string, head: Record<string, unknown>): Promise<void> {
+    return this.q(async (p) => {
+      await p.query('INSERT INTO batches (id, head, created_at, updated_at) VALUES ($1, $2, geo_now_ms(), geo_now_ms()) ON CONFLICT (id) DO UPDATE SET head = excluded.head, updated_at = excluded.updated_at', [id, JSON.stringify(head)]);
+    });
+  }
+  /**
+   * Not on a team store yet: a journal file's keys are one machine's, and taking them into the
+   * team's claims needs the same care as `geo store push` (which copies the local store's).
+   */
+  async importJournal(file: string): Promise<HeadLine> {
+    throw new StoreError(`${file}: continuing a journal file is not done on the team store ${this.where}`, 'other', 'continue it with --store local, then `geo store push` copies its claims and answers into the team store; or --resume the batch by its id');
+  }
+  findBatches(prefix: string): Promise<BatchRow[]> {
+    const p0 = prefix.toLowerCase();
+    return this.q(async (p) => (await p.query<{ id: string; head: string; created_at: number; updated_at: number }>('SELECT id, head, created_at, updated_at FROM batches WHERE id >= $1 AND id < $2 ORDER BY updated_at DESC LIMIT 5', [p0, `${p0}g`])).rows
+      .map((r) => ({ ...r, head: JSON.parse(r.head) as Record<string, unknown> })));
+  }
+
+  async fileHashCache(paths: readonly string[]): Promise<FileHashCache> {
+    const host = this.who.host;
+    const known = new Map<string, { dev: number; ino: number; size: number; mtime_ms: number; ctime_ms: number; sha256: string; kind: string }>();
+    for (let i = 0; i < paths.length; i += PAGE) {
+      const rows = await this.q(async (p) => (await p.query('SELECT path, dev, ino, size, mtime_ms, ctime_ms, sha256, kind FROM file_hashes WHERE host = $1 AND path = ANY($2)', [host, paths.slice(i, i + PAGE)])).rows);
+      for (const r of rows) known.set(r.path, r);
+    }
+    const fresh: Array<{ path: string; s: FileStamp; sha256: string; kind: string }> = [];
+    const flush = async () => {
+      const rows = fresh.splice(0);
+      if (!rows.length) return;
+      await this.guard(() => inTx(this.pool, async (c) => {
+        for (const r of rows) {
+          await c.query(
+            'INSERT INTO file_hashes (host, path, dev, ino, size, mtime_ms, ctime_ms, sha256, kind) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (host, path) DO UPDATE SET dev = excluded.dev, ino = excluded.ino, size = excluded.size, mtime_ms = excluded.mtime_ms, ctime_ms = excluded.ctime_ms, sha256 = excluded.sha256, kind = excluded.kind',
+            [host, r.path, r.s.dev, r.s.ino, r.s.size, r.s.mtimeMs, r.s.ctimeMs, r.sha256, r.kind],
+          );
+        }
+      })).catch(() => undefined); // only a cache: the files are hashed again next time
+    };
+    return {
+      get: (path, s) => {
+        const r = known.get(path);
+        return r && sameStamp(r, s) ? { sha256: r.sha256, kind: r.kind } : undefined;
+      },
+      put: (path, s, h) => {
+        if (s.ctimeMs >= this.opts.now() - RACY_MS) return;
+        fresh.push({ path, s: { dev: s.dev, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs }, ...h });
+      },
+      flush,
+    };
+  }
+
+  async status(): Promise<StoreStatus> {
+    const t0 = performance.now();
+    await this.q((p) => p.query('SELECT 1'));
+    const rttMs = performance.now() - t0;
+    const schema = await this.q((p) => schemaVersion(p));
+    const n = async (sql: string) => this.q(async (p) => Number((await p.query<{ n: number }>(sql)).rows[0]?.n ?? 0));
+    return {
+      kind: 'team', where: this.where, schema, knows: PG_SCHEMA_VERSION, rttMs,
+      counts: {
+        results: await this.count(), openClaims: await n("SELECT count(*) AS n FROM claims WHERE state = 'open'"),
+        cases: await n('SELECT count(*) AS n FROM cases'), custodyEntries: await n('SELECT count(*) AS n FROM custody'),
+      },
+    };
+  }
+
+  private startRenewal(): void {
+    if (this.renewal || this.closed) return;
+    this.renewal = setInterval(() => {
+      // A server that cannot be reached: the lease runs out and another machine takes over, which is safe.
+      claims.renew(this.pool, this.owner).catch(() => undefined);
+    }, LEASE_MS / 3);
+    this.renewal.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.renewal) clearInterval(this.renewal);
+    await claims.releaseAll(this.pool, this.owner).catch(() => undefined);
+    this.closed = true;
+    await this.pool.end().catch(() => undefined);
+  }
+}

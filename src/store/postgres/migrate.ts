@@ -1,0 +1,51 @@
+/**
+ * The team store's schema version (schema.ts): read on every open, applied only by `geo store
+ * migrate` (an admin role: analysts' roles have no DDL, docs/store.md "A team store"). A store behind this
+ * geo is refused with the command that brings it up; a store ahead of it (written by a newer geo)
+ * is refused with "upgrade geo", as the local file is (sqlite/open.ts).
+ */
+import type { Pool } from 'pg';
+import { StoreError } from '../../errors.js';
+import { maskStoreUrl } from '../url.js';
+import { inTx } from './driver.js';
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema.js';
+
+/** The version the server holds: 0 for a database geo never migrated. */
+export async function schemaVersion(pool: Pool): Promise<number> {
+  const has = await pool.query<{ t: string | null }>("SELECT to_regclass('schema_version')::text AS t");
+  if (!has.rows[0]?.t) return 0;
+  const r = await pool.query<{ v: number | null }>('SELECT coalesce(max(version), 0) AS v FROM schema_version');
+  return Number(r.rows[0]?.v ?? 0);
+}
+
+/** Refuses a store this geo cannot use as it is (before anything is read or written). */
+export async function checkVersion(pool: Pool, url: string): Promise<number> {
+  const v = await schemaVersion(pool);
+  const where = maskStoreUrl(url);
+  if (v > PG_SCHEMA_VERSION) throw new StoreError(`the team store ${where} was migrated by a newer geo (schema ${v}; this geo knows ${PG_SCHEMA_VERSION})`, 'newer', 'upgrade geo (npm install -g geo-cli), or run with --store local');
+  if (v < PG_SCHEMA_VERSION) {
+    throw new StoreError(
+      v === 0 ? `the team store ${where} has no geo schema yet` : `the team store ${where} has schema ${v}; this geo needs ${PG_SCHEMA_VERSION}`,
+      'older', 'its admin runs: geo store migrate (with a role that may create tables); --store local uses this machine\'s store meanwhile',
+    );
+  }
+  return v;
+}
+
+/**
+ * Applies the migrations the server lacks, in one transaction (all or none); two admins migrating at
+ * once are serialised by an advisory lock (the second finds nothing left to do).
+ */
+export async function migrate(pool: Pool, url: string): Promise<{ from: number; to: number }> {
+  return inTx(pool, async (c) => {
+    await c.query('SELECT pg_advisory_xact_lock(7321032)');
+    await c.query('CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL DEFAULT current_user)');
+    const from = Number((await c.query<{ v: number }>('SELECT coalesce(max(version), 0) AS v FROM schema_version')).rows[0]?.v ?? 0);
+    if (from > PG_SCHEMA_VERSION) throw new StoreError(`the team store ${maskStoreUrl(url)} was migrated by a newer geo (schema ${from}; this geo knows ${PG_SCHEMA_VERSION})`, 'newer', 'upgrade geo first');
+    for (let v = from; v < PG_SCHEMA_VERSION; v++) {
+      await c.query(PG_MIGRATIONS[v]!);
+      await c.query('INSERT INTO schema_version (version) VALUES ($1)', [v + 1]);
+    }
+    return { from, to: PG_SCHEMA_VERSION };
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * Results on the team store: the local file's columns (sqlite/results.ts resultColumnsOf, one
+ * function for both engines), who stored them (paid_user, paid_host, paid_at) and their words as a
+ * tsvector. Words are cut the way SQLite's unicode61 tokenizer cuts them (letters and digits, case
+ * and diacritics folded) before PostgreSQL sees them, so `--search "img 001"` finds img_001.jpg on
+ * both engines; the last word of a search is a prefix ("pari" finds Paris), as locally.
+ */
+import { createHash } from 'node:crypto';
+import type { PoolClient } from 'pg';
+import type { Analyst, ResultRow, ReuseQuery, ReuseRef, StoredResult } from '../api.js';
+import { canonicalRequest } from '../canonical.js';
+import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, RESULT_COLUMNS, type ResultColumns, type SearchText, toStored } from '../sqlite/results.js';
+
+type Q = Pick<PoolClient, 'query'>;
+
+const COLS = RESULT_COLUMNS.split(', ') as Array<keyof ResultColumns>;
+const EXTRA = ['content_sha', 'paid_user', 'paid_host'];
+const n = COLS.length;
+/** The row and its words in one statement: a result is never stored without them. */
+const INSERT = `WITH r AS (INSERT INTO results (${[...COLS, ...EXTRA].join(', ')}) VALUES (${[...COLS, ...EXTRA].map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING RETURNING id, listed)
+  INSERT INTO results_search (id, listed, search) SELECT id, listed, to_tsvector('simple', $${n + EXTRA.length + 1}) FROM r RETURNING id`;
+
+/** Letters and digits, lower case, diacritics removed: the words both engines index. */
+export function words(text: string): string[] {
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+export function searchDocument(s: SearchText): string {
+  return words(`${s.input} ${s.places} ${s.reasoning} ${s.aid}`).join(' ');
+}
+
+/** What makes a row the same row wherever it was first stored (`geo store push` copies it once). */
+export function contentSha(row: ResultColumns): string {
+  return createHash('sha256').update(row.record).update('\0').update(row.raw ?? Buffer.alloc(0)).digest('hex');
+}
+
+/** The row stored, or the id it already has (same key, or same content): never twice. */
+export async function storeRow(c: Q, row: ResultColumns, search: SearchText, who: Analyst): Promise<{ id: number; inserted: boolean }> {
+  if (row.idem_key !== null) {
+    const had = (await c.query<{ id: number }>('SELECT id FROM results WHERE idem_key = $1', [row.idem_key])).rows[0];
+    if (had) return { id: had.id, inserted: false };
+  }
+  const sha = contentSha(row);
+  const ins = await c.query<{ id: number }>(INSERT, [...COLS.map((k) => row[k]), sha, who.user, who.host, searchDocument(search)]);
+  if (ins.rows[0]) return { id: ins.rows[0].id, inserted: true };
+  const r = await c.query<{ id: number }>('SELECT id FROM results WHERE content_sha = $1 OR (idem_key IS NOT NULL AND idem_key = $2)', [sha, row.idem_key]);
+  return { id: r.rows[0]!.id, inserted: false };
+}
+
+export async function insertRow(c: Q, row: ResultColumns, search: SearchText, who: Analyst): Promise<number> {
+  return (await storeRow(c, row, search, who)).id;
+}
+
+const list = (r: ResultRow) => r;
+
+export async function newestRows(c: Q, limit: number): Promise<ResultRow[]> {
+  return (await c.query<ResultRow>(`SELECT ${LIST_COLUMNS} FROM results WHERE listed = 1 ORDER BY stored_at DESC, id DESC LIMIT $1`, [limit])).rows.map(list);
+}
+
+export async function listedCount(c: Q): Promise<number> {
+  return Number((await c.query<{ value: string }>("SELECT value FROM meta WHERE name = 'listed_results'")).rows[0]?.value ?? 0);
+}
+
+/**
+ * How far the team store counts a search's matches ("50 of 1000+ matching"; the local file counts to
+ * 10,000 from its FTS index alone). GIN cannot count without reading each match's heap row, and a
+ * city's matches are spread one per page: counting 10,001 of a million results' 62,500 Lisbons read
+ * 9,079 pages, 612 ms cold and 369 ms warm (EXPLAIN ANALYZE, bench/team.mjs), where the page of
+ * the newest matches takes 1.4 ms (a backward walk of results_search's primary key).
+ */
+export const PG_COUNT_CAP = 1_000;
+
+export async function searchRows(c: Q, text: string, limit: number, countCap = PG_COUNT_CAP): Promise<{ rows: ResultRow[]; total: number; capped: boolean }> {
+  const w = words(text);
+  if (w.length === 0) return { rows: await newestRows(c, limit), total: await listedCount(c), capped: false };
+  const query = w.map((x, i) => (i === w.length - 1 ? `${x}:*` : x)).join(' <-> ');
+  // As the local file does (sqlite/results.ts searchRows): the newest matches by id, then in the order history lists.
+  const rows = (await c.query<ResultRow>(
+    `SELECT ${LIST_COLUMNS} FROM results WHERE id IN (SELECT id FROM results_search WHERE search @@ to_tsquery('simple', $1) AND listed = 1 ORDER BY id DESC LIMIT $2) ORDER BY stored_at DESC, id DESC LIMIT $3`,
+    [query, limit * 2 + 10, limit],
+  )).rows;
+  const total = Number((await c.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM results_search WHERE search @@ to_tsquery('simple', $1) AND listed = 1 LIMIT $2) m`, [query, countCap + 1])).rows[0]?.n ?? 0);
+  return { rows, total: Math.min(total, countCap), capped: total > countCap };
+}
+
+export async function getResult(c: Q, id: number): Promise<StoredResult | undefined> {
+  const row = (await c.query<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE id = $1`, [id])).rows[0];
+  return row ? toStored(row) : undefined;
+}
+
+export async function bySha(c: Q, prefix: string): Promise<StoredResult[]> {
+  const p = prefix.toLowerCase();
+  return (await c.query<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE sha256 >= $1 AND sha256 < $2 AND listed = 1 ORDER BY id DESC`, [p, `${p}g`])).rows.map(toStored);
+}
+
+export async function byAnalysisId(c: Q, id: string): Promise<StoredResult[]> {
+  return (await c.query<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE analysis_id = $1 AND listed = 1 ORDER BY id DESC`, [id])).rows.map(toStored);
+}
+
+export async function imagesWithPrefix(c: Q, prefix: string, n: number): Promise<string[]> {
+  const p = prefix.toLowerCase();
+  return (await c.query<{ sha256: string }>('SELECT DISTINCT sha256 FROM results WHERE sha256 >= $1 AND sha256 < $2 AND listed = 1 LIMIT $3', [p, `${p}g`, n])).rows.map((r) => r.sha256);
+}
+
+const REUSE = "id, sha256, batch, stored_at, depth, analysis_id, (record::jsonb #>> '{sent,metadata}') AS sent_metadata";
+const REUSE_WHERE = "account = $2 AND origin = $3 AND request = $4 AND status = 200 AND usable = 1 AND listed = 1 AND stored_at >= $5";
+
+export async function reusable(c: Q, q: ReuseQuery): Promise<ReuseRef | undefined> {
+  const request = typeof q.request === 'string' ? q.request : canonicalRequest(q.request);
+  const r = (await c.query<ReuseRef & { sha256?: string }>(`SELECT ${REUSE} FROM results WHERE sha256 = $1 AND ${REUSE_WHERE} ORDER BY id DESC LIMIT 1`, [q.sha256, q.account, q.origin, request, q.since ?? ''])).rows[0];
+  if (!r) return undefined;
+  const { sha256: _s, ...ref } = r;
+  return ref;
+}
+
+export async function reusableMany(c: Q, shas: readonly string[], q: Omit<ReuseQuery, 'sha256'>): Promise<Map<string, ReuseRef>> {
+  const out = new Map<string, ReuseRef>();
+  const request = typeof q.request === 'string' ? q.request : canonicalRequest(q.request);
+  for (let i = 0; i < shas.length; i += 500) {
+    const rows = (await c.query<ReuseRef & { sha256: string }>(`SELECT ${REUSE} FROM results WHERE sha256 = ANY($1) AND ${REUSE_WHERE}`, [shas.slice(i, i + 500), q.account, q.origin, request, q.since ?? ''])).rows;
+    for (const { sha256, ...r } of rows) if (!out.has(sha256) || out.get(sha256)!.id < r.id) out.set(sha256, r);
+  }
+  return out;
+}
+
+export async function paidBy(c: Q, ids: readonly number[]): Promise<Map<number, Analyst & { at: string }>> {
+  const out = new Map<number, Analyst & { at: string }>();
+  if (!ids.length) return out;
+  const rows = await c.query<{ id: number; paid_user: string; paid_host: string; at: string }>("SELECT id, paid_user, paid_host, to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS at FROM results WHERE id = ANY($1)", [[...ids]]);
+  for (const r of rows.rows) out.set(r.id, { user: r.paid_user, host: r.paid_host, at: r.at });
+  return out;
+}

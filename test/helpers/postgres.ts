@@ -1,0 +1,98 @@
+/**
+ * A real PostgreSQL for tests and benches (issue 32): Debian's binaries (initdb, pg_ctl; found
+ * under /usr/lib/postgresql/<version>/bin or PG_BIN), a cluster in a temporary folder listening on
+ * a Unix socket there (and on a loopback port only when asked: bench/team.mjs), started as an
+ * unprivileged user when the tests run as root (PostgreSQL refuses root: the folder is given to
+ * `nobody` and the binaries run through setpriv), stopped and removed by stop().
+ *
+ * Two roles, as README "Team store" sets them up: geo_admin (owns the database, runs `geo store
+ * migrate`) and geo_analyst (no DDL: the grants an analyst needs and no more). Where no cluster can
+ * be started, startPostgres() says why (`skip`), and the tests skip with that reason.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Postgres {
+  /** The socket folder (host= in the URL). */
+  dir: string;
+  /** An admin's URL (DDL allowed: geo store migrate). */
+  adminUrl: string;
+  /** An analyst's URL (the least privileges README "Team store" documents). */
+  analystUrl: string;
+  /** A loopback TCP URL for the analyst, when started with { tcp: true }. */
+  tcpUrl?: string;
+  /** psql-like one-off SQL as the admin (tests' outside observer). */
+  sql(text: string): string;
+  stop(): void;
+}
+
+function binDir(): string | undefined {
+  if (process.env.PG_BIN && existsSync(join(process.env.PG_BIN, 'initdb'))) return process.env.PG_BIN;
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? join(root, versions[0], 'bin') : undefined;
+}
+
+/** The analyst's grants, exactly as README "Team store" gives them. */
+export const ANALYST_GRANTS = `
+GRANT CONNECT ON DATABASE geo TO geo_analyst;
+GRANT USAGE ON SCHEMA public TO geo_analyst;
+ALTER DEFAULT PRIVILEGES FOR ROLE geo_admin IN SCHEMA public GRANT SELECT, INSERT, UPDATE ON TABLES TO geo_analyst;
+ALTER DEFAULT PRIVILEGES FOR ROLE geo_admin IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO geo_analyst;
+`;
+
+export function startPostgres(o: { tcp?: boolean } = {}): Postgres | { skip: string } {
+  const bin = binDir();
+  if (!bin) return { skip: 'no PostgreSQL binaries (initdb, pg_ctl): install Debian\'s postgresql package, or set PG_BIN' };
+  const dir = mkdtempSync(join(tmpdir(), 'geo-pg-'));
+  const root = process.getuid?.() === 0;
+  // PostgreSQL never runs as root: as root, the cluster belongs to nobody.
+  const as = (cmd: string, args: string[]) => (root ? ['setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', join(bin, cmd), ...args]] : [join(bin, cmd), args]) as [string, string[]];
+  const run = (cmd: string, args: string[]) => {
+    const [file, argv] = as(cmd, args);
+    const r = spawnSync(file, argv, { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' }, timeout: 60_000 });
+    if (r.status !== 0) throw new Error(`${cmd} failed: ${(r.stderr || r.stdout || String(r.error)).trim().slice(0, 400)}`);
+    return r.stdout;
+  };
+  try {
+    if (root) chownSync(dir, 65534, 65534);
+    const data = join(dir, 'data');
+    run('initdb', ['-D', data, '-U', 'geo_admin', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    const port = o.tcp ? String(20000 + Math.floor(Math.random() * 20000)) : '5432';
+    const listen = o.tcp ? '127.0.0.1' : '';
+    run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-k ${dir} -p ${port} -c listen_addresses='${listen}' -c fsync=off -c full_page_writes=off`, 'start']);
+    const psql = (db: string, text: string) => run('psql', ['-h', dir, '-p', port, '-U', 'geo_admin', '-d', db, '-v', 'ON_ERROR_STOP=1', '-qAtc', text]);
+    psql('postgres', 'CREATE DATABASE geo');
+    psql('geo', `CREATE ROLE geo_analyst LOGIN; ${ANALYST_GRANTS}`);
+    const url = (user: string) => `postgres://${user}@localhost/geo?host=${encodeURIComponent(dir)}&port=${port}`;
+    let stopped = false;
+    return {
+      dir,
+      adminUrl: url('geo_admin'),
+      analystUrl: url('geo_analyst'),
+      ...(o.tcp ? { tcpUrl: `postgres://geo_analyst@127.0.0.1:${port}/geo` } : {}),
+      sql: (text) => psql('geo', text),
+      stop() {
+        if (stopped) return;
+        stopped = true;
+        try {
+          run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        } catch {
+          /* already gone */
+        }
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    try {
+      execFileSync(...as('pg_ctl', ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']), { stdio: 'ignore' });
+    } catch {
+      /* never started */
+    }
+    rmSync(dir, { recursive: true, force: true });
+    return { skip: `PostgreSQL could not be started here (${err instanceof Error ? err.message : String(err)})` };
+  }
+}

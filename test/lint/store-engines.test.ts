@@ -1,0 +1,25 @@
+/**
+ * Nothing outside src/store/ knows which engine answers (issue 32, DESIGN.md "Layers"): no file of
+ * src/ but the store's imports an engine's folder (store/sqlite/, store/postgres/) or names a
+ * database driver (libsql, pg); the PostgreSQL driver is loaded lazily, from the store alone.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../../src/', import.meta.url).pathname;
+const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.startsWith('build/'));
+
+describe('the store hides its engines', () => {
+  it('no file outside src/store/ imports store/sqlite/, store/postgres/, libsql or pg', () => {
+    const offenders = files
+      .filter((f) => !f.startsWith('store/'))
+      .filter((f) => /from '[^']*store\/(sqlite|postgres)\/|['"](libsql|pg)['"]/.test(readFileSync(root + f, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+  it('the PostgreSQL driver is required at first use only (one createRequire in postgres/driver.ts), never imported at load', () => {
+    // Type imports vanish at build time; a value import or a require would load the driver.
+    const loads = files.filter((f) => /^import (?!type )[^\n]*from 'pg'|require\('pg'\)|\)\('pg'\)/m.test(readFileSync(root + f, 'utf8')));
+    expect(loads).toEqual(['store/postgres/driver.ts']);
+    expect(readFileSync(`${root}store/postgres/driver.ts`, 'utf8')).toMatch(/createRequire\(import\.meta\.url\)\('pg'\)/);
+  });
+});

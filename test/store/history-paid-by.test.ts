@@ -1,0 +1,114 @@
+/**
+ * `geo history` says who paid for each result and when (issue 32), on both engines, the built
+ * program against the sandbox: the team store (a real PostgreSQL, test/helpers/postgres.ts;
+ * skipped with the reason where none starts) names the analyst it recorded with the row
+ * (paid_user, paid_host, paid_at by the server's clock); the local file names the analyst its
+ * spend row recorded for the result's key, else this machine's user. The stores are edited from
+ * outside (psql, the sqlite3 CLI) so that what is shown can only come from what the store holds.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { hostname, tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANALYST_GRANTS, type Postgres, startPostgres } from '../helpers/postgres.js';
+import { spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
+import { builtBinaryOrThrow, spawnGeoInPty } from '../pty/pty.js';
+import { screenRows, tooWideLines } from '../pty/screen.js';
+
+const ME = `${userInfo().username}@${hostname()}`;
+const dirs = () => ({ GEO_DATA_DIR: mkdtempSync(join(tmpdir(), 'geo-paid-data-')), GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-paid-state-')), CI: '1' });
+type Row = { analysis_id: string; input: string; paid_by: { user: string; host: string; at: string } | null };
+
+/** The table as a real terminal of `columns` shows it (test/pty: the fitting runs only on a terminal). */
+async function table(env: Record<string, string>, columns: number) {
+  const s = spawnGeoInPty(['history'], { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), ...env }, { columns, rows: 40 });
+  const code = await s.exit;
+  return { code, raw: s.raw(), rows: screenRows(s.raw(), columns).filter((l) => l.trim() !== '') };
+}
+
+describe('geo history: who paid (the local file)', () => {
+  it('the analyst the file recorded for the key, else this machine\'s user; --json paid_by, PAID BY column, a line in history show', async () => {
+    const env = dirs();
+    expect((await spawnGeo(['--sandbox', 'locate', 'sample:paris', 'sample:tokyo', '-q'], { env })).code).toBe(0);
+    const db = join(env.GEO_DATA_DIR, 'geo.db');
+    // One result's key recorded as another analyst's (as a file copied from a colleague would say);
+    // the other one's spend row removed: that one is this machine's user's, at its stored time.
+    const key = (name: string) => execFileSync('sqlite3', [db, `SELECT idem_key FROM results WHERE input_path LIKE '%${name}'`], { encoding: 'utf8' }).trim();
+    const [parisKey, tokyoKey] = [key('paris.jpg'), key('tokyo.jpg')];
+    expect(execFileSync('sqlite3', [db, `SELECT count(*) FROM spend WHERE key IN ('${parisKey}', '${tokyoKey}')`], { encoding: 'utf8' }).trim()).toBe('2');
+    execFileSync('sqlite3', [db, `UPDATE spend SET os_user = 'bob', host = 'desk-9', at = 1767225600000 WHERE key = '${parisKey}'; DELETE FROM spend WHERE key = '${tokyoKey}';`]);
+    const r = await spawnGeo(['history', '--json', 'input,paid_by,analysis_id'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as Row[];
+    const paris = rows.find((x) => x.input.endsWith('paris.jpg'))!;
+    const tokyo = rows.find((x) => x.input.endsWith('tokyo.jpg'))!;
+    expect(paris.paid_by).toEqual({ user: 'bob', host: 'desk-9', at: '2026-01-01T00:00:00Z' });
+    expect(tokyo.paid_by).toMatchObject({ user: userInfo().username, host: hostname() });
+    expect(tokyo.paid_by!.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const shown = await spawnGeo(['history', 'show', paris.analysis_id], { env });
+    expect(shown.stderr).toContain('paid for by bob@desk-9 at 2026-01-01T00:00:00Z');
+    const piped = (await spawnGeo(['history'], { env })).stdout.split('\n');
+    expect(piped[0]).toMatch(/CHARGE\s+PAID BY$/);
+    expect(piped.find((l) => l.includes('paris.jpg'))).toMatch(/paid \(sandbox\)\s+bob@desk-9$/);
+    expect(piped.find((l) => l.includes('tokyo.jpg'))).toMatch(new RegExp(`paid \\(sandbox\\)\\s+${ME}$`));
+  }, 60_000);
+
+  it('on 80 columns PAID BY is a column of the table; on 60 it goes below the table, under each input', async () => {
+    builtBinaryOrThrow();
+    const env = dirs();
+    expect((await spawnGeo(['--sandbox', 'locate', 'sample:paris', '-q'], { env })).code).toBe(0);
+    const at80 = await table(env, 80);
+    expect(at80.code).toBe(0);
+    expect(tooWideLines(at80.raw, 80)).toEqual([]);
+    const head80 = at80.rows.find((l) => l.includes('INPUT'))!;
+    expect(head80).toMatch(/│ PAID BY\s*│$/);
+    expect(at80.rows.find((l) => l.includes('paris.jpg') && l.includes('│'))).toContain(`│ ${ME.slice(0, 12)}`);
+    const at60 = await table(env, 60);
+    expect(at60.code).toBe(0);
+    expect(tooWideLines(at60.raw, 60)).toEqual([]);
+    expect(at60.rows.find((l) => l.includes('INPUT'))).not.toContain('PAID BY');
+    expect(at60.rows.join('\n')).toContain(`paid by: ${ME}`);
+  }, 60_000);
+});
+
+let pg: Postgres | undefined;
+let skip = '';
+beforeAll(() => {
+  const started = startPostgres({ tcp: true });
+  if ('skip' in started) skip = started.skip;
+  else pg = started;
+}, 120_000);
+afterAll(() => pg?.stop());
+
+describe('geo history: who paid (the team store, a real PostgreSQL)', () => {
+  it('each row names the analyst and the server time the team store recorded; history show says it', async (t) => {
+    if (!pg) return t.skip(skip);
+    pg.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
+    const a = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
+    const b = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
+    expect((await spawnGeo(['store', 'migrate', '--store', pg.adminUrl], { env: a })).code).toBe(0);
+    const located = await spawnGeo(['--sandbox', 'locate', 'sample:paris', 'sample:tokyo', '-q'], { env: a });
+    expect(located.code, located.stderr).toBe(0);
+    // What machine a recorded: this OS user and host, at the server's now().
+    expect(pg.sql("SELECT DISTINCT paid_user || '@' || paid_host FROM results").trim()).toBe(ME);
+    // A colleague's row, as machine c would have stored it (the analyst role may not do this: the admin does).
+    pg.sql("UPDATE results SET paid_user = 'alice', paid_host = 'laptop-a', paid_at = '2026-03-04 05:06:07+00' WHERE input_path LIKE '%tokyo.jpg'");
+    const listed = await spawnGeo(['history', '--json'], { env: b });
+    expect(listed.code, listed.stderr).toBe(0);
+    const rows = JSON.parse(listed.stdout) as Row[];
+    const tokyo = rows.find((x) => x.input.endsWith('tokyo.jpg'))!;
+    const paris = rows.find((x) => x.input.endsWith('paris.jpg'))!;
+    expect(tokyo.paid_by).toEqual({ user: 'alice', host: 'laptop-a', at: '2026-03-04T05:06:07Z' });
+    const parisAt = pg.sql("SELECT to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM results WHERE input_path LIKE '%paris.jpg'").trim();
+    expect(paris.paid_by).toEqual({ user: userInfo().username, host: hostname(), at: parisAt });
+    const picked = JSON.parse((await spawnGeo(['history', '--json', 'paid_by', '--search', 'tokyo'], { env: b })).stdout) as Array<Record<string, unknown>>;
+    expect(picked).toEqual([{ paid_by: { user: 'alice', host: 'laptop-a', at: '2026-03-04T05:06:07Z' } }]);
+    const table = (await spawnGeo(['history'], { env: b })).stdout.split('\n');
+    expect(table.find((l) => l.includes('tokyo.jpg'))).toMatch(/paid \(sandbox\)\s+alice@laptop-a$/);
+    const shown = await spawnGeo(['history', 'show', tokyo.analysis_id], { env: b });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stderr).toContain('paid for by alice@laptop-a at 2026-03-04T05:06:07Z');
+    expect(shown.stderr).toContain('read from the team store');
+  }, 60_000);
+});

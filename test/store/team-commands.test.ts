@@ -1,0 +1,163 @@
+/**
+ * `geo store …` and the team store's promises as a person meets them (issue 32), the built program
+ * against a real PostgreSQL (test/helpers/postgres.ts; skipped with the reason where none starts):
+ * migrations by the admin role only and version checks both ways, push idempotent with custody
+ * hashes kept, a budget set and shown, an unreachable store (exit 6, password masked, --store local
+ * named), every command saying so before anything is claimed or sent.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANALYST_GRANTS, type Postgres, startPostgres } from '../helpers/postgres.js';
+import { spawnGeo } from '../helpers/run-cli.js';
+
+let pg: Postgres | undefined;
+let skip = '';
+beforeAll(() => {
+  const started = startPostgres({ tcp: true });
+  if ('skip' in started) skip = started.skip;
+  else pg = started;
+}, 120_000);
+afterAll(() => pg?.stop());
+
+const dirs = () => ({ GEO_DATA_DIR: mkdtempSync(join(tmpdir(), 'geo-team-data-')), GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-team-state-')), CI: '1' });
+const fresh = () => pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
+
+describe('geo store against a real PostgreSQL', () => {
+  it('migrate: refused to an analyst (no DDL), done by the admin; a store behind or ahead of geo is refused with a hint', async (t) => {
+    if (!pg) return t.skip(skip);
+    fresh();
+    const env = dirs();
+    const before = await spawnGeo(['store', 'status', '--store', pg.analystUrl], { env });
+    expect(before.code).not.toBe(0);
+    expect(before.stderr).toMatch(/no geo schema yet.*geo store migrate/s);
+    const analyst = await spawnGeo(['store', 'migrate', '--store', pg.analystUrl], { env });
+    expect(analyst.code).not.toBe(0);
+    expect(analyst.stderr).toMatch(/permission denied/);
+    const admin = await spawnGeo(['store', 'migrate', '--store', pg.adminUrl, '--json'], { env });
+    expect(admin.code).toBe(0);
+    expect(JSON.parse(admin.stdout)).toMatchObject({ from: 0, to: 2 });
+    const st = await spawnGeo(['store', 'status', '--json'], { env: { ...env, GEO_STORE_URL: pg.analystUrl } });
+    expect(JSON.parse(st.stdout)).toMatchObject({ store: 'team', schema: 2, knows: 2, counts: { results: 0 } });
+    const doctor = await spawnGeo(['doctor'], { env: { ...env, GEO_STORE_URL: pg.analystUrl } });
+    expect(doctor.stdout + doctor.stderr).toMatch(/ok\s+team store\s+postgres:\/\/geo_analyst@.*schema 2, round trip/);
+    pg.sql('INSERT INTO schema_version (version) VALUES (99)');
+    const newer = await spawnGeo(['store', 'status', '--store', pg.analystUrl], { env });
+    expect(newer.stderr).toMatch(/migrated by a newer geo \(schema 99; this geo knows 2\).*upgrade geo/s);
+  }, 60_000);
+
+  it('geo locate on one machine, geo history, --search and history show on another: the team\'s results, nothing sent', async (t) => {
+    if (!pg) return t.skip(skip);
+    fresh();
+    const a = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
+    const b = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
+    expect((await spawnGeo(['store', 'migrate', '--store', pg.adminUrl], { env: a })).code).toBe(0);
+    const located = await spawnGeo(['--sandbox', 'locate', 'sample:paris', 'sample:tokyo', '--json'], { env: a });
+    expect(located.code, located.stderr).toBe(0);
+    expect(pg.sql('SELECT count(*) FROM results').trim()).toBe('2');
+    const listed = await spawnGeo(['history', '--json'], { env: b });
+    expect(listed.code, listed.stderr).toBe(0);
+    const rows = JSON.parse(listed.stdout) as Array<{ city: string; analysis_id: string }>;
+    expect(rows).toHaveLength(2);
+    const [paris, tokyo] = rows as [{ city: string; analysis_id: string }, { city: string; analysis_id: string }];
+    const word = tokyo.city.split(' ')[0]!;
+    const searched = JSON.parse((await spawnGeo(['history', '--search', word, '--json'], { env: b })).stdout) as Array<{ analysis_id: string }>;
+    expect(searched.map((r) => r.analysis_id)).toContain(tokyo.analysis_id);
+    const shown = await spawnGeo(['history', 'show', paris.analysis_id, '--json'], { env: b });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(paris.analysis_id);
+    // Machine b's own file holds nothing: what it showed came from the team store.
+    expect((await spawnGeo(['--store', 'local', 'history', '--json'], { env: b })).stdout.trim()).toBe('[]');
+  }, 60_000);
+
+  it('push: the local store goes in once (a second push copies nothing), custody lines byte for byte', async (t) => {
+    if (!pg) return t.skip(skip);
+    fresh();
+    const env = dirs();
+    expect((await spawnGeo(['store', 'migrate', '--store', pg.adminUrl], { env })).code).toBe(0);
+    expect((await spawnGeo(['--sandbox', 'locate', 'sample:paris', 'sample:tokyo', '-q'], { env })).code).toBe(0);
+    expect((await spawnGeo(['--sandbox', 'cases', 'create', '--name', 'Harbour', '-q'], { env })).code).toBe(0);
+    const first = JSON.parse((await spawnGeo(['store', 'push', '--store', pg.analystUrl, '--json'], { env })).stdout);
+    expect(first).toMatchObject({ results: { copied: 2, already: 0 }, cases: { copied: 1 }, custody: { copied: 1 }, diverged: [] });
+    const second = JSON.parse((await spawnGeo(['store', 'push', '--store', pg.analystUrl, '--json'], { env })).stdout);
+    expect(second).toMatchObject({ results: { copied: 0, already: 2 }, claims: { copied: 0 }, cases: { copied: 0, already: 1 }, custody: { copied: 0, already: 1 }, batches: 0 });
+    const { dbRows } = await import('../helpers/store.js');
+    const local = dbRows<{ line: string }>(env.GEO_DATA_DIR, 'SELECT line FROM custody ORDER BY seq').map((r) => r.line);
+    expect(pg.sql('SELECT line FROM custody ORDER BY seq').trim().split('\n')).toEqual(local);
+    // Nothing secret went in: no API key anywhere in the team store.
+    expect(pg.sql("SELECT count(*) FROM results WHERE record LIKE '%orca_sandbox%' OR convert_from(raw, 'UTF8') LIKE '%orca_sandbox%'").trim()).toBe('0');
+  }, 90_000);
+
+  it('budget: set by --per, shown with the spend by analyst and by case', async (t) => {
+    if (!pg) return t.skip(skip);
+    fresh();
+    const env = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
+    expect((await spawnGeo(['store', 'migrate', '--store', pg.adminUrl], { env })).code).toBe(0);
+    const set = await spawnGeo(['store', 'budget', 'set', '500', '--per', 'month', '--json'], { env });
+    expect(JSON.parse(set.stdout)).toMatchObject({ cap: 500, per: 'month', spent: 0, reserved: 0 });
+    pg.sql("INSERT INTO spend (key, os_user, host, case_id, reserved, charged, state) VALUES ('k1', 'ana', 'm1', 'lc_1', 3, 3, 'settled'), ('k2', 'bo', 'm2', NULL, 1, 1, 'settled')");
+    const show = JSON.parse((await spawnGeo(['store', 'budget', 'show', '--json'], { env })).stdout);
+    expect(show.by_analyst).toEqual([{ who: 'ana@m1', credits: 3, requests: 1 }, { who: 'bo@m2', credits: 1, requests: 1 }]);
+    expect(show.by_case).toEqual([{ who: 'lc_1', credits: 3, requests: 1 }]);
+    const bad = await spawnGeo(['store', 'budget', 'set', 'lots'], { env });
+    expect(bad.code).toBe(2);
+  }, 60_000);
+});
+
+describe('TLS settings are honoured', () => {
+  it('sslmode=verify-full against a server without TLS: refused before any query (exit 6), said as a TLS failure', async (t) => {
+    if (!pg) return t.skip(skip);
+    const r = await spawnGeo(['store', 'status', '--store', `${pg.tcpUrl!}?sslmode=verify-full`], { env: dirs() });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/TLS failed .*does not support SSL.*sslrootcert/s);
+  });
+});
+
+describe('a team store that cannot be used', () => {
+  it('unreachable: exit 6, the password masked, the hint names --store local; read-only status says so', async () => {
+    const env = { ...dirs(), GEO_STORE_URL: 'postgres://ana:s3cret-pw@127.0.0.1:1/geo' };
+    const r = await spawnGeo(['store', 'status'], { env });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/cannot be reached.*--store local/s);
+    expect(r.stderr + r.stdout).not.toContain('s3cret-pw');
+    expect(r.stderr).toContain('postgres://ana:***@127.0.0.1:1/geo');
+    const doctor = await spawnGeo(['doctor'], { env });
+    expect(doctor.stdout + doctor.stderr).toMatch(/FAIL\s+team store\s+the team store postgres:\/\/ana:\*\*\*@127\.0\.0\.1:1\/geo cannot be reached/);
+    expect(doctor.stdout + doctor.stderr).not.toContain('s3cret-pw');
+  });
+
+  it('geo locate refuses to send while the team store cannot be reached (exit 6); history, cases and export say it cannot be reached; --store local runs it, said on stderr', async () => {
+    const env = { ...dirs(), GEO_STORE_URL: 'postgres://ana:s3cret-pw@127.0.0.1:1/geo' };
+    const unreachable = await spawnGeo(['--sandbox', 'locate', 'sample:paris'], { env });
+    expect(unreachable.code).toBe(6);
+    expect(unreachable.stderr).toMatch(/cannot be reached.*--store local/s);
+    expect(unreachable.stdout).toBe('');
+    expect(unreachable.stderr).not.toContain('s3cret-pw');
+    const history = await spawnGeo(['history'], { env });
+    expect(history.code).toBe(6);
+    expect(history.stderr).toMatch(/cannot be reached/);
+    // Cases are on the team store now (issue 32): read-only, they say it cannot be reached.
+    const cases = await spawnGeo(['cases', 'list'], { env });
+    expect(cases.code).toBe(6);
+    expect(cases.stderr).toMatch(/cannot be reached/);
+    expect(cases.stderr).not.toContain('s3cret-pw');
+    const exported = await spawnGeo(['export', '--all', '--format', 'csv'], { env });
+    expect(exported.code).toBe(6);
+    expect(exported.stderr).toMatch(/cannot be reached/);
+    expect(exported.stderr).not.toContain('s3cret-pw');
+    const local = await spawnGeo(['--sandbox', '--store', 'local', 'locate', 'sample:paris'], { env });
+    expect(local.code).toBe(0);
+    expect(local.stderr).toMatch(/using the local store .*geo\.db for this run \(--store local\)/);
+  });
+
+  it('geo config set store keeps no password in the config file, and shows it masked', async () => {
+    const env = { ...dirs(), GEO_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'geo-team-cfg-')) };
+    const set = await spawnGeo(['config', 'set', 'store', 'postgres://ana:s3cret-pw@db.example.org/geo?sslmode=verify-full'], { env });
+    expect(set.code).toBe(0);
+    expect(set.stderr + set.stdout).not.toContain('s3cret-pw');
+    const list = await spawnGeo(['config', 'get', 'store'], { env });
+    expect(list.stdout).not.toContain('s3cret-pw');
+    expect(list.stdout).toContain('postgres://ana:***@db.example.org/geo?sslmode=verify-full');
+  });
+});
