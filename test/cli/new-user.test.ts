@@ -91,7 +91,7 @@ it('--sandbox says once on stderr that its state is fresh for this command; not 
   const quiet = await runCli(['--sandbox', '--quiet', 'credits'], { env });
   expect(quiet.stderr).toBe('');
   // And its help says so.
-  expect((await runCli(['--help'], { columns: 200 })).stdout).toMatch(/--sandbox\s+a sandbox for this command alone, fresh each run/);
+  expect((await runCli(['--help'], { columns: 200 })).stdout).toMatch(/--sandbox\s+a sandbox for this command only, fresh each run/);
 });
 
 it('a results table at 60 columns: the folder the inputs share is said once above it, each file name whole in the table', async () => {

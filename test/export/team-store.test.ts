@@ -7,21 +7,14 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYST_GRANTS, type Postgres, startPostgres } from '../helpers/postgres.js';
+import { describe, expect, it } from 'vitest';
+import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
 import { spawnGeo } from '../helpers/run-cli.js';
 
-let pg: Postgres | undefined;
-let skip = '';
-beforeAll(() => {
-  const started = startPostgres({ tcp: true });
-  if ('skip' in started) skip = started.skip;
-  else pg = started;
-}, 120_000);
-afterAll(() => pg?.stop());
+const db = postgresPerFile({ tcp: true });
 
 const dirs = () => ({ GEO_DATA_DIR: mkdtempSync(join(tmpdir(), 'geo-team-data-')), GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-team-state-')), CI: '1' });
-const fresh = () => pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
+const fresh = () => db.pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
 
 interface Feature {
   properties: Record<string, unknown>;
@@ -29,11 +22,11 @@ interface Feature {
 
 describe('geo export against a real PostgreSQL team store', () => {
   it('exports what another machine paid for: --all in every text format, by analysis id, sandbox answers only with --include-sandbox', async (t) => {
-    if (!pg) return t.skip(skip);
+    if (!db.pg) return t.skip(db.skip);
     fresh();
-    const a = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
-    const b = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
-    expect((await spawnGeo(['store', 'migrate', '--store', pg.adminUrl], { env: a })).code).toBe(0);
+    const a = { ...dirs(), GEO_STORE_URL: db.pg.analystUrl };
+    const b = { ...dirs(), GEO_STORE_URL: db.pg.analystUrl };
+    expect((await spawnGeo(['store', 'migrate', '--store', db.pg.adminUrl], { env: a })).code).toBe(0);
     const located = await spawnGeo(['--sandbox', 'locate', 'sample:paris', 'sample:tokyo', '-q'], { env: a });
     expect(located.code, located.stderr).toBe(0);
 

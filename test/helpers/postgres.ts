@@ -12,6 +12,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { afterAll, beforeAll } from 'vitest';
 import { join } from 'node:path';
 
 export interface Postgres {
@@ -95,4 +96,19 @@ export function startPostgres(o: { tcp?: boolean } = {}): Postgres | { skip: str
     rmSync(dir, { recursive: true, force: true });
     return { skip: `PostgreSQL could not be started here (${err instanceof Error ? err.message : String(err)})` };
   }
+}
+
+/**
+ * One PostgreSQL for a test file: started before its tests, stopped after them. `pg` is undefined
+ * where none could start, and `skip` then says why (each test skips with that reason).
+ */
+export function postgresPerFile(o: { tcp?: boolean } = {}): { pg?: Postgres; skip: string } {
+  const db: { pg?: Postgres; skip: string } = { skip: '' };
+  beforeAll(() => {
+    const started = startPostgres(o);
+    if ('skip' in started) db.skip = started.skip;
+    else db.pg = started;
+  }, 120_000);
+  afterAll(() => db.pg?.stop());
+  return db;
 }

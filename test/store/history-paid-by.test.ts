@@ -10,8 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYST_GRANTS, type Postgres, startPostgres } from '../helpers/postgres.js';
+import { describe, expect, it } from 'vitest';
+import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
 import { spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
 import { builtBinaryOrThrow, spawnGeoInPty } from '../pty/pty.js';
 import { screenRows, tooWideLines } from '../pty/screen.js';
@@ -72,35 +72,28 @@ describe('geo history: who paid (the local file)', () => {
   }, 60_000);
 });
 
-let pg: Postgres | undefined;
-let skip = '';
-beforeAll(() => {
-  const started = startPostgres({ tcp: true });
-  if ('skip' in started) skip = started.skip;
-  else pg = started;
-}, 120_000);
-afterAll(() => pg?.stop());
+const db = postgresPerFile({ tcp: true });
 
 describe('geo history: who paid (the team store, a real PostgreSQL)', () => {
   it('each row names the analyst and the server time the team store recorded; history show says it', async (t) => {
-    if (!pg) return t.skip(skip);
-    pg.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-    const a = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
-    const b = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
-    expect((await spawnGeo(['store', 'migrate', '--store', pg.adminUrl], { env: a })).code).toBe(0);
+    if (!db.pg) return t.skip(db.skip);
+    db.pg.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
+    const a = { ...dirs(), GEO_STORE_URL: db.pg.analystUrl };
+    const b = { ...dirs(), GEO_STORE_URL: db.pg.analystUrl };
+    expect((await spawnGeo(['store', 'migrate', '--store', db.pg.adminUrl], { env: a })).code).toBe(0);
     const located = await spawnGeo(['--sandbox', 'locate', 'sample:paris', 'sample:tokyo', '-q'], { env: a });
     expect(located.code, located.stderr).toBe(0);
     // What machine a recorded: this OS user and host, at the server's now().
-    expect(pg.sql("SELECT DISTINCT paid_user || '@' || paid_host FROM results").trim()).toBe(ME);
+    expect(db.pg.sql("SELECT DISTINCT paid_user || '@' || paid_host FROM results").trim()).toBe(ME);
     // A colleague's row, as machine c would have stored it (the analyst role may not do this: the admin does).
-    pg.sql("UPDATE results SET paid_user = 'alice', paid_host = 'laptop-a', paid_at = '2026-03-04 05:06:07+00' WHERE input_path LIKE '%tokyo.jpg'");
+    db.pg.sql("UPDATE results SET paid_user = 'alice', paid_host = 'laptop-a', paid_at = '2026-03-04 05:06:07+00' WHERE input_path LIKE '%tokyo.jpg'");
     const listed = await spawnGeo(['history', '--json'], { env: b });
     expect(listed.code, listed.stderr).toBe(0);
     const rows = JSON.parse(listed.stdout) as Row[];
     const tokyo = rows.find((x) => x.input.endsWith('tokyo.jpg'))!;
     const paris = rows.find((x) => x.input.endsWith('paris.jpg'))!;
     expect(tokyo.paid_by).toEqual({ user: 'alice', host: 'laptop-a', at: '2026-03-04T05:06:07Z' });
-    const parisAt = pg.sql("SELECT to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM results WHERE input_path LIKE '%paris.jpg'").trim();
+    const parisAt = db.pg.sql("SELECT to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM results WHERE input_path LIKE '%paris.jpg'").trim();
     expect(paris.paid_by).toEqual({ user: userInfo().username, host: hostname(), at: parisAt });
     const picked = JSON.parse((await spawnGeo(['history', '--json', 'paid_by', '--search', 'tokyo'], { env: b })).stdout) as Array<Record<string, unknown>>;
     expect(picked).toEqual([{ paid_by: { user: 'alice', host: 'laptop-a', at: '2026-03-04T05:06:07Z' } }]);

@@ -10,27 +10,20 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseEntry } from '../../src/evidence/custody.js';
 import { verifyChain } from '../../src/evidence/custody-verify.js';
 import { migrateStore } from '../../src/store/index.js';
 import { FIXTURES, distinctJpeg } from '../batch/helpers.js';
 import { startChargingServer } from '../helpers/charging-server.js';
-import { ANALYST_GRANTS, type Postgres, startPostgres } from '../helpers/postgres.js';
+import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
 import { GEO_BIN, binEnv, finished, spawnGeo } from '../helpers/run-cli.js';
 
-let pg: Postgres | undefined;
-let skip = '';
-beforeAll(() => {
-  const started = startPostgres();
-  if ('skip' in started) skip = started.skip;
-  else pg = started;
-}, 120_000);
-afterAll(() => pg?.stop());
+const db = postgresPerFile();
 
 const fresh = async () => {
-  pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-  await migrateStore(pg!.adminUrl);
+  db.pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
+  await migrateStore(db.pg!.adminUrl);
 };
 
 interface Machine {
@@ -46,7 +39,7 @@ async function machine(name: string, baseUrl: string): Promise<Machine> {
   const home = mkdtempSync(join(tmpdir(), `geo-team-case-${name}-`));
   const env = {
     HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state'),
-    GEO_API_KEY: 'orca_test_team', GEO_BASE_URL: baseUrl, GEO_STORE_URL: pg!.analystUrl, CI: '1',
+    GEO_API_KEY: 'orca_test_team', GEO_BASE_URL: baseUrl, GEO_STORE_URL: db.pg!.analystUrl, CI: '1',
   };
   const keyFile = join(home, 'id_ed25519');
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', `analyst@${name}`, '-f', keyFile]);
@@ -69,7 +62,7 @@ const geo = (m: Machine, argv: string[]) => spawnGeo(argv, { env: m.env });
 
 describe('cases on a team store, from two machines', () => {
   it('geo cases create on machine 1 is listed and shown by geo cases list and show on machine 2', async (t) => {
-    if (!pg) return t.skip(skip);
+    if (!db.pg) return t.skip(db.skip);
     await fresh();
     const [a, b] = [await machine('laptop-a', 'http://127.0.0.1:9'), await machine('laptop-b', 'http://127.0.0.1:9')] as [Machine, Machine];
     const made = await geo(a, ['cases', 'create', '--local', '--name', 'Harbour fire', '--json']);
@@ -85,11 +78,11 @@ describe('cases on a team store, from two machines', () => {
     // Nothing of it is on machine 2's own file: what it showed came from the team store.
     expect((await geo(b, ['--store', 'local', 'cases', 'list', '--json'])).stdout).not.toContain(id);
     // The case_created entry names machine 1's signing key.
-    expect(parseEntry(pg.sql(`SELECT line FROM custody WHERE case_id = '${id}'`).trim())).toMatchObject({ seq: 1, event: 'case_created', key: a.key });
+    expect(parseEntry(db.pg.sql(`SELECT line FROM custody WHERE case_id = '${id}'`).trim())).toMatchObject({ seq: 1, event: 'case_created', key: a.key });
   }, 90_000);
 
   it('two machines run geo locate --case on one case at once: every entry lands, the chain is one line naming both analysts, it verifies from either machine, and the spend is by case', async (t) => {
-    if (!pg) return t.skip(skip);
+    if (!db.pg) return t.skip(db.skip);
     await fresh();
     const server = await startChargingServer({ delayMs: 300, quota: 600 });
     try {
@@ -107,7 +100,7 @@ describe('cases on a team store, from two machines', () => {
       expect(server.charges()).toBe(2 * n);
 
       // One chain: every line in order, each entry once, the case row pinned to its count and head.
-      const lines = pg.sql(`SELECT line FROM custody WHERE case_id = '${id}' ORDER BY seq`).trim().split('\n');
+      const lines = db.pg.sql(`SELECT line FROM custody WHERE case_id = '${id}' ORDER BY seq`).trim().split('\n');
       const entries = lines.map(parseEntry);
       expect(verifyChain(lines, { caseId: id })).toMatchObject({ ok: true, entries: lines.length });
       // Each machine's answers are linked (result_linked), each entry naming the machine's key.

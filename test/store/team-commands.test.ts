@@ -8,54 +8,47 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYST_GRANTS, type Postgres, startPostgres } from '../helpers/postgres.js';
+import { describe, expect, it } from 'vitest';
+import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
 import { spawnGeo } from '../helpers/run-cli.js';
 
-let pg: Postgres | undefined;
-let skip = '';
-beforeAll(() => {
-  const started = startPostgres({ tcp: true });
-  if ('skip' in started) skip = started.skip;
-  else pg = started;
-}, 120_000);
-afterAll(() => pg?.stop());
+const db = postgresPerFile({ tcp: true });
 
 const dirs = () => ({ GEO_DATA_DIR: mkdtempSync(join(tmpdir(), 'geo-team-data-')), GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-team-state-')), CI: '1' });
-const fresh = () => pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
+const fresh = () => db.pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
 
 describe('geo store against a real PostgreSQL', () => {
   it('migrate: refused to an analyst (no DDL), done by the admin; a store behind or ahead of geo is refused with a hint', async (t) => {
-    if (!pg) return t.skip(skip);
+    if (!db.pg) return t.skip(db.skip);
     fresh();
     const env = dirs();
-    const before = await spawnGeo(['store', 'status', '--store', pg.analystUrl], { env });
+    const before = await spawnGeo(['store', 'status', '--store', db.pg.analystUrl], { env });
     expect(before.code).not.toBe(0);
     expect(before.stderr).toMatch(/no geo schema yet.*geo store migrate/s);
-    const analyst = await spawnGeo(['store', 'migrate', '--store', pg.analystUrl], { env });
+    const analyst = await spawnGeo(['store', 'migrate', '--store', db.pg.analystUrl], { env });
     expect(analyst.code).not.toBe(0);
     expect(analyst.stderr).toMatch(/permission denied/);
-    const admin = await spawnGeo(['store', 'migrate', '--store', pg.adminUrl, '--json'], { env });
+    const admin = await spawnGeo(['store', 'migrate', '--store', db.pg.adminUrl, '--json'], { env });
     expect(admin.code).toBe(0);
     expect(JSON.parse(admin.stdout)).toMatchObject({ from: 0, to: 2 });
-    const st = await spawnGeo(['store', 'status', '--json'], { env: { ...env, GEO_STORE_URL: pg.analystUrl } });
+    const st = await spawnGeo(['store', 'status', '--json'], { env: { ...env, GEO_STORE_URL: db.pg.analystUrl } });
     expect(JSON.parse(st.stdout)).toMatchObject({ store: 'team', schema: 2, knows: 2, counts: { results: 0 } });
-    const doctor = await spawnGeo(['doctor'], { env: { ...env, GEO_STORE_URL: pg.analystUrl } });
+    const doctor = await spawnGeo(['doctor'], { env: { ...env, GEO_STORE_URL: db.pg.analystUrl } });
     expect(doctor.stdout + doctor.stderr).toMatch(/ok\s+team store\s+postgres:\/\/geo_analyst@.*schema 2, round trip/);
-    pg.sql('INSERT INTO schema_version (version) VALUES (99)');
-    const newer = await spawnGeo(['store', 'status', '--store', pg.analystUrl], { env });
+    db.pg.sql('INSERT INTO schema_version (version) VALUES (99)');
+    const newer = await spawnGeo(['store', 'status', '--store', db.pg.analystUrl], { env });
     expect(newer.stderr).toMatch(/migrated by a newer geo \(schema 99; this geo knows 2\).*upgrade geo/s);
   }, 60_000);
 
   it('geo locate on one machine, geo history, --search and history show on another: the team\'s results, nothing sent', async (t) => {
-    if (!pg) return t.skip(skip);
+    if (!db.pg) return t.skip(db.skip);
     fresh();
-    const a = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
-    const b = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
-    expect((await spawnGeo(['store', 'migrate', '--store', pg.adminUrl], { env: a })).code).toBe(0);
+    const a = { ...dirs(), GEO_STORE_URL: db.pg.analystUrl };
+    const b = { ...dirs(), GEO_STORE_URL: db.pg.analystUrl };
+    expect((await spawnGeo(['store', 'migrate', '--store', db.pg.adminUrl], { env: a })).code).toBe(0);
     const located = await spawnGeo(['--sandbox', 'locate', 'sample:paris', 'sample:tokyo', '--json'], { env: a });
     expect(located.code, located.stderr).toBe(0);
-    expect(pg.sql('SELECT count(*) FROM results').trim()).toBe('2');
+    expect(db.pg.sql('SELECT count(*) FROM results').trim()).toBe('2');
     const listed = await spawnGeo(['history', '--json'], { env: b });
     expect(listed.code, listed.stderr).toBe(0);
     const rows = JSON.parse(listed.stdout) as Array<{ city: string; analysis_id: string }>;
@@ -72,31 +65,31 @@ describe('geo store against a real PostgreSQL', () => {
   }, 60_000);
 
   it('push: the local store goes in once (a second push copies nothing), custody lines byte for byte', async (t) => {
-    if (!pg) return t.skip(skip);
+    if (!db.pg) return t.skip(db.skip);
     fresh();
     const env = dirs();
-    expect((await spawnGeo(['store', 'migrate', '--store', pg.adminUrl], { env })).code).toBe(0);
+    expect((await spawnGeo(['store', 'migrate', '--store', db.pg.adminUrl], { env })).code).toBe(0);
     expect((await spawnGeo(['--sandbox', 'locate', 'sample:paris', 'sample:tokyo', '-q'], { env })).code).toBe(0);
     expect((await spawnGeo(['--sandbox', 'cases', 'create', '--name', 'Harbour', '-q'], { env })).code).toBe(0);
-    const first = JSON.parse((await spawnGeo(['store', 'push', '--store', pg.analystUrl, '--json'], { env })).stdout);
+    const first = JSON.parse((await spawnGeo(['store', 'push', '--store', db.pg.analystUrl, '--json'], { env })).stdout);
     expect(first).toMatchObject({ results: { copied: 2, already: 0 }, cases: { copied: 1 }, custody: { copied: 1 }, diverged: [] });
-    const second = JSON.parse((await spawnGeo(['store', 'push', '--store', pg.analystUrl, '--json'], { env })).stdout);
+    const second = JSON.parse((await spawnGeo(['store', 'push', '--store', db.pg.analystUrl, '--json'], { env })).stdout);
     expect(second).toMatchObject({ results: { copied: 0, already: 2 }, claims: { copied: 0 }, cases: { copied: 0, already: 1 }, custody: { copied: 0, already: 1 }, batches: 0 });
     const { dbRows } = await import('../helpers/store.js');
     const local = dbRows<{ line: string }>(env.GEO_DATA_DIR, 'SELECT line FROM custody ORDER BY seq').map((r) => r.line);
-    expect(pg.sql('SELECT line FROM custody ORDER BY seq').trim().split('\n')).toEqual(local);
+    expect(db.pg.sql('SELECT line FROM custody ORDER BY seq').trim().split('\n')).toEqual(local);
     // Nothing secret went in: no API key anywhere in the team store.
-    expect(pg.sql("SELECT count(*) FROM results WHERE record LIKE '%orca_sandbox%' OR convert_from(raw, 'UTF8') LIKE '%orca_sandbox%'").trim()).toBe('0');
+    expect(db.pg.sql("SELECT count(*) FROM results WHERE record LIKE '%orca_sandbox%' OR convert_from(raw, 'UTF8') LIKE '%orca_sandbox%'").trim()).toBe('0');
   }, 90_000);
 
   it('budget: set by --per, shown with the spend by analyst and by case', async (t) => {
-    if (!pg) return t.skip(skip);
+    if (!db.pg) return t.skip(db.skip);
     fresh();
-    const env = { ...dirs(), GEO_STORE_URL: pg.analystUrl };
-    expect((await spawnGeo(['store', 'migrate', '--store', pg.adminUrl], { env })).code).toBe(0);
+    const env = { ...dirs(), GEO_STORE_URL: db.pg.analystUrl };
+    expect((await spawnGeo(['store', 'migrate', '--store', db.pg.adminUrl], { env })).code).toBe(0);
     const set = await spawnGeo(['store', 'budget', 'set', '500', '--per', 'month', '--json'], { env });
     expect(JSON.parse(set.stdout)).toMatchObject({ cap: 500, per: 'month', spent: 0, reserved: 0 });
-    pg.sql("INSERT INTO spend (key, os_user, host, case_id, reserved, charged, state) VALUES ('k1', 'ana', 'm1', 'lc_1', 3, 3, 'settled'), ('k2', 'bo', 'm2', NULL, 1, 1, 'settled')");
+    db.pg.sql("INSERT INTO spend (key, os_user, host, case_id, reserved, charged, state) VALUES ('k1', 'ana', 'm1', 'lc_1', 3, 3, 'settled'), ('k2', 'bo', 'm2', NULL, 1, 1, 'settled')");
     const show = JSON.parse((await spawnGeo(['store', 'budget', 'show', '--json'], { env })).stdout);
     expect(show.by_analyst).toEqual([{ who: 'ana@m1', credits: 3, requests: 1 }, { who: 'bo@m2', credits: 1, requests: 1 }]);
     expect(show.by_case).toEqual([{ who: 'lc_1', credits: 3, requests: 1 }]);
@@ -107,8 +100,8 @@ describe('geo store against a real PostgreSQL', () => {
 
 describe('TLS settings are honoured', () => {
   it('sslmode=verify-full against a server without TLS: refused before any query (exit 6), said as a TLS failure', async (t) => {
-    if (!pg) return t.skip(skip);
-    const r = await spawnGeo(['store', 'status', '--store', `${pg.tcpUrl!}?sslmode=verify-full`], { env: dirs() });
+    if (!db.pg) return t.skip(db.skip);
+    const r = await spawnGeo(['store', 'status', '--store', `${db.pg.tcpUrl!}?sslmode=verify-full`], { env: dirs() });
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/TLS failed .*does not support SSL.*sslrootcert/s);
   });

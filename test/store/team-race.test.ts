@@ -11,27 +11,20 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrateStore } from '../../src/store/index.js';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
-import { ANALYST_GRANTS, type Postgres, startPostgres } from '../helpers/postgres.js';
+import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
 import { GEO_BIN, binEnv, finished } from '../helpers/run-cli.js';
 import { FIXTURES, distinctJpeg } from '../batch/helpers.js';
 
-let pg: Postgres | undefined;
-let skip = '';
-beforeAll(() => {
-  const started = startPostgres();
-  if ('skip' in started) skip = started.skip;
-  else pg = started;
-}, 120_000);
-afterAll(() => pg?.stop());
+const db = postgresPerFile();
 
 const machines = ['laptop-a', 'laptop-b'].map((name) => ({ name, home: mkdtempSync(join(tmpdir(), `geo-race-${name}-`)) }));
 
 const fresh = async () => {
-  pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-  await migrateStore(pg!.adminUrl);
+  db.pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
+  await migrateStore(db.pg!.adminUrl);
 };
 
 /** Each machine's own copy of the same 12 images (the same bytes, another folder). */
@@ -49,7 +42,7 @@ function locateAll(server: ChargingServer): ChildProcess[] {
     const child = spawn(process.execPath, [GEO_BIN, 'locate', imagesOn(m.home), '--json', '--yes'], {
       env: binEnv({
         HOME: m.home, GEO_CONFIG_DIR: join(m.home, 'config'), GEO_DATA_DIR: join(m.home, 'data'), GEO_STATE_DIR: join(m.home, 'state'),
-        GEO_API_KEY: 'orca_test_team', GEO_BASE_URL: server.url, GEO_STORE_URL: pg!.analystUrl,
+        GEO_API_KEY: 'orca_test_team', GEO_BASE_URL: server.url, GEO_STORE_URL: db.pg!.analystUrl,
       }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -59,7 +52,7 @@ function locateAll(server: ChargingServer): ChildProcess[] {
 
 describe('two machines x four processes on one team store', () => {
   it('geo locate over 12 images, kill -9 at random, run again: exactly 12 charges, one answered claim per image, every rerun prints all 12', async (t) => {
-    if (!pg) return t.skip(skip);
+    if (!db.pg) return t.skip(db.skip);
     await fresh();
     const server = await startChargingServer({ delayMs: 1000 });
     try {
@@ -76,20 +69,20 @@ describe('two machines x four processes on one team store', () => {
         expect(lines.filter((l) => l.ok)).toHaveLength(12);
       }
       expect(server.charges()).toBe(12);
-      expect(pg.sql("SELECT count(DISTINCT fp) || ' ' || count(*) FROM claims WHERE state = 'answered'").trim()).toBe('12 12');
-      expect(pg.sql("SELECT count(*) FROM claims WHERE state = 'open'").trim()).toBe('0');
-      expect(pg.sql('SELECT count(DISTINCT sha256) FROM results').trim()).toBe('12');
+      expect(db.pg.sql("SELECT count(DISTINCT fp) || ' ' || count(*) FROM claims WHERE state = 'answered'").trim()).toBe('12 12');
+      expect(db.pg.sql("SELECT count(*) FROM claims WHERE state = 'open'").trim()).toBe('0');
+      expect(db.pg.sql('SELECT count(DISTINCT sha256) FROM results').trim()).toBe('12');
       // Who paid: both machines' analysts appear only as OS user and host, never a key.
-      expect(pg.sql("SELECT count(*) FROM results WHERE record LIKE '%orca_test_team%'").trim()).toBe('0');
+      expect(db.pg.sql("SELECT count(*) FROM results WHERE record LIKE '%orca_test_team%'").trim()).toBe('0');
     } finally {
       await server.close();
     }
   }, 300_000);
 
   it('geo locate under a team budget of 7 credits, the same race: what the server charged never passes it, and a run that meets the cap says who spent what (exit 4)', async (t) => {
-    if (!pg) return t.skip(skip);
+    if (!db.pg) return t.skip(db.skip);
     await fresh();
-    pg.sql("INSERT INTO budget (id, cap, per, period_start) VALUES (1, 7, 'month', date_trunc('month', now(), 'UTC'))");
+    db.pg.sql("INSERT INTO budget (id, cap, per, period_start) VALUES (1, 7, 'month', date_trunc('month', now(), 'UTC'))");
     const server = await startChargingServer({ delayMs: 1000 });
     try {
       const first = locateAll(server);
@@ -99,7 +92,7 @@ describe('two machines x four processes on one team store', () => {
       const again = await Promise.all(locateAll(server).map(finished));
       expect(server.credits()).toBeLessThanOrEqual(7);
       expect(server.charges()).toBeGreaterThan(0);
-      const [spent, reserved] = pg.sql('SELECT spent, reserved FROM budget').trim().split('|').map(Number);
+      const [spent, reserved] = db.pg.sql('SELECT spent, reserved FROM budget').trim().split('|').map(Number);
       expect(spent! + reserved!).toBeLessThanOrEqual(7);
       expect(spent).toBe(server.credits());
       for (const r of again) expect([0, 4], r.stderr).toContain(r.code);
