@@ -5,7 +5,7 @@
  */
 import { existsSync, statfsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { StoreError } from '../../errors.js';
+import { StoreError, UsageError } from '../../errors.js';
 import { openOwnFile } from '../../files/own-file.js';
 import { checkWritableFile, ensureOwnDir } from '../../files/safe.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
@@ -55,14 +55,8 @@ export function storeError(err: unknown, path: string): StoreError {
   return new StoreError(`${path}: ${msg}`, 'other');
 }
 
-/**
- * The connection, migrated to this geo's schema. Creates the folder (0700) and the file (0600) when
- * they do not exist yet; refuses a file that is a link, a FIFO or anything but a regular file.
- */
-export function openDatabase(dataDirPath: string): Sql {
-  const path = dbPath(dataDirPath);
-  // The folder and its files are this user's: whoever owns them could swap the store under geo.
-  ensureOwnDir(dataDirPath, { what: 'the data folder' });
+/** Refuses a store file that is a link, a FIFO or another user's; creates geo.db (0600) when missing. */
+function checkOrCreate(path: string): void {
   for (const f of [path, `${path}-wal`, `${path}-shm`]) checkWritableFile(f, 'the store', { owned: true });
   // Created here, not by SQLite, so it is 0600 from the first byte (SQLite gives -wal and -shm
   // the database file's mode), through the one writer; a file another process made first is kept.
@@ -77,6 +71,27 @@ export function openDatabase(dataDirPath: string): Sql {
       throw storeError(Object.assign(err as Error, { code: code === 'ENOSPC' || code === 'EDQUOT' ? 'SQLITE_FULL' : 'SQLITE_CANTOPEN' }), path);
     } finally {
       f?.close();
+    }
+  }
+}
+
+/**
+ * The connection, migrated to this geo's schema. Creates the folder (0700) and the file (0600) when
+ * they do not exist yet; refuses a file that is a link, a FIFO or anything but a regular file.
+ */
+export function openDatabase(dataDirPath: string): Sql {
+  const path = dbPath(dataDirPath);
+  // The folder and its files are this user's: whoever owns them could swap the store under geo.
+  ensureOwnDir(dataDirPath, { what: 'the data folder' });
+  // Another geo creating the store links its temp file to geo.db, then unlinks the temp: for that
+  // instant geo.db has two names, and the hard-link refusal would turn a race into an error.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      checkOrCreate(path);
+      break;
+    } catch (err) {
+      if (attempt >= 50 || !(err instanceof UsageError) || !err.message.includes('(hard links)')) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
     }
   }
   let sql: Sql | undefined;
