@@ -13,7 +13,7 @@ import type { ChildHost } from './media/run-tool.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
 import { BelowConfidenceError, CancelledError, ClaimContradictedError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, StoreError, UsageError } from './errors.js';
-import { type Env, type IO, decideColor, stderrColumns } from './output/io.js';
+import { type Env, type IO, decideColor, fdIsTTY, stderrColumns, withIO } from './output/io.js';
 import { invokedNoun, normalizeArgv, settleJsonValue } from './argv.js';
 import { checkFields, jsonFieldsOf, parseFieldList } from './output/json-fields.js';
 import { JQ_DEFAULT_TIMEOUT_S } from './output/jq-limits.js';
@@ -329,12 +329,12 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
       // The root's --store URL|local, never a command's own --no-store (locate's, a boolean).
       store: typeof program.opts().store === 'string' ? (program.opts().store as string) : undefined,
     };
-    let io: IO = { ...rt.io, colorOut: decideColor(rt.io.stdoutIsTTY, rt.env, opts.color === false), colorErr: decideColor(rt.io.stderrIsTTY, rt.env, opts.color === false) };
+    let io: IO = withIO(rt.io, { colorOut: decideColor(rt.io.stdoutIsTTY, rt.env, opts.color === false), colorErr: decideColor(rt.io.stderrIsTTY, rt.env, opts.color === false) });
     // gh's --json FIELDS and --jq, for every command at once: a filter in front of stdout, set up
     // (fields and expression checked) before the command sends anything.
     const jqRun = jq !== undefined ? { expr: jq, timeoutMs: Number(opts.jqTimeout ?? JQ_DEFAULT_TIMEOUT_S) * 1000, signal: rt.signal } : undefined;
     const filter = fields || jqRun ? await openFilter(cmd, io, fields, jqRun) : undefined;
-    if (filter) io = { ...io, stdout: filter.stream, colorOut: false };
+    if (filter) io = withIO(io, { stdout: filter.stream, colorOut: false });
     const handler = await load();
     const { createContext } = await import('./context.js');
     const ctx = await createContext({ ...rt, io }, globals);
@@ -378,10 +378,13 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
   const ownSignal = !deps?.signal;
   const controller = new AbortController();
   const io: IO = deps?.io ?? {
-    stdin: process.stdin,
+    // A getter: Node builds process.stdin on first use (~4 ms on Node 20), and most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdinIsTTY: fdIsTTY(0),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     colorOut: false,

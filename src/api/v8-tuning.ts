@@ -3,8 +3,14 @@
  * connection), and the hook that runs right before they change. No undici import here: cli.ts
  * re-exports onBeforeV8Tuning for bin/load-cli.js, and `geo --help` must not load undici.
  */
-import { setFlagsFromString } from 'node:v8';
+import { createRequire } from 'node:module';
+import type * as V8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
+
+// Loaded on first use: node:v8 costs ~5 ms of start-up on Node 20, and only a command that
+// connects (or frugalMemory's callers) changes V8's flags.
+let v8: typeof V8 | undefined;
+const setFlagsFromString = (flags: string) => (v8 ??= createRequire(import.meta.url)('node:v8') as typeof V8).setFlagsFromString(flags);
 
 let tuned = false;
 let collect: (() => void) | undefined;

@@ -23,6 +23,11 @@ await build({
   supported: { 'dynamic-import': false },
   // bin/load-cli.js reads the bundle as latin1, its fast path (ascii.ts finishes the job).
   charset: 'ascii',
+  // Whitespace and syntax only: names stay, so --debug's stack traces still read. Every run reads
+  // the bundle, and on the 2-core VM of bench/ each MB read and kept costs ~7 ms of start-up
+  // (3.0 MB -> 2.3 MB; bench/startup.mjs, bench/store.mjs).
+  minifyWhitespace: true,
+  minifySyntax: true,
   legalComments: 'external',
   logLevel: 'warning',
   // Installed beside geo, not bundled: native code (sharp, libsql), the PostgreSQL driver (pg: required
@@ -35,7 +40,7 @@ await build({
   alias: { 'node:http2': './src/lazy/http2.ts', 'node:child_process': './src/lazy/child-process.ts' },
   // import.meta.url in CommonJS, and the wrapper bin/load-cli.js compiles with its own require.
   inject: [at('src/build/cjs-shims.ts')],
-  define: { 'import.meta.url': 'importMetaUrl' },
+  define: { 'import.meta.url': 'importMetaUrl', __GEO_LIBSQL__: '"./libsql.cjs"' },
   banner: { js: '(function (exports, require, module, __filename, __dirname, __geoImport) {' },
   footer: { js: '})' },
   absWorkingDir: root,
@@ -56,11 +61,31 @@ await build({
   absWorkingDir: root,
 });
 
-// 4. dist/cli.js requires the SDK chunk beside it, not the source file.
+// 4. libsql's loader, bundled apart (the native binary stays in its @libsql/<platform> package):
+// required from node_modules it cost ~33 ms of every command that opens the store, of which ~20 ms
+// were module resolution, child_process, and a libc probe by process.report (bench/store.mjs).
+await build({
+  entryPoints: [at('node_modules/libsql/index.js')],
+  outfile: at('dist/libsql.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  charset: 'ascii',
+  legalComments: 'none',
+  logLevel: 'warning',
+  external: ['@libsql/*'],
+  alias: { '@neon-rs/load': './src/build/libsql/neon-load.ts', child_process: './src/lazy/child-process.ts', 'node:child_process': './src/lazy/child-process.ts' },
+  inject: [at('src/build/cjs-shims.ts')],
+  define: { 'import.meta.url': 'importMetaUrl' },
+  absWorkingDir: root,
+});
+
+// 5. dist/cli.js requires the SDK chunk beside it, not the source file.
 await import('./sdk-chunk.js');
-// 5. What --charset=ascii leaves in comments becomes \u escapes.
+// 6. What --charset=ascii leaves in comments becomes \u escapes.
 await import('./ascii.js');
-// 6. The offline place index, packed and gzipped (dist/places.bin).
+// 7. The offline place index, packed and gzipped (dist/places.bin).
 await import('./places.js');
-// 7. The man pages and docs/reference.md, from the program --help draws (issue 34).
+// 8. The man pages and docs/reference.md, from the program --help draws (issue 34).
 await import('./man.js');

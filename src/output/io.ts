@@ -2,7 +2,10 @@
  * The streams a command writes to, and whether they are terminals. Injected through Ctx so every
  * command runs in tests with fake TTY flags (GitHub CLI's iostreams).
  */
+import { fstatSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
+import type * as Tty from 'node:tty';
+import { lazyBuiltin } from '../lazy/builtin.js';
 
 export interface IO {
   stdin: Readable;
@@ -21,6 +24,28 @@ export interface IO {
    * redirected to a file, stdout's width is not the screen's). Defaults to `columns`.
    */
   errColumns?: number;
+}
+
+/**
+ * `io` with some fields replaced. Not a spread: the process's IO reads stdin through a getter
+ * (src/cli.ts main), and a spread would build process.stdin for commands that never read it.
+ */
+export function withIO(io: IO, patch: Partial<IO>): IO {
+  return Object.defineProperties({ ...patch } as IO, Object.fromEntries(Object.entries(Object.getOwnPropertyDescriptors(io)).filter(([k]) => !(k in patch))));
+}
+
+const tty = lazyBuiltin<typeof Tty>('node:tty');
+
+/**
+ * Whether `fd` is a terminal, without building its stream. Only a character device can be one, and
+ * node:tty (which loads net, ~8 ms on Node 20) is asked only then: a pipe or a file is answered by fstat.
+ */
+export function fdIsTTY(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice() && tty().isatty(fd);
+  } catch {
+    return false;
+  }
 }
 
 /** The width lines on stderr are fitted to: stderr's own terminal. */

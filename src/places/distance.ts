@@ -5,6 +5,14 @@
 const EARTH_RADIUS_KM = 6371.0088;
 const rad = Math.PI / 180;
 
+/**
+ * The latitude span (degrees) beyond which two points are surely more than `km` apart: a
+ * great-circle distance is never less than R times the difference of latitude.
+ */
+export function latitudeSpanDeg(km: number): number {
+  return km / EARTH_RADIUS_KM / rad;
+}
+
 /** Great-circle distance in km. */
 export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const dLat = (lat2 - lat1) * rad;

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as lazyChildProcess from '../../src/lazy/child-process.js';
 import * as lazy from '../../src/lazy/http2.js';
+import { currentTarget } from '../../src/build/libsql/neon-load.js';
 import { spawnGeo } from '../helpers/run-cli.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
 
@@ -59,6 +60,18 @@ describe('lazy stand-ins for node:http2 and node:child_process (build aliases)',
     expect(out).toBe('spawned');
   });
 
+  it('exec() and execSync() are node:child_process\'s (detect-libc\'s last resort in dist/libsql.cjs)', async () => {
+    expect(lazyChildProcess.execSync('echo sync', { encoding: 'utf8' })).toBe('sync\n');
+    const out = await new Promise<string>((resolve, reject) => lazyChildProcess.exec('echo async', (err, stdout) => (err ? reject(err) : resolve(String(stdout)))));
+    expect(out).toBe('async\n');
+  });
+
+  it('libsql\'s platform package is the one @neon-rs/load names, without its process.report probe', async () => {
+    const { createRequire } = await import('node:module');
+    const real = createRequire(import.meta.url)('@neon-rs/load') as { currentTarget(): string };
+    expect(currentTarget()).toBe(real.currentTarget());
+  });
+
   // A preload that reports, at exit, which of these node modules the process loaded.
   const preload = join(mkdtempSync(join(tmpdir(), 'geo-lazy-')), 'report.cjs');
   writeFileSync(preload, "process.on('exit', () => process.stderr.write('loaded: ' + process.moduleLoadList.filter((m) => /^NativeModule (http2|tls|child_process)$/.test(m)).join(',') + '\\n'));");
@@ -76,5 +89,15 @@ describe('lazy stand-ins for node:http2 and node:child_process (build aliases)',
     expect(r.stdout).toContain('Usage: geo');
     expect(r.stderr).toContain('loaded: \n');
   });
-});
 
+  const storePreload = join(mkdtempSync(join(tmpdir(), 'geo-lazy-')), 'report.cjs');
+  writeFileSync(storePreload, "process.on('exit', () => process.stderr.write('loaded: ' + process.moduleLoadList.filter((m) => /^NativeModule (http2|tls|child_process|v8|tty)$/.test(m)).join(',') + '\\n'));");
+
+  it('the built CLI: geo history (the store opened through dist/libsql.cjs) loads none of them, nor node:v8 or node:tty', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'geo-lazy-data-'));
+    const r = await spawnGeo(['history', '--json'], { env: { GEO_DATA_DIR: data, NODE_OPTIONS: `--require ${storePreload}` } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(r.stderr).toContain('loaded: \n');
+  });
+});
