@@ -71,3 +71,13 @@ export function frugalMemory(): void {
   }
   collect();
 }
+
+/**
+ * For a command that streams much through little (geo export --all): the young generation stops
+ * growing. Its garbage dies young either way; a young generation grown to its 16 MB semi-spaces
+ * stays resident to the end.
+ */
+export function streamingHeap(): void {
+  beforeTuning?.();
+  setFlagsFromString('--semi-space-growth-factor=1');
+}

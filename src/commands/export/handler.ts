@@ -1,5 +1,6 @@
 /** Glue for `geo export`: pick the format, select records, write the file (or stdout), streaming. */
 import { createHash } from 'node:crypto';
+import { streamingHeap } from '../../api/v8-tuning.js';
 import { resolve } from 'node:path';
 import { caseLog } from '../../batch/case-custody.js';
 import { caseSigner } from '../../batch/case-sign.js';
@@ -41,6 +42,10 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   if (!toStdout) checkWritableFile(out, 'the export', { inputs: () => [...sources, ...caseFiles()] });
   // Over a file already there: no record may name it (a report or KMZ reads each record's photo).
   const over = !toStdout && lstatSync(out, { throwIfNoEntry: false }) !== undefined;
+  // --all streams the whole store through: keep V8's heap growing by small steps, as a large batch
+  // does (api/v8-tuning.ts frugalMemory), or its garbage sets the peak (bench/store.mjs: at 1,000,000
+  // results, 149-173 MB without).
+  if (opts.all) streamingHeap();
   const selected = await selectRecords(ctx, { sources, all: Boolean(opts.all), history: Boolean(opts.history), includeSandbox: Boolean(opts.includeSandbox), ...(kase ? { caseRef: kase.id } : {}) }, warn);
   let count = 0;
   const counted = (async function* () {
