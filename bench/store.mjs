@@ -177,7 +177,14 @@ const showId = `an_bench_${Math.floor(N / 2).toString(16).padStart(8, '0')}`;
 // A touch changes every image's ctime: the store's remembered hashes no longer match, so the first
 // dry run reads the files again, as it would the first time.
 for (const f of readdirSync(IMAGES)) utimesSync(join(IMAGES, f), new Date(), new Date());
+/** `node -e 0` measured the same way: Node's own start, the floor under every wall figure here. */
+async function floor() {
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await measure(process.execPath, ['-e', '0'], geoEnv(DATA)));
+  return row('node -e 0 (Node starting: the floor of each wall figure)', median(runs.map((r) => r.ms)), 'ms', '(reference)');
+}
 const rows = [
+  await floor(),
   ...(await timed('geo history --limit 20', ['history', '--limit', '20'], { ms: 150, mb: 120 })),
   ...(await timed(`geo history --search ${city}`, ['history', '--search', city, '--limit', '20'], { ms: 150, mb: 120 })),
   ...(await timed('geo history show <analysis id>', ['history', 'show', showId], { ms: 150, mb: 120 })),

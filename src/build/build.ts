@@ -40,7 +40,7 @@ await build({
   alias: { 'node:http2': './src/lazy/http2.ts', 'node:child_process': './src/lazy/child-process.ts' },
   // import.meta.url in CommonJS, and the wrapper bin/load-cli.js compiles with its own require.
   inject: [at('src/build/cjs-shims.ts')],
-  define: { 'import.meta.url': 'importMetaUrl', __GEO_LIBSQL__: '"./libsql.cjs"' },
+  define: { 'import.meta.url': 'importMetaUrl', __GEO_LIBSQL__: '"./libsql.cjs"', __GEO_PG__: '"./pg.cjs"' },
   banner: { js: '(function (exports, require, module, __filename, __dirname, __geoImport) {' },
   footer: { js: '})' },
   absWorkingDir: root,
@@ -78,6 +78,29 @@ await build({
   alias: { '@neon-rs/load': './src/build/libsql/neon-load.ts', child_process: './src/lazy/child-process.ts', 'node:child_process': './src/lazy/child-process.ts' },
   inject: [at('src/build/cjs-shims.ts')],
   define: { 'import.meta.url': 'importMetaUrl' },
+  absWorkingDir: root,
+});
+
+// 4b. node-postgres, bundled apart too (required only for a postgres:// store): one file instead of
+// some forty resolved and read from node_modules. pg-native is never loaded (driver.ts), and
+// pg-cloudflare's socket is Cloudflare Workers' own. pg/lib/stream.js asks at load whether it runs
+// in a Worker by reading `navigator` and building a `Response`: on Node that global loads Node's own
+// fetch (~37 ms of every team-store command, bench/team.mjs). geo runs on Node only, so both names
+// read as undefined in this file (pg uses them nowhere else).
+await build({
+  entryPoints: [at('node_modules/pg/lib/index.js')],
+  outfile: at('dist/pg.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  charset: 'ascii',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  external: ['pg-native', 'cloudflare:sockets'],
+  define: { navigator: 'undefined', Response: 'undefined' },
   absWorkingDir: root,
 });
 

@@ -5,7 +5,7 @@
  * hashes kept, a budget set and shown, an unreachable store (exit 6, password masked, --store local
  * named), every command saying so before anything is claimed or sent.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -153,4 +153,18 @@ describe('a team store that cannot be used', () => {
     expect(list.stdout).not.toContain('s3cret-pw');
     expect(list.stdout).toContain('postgres://ana:***@db.example.org/geo?sslmode=verify-full');
   });
+
+  it('the built CLI reaches the team store through dist/pg.cjs without loading Node\'s own fetch (pg\'s Workers probe)', async (t) => {
+    if (!db.pg) return t.skip(db.skip);
+    fresh();
+    const env = dirs();
+    expect((await spawnGeo(['store', 'migrate', '--store', db.pg.adminUrl], { env })).code).toBe(0);
+    const preload = join(mkdtempSync(join(tmpdir(), 'geo-team-preload-')), 'report.cjs');
+    writeFileSync(preload, "process.on('exit', () => process.stderr.write('undici loaded: ' + process.moduleLoadList.some((m) => /undici/.test(m)) + '\\n'));");
+    const r = await spawnGeo(['store', 'status', '--json'], { env: { ...env, GEO_STORE_URL: db.pg.analystUrl, NODE_OPTIONS: `--require ${preload}` } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ store: 'team', schema: 2 });
+    expect(r.stderr).toContain('undici loaded: false');
+  }, 60_000);
 });
+

@@ -13,8 +13,15 @@ type PgModule = typeof import('pg');
 let pg: PgModule | undefined;
 
 function loadPg(): PgModule {
-  return (pg ??= createRequire(import.meta.url)('pg') as PgModule);
+  return (pg ??= createRequire(import.meta.url)(typeof __GEO_PG__ === 'string' ? __GEO_PG__ : 'pg') as PgModule);
 }
+
+/**
+ * In dist/cli.js, "./pg.cjs": node-postgres and its packages bundled into one file (src/build/build.ts),
+ * so a team-store command does not resolve and read some forty files of node_modules. From source
+ * (tsx), undefined: the package itself.
+ */
+declare const __GEO_PG__: string | undefined;
 
 /** bigint (int8) and numeric as JavaScript numbers: counts and ms times stay far below 2^53. */
 const types = {
