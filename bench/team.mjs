@@ -26,7 +26,7 @@
  *   whole processes: geo --version 404 ms, geo store status 928 ms, geo history --limit 20 1477 ms,
  *   --search Lisbon 2230 ms, history show ID 1221 ms (all <= 150 ms budgets missed under that load)
  *
- *   node --import tsx bench/team.mjs [--results 1000000] [--runs 7]
+ *   node --import tsx bench/team.mjs [--results 1000000] [--runs 7] [--keep]
  */
 import { parseArgs } from 'node:util';
 import { createHash } from 'node:crypto';
@@ -47,7 +47,7 @@ import { startPostgres } from '../test/helpers/postgres.ts';
 import { FIXTURES, distinctJpeg } from '../test/batch/helpers.ts';
 import { CITIES, body } from './store-data.mjs';
 
-const { values } = parseArgs({ options: { results: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '7' } } });
+const { values } = parseArgs({ options: { results: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '7' }, keep: { type: 'boolean', default: false } } });
 const N = Number(values.results);
 const RUNS = Number(values.runs);
 const BASE_URL = 'http://127.0.0.1:9';
@@ -184,6 +184,11 @@ try {
   rows.push(row('geo history show <analysis id> (whole process)', await wall(['history', 'show', AID]), 'ms', '<= 150 ms', 150));
   console.log(`bench/team: PostgreSQL over loopback TCP, ${N} team results; Node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`);
   printRows(rows);
+  if (values.keep) {
+    // --keep: the filled server stays up for EXPLAIN and whole-process runs by hand, until Ctrl-C.
+    console.log(`\nkept running (Ctrl-C stops it): psql '${pg.adminUrl}'; GEO_STORE_URL='${pg.tcpUrl}'`);
+    await new Promise((resolve) => process.once('SIGINT', resolve).once('SIGTERM', resolve));
+  }
 } finally {
   pg.stop();
 }

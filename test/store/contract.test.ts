@@ -203,3 +203,22 @@ describe.each(engines)('the store contract: $name', (engine) => {
     }
   });
 });
+
+describe('the team store counts a search to PG_COUNT_CAP (200), or to the page asked for', () => {
+  it('250 Lisbons: "20 of 200+", newest first; --limit 230 counts to 230+; a rarer word is counted exactly', async (t) => {
+    if (!pg) return t.skip(skip);
+    pg.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
+    await migrateStore(pg.adminUrl);
+    const s = await openStore({ kind: 'team', url: pg.analystUrl }, { probe: aliveProbe(3003), now: Date.now });
+    try {
+      for (let i = 1; i <= 250; i++) await s.insertResult({ record: record(i, { city: i % 50 === 0 ? 'Porto' : 'Lisbon' }), sandbox: false, listed: true });
+      const page = await s.search('lisbon', 20);
+      expect({ total: page.total, capped: page.capped }).toEqual({ total: 200, capped: true });
+      expect(page.rows.map((r) => r.analysis_id).slice(0, 2)).toEqual(['an_249', 'an_248']);
+      expect(await s.search('lisbon', 230)).toMatchObject({ total: 230, capped: true });
+      expect(await s.search('porto', 20)).toMatchObject({ total: 5, capped: false });
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+});

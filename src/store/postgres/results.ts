@@ -62,15 +62,19 @@ export async function listedCount(c: Q): Promise<number> {
 }
 
 /**
- * How far the team store counts a search's matches ("50 of 1000+ matching"; the local file counts to
- * 10,000 from its FTS index alone). GIN cannot count without reading each match's heap row, and a
- * city's matches are spread one per page: counting 10,001 of a million results' 62,500 Lisbons read
- * 9,079 pages, 612 ms cold and 369 ms warm (EXPLAIN ANALYZE, bench/team.mjs), where the page of
- * the newest matches takes 1.4 ms (a backward walk of results_search's primary key).
+ * How far the team store counts a search's matches ("20 of 200+ matching"; the local file counts to
+ * 10,000 from its FTS index alone). GIN cannot count without reading each match's heap row, and its
+ * bitmap gathers every match before a LIMIT applies: at a million results, 62,500 Lisbons took
+ * 120-150 ms to count to 1,001 however few were wanted (EXPLAIN ANALYZE, bench/team.mjs --keep).
+ * Counted as the page is read instead (newest first, LIMIT cap + 1), the planner walks
+ * results_search's primary key backwards for a common word and stops at the cap (11.7 ms to 201),
+ * and takes the GIN bitmap for a rare one, which has few matches to gather (0.5-3 ms).
  */
-export const PG_COUNT_CAP = 1_000;
+export const PG_COUNT_CAP = 200;
 
-export async function searchRows(c: Q, text: string, limit: number, countCap = PG_COUNT_CAP): Promise<{ rows: ResultRow[]; total: number; capped: boolean }> {
+export async function searchRows(c: Q, text: string, limit: number, cap = PG_COUNT_CAP): Promise<{ rows: ResultRow[]; total: number; capped: boolean }> {
+  // Never fewer than a page asks for: "--limit 500" counts to 500+.
+  const countCap = Math.max(cap, limit);
   const w = words(text);
   if (w.length === 0) return { rows: await newestRows(c, limit), total: await listedCount(c), capped: false };
   const query = w.map((x, i) => (i === w.length - 1 ? `${x}:*` : x)).join(' <-> ');
@@ -79,7 +83,7 @@ export async function searchRows(c: Q, text: string, limit: number, countCap = P
     `SELECT ${LIST_COLUMNS} FROM results WHERE id IN (SELECT id FROM results_search WHERE search @@ to_tsquery('simple', $1) AND listed = 1 ORDER BY id DESC LIMIT $2) ORDER BY stored_at DESC, id DESC LIMIT $3`,
     [query, limit * 2 + 10, limit],
   )).rows;
-  const total = Number((await c.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM results_search WHERE search @@ to_tsquery('simple', $1) AND listed = 1 LIMIT $2) m`, [query, countCap + 1])).rows[0]?.n ?? 0);
+  const total = Number((await c.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT id FROM results_search WHERE search @@ to_tsquery('simple', $1) AND listed = 1 ORDER BY id DESC LIMIT $2) m`, [query, countCap + 1])).rows[0]?.n ?? 0);
   return { rows, total: Math.min(total, countCap), capped: total > countCap };
 }
 
