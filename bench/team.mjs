@@ -187,7 +187,10 @@ try {
   if (values.keep) {
     // --keep: the filled server stays up for EXPLAIN and whole-process runs by hand, until Ctrl-C.
     console.log(`\nkept running (Ctrl-C stops it): psql '${pg.adminUrl}'; GEO_STORE_URL='${pg.tcpUrl}'`);
+    // A pending promise alone does not keep Node running: the timer does, until the signal.
+    const alive = setInterval(() => {}, 1 << 30);
     await new Promise((resolve) => process.once('SIGINT', resolve).once('SIGTERM', resolve));
+    clearInterval(alive);
   }
 } finally {
   pg.stop();
