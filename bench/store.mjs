@@ -19,9 +19,10 @@
  * median of --runs runs (peak RSS: the largest). The store is built once per --dir and reused
  * (building a million results takes minutes and ~6 GB of disk): --fresh builds it anew.
  *
- * Issue 32 (2-core VM, load 8-15, Node v20.20.2, NODE_EXTRA_CA_CERTS unset): history --search went
- * from 850 ms to 270-590 ms, the same as history --limit 20 in those minutes (the search count no
- * longer reads the results table); figures and causes in docs/internals/store-bench.md.
+ * Issue 32, 2026-11-27 (2-core VM idle, Node v20.20.2, NODE_EXTRA_CA_CERTS unset, node -e 0 = 78 ms):
+ * history --limit 20 214 ms, --search 199 ms, show 180 ms (<= 150 ms missed: start-up, not the store),
+ * 56-72 MB; export --all peak RSS 124 MB (was 149-173 MB). Figures and causes in
+ * docs/internals/store-bench.md.
  *
  *   node --import tsx bench/store.mjs [--results 1000000] [--dir /var/tmp/geo-bench-store] [--runs 5] [--fresh]
  */

@@ -13,18 +13,16 @@
  *     beside geo --version (Node starting: bin/geo.js answers it) and geo store status (the floor
  *     of any command on a team store); and the same reads in process (StoreApi), for the store's share.
  *
- * Figures, 2026-11-26, this 2-core AMD EPYC VM, Node v20.20.2, NODE_EXTRA_CA_CERTS unset, PostgreSQL 15
- * (the Debian binaries) with fsync off, 1,000,000 results (load 565 s), --runs 5; other helpers'
- * builds, tests and benches shared the 2 cores all along (load average 11-13), so every whole
- * process here is several times slower than on an idle machine (geo --version: 404 ms; it is ~40 ms
- * idle). More in docs/internals/bench-figures.md.
- *   claim + answer committed, median of 300           11.6 ms   (<= 10 ms: missed under that load; 9.07 ms at 20,000 before)
- *   two-machine race: charges                           12      (exactly 12)
- *   the same race under a budget of 7: credits charged   7      (<= 7)
- *   in process: history --limit 20 reads 15.2 ms, --search Lisbon 369 ms (before the team store's count
- *   was capped at 1,000: 89 -> 54 ms at 200,000 results; see the page), show 6.5 ms
- *   whole processes: geo --version 404 ms, geo store status 928 ms, geo history --limit 20 1477 ms,
- *   --search Lisbon 2230 ms, history show ID 1221 ms (all <= 150 ms budgets missed under that load)
+ * Figures, 2026-11-27, this 2-core AMD EPYC VM idle, Node v20.20.2, NODE_EXTRA_CA_CERTS unset,
+ * PostgreSQL 15 (Debian's binaries) with fsync off, 1,000,000 results (load 158 s), --runs 3:
+ *   claim + answer committed, median of 300           4.5-5.6 ms   (<= 10 ms)
+ *   two-machine race: charges                           12          (exactly 12)
+ *   the same race under a budget of 7: credits charged   7          (<= 7)
+ *   in process: history --limit 20 reads 2.4-4.5 ms, --search Lisbon 5-7.5 ms (counted to 200;
+ *   131-159 ms when counted to 1,000), show 0.8-1.3 ms
+ *   whole processes (median of 11, node -e 0 = 77 ms): geo --version 87 ms, geo store status 195 ms,
+ *   geo history --limit 20 202 ms, --search Lisbon 235 ms, history show ID 215 ms: the <= 150 ms
+ *   budgets missed; where the time goes: docs/internals/bench-figures.md.
  *
  *   node --import tsx bench/team.mjs [--results 1000000] [--runs 7] [--keep]
  */
