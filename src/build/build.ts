@@ -3,7 +3,7 @@
  * package.json). Run with tsx; every step fails the build loudly.
  */
 import { rmSync } from 'node:fs';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 
 const root = new URL('../../', import.meta.url).pathname;
 const at = (p: string) => root + p;
@@ -46,39 +46,21 @@ await build({
   absWorkingDir: root,
 });
 
-// 3. The MCP SDK, bundled apart; ajv is aliased out (the server validates with zod).
-await build({
-  entryPoints: [at('src/mcp/sdk.ts')],
-  outfile: at('dist/sdk.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  charset: 'ascii',
-  legalComments: 'none',
-  logLevel: 'warning',
-  alias: { ajv: './src/build/no-ajv.ts', 'ajv-formats': './src/build/no-ajv.ts' },
-  absWorkingDir: root,
-});
+// 3, 4. Chunks bundled apart, each a CommonJS file beside dist/cli.js that it requires only when needed.
+const chunk = (entry: string, outfile: string, o: BuildOptions = {}) =>
+  build({ entryPoints: [at(entry)], outfile: at(outfile), bundle: true, format: 'cjs', platform: 'node', target: 'node20', charset: 'ascii', legalComments: 'none', logLevel: 'warning', absWorkingDir: root, ...o });
+
+// 3. The MCP SDK; ajv is aliased out (the server validates with zod).
+await chunk('src/mcp/sdk.ts', 'dist/sdk.cjs', { alias: { ajv: './src/build/no-ajv.ts', 'ajv-formats': './src/build/no-ajv.ts' } });
 
 // 4. libsql's loader, bundled apart (the native binary stays in its @libsql/<platform> package):
 // required from node_modules it cost ~33 ms of every command that opens the store, of which ~20 ms
 // were module resolution, child_process, and a libc probe by process.report (bench/store.mjs).
-await build({
-  entryPoints: [at('node_modules/libsql/index.js')],
-  outfile: at('dist/libsql.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  charset: 'ascii',
-  legalComments: 'none',
-  logLevel: 'warning',
+await chunk('node_modules/libsql/index.js', 'dist/libsql.cjs', {
   external: ['@libsql/*'],
   alias: { '@neon-rs/load': './src/build/libsql/neon-load.ts', child_process: './src/lazy/child-process.ts', 'node:child_process': './src/lazy/child-process.ts' },
   inject: [at('src/build/cjs-shims.ts')],
   define: { 'import.meta.url': 'importMetaUrl' },
-  absWorkingDir: root,
 });
 
 // 4b. node-postgres, bundled apart too (required only for a postgres:// store): one file instead of
@@ -87,21 +69,11 @@ await build({
 // in a Worker by reading `navigator` and building a `Response`: on Node that global loads Node's own
 // fetch (~37 ms of every team-store command, bench/team.mjs). geo runs on Node only, so both names
 // read as undefined in this file (pg uses them nowhere else).
-await build({
-  entryPoints: [at('node_modules/pg/lib/index.js')],
-  outfile: at('dist/pg.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  charset: 'ascii',
+await chunk('node_modules/pg/lib/index.js', 'dist/pg.cjs', {
   minifyWhitespace: true,
   minifySyntax: true,
-  legalComments: 'none',
-  logLevel: 'warning',
   external: ['pg-native', 'cloudflare:sockets'],
   define: { navigator: 'undefined', Response: 'undefined' },
-  absWorkingDir: root,
 });
 
 // 5. dist/cli.js requires the SDK chunk beside it, not the source file.

@@ -42,9 +42,9 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   if (!toStdout) checkWritableFile(out, 'the export', { inputs: () => [...sources, ...caseFiles()] });
   // Over a file already there: no record may name it (a report or KMZ reads each record's photo).
   const over = !toStdout && lstatSync(out, { throwIfNoEntry: false }) !== undefined;
-  // --all streams the whole store through: keep V8's heap growing by small steps, as a large batch
-  // does (api/v8-tuning.ts frugalMemory), or its garbage sets the peak (bench/store.mjs: at 1,000,000
-  // results, 149-173 MB without).
+  // --all streams the whole store through: V8's young generation stops growing (api/v8-tuning.ts
+  // streamingHeap), or its garbage sets the peak (bench/store.mjs: at 1,000,000 results, 149-173 MB
+  // without, 124 MB with).
   if (opts.all) streamingHeap();
   const selected = await selectRecords(ctx, { sources, all: Boolean(opts.all), history: Boolean(opts.history), includeSandbox: Boolean(opts.includeSandbox), ...(kase ? { caseRef: kase.id } : {}) }, warn);
   let count = 0;
