@@ -26,7 +26,14 @@ export interface ChargeInput {
 }
 
 export interface Charge {
+  /** What this answer cost: 0 for a replay of an earlier charge. */
   credits: number;
+  /**
+   * What the key cost, once, whichever request of it the service charged: a replay answers a key
+   * charged before (by a process that died in flight, say), so a budget that holds per key
+   * (batch/team-budget.ts) settles it at this, not at 0.
+   */
+  keyCredits: number;
   /** The answer replays an earlier charge (free now). */
   replayed: boolean;
   deviations: string[];
@@ -48,5 +55,5 @@ export function chargeOf(a: ChargeInput): Charge {
   const earlier = a.replayed && a.attempts === 1;
   if (earlier && a.firstSend) deviations.push('Idempotent-Replayed: true on the first send of a new key, which nothing answered before: counted as charged');
   const free = earlier && !a.firstSend;
-  return { credits: free ? 0 : DEPTH_COST[depth], replayed: free, deviations };
+  return { credits: free ? 0 : DEPTH_COST[depth], keyCredits: DEPTH_COST[depth], replayed: free, deviations };
 }

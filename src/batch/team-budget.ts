@@ -5,7 +5,9 @@
  * Afterwards the reservation is settled to what the service charged (its answered depth,
  * api/charge.ts), or released when it charged nothing (502, 503, content_blocked, a 504's refund,
  * never sent). A request whose cost is unknown (killed or cut off in flight) keeps its
- * reservation: its key is resent by the next run, which finds it held and settles it then.
+ * reservation: its key is resent by the next run, which finds it held and settles it then. What
+ * is settled is what the key cost, not this send: a replay is free to the run that gets it, but
+ * the service charged the key once, when the process that died sent it (api/charge.ts keyCredits).
  * No budget set: every reservation fits, and the spend is still recorded for `budget show`.
  */
 import { DEPTH_COST, type Depth } from '../api/schemas.js';

@@ -115,6 +115,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
   if (gate.kind === 'cancelled') return { kind: 'stop', stop: { reason: 'cancelled', error: w.signal?.reason } };
   if (gate.kind === 'stop') return { kind: 'stop', stop: { reason: 'budget', error: new Error(gate.why) } };
   let spent: Spent = 'unsent';
+  let keySpent: Spent = 'unsent';
   let answered: number | undefined;
   let held = false;
   try {
@@ -127,8 +128,9 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
       return { kind: 'stop', stop: { reason: 'budget', error: new Error(full) } };
     }
     held = true;
-    return await sendClaimed(w, job, ctl, turn0, (credits, depth) => {
+    return await sendClaimed(w, job, ctl, turn0, (credits, depth, keyCredits) => {
       spent = credits;
+      keySpent = keyCredits ?? credits;
       answered = depth;
     });
   } catch (err) {
@@ -136,7 +138,10 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     throw err;
   } finally {
     w.spend.leave(spent, answered);
-    if (held) await settleCredits(w.ledger.store, turn0.key, spent);
+    // The store's budget holds per key: a replay settles the key at what the service charged it
+    // once; a key taken over from a process that died may have been charged by it, so not sending
+    // it now lets nothing go (the rerun that sends it settles it).
+    if (held) await settleCredits(w.ledger.store, turn0.key, keySpent === 'unsent' && turn0.takeover ? 'unknown' : keySpent);
   }
 }
 
@@ -156,7 +161,7 @@ function spentOnError(err: unknown, aborted: boolean, ranBefore: boolean): Spent
   return 'unknown';
 }
 
-async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { key: string; takeover: boolean }, charged: (spent: Spent, depth?: number) => void): Promise<TaskResult> {
+async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { key: string; takeover: boolean }, charged: (spent: Spent, depth?: number, keyCredits?: number) => void): Promise<TaskResult> {
   const key = turn0.key;
   // A key minted by this claim has never been sent: a replay header on its first answer proves
   // nothing (api/charge.ts). A taken-over claim or the caller's own key may have been answered before.
@@ -205,7 +210,7 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
     // and a replay header counts as free only where the key can have been answered before.
     const charge = chargeOf({ askedDepth: (w.request.depth ?? 1) as Depth, data: res.data, replayed: res.replayed, attempts: res.attempts, firstSend });
     const credits = charge.credits;
-    charged(credits, answeredDepth(res.data));
+    charged(credits, answeredDepth(res.data), charge.keyCredits);
     const replayed = res.replayed && !charge.deviations.some((d) => d.startsWith('Idempotent-Replayed'));
     const answer = classifyAnswer(res.data, res.status, w.request.async === true);
     const allDeviations = [...res.deviations, ...charge.deviations];

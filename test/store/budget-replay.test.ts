@@ -1,0 +1,75 @@
+/**
+ * A store budget holds per idempotency key (batch/team-budget.ts): a process killed after the
+ * service took its request leaves the key reserved, the service charges it anyway, and the rerun
+ * that resends the key gets the answer replayed free. That replay costs this run nothing, but the
+ * key was charged once: the budget settles it at that charge, never lets it go. Letting it go made
+ * the team race (team-race.test.ts) spend 10 credits under a cap of 7 in CI. Both engines, the
+ * built binary, an independent charging server.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { migrateStore } from '../../src/store/index.js';
+import { startChargingServer } from '../helpers/charging-server.js';
+import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
+import { GEO_BIN, binEnv, finished, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
+import { distinctJpeg } from '../batch/helpers.js';
+
+const db = postgresPerFile();
+
+function images(home: string, from: number, n: number): string {
+  const dir = join(home, `photos-${from}`);
+  mkdirSync(dir, { recursive: true });
+  for (let i = from; i < from + n; i++) writeFileSync(join(dir, `img${i}.jpg`), distinctJpeg(i));
+  return dir;
+}
+
+const engines = [
+  { name: 'the local file', store: (): Promise<Record<string, string>> => Promise.resolve({}) },
+  {
+    name: 'a team store on PostgreSQL',
+    store: async (): Promise<Record<string, string> | undefined> => {
+      if (!db.pg) return undefined;
+      db.pg.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
+      await migrateStore(db.pg.adminUrl);
+      return { GEO_STORE_URL: db.pg.analystUrl };
+    },
+  },
+];
+
+describe.each(engines)('a budget on $name', ({ store }) => {
+  it('a key charged by a process killed in flight and replayed to the rerun stays spent: the next image meets the cap (exit 4), the service charged no more than it', async (t) => {
+    const storeEnv = await store();
+    if (!storeEnv) return t.skip(db.skip);
+    const home = tempConfigDir();
+    const server = await startChargingServer({ delayMs: 600 });
+    const env = {
+      HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state'),
+      GEO_API_KEY: 'orca_test_budget', GEO_BASE_URL: server.url, ...storeEnv,
+    };
+    try {
+      expect((await spawnGeo(['store', 'budget', 'set', '2', '--per', 'month'], { env })).code).toBe(0);
+      const first = images(home, 0, 1);
+      // Killed the moment the service has its request: the key stays reserved, the service charges it.
+      const child: ChildProcess = spawn(process.execPath, [GEO_BIN, 'locate', first, '--json', '--yes'], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+      server.onStart = () => child.kill('SIGKILL');
+      expect((await finished(child)).code).toBe(-1);
+      server.onStart = undefined;
+      while (server.charges() < 1) await new Promise((r) => setTimeout(r, 50));
+
+      const rerun = await spawnGeo(['locate', first, '--json', '--yes'], { env });
+      expect(rerun.code, rerun.stderr).toBe(0);
+      expect(server.charges()).toBe(1);
+      const shown = JSON.parse((await spawnGeo(['store', 'budget', 'show', '--json'], { env })).stdout) as { budget: { spent: number; reserved: number } };
+      expect({ spent: shown.budget.spent, reserved: shown.budget.reserved }).toEqual({ spent: 1, reserved: 0 });
+
+      const more = await spawnGeo(['locate', images(home, 1, 3), '--json', '--yes', '--concurrency', '1'], { env });
+      expect(more.code, more.stderr).toBe(4);
+      expect(more.stderr).toMatch(/budget of 2 credits per month .*has no room for 1 more: 2 spent/s);
+      expect(server.credits()).toBe(2);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
