@@ -94,7 +94,10 @@ describe('two machines x four processes on one team store', () => {
       expect(server.charges()).toBeGreaterThan(0);
       const [spent, reserved] = db.pg.sql('SELECT spent, reserved FROM budget').trim().split('|').map(Number);
       expect(spent! + reserved!).toBeLessThanOrEqual(7);
-      expect(spent).toBe(server.credits());
+      // Every credit charged is spent or still held: a key charged for a process that was killed
+      // stays reserved until a run resends it, and a rerun that met the cap first did not.
+      expect(spent).toBeLessThanOrEqual(server.credits());
+      expect(server.credits()).toBeLessThanOrEqual(spent! + reserved!);
       for (const r of again) expect([0, 4], r.stderr).toContain(r.code);
       const stopped = again.find((r) => r.code === 4)!;
       expect(stopped.stderr).toMatch(/budget of 7 credits per month .*has no room for 1 more: \d+ spent.*spent this period: \S+@\S+ \d+/s);
