@@ -12,7 +12,7 @@ import type { ProcessProbe } from './store/index.js';
 import type { ChildHost } from './media/run-tool.js';
 import type { Act, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
-import { BelowConfidenceError, CancelledError, ClaimContradictedError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, StoreError, UsageError } from './errors.js';
+import { BelowConfidenceError, BudgetError, CancelledError, ClaimContradictedError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, StoreError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor, fdIsTTY, stderrColumns, withIO } from './output/io.js';
 import { invokedNoun, normalizeArgv, settleJsonValue } from './argv.js';
 import { checkFields, jsonFieldsOf, parseFieldList } from './output/json-fields.js';
@@ -59,7 +59,7 @@ export const EXIT_MEANINGS: ExitMeanings = [
   [EXIT.unexpected, 'an unexpected failure (--debug shows the stack), or a check that did not verify (geo cases verify)'],
   [EXIT.usage, 'usage or invalid input: a bad flag or file, a plan above --max-credits or not confirmed; nothing was sent'],
   [EXIT.auth, 'authentication or permission: the key was refused (401, 403), missing, or the keyring would not answer'],
-  [EXIT.credits, 'credits: not enough (402), or the --max-credits budget ran out during a batch (the rest not sent)'],
+  [EXIT.credits, "credits: not enough (402), or the --max-credits budget or the store's budget ran out (the rest not sent)"],
   [EXIT.rateLimited, 'rate limited (429) after retries'],
   [EXIT.service, 'the service or the network failed after retries (5xx, timeout, connection reset, an unreadable answer)'],
   [EXIT.partial, 'some inputs of a batch failed or were skipped (each has its record; the others succeeded)'],
@@ -88,6 +88,7 @@ export function exitCodeFor(err: unknown): number {
   // A file rewritten while it was sent is an input problem too: nothing more went out for it.
   if (err instanceof UsageError || err instanceof RequestValidationError || err instanceof ConfigError || err instanceof BaseUrlError || err instanceof InputChangedError) return EXIT.usage;
   if (err instanceof MissingKeyError || err instanceof KeyringError) return EXIT.auth;
+  if (err instanceof BudgetError) return EXIT.credits;
   // A team store that cannot be reached: nothing was claimed or sent (issue 32).
   if (err instanceof StoreError && err.kind === 'unreachable') return EXIT.service;
   if (err instanceof ApiError) {

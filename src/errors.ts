@@ -36,6 +36,14 @@ export class CancelledError extends Error {
   }
 }
 
+/**
+ * The store's budget (`geo store budget set`, issue 32) has no room for a request: nothing was
+ * sent. Exit 4, as a balance that ran out. The message says the cap and who spent it.
+ */
+export class BudgetError extends HintedError {
+  override readonly name = 'BudgetError';
+}
+
 /** The leading confidence is below --min-confidence. Exit 8. Output was already written. */
 export class BelowConfidenceError extends Error {
   override readonly name = 'BelowConfidenceError';

@@ -7,7 +7,7 @@
  * built binary, an independent charging server.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrateStore } from '../../src/store/index.js';
@@ -68,6 +68,38 @@ describe.each(engines)('a budget on $name', ({ store }) => {
       expect(more.code, more.stderr).toBe(4);
       expect(more.stderr).toMatch(/budget of 2 credits per month .*has no room for 1 more: 2 spent/s);
       expect(server.credits()).toBe(2);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('geo api POST /geolocate holds against the same budget: sent and settled at its depth, and a body that does not fit is refused before sending (exit 4)', async (t) => {
+    const storeEnv = await store();
+    if (!storeEnv) return t.skip(db.skip);
+    const home = tempConfigDir();
+    const server = await startChargingServer({ delayMs: 50 });
+    const env = {
+      HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state'),
+      GEO_API_KEY: 'orca_test_budget', GEO_BASE_URL: server.url, ...storeEnv,
+    };
+    const body = (i: number, depth: number) => {
+      const file = join(home, `body${i}.json`);
+      writeFileSync(file, JSON.stringify({ image_b64: readFileSync(join(images(home, i, 1), `img${i}.jpg`)).toString('base64'), depth }));
+      return file;
+    };
+    try {
+      expect((await spawnGeo(['store', 'budget', 'set', '3', '--per', 'month'], { env })).code).toBe(0);
+      const paid = await spawnGeo(['api', 'geolocate', '--input', body(0, 2), '--yes'], { env });
+      expect(paid.code, paid.stderr).toBe(0);
+      const again = await spawnGeo(['api', 'geolocate', '--input', body(0, 2), '--yes'], { env });
+      expect(again.code, again.stderr).toBe(0);
+      const shown = JSON.parse((await spawnGeo(['store', 'budget', 'show', '--json'], { env })).stdout) as { budget: { spent: number; reserved: number } };
+      expect({ spent: shown.budget.spent, reserved: shown.budget.reserved }).toEqual({ spent: 2, reserved: 0 });
+      const refused = await spawnGeo(['api', 'geolocate', '--input', body(1, 2), '--yes'], { env });
+      expect(refused.code).toBe(4);
+      expect(refused.stderr).toMatch(/budget of 3 credits per month .*has no room for 2 more: 2 spent.*nothing was sent/s);
+      expect(server.charges()).toBe(1);
+      expect(server.requests.size).toBe(1);
     } finally {
       await server.close();
     }

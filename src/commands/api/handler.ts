@@ -6,10 +6,14 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { RawResponse } from '../../api/client.js';
-import { ContractError, NetworkError, TimeoutError } from '../../api/errors.js';
+import { answeredDepth } from '../../api/charge.js';
+import { ApiError, ContractError, NetworkError, TimeoutError } from '../../api/errors.js';
+import { DEPTH_COST, type Depth } from '../../api/schemas.js';
+import { holdCredits, settleCredits } from '../../batch/team-budget.js';
+import type { Spent } from '../../batch/spend-guard.js';
 import type { Handler } from '../types.js';
 import type { Ctx } from '../../context.js';
-import { ServiceAnswerError } from '../../errors.js';
+import { BudgetError, ServiceAnswerError } from '../../errors.js';
 import { describe } from '../../output/errors.js';
 import { sanitize, sanitizeInline, sanitizeJsonText } from '../../output/sanitize.js';
 import { requireSpendConsent } from './cost.js';
@@ -83,9 +87,19 @@ async function geolocate(ctx: Ctx, plan: ApiPlan, opts: Record<string, unknown>)
   }
   // An open claim of an earlier run is resent with its own key, which the service replays free.
   if (turn) plan.headers['idempotency-key'] = plan.idempotencyKey = turn.send;
+  // The store's budget, as for geo locate (batch/team-budget.ts): held before the send, at the
+  // body's depth (the most, when it does not say one); nothing is sent when it has no room.
+  const depth: Depth = plan.spend!.depth ?? 3;
+  if (claim && turn) {
+    const full = await holdCredits(claim.ledger.store, plan.idempotencyKey!, depth);
+    if (full !== undefined) {
+      await claim.ledger.store.release(plan.idempotencyKey!).catch(() => undefined);
+      throw new BudgetError(`${full}; nothing was sent`, 'geo store budget set N raises the cap');
+    }
+  }
   if (!ctx.globals.quiet) {
-    const depth = plan.spend!.depth ? `depth ${plan.spend!.depth}` : 'depth not given as 1-3';
-    ctx.io.stderr.write(`geolocate (${depth}): up to ${plan.spend!.credits} credits · Idempotency-Key ${sanitizeInline(plan.idempotencyKey)}\n`);
+    const said = plan.spend!.depth ? `depth ${plan.spend!.depth}` : 'depth not given as 1-3';
+    ctx.io.stderr.write(`geolocate (${said}): up to ${plan.spend!.credits} credits · Idempotency-Key ${sanitizeInline(plan.idempotencyKey)}\n`);
   }
   let sent: RawResponse | undefined;
   try {
@@ -94,9 +108,30 @@ async function geolocate(ctx: Ctx, plan: ApiPlan, opts: Record<string, unknown>)
     throw withKeyHint(err, plan);
   } finally {
     const credits = sent && sent.headers['idempotent-replayed'] !== 'true' ? (plan.spend?.credits ?? 0) : 0;
-    if (claim && turn) await settleClaim(ctx, claim, plan.idempotencyKey!, sent, credits, (l) => ctx.io.stderr.write(`${sanitizeInline(l)}\n`));
+    if (claim && turn) {
+      await settleClaim(ctx, claim, plan.idempotencyKey!, sent, credits, (l) => ctx.io.stderr.write(`${sanitizeInline(l)}\n`));
+      await settleCredits(claim.ledger.store, plan.idempotencyKey!, keyCost(sent, depth));
+    }
   }
   print(ctx, sent, opts);
+}
+
+/**
+ * What the key cost, for the store's budget: an answer, its own depth's cost (a replay too: the
+ * service charged the key once); an error status nothing (api-spec.md: failed analyses are not
+ * charged), but 409 in progress, which is still running; no answer at all (a dropped connection,
+ * Ctrl-C), unknown, so the reservation stays until the same body is sent again.
+ */
+function keyCost(sent: RawResponse | undefined, asked: Depth): Spent {
+  if (!sent) return 'unknown';
+  if (sent.error) return sent.error instanceof ApiError && sent.error.code === 'idempotency_in_progress' ? 'unknown' : 0;
+  let data: unknown;
+  try {
+    data = JSON.parse(sent.raw);
+  } catch {
+    data = undefined;
+  }
+  return DEPTH_COST[answeredDepth(data) ?? asked];
 }
 
 export const api: Handler = async (ctx, args, opts) => {
