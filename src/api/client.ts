@@ -62,7 +62,7 @@ export class ApiClient {
   readonly #policy: RetryPolicy;
   readonly #timeoutMs: number;
   readonly #now: () => number;
-  #agent: Agent | undefined;
+  #agent: Promise<Agent> | undefined;
   readonly #nodeAgents = new NodeAgents();
   #sandbox = false;
   #readKey: (() => Promise<string>) | undefined;
@@ -154,7 +154,7 @@ export class ApiClient {
     const a = this.#agent;
     this.#agent = undefined;
     this.#nodeAgents.close();
-    await a?.close();
+    await (await a)?.close();
   }
 
   /**
@@ -224,7 +224,7 @@ export class ApiClient {
         const sent = await sendOnce({
           method: route.method, url, headers: sendHeaders, body: spec.body?.open(), timeoutMs: this.#timeoutMs,
           connectTimeoutMs: Math.min(this.#timeoutMs, 30_000), nodeAgents: this.#nodeAgents,
-          maxResponseBytes: this.#o.maxResponseBytes ?? 8 * MiB, signal, dispatcher: this.#dispatcher(),
+          maxResponseBytes: this.#o.maxResponseBytes ?? 8 * MiB, signal, dispatcher: await this.#dispatcher(),
         }).catch((err: unknown) => {
           // A body cut short is kept as far as it came: masked like any answer.
           if (err instanceof ContractError) scrubCutOff(err, key);
@@ -258,7 +258,7 @@ export class ApiClient {
     return u.toString();
   }
 
-  #dispatcher(): Agent {
+  #dispatcher(): Promise<Agent> {
     // Header and body timeouts are off: the per-attempt timer in transport.ts covers both.
     this.#agent ??= createAgent({ headersTimeout: 0, bodyTimeout: 0, connect: { timeout: Math.min(this.#timeoutMs, 30_000) } });
     return this.#agent;

@@ -3,30 +3,44 @@
  * undici's index also loads fetch, WebSocket, caches, mocks and interceptors: about 60 ms more
  * start-up on every API command on Node 20 (issue 7 budgets; bench/startup.mjs). undici has no
  * "exports" map, so these are reachable files of the package (pinned by the lockfile); the types
- * are undici's own. Static imports let the build bundle them into dist/ (one file to load, not
- * a hundred: module loading dominated `geo credits` start-up).
+ * are undici's own. Imported on the first request, not when the client module loads: `geo history`
+ * and every other command that sends nothing skip ~6 ms of undici's start-up (bench/store.mjs).
+ * The build makes each import() a require inside dist/ (one file to load, not a hundred: module
+ * loading dominated `geo credits` start-up).
  */
 import type { Agent as AgentClass, Dispatcher } from 'undici';
-// @ts-expect-error undici's internal files ship no type declarations; typed below with undici's own.
-import AgentImpl from 'undici/lib/dispatcher/agent.js';
-// @ts-expect-error as above
-import apiRequestImpl from 'undici/lib/api/api-request.js';
 import { tuneV8 } from './v8-tuning.js';
 
-const AgentCtor = AgentImpl as typeof AgentClass;
 export type Agent = AgentClass;
+type ApiRequest = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
-/** undici's Agent; the first one also applies tuneV8(). */
-export function createAgent(options: ConstructorParameters<typeof AgentClass>[0]): Agent {
+let loaded: Promise<{ AgentCtor: typeof AgentClass; apiRequest: ApiRequest }> | undefined;
+function undici() {
+  loaded ??= (async () => {
+    // @ts-expect-error undici's internal files ship no type declarations; typed with undici's own.
+    const agent = await import('undici/lib/dispatcher/agent.js');
+    // @ts-expect-error as above
+    const api = await import('undici/lib/api/api-request.js');
+    return { AgentCtor: agent.default as typeof AgentClass, apiRequest: api.default as ApiRequest };
+  })();
+  return loaded;
+}
+
+/**
+ * undici's Agent; the first one also applies tuneV8(), after undici is loaded (the code cache
+ * saved right before the tuning then holds undici's code too).
+ */
+export async function createAgent(options: ConstructorParameters<typeof AgentClass>[0]): Promise<Agent> {
+  const { AgentCtor } = await undici();
   tuneV8();
   return new AgentCtor(options);
 }
 
 type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher };
-const apiRequest = apiRequestImpl as (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 /** undici's request(url, opts) for an explicit dispatcher: the URL split into origin and path. */
-export function request(url: string, opts: RequestOptions): Promise<Dispatcher.ResponseData> {
+export async function request(url: string, opts: RequestOptions): Promise<Dispatcher.ResponseData> {
+  const { apiRequest } = await undici();
   const u = new URL(url);
   const { dispatcher, ...rest } = opts;
   return apiRequest.call(dispatcher, { ...rest, origin: u.origin, path: u.pathname + u.search });

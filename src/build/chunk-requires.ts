@@ -1,0 +1,21 @@
+/**
+ * Build step (package.json "build"): points dist/cli.js at the chunks bundled apart (.cjs: the
+ * package is "type": "module"). The main bundle keeps each chunk's source file external (the MCP
+ * SDK, loaded only by `geo mcp`; asn1js and @peculiar/asn1-*, only by RFC 3161 timestamps), and
+ * esbuild writes that require as a path from dist/ back to the source file; at run time it must
+ * name the chunk beside the bundle (each module that imports it has its own require). Fails the
+ * build when a chunk is required nowhere.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+
+export const CHUNKS: Record<string, string> = { 'src/mcp/sdk.ts': 'sdk.cjs', 'src/evidence/asn1.ts': 'asn1.cjs' };
+
+const file = new URL('../../dist/cli.js', import.meta.url);
+let text = readFileSync(file, 'latin1');
+for (const [source, chunk] of Object.entries(CHUNKS)) {
+  const from = `require("../${source}")`;
+  const count = text.split(from).length - 1;
+  if (count === 0) throw new Error(`dist/cli.js: expected ${from}, found none`);
+  text = text.replaceAll(from, `require("./${chunk}")`);
+}
+writeFileSync(file, text, 'latin1');
