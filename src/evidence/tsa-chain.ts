@@ -9,7 +9,7 @@
  * validity only as text and criticality not at all).
  */
 import { X509Certificate } from 'node:crypto';
-import { Certificate, ExtendedKeyUsage } from '@peculiar/asn1-x509';
+import { Certificate, ExtendedKeyUsage } from './asn1.js';
 import { OID, parseDer } from './tsa-asn1.js';
 import { TimestampError } from './tsa-errors.js';
 

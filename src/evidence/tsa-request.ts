@@ -5,9 +5,7 @@
  * (the TSA's default). DER, as `openssl ts -query -digest <hex> -sha256 -cert` makes it.
  */
 import { randomBytes } from 'node:crypto';
-import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
-import { AlgorithmIdentifier } from '@peculiar/asn1-x509';
-import { MessageImprint, TimeStampReq } from '@peculiar/asn1-tsp';
+import { AlgorithmIdentifier, AsnConvert, MessageImprint, OctetString, TimeStampReq } from './asn1.js';
 import { OID } from './tsa-asn1.js';
 
 export interface TimestampQuery {

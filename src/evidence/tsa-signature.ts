@@ -6,11 +6,7 @@
  * key over their DER. Any of these failing is a 'bad-signature': the token was altered or forged.
  */
 import { createHash, constants, verify as cryptoVerify } from 'node:crypto';
-import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
-import type { SignedData, SignerInfo } from '@peculiar/asn1-cms';
-import { RsaSaPssParams } from '@peculiar/asn1-rsa';
-import { AlgorithmIdentifier } from '@peculiar/asn1-x509';
-import * as asn1js from 'asn1js';
+import { AlgorithmIdentifier, asn1js, AsnConvert, OctetString, RsaSaPssParams, type SignedData, type SignerInfo } from './asn1.js';
 import { HASHES, OID, SigningCertificate, SigningCertificateV2, parseDer, signedAttrsDer, u8 } from './tsa-asn1.js';
 import { type Cert, subjectOf } from './tsa-chain.js';
 import { TimestampError } from './tsa-errors.js';

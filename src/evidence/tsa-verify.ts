@@ -11,8 +11,7 @@
  * the head, and nothing about the location (README "Security").
  */
 import { createHash } from 'node:crypto';
-import { SignedData } from '@peculiar/asn1-cms';
-import { TSTInfo } from '@peculiar/asn1-tsp';
+import { SignedData, TSTInfo } from './asn1.js';
 import { HASHES, OID, certificatesDer, parseDer, tokenOf, u8 } from './tsa-asn1.js';
 import { type Cert, chainToAnchor, checkTsaCertificate, checkValidAt, pemCertificates, readCert, subjectOf } from './tsa-chain.js';
 import { checkSignature } from './tsa-signature.js';

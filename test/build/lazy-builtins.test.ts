@@ -100,4 +100,19 @@ describe('lazy stand-ins for node:http2 and node:child_process (build aliases)',
     expect(JSON.parse(r.stdout)).toEqual([]);
     expect(r.stderr).toContain('loaded: \n');
   });
+
+  const chunkPreload = join(mkdtempSync(join(tmpdir(), 'geo-lazy-')), 'report.cjs');
+  writeFileSync(chunkPreload, "process.on('exit', () => process.stderr.write('chunks: ' + Object.keys(require.cache).filter((k) => /dist[\\/\\w]*\\.cjs$/.test(k)).map((k) => k.replace(/.*[\\/]/, '')).sort().join(',') + '\\n'));");
+
+  it('the built CLI: geo history reads only the libsql chunk; geo cases verify, which checks timestamps, reads the ASN.1 one beside it', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'geo-lazy-data-'));
+    const env = { GEO_DATA_DIR: data, NODE_OPTIONS: `--require ${chunkPreload}` };
+    const history = await spawnGeo(['history', '--json'], { env });
+    expect(history.code).toBe(0);
+    expect(history.stderr).toContain('chunks: libsql.cjs\n');
+    expect((await spawnGeo(['cases', 'create', '--name', 'Harbour fire', '--local'], { env })).code).toBe(0);
+    const verify = await spawnGeo(['cases', 'verify', 'Harbour fire'], { env });
+    expect(verify.code, verify.stderr).toBe(0);
+    expect(verify.stderr).toContain('chunks: asn1.cjs,libsql.cjs\n');
+  });
 });
