@@ -40,7 +40,8 @@ keeps the one given with -H), which every retry reuses, so it is never paid twic
 are printed on stderr. Other POSTs are resent only when nothing reached the server, or on 429.
 A geolocate POST goes through the same store as geo locate: an image with the same fields already
 answered (by any command, or another geo process at the same time) is printed from the store, not
-paid again; a new answer is stored (geo history lists it).
+paid again; a new answer is stored (geo history lists it). Its credits are held against the
+store's budget first (geo store budget set): with no room, nothing is sent (exit 4).
 
 The body is printed as received: raw into a pipe, escaped on a terminal, never reformatted.
 The exit code follows the status: 0 for 2xx, 2 for other 4xx, 3 for 401/403, 4 for 402,
