@@ -14,7 +14,8 @@ import { parseEntry } from '../../evidence/custody.js';
 import type { SqliteRows } from '../sqlite/rows.js';
 import { searchTextOf, toStored } from '../sqlite/results.js';
 import { inTx } from './driver.js';
-import type { PgEngine } from './engine.js';
+import type { Pool } from 'pg';
+import type { Analyst } from '../api.js';
 import { storeRow } from './results.js';
 
 export interface PushReport {
@@ -30,7 +31,14 @@ export interface PushReport {
   diverged: string[];
 }
 
-export async function pushLocal(local: SqliteRows, team: PgEngine): Promise<PushReport> {
+/** What a push writes through: the team store's pool, its analyst, and its guard (engine.ts PgEngine). */
+export interface PushTarget {
+  readonly pool: Pool;
+  readonly who: Analyst;
+  guard<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+export async function pushLocal(local: SqliteRows, team: PushTarget): Promise<PushReport> {
   const rep: PushReport = { results: { copied: 0, already: 0 }, claims: { copied: 0, already: 0 }, batches: 0, cases: { copied: 0, already: 0 }, custody: { copied: 0, already: 0 }, links: 0, timestamps: 0, embedded: 0, diverged: [] };
   const ids = new Map<number, number>();
   const g = <T>(fn: () => Promise<T>) => team.guard(fn);
