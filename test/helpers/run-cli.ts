@@ -34,6 +34,11 @@ export function tempConfigDir(): string {
   return mkdtempSync(join(tmpdir(), 'geo-test-'));
 }
 
+/** One "machine" of its own: a HOME with geo's config, data and state folders inside it. */
+export function machineEnv(home = tempConfigDir()): { HOME: string; GEO_CONFIG_DIR: string; GEO_DATA_DIR: string; GEO_STATE_DIR: string } {
+  return { HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state') };
+}
+
 export async function runCli(argv: string[], opts: RunOptions = {}): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { migrateStore } from '../../src/store/index.js';
 import { startChargingServer } from '../helpers/charging-server.js';
 import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
-import { GEO_BIN, binEnv, finished, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
+import { GEO_BIN, binEnv, finished, machineEnv, spawnGeo } from '../helpers/run-cli.js';
 import { distinctJpeg } from '../batch/helpers.js';
 
 const db = postgresPerFile();
@@ -23,6 +23,13 @@ function images(home: string, from: number, n: number): string {
   mkdirSync(dir, { recursive: true });
   for (let i = from; i < from + n; i++) writeFileSync(join(dir, `img${i}.jpg`), distinctJpeg(i));
   return dir;
+}
+
+/** A machine of its own on `storeEnv`'s store, against a charging server answering after `delayMs`. */
+async function machine(storeEnv: Record<string, string>, delayMs: number) {
+  const server = await startChargingServer({ delayMs });
+  const env = { ...machineEnv(), GEO_API_KEY: 'orca_test_budget', GEO_BASE_URL: server.url, ...storeEnv };
+  return { home: env.HOME, server, env };
 }
 
 const engines = [
@@ -42,12 +49,7 @@ describe.each(engines)('a budget on $name', ({ store }) => {
   it('a key charged by a process killed in flight and replayed to the rerun stays spent: the next image meets the cap (exit 4), the service charged no more than it', async (t) => {
     const storeEnv = await store();
     if (!storeEnv) return t.skip(db.skip);
-    const home = tempConfigDir();
-    const server = await startChargingServer({ delayMs: 600 });
-    const env = {
-      HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state'),
-      GEO_API_KEY: 'orca_test_budget', GEO_BASE_URL: server.url, ...storeEnv,
-    };
+    const { home, server, env } = await machine(storeEnv, 600);
     try {
       expect((await spawnGeo(['store', 'budget', 'set', '2', '--per', 'month'], { env })).code).toBe(0);
       const first = images(home, 0, 1);
@@ -76,12 +78,7 @@ describe.each(engines)('a budget on $name', ({ store }) => {
   it('geo api POST /geolocate holds against the same budget: sent and settled at its depth, and a body that does not fit is refused before sending (exit 4)', async (t) => {
     const storeEnv = await store();
     if (!storeEnv) return t.skip(db.skip);
-    const home = tempConfigDir();
-    const server = await startChargingServer({ delayMs: 50 });
-    const env = {
-      HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state'),
-      GEO_API_KEY: 'orca_test_budget', GEO_BASE_URL: server.url, ...storeEnv,
-    };
+    const { home, server, env } = await machine(storeEnv, 50);
     const body = (i: number, depth: number) => {
       const file = join(home, `body${i}.json`);
       writeFileSync(file, JSON.stringify({ image_b64: readFileSync(join(images(home, i, 1), `img${i}.jpg`)).toString('base64'), depth }));

@@ -11,12 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { migrateStore } from '../../src/store/index.js';
 import { startChargingServer } from '../helpers/charging-server.js';
 import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
-import { spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
+import { machineEnv, spawnGeo } from '../helpers/run-cli.js';
 import { distinctJpeg } from '../batch/helpers.js';
 
 const db = postgresPerFile();
 
-const machine = (home = tempConfigDir()) => ({ HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state'), GEO_API_KEY: 'orca_test_journal' });
+const machine = () => ({ ...machineEnv(), GEO_API_KEY: 'orca_test_journal' });
 
 describe('--resume FILE on a team store', () => {
   it('the file\'s answers join the team store, only what it left is sent, and another machine then finds all three there', async (t) => {

@@ -6,9 +6,9 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { RawResponse } from '../../api/client.js';
-import { answeredDepth } from '../../api/charge.js';
+import { chargeOf } from '../../api/charge.js';
 import { ApiError, ContractError, NetworkError, TimeoutError } from '../../api/errors.js';
-import { DEPTH_COST, type Depth } from '../../api/schemas.js';
+import type { Depth } from '../../api/schemas.js';
 import { holdCredits, settleCredits } from '../../batch/team-budget.js';
 import type { Spent } from '../../batch/spend-guard.js';
 import type { Handler } from '../types.js';
@@ -131,7 +131,7 @@ function keyCost(sent: RawResponse | undefined, asked: Depth): Spent {
   } catch {
     data = undefined;
   }
-  return DEPTH_COST[answeredDepth(data) ?? asked];
+  return chargeOf({ askedDepth: asked, data, replayed: sent.headers['idempotent-replayed'] === 'true', attempts: 1, firstSend: false }).keyCredits;
 }
 
 export const api: Handler = async (ctx, args, opts) => {
