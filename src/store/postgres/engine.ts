@@ -4,9 +4,6 @@
  * (driver.ts pgError) that never holds the URL's password. Claims: claims.ts; results:
  * results.ts; cases and custody: cases.ts; the budget: budget.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Pool } from 'pg';
 import { StoreError } from '../../errors.js';
 import type {
@@ -18,13 +15,12 @@ import type { HeadLine } from '../../batch/journal-format.js';
 import { LEASE_MS, Owner, type ProcessProbe } from '../sqlite/claims.js';
 import { type FileStamp, RACY_MS, sameStamp } from '../sqlite/file-hashes.js';
 import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, resultColumnsOf, toStored } from '../sqlite/results.js';
-import { Store } from '../sqlite/store.js';
 import { maskStoreUrl } from '../url.js';
 import { analyst } from '../analyst.js';
 import { PgBudget } from './budget.js';
 import { PgCases, PgTimestamps } from './cases.js';
 import * as claims from './claims.js';
-import { pushLocal } from './push.js';
+import { pushJournal } from './push.js';
 import { inTx, pgError } from './driver.js';
 import { schemaVersion } from './migrate.js';
 import * as results from './results.js';
@@ -217,27 +213,9 @@ export class PgEngine implements StoreApi {
       await p.query('INSERT INTO batches (id, head, created_at, updated_at) VALUES ($1, $2, geo_now_ms(), geo_now_ms()) ON CONFLICT (id) DO UPDATE SET head = excluded.head, updated_at = excluded.updated_at', [id, JSON.stringify(head)]);
     });
   }
-  /**
-   * A journal file (`--resume FILE`, one machine's batch) into the team's claims and results: read
-   * by the local file's own import (sqlite/import.ts) into a scratch store, then copied in as
-   * `geo store push` copies a local store (push.ts): claims known by key and answers known by key
-   * or content are left as they are, an unanswered key goes in open and unowned, so the batch
-   * resends it (replayed free if the service finished it).
-   */
-  async importJournal(file: string, text: string, batchId: string): Promise<HeadLine> {
-    const dir = mkdtempSync(join(tmpdir(), 'geo-journal-'));
-    try {
-      const scratch = Store.open(dir, { probe: this.opts.probe, now: this.opts.now });
-      try {
-        const head = scratch.importJournal(file, text, batchId);
-        await pushLocal(scratch.rows(), this);
-        return head;
-      } finally {
-        scratch.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  /** A journal file into the team's claims and results, as `geo store push` copies a store (push.ts pushJournal). */
+  importJournal(file: string, text: string, batchId: string): Promise<HeadLine> {
+    return pushJournal(this, file, text, batchId, this.opts);
   }
   findBatches(prefix: string): Promise<BatchRow[]> {
     const p0 = prefix.toLowerCase();

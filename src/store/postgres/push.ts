@@ -10,7 +10,13 @@
  * which the service replays free if it finished. A case whose team copy has other entries at the
  * same places than the local one (both went on after an earlier push) is not touched: it is named.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HeadLine } from '../../batch/journal-format.js';
 import { parseEntry } from '../../evidence/custody.js';
+import type { ProcessProbe } from '../sqlite/claims.js';
+import { Store } from '../sqlite/store.js';
 import type { SqliteRows } from '../sqlite/rows.js';
 import { searchTextOf, toStored } from '../sqlite/results.js';
 import { inTx } from './driver.js';
@@ -120,4 +126,26 @@ export async function pushLocal(local: SqliteRows, team: PushTarget): Promise<Pu
     }
   }));
   return rep;
+}
+
+/**
+ * A journal file (`--resume FILE`, one machine's batch) into the team's claims and results: read
+ * by the local file's own import (sqlite/import.ts) into a scratch store, then pushed like a local
+ * store: claims known by key and answers known by key or content are left as they are, and an
+ * unanswered key goes in open and unowned, so the batch resends it (replayed free if it finished).
+ */
+export async function pushJournal(team: PushTarget, file: string, text: string, batchId: string, o: { probe: ProcessProbe; now: () => number }): Promise<HeadLine> {
+  const dir = mkdtempSync(join(tmpdir(), 'geo-journal-'));
+  try {
+    const scratch = Store.open(dir, o);
+    try {
+      const head = scratch.importJournal(file, text, batchId);
+      await pushLocal(scratch.rows(), team);
+      return head;
+    } finally {
+      scratch.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
