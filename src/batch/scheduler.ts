@@ -34,6 +34,12 @@ export interface TaskControl {
   latency(latencyMs: number): void;
   /** A 429 was met: every worker waits until then. */
   pauseUntil(ms: number): void;
+  /**
+   * Aborted when the batch stops (a stop, stdout closed, cancel): a job waiting for another
+   * process's answer stops waiting. That process may be waiting for one of ours, held by a job
+   * that will now never be sent: waiting on would keep both alive (worker.ts claimTurn).
+   */
+  halted: AbortSignal;
 }
 
 export type TaskResult = { kind: 'done' } | { kind: 'stop'; stop: BatchStop };
@@ -81,6 +87,15 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
   const inFlight = new Map<number, number>(); // seq -> start time
   const running = new Set<Promise<void>>();
   let stopped: BatchStop | undefined;
+  const halt = new AbortController();
+  const haltOn = (signal: AbortSignal | undefined) => {
+    if (!signal) return () => undefined;
+    const stop = () => halt.abort();
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+    return () => signal.removeEventListener('abort', stop);
+  };
+  const unlisten = [haltOn(o.signal), haltOn(o.stop)];
   let maxCap = 1;
   let wake: (() => void) | undefined;
 
@@ -129,6 +144,7 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
         pacer.pause(ms);
         o.onPause?.(ms);
       },
+      halted: halt.signal,
     };
     const p = work(job, ctl)
       .then((r) => {
@@ -139,6 +155,7 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
         stopped ??= { reason: o.signal?.aborted ? 'cancelled' : 'error', error: err };
       })
       .finally(() => {
+        if (stopped) halt.abort();
         running.delete(p);
         answered++;
         if (seq !== undefined) {
@@ -162,6 +179,7 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
     launch(job);
   }
   while (running.size > 0) await Promise.all([...running]);
+  for (const off of unlisten) off();
   if (!stopped && o.signal?.aborted) stopped = { reason: 'cancelled', error: o.signal.reason };
   if (!stopped && o.stop?.aborted) stopped = { reason: 'output_closed', error: o.stop.reason };
   return { ...(stopped ? { stopped } : {}), concurrency: o.concurrency ?? maxCap };

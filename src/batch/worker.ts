@@ -72,7 +72,7 @@ export interface WorkerEnv {
 const NOT_SENT = (why: string): JobOutcome => ({ ok: false, error: { code: 'not_sent', message: `not sent: ${why}`, final: false } });
 
 /** The claim decides: send now with a key, or settle from what another process finished. */
-async function claimTurn(w: WorkerEnv, job: Job): Promise<{ key: string; takeover: boolean } | { done: TaskResult }> {
+async function claimTurn(w: WorkerEnv, job: Job, halted: AbortSignal): Promise<{ key: string; takeover: boolean } | { done: TaskResult }> {
   // The caller's own key meets its request held under another key: said once (issue 30).
   let said = false;
   const other = (how: 'waiting' | 'resent' | 'reused', key: string) => {
@@ -81,6 +81,7 @@ async function claimTurn(w: WorkerEnv, job: Job): Promise<{ key: string; takeove
     w.emit({ type: 'notice', message: otherKeyLine(job.inputs[0]!, how, key, w.userKey) });
   };
   for (;;) {
+    if (halted.aborted) return { done: { kind: 'done' } };
     const acq = await w.ledger.acquire(job, w.userKey);
     if (acq.kind === 'send') {
       if (acq.takeover) other('resent', acq.key);
@@ -97,7 +98,9 @@ async function claimTurn(w: WorkerEnv, job: Job): Promise<{ key: string; takeove
     }
     if (w.userKey !== undefined && acq.key !== w.userKey) other('waiting', acq.key);
     else w.onWait?.(job);
-    const waited = await waitForClaim(w.ledger.store, acq.key, { sleep: w.sleep, ...(w.signal ? { signal: w.signal } : {}) });
+    const waited = await waitForClaim(w.ledger.store, acq.key, { sleep: w.sleep, signal: halted });
+    // The batch stopped (not Ctrl-C): the job is listed as not sent with the stop's reason (run.ts).
+    if (waited === 'cancelled' && !w.signal?.aborted) return { done: { kind: 'done' } };
     if (waited === 'cancelled') {
       await w.finish(job, NOT_SENT('cancelled while another geo process was sending it'), 'not_sent');
       return { done: { kind: 'stop', stop: { reason: 'cancelled', error: w.signal?.reason } } };
@@ -107,7 +110,7 @@ async function claimTurn(w: WorkerEnv, job: Job): Promise<{ key: string; takeove
 
 export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise<TaskResult> {
   if (w.stopSending?.aborted) return { kind: 'done' };
-  const turn0 = await claimTurn(w, job);
+  const turn0 = await claimTurn(w, job, ctl.halted);
   if ('done' in turn0) return turn0.done;
   // The budget decides before anything is sent (spend-guard.ts). Not sent: the claim stays open
   // with its key, released when the store closes, so a rerun sends it with this key.

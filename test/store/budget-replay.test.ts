@@ -5,6 +5,10 @@
  * key was charged once: the budget settles it at that charge, never lets it go. Letting it go made
  * the team race (team-race.test.ts) spend 10 credits under a cap of 7 in CI. Both engines, the
  * built binary, an independent charging server.
+ *
+ * A run that meets the cap stops, and a stopped run stops waiting too: one of its images held by
+ * another live process (which may hold it for minutes) is listed as not sent instead of waited for.
+ * Two such runs, each holding what the other waits for, kept each other alive until CI's timeout.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -98,6 +102,42 @@ describe.each(engines)('a budget on $name', ({ store }) => {
       expect(server.charges()).toBe(1);
       expect(server.requests.size).toBe(1);
     } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('a run that meets the cap while another live process holds one of its images stops at once (exit 4): that image is listed as not sent, not waited for', async (t) => {
+    const storeEnv = await store();
+    if (!storeEnv) return t.skip(db.skip);
+    const { home, server, env } = await machine(storeEnv, 50);
+    let letGo = (): void => undefined;
+    const held = new Promise<void>((r) => (letGo = r));
+    const dir = images(home, 0, 2);
+    const [a, b] = [join(dir, 'img0.jpg'), join(dir, 'img1.jpg')];
+    try {
+      expect((await spawnGeo(['store', 'budget', 'set', '1', '--per', 'month'], { env })).code).toBe(0);
+      // The holder sends b and the service keeps it (the only credit is reserved for it).
+      let sent = (): void => undefined;
+      const holderSent = new Promise<void>((r) => (sent = r));
+      server.onStart = () => sent();
+      server.beforeComplete = () => held;
+      const holder = spawn(process.execPath, [GEO_BIN, 'locate', b, '--json', '--yes'], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+      const holderDone = finished(holder);
+      await holderSent;
+      // Both images start at once: a meets the cap while b is waited for.
+      const run = spawn(process.execPath, [GEO_BIN, 'locate', a, b, '--json', '--yes', '--concurrency', '2'], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+      const timer = setTimeout(() => run.kill('SIGKILL'), 20_000);
+      const r = await finished(run);
+      clearTimeout(timer);
+      expect(r.code, `still waiting after 20 s: ${r.stderr}`).toBe(4);
+      const lines = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { input: string; ok: boolean; error?: { code: string } });
+      expect(lines.map((l) => [l.input, l.ok, l.error?.code])).toEqual([[a, false, 'not_sent'], [b, false, 'not_sent']]);
+      expect(r.stderr).toMatch(/budget of 1 credits per month .*has no room for 1 more/s);
+      letGo();
+      expect((await holderDone).code).toBe(0);
+      expect(server.charges()).toBe(1);
+    } finally {
+      letGo();
       await server.close();
     }
   }, 60_000);
