@@ -19,14 +19,14 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 } else {
   // Node >= 22.1 caches the packages loaded outside the bundle (conf, @inquirer/prompts); no-op on 20.
   require('node:module').enableCompileCache?.();
-  const bundle = join(__dirname, '..', 'dist', 'cli.js');
+  const dist = join(__dirname, '..', 'dist');
   let cli;
   try {
-    cli = require('./load-cli.js').loadCli(bundle, argv);
+    cli = require('./load-cli.js').loadFor(dist, argv);
   } catch (err) {
-    if (err.code !== 'ENOENT' || err.path !== bundle) throw err;
+    if (err.code !== 'ENOENT' || !err.path?.startsWith(dist)) throw err;
     // A clone where `npm install` (which builds dist/) has not run yet: exit 1, "unexpected".
-    process.stderr.write(`error: ${bundle} is missing — hint: run \`npm install\` (or \`npm run build\`) in ${join(__dirname, '..')}\n`);
+    process.stderr.write(`error: ${err.path} is missing — hint: run \`npm install\` (or \`npm run build\`) in ${join(__dirname, '..')}\n`);
     process.exit(1);
   }
   cli.main(argv).then((code) => {

@@ -1,5 +1,6 @@
-// Loads dist/cli.js (one CommonJS bundle) with a V8 code cache, so a run does not parse and compile
-// the bundle again (issue 7's start-up budgets; bench/startup.mjs).
+// Loads dist/cli.js (one CommonJS bundle), or for `geo history` the look-up bundle beside it
+// (OWN_BUNDLES), with a V8 code cache, so a run does not parse and compile the bundle again (issue
+// 7's start-up budgets; bench/startup.mjs).
 //
 // Why not Node's own cache: Node 20 has no module.enableCompileCache, and where Node has one
 // (22.1+) it caches each file as compiled before it runs, while this cache is made after the CLI
@@ -36,6 +37,19 @@ const NOUNS = require('./nouns.json');
 
 function cacheKey(argv) {
   return argv.find((a) => NOUNS.includes(a)) ?? 'root';
+}
+
+/**
+ * Nouns with a bundle of their own beside dist/cli.js: the same CLI with that noun alone registered
+ * (src/build/build.ts 2b), so a look-up reads and caches 1.1 MB, not 1.9 (issue 32). Help lists
+ * every noun, so it stays with the full CLI; the noun is a guess made before anything is loaded,
+ * and the bundle's handles(argv) has the last word (`--profile history locate` is locate's).
+ */
+const OWN_BUNDLES = { history: 'cli-history.js' };
+
+function bundleFor(dist, argv) {
+  const own = OWN_BUNDLES[cacheKey(argv)];
+  return own && !argv.includes('help') && !argv.includes('--help') && !argv.includes('-h') ? join(dist, own) : join(dist, 'cli.js');
 }
 
 /** A short, stable name for one install of geo, so two checkouts do not replace each other's cache. */
@@ -125,4 +139,11 @@ function loadCli(bundle, argv, env = process.env) {
   return module.exports;
 }
 
-module.exports = { loadCli, NOUNS };
+/** The CLI for `argv` from the bundles in `dist`: a noun's own bundle where it runs argv, else the full one. */
+function loadFor(dist, argv, env = process.env) {
+  const bundle = bundleFor(dist, argv);
+  const cli = loadCli(bundle, argv, env);
+  return bundle === join(dist, 'cli.js') || cli.handles(argv) ? cli : loadCli(join(dist, 'cli.js'), argv, env);
+}
+
+module.exports = { loadCli, loadFor, NOUNS };

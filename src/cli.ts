@@ -22,26 +22,7 @@ import { GeoCommand, PIPED_HELP_WIDTH, helpConfiguration } from './help/command.
 import { showHelp } from './help/dispatch.js';
 import { type ExitMeanings, generatedTopics } from './help/reference.js';
 import { listTopics } from './help/topics.js';
-import { register as locateRegister } from './commands/locate/register.js';
-import { register as inspectRegister } from './commands/inspect/register.js';
-import { register as creditsRegister } from './commands/credits/register.js';
-import { register as usageRegister } from './commands/usage/register.js';
-import { register as analysesRegister } from './commands/analyses/register.js';
-import { register as casesRegister } from './commands/cases/register.js';
-import { register as keysRegister } from './commands/keys/register.js';
-import { register as configRegister } from './commands/config/register.js';
-import { register as docsRegister } from './commands/docs/register.js';
-import { register as sandboxRegister } from './commands/sandbox/register.js';
-import { register as storeRegister } from './commands/store/register.js';
-import { register as exportRegister } from './commands/export/register.js';
-import { register as evalRegister } from './commands/eval/register.js';
-import { register as claimsRegister } from './commands/claims/register.js';
-import { register as completionRegister } from './commands/completion/register.js';
-import { register as historyRegister } from './commands/history/register.js';
-import { register as mcpRegister } from './commands/mcp/register.js';
-import { register as versionRegister } from './commands/version/register.js';
-import { register as apiRegister } from './commands/api/register.js';
-import { register as doctorRegister } from './commands/doctor/register.js';
+import { ONLY_NOUN, REGISTERS } from './commands/registry.js';
 
 // bin/load-cli.js registers its code-cache save here (the bundle's exports are main and this).
 export { onBeforeV8Tuning } from './api/v8-tuning.js';
@@ -115,39 +96,22 @@ function isCommanderError(err: unknown): err is CommanderErrorLike {
 
 export type { Act, Handler, Register } from './commands/types.js';
 
-/**
- * The register modules hold flags only (their handlers are imported when a command runs), so they
- * are bundled into this file: loading twelve tiny files cost more start-up than their code. Only
- * the invoked noun is registered (all of them for the full --help). The nouns and their order are
- * bin/nouns.json's, the one list the code-cache loader (bin/load-cli.js) reads too
- * (test/cli/root-help.test.ts checks this table names each once).
- */
-const REGISTERS: Record<string, Register> = {
-  locate: locateRegister,
-  inspect: inspectRegister,
-  credits: creditsRegister,
-  usage: usageRegister,
-  analyses: analysesRegister,
-  cases: casesRegister,
-  keys: keysRegister,
-  config: configRegister,
-  docs: docsRegister,
-  sandbox: sandboxRegister,
-  export: exportRegister,
-  eval: evalRegister,
-  claims: claimsRegister,
-  history: historyRegister,
-  api: apiRegister,
-  mcp: mcpRegister,
-  store: storeRegister,
-  doctor: doctorRegister,
-  completion: completionRegister,
-  version: versionRegister,
-};
 export const NOUN_NAMES: readonly string[] = NOUN_LIST;
 /** The nouns this file can register (a test compares them with bin/nouns.json). */
 export const REGISTERED_NOUNS = Object.keys(REGISTERS);
-const NOUNS: Record<string, Register> = Object.fromEntries(NOUN_LIST.map((n) => [n, REGISTERS[n]!]));
+const NOUNS: Record<string, Register> = Object.fromEntries(NOUN_LIST.flatMap((n) => (REGISTERS[n] ? [[n, REGISTERS[n]]] : [])));
+
+/**
+ * Whether this bundle runs `argv`: the full CLI runs everything; a bundle built for one noun
+ * (commands/registry-history.ts, bin/load-cli.js) only that noun's commands, never help, which
+ * lists every noun. bin/load-cli.js guesses the noun before loading anything and asks this once
+ * loaded (a value such as `--profile history` must not pick the wrong bundle).
+ */
+export function handles(argv: string[]): boolean {
+  if (ONLY_NOUN === undefined) return true;
+  const args = normalizeArgv(argv);
+  return invokedNoun(args) === ONLY_NOUN && !args.some((a) => a === '--help' || a === '-h');
+}
 
 export function readVersion(): string {
   try {

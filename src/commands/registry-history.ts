@@ -1,0 +1,11 @@
+/**
+ * registry.ts for dist/history.cjs, the look-up bundle (src/build/build.ts): `geo history` (list,
+ * --search, show) registers nothing else, so the bundle it loads leaves out every other command's
+ * code, 1.9 -> 1.1 MB read and cached at each start (issue 32's look-up budgets, bench/store.mjs).
+ */
+import type { Register } from './types.js';
+import { register as historyRegister } from './history/register.js';
+
+export const REGISTERS: Record<string, Register> = { history: historyRegister };
+
+export const ONLY_NOUN: string | undefined = 'history';
