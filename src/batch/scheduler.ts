@@ -88,14 +88,7 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
   const running = new Set<Promise<void>>();
   let stopped: BatchStop | undefined;
   const halt = new AbortController();
-  const haltOn = (signal: AbortSignal | undefined) => {
-    if (!signal) return () => undefined;
-    const stop = () => halt.abort();
-    if (signal.aborted) stop();
-    else signal.addEventListener('abort', stop, { once: true });
-    return () => signal.removeEventListener('abort', stop);
-  };
-  const unlisten = [haltOn(o.signal), haltOn(o.stop)];
+  const halted = AbortSignal.any([halt.signal, ...(o.signal ? [o.signal] : []), ...(o.stop ? [o.stop] : [])]);
   let maxCap = 1;
   let wake: (() => void) | undefined;
 
@@ -144,7 +137,7 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
         pacer.pause(ms);
         o.onPause?.(ms);
       },
-      halted: halt.signal,
+      halted,
     };
     const p = work(job, ctl)
       .then((r) => {
@@ -179,7 +172,6 @@ export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskCo
     launch(job);
   }
   while (running.size > 0) await Promise.all([...running]);
-  for (const off of unlisten) off();
   if (!stopped && o.signal?.aborted) stopped = { reason: 'cancelled', error: o.signal.reason };
   if (!stopped && o.stop?.aborted) stopped = { reason: 'output_closed', error: o.stop.reason };
   return { ...(stopped ? { stopped } : {}), concurrency: o.concurrency ?? maxCap };

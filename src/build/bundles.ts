@@ -1,2 +1,6 @@
 /** The CLI bundles the build writes (build.ts steps 2 and 2b), which its later steps finish alike. */
-export const BUNDLES = ['dist/cli.js', 'dist/cli-history.js'].map((f) => new URL(`../../${f}`, import.meta.url));
+const dist = (f: string) => new URL(`../../dist/${f}`, import.meta.url);
+
+/** The full CLI, which requires every chunk. */
+export const FULL = dist('cli.js');
+export const BUNDLES = [FULL, dist('cli-history.js')];

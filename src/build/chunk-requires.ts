@@ -7,18 +7,18 @@
  * build when a chunk is required nowhere.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { BUNDLES } from './bundles.js';
+import { BUNDLES, FULL } from './bundles.js';
 
 export const CHUNKS: Record<string, string> = { 'src/mcp/sdk.ts': 'sdk.cjs', 'src/evidence/asn1.ts': 'asn1.cjs' };
 
 // Each bundle that requires a chunk names it beside itself; the full CLI requires every chunk (the
 // look-up bundle, only those its one noun reaches).
-for (const [i, file] of BUNDLES.entries()) {
+for (const file of BUNDLES) {
   let text = readFileSync(file, 'latin1');
   for (const [source, chunk] of Object.entries(CHUNKS)) {
     const from = `require("../${source}")`;
     if (!text.includes(from)) {
-      if (i === 0) throw new Error(`dist/cli.js: expected ${from}, found none`);
+      if (file === FULL) throw new Error(`dist/cli.js: expected ${from}, found none`);
       continue;
     }
     text = text.replaceAll(from, `require("./${chunk}")`);

@@ -1,5 +1,5 @@
 /**
- * registry.ts for dist/history.cjs, the look-up bundle (src/build/build.ts): `geo history` (list,
+ * registry.ts for dist/cli-history.js, the look-up bundle (src/build/build.ts 2b): `geo history` (list,
  * --search, show) registers nothing else, so the bundle it loads leaves out every other command's
  * code, 1.9 -> 1.1 MB read and cached at each start (issue 32's look-up budgets, bench/store.mjs).
  */
