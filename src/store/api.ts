@@ -137,7 +137,7 @@ export interface StoreApi {
   readonly kind: 'local' | 'team';
   /** For messages: the file's path, or the URL with its password masked. */
   readonly where: string;
-  /** This process's owner id for claims ("host:pid:start:nonce"). */
+  /** This process's owner id for claims ("host:pid:start:nonce"), made when first asked for (sqlite/claims.ts Owner). */
   readonly owner: string;
 
   // Results.

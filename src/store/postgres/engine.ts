@@ -181,7 +181,7 @@ export class PgEngine implements StoreApi {
     return this.q((p) => claims.currentClaims(p, fps));
   }
   heldElsewhere(c: ClaimRow): boolean {
-    return c.state === 'open' && c.owner !== null && c.owner !== this.owner && this.ownerOf.mayHold(c.owner, c.leased === true);
+    return c.state === 'open' && c.owner !== null && !this.ownerOf.isMe(c.owner) && this.ownerOf.mayHold(c.owner, c.leased === true);
   }
   answer(key: string, r: NewResult, credits: number): Promise<number> {
     const { row, search } = resultColumnsOf(r);
@@ -283,7 +283,8 @@ export class PgEngine implements StoreApi {
   async close(): Promise<void> {
     if (this.closed) return;
     if (this.renewal) clearInterval(this.renewal);
-    await claims.releaseAll(this.pool, this.owner).catch(() => undefined);
+    // Only a process that took claims has any to release (sqlite/claims.ts Owner): no round trip otherwise.
+    if (this.ownerOf.named) await claims.releaseAll(this.pool, this.owner).catch(() => undefined);
     this.closed = true;
     await this.pool.end().catch(() => undefined);
   }

@@ -89,11 +89,30 @@ export function newKey(): string {
   return `geo-${randomUUID()}`;
 }
 
+/**
+ * This process as the holder of claims. Its name is made when it first takes one: a process that
+ * never claims (geo history, cases verify, store status) has nothing to release when it closes, so
+ * it writes nothing then. Releasing by a name every process had made was an UPDATE at every close,
+ * and a look-up behind another process's write lock waited out the whole busy timeout (10 s) for it.
+ */
 export class Owner {
-  readonly id: string;
+  #id: string | undefined;
   private readonly host = hostname();
-  constructor(private readonly probe: ProcessProbe) {
-    this.id = `${this.host}:${probe.pid}:${probe.start}:${randomUUID().slice(0, 8)}`;
+  constructor(private readonly probe: ProcessProbe) {}
+
+  /** The name written on this process's claims (made on first use). */
+  get id(): string {
+    return (this.#id ??= `${this.host}:${this.probe.pid}:${this.probe.start}:${randomUUID().slice(0, 8)}`);
+  }
+
+  /** Whether this process has a name yet, that is, may hold claims to release. */
+  get named(): boolean {
+    return this.#id !== undefined;
+  }
+
+  /** Whether `id` names this process (never while it has no name). */
+  isMe(id: string | null): boolean {
+    return this.#id !== undefined && id === this.#id;
   }
 
   /** Whether the owner named `id` may still be sending (leases decide for other hosts). */
@@ -106,7 +125,7 @@ export class Owner {
    * laptops' clocks never decide). A pid means something only on this host.
    */
   mayHold(id: string, leased: boolean): boolean {
-    if (id === this.id) return true;
+    if (this.isMe(id)) return true;
     if (!leased) return false;
     const [nonce, start, pid, ...host] = id.split(':').reverse();
     if (nonce === undefined || host.join(':') !== this.host) return true;
@@ -233,6 +252,7 @@ export function release(sql: Sql, key: string, owner: Owner, now: number): void 
 
 /** Every open claim of this owner released (the process is ending). */
 export function releaseAll(sql: Sql, owner: Owner, now: number): number {
+  if (!owner.named) return 0;
   return sql.run("UPDATE claims SET owner = NULL, lease_until = NULL, updated_at = ? WHERE owner = ? AND state = 'open'", now, owner.id).changes;
 }
 

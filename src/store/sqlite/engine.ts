@@ -138,7 +138,7 @@ export class SqliteEngine implements StoreApi {
     return out;
   }
   heldElsewhere(c: ClaimRow): boolean {
-    return c.state === 'open' && c.owner !== null && c.owner !== this.owner && this.sync.owner.mayHold(c.owner, c.leased ?? (c.lease_until !== null && c.lease_until > this.now()));
+    return c.state === 'open' && c.owner !== null && !this.sync.owner.isMe(c.owner) && this.sync.owner.mayHold(c.owner, c.leased ?? (c.lease_until !== null && c.lease_until > this.now()));
   }
   async answer(key: string, r: NewResult, credits: number): Promise<number> {
     return this.sync.answer(key, r, credits);

@@ -173,7 +173,7 @@ export class Store {
   }
   /** Whether an open claim's holder may still be sending (another live process), or it is free to take. */
   heldElsewhere(c: ClaimRow): boolean {
-    return c.state === 'open' && c.owner !== null && c.owner !== this.owner.id && this.owner.mayBeAlive(c.owner, c.lease_until, this.opts.now());
+    return c.state === 'open' && c.owner !== null && !this.owner.isMe(c.owner) && this.owner.mayBeAlive(c.owner, c.lease_until, this.opts.now());
   }
   /** The answer and its claim's completion, in one transaction: committed before anyone shows it. */
   answer(key: string, r: NewResult, credits: number): number {
