@@ -3,9 +3,11 @@
  * against a real PostgreSQL (test/helpers/postgres.ts; skipped with the reason where none starts):
  * migrations by the admin role only and version checks both ways, push idempotent with custody
  * hashes kept, a budget set and shown, an unreachable store (exit 6, password masked, --store local
- * named), every command saying so before anything is claimed or sent.
+ * named), every command saying so before anything is claimed or sent; a server slow to close a
+ * connection does not hold a command that is done.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, type Socket, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -105,6 +107,44 @@ describe('TLS settings are honoured', () => {
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/TLS failed .*does not support SSL.*sslrootcert/s);
   });
+});
+
+describe('a server slow to hang up', () => {
+  // A connection's goodbye is Terminate, then each side closes. A server (or a pooler, or a network
+  // path) that is slow to close its side must not hold the command: every transaction was committed
+  // before, and the exit waited for that close (15-19 ms a command with a local PostgreSQL). The
+  // proxy passes everything through both ways but keeps its side open HOLD_MS after geo closes its own.
+  const HOLD_MS = 8000;
+  it('history and store status end as soon as they are done, not when the server closes the connection', async (t) => {
+    if (!db.pg) return t.skip(db.skip);
+    fresh();
+    expect((await spawnGeo(['store', 'migrate', '--store', db.pg.adminUrl], { env: dirs() })).code).toBe(0);
+    const upstream = new URL(db.pg.tcpUrl!);
+    const open = new Set<Socket>();
+    const proxy = createServer({ allowHalfOpen: true }, (client) => {
+      const up = connect(Number(upstream.port), upstream.hostname);
+      open.add(client).add(up);
+      client.pipe(up);
+      up.pipe(client, { end: false });
+      const hold = setTimeout(() => client.end(), HOLD_MS);
+      client.on('close', () => clearTimeout(hold));
+      client.on('error', () => up.destroy());
+      up.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const url = `postgres://geo_analyst@127.0.0.1:${(proxy.address() as AddressInfo).port}/geo`;
+    try {
+      for (const argv of [['history', '--json'], ['store', 'status']]) {
+        const started = Date.now();
+        const r = await spawnGeo([...argv, '--store', url], { env: dirs() });
+        expect(r.code, r.stderr).toBe(0);
+        expect(Date.now() - started, `geo ${argv.join(' ')} waited for the server to hang up`).toBeLessThan(HOLD_MS / 2);
+      }
+    } finally {
+      for (const s of open) s.destroy();
+      proxy.close();
+    }
+  }, 60_000);
 });
 
 describe('a team store that cannot be used', () => {

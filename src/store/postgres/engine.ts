@@ -21,7 +21,7 @@ import { PgBudget } from './budget.js';
 import { PgCases, PgTimestamps } from './cases.js';
 import * as claims from './claims.js';
 import { pushJournal } from './push.js';
-import { inTx, pgError } from './driver.js';
+import { endPool, inTx, pgError } from './driver.js';
 import { schemaVersion } from './migrate.js';
 import * as results from './results.js';
 import { PG_SCHEMA_VERSION } from './schema.js';
@@ -286,6 +286,6 @@ export class PgEngine implements StoreApi {
     // Only a process that took claims has any to release (sqlite/claims.ts Owner): no round trip otherwise.
     if (this.ownerOf.named) await claims.releaseAll(this.pool, this.owner).catch(() => undefined);
     this.closed = true;
-    await this.pool.end().catch(() => undefined);
+    await endPool(this.pool);
   }
 }

@@ -5,7 +5,7 @@
 import { StoreError } from '../../errors.js';
 import type { StoreApi } from '../api.js';
 import type { Store } from '../sqlite/store.js';
-import { openPool, pgError } from './driver.js';
+import { endPool, openPool, pgError } from './driver.js';
 import { type PgOptions, PgEngine } from './engine.js';
 import { checkVersion, migrate } from './migrate.js';
 import { type PushReport, pushLocal } from './push.js';
@@ -17,7 +17,7 @@ export async function openTeamStore(url: string, opts: PgOptions): Promise<PgEng
   try {
     await checkVersion(pool, url);
   } catch (err) {
-    await pool.end().catch(() => undefined);
+    await endPool(pool);
     throw pgError(err, url);
   }
   return new PgEngine(pool, url, opts);
@@ -30,7 +30,7 @@ export async function migrateTeamStore(url: string): Promise<{ from: number; to:
   } catch (err) {
     throw pgError(err, url);
   } finally {
-    await pool.end().catch(() => undefined);
+    await endPool(pool);
   }
 }
 
