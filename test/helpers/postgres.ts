@@ -10,7 +10,7 @@
  * be started, startPostgres() says why (`skip`), and the tests skip with that reason.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll } from 'vitest';
 import { join } from 'node:path';
@@ -45,7 +45,33 @@ ALTER DEFAULT PRIVILEGES FOR ROLE geo_admin IN SCHEMA public GRANT SELECT, INSER
 ALTER DEFAULT PRIVILEGES FOR ROLE geo_admin IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO geo_analyst;
 `;
 
-export function startPostgres(o: { tcp?: boolean } = {}): Postgres | { skip: string } {
+export interface PostgresOptions {
+  /** Listen on a loopback port as well (127.0.0.1; with tls, 127.0.0.2 too). */
+  tcp?: boolean;
+  /**
+   * TLS on TCP, and only TLS (hostssl; hostnossl rejected): a CA made here with openssl signs a
+   * certificate for IP 127.0.0.1 alone (caFile), so 127.0.0.2, the same server, is a name mismatch.
+   */
+  tls?: boolean;
+}
+
+/** The CA that signed the server's certificate, with { tls: true }. */
+export type TlsPostgres = Postgres & { caFile: string; port: string };
+
+/** A CA and a server certificate for IP 127.0.0.1 signed by it, in `dir` (openssl, as the server's owner reads them). */
+function makeCertificates(dir: string, owner: number | undefined): { ca: string; cert: string; key: string } {
+  const at = (f: string) => join(dir, f);
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('ca.key'), '-out', at('ca.pem'), '-days', '2', '-subj', '/CN=geo test CA');
+  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('server.key'), '-out', at('server.csr'), '-subj', '/CN=127.0.0.1');
+  writeFileSync(at('san.ext'), 'subjectAltName=IP:127.0.0.1\n');
+  ssl('x509', '-req', '-in', at('server.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial', '-out', at('server.pem'), '-days', '2', '-extfile', at('san.ext'));
+  chmodSync(at('server.key'), 0o600);
+  if (owner !== undefined) for (const f of ['server.key', 'server.pem']) chownSync(at(f), owner, owner);
+  return { ca: at('ca.pem'), cert: at('server.pem'), key: at('server.key') };
+}
+
+export function startPostgres(o: PostgresOptions = {}): Postgres | { skip: string } {
   const bin = binDir();
   if (!bin) return { skip: 'no PostgreSQL binaries (initdb, pg_ctl): install Debian\'s postgresql package, or set PG_BIN' };
   const dir = mkdtempSync(join(tmpdir(), 'geo-pg-'));
@@ -63,8 +89,16 @@ export function startPostgres(o: { tcp?: boolean } = {}): Postgres | { skip: str
     const data = join(dir, 'data');
     run('initdb', ['-D', data, '-U', 'geo_admin', '--auth=trust', '-E', 'UTF8', '--no-sync']);
     const port = o.tcp ? String(20000 + Math.floor(Math.random() * 20000)) : '5432';
-    const listen = o.tcp ? '127.0.0.1' : '';
-    run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-k ${dir} -p ${port} -c listen_addresses='${listen}' -c fsync=off -c full_page_writes=off`, 'start']);
+    const listen = o.tcp ? (o.tls ? '127.0.0.1,127.0.0.2' : '127.0.0.1') : '';
+    let tlsFlags = '';
+    let caFile: string | undefined;
+    if (o.tls) {
+      const c = makeCertificates(dir, root ? 65534 : undefined);
+      caFile = c.ca;
+      tlsFlags = ` -c ssl=on -c ssl_cert_file=${c.cert} -c ssl_key_file=${c.key}`;
+      writeFileSync(join(data, 'pg_hba.conf'), 'local all all trust\nhostssl all all 127.0.0.0/8 trust\nhostnossl all all 127.0.0.0/8 reject\n');
+    }
+    run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-k ${dir} -p ${port} -c listen_addresses='${listen}' -c fsync=off -c full_page_writes=off${tlsFlags}`, 'start']);
     const psql = (db: string, text: string) => run('psql', ['-h', dir, '-p', port, '-U', 'geo_admin', '-d', db, '-v', 'ON_ERROR_STOP=1', '-qAtc', text]);
     psql('postgres', 'CREATE DATABASE geo');
     psql('geo', `CREATE ROLE geo_analyst LOGIN; ${ANALYST_GRANTS}`);
@@ -75,6 +109,7 @@ export function startPostgres(o: { tcp?: boolean } = {}): Postgres | { skip: str
       adminUrl: url('geo_admin'),
       analystUrl: url('geo_analyst'),
       ...(o.tcp ? { tcpUrl: `postgres://geo_analyst@127.0.0.1:${port}/geo` } : {}),
+      ...(caFile ? { caFile, port } : {}),
       sql: (text) => psql('geo', text),
       stop() {
         if (stopped) return;
@@ -102,7 +137,7 @@ export function startPostgres(o: { tcp?: boolean } = {}): Postgres | { skip: str
  * One PostgreSQL for a test file: started before its tests, stopped after them. `pg` is undefined
  * where none could start, and `skip` then says why (each test skips with that reason).
  */
-export function postgresPerFile(o: { tcp?: boolean } = {}): { pg?: Postgres; skip: string } {
+export function postgresPerFile(o: PostgresOptions = {}): { pg?: Postgres; skip: string } {
   const db: { pg?: Postgres; skip: string } = { skip: '' };
   beforeAll(() => {
     const started = startPostgres(o);

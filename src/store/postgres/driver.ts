@@ -94,6 +94,8 @@ export function pgError(err: unknown, url: string): StoreError {
   if (UNREACHABLE.has(code) || /timeout|terminated|Connection terminated|connect/i.test(msg) && !code) {
     return new StoreError(`the team store ${where} cannot be reached (${msg})`, 'unreachable', 'check the network and the server, or run with --store local to use this machine\'s own store for this run');
   }
+  // pg_hba.conf turned a connection without TLS away (a hostssl-only server): the password is not the problem.
+  if (code === '28000' && /no encryption/.test(msg)) return new StoreError(`the team store ${where} takes TLS connections only (${msg})`, 'unreachable', 'add sslmode=verify-full&sslrootcert=FILE (the CA that signed the server\'s certificate) to the URL');
   if (code === '28P01' || code === '28000') return new StoreError(`the team store ${where} refused the login (${msg})`, 'unreachable', 'check the user and its password (geo config set store, ~/.pgpass or PGPASSWORD); --store local uses this machine\'s store');
   if (code === '42501') return new StoreError(`the team store ${where} refused this (${msg})`, 'other', 'ask the team store\'s admin for the grants in docs/store.md "A team store" (an analyst\'s role needs SELECT, INSERT, UPDATE on geo\'s tables)');
   if (code === '42P01' || code === '42883') return new StoreError(`the team store ${where} has no geo schema yet (${msg})`, 'other', 'an admin runs: geo store migrate --store URL');
