@@ -163,6 +163,8 @@ export class PgEngine implements StoreApi {
     return this.q(async (p) => (await p.query<TaggedRow>(`SELECT ${LIST_COLUMNS}, ${TAGS} FROM results WHERE stored_at >= $1 AND batch = $2 AND listed = 1 ORDER BY stored_at DESC, id DESC`, [since, batch])).rows);
   }
   resultsByIds(ids: readonly number[]): Promise<StoredResult[]> {
+    // A page with no video or set asks for none: no round trip for an empty list.
+    if (ids.length === 0) return Promise.resolve([]);
     return this.q(async (p) => (await p.query<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE id = ANY($1) ORDER BY id`, [[...new Set(ids)]])).rows.map(toStored));
   }
 
