@@ -24,9 +24,9 @@ import { pushJournal } from './push.js';
 import { endPool, inTx, pgError } from './driver.js';
 import { schemaVersion } from './migrate.js';
 import * as results from './results.js';
+import { PAID_COLUMNS, type PaidColumns, Seen, TAG_COLUMNS } from './seen.js';
 import { PG_SCHEMA_VERSION } from './schema.js';
 
-const TAGS = "batch, (record::jsonb -> 'video')::text AS video_json, (record::jsonb -> 'set')::text AS set_json";
 const PAGE = 500;
 
 export interface PgOptions {
@@ -38,6 +38,8 @@ export class PgEngine implements StoreApi {
   readonly kind = 'team' as const;
   readonly where: string;
   readonly budget: PgBudget;
+  /** Who paid for, and the tags of, the results this process read (seen.ts): history asks for them after reading a page. */
+  private readonly seen = new Seen();
   readonly cases: PgCases;
   readonly timestamps: PgTimestamps;
   private readonly ownerOf: Owner;
@@ -103,8 +105,14 @@ export class PgEngine implements StoreApi {
   count(): Promise<number> {
     return this.q((p) => results.listedCount(p));
   }
-  search(text: string, limit: number): Promise<{ rows: ResultRow[]; total: number; capped: boolean }> {
-    return this.q((p) => results.searchRows(p, text, limit));
+  async search(text: string, limit: number): Promise<{ rows: ResultRow[]; total: number; capped: boolean }> {
+    const found = await this.q((p) => results.searchRows(p, text, limit));
+    const rows = found.rows.map((r) => {
+      this.seen.keepTag(r);
+      const { batch: _b, video_json: _v, set_json: _s, ...row } = this.seen.keepPaid(r);
+      return row;
+    });
+    return { ...found, rows };
   }
   bySha(prefix: string): Promise<StoredResult[]> {
     return this.q((p) => results.bySha(p, prefix));
@@ -137,16 +145,16 @@ export class PgEngine implements StoreApi {
     return this.q(async (p) => Number((await p.query<{ n: number }>('SELECT count(*) AS n FROM results WHERE listed = 1 AND usable = 1 AND sandbox = 1')).rows[0]?.n ?? 0));
   }
   paidBy(ids: readonly number[]): Promise<Map<number, Analyst & { at: string }>> {
-    return this.q((p) => results.paidBy(p, ids));
+    return Promise.resolve(this.seen.paidBy(ids) ?? this.q((p) => results.paidBy(p, ids)));
   }
 
   async *newestTagged(): AsyncGenerator<TaggedRow> {
     let after: { at: string; id: number } | undefined;
     for (let page = 50; ; page = Math.min(page * 4, 2000)) {
       const a = after;
-      const rows = await this.q(async (p) => (a
-        ? await p.query<TaggedRow>(`SELECT ${LIST_COLUMNS}, ${TAGS} FROM results WHERE listed = 1 AND (stored_at, id) < ($1, $2) ORDER BY stored_at DESC, id DESC LIMIT ${page}`, [a.at, a.id])
-        : await p.query<TaggedRow>(`SELECT ${LIST_COLUMNS}, ${TAGS} FROM results WHERE listed = 1 ORDER BY stored_at DESC, id DESC LIMIT ${page}`)).rows);
+      const rows = (await this.q(async (p) => (a
+        ? await p.query<TaggedRow & PaidColumns>(`SELECT ${LIST_COLUMNS}, ${TAG_COLUMNS}, ${PAID_COLUMNS} FROM results WHERE listed = 1 AND (stored_at, id) < ($1, $2) ORDER BY stored_at DESC, id DESC LIMIT ${page}`, [a.at, a.id])
+        : await p.query<TaggedRow & PaidColumns>(`SELECT ${LIST_COLUMNS}, ${TAG_COLUMNS}, ${PAID_COLUMNS} FROM results WHERE listed = 1 ORDER BY stored_at DESC, id DESC LIMIT ${page}`)).rows)).map((r) => this.seen.keepPaid(r));
       yield* rows;
       if (rows.length < page) return;
       const last = rows[rows.length - 1]!;
@@ -154,13 +162,15 @@ export class PgEngine implements StoreApi {
     }
   }
   tagsOf(ids: readonly number[]): Promise<Map<number, Tag>> {
-    return this.q(async (p) => new Map((await p.query<Tag>(`SELECT id, ${TAGS} FROM results WHERE id = ANY($1)`, [[...ids]])).rows.map((t) => [t.id, t])));
+    const seen = this.seen.tagsOf(ids);
+    if (seen) return Promise.resolve(seen);
+    return this.q(async (p) => new Map((await p.query<Tag>(`SELECT id, ${TAG_COLUMNS} FROM results WHERE id = ANY($1)`, [[...ids]])).rows.map((t) => [t.id, t])));
   }
   batchStarts(ids: readonly string[]): Promise<Map<string, number>> {
     return this.q(async (p) => new Map((await p.query<{ id: string; created_at: number }>('SELECT id, created_at FROM batches WHERE id = ANY($1)', [[...ids]])).rows.map((b) => [b.id, b.created_at])));
   }
   sinceInBatch(batch: string, since: string): Promise<TaggedRow[]> {
-    return this.q(async (p) => (await p.query<TaggedRow>(`SELECT ${LIST_COLUMNS}, ${TAGS} FROM results WHERE stored_at >= $1 AND batch = $2 AND listed = 1 ORDER BY stored_at DESC, id DESC`, [since, batch])).rows);
+    return this.q(async (p) => (await p.query<TaggedRow>(`SELECT ${LIST_COLUMNS}, ${TAG_COLUMNS} FROM results WHERE stored_at >= $1 AND batch = $2 AND listed = 1 ORDER BY stored_at DESC, id DESC`, [since, batch])).rows);
   }
   resultsByIds(ids: readonly number[]): Promise<StoredResult[]> {
     // A page with no video or set asks for none: no round trip for an empty list.

@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
-import type { Analyst, ResultRow, ReuseQuery, ReuseRef, StoredResult } from '../api.js';
+import type { Analyst, ResultRow, ReuseQuery, ReuseRef, StoredResult, Tag } from '../api.js';
+import { PAID_COLUMNS, type Paid, type PaidColumns, TAG_COLUMNS, paidOf } from './seen.js';
 import { canonicalRequest } from '../canonical.js';
 import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, RESULT_COLUMNS, type ResultColumns, type SearchText, toStored } from '../sqlite/results.js';
 
@@ -72,23 +73,26 @@ export async function listedCount(c: Q): Promise<number> {
  */
 export const PG_COUNT_CAP = 200;
 
-export async function searchRows(c: Q, text: string, limit: number, cap = PG_COUNT_CAP): Promise<{ rows: ResultRow[]; total: number; capped: boolean }> {
+/** A search's row: the listed columns, its tags and who paid (seen.ts: history asks for both next). */
+export type SearchRow = ResultRow & Tag & PaidColumns;
+
+export async function searchRows(c: Q, text: string, limit: number, cap = PG_COUNT_CAP): Promise<{ rows: SearchRow[]; total: number; capped: boolean }> {
   // Never fewer than a page asks for: "--limit 500" counts to 500+.
   const countCap = Math.max(cap, limit);
   const w = words(text);
-  if (w.length === 0) return { rows: await newestRows(c, limit), total: await listedCount(c), capped: false };
+  if (w.length === 0) return { rows: (await c.query<SearchRow>(`SELECT ${LIST_COLUMNS}, ${TAG_COLUMNS}, ${PAID_COLUMNS} FROM results WHERE listed = 1 ORDER BY stored_at DESC, id DESC LIMIT $1`, [limit])).rows, total: await listedCount(c), capped: false };
   const query = w.map((x, i) => (i === w.length - 1 ? `${x}:*` : x)).join(' <-> ');
   // One query, one walk of the matches (newest first, to the cap): they are counted, and the newest
   // of them are the page, listed as the local file lists them (sqlite/results.ts searchRows). A
   // second query to count walked the same matches again on another round trip: ~7 ms of a search.
-  const found = (await c.query<ResultRow & { matched: string }>(
+  const found = (await c.query<SearchRow & { matched: string }>(
     `WITH m AS MATERIALIZED (SELECT id FROM results_search WHERE search @@ to_tsquery('simple', $1) AND listed = 1 ORDER BY id DESC LIMIT $2)
-     SELECT ${LIST_COLUMNS}, (SELECT count(*) FROM m) AS matched FROM results WHERE id IN (SELECT id FROM m ORDER BY id DESC LIMIT $3) ORDER BY stored_at DESC, id DESC LIMIT $4`,
+     SELECT ${LIST_COLUMNS}, ${TAG_COLUMNS}, ${PAID_COLUMNS}, (SELECT count(*) FROM m) AS matched FROM results WHERE id IN (SELECT id FROM m ORDER BY id DESC LIMIT $3) ORDER BY stored_at DESC, id DESC LIMIT $4`,
     [query, countCap + 1, limit * 2 + 10, limit],
   )).rows;
   // No match, no row: then the count is 0 too.
   const total = Number(found[0]?.matched ?? 0);
-  const rows = found.map(({ matched: _, ...row }) => row as ResultRow);
+  const rows = found.map(({ matched: _, ...row }) => row);
   return { rows, total: Math.min(total, countCap), capped: total > countCap };
 }
 
@@ -132,10 +136,10 @@ export async function reusableMany(c: Q, shas: readonly string[], q: Omit<ReuseQ
   return out;
 }
 
-export async function paidBy(c: Q, ids: readonly number[]): Promise<Map<number, Analyst & { at: string }>> {
-  const out = new Map<number, Analyst & { at: string }>();
+export async function paidBy(c: Q, ids: readonly number[]): Promise<Map<number, Paid>> {
+  const out = new Map<number, Paid>();
   if (!ids.length) return out;
-  const rows = await c.query<{ id: number; paid_user: string; paid_host: string; at: string }>("SELECT id, paid_user, paid_host, to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS at FROM results WHERE id = ANY($1)", [[...ids]]);
-  for (const r of rows.rows) out.set(r.id, { user: r.paid_user, host: r.paid_host, at: r.at });
+  const rows = await c.query<PaidColumns & { id: number }>(`SELECT id, ${PAID_COLUMNS} FROM results WHERE id = ANY($1)`, [[...ids]]);
+  for (const r of rows.rows) out.set(r.id, paidOf(r));
   return out;
 }

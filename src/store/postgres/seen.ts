@@ -1,0 +1,51 @@
+/**
+ * What this process already read of each result beside its columns: who paid for it and its tags
+ * (batch, video, set). `geo history` reads a page of rows and then asks who paid for them (and, for
+ * a search, their tags); on a team store each question was another round trip, a few ms each on a
+ * fresh backend. The page's query reads them too, and the questions are answered from here.
+ * Neither changes once a result is stored (paid_at is set in the transaction that inserts it,
+ * push.ts), so what was read stays true for the process.
+ */
+import type { Analyst, Tag } from '../api.js';
+
+export type Paid = Analyst & { at: string };
+
+/** The columns a page's query adds to read who paid (paidBy's, results.ts). */
+export const PAID_COLUMNS = `paid_user, paid_host, to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS paid_at_utc`;
+export interface PaidColumns {
+  paid_user: string;
+  paid_host: string;
+  paid_at_utc: string;
+}
+
+/** The columns a page's query adds to read a result's tags (tagsOf's). */
+export const TAG_COLUMNS = "batch, (record::jsonb -> 'video')::text AS video_json, (record::jsonb -> 'set')::text AS set_json";
+
+export function paidOf(row: PaidColumns): Paid {
+  return { user: row.paid_user, host: row.paid_host, at: row.paid_at_utc };
+}
+
+export class Seen {
+  private readonly paid = new Map<number, Paid>();
+  private readonly tags = new Map<number, Tag>();
+
+  /** The row as the caller knows it (without the paid columns), its payer remembered. */
+  keepPaid<T extends PaidColumns & { id: number }>(row: T): Omit<T, keyof PaidColumns> {
+    const { paid_user: _u, paid_host: _h, paid_at_utc: _a, ...rest } = row;
+    this.paid.set(row.id, paidOf(row));
+    return rest;
+  }
+
+  keepTag(t: Tag): void {
+    this.tags.set(t.id, { id: t.id, batch: t.batch, video_json: t.video_json, set_json: t.set_json });
+  }
+
+  /** Who paid for each of `ids`, when all were read already; else undefined (ask the server). */
+  paidBy(ids: readonly number[]): Map<number, Paid> | undefined {
+    return ids.every((id) => this.paid.has(id)) ? new Map(ids.map((id) => [id, this.paid.get(id)!])) : undefined;
+  }
+
+  tagsOf(ids: readonly number[]): Map<number, Tag> | undefined {
+    return ids.every((id) => this.tags.has(id)) ? new Map(ids.map((id) => [id, this.tags.get(id)!])) : undefined;
+  }
+}
