@@ -115,10 +115,10 @@ export class PgEngine implements StoreApi {
     return { ...found, rows };
   }
   bySha(prefix: string): Promise<StoredResult[]> {
-    return this.q((p) => results.bySha(p, prefix));
+    return this.q((p) => results.bySha(p, prefix, this.seen));
   }
   byAnalysisId(id: string): Promise<StoredResult[]> {
-    return this.q((p) => results.byAnalysisId(p, id));
+    return this.q((p) => results.byAnalysisId(p, id, this.seen));
   }
   imagesWithPrefix(prefix: string, n: number): Promise<string[]> {
     return this.q((p) => results.imagesWithPrefix(p, prefix, n));

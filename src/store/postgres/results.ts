@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import type { Analyst, ResultRow, ReuseQuery, ReuseRef, StoredResult, Tag } from '../api.js';
-import { PAID_COLUMNS, type Paid, type PaidColumns, TAG_COLUMNS, paidOf } from './seen.js';
+import { PAID_COLUMNS, type Paid, type PaidColumns, type Seen, TAG_COLUMNS, paidOf } from './seen.js';
 import { canonicalRequest } from '../canonical.js';
 import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, RESULT_COLUMNS, type ResultColumns, type SearchText, toStored } from '../sqlite/results.js';
 
@@ -101,13 +101,14 @@ export async function getResult(c: Q, id: number): Promise<StoredResult | undefi
   return row ? toStored(row) : undefined;
 }
 
-export async function bySha(c: Q, prefix: string): Promise<StoredResult[]> {
+/** `geo history show`'s look-ups: the results, each one's payer kept in `seen` (history show says who paid next). */
+export async function bySha(c: Q, prefix: string, seen: Seen): Promise<StoredResult[]> {
   const p = prefix.toLowerCase();
-  return (await c.query<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE sha256 >= $1 AND sha256 < $2 AND listed = 1 ORDER BY id DESC`, [p, `${p}g`])).rows.map(toStored);
+  return (await c.query<FullRow & PaidColumns>(`SELECT ${FULL_COLUMNS}, ${PAID_COLUMNS} FROM results WHERE sha256 >= $1 AND sha256 < $2 AND listed = 1 ORDER BY id DESC`, [p, `${p}g`])).rows.map((r) => toStored(seen.keepPaid(r)));
 }
 
-export async function byAnalysisId(c: Q, id: string): Promise<StoredResult[]> {
-  return (await c.query<FullRow>(`SELECT ${FULL_COLUMNS} FROM results WHERE analysis_id = $1 AND listed = 1 ORDER BY id DESC`, [id])).rows.map(toStored);
+export async function byAnalysisId(c: Q, id: string, seen: Seen): Promise<StoredResult[]> {
+  return (await c.query<FullRow & PaidColumns>(`SELECT ${FULL_COLUMNS}, ${PAID_COLUMNS} FROM results WHERE analysis_id = $1 AND listed = 1 ORDER BY id DESC`, [id])).rows.map((r) => toStored(seen.keepPaid(r)));
 }
 
 export async function imagesWithPrefix(c: Q, prefix: string, n: number): Promise<string[]> {

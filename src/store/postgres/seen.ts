@@ -1,8 +1,9 @@
 /**
  * What this process already read of each result beside its columns: who paid for it and its tags
  * (batch, video, set). `geo history` reads a page of rows and then asks who paid for them (and, for
- * a search, their tags); on a team store each question was another round trip, a few ms each on a
- * fresh backend. The page's query reads them too, and the questions are answered from here.
+ * a search, their tags), `geo history show` its result and then who paid; on a team store each
+ * question was another round trip, a few ms each on a fresh backend. The first query reads them
+ * too, and the questions are answered from here.
  * Neither changes once a result is stored (paid_at is set in the transaction that inserts it,
  * push.ts), so what was read stays true for the process.
  */
