@@ -3,8 +3,8 @@
  * several runs) and the machine's state next to them. Benches print figures, never pass/fail.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { homedir, loadavg } from 'node:os';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -101,6 +101,45 @@ export function printRows(rows) {
 export function round(x) {
   if (Number.isInteger(x)) return String(x);
   return Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(3);
+}
+
+/** A word for hyperfine's own command splitter (-N: no shell), quoted when it needs to be. */
+function word(arg) {
+  return /^[\w./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'"'"'`)}'`;
+}
+
+/**
+ * The wall time of whole processes, median ms of each command (an array: the binary, then its
+ * arguments), with hyperfine where it is installed (-N: no shell in between, 3 warm-ups, runs
+ * back to back, output to a pipe as when it is read): the tool that times a process from its
+ * exec to its exit and nothing else. Without hyperfine, a spawnSync loop, the commands
+ * interleaved. Not measure(): its asynchronous spawn from a Node process, its pipes and GNU time
+ * around the child add their own milliseconds to every figure (`node -e 0` 77 ms through it where
+ * hyperfine said 50, the same hour), so peak RSS is measured apart, with measure().
+ */
+export function wallTimes(cmds, { runs, env }) {
+  if (hasCommand('hyperfine')) {
+    const dir = mkdtempSync(join(tmpdir(), 'geo-bench-hf-'));
+    try {
+      const out = join(dir, 'hf.json');
+      const args = ['-N', '--style', 'none', '--output', 'pipe', '--warmup', '3', '--runs', String(runs), '--export-json', out, ...cmds.map((c) => c.map(word).join(' '))];
+      const r = spawnSync('hyperfine', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+      if (r.status !== 0) throw new Error(`hyperfine failed (${r.status}): ${cmds.map((c) => c.join(' ')).join('; ')}`);
+      return JSON.parse(readFileSync(out, 'utf8')).results.map((x) => x.median * 1000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const times = cmds.map(() => []);
+  for (let i = 0; i < runs + 3; i++) {
+    cmds.forEach(([bin, ...args], j) => {
+      const t0 = process.hrtime.bigint();
+      const r = spawnSync(bin, args, { env, stdio: 'ignore' });
+      if (r.status !== 0) throw new Error(`${[bin, ...args].join(' ')} exited ${r.status}`);
+      if (i >= 3) times[j].push(Number(process.hrtime.bigint() - t0) / 1e6);
+    });
+  }
+  return times.map(median);
 }
 
 /** GNU time reports a process's peak RSS exactly; without it, /proc/<pid>/status VmHWM is polled. */

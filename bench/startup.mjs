@@ -9,40 +9,16 @@
  * a change of machine load between commands weighs less; the figure is the median over rounds.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GEO_BIN, benchEnv, hasCommand, load, median, node24, nodeVersion, printRows, row, startSandbox } from './lib.mjs';
+import { GEO_BIN, benchEnv, hasCommand, load, median, node24, nodeVersion, printRows, row, startSandbox, wallTimes } from './lib.mjs';
 
 const BUDGETS = { version: 1.5, help: 2, credits: 4 };
 
-/** One round with hyperfine: median ms per command. */
-function hyperfineRound(cmds, runs, env, dir) {
-  const out = join(dir, 'hf.json');
-  const args = ['-N', '--style', 'none', '--warmup', '3', '--runs', String(runs), '--export-json', out, ...cmds];
-  const r = spawnSync('hyperfine', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (r.status !== 0) throw new Error(`hyperfine failed (${r.status})`);
-  return JSON.parse(readFileSync(out, 'utf8')).results.map((x) => x.median * 1000);
-}
-
-/** The same round without hyperfine: commands interleaved, wall time of each spawn. */
-function loopRound(cmds, runs, env) {
-  const times = cmds.map(() => []);
-  for (let i = 0; i < runs + 3; i++) {
-    cmds.forEach((c, j) => {
-      const [bin, ...args] = c.split(' ');
-      const t0 = process.hrtime.bigint();
-      spawnSync(bin, args, { env, stdio: 'ignore' });
-      if (i >= 3) times[j].push(Number(process.hrtime.bigint() - t0) / 1e6);
-    });
-  }
-  return times.map(median);
-}
-
 export async function runStartup({ rounds = 3, runs = 15 } = {}) {
-  const hyperfine = hasCommand('hyperfine');
-  if (!hyperfine) console.log('  NOTICE: hyperfine is not installed (apt-get install hyperfine); using a plain spawn loop instead');
+  if (!hasCommand('hyperfine')) console.log('  NOTICE: hyperfine is not installed (apt-get install hyperfine); using a plain spawn loop instead');
   const sb = await startSandbox(['--rate-limit', '1000000']);
   const dir = mkdtempSync(join(tmpdir(), 'geo-bench-startup-'));
   // An empty config folder: credits resolves its key and base URL from the environment. An empty
@@ -52,13 +28,13 @@ export async function runStartup({ rounds = 3, runs = 15 } = {}) {
   try {
     for (const bin of [process.execPath, node24()].filter(Boolean)) {
       const v = nodeVersion(bin);
-      const cmds = [`${bin} -e 0`, `${bin} ${GEO_BIN} --version`, `${bin} ${GEO_BIN} --help`, `${bin} ${GEO_BIN} credits --json`];
+      const cmds = [[bin, '-e', '0'], [bin, GEO_BIN, '--version'], [bin, GEO_BIN, '--help'], [bin, GEO_BIN, 'credits', '--json']];
       // A user's first runs: each command's first run writes its code cache (bin/load-cli.js), and
       // Node >= 22 fills its own compile cache.
-      for (const c of cmds.slice(1)) spawnSync(c.split(' ')[0], c.split(' ').slice(1), { env, stdio: 'ignore' });
+      for (const [b, ...args] of cmds.slice(1)) spawnSync(b, args, { env, stdio: 'ignore' });
       const per = { base: [], version: [], help: [], credits: [] };
       for (let r = 0; r < rounds; r++) {
-        const [base, version, help, credits] = hyperfine ? hyperfineRound(cmds, runs, env, dir) : loopRound(cmds, runs, env);
+        const [base, version, help, credits] = wallTimes(cmds, { runs, env });
         per.base.push(base);
         per.version.push(version / base);
         per.help.push(help / base);

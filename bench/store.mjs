@@ -15,9 +15,12 @@
  *   the first run after 20,000 legacy JSON records are placed in a data folder   <= 15 s, once
  *   the run after that                            nothing imported again (<= 150 ms)
  *
- * Figures only: each is printed beside its budget. Timings run without NODE_EXTRA_CA_CERTS; the
- * median of --runs runs (peak RSS: the largest). The store is built once per --dir and reused
- * (building a million results takes minutes and ~6 GB of disk): --fresh builds it anew.
+ * Figures only: each is printed beside its budget. Timings run without NODE_EXTRA_CA_CERTS. The
+ * commands a person repeats (the look-ups, the dry run) are timed as bench/startup.mjs times
+ * start-up: hyperfine, median of --runs, `node -e 0` in the same round (lib.mjs wallTimes); their
+ * peak RSS is the largest of runs of their own under GNU time. Commands run once (the first dry
+ * run, the export, the import) give both figures from that run. The store is built once per --dir
+ * and reused (building a million results takes minutes and ~6 GB of disk): --fresh builds it anew.
  *
  * Issue 32, 2026-11-27 (2-core VM idle, Node v20.20.2, NODE_EXTRA_CA_CERTS unset, node -e 0 = 78 ms):
  * history --limit 20 214 ms, --search 199 ms, show 180 ms (<= 150 ms missed: start-up, not the store),
@@ -30,7 +33,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, uti
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GEO_BIN, ROOT, benchEnv, load, measure, median, needBuild, printRows, row } from './lib.mjs';
+import { GEO_BIN, ROOT, benchEnv, load, measure, needBuild, printRows, row, wallTimes } from './lib.mjs';
 import { accountFingerprint } from '../src/api/secret.ts';
 import { processProbe } from '../src/cli.ts';
 import { buildRecord } from '../src/evidence/records.ts';
@@ -154,20 +157,38 @@ function writeLegacy() {
 
 const geoEnv = (data) => benchEnv({ GEO_DATA_DIR: data, GEO_STATE_DIR: join(DIR, 'state'), GEO_CONFIG_DIR: join(DIR, 'config'), GEO_API_KEY: KEY, GEO_BASE_URL: BASE_URL, NO_COLOR: '1' });
 
-/** budget.ms / budget.mb: the issue's budgets; a figure without one is printed for reference. */
-async function timed(label, args, budget, opts = {}) {
+/** A row for a figure: beside its budget (the issue's), or for reference where it has none. */
+const figure = (label, value, unit, limit) => (limit ? row(label, value, unit, `<= ${limit} ${unit}`, limit) : row(label, value, unit, '(reference)'));
+
+/** Peak RSS of `args` (the largest of `runs` runs, under GNU time), checking each exits 0; and the wall of the last (a run of its own). */
+async function peak(label, args, opts = {}) {
   const runs = [];
-  for (let i = 0; i < (opts.runs ?? RUNS); i++) {
+  for (let i = 0; i < (opts.runs ?? Math.min(RUNS, 3)); i++) {
     const r = await measure(process.execPath, [GEO_BIN, ...args], geoEnv(opts.data ?? DATA), { devNull: opts.devNull });
     if (r.code !== 0) throw new Error(`${label}: exit ${r.code}\n${r.err}`);
     runs.push(r);
   }
-  const ms = median(runs.map((r) => r.ms));
-  const mb = Math.max(...runs.map((r) => r.rssKb)) / 1024;
-  return [
-    budget.ms ? row(`${label}: wall`, ms, 'ms', `<= ${budget.ms} ms`, budget.ms) : row(`${label}: wall`, ms, 'ms', '(reference)'),
-    budget.mb ? row(`${label}: peak RSS`, mb, 'MB', `<= ${budget.mb} MB`, budget.mb) : row(`${label}: peak RSS`, mb, 'MB', '(reference)'),
-  ];
+  return { mb: Math.max(...runs.map((r) => r.rssKb)) / 1024, ms: runs.at(-1).ms };
+}
+
+/**
+ * Commands a person repeats (the look-ups): wall times from lib.mjs wallTimes (hyperfine, median of
+ * RUNS, `node -e 0` first, in the same round), then peak RSS from runs of their own.
+ */
+async function repeated(cases, data = DATA) {
+  const walls = wallTimes([[process.execPath, '-e', '0'], ...cases.map((c) => [process.execPath, GEO_BIN, ...c.args])], { runs: RUNS, env: geoEnv(data) });
+  const rows = [figure('node -e 0 (Node starting: the floor of each wall figure)', walls[0], 'ms')];
+  for (const [i, c] of cases.entries()) {
+    const { mb } = await peak(c.label, c.args, { data });
+    rows.push(figure(`${c.label}: wall`, walls[i + 1], 'ms', c.ms), figure(`${c.label}: peak RSS`, mb, 'MB', c.mb));
+  }
+  return rows;
+}
+
+/** A command that runs once (a first run, an import, the export): its wall and peak RSS, as measure() saw them. */
+async function once(label, args, budget, opts = {}) {
+  const { mb, ms } = await peak(label, args, { ...opts, runs: 1 });
+  return [figure(`${label}: wall`, ms, 'ms', budget.ms), figure(`${label}: peak RSS`, mb, 'MB', budget.mb)];
 }
 
 console.log(`bench/store — ${process.version}, load ${load()}; ${N} results in ${DATA}; NODE_EXTRA_CA_CERTS unset for every timed process`);
@@ -178,24 +199,20 @@ const showId = `an_bench_${Math.floor(N / 2).toString(16).padStart(8, '0')}`;
 // A touch changes every image's ctime: the store's remembered hashes no longer match, so the first
 // dry run reads the files again, as it would the first time.
 for (const f of readdirSync(IMAGES)) utimesSync(join(IMAGES, f), new Date(), new Date());
-/** `node -e 0` measured the same way: Node's own start, the floor under every wall figure here. */
-async function floor() {
-  const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await measure(process.execPath, ['-e', '0'], geoEnv(DATA)));
-  return row('node -e 0 (Node starting: the floor of each wall figure)', median(runs.map((r) => r.ms)), 'ms', '(reference)');
-}
+// The first dry run also reads and hashes the 1000 files (no look-up budget: reading is not a look-up).
+const firstDryRun = await once(`geo locate <${REUSED} images> --dry-run, first run (files read and hashed)`, ['locate', IMAGES, '--dry-run'], {});
 const rows = [
-  await floor(),
-  ...(await timed('geo history --limit 20', ['history', '--limit', '20'], { ms: 150, mb: 120 })),
-  ...(await timed(`geo history --search ${city}`, ['history', '--search', city, '--limit', '20'], { ms: 150, mb: 120 })),
-  ...(await timed('geo history show <analysis id>', ['history', 'show', showId], { ms: 150, mb: 120 })),
-  // The first run also reads and hashes the 1000 files (no look-up budget: reading is not a look-up).
-  ...(await timed(`geo locate <${REUSED} images> --dry-run, first run (files read and hashed)`, ['locate', IMAGES, '--dry-run'], {}, { runs: 1 })),
-  ...(await timed(`geo locate <${REUSED} images> --dry-run`, ['locate', IMAGES, '--dry-run'], { ms: 150, mb: 120 })),
-  ...(await timed('geo export --all --format geojson > /dev/null', ['export', '--all', '--format', 'geojson'], { mb: 150 }, { runs: 1, devNull: true })),
+  ...(await repeated([
+    { label: 'geo history --limit 20', args: ['history', '--limit', '20'], ms: 150, mb: 120 },
+    { label: `geo history --search ${city}`, args: ['history', '--search', city, '--limit', '20'], ms: 150, mb: 120 },
+    { label: 'geo history show <analysis id>', args: ['history', 'show', showId], ms: 150, mb: 120 },
+  ])),
+  ...firstDryRun,
+  ...(await repeated([{ label: `geo locate <${REUSED} images> --dry-run`, args: ['locate', IMAGES, '--dry-run'], ms: 150, mb: 120 }])).slice(1),
+  ...(await once('geo export --all --format geojson > /dev/null', ['export', '--all', '--format', 'geojson'], { mb: 150 }, { devNull: true })),
 ];
 writeLegacy();
-rows.push(...(await timed('first run after 20,000 legacy records (import)', ['history', '--limit', '1'], { ms: 15_000 }, { data: LEGACY, runs: 1 })));
-rows.push(...(await timed('the run after it (nothing imported again)', ['history', '--limit', '1'], { ms: 150, mb: 120 }, { data: LEGACY })));
+rows.push(...(await once('first run after 20,000 legacy records (import)', ['history', '--limit', '1'], { ms: 15_000 }, { data: LEGACY })));
+rows.push(...(await repeated([{ label: 'the run after it (nothing imported again)', args: ['history', '--limit', '1'], ms: 150, mb: 120 }], LEGACY)).slice(1));
 console.log(`\nload ${load()}`);
 printRows(rows);

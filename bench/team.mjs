@@ -28,7 +28,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createHash } from 'node:crypto';
-import { GEO_BIN, benchEnv, measure, median, needBuild, printRows, row } from './lib.mjs';
+import { GEO_BIN, benchEnv, median, needBuild, printRows, row, wallTimes } from './lib.mjs';
 import { processProbe } from '../src/cli.ts';
 import { buildRecord } from '../src/evidence/records.ts';
 import { migrateStore, openStore } from '../src/store/index.ts';
@@ -166,21 +166,15 @@ try {
 
   // 5. Whole geo processes on the team store (NODE_EXTRA_CA_CERTS unset: benchEnv), as a person runs them.
   const env = benchEnv({ GEO_STORE_URL: pg.tcpUrl, GEO_DATA_DIR: mkdtempSync(join(tmpdir(), 'geo-bench-team-data-')), GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-bench-team-state-')) });
-  const wall = async (args) => {
-    const ms = [];
-    for (let r = 0; r < RUNS; r++) {
-      const m = await measure(process.execPath, [GEO_BIN, ...args], env);
-      if (m.code !== 0) throw new Error(`geo ${args.join(' ')} exited ${m.code}: ${m.stderr ?? ''}`);
-      ms.push(m.ms);
-    }
-    return median(ms);
-  };
-  rows.push(row('geo --version (whole process: Node starting, answered by bin/geo.js)', await wall(['--version']), 'ms', '', undefined));
-  rows.push(row('geo store status (whole process: connect, version, counts)', await wall(['store', 'status']), 'ms', '', undefined));
-  rows.push(row(`geo history --limit 20 (whole process, ${N} results)`, await wall(['history', '--limit', '20']), 'ms', '<= 150 ms', 150));
-  // --limit 20 as the reads in process above and bench/store.mjs's search (the default page is 50).
-  rows.push(row(`geo history --search ${CITIES[3]} --limit 20 (whole process)`, await wall(['history', '--search', CITIES[3], '--limit', '20']), 'ms', '<= 150 ms', 150));
-  rows.push(row('geo history show <analysis id> (whole process)', await wall(['history', 'show', AID]), 'ms', '<= 150 ms', 150));
+  // Whole processes timed as bench/store.mjs times them (lib.mjs wallTimes: hyperfine, median of
+  // RUNS, in one round); --limit 20 for the search as the reads in process above and bench/store.mjs.
+  const cmds = [['--version'], ['store', 'status'], ['history', '--limit', '20'], ['history', '--search', CITIES[3], '--limit', '20'], ['history', 'show', AID]];
+  const [version, status, list, search, show] = wallTimes(cmds.map((args) => [process.execPath, GEO_BIN, ...args]), { runs: RUNS, env });
+  rows.push(row('geo --version (whole process: Node starting, answered by bin/geo.js)', version, 'ms', '', undefined));
+  rows.push(row('geo store status (whole process: connect, version, counts)', status, 'ms', '', undefined));
+  rows.push(row(`geo history --limit 20 (whole process, ${N} results)`, list, 'ms', '<= 150 ms', 150));
+  rows.push(row(`geo history --search ${CITIES[3]} --limit 20 (whole process)`, search, 'ms', '<= 150 ms', 150));
+  rows.push(row('geo history show <analysis id> (whole process)', show, 'ms', '<= 150 ms', 150));
   console.log(`bench/team: PostgreSQL over loopback TCP, ${N} team results; Node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`);
   printRows(rows);
   if (values.keep) {
