@@ -11,7 +11,10 @@
  *   team-fill.mjs), whole processes (NODE_EXTRA_CA_CERTS unset), median of --runs:
  *     geo history --limit 20, geo history --search CITY --limit 20, geo history show ID   <= 150 ms each
  *     beside geo --version (Node starting: bin/geo.js answers it) and geo store status (the floor
- *     of any command on a team store); and the same reads in process (StoreApi), for the store's share.
+ *     of any command on a team store); and the same reads in process (StoreApi), for the store's share;
+ *     timed with hyperfine as bench/store.mjs times them (lib.mjs wallTimes)
+ *   the same whole processes through PgBouncer in transaction pooling, where it is installed
+ *   (test/helpers/pgbouncer.ts): what a team with a pooler in front of its server sees
  *
  * Figures, 2026-11-27, this 2-core AMD EPYC VM idle, Node v20.20.2, NODE_EXTRA_CA_CERTS unset,
  * PostgreSQL 15 (Debian's binaries) with fsync off, 1,000,000 results (load 158 s), --runs 3:
@@ -42,6 +45,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChargingServer } from '../test/helpers/charging-server.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
+import { startPgBouncer } from '../test/helpers/pgbouncer.ts';
 import { FIXTURES, distinctJpeg } from '../test/batch/helpers.ts';
 import { CITIES, body } from './store-data.mjs';
 
@@ -175,6 +179,23 @@ try {
   rows.push(row(`geo history --limit 20 (whole process, ${N} results)`, list, 'ms', '<= 150 ms', 150));
   rows.push(row(`geo history --search ${CITIES[3]} --limit 20 (whole process)`, search, 'ms', '<= 150 ms', 150));
   rows.push(row('geo history show <analysis id> (whole process)', show, 'ms', '<= 150 ms', 150));
+
+  // 6. The same through PgBouncer in transaction pooling (docs/store.md "Many analysts: a pooler"):
+  // each command then finds a server backend already running instead of starting one.
+  const pooled = await startPgBouncer(pg);
+  if ('skip' in pooled) console.log(`  NOTICE: not timed through PgBouncer: ${pooled.skip}`);
+  else {
+    try {
+      const via = { ...env, GEO_STORE_URL: pooled.analystUrl };
+      const [pStatus, pList, pSearch, pShow] = wallTimes(cmds.slice(1).map((args) => [process.execPath, GEO_BIN, ...args]), { runs: RUNS, env: via });
+      rows.push(row('through PgBouncer: geo store status (whole process)', pStatus, 'ms', '', undefined));
+      rows.push(row('through PgBouncer: geo history --limit 20 (whole process)', pList, 'ms', '<= 150 ms', 150));
+      rows.push(row(`through PgBouncer: geo history --search ${CITIES[3]} --limit 20 (whole process)`, pSearch, 'ms', '<= 150 ms', 150));
+      rows.push(row('through PgBouncer: geo history show <analysis id> (whole process)', pShow, 'ms', '<= 150 ms', 150));
+    } finally {
+      pooled.stop();
+    }
+  }
   console.log(`bench/team: PostgreSQL over loopback TCP, ${N} team results; Node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`);
   printRows(rows);
   if (values.keep) {
