@@ -22,10 +22,11 @@
  * run, the export, the import) give both figures from that run. The store is built once per --dir
  * and reused (building a million results takes minutes and ~6 GB of disk): --fresh builds it anew.
  *
- * Issue 32, 2026-11-27 (2-core VM idle, Node v20.20.2, NODE_EXTRA_CA_CERTS unset, node -e 0 = 78 ms):
- * history --limit 20 214 ms, --search 199 ms, show 180 ms (<= 150 ms missed: start-up, not the store),
- * 56-72 MB; export --all peak RSS 124 MB (was 149-173 MB). Figures and causes in
- * docs/internals/store-bench.md.
+ * Issue 32, 2026-11-27, a new 2-core VM in a quiet hour (Node v20.20.2, NODE_EXTRA_CA_CERTS unset,
+ * node -e 0 = 53 ms under hyperfine): history --limit 20 131-133 ms, --search 130-134 ms, show
+ * 120-122 ms (<= 150 ms met), 54-56 MB; export --all peak RSS 122-127 MB (was 149-173 MB); the
+ * dry run 255-265 ms (missed). The same VM at its busiest doubles every figure, node -e 0 with
+ * them. Figures and causes in docs/internals/store-bench.md.
  *
  *   node --import tsx bench/store.mjs [--results 1000000] [--dir /var/tmp/geo-bench-store] [--runs 5] [--fresh]
  */

@@ -16,16 +16,16 @@
  *   the same whole processes through PgBouncer in transaction pooling, where it is installed
  *   (test/helpers/pgbouncer.ts): what a team with a pooler in front of its server sees
  *
- * Figures, 2026-11-27, this 2-core AMD EPYC VM idle, Node v20.20.2, NODE_EXTRA_CA_CERTS unset,
- * PostgreSQL 15 (Debian's binaries) with fsync off, 1,000,000 results (load 158 s), --runs 3:
- *   claim + answer committed, median of 300           4.5-5.6 ms   (<= 10 ms)
+ * Figures, 2026-11-27, a 2-core VM in a quiet hour, Node v20.20.2, NODE_EXTRA_CA_CERTS unset,
+ * PostgreSQL 15 (Debian's binaries) with fsync off, 1,000,000 results (load 129-149 s), --runs 15:
+ *   claim + answer committed, median of 300           3.7-5.0 ms   (<= 10 ms)
  *   two-machine race: charges                           12          (exactly 12)
- *   the same race under a budget of 7: credits charged   7          (<= 7)
- *   in process: history --limit 20 reads 2.4-4.5 ms, --search Lisbon 5-7.5 ms (counted to 200;
- *   131-159 ms when counted to 1,000), show 0.8-1.3 ms
- *   whole processes (median of 11, node -e 0 = 77 ms): geo --version 87 ms, geo store status 195 ms,
- *   geo history --limit 20 202 ms, --search Lisbon 235 ms, history show ID 215 ms: the <= 150 ms
- *   budgets missed; where the time goes: docs/internals/bench-figures.md.
+ *   the same race under a budget of 7: credits charged   6-7        (<= 7)
+ *   in process: history --limit 20 reads 1.6-2.9 ms, --search Lisbon 2.8-4.0 ms, show 0.5-0.9 ms
+ *   whole processes (geo --version 60 ms): geo store status 164 ms, geo history --limit 20 156 ms,
+ *   --search Lisbon 172 ms, history show ID 159 ms: the <= 150 ms budgets missed on a direct
+ *   connection (PostgreSQL starts a backend per command); through PgBouncer, back to back with
+ *   direct (node -e 0 53-56 ms): 129, 133-137 and 133 ms. docs/internals/store-bench.md.
  *
  *   node --import tsx bench/team.mjs [--results 1000000] [--runs 7] [--keep]
  */
