@@ -114,8 +114,9 @@ function word(arg) {
  * back to back, output to a pipe as when it is read): the tool that times a process from its
  * exec to its exit and nothing else. Without hyperfine, a spawnSync loop, the commands
  * interleaved. Not measure(): its asynchronous spawn from a Node process, its pipes and GNU time
- * around the child add their own milliseconds to every figure (`node -e 0` 77 ms through it where
- * hyperfine said 50, the same hour), so peak RSS is measured apart, with measure().
+ * around the child add their own milliseconds to every figure (in one bench process, `node -e 0`
+ * 73 and 63 ms through it against 56 and 52 ms under hyperfine), so peak RSS is measured apart,
+ * with measure().
  */
 export function wallTimes(cmds, { runs, env }) {
   if (hasCommand('hyperfine')) {

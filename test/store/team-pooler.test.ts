@@ -37,12 +37,12 @@ function machine(name: string, baseUrl: string): Record<string, string> {
   return { HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state'), GEO_API_KEY: 'orca_test_team', GEO_BASE_URL: baseUrl, GEO_STORE_URL: pooler.it!.analystUrl, CI: '1' };
 }
 
-/** The same `n` photos on a machine (the same bytes on every machine: one request each for the team). */
-function photos(env: Record<string, string>, n: number): string {
-  const dir = join(env.HOME!, 'photos');
+/** `n` photos in `folder` of a machine's HOME, image `offset + i` each: the same offset on two machines is the same photos. */
+function photos(env: Record<string, string>, folder: string, n: number, offset = 0): string {
+  const dir = join(env.HOME!, folder);
   mkdirSync(dir, { recursive: true });
   const base = readFileSync(join(FIXTURES, 'paris.jpg'));
-  for (let i = 0; i < n; i++) writeFileSync(join(dir, `img${i}.jpg`), distinctJpeg(i, base));
+  for (let i = 0; i < n; i++) writeFileSync(join(dir, `img${i}.jpg`), distinctJpeg(offset + i, base));
   return dir;
 }
 
@@ -54,7 +54,7 @@ describe('the team store through PgBouncer (transaction pooling)', () => {
     const server = await startChargingServer({ delayMs: 500 });
     try {
       const machines = [machine('laptop-a', server.url), machine('laptop-b', server.url)];
-      const runs = machines.flatMap((env) => [0, 1].map(() => finished(spawn(process.execPath, [GEO_BIN, 'locate', photos(env, 6), '--json', '--yes'], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }))));
+      const runs = machines.flatMap((env) => [0, 1].map(() => finished(spawn(process.execPath, [GEO_BIN, 'locate', photos(env, 'photos', 6), '--json', '--yes'], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }))));
       for (const r of await Promise.all(runs)) {
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { ok: boolean }).filter((l) => l.ok)).toHaveLength(6);
@@ -92,14 +92,7 @@ describe('the team store through PgBouncer (transaction pooling)', () => {
       expect(made.code, made.stderr).toBe(0);
       const id = (JSON.parse(made.stdout) as { id: string }).id;
       // Distinct photos per machine: 2 x 4 answers, each linked to the case by its own entry.
-      const own = (env: Record<string, string>, offset: number) => {
-        const dir = join(env.HOME!, 'own');
-        mkdirSync(dir, { recursive: true });
-        const base = readFileSync(join(FIXTURES, 'paris.jpg'));
-        for (let i = 0; i < 4; i++) writeFileSync(join(dir, `p${i}.jpg`), distinctJpeg(offset + i, base));
-        return dir;
-      };
-      const run = (env: Record<string, string>, offset: number) => finished(spawn(process.execPath, [GEO_BIN, 'locate', own(env, offset), '--case', id, '--json', '--yes'], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+      const run = (env: Record<string, string>, offset: number) => finished(spawn(process.execPath, [GEO_BIN, 'locate', photos(env, 'own', 4, offset), '--case', id, '--json', '--yes'], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
       for (const r of await Promise.all([run(a, 1000), run(b, 2000)])) {
         expect(r.code, r.stderr).toBe(0);
         expect(r.stderr).not.toMatch(/custody: not appended/);

@@ -24,7 +24,7 @@ import { pushJournal } from './push.js';
 import { endPool, inTx, pgError } from './driver.js';
 import { schemaVersion } from './migrate.js';
 import * as results from './results.js';
-import { PAID_COLUMNS, type PaidColumns, Seen, TAG_COLUMNS } from './seen.js';
+import { type PaidColumns, Seen, TAG_COLUMNS } from './seen.js';
 import { PG_SCHEMA_VERSION } from './schema.js';
 
 const PAGE = 500;
@@ -153,8 +153,8 @@ export class PgEngine implements StoreApi {
     for (let page = 50; ; page = Math.min(page * 4, 2000)) {
       const a = after;
       const rows = (await this.q(async (p) => (a
-        ? await p.query<TaggedRow & PaidColumns>(`SELECT ${LIST_COLUMNS}, ${TAG_COLUMNS}, ${PAID_COLUMNS} FROM results WHERE listed = 1 AND (stored_at, id) < ($1, $2) ORDER BY stored_at DESC, id DESC LIMIT ${page}`, [a.at, a.id])
-        : await p.query<TaggedRow & PaidColumns>(`SELECT ${LIST_COLUMNS}, ${TAG_COLUMNS}, ${PAID_COLUMNS} FROM results WHERE listed = 1 ORDER BY stored_at DESC, id DESC LIMIT ${page}`)).rows)).map((r) => this.seen.keepPaid(r));
+        ? await p.query<TaggedRow & PaidColumns>(`SELECT ${results.SEARCH_COLUMNS} FROM results WHERE listed = 1 AND (stored_at, id) < ($1, $2) ORDER BY stored_at DESC, id DESC LIMIT ${page}`, [a.at, a.id])
+        : await p.query<TaggedRow & PaidColumns>(`SELECT ${results.SEARCH_COLUMNS} FROM results WHERE listed = 1 ORDER BY stored_at DESC, id DESC LIMIT ${page}`)).rows)).map((r) => this.seen.keepPaid(r));
       yield* rows;
       if (rows.length < page) return;
       const last = rows[rows.length - 1]!;

@@ -52,10 +52,8 @@ export async function insertRow(c: Q, row: ResultColumns, search: SearchText, wh
   return (await storeRow(c, row, search, who)).id;
 }
 
-const list = (r: ResultRow) => r;
-
-export async function newestRows(c: Q, limit: number): Promise<ResultRow[]> {
-  return (await c.query<ResultRow>(`SELECT ${LIST_COLUMNS} FROM results WHERE listed = 1 ORDER BY stored_at DESC, id DESC LIMIT $1`, [limit])).rows.map(list);
+export async function newestRows<T extends ResultRow = ResultRow>(c: Q, limit: number, columns = LIST_COLUMNS): Promise<T[]> {
+  return (await c.query<T>(`SELECT ${columns} FROM results WHERE listed = 1 ORDER BY stored_at DESC, id DESC LIMIT $1`, [limit])).rows;
 }
 
 export async function listedCount(c: Q): Promise<number> {
@@ -73,21 +71,22 @@ export async function listedCount(c: Q): Promise<number> {
  */
 export const PG_COUNT_CAP = 200;
 
-/** A search's row: the listed columns, its tags and who paid (seen.ts: history asks for both next). */
+/** A listed row with its tags and who paid (seen.ts: history asks for both next). */
 export type SearchRow = ResultRow & Tag & PaidColumns;
+export const SEARCH_COLUMNS = `${LIST_COLUMNS}, ${TAG_COLUMNS}, ${PAID_COLUMNS}`;
 
 export async function searchRows(c: Q, text: string, limit: number, cap = PG_COUNT_CAP): Promise<{ rows: SearchRow[]; total: number; capped: boolean }> {
   // Never fewer than a page asks for: "--limit 500" counts to 500+.
   const countCap = Math.max(cap, limit);
   const w = words(text);
-  if (w.length === 0) return { rows: (await c.query<SearchRow>(`SELECT ${LIST_COLUMNS}, ${TAG_COLUMNS}, ${PAID_COLUMNS} FROM results WHERE listed = 1 ORDER BY stored_at DESC, id DESC LIMIT $1`, [limit])).rows, total: await listedCount(c), capped: false };
+  if (w.length === 0) return { rows: await newestRows<SearchRow>(c, limit, SEARCH_COLUMNS), total: await listedCount(c), capped: false };
   const query = w.map((x, i) => (i === w.length - 1 ? `${x}:*` : x)).join(' <-> ');
   // One query, one walk of the matches (newest first, to the cap): they are counted, and the newest
   // of them are the page, listed as the local file lists them (sqlite/results.ts searchRows). A
   // second query to count walked the same matches again on another round trip: ~7 ms of a search.
   const found = (await c.query<SearchRow & { matched: string }>(
     `WITH m AS MATERIALIZED (SELECT id FROM results_search WHERE search @@ to_tsquery('simple', $1) AND listed = 1 ORDER BY id DESC LIMIT $2)
-     SELECT ${LIST_COLUMNS}, ${TAG_COLUMNS}, ${PAID_COLUMNS}, (SELECT count(*) FROM m) AS matched FROM results WHERE id IN (SELECT id FROM m ORDER BY id DESC LIMIT $3) ORDER BY stored_at DESC, id DESC LIMIT $4`,
+     SELECT ${SEARCH_COLUMNS}, (SELECT count(*) FROM m) AS matched FROM results WHERE id IN (SELECT id FROM m ORDER BY id DESC LIMIT $3) ORDER BY stored_at DESC, id DESC LIMIT $4`,
     [query, countCap + 1, limit * 2 + 10, limit],
   )).rows;
   // No match, no row: then the count is 0 too.
