@@ -7,7 +7,9 @@ const STORES = `
 Stores: the local SQLite file in geo's data folder (the default, one analyst), or a team's
 PostgreSQL server shared by every analyst's machine, chosen by --store URL > GEO_STORE_URL >
 \`geo config set store URL\` (its password kept in the OS keyring). --store local uses this
-machine's file for one run. geo never stores an API key or an image in a team store.`;
+machine's file for one run. geo never stores an API key or an image in a team store. Many
+analysts: a pooler in front of the server (PgBouncer, transaction pooling) saves each command
+starting a server process; docs/store.md "Many analysts: a pooler".`;
 
 export const register: Register = (program, act) => {
   for (const path of ['store status', 'store push', 'store migrate', 'store budget set', 'store budget show']) declareJson(path, { names: [], open: true });
