@@ -43,7 +43,7 @@ export class PgEngine implements StoreApi {
   readonly cases: PgCases;
   readonly timestamps: PgTimestamps;
   private readonly ownerOf: Owner;
-  readonly who = analyst();
+  private analyst: Analyst | undefined;
   private renewal: ReturnType<typeof setInterval> | undefined;
   private closed = false;
 
@@ -54,6 +54,11 @@ export class PgEngine implements StoreApi {
     this.budget = new PgBudget(pool, guard);
     this.cases = new PgCases(pool, guard, opts.now);
     this.timestamps = new PgTimestamps(pool, guard, opts.now);
+  }
+
+  /** Who stores and pays here: read on first write, not on open (os.userInfo reads /etc/passwd, ~1 ms a look-up never needs). */
+  get who(): Analyst {
+    return (this.analyst ??= analyst());
   }
 
   get owner(): string {
