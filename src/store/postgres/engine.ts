@@ -43,7 +43,7 @@ export class PgEngine implements StoreApi {
   readonly cases: PgCases;
   readonly timestamps: PgTimestamps;
   private readonly ownerOf: Owner;
-  private analyst: Analyst | undefined;
+  private whoMemo: Analyst | undefined;
   private renewal: ReturnType<typeof setInterval> | undefined;
   private closed = false;
 
@@ -58,7 +58,7 @@ export class PgEngine implements StoreApi {
 
   /** Who stores and pays here: read on first write, not on open (os.userInfo reads /etc/passwd, ~1 ms a look-up never needs). */
   get who(): Analyst {
-    return (this.analyst ??= analyst());
+    return (this.whoMemo ??= analyst());
   }
 
   get owner(): string {
