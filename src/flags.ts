@@ -4,6 +4,16 @@
  */
 import { UsageError } from './errors.js';
 
+/** "2h", "90m", "45s", "1h30m" or plain seconds, in ms; undefined when the flag is absent. */
+export function parseDuration(v: unknown, flag: string, hint: string): number | undefined {
+  if (v === undefined) return undefined;
+  const s = String(v).trim().toLowerCase();
+  const m = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s?)?$/.exec(s);
+  const ms = m && s !== '' ? (Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0)) * 1000 : Number.NaN;
+  if (!(ms > 0)) throw new UsageError(`${flag} must be a length such as 2h, 90m, 45s or 1h30m, got "${String(v)}"`, hint);
+  return ms;
+}
+
 /** A whole number within [min, max], or undefined when the flag is absent. */
 export function wholeNumber(v: unknown, flag: string, min: number, max: number, hint: string): number | undefined {
   if (v === undefined) return undefined;

@@ -3,7 +3,7 @@
  * one line naming the flag, the range and what was given (exit 2), before a frame is decoded.
  */
 import { UsageError } from '../errors.js';
-import { wholeNumber } from '../flags.js';
+import { parseDuration, wholeNumber } from '../flags.js';
 import { DEFAULT_FRAME_OPTIONS, type FrameOptions } from './frames.js';
 
 export const DEFAULT_AGREE_KM = 25;
@@ -24,16 +24,6 @@ export function decimal(v: unknown, flag: string, min: number, max: number, hint
   return n;
 }
 
-/** "2h", "90m", "45s", "1h30m" or plain seconds, in ms. */
-export function parseDuration(v: unknown, flag: string): number | undefined {
-  if (v === undefined) return undefined;
-  const s = String(v).trim().toLowerCase();
-  const m = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s?)?$/.exec(s);
-  const ms = m && s !== '' ? (Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0)) * 1000 : Number.NaN;
-  if (!(ms > 0)) throw new UsageError(`${flag} must be a length such as 2h, 90m, 45s or 1h30m, got "${String(v)}"`, 'the default is 2h');
-  return ms;
-}
-
 export function agreeKmOf(opts: Record<string, unknown>): number {
   return decimal(opts.agreeKm, '--agree-km', 0, 20_000, 'answers this close (great-circle) agree; default 25', true) ?? DEFAULT_AGREE_KM;
 }
@@ -48,6 +38,6 @@ export function videoOptions(opts: Record<string, unknown>): { frames: FrameOpti
       scene: decimal(opts.scene, '--scene', 0, 1, hint('a frame whose scene score (0-1) is above this is a cut (default 0.3)'), true) ?? d.scene,
       maxFrames: wholeNumber(opts.maxFrames, '--max-frames', 1, MAX_FRAMES, hint('frames sent at most (default 12)')) ?? d.maxFrames,
     },
-    maxDurationMs: parseDuration(opts.maxDuration, '--max-duration') ?? DEFAULT_MAX_DURATION_MS,
+    maxDurationMs: parseDuration(opts.maxDuration, '--max-duration', 'the default is 2h') ?? DEFAULT_MAX_DURATION_MS,
   };
 }
