@@ -2,7 +2,8 @@
  * The team store's connection keeper (src/store/postgres/keeper.ts) as a person meets it: the
  * built program against a real PostgreSQL (test/helpers/postgres.ts; skipped with the reason where
  * none starts). The first command connects directly and leaves a keeper behind (its folder 0700,
- * its socket 0600, the password in neither its argv nor its files); the next commands are served by
+ * its socket 0600, the password in neither its argv nor its files, no GEO_ variable such as the
+ * API key in its environment); the next commands are served by
  * the backend it keeps (proved by a role allowed one connection); a keeper killed with -9 is
  * replaced; GEO_STORE_KEEP sets how long it stays and 0 turns it off; a server gone behind a living
  * keeper is "cannot be reached" (exit 6), as on a direct connection.
@@ -64,7 +65,7 @@ const fresh = async () => {
 const keptBackends = () => Number(db.pg!.sql("SELECT count(*) FROM pg_stat_activity WHERE usename = 'geo_analyst' AND application_name = 'geo-cli (kept)'").trim());
 
 describe('the team store\'s connection keeper', () => {
-  it('the first command leaves a keeper (folder 0700, socket 0600, no password in its argv or files); the next ones use its backend, not a new connection', async (t) => {
+  it('the first command leaves a keeper (folder 0700, socket 0600, no password in its argv or files, no API key in its environment); the next ones use its backend, not a new connection', async (t) => {
     if (!db.pg) return t.skip(db.skip);
     await fresh();
     const m = machine();
@@ -77,6 +78,10 @@ describe('the team store\'s connection keeper', () => {
     const argv = readFileSync(`/proc/${k.pid}/cmdline`, 'utf8');
     expect(argv).toContain('store-keeper.js');
     expect(argv).not.toContain(SECRET);
+    // Nor the API key of the command that started it: the keeper's environment is libpq's variables and HOME.
+    const environ = readFileSync(`/proc/${k.pid}/environ`, 'utf8').split('\0');
+    expect(environ.some((e) => e.startsWith('GEO_'))).toBe(false);
+    expect(environ).toContain(`HOME=${m.home}`);
     for (const f of readdirSync(k.dir)) if (statSync(join(k.dir, f)).isFile()) expect(readFileSync(join(k.dir, f), 'utf8')).not.toContain(SECRET);
     expect(k.dir).not.toContain(SECRET);
     // The keeper logged one backend in. With the role allowed no more connections than that, a

@@ -52,9 +52,22 @@ export function keptAt(plan: KeeperPlan | undefined): string | undefined {
 }
 
 /**
+ * What the keeper's login reads of the environment, and nothing else: libpq's variables (PGPASSWORD,
+ * PGSSLROOTCERT …, as node-postgres reads them), HOME (~/.pgpass) and the user's name, the CA
+ * settings TLS honours. Never GEO_API_KEY: a process that lives for minutes holds no API key.
+ */
+export function keeperEnv(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (v !== undefined && (/^PG[A-Z_]+$/.test(k) || ['HOME', 'USER', 'LOGNAME', 'PATH', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'].includes(k))) out[k] = v;
+  }
+  return out;
+}
+
+/**
  * Starts a keeper, detached, unless another process started one in the last ten seconds (a lock
  * file made exclusively: eight `geo locate` at once start one keeper, not eight). The URL, password
- * included, goes to it on stdin, never in argv; the environment (PGPASSWORD, PGSSLROOTCERT …) is this process's.
+ * included, goes to it on stdin, never in argv.
  */
 export function keeperPlan(env: Env, url: string, execPath: string): KeeperPlan | undefined {
   const lingerMs = keepMs(env);
@@ -75,7 +88,7 @@ export function keeperPlan(env: Env, url: string, execPath: string): KeeperPlan 
           writeFileSync(lock, '', { flag: 'wx', mode: 0o600 });
         }
         const helper = fileURLToPath(new URL('bin/store-keeper.js', packageRoot()));
-        const child = spawn(execPath, [helper], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: { ...env }, windowsHide: true });
+        const child = spawn(execPath, [helper], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: keeperEnv(env), windowsHide: true });
         child.on('error', () => undefined);
         child.stdin?.on('error', () => undefined);
         child.stdin?.end(JSON.stringify({ url, dir, lingerMs }));
