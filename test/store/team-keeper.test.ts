@@ -96,9 +96,15 @@ describe('the team store\'s connection keeper', () => {
     }
     const status = await spawnGeo(['store', 'status', '--json'], { env: m.env });
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ store: 'team', counts: { results: 1 } });
+    expect(JSON.parse(status.stdout)).toMatchObject({ store: 'team', counts: { results: 1 }, connection: { via: 'keeper', keeper_pid: k.pid } });
+    const said = await spawnGeo(['store', 'status'], { env: m.env });
+    expect(said.stdout).toContain(`connection: kept open by geo's keeper (pid ${k.pid}) between commands (GEO_STORE_KEEP)`);
     expect(status.stdout + status.stderr).not.toContain(SECRET);
     // Without the keeper, the same command needs a connection of its own, and the role has none left.
+    db.pg.sql('ALTER ROLE geo_analyst CONNECTION LIMIT -1');
+    const own = await spawnGeo(['store', 'status', '--json'], { env: { ...m.env, GEO_STORE_KEEP: '0' } });
+    expect(JSON.parse(own.stdout)).toMatchObject({ connection: { via: 'direct' } });
+    db.pg.sql('ALTER ROLE geo_analyst CONNECTION LIMIT 1');
     const direct = await spawnGeo(['history', '--json'], { env: { ...m.env, GEO_STORE_KEEP: '0' } });
     expect(direct.code).not.toBe(0);
     expect(direct.stderr).toMatch(/too many connections for role "geo_analyst"/);

@@ -20,7 +20,7 @@ export async function openTeamStore(url: string, opts: PgOptions & { env?: Reado
     const pool = openPool(url, 4, kept);
     try {
       await checkVersion(pool, url);
-      return new PgEngine(pool, url, opts);
+      return new PgEngine(pool, url, opts, kept);
     } catch (err) {
       await endPool(pool);
       // The server's own answers (a refused login, no schema) came through the keeper: they stand.

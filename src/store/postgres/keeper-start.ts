@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import { packageRoot } from '../../files/package-root.js';
 import { parseDuration } from '../../flags.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
-import { KEEPER_STARTING, keeperSocket } from './keeper.js';
+import { KEEPER_PID, KEEPER_STARTING, keeperSocket } from './keeper.js';
 
 export const DEFAULT_KEEP_MS = 5 * 60_000;
 
@@ -44,6 +44,16 @@ export function keeperDir(env: Env, url: string): string {
   const dir = join(stateDir(env), 'keepers', id);
   if (Buffer.byteLength(keeperSocket(dir)) <= 100) return dir;
   return join(tmpdir(), `geo-keepers-${userInfo().uid}`, id);
+}
+
+/** The pid in a keeper's folder (its pid file), for `geo store status`. */
+export function keeperPid(dir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(dir, KEEPER_PID), 'utf8'));
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The keeper's socket when one is there to try (a stale one is found out on connect, index.ts). */
