@@ -35,12 +35,14 @@ export function keepMs(env: Env): number {
 }
 
 /**
- * One folder per user and store URL (a hash of it: the URL holds the password), in geo's state
- * folder; a Unix socket's path is at most 107 bytes, so a deep state folder gives way to one in the
- * temporary folder, named by the user's id. The keeper makes it 0700 (keeper.ts).
+ * One folder per user and login: a hash of the store URL (it may hold the password) and of what
+ * the keeper's login reads of the environment (keeperEnv: PGUSER, PGPASSWORD …), so a run as
+ * another database user, or with another password, never gets a backend logged in for the first.
+ * In geo's state folder; a Unix socket's path is at most 107 bytes, so a deep state folder gives
+ * way to one in the temporary folder, named by the user's id. The keeper makes it 0700 (keeper.ts).
  */
 export function keeperDir(env: Env, url: string): string {
-  const id = createHash('sha256').update(url).digest('hex').slice(0, 16);
+  const id = createHash('sha256').update(JSON.stringify([url, Object.entries(keeperEnv(env)).sort()])).digest('hex').slice(0, 16);
   const dir = join(stateDir(env), 'keepers', id);
   if (Buffer.byteLength(keeperSocket(dir)) <= 100) return dir;
   return join(tmpdir(), `geo-keepers-${userInfo().uid}`, id);
