@@ -13,6 +13,8 @@
  *     beside geo --version (Node starting: bin/geo.js answers it) and geo store status (the floor
  *     of any command on a team store); and the same reads in process (StoreApi), for the store's share;
  *     timed with hyperfine as bench/store.mjs times them (lib.mjs wallTimes)
+ *   each look-up twice: GEO_STORE_KEEP=0 (a connection per command: PostgreSQL starts a backend for
+ *   each), then with geo's connection keeper (the default; src/store/postgres/keeper.ts)
  *   the same whole processes through PgBouncer in transaction pooling, where it is installed
  *   (test/helpers/pgbouncer.ts): what a team with a pooler in front of its server sees
  *
@@ -26,6 +28,9 @@
  *   --search Lisbon 172 ms, history show ID 159 ms: the <= 150 ms budgets missed on a direct
  *   connection (PostgreSQL starts a backend per command); through PgBouncer, back to back with
  *   direct (node -e 0 53-56 ms): 129, 133-137 and 133 ms. docs/internals/store-bench.md.
+ * Later that day, with the keeper (geo --version 80.9 ms, a slow phase): a connection per command
+ *   182 / 199 / 173 ms; with the keeper 138 / 142 / 139 ms; through PgBouncer 140 / 138 / 139 ms;
+ *   the race (each machine with its keeper) 12 charges, 7 credits under a cap of 7.
  *
  *   node --import tsx bench/team.mjs [--results 1000000] [--runs 7] [--keep]
  */
