@@ -11,11 +11,11 @@ const URL_A = 'postgres://ana@db.example.org/geo?sslmode=verify-full';
 const base = { HOME: '/home/ana', GEO_STATE_DIR: '/s' };
 
 describe('the keeper a command uses', () => {
-  it('one folder per URL and login: PGUSER, PGPASSWORD or the URL\'s password change it; GEO_API_KEY or the profile do not', () => {
+  it('one folder per URL and login: PGUSER, PGPASSWORD or the URL\'s password change it; GEO_API_KEY, the profile or PATH do not', () => {
     const dir = keeperDir(base, URL_A);
     expect(dir.startsWith('/s/keepers/')).toBe(true);
     expect(keeperDir({ ...base }, URL_A)).toBe(dir);
-    expect(keeperDir({ ...base, GEO_API_KEY: 'orca_x', GEO_PROFILE: 'work' }, URL_A)).toBe(dir);
+    expect(keeperDir({ ...base, GEO_API_KEY: 'orca_x', GEO_PROFILE: 'work', PATH: '/opt/venv/bin:/usr/bin' }, URL_A)).toBe(dir);
     expect(keeperDir({ ...base, PGUSER: 'bob' }, URL_A)).not.toBe(dir);
     expect(keeperDir({ ...base, PGPASSWORD: 'other' }, URL_A)).not.toBe(dir);
     expect(keeperDir(base, URL_A.replace('ana@', 'ana:pw@'))).not.toBe(dir);
@@ -28,7 +28,7 @@ describe('the keeper a command uses', () => {
   });
 
   it('its environment: libpq\'s variables, HOME and CA settings only', () => {
-    expect(keeperEnv({ ...base, PGPASSWORD: 'p', PGSSLROOTCERT: '/ca.pem', GEO_API_KEY: 'orca_x', NODE_OPTIONS: '--inspect', SSL_CERT_FILE: '/c' })).toEqual({ HOME: '/home/ana', PGPASSWORD: 'p', PGSSLROOTCERT: '/ca.pem', SSL_CERT_FILE: '/c' });
+    expect(keeperEnv({ ...base, PGPASSWORD: 'p', PGSSLROOTCERT: '/ca.pem', GEO_API_KEY: 'orca_x', NODE_OPTIONS: '--inspect', PATH: '/usr/bin', SSL_CERT_FILE: '/c' })).toEqual({ HOME: '/home/ana', PGPASSWORD: 'p', PGSSLROOTCERT: '/ca.pem', SSL_CERT_FILE: '/c' });
   });
 
   it('GEO_STORE_KEEP: unset is 5 minutes; 90s, 15m and 1h30m are lengths; 0 and off turn it off; anything else is a usage error', () => {

@@ -54,7 +54,8 @@ describe('a team store over TLS', () => {
     const pg = db.pg as TlsPostgres;
     const verified = `postgres://geo_analyst@127.0.0.1:${pg.port}/geo?sslmode=verify-full&sslrootcert=${encodeURIComponent(pg.caFile)}`;
     const state = mkdtempSync(join(tmpdir(), 'geo-tls-state-'));
-    const env = { ...dirs(), GEO_STATE_DIR: state, GEO_STORE_URL: verified, GEO_STORE_KEEP: '30s' };
+    // One HOME for both commands, as on a person's machine: the keeper is per login, and HOME (~/.pgpass) is part of it.
+    const env = { ...dirs(), HOME: mkdtempSync(join(tmpdir(), 'geo-tls-home-')), GEO_STATE_DIR: state, GEO_STORE_URL: verified, GEO_STORE_KEEP: '30s' };
     expect((await spawnGeo(['store', 'migrate', '--store', pg.adminUrl], { env: dirs() })).code).toBe(0);
     expect((await spawnGeo(['history'], { env })).code).toBe(0);
     const pidFile = () => join(state, 'keepers', readdirSync(join(state, 'keepers'))[0]!, 'keeper.pid');

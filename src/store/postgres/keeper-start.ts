@@ -71,7 +71,7 @@ export function keptAt(plan: KeeperPlan | undefined): string | undefined {
 export function keeperEnv(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
-    if (v !== undefined && (/^PG[A-Z_]+$/.test(k) || ['HOME', 'USER', 'LOGNAME', 'PATH', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'].includes(k))) out[k] = v;
+    if (v !== undefined && (/^PG[A-Z_]+$/.test(k) || ['HOME', 'USER', 'LOGNAME', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'].includes(k))) out[k] = v;
   }
   return out;
 }

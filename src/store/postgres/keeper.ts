@@ -75,6 +75,8 @@ async function openBackend(url: string, warm: boolean): Promise<Backend> {
   const socket = con.stream;
   socket.removeAllListeners('data');
   socket.removeAllListeners('end');
+  // Once for its life: its end is seen as 'close', by the idle set or by the session that holds it.
+  socket.on('error', () => undefined);
   return { socket, hello: Buffer.concat(hello) };
 }
 
@@ -158,8 +160,18 @@ export class Keeper {
     if (this.active === 0) this.linger = setTimeout(() => this.stop(), this.o.lingerMs);
   }
 
+  /** The backend being opened for the idle set, if one is: a command that comes meanwhile waits for it. */
+  private filling: Promise<Backend | undefined> | undefined;
+
   private fill(): void {
-    openBackend(this.o.url, true).then((be) => this.putIdle(be), () => undefined);
+    if (this.filling) return;
+    this.filling = openBackend(this.o.url, true).then(
+      (be) => be,
+      () => undefined,
+    ).finally(() => {
+      this.filling = undefined;
+    });
+    void this.filling.then((be) => be && this.putIdle(be));
   }
 
   private putIdle(be: Backend): void {
@@ -172,17 +184,18 @@ export class Keeper {
       const i = this.idle.indexOf(be);
       if (i >= 0) this.idle.splice(i, 1);
     };
-    be.socket.on('error', () => undefined);
     be.socket.once('close', gone);
     (be as Backend & { gone?: () => void }).gone = gone;
     this.idle.push(be);
   }
 
-  private take(): Promise<Backend> {
+  private async take(): Promise<Backend> {
+    // The filling backend joins the idle set before this wait ends (its handler was attached first).
+    if (!this.idle.length && this.filling) await this.filling;
     const be = this.idle.pop() as (Backend & { gone?: () => void }) | undefined;
     if (!be) return openBackend(this.o.url, false);
     if (be.gone) be.socket.off('close', be.gone);
-    return Promise.resolve(be);
+    return be;
   }
 
   /** A geo connection: its startup packet first (SSL and GSS encryption declined: the socket never leaves this machine). */
@@ -264,32 +277,35 @@ export class Keeper {
     const fromServer = new Framer((type) => {
       if (type === READY) pending--;
     });
+    // Backpressure both ways: the side that reads is paused until the other has written its backlog.
+    const resumeClient = () => client.resume();
+    const resumeServer = () => be.socket.resume();
     const onClient = (d: Buffer) => {
       if (goodbye !== 'none') return;
       fromClient.push(d);
       // The goodbye stays here: the backend lives on for the next command.
       const pass = goodbye === 'none' ? d : d.subarray(0, byeAt);
-      if (pass.length && !be.socket.write(pass)) {
+      if (pass.length && !be.socket.write(pass) && !client.isPaused()) {
         client.pause();
-        be.socket.once('drain', () => client.resume());
+        be.socket.once('drain', resumeClient);
       }
       if (goodbye !== 'none') client.end();
     };
     const onServer = (d: Buffer) => {
       fromServer.push(d);
-      if (!client.write(d)) {
+      if (!client.write(d) && !be.socket.isPaused()) {
         be.socket.pause();
-        client.once('drain', () => be.socket.resume());
+        client.once('drain', resumeServer);
       }
     };
     const onServerGone = () => client.destroy();
     be.socket.on('data', onServer);
-    be.socket.on('error', () => undefined);
     be.socket.once('close', onServerGone);
     client.on('data', onClient);
     client.once('close', () => {
       be.socket.off('data', onServer);
       be.socket.off('close', onServerGone);
+      be.socket.off('drain', resumeClient);
       be.socket.resume();
       if (goodbye === 'clean' && pending === 0) void this.reset(be);
       else {
