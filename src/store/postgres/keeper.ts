@@ -73,12 +73,18 @@ async function openBackend(url: string, warm: boolean): Promise<Backend> {
   // ahead of the command that will use it, with the statement every command sends first (migrate.ts).
   if (warm) await client.query('SELECT coalesce(max(version), 0) AS v FROM schema_version').catch(() => undefined);
   const socket = con.stream;
+  // A server that went away during the warm-up: its socket has closed already, and a closed socket
+  // never says so again, so it must not reach the idle set (a command handed it would wait forever).
+  if (!usable(socket)) throw new Error('the server closed the connection');
   socket.removeAllListeners('data');
   socket.removeAllListeners('end');
   // Once for its life: its end is seen as 'close', by the idle set or by the session that holds it.
   socket.on('error', () => undefined);
   return { socket, hello: Buffer.concat(hello) };
 }
+
+/** Open both ways: neither closed nor half-closed by the server. */
+const usable = (s: Duplex) => !s.destroyed && s.writable && s.readable;
 
 /** Replies read whole from a backend until its ReadyForQuery: whether an error came, and the transaction status. */
 function replies(socket: Duplex): Promise<{ error: boolean; status: string }> {
@@ -175,6 +181,7 @@ export class Keeper {
   }
 
   private putIdle(be: Backend): void {
+    if (!usable(be.socket)) return;
     if (this.idle.length >= MAX_IDLE) {
       be.socket.end(message('X', Buffer.alloc(0)));
       return;
@@ -192,10 +199,11 @@ export class Keeper {
   private async take(): Promise<Backend> {
     // The filling backend joins the idle set before this wait ends (its handler was attached first).
     if (!this.idle.length && this.filling) await this.filling;
-    const be = this.idle.pop() as (Backend & { gone?: () => void }) | undefined;
-    if (!be) return openBackend(this.o.url, false);
-    if (be.gone) be.socket.off('close', be.gone);
-    return be;
+    for (let be = this.idle.pop() as (Backend & { gone?: () => void }) | undefined; be; be = this.idle.pop()) {
+      if (be.gone) be.socket.off('close', be.gone);
+      if (usable(be.socket)) return be;
+    }
+    return openBackend(this.o.url, false);
   }
 
   /** A geo connection: its startup packet first (SSL and GSS encryption declined: the socket never leaves this machine). */
@@ -300,11 +308,14 @@ export class Keeper {
     };
     const onServerGone = () => client.destroy();
     be.socket.on('data', onServer);
+    // Either ends the session: a backend that is gone never leaves a command waiting for its answer.
     be.socket.once('close', onServerGone);
+    be.socket.on('error', onServerGone);
     client.on('data', onClient);
     client.once('close', () => {
       be.socket.off('data', onServer);
       be.socket.off('close', onServerGone);
+      be.socket.off('error', onServerGone);
       be.socket.off('drain', resumeClient);
       be.socket.resume();
       if (goodbye === 'clean' && pending === 0) void this.reset(be);
