@@ -55,6 +55,8 @@ interface Backend {
   socket: Duplex;
   /** ParameterStatus and BackendKeyData as the server sent them at login: replayed to each client. */
   hello: Buffer;
+  /** While idle: takes it out of the idle set when the server closes it. */
+  gone?: () => void;
 }
 
 /** A backend logged in by node-postgres (TLS, SCRAM and sslmode as for geo itself), then taken off its parser. */
@@ -192,14 +194,14 @@ export class Keeper {
       if (i >= 0) this.idle.splice(i, 1);
     };
     be.socket.once('close', gone);
-    (be as Backend & { gone?: () => void }).gone = gone;
+    be.gone = gone;
     this.idle.push(be);
   }
 
   private async take(): Promise<Backend> {
     // The filling backend joins the idle set before this wait ends (its handler was attached first).
     if (!this.idle.length && this.filling) await this.filling;
-    for (let be = this.idle.pop() as (Backend & { gone?: () => void }) | undefined; be; be = this.idle.pop()) {
+    for (let be = this.idle.pop(); be; be = this.idle.pop()) {
       if (be.gone) be.socket.off('close', be.gone);
       if (usable(be.socket)) return be;
     }
