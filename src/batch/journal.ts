@@ -1,5 +1,5 @@
 /**
- * `--journal FILE`: the batch written out as NDJSON (format: src/batch/journal-format.ts) as it
+ * `--journal FILE`: the batch written out as NDJSON (format: src/store/journal-format.ts) as it
  * runs, each line fsync'd. Since the SQLite store (issue 19) the claims and results in the store
  * are what a rerun trusts; the file is an export of the batch that `--resume FILE` can run again,
  * on this machine or another (its keys and answers are imported into the store first).
@@ -13,9 +13,9 @@ import { promisify } from 'node:util';
 import { dirname } from 'node:path';
 import { type OwnFile, openOwnFile } from '../files/own-file.js';
 import { ensureOwnDir } from '../files/safe.js';
-import { type JournalLine, type JournalState, parseJournal } from './journal-format.js';
+import { type JournalLine, type JournalState, parseJournal } from '../store/journal-format.js';
 
-export * from './journal-format.js';
+export * from '../store/journal-format.js';
 
 const writeAsync = (fd: number, b: Buffer, at: number, n: number) => new Promise<number>((res, rej) => write(fd, b, at, n, null, (e, w) => (e ? rej(e) : res(w))));
 const datasync = promisify(fdatasync);

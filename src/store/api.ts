@@ -14,7 +14,7 @@
  * No API key and no image bytes are ever given to the store.
  */
 import type { CustodyStorage } from '../evidence/custody-log.js';
-import type { HeadLine } from '../batch/journal-format.js';
+import type { HeadLine } from './journal-format.js';
 import type { Acquired, ClaimRow, FailedError } from './sqlite/claims.js';
 import type { BatchRow } from './sqlite/batches.js';
 import type { CaseLinked, CaseResultRow, CaseRow, NewCase } from './sqlite/cases.js';

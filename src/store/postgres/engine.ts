@@ -11,7 +11,7 @@ import type {
   StoreApi, StoreStatus, StoredEmbedded, StoredResult, Tag, TaggedRow,
 } from '../api.js';
 import type { EmbeddedProvenance } from '../../image/embedded.js';
-import type { HeadLine } from '../../batch/journal-format.js';
+import type { HeadLine } from '../journal-format.js';
 import { LEASE_MS, Owner, type ProcessProbe } from '../sqlite/claims.js';
 import { type FileStamp, RACY_MS, sameStamp } from '../sqlite/file-hashes.js';
 import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, resultColumnsOf, toStored } from '../sqlite/results.js';

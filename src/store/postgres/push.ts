@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HeadLine } from '../../batch/journal-format.js';
+import type { HeadLine } from '../journal-format.js';
 import { parseEntry } from '../../evidence/custody.js';
 import type { ProcessProbe } from '../sqlite/claims.js';
 import { Store } from '../sqlite/store.js';

@@ -9,7 +9,7 @@ import type {
   StoreApi, StoreStatus, StoredEmbedded, StoredResult, Tag, TaggedRow, TimestampApi,
 } from '../api.js';
 import type { EmbeddedProvenance } from '../../image/embedded.js';
-import type { HeadLine } from '../../batch/journal-format.js';
+import type { HeadLine } from '../journal-format.js';
 import { SCHEMA_VERSION } from './schema.js';
 import type { Store } from './store.js';
 import type { SqliteBudget } from './budget.js';

@@ -12,7 +12,7 @@
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { type DoneLine, type HeadLine, parseJournal } from '../../batch/journal-format.js';
+import { type DoneLine, type HeadLine, parseJournal } from '../journal-format.js';
 import { type ProvenanceRecord, RECORD_SCHEMA, isResultBody } from '../../evidence/record-types.js';
 import { soundsSimulated } from '../../evidence/simulated.js';
 import { fingerprint } from './claims.js';

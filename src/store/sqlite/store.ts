@@ -12,7 +12,7 @@ import {
   acquire, claimByKey, currentClaim, currentClaims, markAnswered, markFailed, openClaim, release, releaseAll, renew,
 } from './claims.js';
 import { type ImportReport, type LegacyFolders, importJournal, importLegacy } from './import.js';
-import type { HeadLine } from '../../batch/journal-format.js';
+import type { HeadLine } from '../journal-format.js';
 import { type FileHash, type FileStamp, RACY_MS, fileHashes, sameStamp, saveFileHashes } from './file-hashes.js';
 import { dbPath, openDatabase, storeError } from './open.js';
 import {
