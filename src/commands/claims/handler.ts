@@ -7,7 +7,7 @@
  * refused; 3/4/5/6/130 when the batch stopped; 9 with --fail-on contradicts when a claim was
  * contradicted; 7 when some rows were not checked or their images not located.
  */
-import type { ClaimRecord } from '../../batch/claim-record.js';
+import type { ClaimRecord } from '../../claims/record.js';
 import { consentDeps } from '../../batch/consent.js';
 import { describeStop, stopExitCode } from '../../batch/outcome.js';
 import type { BatchPlan } from '../../batch/types.js';

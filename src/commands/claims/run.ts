@@ -9,7 +9,8 @@ import { resolve } from 'node:path';
 import { type CaseCustody, openCaseCustody } from '../../batch/case-custody.js';
 import { caseSigner } from '../../batch/case-sign.js';
 import { type CheckedClaim, checkClaims } from '../../batch/claim-checks.js';
-import { type ClaimRecord, claimRecord, problemRecord } from '../../batch/claim-record.js';
+import { claimRecord, problemRecord } from '../../batch/claim-record.js';
+import type { ClaimRecord } from '../../claims/record.js';
 import type { Consent } from '../../batch/consent.js';
 import { Evidence } from '../../batch/evidence.js';
 import { clientForPlan } from '../../batch/keyless.js';
@@ -24,8 +25,8 @@ import { type Confine, gatherClaims } from './inputs.js';
 import type { ClaimsSettings } from './options.js';
 
 export { type ClaimsSettings, parseClaims } from './options.js';
-export type { ClaimRecord } from '../../batch/claim-record.js';
-export { CLAIM_FIELDS } from '../../batch/claim-record.js';
+export type { ClaimRecord } from '../../claims/record.js';
+export { CLAIM_FIELDS } from '../../claims/record.js';
 
 export interface PreparedClaims {
   settings: ClaimsSettings;

@@ -8,7 +8,7 @@
  * candidates, the provenance). Every server or file string goes through esc().
  */
 import { createHash } from 'node:crypto';
-import type { ClaimRecord } from '../../batch/claim-record.js';
+import type { ClaimRecord } from '../../claims/record.js';
 import { kmText } from '../../claims/rules.js';
 import { captureOf } from './capture.js';
 import { esc, inlineSafe, jsonForScript, pageHead } from './html.js';

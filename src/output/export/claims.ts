@@ -5,7 +5,7 @@
  * line from the claim to the estimate. Rows not checked (bad input) are CSV rows only. The same
  * escaping as every export: csv.ts's cells, xml.ts's text, sanitizeJsonText for JSON.
  */
-import type { ClaimRecord } from '../../batch/claim-record.js';
+import type { ClaimRecord } from '../../claims/record.js';
 import { sanitizeJsonText } from '../sanitize.js';
 import { csvRow } from './csv.js';
 import { circleRing } from './geometry.js';
