@@ -17,8 +17,12 @@ import { type HashCache, type LocalImage, fileImage, imageFromBytes, readImage, 
 import type { ImageKind } from '../image/sniff.js';
 import { type SentImage, outgoingImage } from '../image/without-metadata.js';
 import type { RecordOrigin } from '../evidence/record-types.js';
+import type { FrameInput } from '../media/video.js';
 import { CONVERTIBLE_KINDS, checkDecodable, downscaleToFit, fitsLimit, heicError, toJpeg, tooLargeError } from './convert.js';
 import type { InputEntry } from './inputs.js';
+
+// A frame is media's (media/video.ts); the batch's files name it from here as they name every job source.
+export type { FrameInput };
 
 export type UploadSource =
   | { kind: 'url'; url: string }
@@ -82,16 +86,6 @@ function jobOf(input: string, one: Awaited<ReturnType<typeof loadOne>>): Job {
   const s = one.source;
   if (s.kind === 'image' && !s.image.bytes && one.path !== undefined && s.image.source === one.path) return new FileJob(one.id, input, one.path, s.image.size, s.image.kind);
   return { id: one.id, sha256: one.sha256, inputs: [input], source: s, paths: [one.path] };
-}
-
-/**
- * An image made in memory rather than read from a file: a frame of a video (src/media), named for
- * the records (`clip.mp4#t=4.000`). It goes out as any JPEG does, metadata removed first.
- */
-export interface FrameInput {
-  input: string;
-  bytes: Buffer;
-  origin: RecordOrigin;
 }
 
 /** Jobs for frames, in their order; identical frames (same bytes) share one job, as duplicates do. */

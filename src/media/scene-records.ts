@@ -11,7 +11,7 @@
  * field), so the consensus, time ranges included, is the one locate gave. Records written before
  * geo kept those stretches stand each for the time up to the next stored frame.
  */
-import type { BatchRecord } from '../batch/types.js';
+import type { BatchRecord } from '../evidence/answer-record.js';
 import { type ProvenanceRecord, type SetOrigin, type VideoOrigin, isResultBody } from '../evidence/record-types.js';
 import { type SceneJson, type SceneMember, buildScene } from './scene.js';
 

@@ -19,7 +19,7 @@
  * `agree` of `of`: frames whose own estimate lies in the cluster, of the frames answered. `support`:
  * the cluster's share of the votes, in frames (candidates are weaker votes; consensus.ts).
  */
-import type { BatchRecord } from '../batch/types.js';
+import type { BatchRecord } from '../evidence/answer-record.js';
 import { formatPlace, reverseGeocode } from '../places/geocode.js';
 import { asResultBody } from '../evidence/record-types.js';
 import type { Dropped, Why } from './choose.js';

@@ -4,8 +4,8 @@
  * and extracted (frames.ts), each frame an in-memory image job named `clip.mp4#t=4.000` (a W3C
  * media fragment) carrying its origin; afterwards the records become the scene (scene.ts).
  */
-import type { FrameInput } from '../batch/sources.js';
-import type { BatchRecord } from '../batch/types.js';
+import type { BatchRecord } from '../evidence/answer-record.js';
+import type { RecordOrigin } from '../evidence/record-types.js';
 import { sha256File } from '../files/read.js';
 import { clock } from './clock.js';
 import { findTools } from './ffmpeg.js';
@@ -23,6 +23,16 @@ export interface VideoSource {
   path: string;
   frames: FrameOptions;
   maxDurationMs: number;
+}
+
+/**
+ * An image made in memory rather than read from a file: a frame of a video (src/media), named for
+ * the records (`clip.mp4#t=4.000`). It goes out as any JPEG does, metadata removed first.
+ */
+export interface FrameInput {
+  input: string;
+  bytes: Buffer;
+  origin: RecordOrigin;
 }
 
 export interface PreparedVideo {

@@ -1,10 +1,10 @@
 /**
  * A locate over many inputs, for people: the live progress line (stderr), the results table
  * (stdout, terminal), the plan (dry run, confirmation) and the closing summary (stderr). Plain
- * data in, text out (the shapes are batch/'s own types, imported as types only).
+ * data in, text out (the shapes are batch-status.ts's, imported as types only).
  */
-import type { BatchPlan } from '../../batch/types.js';
-import type { BatchProgress, BatchSummary } from '../../batch/types.js';
+import type { BatchPlan } from '../batch-status.js';
+import type { BatchProgress, BatchSummary } from '../batch-status.js';
 import { basename } from 'node:path';
 import { width, wrapFor } from '../fit.js';
 import { coord } from '../maps.js';
