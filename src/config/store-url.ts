@@ -7,7 +7,7 @@
  * handed to the store alone: never printed (maskStoreUrl), never on a child process's command line.
  */
 import type { Env } from '../output/io.js';
-import { checkStoreUrl, maskStoreUrl, splitPassword, withPassword } from '../store/url.js';
+import { checkStoreUrl, maskStoreUrl, splitPassword, withPassword } from './team-store-url.js';
 import { keyringAccount, keyringPolicy, placeKey, type Vault } from './key-storage.js';
 import { keyringCall } from './keyring.js';
 import type { ConfigStore } from './profiles.js';

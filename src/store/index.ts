@@ -15,7 +15,7 @@ import { type LegacyFolders, Store } from './sqlite/store.js';
 
 export * from './sqlite/store.js';
 export type * from './api.js';
-export { checkStoreUrl, isTeamUrl, maskStoreUrl, splitPassword, withPassword } from './url.js';
+export { checkStoreUrl, isTeamUrl, maskStoreUrl, splitPassword, withPassword } from '../config/team-store-url.js';
 export { parsePeriod } from './budget-period.js';
 export { analyst } from './analyst.js';
 

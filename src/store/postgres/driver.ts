@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { StoreError } from '../../errors.js';
-import { maskStoreUrl } from '../url.js';
+import { maskStoreUrl } from '../../config/team-store-url.js';
 
 /** The keeper's socket is `.s.PGSQL.5432` in its folder (keeper.ts). */
 export const KEEPER_PORT = 5432;

@@ -15,7 +15,7 @@ import type { HeadLine } from '../journal-format.js';
 import { LEASE_MS, Owner, type ProcessProbe } from '../sqlite/claims.js';
 import { type FileStamp, RACY_MS, sameStamp } from '../sqlite/file-hashes.js';
 import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, resultColumnsOf, toStored } from '../sqlite/results.js';
-import { maskStoreUrl } from '../url.js';
+import { maskStoreUrl } from '../../config/team-store-url.js';
 import { analyst } from '../analyst.js';
 import { PgBudget } from './budget.js';
 import { PgCases, PgTimestamps } from './cases.js';

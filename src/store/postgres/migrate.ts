@@ -6,7 +6,7 @@
  */
 import type { Pool } from 'pg';
 import { StoreError } from '../../errors.js';
-import { maskStoreUrl } from '../url.js';
+import { maskStoreUrl } from '../../config/team-store-url.js';
 import { inTx } from './driver.js';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema.js';
 
