@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { ConfigError, KeyringError, UsageError } from '../errors.js';
-import { type Env, isCI } from '../output/io.js';
+import { type Env, isCI } from './env.js';
 import { KEYRING_SERVICE, type KeyringDeps, KeyringUnavailable, keyringCall } from './keyring.js';
 import { checkKeyText } from './key-text.js';
 import type { Profile } from './profiles.js';

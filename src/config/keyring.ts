@@ -11,7 +11,7 @@ import { platform } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../files/package-root.js';
-import type { Env } from '../output/io.js';
+import type { Env } from './env.js';
 
 /** The keyring's service name for every geo key; the account names the profile (key-storage.ts). */
 export const KEYRING_SERVICE = 'geo-cli';

@@ -5,7 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Env } from '../output/io.js';
+import type { Env } from './env.js';
 
 function xdg(env: Env, variable: string, fallback: string[]): string {
   const v = env[variable];

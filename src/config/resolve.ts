@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { normalizeBaseUrl } from '../api/client-util.js';
-import type { Env } from '../output/io.js';
+import type { Env } from './env.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { checkKeyText } from './key-text.js';
 import type { ConfigStore, KeyStorage, Profile } from './profiles.js';

@@ -14,7 +14,7 @@ import { hostname, userInfo } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { readFileSync, statSync } from 'node:fs';
 import { ConfigError, KeyringError, UsageError } from '../errors.js';
-import type { Env } from '../output/io.js';
+import type { Env } from './env.js';
 import { principalProblem } from '../evidence/allowed-signers.js';
 import { type SshPublicKey, fingerprint, parsePublicKeyLine, sameKey } from '../evidence/ssh-key.js';
 import type { SshSigner } from '../evidence/sshsig.js';

@@ -11,7 +11,7 @@
  */
 import { connect } from 'node:net';
 import { KeyringError } from '../errors.js';
-import type { Env } from '../output/io.js';
+import type { Env } from './env.js';
 import { ED25519, type SshPublicKey, fingerprint, parsePublicKeyBlob, publicKeyBlob } from '../evidence/ssh-key.js';
 import type { SshSigner } from '../evidence/sshsig.js';
 import { SshFormatError, SshReader, sshString, u32 } from '../evidence/ssh-wire.js';

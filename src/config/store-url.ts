@@ -6,7 +6,7 @@
  * said once (as keys are: key-storage.ts). It is read back only when a team store is opened, and
  * handed to the store alone: never printed (maskStoreUrl), never on a child process's command line.
  */
-import type { Env } from '../output/io.js';
+import type { Env } from './env.js';
 import { checkStoreUrl, maskStoreUrl, splitPassword, withPassword } from './team-store-url.js';
 import { keyringAccount, keyringPolicy, placeKey, type Vault } from './key-storage.js';
 import { keyringCall } from './keyring.js';

@@ -6,6 +6,7 @@ import { fstatSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type * as Tty from 'node:tty';
 import { lazyBuiltin } from '../lazy/builtin.js';
+import { type Env, isCI } from '../config/env.js';
 
 export interface IO {
   stdin: Readable;
@@ -53,7 +54,8 @@ export function stderrColumns(io: Pick<IO, 'columns' | 'errColumns'>): number {
   return io.errColumns ?? io.columns;
 }
 
-export type Env = Record<string, string | undefined>;
+// The environment's shape is config's (config/env.ts); the callers of io name it from here too.
+export type { Env };
 
 /**
  * clig.dev and gh: --no-color and NO_COLOR (any value) turn colour off, TERM=dumb too;
@@ -79,10 +81,6 @@ export function noPromptReason(io: IO, env: Env, noInput: boolean): string | und
   if (!io.stdinIsTTY) return 'stdin is not a terminal';
   if (!io.stderrIsTTY) return 'stderr is not a terminal';
   return undefined;
-}
-
-export function isCI(env: Env): boolean {
-  return env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI !== 'false';
 }
 
 /** Spinners and live progress: stderr is a terminal, not CI, not dumb, not quiet. */
