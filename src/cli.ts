@@ -22,7 +22,7 @@ import { GeoCommand, PIPED_HELP_WIDTH, helpConfiguration } from './help/command.
 import { showHelp } from './help/dispatch.js';
 import { type ExitMeanings, generatedTopics } from './help/reference.js';
 import { listTopics } from './help/topics.js';
-import { ONLY_NOUN, REGISTERS } from './commands/registry.js';
+import { ONLY_NOUN, REGISTERS } from './registry.js';
 
 // bin/load-cli.js registers its code-cache save here (the bundle's exports are main and this).
 export { onBeforeV8Tuning } from './api/v8-tuning.js';
@@ -103,7 +103,7 @@ const NOUNS: Record<string, Register> = Object.fromEntries(NOUN_LIST.flatMap((n)
 
 /**
  * Whether this bundle runs `argv`: the full CLI runs everything; a bundle built for one noun
- * (commands/registry-history.ts, bin/load-cli.js) only that noun's commands, never help, which
+ * (registry-history.ts, bin/load-cli.js) only that noun's commands, never help, which
  * lists every noun. bin/load-cli.js guesses the noun before loading anything and asks this once
  * loaded (a value such as `--profile history` must not pick the wrong bundle).
  */

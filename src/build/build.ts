@@ -46,13 +46,13 @@ const cli: BuildOptions = {
 };
 await build({ ...cli, outfile: at('dist/cli.js') });
 
-// 2b. The look-up bundle: the same CLI with `geo history` alone registered (commands/registry-history.ts),
+// 2b. The look-up bundle: the same CLI with `geo history` alone registered (src/registry-history.ts),
 // so a look-up reads and caches 1.1 MB, not 1.9 (issue 32's budgets, bench/store.mjs). bin/load-cli.js
 // picks it for `geo history …` (not its help, which lists every noun).
 const historyOnly: Plugin = {
   name: 'history-only',
   setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/registry\.js$/ }, () => ({ path: at('src/commands/registry-history.ts') }));
+    b.onResolve({ filter: /^\.\/registry\.js$/ }, () => ({ path: at('src/registry-history.ts') }));
   },
 };
 await build({ ...cli, outfile: at('dist/cli-history.js'), plugins: [historyOnly] });

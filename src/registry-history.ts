@@ -3,8 +3,8 @@
  * --search, show) registers nothing else, so the bundle it loads leaves out every other command's
  * code, 1.9 -> 1.1 MB read and cached at each start (issue 32's look-up budgets, bench/store.mjs).
  */
-import type { Register } from './types.js';
-import { register as historyRegister } from './history/register.js';
+import type { Register } from './commands/types.js';
+import { register as historyRegister } from './commands/history/register.js';
 
 export const REGISTERS: Record<string, Register> = { history: historyRegister };
 

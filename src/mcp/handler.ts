@@ -1,9 +1,9 @@
 /** Glue for `geo mcp`: the guard flags are checked (exit 2 before serving), then the server runs. */
 import { resolve } from 'node:path';
-import type { Handler } from '../types.js';
-import { UsageError } from '../../errors.js';
-import { AllowedDirs, Budget } from '../../mcp/guards.js';
-import { serve } from '../../mcp/server.js';
+import type { Handler } from '../commands/types.js';
+import { UsageError } from '../errors.js';
+import { AllowedDirs, Budget } from './guards.js';
+import { serve } from './server.js';
 
 export const DEFAULT_MAX_CREDITS_PER_CALL = 10;
 

@@ -1,5 +1,5 @@
 /** `geo mcp`: a Model Context Protocol server on stdio, for agents (issue 15). */
-import type { Register } from '../types.js';
+import type { Register } from '../commands/types.js';
 
 const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
 
