@@ -15,14 +15,9 @@
  */
 import type { CustodyStorage } from '../evidence/custody-log.js';
 import type { HeadLine } from './journal-format.js';
-import type { Acquired, ClaimRow, FailedError } from './sqlite/claims.js';
-import type { BatchRow } from './sqlite/batches.js';
-import type { CaseLinked, CaseResultRow, CaseRow, NewCase } from './sqlite/cases.js';
-import type { FileHash, FileStamp } from './sqlite/file-hashes.js';
-import type { NewResult, ResultRow, ReuseQuery, ReuseRef, StoredResult } from './sqlite/results.js';
-import type { Tag, TaggedRow } from './sqlite/scenes.js';
-import type { NewTimestamp, StampedReply, TimestampRow } from './sqlite/timestamps.js';
-import type { StoredEmbedded } from './sqlite/embedded.js';
+import type { Acquired, BatchRow, ClaimRow, FailedError } from './claim-rows.js';
+import type { CaseLinked, CaseResultRow, CaseRow, NewCase, NewTimestamp, StampedReply, TimestampRow } from './case-rows.js';
+import type { FileHash, FileStamp, NewResult, ResultRow, ReuseQuery, ReuseRef, StoredEmbedded, StoredResult, Tag, TaggedRow } from './result-rows.js';
 import type { EmbeddedProvenance } from '../image/embedded.js';
 
 export type { Acquired, BatchRow, CaseLinked, CaseResultRow, CaseRow, ClaimRow, FailedError, FileHash, FileStamp, NewCase, NewResult, NewTimestamp, ResultRow, ReuseQuery, ReuseRef, StampedReply, StoredEmbedded, StoredResult, Tag, TaggedRow, TimestampRow };

@@ -13,7 +13,8 @@ import type {
 import type { EmbeddedProvenance } from '../../image/embedded.js';
 import type { HeadLine } from '../journal-format.js';
 import { LEASE_MS, Owner, type ProcessProbe } from '../sqlite/claims.js';
-import { type FileStamp, RACY_MS, sameStamp } from '../sqlite/file-hashes.js';
+import { RACY_MS, sameStamp } from '../sqlite/file-hashes.js';
+import type { FileStamp } from '../result-rows.js';
 import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, resultColumnsOf, toStored } from '../sqlite/results.js';
 import { maskStoreUrl } from '../../config/team-store-url.js';
 import { analyst } from '../analyst.js';

@@ -6,13 +6,7 @@
  * fingerprint whichever command made them.
  */
 import type { Sql } from './sqlite.js';
-
-export interface BatchRow {
-  id: string;
-  head: Record<string, unknown>;
-  created_at: number;
-  updated_at: number;
-}
+import type { BatchRow } from '../claim-rows.js';
 
 export function saveBatch(sql: Sql, id: string, head: Record<string, unknown>, now: number): void {
   sql.run(

@@ -4,10 +4,10 @@
  * (evidence/custody-log.ts CustodyStorage) over the custody table.
  */
 import type { CustodyStorage } from '../../evidence/custody-log.js';
-import { type CaseLinked, type CaseResultRow, type CaseRow, type NewCase, appendCustody, caseLinked, custodyLines, findCases, insertCase, isLinked, listCases } from './cases.js';
+import { appendCustody, caseLinked, custodyLines, findCases, insertCase, isLinked, listCases } from './cases.js';
 import type { Sql } from './sqlite.js';
+import type { CaseLinked, CaseRow, NewCase } from '../case-rows.js';
 
-export type { CaseLinked, CaseResultRow, CaseRow, NewCase };
 
 export class CaseStore implements CustodyStorage {
   constructor(

@@ -5,33 +5,11 @@
  * at once both land with the chain intact: the second reads the first's entry as its last.
  */
 import { parseEntry } from '../../evidence/custody.js';
-import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, type ResultRow, type StoredResult, toStored } from './results.js';
+import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, toStored } from './results.js';
 import type { Sql } from './sqlite.js';
-
-export interface CaseRow {
-  id: string;
-  name: string;
-  description: string;
-  team: string | null;
-  created_at: string;
-  /** The service the case was also created on (its origin), and the service's id for it. */
-  service: string | null;
-  service_id: string | null;
-  /** Why the case is local only although geo tried the service (unreachable, outcome unknown). */
-  service_note: string | null;
-  /** The custody log's length and last hash as of the last append (what verify pins the log to). */
-  custody_entries: number;
-  custody_head: string | null;
-  /** Results linked to it (listCases, findCases). */
-  results: number;
-}
-
-export type NewCase = Pick<CaseRow, 'id' | 'name' | 'description' | 'team' | 'created_at' | 'service' | 'service_id' | 'service_note'>;
+import type { CaseLinked, CaseResultRow, CaseRow, NewCase } from '../case-rows.js';
 
 const CASE_COLUMNS = 'id, name, description, team, created_at, service, service_id, service_note, custody_entries, custody_head, (SELECT count(*) FROM case_results WHERE case_id = cases.id) AS results';
-
-/** A result as a case lists it: the history columns, its row id, and when it was linked (store time, not the log's). */
-export type CaseResultRow = ResultRow & { linked_at: string };
 
 /**
  * Appends the line `make` builds from the case's last line, in one write transaction; with `link`,
@@ -76,19 +54,6 @@ export function findCases(sql: Sql, ref: string): CaseRow[] {
   const byId = sql.all<CaseRow>(`SELECT ${CASE_COLUMNS} FROM cases WHERE id = ? OR service_id = ?`, ref, ref);
   if (byId.length) return byId;
   return sql.all<CaseRow>(`SELECT ${CASE_COLUMNS} FROM cases WHERE name = ? COLLATE NOCASE ORDER BY created_at, id`, ref.trim());
-}
-
-/**
- * A result linked to a case: whole (its record with the raw answer), the columns the store files
- * it under, its body column as stored, and when it was linked. Everything a view could take from
- * the store, so that `geo cases verify` holds each to the custody log (issue 30) and the views
- * need not take any of it on trust.
- */
-export interface CaseLinked {
-  stored: StoredResult;
-  columns: CaseResultRow;
-  /** The results.body column: the parsed body, kept only when geo read it differently from the raw text. */
-  body: string | null;
 }
 
 /** The case's results in the order they were linked. */

@@ -20,6 +20,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { canonicalRequest } from '../canonical.js';
 import type { Sql } from './sqlite.js';
+import type { Acquired, ClaimRow, FailedError } from '../claim-rows.js';
 
 /** What the store needs to know of processes (cli.ts supplies it: only it touches process). */
 export interface ProcessProbe {
@@ -32,37 +33,6 @@ export interface ProcessProbe {
 
 /** A claim's lease: an owner that stops renewing it for this long is taken for gone. */
 export const LEASE_MS = 60_000;
-
-export interface FailedError {
-  code: string;
-  message: string;
-  status?: number;
-  final: boolean;
-}
-
-export type Acquired =
-  /** This process holds the claim: send with `key` (a takeover resends an earlier key). */
-  | { kind: 'send'; key: string; takeover: boolean; createdAt: number }
-  /** Another live process holds it: wait for its answer. */
-  | { kind: 'wait'; key: string }
-  | { kind: 'answered'; key: string; resultId: number; batch: string | null; createdAt: number }
-  | { kind: 'failed'; key: string; error: FailedError; createdAt: number };
-
-export interface ClaimRow {
-  key: string;
-  fp: string;
-  state: 'open' | 'answered' | 'failed';
-  owner: string | null;
-  lease_until: number | null;
-  created_at: number;
-  batch: string | null;
-  input: string | null;
-  result_id: number | null;
-  error: string | null;
-  credits: number | null;
-  /** Whether its lease had not run out by the store's clock when the row was read (StoreApi engines set it). */
-  leased?: boolean;
-}
 
 export interface FingerprintParts {
   account: string | undefined;

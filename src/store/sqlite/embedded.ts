@@ -6,11 +6,7 @@
  */
 import type { EmbeddedProvenance } from '../../image/embedded.js';
 import type { Sql } from './sqlite.js';
-
-export interface StoredEmbedded extends EmbeddedProvenance {
-  sha256: string;
-  read_at: string;
-}
+import type { StoredEmbedded } from '../result-rows.js';
 
 export function saveEmbedded(sql: Sql, sha256: string, e: EmbeddedProvenance, readAt: string): void {
   sql.run('INSERT INTO embedded (sha256, read_at, metadata, c2pa) VALUES (?, ?, ?, ?) ON CONFLICT(sha256) DO NOTHING', sha256, readAt, JSON.stringify(e.metadata), JSON.stringify(e.c2pa));

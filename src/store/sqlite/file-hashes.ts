@@ -6,19 +6,7 @@
  * written within the filesystem's timestamp resolution (git's "racy" entries).
  */
 import type { Sql } from './sqlite.js';
-
-export interface FileStamp {
-  dev: number;
-  ino: number;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-}
-
-export interface FileHash {
-  sha256: string;
-  kind: string;
-}
+import type { FileHash, FileStamp } from '../result-rows.js';
 
 interface Row extends FileHash {
   path: string;

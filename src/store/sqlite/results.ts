@@ -11,56 +11,7 @@ import { isResultBody, resultColumns } from '../../evidence/record-types.js';
 import { bodyText, rawB64 } from '../../api/decode.js';
 import { canonicalRequest } from '../canonical.js';
 import type { Sql } from './sqlite.js';
-
-export interface NewResult {
-  record: ProvenanceRecord;
-  /** The service's identity that reuse and claims match on (default the record's base URL). */
-  origin?: string;
-  /** The body's bytes as received; default the record's raw text as UTF-8. */
-  rawBytes?: Buffer;
-  /** The answer carried the sandbox's header: simulated, never evidence. */
-  sandbox: boolean;
-  /** false (--no-store): kept only so its claim replays; not in history, exports or reuse. */
-  listed: boolean;
-  batch?: string;
-  importedFrom?: string;
-  /**
-   * Not filed under its idempotency key: a body that could not be read is kept, but the key's real
-   * answer (its replay, on a rerun) must still find the key free to be stored under it.
-   */
-  unkeyed?: boolean;
-}
-
-/** A stored result as the commands see it. */
-export interface StoredResult {
-  id: number;
-  record: ProvenanceRecord;
-  sandbox: boolean;
-  batch: string | null;
-  listed: boolean;
-  /** The raw body's bytes (as received). */
-  raw: Buffer | null;
-}
-
-/** The columns `geo history` lists (no JSON is parsed to list a row). */
-export interface ResultRow {
-  id: number;
-  stored_at: string;
-  input_path: string;
-  sha256: string | null;
-  city: string | null;
-  neighborhood: string | null;
-  country: string | null;
-  address: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  confidence: number | null;
-  depth: number | null;
-  analysis_id: string | null;
-  charge: string;
-  origin: string;
-  sandbox: number;
-}
+import type { NewResult, ResultRow, ReuseQuery, ReuseRef, StoredResult } from '../result-rows.js';
 
 export const LIST_COLUMNS = 'id, stored_at, input_path, sha256, city, neighborhood, country, address, latitude, longitude, confidence, depth, analysis_id, charge, origin, sandbox';
 
@@ -263,28 +214,6 @@ export function byAnalysisId(sql: Sql, id: string): StoredResult[] {
 export function imagesWithPrefix(sql: Sql, prefix: string, n: number): string[] {
   const p = prefix.toLowerCase();
   return sql.all<{ sha256: string }>('SELECT DISTINCT sha256 FROM results WHERE sha256 >= ? AND sha256 < ? AND listed = 1 LIMIT ?', p, `${p}g`, n).map((r) => r.sha256);
-}
-
-export interface ReuseQuery {
-  sha256: string;
-  /** The request fields, or their canonicalRequest() text. */
-  request: Record<string, unknown> | string;
-  /** The normalized base URL (records keep it as cli.base_url). */
-  origin: string;
-  account: string;
-  /** ISO time: only answers stored at or after it (a --fresh batch being resumed). */
-  since?: string;
-}
-
-/** What reuse needs to decide and to say where an answer came from, without reading the answer itself. */
-export interface ReuseRef {
-  id: number;
-  batch: string | null;
-  stored_at: string;
-  depth: number | null;
-  analysis_id: string | null;
-  /** The record's sent.metadata: removed, kept or none (absent: before geo removed metadata). */
-  sent_metadata: string | null;
 }
 
 /** The newest usable 200 answer for this image, request, service and account (issue 11's reuse). */

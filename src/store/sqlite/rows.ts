@@ -3,12 +3,10 @@
  * team store column for column: a record's text, its raw bytes and a custody line are never
  * rebuilt, so hashes stay what they were) and the counts `geo store status` shows.
  */
-import type { BatchRow } from './batches.js';
-import type { ClaimRow } from './claims.js';
-import type { CaseRow } from './cases.js';
+import type { BatchRow, ClaimRow } from '../claim-rows.js';
+import type { CaseRow, TimestampRow } from '../case-rows.js';
 import { RESULT_COLUMNS, type ResultColumns } from './results.js';
 import type { Sql } from './sqlite.js';
-import type { TimestampRow } from './timestamps.js';
 
 export type StoredRow = ResultColumns & { id: number };
 export type CaseRecord = Omit<CaseRow, 'results'>;

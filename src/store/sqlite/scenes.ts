@@ -12,17 +12,9 @@
  * - sinceInBatch: a batch's rows from that time on (the time index, then the batch column);
  * - resultsByIds: whole results, 500 ids a query, in id order.
  */
-import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, type ResultRow, type StoredResult, toStored } from './results.js';
+import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, toStored } from './results.js';
 import type { Sql } from './sqlite.js';
-
-export interface Tag {
-  id: number;
-  batch: string | null;
-  /** The record's `video` / `set` field as JSON text, or null. */
-  video_json: string | null;
-  set_json: string | null;
-}
-export type TaggedRow = ResultRow & Tag;
+import type { StoredResult, Tag, TaggedRow } from '../result-rows.js';
 
 const TAGS = "batch, json_extract(record, '$.video') AS video_json, json_extract(record, '$.set') AS set_json";
 const CHUNK = 500;

@@ -6,32 +6,32 @@
  * caller holding a paid answer can still print it and say which key replays it (batch/ledger.ts).
  */
 import { StoreError } from '../../errors.js';
-import { type BatchRow, findBatches, saveBatch } from './batches.js';
+import { findBatches, saveBatch } from './batches.js';
 import {
-  type AcquireOptions, type Acquired, type ClaimRow, type FailedError, LEASE_MS, Owner, type ProcessProbe,
+  type AcquireOptions, LEASE_MS, Owner, type ProcessProbe,
   acquire, claimByKey, currentClaim, currentClaims, markAnswered, markFailed, openClaim, release, releaseAll, renew,
 } from './claims.js';
 import { type ImportReport, type LegacyFolders, importJournal, importLegacy } from './import.js';
 import type { HeadLine } from '../journal-format.js';
-import { type FileHash, type FileStamp, RACY_MS, fileHashes, sameStamp, saveFileHashes } from './file-hashes.js';
+import { RACY_MS, fileHashes, sameStamp, saveFileHashes } from './file-hashes.js';
 import { dbPath, openDatabase, storeError } from './open.js';
 import {
-  type NewResult, type ResultRow, type ReuseQuery, type ReuseRef, type StoredResult,
   byAnalysisId, bySha, getResult, imagesWithPrefix, insertResult, iterateResults, listedCount, newestRows, reusable, reusableMany, sandboxCount, searchRows, setExif,
 } from './results.js';
-import { type Tag, type TaggedRow, batchStarts, newestTagged, resultsByIds, sinceInBatch, tagsOf } from './scenes.js';
+import { batchStarts, newestTagged, resultsByIds, sinceInBatch, tagsOf } from './scenes.js';
 import type { Sql } from './sqlite.js';
 import { CaseStore } from './case-store.js';
 import { TimestampStore } from './timestamps.js';
-import { type StoredEmbedded, getEmbedded, saveEmbedded } from './embedded.js';
+import { getEmbedded, saveEmbedded } from './embedded.js';
 import type { EmbeddedProvenance } from '../../image/embedded.js';
 import { SqliteBudget } from './budget.js';
 import { SqliteRows } from './rows.js';
 import { type PaidBy, paidBy } from './paid-by.js';
 import { analyst } from '../analyst.js';
+import type { Acquired, BatchRow, ClaimRow, FailedError } from '../claim-rows.js';
+import type { FileHash, FileStamp, NewResult, ResultRow, ReuseQuery, ReuseRef, StoredEmbedded, StoredResult, Tag, TaggedRow } from '../result-rows.js';
 
-export type { CaseLinked, CaseResultRow, CaseRow, NewCase } from './case-store.js';
-export type { NewTimestamp, StampedReply, TimestampRow, TimestampState } from './timestamps.js';
+export type { CaseLinked, CaseResultRow, CaseRow, NewCase, NewTimestamp, StampedReply, TimestampRow, TimestampState } from '../case-rows.js';
 export type { CaseStore, TimestampStore };
 export type { StoredEmbedded };
 export type { Acquired, ClaimRow, FailedError, NewResult, ProcessProbe, ResultRow, ReuseQuery, ReuseRef, StoredResult, BatchRow, ImportReport, LegacyFolders, Tag, TaggedRow };

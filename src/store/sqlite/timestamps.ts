@@ -11,47 +11,7 @@
  */
 import { StoreError } from '../../errors.js';
 import type { Sql } from './sqlite.js';
-
-export type TimestampState = 'pending' | 'stamped' | 'failed';
-
-export interface TimestampRow {
-  id: number;
-  case_id: string;
-  /** The custody head stamped: lowercase hex SHA-256, the token's message imprint. */
-  head: string;
-  /** The custody entry whose hash the head is (its seq), when known. */
-  seq: number | null;
-  /** The TSA's URL (evidence/tsa-url.ts checked it). */
-  tsa: string;
-  state: TimestampState;
-  /** When it was asked for (ISO-8601 UTC), whether or not it could be sent then. */
-  requested_at: string;
-  /** How many times it was sent (or tried): an unreachable TSA adds one and keeps it pending. */
-  attempts: number;
-  /** Why the last attempt did not stamp (unreachable, refused, a reply that did not hold). */
-  last_error: string | null;
-  /** stamped: the TSA's reply (TimeStampResp DER) exactly as received. */
-  reply: Buffer | null;
-  /** stamped: the certificates kept beside the reply (PEM): the token's own, and the CA trusted. */
-  ca_pem: string | null;
-  /** stamped: the token's genTime (ISO-8601 UTC), what the TSA vouches for. */
-  gen_time: string | null;
-  /** stamped: when the reply came (this machine's clock). */
-  stamped_at: string | null;
-}
-
-export interface NewTimestamp {
-  caseId: string;
-  head: string;
-  seq?: number;
-  tsa: string;
-}
-
-export interface StampedReply {
-  reply: Buffer;
-  caPem: string;
-  genTime: string;
-}
+import type { NewTimestamp, StampedReply, TimestampRow } from '../case-rows.js';
 
 const COLUMNS = 'id, case_id, head, seq, tsa, state, requested_at, attempts, last_error, reply, ca_pem, gen_time, stamped_at';
 
