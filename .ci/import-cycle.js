@@ -15,7 +15,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 const SPEC = /(?:^|[^\w$.])(?:import|export)\s+(?:type\s+)?(?:[^'"`;]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 /** The .ts file a relative specifier names (`./x.js` is `./x.ts` in the sources), or undefined. */
-function resolveSpec(fromFile, spec) {
+export function resolveSpec(fromFile, spec) {
   const base = resolve(dirname(fromFile), spec);
   for (const candidate of [base.replace(/\.js$/, '.ts'), `${base}.ts`, join(base, 'index.ts'), base]) {
     if (candidate.endsWith('.ts') && existsSync(candidate)) return candidate;
@@ -34,7 +34,7 @@ function importsOfText(file, text) {
 
 const graphs = new Map();
 /** file -> the files it imports, for every .ts file under `srcDir` as it is on disk. */
-function diskGraph(srcDir) {
+export function diskGraph(srcDir) {
   let g = graphs.get(srcDir);
   if (g) return g;
   g = new Map();
@@ -98,16 +98,21 @@ export const importCycleRule = {
       const back = pathBack(graph, target, file);
       if (back) context.report({ node, messageId: 'cycle', data: { path: [file, ...back].map((f) => relative(srcDir, f)).join(' -> ') } });
     };
-    return {
-      ImportDeclaration: (node) => check(node, node.source.value),
-      ExportAllDeclaration: (node) => check(node, node.source.value),
-      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
-      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
-      TSImportType: (node) => {
-        // typescript-eslint 8.x names the specifier `source`; older releases `argument.literal`.
-        const arg = 'source' in node ? node.source : (node.argument?.literal ?? node.argument);
-        if (arg?.type === 'Literal') check(node, arg.value);
-      },
-    };
+    return importSpecifiers(check);
   },
 };
+
+/** The visitors that hand `check(node, specifier)` every import of a file: static, type-only, re-exports, import() and import types. */
+export function importSpecifiers(check) {
+  return {
+    ImportDeclaration: (node) => check(node, node.source.value),
+    ExportAllDeclaration: (node) => check(node, node.source.value),
+    ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+    ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    TSImportType: (node) => {
+      // typescript-eslint 8.x names the specifier `source`; older releases `argument.literal`.
+      const arg = 'source' in node ? node.source : (node.argument?.literal ?? node.argument);
+      if (arg?.type === 'Literal') check(node, arg.value);
+    },
+  };
+}

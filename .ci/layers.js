@@ -1,8 +1,10 @@
 /**
- * DESIGN.md "Layers" as lint rules. Dependencies point one way (cli -> context -> commands ->
- * batch/media/output -> store -> evidence/eval -> image/places -> files -> api); these configs
- * make the wrong direction a lint error, and `geo/no-import-cycle` fails any circle of imports
- * in src/, whatever its length and whatever kind of import closes it (type-only and dynamic too).
+ * DESIGN.md "Layers" as lint rules. Dependencies point one way, down FLOORS below; these configs
+ * make the wrong direction a lint error: `geo/folder-floors` for every import between two folders
+ * (an import up or sideways, or one that closes a circle between folders), `no-restricted-imports`
+ * for the finer rules of each folder, and `geo/no-import-cycle` fails any circle of imports
+ * between files of src/, whatever its length and whatever kind of import closes it (type-only and
+ * dynamic too).
  *
  * Flat config replaces (does not merge) a rule's options when several objects match a file, so
  * every folder gets ONE `no-restricted-imports` entry built here, always including the ban on
@@ -12,7 +14,37 @@
  * `(\.js|/|$)` stops `../output` from also matching `../outputs`.
  */
 import { readdirSync } from 'node:fs';
+import { folderFloorsRule } from './folder-floors.js';
 import { importCycleRule } from './import-cycle.js';
+
+/**
+ * The floors of src/, top to bottom: a folder (a file at the top of src/ counts as one) imports
+ * only folders on floors below its own. The order DESIGN.md "Layers" gives, made exact where the
+ * code decides it: context.ts sits under the commands that take their Ctx from it; config/ sits
+ * under the store (which keeps the team store's URL and folders config/ names) and above the
+ * subjects (signing keys are SSH formats of evidence/); the sandbox above the subjects it uses.
+ * Folders on one floor import none of each other.
+ */
+export const FLOORS = [
+  ['build'], // the build: bundles cli.ts, writes the man pages from its help
+  ['cli'],
+  ['registry', 'registry-history', 'root-help', 'argv', 'help'], // what cli.ts assembles
+  ['mcp'], // the second front door: calls the commands' run functions
+  ['commands'],
+  ['context'],
+  ['batch'],
+  ['output'],
+  ['media'],
+  ['store'],
+  ['config'],
+  ['sandbox'],
+  ['eval'],
+  ['claims'],
+  ['evidence'],
+  ['image', 'places'],
+  ['files', 'flags', 'lazy'],
+  ['errors', 'api'],
+];
 
 /** Nouns from DESIGN.md's command table, plus any folder that exists (so a new noun is covered at once). */
 const DESIGN_NOUNS = ['locate', 'inspect', 'credits', 'usage', 'analyses', 'cases', 'keys', 'config', 'docs', 'sandbox', 'export', 'history', 'completion', 'eval', 'claims', 'api', 'mcp', 'store'];
@@ -50,8 +82,8 @@ export function layerConfigs() {
   const configs = [
     {
       files: ['src/**/*.ts'],
-      plugins: { geo: { rules: { 'no-import-cycle': importCycleRule } } },
-      rules: { 'geo/no-import-cycle': 'error' },
+      plugins: { geo: { rules: { 'no-import-cycle': importCycleRule, 'folder-floors': folderFloorsRule } } },
+      rules: { 'geo/no-import-cycle': 'error', 'geo/folder-floors': ['error', { floors: FLOORS }] },
     },
     // Every file in src/: no `process` global (imports are handled per folder below).
     {
@@ -85,10 +117,7 @@ export function layerConfigs() {
     ]),
     // The one database module (DESIGN.md "src/store/"): below batch, the commands and the front doors.
     restrict(['src/store/**/*.ts'], [
-      // The legacy import reads old batch journals: their format (batch/journal-format.ts, a leaf
-      // with no imports) is the one file of batch/ the store may name.
-      { regex: '^(\\.\\./)+batch/(?!journal-format\\.js$)', message: 'src/store sits below batch: of batch/ it reads only the journal format (journal-format.js), for the legacy import.' },
-      up(['commands', 'cli', 'context', 'output', 'mcp', 'sandbox', 'api/client'], 'src/store is the one database module: it sits below batch and the commands, and takes plain records.'),
+      up(['batch', 'commands', 'cli', 'context', 'output', 'mcp', 'sandbox', 'api/client'], 'src/store is the one database module: it sits below batch and the commands, and takes plain records.'),
     ]),
     restrict(['src/config/**/*.ts', 'src/batch/**/*.ts', 'src/media/**/*.ts'], [
       up(['commands', 'cli', 'context'], 'src/config, src/batch and src/media sit below the commands: no commands, cli or context.'),
