@@ -1,5 +1,5 @@
 /**
- * A team's budget on the team store (issue 32): one row (budget) with the cap, the period and what
+ * A team's budget on the team store: one row (budget) with the cap, the period and what
  * it spent and holds in flight, and one row per idempotency key reserved against it (spend).
  *
  * reserve: `UPDATE budget SET reserved = reserved + c WHERE spent + reserved + c <= cap RETURNING`

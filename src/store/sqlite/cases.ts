@@ -1,5 +1,5 @@
 /**
- * Cases (issue 24): local cases, the results linked to them and each case's custody log (schema.ts,
+ * Cases: local cases, the results linked to them and each case's custody log (schema.ts,
  * migration 2). The log is kept as lines, each entry's canonical JSON exactly as sealed; appends
  * run in one BEGIN IMMEDIATE transaction (sqlite.ts tx), so two processes appending to one case
  * at once both land with the chain intact: the second reads the first's entry as its last.
