@@ -48,6 +48,8 @@ export interface ReusedFrom {
   resultId: number;
   /** That answer was made from the file as it was, metadata included (or from before geo removed it). */
   withMetadata?: boolean;
+  /** Who paid for it, on a team store, when another role did (a colleague's answer is theirs, not "yours"). */
+  paidBy?: string;
 }
 
 /** One failure, as recorded in the journal and printed. `final`: resending cannot change it. */
@@ -180,6 +182,8 @@ export interface BatchSummary {
   fromJournal: number;
   /** Unique images answered by a stored result of an earlier command (nothing sent). */
   fromResults: number;
+  /** Of those, how many another role paid for (a team store's colleagues); absent when none. */
+  fromColleagues?: number;
   /** Unique images another geo process sent while this one waited (nothing sent here). */
   fromOthers: number;
   /** Paid answers the store could not take (shown all the same; their keys replay them free). */

@@ -14,9 +14,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrateStore } from '../../src/store/index.js';
 import { startChargingServer } from '../helpers/charging-server.js';
-import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
+import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { GEO_BIN, binEnv, finished, machineEnv, spawnGeo } from '../helpers/run-cli.js';
 import { distinctJpeg } from '../batch/helpers.js';
 
@@ -42,8 +41,7 @@ const engines = [
     name: 'a team store on PostgreSQL',
     store: async (): Promise<Record<string, string> | undefined> => {
       if (!db.pg) return undefined;
-      db.pg.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-      await migrateStore(db.pg.adminUrl);
+      await freshStore(db.pg!);
       return { GEO_STORE_URL: db.pg.analystUrl };
     },
   },

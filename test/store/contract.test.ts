@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustodyLog } from '../../src/evidence/custody-log.js';
 import { buildRecord } from '../../src/evidence/records.js';
 import { METADATA_FORMAT } from '../../src/image/metadata.js';
-import { type ProcessProbe, type StoreApi, migrateStore, openStore } from '../../src/store/index.js';
+import { type ProcessProbe, type StoreApi, openStore } from '../../src/store/index.js';
 import { forensicBody } from '../export/fixtures.js';
-import { ANALYST_GRANTS, type Postgres, startPostgres } from '../helpers/postgres.js';
+import { freshStore, type Postgres, startPostgres } from '../helpers/postgres.js';
 
 const BASE = 'http://127.0.0.1:4010';
 const sha = (n: number) => n.toString(16).padStart(64, '0');
@@ -53,8 +53,7 @@ const engines: Engine[] = [
   {
     name: 'team PostgreSQL',
     fresh: async () => {
-      pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-      await migrateStore(pg!.adminUrl);
+      await freshStore(pg!);
     },
     open: (pid, o = {}) => openStore({ kind: 'team', url: pg!.analystUrl }, { probe: aliveProbe(pid), now: o.now ?? Date.now }),
   },
@@ -207,8 +206,7 @@ describe.each(engines)('the store contract: $name', (engine) => {
 describe('the team store counts a search to PG_COUNT_CAP (200), or to the page asked for', () => {
   it('250 Lisbons: "20 of 200+", newest first; --limit 230 counts to 230+; a rarer word is counted exactly', async (t) => {
     if (!pg) return t.skip(skip);
-    pg.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-    await migrateStore(pg.adminUrl);
+    await freshStore(pg!);
     const s = await openStore({ kind: 'team', url: pg.analystUrl }, { probe: aliveProbe(3003), now: Date.now });
     try {
       for (let i = 1; i <= 250; i++) await s.insertResult({ record: record(i, { city: i % 50 === 0 ? 'Porto' : 'Lisbon' }), sandbox: false, listed: true });

@@ -13,9 +13,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrateStore } from '../../src/store/index.js';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
-import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
+import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { GEO_BIN, KEEP_OFF, binEnv, finished } from '../helpers/run-cli.js';
 import { FIXTURES, distinctJpeg } from '../batch/helpers.js';
 
@@ -24,8 +23,7 @@ const db = postgresPerFile();
 const machines = ['laptop-a', 'laptop-b'].map((name) => ({ name, home: mkdtempSync(join(tmpdir(), `geo-race-${name}-`)) }));
 
 const fresh = async () => {
-  db.pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-  await migrateStore(db.pg!.adminUrl);
+  await freshStore(db.pg!);
 };
 
 /** Each machine's own copy of the same 12 images (the same bytes, another folder). */
