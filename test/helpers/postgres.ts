@@ -14,6 +14,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll } from 'vitest';
 import { join } from 'node:path';
+import pg from 'pg';
 
 export interface Postgres {
   /** The socket folder (host= in the URL). */
@@ -175,4 +176,21 @@ export function postgresPerFile(o: PostgresOptions = {}): { pg?: Postgres; skip:
   }, 120_000);
   afterAll(() => db.pg?.stop());
   return db;
+}
+
+/**
+ * One statement sent by node-postgres as the role of `url`, as any client of that role could send
+ * it (psql, a script): its rows, or the server's refusal (SQLSTATE and message).
+ */
+export async function asRole(url: string, text: string, params: unknown[] = []): Promise<{ ok: true; rows: Array<Record<string, unknown>> } | { ok: false; code: string; message: string }> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return { ok: true, rows: (await c.query(text, params)).rows };
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    return { ok: false, code: String(e.code), message: String(e.message) };
+  } finally {
+    await c.end();
+  }
 }

@@ -85,7 +85,7 @@ describe('cases on a team store, from two machines', () => {
     const server = await startChargingServer({ delayMs: 300, quota: 600 });
     try {
       const [a, b] = [await machine('laptop-a', server.url), await machine('laptop-b', server.url)] as [Machine, Machine];
-      expect((await geo(a, ['store', 'budget', 'set', '1000', '--per', 'month'])).code).toBe(0);
+      expect((await geo(a, ['store', 'budget', 'set', '1000', '--per', 'month', '--store', db.pg.adminUrl])).code).toBe(0);
       const made = await geo(a, ['cases', 'create', '--local', '--name', 'Harbour fire', '--json']);
       const id = (JSON.parse(made.stdout) as { id: string }).id;
       const n = 6;

@@ -70,7 +70,8 @@ async function raceOfTwelve(keep: string): Promise<void> {
     expect(db.pg!.sql("SELECT count(DISTINCT fp) || ' ' || count(*) FROM claims WHERE state = 'answered'").trim()).toBe('12 12');
     expect(db.pg!.sql("SELECT count(*) FROM claims WHERE state = 'open'").trim()).toBe('0');
     expect(db.pg!.sql('SELECT count(DISTINCT sha256) FROM results').trim()).toBe('12');
-    // Who paid: both machines' analysts appear only as OS user and host, never a key.
+    // Who paid: the role both machines logged in as (the server's word), never a key.
+    expect(db.pg!.sql('SELECT DISTINCT paid_role FROM results').trim()).toBe('geo_analyst');
     expect(db.pg!.sql("SELECT count(*) FROM results WHERE record LIKE '%orca_test_team%'").trim()).toBe('0');
   } finally {
     await server.close();
@@ -122,7 +123,7 @@ describe('two machines x four processes on one team store', () => {
       expect(server.credits()).toBeLessThanOrEqual(spent! + reserved!);
       for (const r of again) expect([0, 4], r.stderr).toContain(r.code);
       const stopped = again.find((r) => r.code === 4)!;
-      expect(stopped.stderr).toMatch(/budget of 7 credits per month .*has no room for 1 more: \d+ spent.*spent this period: \S+@\S+ \d+/s);
+      expect(stopped.stderr).toMatch(/budget of 7 credits per month .*has no room for 1 more: \d+ spent.*spent this period: geo_analyst \d+/s);
     } finally {
       await server.close();
     }
