@@ -132,8 +132,8 @@ export function pgError(err: unknown, url: string): StoreError {
   const password = passwordOf(url);
   if (password) msg = msg.split(password).join('***');
   // No password anywhere (password.ts): said in words, not as the driver's SCRAM error.
-  if (code === 'GEO_NO_PASSWORD' || /client password must be a string/.test(msg)) {
-    return new StoreError(`the team store ${where} asked for a password and none was given${code === 'GEO_NO_PASSWORD' ? `: ${msg}` : ''}`, 'denied',
+  if (code === 'no_password' || /client password must be a string/.test(msg)) {
+    return new StoreError(`the team store ${where} asked for a password and none was given${code === 'no_password' ? `: ${msg}` : ''}`, 'denied',
       "put it in ~/.pgpass (HOST:PORT:DATABASE:USER:PASSWORD, chmod 600), set PGPASSWORD, or save the URL with it: geo config set store 'postgres://USER:PASSWORD@HOST/DB?…' (the password goes to the OS keyring)");
   }
   // Before the connection errors: a refused TLS handshake is not a network fault.

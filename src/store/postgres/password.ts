@@ -13,7 +13,7 @@ import { join } from 'node:path';
 
 /** Where geo looked for a password, in words (driver.ts pgError makes it one line naming the store). */
 export class NoPasswordError extends Error {
-  readonly code = 'GEO_NO_PASSWORD';
+  readonly code = 'no_password';
 }
 
 /** What node-postgres hands a password function: the login's parameters. */
