@@ -1,6 +1,6 @@
 /**
  * Reading the command line before commander does: which noun was invoked (only that one is
- * registered, issue 7) and the forms commander does not take as gh does (issue 13).
+ * registered) and the forms commander does not take as gh does.
  */
 
 /** Global flags that take a value, so their value is not mistaken for the noun. */
@@ -34,7 +34,7 @@ export function normalizeArgv(argv: readonly string[]): string[] {
 const FIELD_LIST = /^[A-Za-z_][\w]*(,[A-Za-z_][\w]*)*$/;
 
 /**
- * `--json` keeps its meaning alone (issue 22) and takes gh's field list when one follows it. The
+ * `--json` keeps its meaning alone and takes gh's field list when one follows it. The
  * word after `--json` is its value only when it looks like a field list, comes after the noun, is
  * not a subcommand there (`geo cases --json list`), and names no file or folder (`geo locate --json
  * shots`); otherwise `--json` becomes `--json=` (no fields) and the word stays an argument.

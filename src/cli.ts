@@ -70,7 +70,7 @@ export function exitCodeFor(err: unknown): number {
   if (err instanceof UsageError || err instanceof RequestValidationError || err instanceof ConfigError || err instanceof BaseUrlError || err instanceof InputChangedError) return EXIT.usage;
   if (err instanceof MissingKeyError || err instanceof KeyringError) return EXIT.auth;
   if (err instanceof BudgetError) return EXIT.credits;
-  // A team store that cannot be reached: nothing was claimed or sent (issue 32).
+  // A team store that cannot be reached: nothing was claimed or sent.
   if (err instanceof StoreError && err.kind === 'unreachable') return EXIT.service;
   // A team store that refused the login or what the role asked (its grants): nothing was changed.
   if (err instanceof StoreError && err.kind === 'denied') return EXIT.auth;
@@ -237,7 +237,7 @@ function newProgram(rt: Pick<Runtime, 'io' | 'version'>): GeoCommand {
       outputError: () => {
         /* printed once by main() */
       },
-      // Help fits the terminal it is printed on, and 80 columns into a pipe or a file (issue 34).
+      // Help fits the terminal it is printed on, and 80 columns into a pipe or a file.
       getOutHelpWidth: () => (rt.io.stdoutIsTTY ? rt.io.columns : PIPED_HELP_WIDTH),
       getErrHelpWidth: () => (rt.io.stderrIsTTY ? stderrColumns(rt.io) : PIPED_HELP_WIDTH),
     });
@@ -311,7 +311,7 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
       if (typeof code === 'number') onExit(code);
     } catch (err) {
       failed = err;
-      // A refused key: its hint names where the key came from, not a command that reads the same key (issue 34).
+      // A refused key: its hint names where the key came from, not a command that reads the same key.
       if (err instanceof ApiError && err.status === 401 && err.keyFrom === undefined) err.keyFrom = keyOrigin(ctx);
     } finally {
       await ctx.cleanup();
@@ -371,7 +371,7 @@ export async function main(argv: string[], deps?: Partial<MainDeps>): Promise<nu
   // dying on EPIPE with a stack, whichever stream noticed first and whatever wrote to it
   // (journaled work is safe; a rerun picks up the rest).
   // A command doing paid work (a batch) asks to finish first: it stops sending, lets what is in
-  // flight arrive and be stored, and says so on stderr (issue 19); any other command exits at once.
+  // flight arrive and be stored, and says so on stderr; any other command exits at once.
   const closing = new AbortController();
   let holds = 0;
   const onPipeClosed = (err: NodeJS.ErrnoException) => {
@@ -446,7 +446,7 @@ async function openFilter(cmd: Command, io: IO, fields: string[] | undefined, jq
   if (jqRun) {
     const { Jq } = await import('./output/jq.js');
     jq = new Jq(jqRun.expr, jqRun);
-    // Checked in its worker, bounded like every run (issue 30): `def f: f; f` ends here, nothing sent.
+    // Checked in its worker, bounded like every run: `def f: f; f` ends here, nothing sent.
     await jq.check().catch(async (err: unknown) => {
       await jq!.close();
       throw err;

@@ -36,7 +36,7 @@ export interface GlobalOptions {
   input?: boolean;
   yes?: boolean;
   sandbox?: boolean;
-  /** --store URL|local: the store for this run (issue 32; config/store-url.ts chooseStore). */
+  /** --store URL|local: the store for this run (config/store-url.ts chooseStore). */
   store?: string;
 }
 
@@ -88,11 +88,11 @@ export interface Ctx extends Runtime {
   /**
    * This machine's own SQLite file (src/store/), opened on first use and closed when the command
    * ends, whatever store the run uses: what `geo store push` copies in and `geo doctor` checks.
-   * Every command reads and writes through storeApi(), never this (issue 32).
+   * Every command reads and writes through storeApi(), never this.
    */
   localStore(): Store;
   /**
-   * The store this run uses through the asynchronous interface (issue 32): a team's PostgreSQL by
+   * The store this run uses through the asynchronous interface: a team's PostgreSQL by
    * --store URL, GEO_STORE_URL or `geo config set store`, else the local file (memoised, closed
    * when the command ends). `--store local` uses the local file for this run and says so on stderr.
    */
@@ -139,7 +139,7 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
     const { startSandbox } = await import('./sandbox/server.js');
     const sb = await startSandbox({ port: 0, host: '127.0.0.1' });
     cleanups.push(() => sb.close());
-    // Said once per run (issue 34): a new user expected the sandbox's credits, analyses and cases to
+    // Said once per run: a new user expected the sandbox's credits, analyses and cases to
     // last from one command to the next. stderr only, so --json's stdout stays one document.
     if (!globals.quiet) rt.io.stderr.write(`${stderrText(rt.io, FRESH_SANDBOX_LINE)}\n`);
     override = { key: { value: 'orca_sandbox_pro', masked: maskKey('orca_sandbox_pro'), source: 'sandbox', storage: 'sandbox' }, baseUrl: { value: sb.url, source: 'sandbox' } };
@@ -196,7 +196,7 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
         signal: rt.signal,
         debug: debugOn ? debug : undefined,
         // Issue 21: a 429's wait (up to 5 minutes) is said on stderr, not sat through in silence;
-        // issue 30: so is any other wait over 5 s (a 5xx backoff), each with its reason and its end.
+        // so is any other wait over 5 s (a 5xx backoff), each with its reason and its end.
         onWait: (i) => {
           if (globals.quiet || (i.reason !== 'rate_limited' && i.delayMs <= SAY_END_AFTER_MS)) return;
           const what = i.reason === 'rate_limited' ? 'rate limited (429)' : i.status !== undefined ? `the service answered ${i.status}` : `connection problem (${i.reason})`;

@@ -21,7 +21,7 @@ export class ConfigError extends HintedError {
 }
 
 /**
- * The user answered no at a prompt (issue 22): a choice, not an interruption, so exit 2 (as gh),
+ * The user answered no at a prompt: a choice, not an interruption, so exit 2 (as gh),
  * with words that fit what was not done and a hint for doing it without the question.
  */
 export class DeclinedError extends UsageError {
@@ -37,7 +37,7 @@ export class CancelledError extends Error {
 }
 
 /**
- * The store's budget (`geo store budget set`, issue 32) has no room for a request: nothing was
+ * The store's budget (`geo store budget set`) has no room for a request: nothing was
  * sent. Exit 4, as a balance that ran out. The message says the cap and who spent it.
  */
 export class BudgetError extends HintedError {
@@ -61,7 +61,7 @@ export class PartialFailureError extends Error {
 }
 
 /**
- * `geo claims check --fail-on contradicts` (issue 33): at least one claim was contradicted. Every
+ * `geo claims check --fail-on contradicts`: at least one claim was contradicted. Every
  * verdict was printed first; this is the one line on stderr. Exit 9, for scripts.
  */
 export class ClaimContradictedError extends HintedError {
@@ -111,7 +111,7 @@ export class StoreError extends HintedError {
 /**
  * The OS keyring is needed and cannot be used: GEO_KEYRING=required and no keyring answered (or CI
  * is set), or a profile's key is in a keyring that cannot be read now. Also ssh-agent, the other
- * keeper of keys (issue 31): none, unreachable, not holding the signing key, or refusing to sign.
+ * keeper of keys: none, unreachable, not holding the signing key, or refusing to sign.
  * Exit 3 (authentication, as a missing key): nothing was stored, signed or sent.
  */
 export class KeyringError extends HintedError {

@@ -26,7 +26,7 @@ export function wholeNumber(v: unknown, flag: string, min: number, max: number, 
 /**
  * --file-mode: what a report, export or bundle may be read by. 600 (the default: only you) or 644
  * (everyone on this machine), set exactly whatever the umask; nothing wider: geo never writes a
- * file others may change (issue 30).
+ * file others may change.
  */
 export function fileMode(v: unknown): 0o600 | 0o644 | undefined {
   if (v === undefined) return undefined;

@@ -8,7 +8,7 @@ import type { Act, Register } from './commands/types.js';
 /**
  * Without a known noun (`geo`, `geo --help`, a typo) commander needs each noun only for the list
  * in the root help, and for suggestions: its usage term and description. Building all twelve with
- * their flags cost ~3 ms of `geo --help` on Node 20 (issue 7's budget, bench/startup.mjs), so each
+ * their flags cost ~3 ms of `geo --help` on Node 20 (budget, bench/startup.mjs), so each
  * register runs against a recorder that keeps just those, and the nouns are added bare. The lines
  * match the full registration (test/cli/root-help.test.ts).
  */
@@ -25,7 +25,7 @@ export function listNouns(program: Command, act: Act, registers: readonly Regist
     terms.set(program.command(name).description(seen.description), term);
   }
   const help = new Help();
-  // The root help lists each noun by its name (gh's layout, issue 34: one line each at 80 columns);
+  // The root help lists each noun by its name (gh's layout: one line each at 80 columns);
   // \`geo NOUN --help\` gives its usage. The recorded term is kept for the tests' comparison.
   program.configureHelp({ ...program.configureHelp(), subcommandTerm: (cmd) => (terms.has(cmd) ? cmd.name() : help.subcommandTerm(cmd)) });
   recordedTerms = terms;

@@ -15,7 +15,7 @@ export interface ImageB64Source {
   stream(): AsyncIterable<B64Chunk>;
   /**
    * Checks, before a resend, that the source still holds the bytes of the first attempt (a file
-   * changed in place must never go out under the same Idempotency-Key: issue 21). Throws a
+   * changed in place must never go out under the same Idempotency-Key). Throws a
    * BodySourceError naming the input when it does not.
    */
   verify?(): Promise<void>;

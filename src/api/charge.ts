@@ -1,6 +1,6 @@
 /**
  * What one answer to POST /geolocate charged, by what the answer itself says, and the ways it
- * disagrees with the request (issue 21). api-spec.md "Limits": a successful call costs 1, 2 or 10
+ * disagrees with the request. api-spec.md "Limits": a successful call costs 1, 2 or 10
  * credits by depth, and the response's `depth` is the "Depth used"; "States and transitions": a
  * completed key replays its stored response with `Idempotent-Replayed: true`, no debit.
  *

@@ -214,7 +214,7 @@ export class ApiClient {
       async (n) => {
         attempts = n;
         if (n > 1) {
-          // A resend carries the first attempt's bytes or nothing (issue 21), and takes its turn.
+          // A resend carries the first attempt's bytes or nothing, and takes its turn.
           await spec.body?.verify?.();
           await spec.beforeAttempt?.(n);
         }

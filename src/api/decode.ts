@@ -88,7 +88,7 @@ function countInvalidUtf8(b: Uint8Array): number {
 }
 
 /**
- * The bytes as text, losing nothing (issue 21, "raw means raw"): well-formed UTF-8 as itself, and
+ * The bytes as text, losing nothing ("raw means raw"): well-formed UTF-8 as itself, and
  * each byte that is not as the six characters `\udcXX` (XX its value; Python's surrogateescape,
  * PEP 383). Inside a JSON string that is a valid escape, so the body still parses, `--json` shows
  * where the bytes were, and the byte can be recovered; U+FFFD would have hidden both.
@@ -142,7 +142,7 @@ export function bytesOfEscaped(s: string): Buffer {
 /**
  * The body as base64 when its text does not give the bytes back (bytes that are not UTF-8, a BOM),
  * else undefined: journals and records keep `raw` for people and this beside it, so nothing that
- * was received is lost (issue 21).
+ * was received is lost.
  */
 export function rawB64(text: string | undefined, bytes: Buffer | undefined): string | undefined {
   if (bytes === undefined || (text !== undefined && Buffer.from(text, 'utf8').equals(bytes))) return undefined;

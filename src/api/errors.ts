@@ -120,7 +120,7 @@ export class BaseUrlError extends Error {
 /**
  * The server answered 3xx. A redirect is never followed, so the key never goes to another origin.
  * 304 Not Modified is no redirect: it answers a conditional request, which geo never sends, so
- * it has words of its own (issue 21).
+ * it has words of its own.
  */
 export class RedirectError extends Error {
   override readonly name = 'RedirectError';
@@ -134,7 +134,7 @@ export class RedirectError extends Error {
 /**
  * A 429 whose wait geo will not sit through: past the request's deadline, or longer than the
  * retry policy's longest wait (5 minutes); also a batch whose next start the server's count puts
- * that far off (batch/pacer.ts). Nothing is resent before the server's time (issue 12), so the
+ * that far off (batch/pacer.ts). Nothing is resent before the server's time, so the
  * command ends at once (exit 5, like any 429) and says when to come back, and why when a header
  * was clamped (ratelimit.ts `note`).
  */

@@ -1,5 +1,5 @@
 /**
- * The one masking function (issue 30, section 4): every spelling of a key a reader would still
+ * The one masking function: every spelling of a key a reader would still
  * recognise, in text and in raw bytes alike. api/secret.ts masks every answer with it before
  * anything reads or keeps it; output/sanitize.ts redact() masks every other output with it.
  *

@@ -6,7 +6,7 @@
  * not ask for, and proxies do send `100 Continue` to a request with content even when no
  * `Expect: 100-continue` was sent. undici (7.x) destroys the socket on any 100 it did not ask for
  * ("bad response", UND_ERR_SOCKET), so a paid answer that followed was never read and every retry
- * met the same fate (issue 21). node:http reads a 100, 102 or 103 as an 'information' event and
+ * met the same fate. node:http reads a 100, 102 or 103 as an 'information' event and
  * goes on to the final answer. Requests without a body stay on undici (client.ts): a 100 answers
  * request content (RFC 9110 §15.2.1), and undici reads 102 and 103 past already.
  */
@@ -39,7 +39,7 @@ type Send = (url: URL, options: RequestOptions) => ClientRequest;
 /**
  * A keep-alive agent per protocol; idle sockets are unref'd by node, so they never hold the
  * process. node:http and node:https are loaded on the first request with a body: every command
- * that sends none (`geo credits`, the start-up budget of issue 7) would otherwise load tls too.
+ * that sends none (`geo credits`, the start-up budget) would otherwise load tls too.
  */
 export class NodeAgents {
   #http?: { agent: HttpAgent; send: Send };

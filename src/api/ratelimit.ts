@@ -12,7 +12,7 @@
  * A wait or reset further off than MAX_SERVER_WAIT_S (a day: the longest window a quota plausibly
  * has; `Retry-After: 99999999999999999999` overflows every integer type) is clamped to it, and an
  * unreadable Retry-After (`-5`, `soon`) is ignored; either is named in `note`, so the error that
- * ends the run can say why (issue 30). retry.ts does not sit through a wait that long: exit 5.
+ * ends the run can say why. retry.ts does not sit through a wait that long: exit 5.
  */
 
 /** The furthest wait or reset geo reads from a header, in seconds; anything beyond is clamped to it. */

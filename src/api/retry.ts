@@ -26,7 +26,7 @@
  * |   response above the size cap             |                   |                  |                      |                             |
  *
  * Backoff is full jitter: random() * min(cap 20 s, base 1 s * 2^(retry-1)). The 429 wait is the
- * server's (issue 12): Retry-After, else the body's retry_after (api-spec.md "Error cases": "retry
+ * server's: Retry-After, else the body's retry_after (api-spec.md "Error cases": "retry
  * after retry_after seconds; Retry-After header sent"); RateLimit's `t` only when its `r` is 0 and
  * no Retry-After came (r > 0 means the quota is not what refused us, and t may be a window away);
  * with none of these, backoff, and also for a second Retry-After: 0 in a row (resending at once

@@ -8,7 +8,7 @@
  * Written with zod/mini (checks and wrappers are functions: z.optional(x), x.check(z.gte(0))).
  * Every schema is wrapped in z.lazy and built on its first parse: zod's constructors cost about
  * 25 ms for the whole contract on Node 20, and `geo credits` needs two of these schemas, not forty
- * (issue 7's start-up budget; bench/startup.mjs).
+ * (start-up budget; bench/startup.mjs).
  */
 import * as z from 'zod/mini';
 import { $ZodCheckNumberFormat } from 'zod/v4/core';
@@ -16,7 +16,7 @@ import en from 'zod/v4/locales/en.js';
 import { beginsWithCalendarDate, isAcceptableImageUrl, isStrictBase64 } from './validators.js';
 
 // zod/mini: the same parser core as zod's classic API without a method table on every schema,
-// so it loads in about half the time (issue 7's start-up budgets; bench/startup.mjs). Its English
+// so it loads in about half the time (start-up budgets; bench/startup.mjs). Its English
 // messages are opt-in. zod's JIT (object parsers compiled with new Function on first use) costs
 // more than it saves for the handful of bodies a CLI run parses, and it is one eval fewer.
 z.config({ ...en(), jitless: true });

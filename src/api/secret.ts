@@ -61,7 +61,7 @@ export function scrubCutOff(err: ContractError, secret: string): void {
 
 /**
  * Which account paid for a result, without keeping the key: journals and provenance records carry
- * this so one key's answers are never re-emitted for another (issue 11). HMAC-SHA256 under a fixed
+ * this so one key's answers are never re-emitted for another. HMAC-SHA256 under a fixed
  * domain string, over the service origin and the key: one-way, so a file that leaks tells nothing
  * about the key, and the same key gets a different fingerprint on another service (a sandbox key
  * named like a production one never matches it). 20 hex digits (80 bits): collisions between the

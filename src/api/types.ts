@@ -36,13 +36,13 @@ export interface ClientOptions {
   problemJson?: boolean;
   /**
    * Told before each wait to resend (a 429's time, a 5xx backoff) of a call that has no onRetry of
-   * its own: the CLI says on stderr that it waits and for how long (issue 21: `geo credits` sat
+   * its own: the CLI says on stderr that it waits and for how long (`geo credits` sat
    * through a 60 s 429 without a word).
    */
   onWait?: (info: RetryInfo & { method: string; path: string }) => void;
 }
 
-/** What one attempt met, answer or failure (a batch paces on every one of them, issue 21). */
+/** What one attempt met, answer or failure (a batch paces on every one of them). */
 export interface AttemptInfo {
   /** 1-based. */
   attempt: number;
@@ -92,7 +92,7 @@ export interface GeolocateOptions {
   retryBudget?: RetryBudget;
   /**
    * Awaited before each resend (attempt 2 and later), after the retry's wait: a batch takes its
-   * turn under the rate limit there, so retries after 5xx spend the same budget (issue 21).
+   * turn under the rate limit there, so retries after 5xx spend the same budget.
    */
   beforeAttempt?: (attempt: number) => Promise<void>;
   /** Every attempt's answer or failure, with its rate-limit headers and round trip. */

@@ -1,5 +1,5 @@
 /**
- * Whose batch is it (issue 11)? A journal's or batch's answers were paid by the account whose
+ * Whose batch is it? A journal's or batch's answers were paid by the account whose
  * fingerprint its head carries. Claims and results are per account already (their fingerprint
  * holds it, ledger.ts), so this only guards `--resume` and `--journal FILE`:
  *

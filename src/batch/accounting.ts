@@ -1,5 +1,5 @@
 /**
- * Every input accounted (issue 11): one record per input whatever became of it, and the summary
+ * Every input accounted: one record per input whatever became of it, and the summary
  * counts that add up to the inputs. Besides answers and per-image failures, a record says
  *  - `skipped`: found in a folder but unusable (HEIC, empty, not an image, too large, unreadable);
  *    known before anything is sent, so its record comes first;

@@ -1,5 +1,5 @@
 /**
- * `--case` on a run (geo locate, geo eval, the MCP locate tool; issue 24): an observer of the
+ * `--case` on a run (geo locate, geo eval, the MCP locate tool): an observer of the
  * batch's events that links each answered result to the case and appends its custody entries:
  * input hashed, request sent, answer received, result linked. It only reads what the engine has
  * already done: a 'finished' event comes after the answer was committed to the store (worker.ts),
@@ -56,7 +56,7 @@ function answerEvent(s: StoredResult, fromStore: boolean): CustodyEvent {
 export async function linkStored(store: StoreApi, actor: { version: string; now: () => number; actor?: Actor }, caseId: string, s: StoredResult, fromStore: boolean): Promise<void> {
   const answer = answerEvent(s, fromStore).data as { answer: { sha256: string; analysis_id: string | null; service: string; sandbox: boolean } };
   await caseLog(store, actor.actor ?? actor.version, actor.now).append(caseId, { event: 'answer_received', data: answer } as CustodyEvent);
-  // The pair it binds, and what it is shown with that the answer cannot say (issue 30): verification holds the store to these.
+  // The pair it binds, and what it is shown with that the answer cannot say: verification holds the store to these.
   const a = answer.answer;
   const result = { input_sha256: s.record.input.sha256, answer_sha256: a.sha256, analysis_id: a.analysis_id, input_path: s.record.input.path, service: a.service, sandbox: a.sandbox };
   await caseLog(store, actor.actor ?? actor.version, actor.now, store.cases.linking(s.id)).append(caseId, { event: 'result_linked', data: { result } });
@@ -135,7 +135,7 @@ export class CaseCustody {
     this.queue(`the ${kind} ${path}`, () => this.log.append(this.kase.id, { event: 'file_written', data: { file } }).then(() => undefined));
   }
 
-  /** A claim checked on this case's results (issue 33): queued after the entries of the answer it was judged on. */
+  /** A claim checked on this case's results: queued after the entries of the answer it was judged on. */
   claimChecked(data: CustodyEvents['claim_checked']): void {
     this.queue(`the check of ${data.claim.input}`, () => this.log.append(this.kase.id, { event: 'claim_checked', data }).then(() => undefined));
   }

@@ -1,5 +1,5 @@
 /**
- * "A case's results as the log vouches for them" (issue 30): the one code path `geo cases
+ * "A case's results as the log vouches for them": the one code path `geo cases
  * verify`, `cases show`, `cases bundle` and `geo export --case` read a case through. The
  * chain is checked (pinned to the count and head the store kept), the entries that still parse
  * are read, and each linked result is held to its own entries (evidence/case-vouch.ts). Views are

@@ -1,5 +1,5 @@
 /**
- * Signing a case's custody head (issue 31, item 2): the head is signed as it is (custody-sign.ts's
+ * Signing a case's custody head: the head is signed as it is (custody-sign.ts's
  * message), and head_signed lands right after the entry it signs, or is made again over the new
  * head when another process appended in between. Commands that append sign at their end when a
  * signing key is chosen (`geo keys signing use`): `locate --case`, `eval --case`, `cases link`,
@@ -141,7 +141,7 @@ export class CaseSigner {
 }
 
 /**
- * Who a command's custody entries name (issue 32: on a team store several analysts append to one
+ * Who a command's custody entries name (on a team store several analysts append to one
  * case): this OS user and host, geo's version, and the chosen signing key's fingerprint when one is
  * chosen. Only public facts are read (no keyring, no passphrase); a chosen key that cannot be
  * described now is left out rather than holding up an entry.

@@ -1,5 +1,5 @@
 /**
- * What the pacer learns from answers beyond the server's count (issue 21): how much of the quota
+ * What the pacer learns from answers beyond the server's count: how much of the quota
  * to take (AIMD), how much to widen its margin after a 429, how far to trust its own log of
  * starts, and what other clients on the same key spend. pacer.ts says where each one is used.
  */

@@ -1,5 +1,5 @@
 /**
- * Claim checks on the batch engine (issue 33 item 2): every claimed image is located unscoped (the
+ * Claim checks on the batch engine: every claimed image is located unscoped (the
  * claim never steers the model: api-spec.md "the scope is never evidence"), one batch per depth, so
  * an image already answered with the same request is reused free from the store; with --scoped,
  * one more batch per claimed place (and depth) sends the images claimed there with the claim as
@@ -125,7 +125,7 @@ export async function checkClaims(claims: readonly Claim[], o: ClaimChecksOption
     },
   });
   if (ran.dryRun) return { dryRun: true, plans: ran.plans, labels: units.map((u) => u.label) };
-  // The store is asynchronous (a team's PostgreSQL, issue 32): the sandbox flags are read once the run is over.
+  // The store is asynchronous (a team's PostgreSQL): the sandbox flags are read once the run is over.
   for (const [rec, s] of storedIds) stored.set(rec, { record: s.record, sandbox: (await o.store.result(s.id))?.sandbox ?? false });
   const byKey = new Map<string, Map<string, BatchRecord>>();
   ran.runs.forEach((r: BatchResult, i) => byKey.set(JSON.stringify(keys[i]), new Map(r.records.map((rec) => [rec.input, rec]))));

@@ -1,5 +1,5 @@
 /**
- * One claim check as a plain record (issue 33 item 5): what `--json` / NDJSON prints, what CSV,
+ * One claim check as a plain record: what `--json` / NDJSON prints, what CSV,
  * GeoJSON, KML and the report are drawn from, and what the MCP tool returns. Field names are the
  * JSON fields `--json FIELDS` may choose (CLAIM_FIELDS). A claim that could not be checked (a bad
  * row) is a record too, with verdict null and its error, so a script sees every row it gave.

@@ -1,10 +1,10 @@
 /**
- * Consent before spending (issue 11, DESIGN.md "never pay silently"). A plan above the confirm
+ * Consent before spending (DESIGN.md "never pay silently"). A plan above the confirm
  * threshold, or above the balance, is sent only with consent: --yes, a --max-credits budget that
  * covers it, or a yes at a prompt. Where nothing can ask (stdin or stderr piped, --no-input, CI),
  * the plan is refused before a single geolocate is sent, the way `terraform apply` refuses without
  * -auto-approve: silence is not consent. What consent covers is then kept while sending, against
- * what the service actually charges (spend-guard.ts, issue 30).
+ * what the service actually charges (spend-guard.ts).
  */
 import { DeclinedError, UsageError } from '../errors.js';
 import { type IO, noPromptReason } from '../output/io.js';

@@ -1,5 +1,5 @@
 /**
- * Provenance kept before stripping (issue 31, item 4): right before a job's image is made into its
+ * Provenance kept before stripping: right before a job's image is made into its
  * upload (metadata removed, unless --keep-metadata), the original is read once more and what it
  * says about itself (image/embedded.ts: its metadata as exiftool-style JSON, its C2PA credentials)
  * is kept in the store under the original's sha256, where a case's input_hashed entry finds it

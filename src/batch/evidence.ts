@@ -1,5 +1,5 @@
 /**
- * Local evidence for a batch, locate's or eval's (issue 6): the EXIF corroboration block of every
+ * Local evidence for a batch, locate's or eval's: the EXIF corroboration block of every
  * answered input (the batch's exif hook), the provenance record of every result (committed to the
  * store with its claim by the batch engine, worker.ts; the EXIF check is added to it here), and the
  * records that --format geojson|kml|csv|html|kmz and --report render. Nothing here is ever sent.
@@ -32,7 +32,7 @@ export class Evidence {
   stored = 0;
   private stdinBytes: Uint8Array | undefined;
 
-  /** `keep: false`: nothing is kept per record (a run that prints each line and exports nothing; issue 21). */
+  /** `keep: false`: nothing is kept per record (a run that prints each line and exports nothing). */
   constructor(private readonly ctx: { now: () => number; version: string }, private readonly opts: { store: boolean; keep?: boolean }) {}
 
   /** The size of what this run read from stdin (`geo locate -`), once an answer for it came back. */

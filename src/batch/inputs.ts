@@ -40,7 +40,7 @@ export function isUrlInput(s: string): boolean {
 
 /**
  * path.join builds its result piece by piece, a rope of V8 cons strings several times the flat
- * size; a batch keeps every path until it ends, so each is flattened once (issue 21: 100,000
+ * size; a batch keeps every path until it ends, so each is flattened once (100,000
  * inputs within 200 MB). Converting to a number is what makes V8 flatten a string in place.
  */
 function flat(s: string): string {

@@ -35,7 +35,7 @@ export interface HeadLine {
    */
   account?: string;
   /**
-   * 'removed' when the images went out without their metadata (issue 14). Absent: sent as they
+   * 'removed' when the images went out without their metadata. Absent: sent as they
    * are (--keep-metadata, or a journal from before geo removed metadata). A journal's keys must be
    * resent with the same bytes, so one journal never mixes the two.
    */
@@ -54,7 +54,7 @@ export interface SendLine {
 /** What the answer itself was, when one arrived. */
 interface Answered {
   raw?: string;
-  /** The bytes as base64 when `raw` alone does not give them back (not UTF-8, a BOM; issue 21). */
+  /** The bytes as base64 when `raw` alone does not give them back (not UTF-8, a BOM). */
   raw_b64?: string;
   status?: number;
   deviations?: string[];

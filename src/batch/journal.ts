@@ -1,6 +1,6 @@
 /**
  * `--journal FILE`: the batch written out as NDJSON (format: src/batch/journal-format.ts) as it
- * runs, each line fsync'd. Since the SQLite store (issue 19) the claims and results in the store
+ * runs, each line fsync'd. Since the SQLite store the claims and results in the store
  * are what a rerun trusts; the file is an export of the batch that `--resume FILE` can run again,
  * on this machine or another (its keys and answers are imported into the store first).
  *

@@ -1,5 +1,5 @@
 /**
- * The batch's side of the store (issue 19): what the store already holds for each job, the claim
+ * The batch's side of the store: what the store already holds for each job, the claim
  * that decides who sends it, and the answer committed with its claim before anyone shows it.
  *
  * Order of look-ups for a job (what its fingerprint names: image, upload, fields, service, account):
@@ -19,7 +19,7 @@ import type { Job } from './sources.js';
 import type { BatchError, JobOutcome, ReusedFrom } from './types.js';
 
 export interface LedgerOptions {
-  /** The local file or a team's server (issue 32): claims decide across every process that uses it. */
+  /** The local file or a team's server: claims decide across every process that uses it. */
   store: StoreApi;
   account?: string;
   /** The client's base URL (normalized): results and claims are per service. */
@@ -67,7 +67,7 @@ export class Ledger {
 
   /**
    * Made anew on each call (a hash of a few hundred bytes, microseconds) rather than kept: a batch
-   * of 100,000 jobs would hold 11 MB of them for its whole run (issue 21).
+   * of 100,000 jobs would hold 11 MB of them for its whole run.
    */
   fingerprint(job: LedgerJob): string {
     return this.fingerprintFor(job, this.o.account);
@@ -82,7 +82,7 @@ export class Ledger {
    * held() for every job, the store read in a few queries for each 500 of them (a plan of
    * thousands); each job's fingerprint is made once here, 500 at a time. Only the jobs that hold
    * something are in the map (missing means none): a new batch of 100,000 images is not a map of
-   * 100,000 nothings, nor an array of 100,000 fingerprints (issue 21).
+   * 100,000 nothings, nor an array of 100,000 fingerprints.
    */
   async heldMany(jobs: readonly LedgerJob[]): Promise<Map<string, Exclude<Held, { kind: 'none' }>>> {
     const out = new Map<string, Exclude<Held, { kind: 'none' }>>();
@@ -114,7 +114,7 @@ export class Ledger {
     if (job.sha256 !== null && this.o.account !== undefined && !this.o.async) {
       const r = known ? (known.reuse ?? undefined) : await s.reusable({ sha256: job.sha256, ...this.reuseQuery() });
       // --keep-metadata asks for an answer made from the photo's metadata too: one made without it
-      // (geo removed it) answers another question, so the image is sent (issue 34: it was reused silently).
+      // (geo removed it) answers another question, so the image is sent (it was reused silently).
       if (r && !(this.o.keepMetadata && r.sent_metadata === 'removed')) {
         const from: ReusedFrom = {
           storedAt: r.stored_at, depth: r.depth ?? Number(this.o.request.depth ?? 1), analysisId: r.analysis_id, resultId: r.id,
@@ -130,7 +130,7 @@ export class Ledger {
       if (done) return done;
     }
     if (!cur && this.o.account !== undefined) {
-      // A journal of a geo from before account fingerprints (issue 11) was imported without one:
+      // A journal of a geo from before account fingerprints was imported without one:
       // its key is adopted and resent, which the service replays free if it was this account's,
       // and runs as an ordinary request if it was not. Its answer is never re-emitted as ours.
       const key = await s.adoptLegacyClaim(this.fingerprintFor(job, undefined), fp);

@@ -1,5 +1,5 @@
 /**
- * What a failed request means for the batch (issue 5 "Scheduler"): 401, 402 and 403 stop it (every
+ * What a failed request means for the batch: 401, 402 and 403 stop it (every
  * further request would fail the same way, and 402 is about money); a 404 on geolocate means the
  * batch_id is unknown or bound to another key, the same for every image, so it stops too; a 422
  * (and 400) belongs to one image: recorded as final, the batch goes on; 5xx, timeouts and network
@@ -17,7 +17,7 @@ import type { BatchError, BatchStop } from './types.js';
 export function toBatchError(err: unknown): BatchError {
   if (err instanceof ApiError) {
     // 409 with another payload (not "in progress"): the key was first used for other bytes or
-    // fields, and every resend under it meets the same 409, so it is final (issue 21); --fresh
+    // fields, and every resend under it meets the same 409, so it is final; --fresh
     // sends the input under a new key. 400 and 422 are about this image's request and repeat identically.
     if (isKeyConflict(err)) return { code: err.code, status: 409, message: `the Idempotency-Key was used before for a different request (409): ${err.message}`, final: true };
     const final = err.status === 400 || err.status === 422;

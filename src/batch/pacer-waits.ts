@@ -1,5 +1,5 @@
 /**
- * What the pacer says of a wait (issue 30): why the next start waits, for the line on stderr of a
+ * What the pacer says of a wait: why the next start waits, for the line on stderr of a
  * wait over SAY_WAIT_MS, and the RetryLaterError (exit 5) of one further off than geo sits through.
  */
 import { ApiError, RetryLaterError } from '../api/errors.js';

@@ -1,7 +1,7 @@
 /**
  * Paces request STARTS (first attempts and resends alike) to what the service says is left of the
  * key's quota (api-spec.md "Limits": RateLimit, RateLimit-Policy, RateLimit-Remaining/-Reset on
- * every response; issues 12 and 21).
+ * every response).
  *
  * A start may happen when one of these lower bounds on the server's remaining quota is at least 1:
  *  1. The server's count, which is the truth, other clients' spend included: the least `r` of the
@@ -22,7 +22,7 @@
  * Even spacing (window/limit apart) is the fallback for a limit without a remaining count.
  * Nothing known: one request goes alone to learn it. Measured: bench/batch.ts (README there).
  *
- * Every wait ends (issue 30). A 429's gate is the server's word that a request is welcome then,
+ * Every wait ends. A 429's gate is the server's word that a request is welcome then,
  * so its one more is spent only on other clients that successful answers showed, not on ones a
  * run of 429s made up (serverBound). Whatever the rules
  * say, a start is never held longer than one window past the latest of the server's reset, a
@@ -229,7 +229,7 @@ export class Pacer {
     // Others spend at their rate since that answer (a reset's one more is theirs to take too). At a
     // 429's gate, only the others that answers other than 429s showed: a run of 429s alone (a
     // server saying r=0;t=0 and Retry-After: 0 to everyone) made up others of its own and held
-    // the resend it had asked for for minutes (issue 30); beside a real other client (bench/batch.ts
+    // the resend it had asked for for minutes; beside a real other client (bench/batch.ts
     // +o) the gate waits for them as before.
     const others = n.gate ? this.caution.othersNow(now, this.windowMs, true) : this.others;
     b -= Math.ceil(others * Math.min(1, (now - n.at) / this.windowMs));

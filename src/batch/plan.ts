@@ -1,5 +1,5 @@
 /**
- * Cost before spending (issue 5): unique images × DEPTH_COST[depth] against GET /credits'
+ * Cost before spending: unique images × DEPTH_COST[depth] against GET /credits'
  * total_available, the --max-credits refusal, the confirm-threshold decision (returned as data:
  * only the command knows whether it may prompt) and --dry-run's request previews.
  */

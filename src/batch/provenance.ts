@@ -1,5 +1,5 @@
 /**
- * The provenance record of an answer (issue 6), built when the answer arrives so it is committed
+ * The provenance record of an answer, built when the answer arrives so it is committed
  * with its claim (ledger.ts, worker.ts): what was sent (request fields, the sha256 of the file and
  * of the bytes that went out), what came back (status, body, raw text, headers), when, from which
  * service, for which account, with which geo. Never the key, never the image bytes.
@@ -56,7 +56,7 @@ export function answerRecord(c: RecordContext, job: Pick<Job, 'inputs' | 'sha256
     ...(m.deviations?.length ? { deviations: m.deviations } : {}),
     ...(f.unusable !== undefined ? { unusable: f.unusable } : {}),
     ...(m.sent ? { sent: m.sent } : {}),
-    // A video's frame or a photo of a set (issue 23): the record says which.
+    // A video's frame or a photo of a set: the record says which.
     ...(job.origin ? { origin: job.origin } : {}),
     now: c.now(),
   });

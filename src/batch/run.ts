@@ -56,7 +56,7 @@ export interface BatchDeps {
    * a sandbox on a new port each run, so it passes one name for all of them (Ctx.serviceId).
    */
   origin?: string;
-  /** The store: claims, results, batch heads (the local file or a team's server, issue 32). */
+  /** The store: claims, results, batch heads (the local file or a team's server). */
   store: StoreApi;
   /** Called between phases once the inputs number LARGE_BATCH or more (Runtime.frugalMemory). */
   frugalMemory?: () => void;
@@ -98,21 +98,21 @@ export interface BatchOptions {
   confirmThreshold?: number;
   dryRun?: boolean;
   downscale?: boolean;
-  /** Send files with their metadata (default: removed before upload; issue 14). Undefined: a resumed batch decides. */
+  /** Send files with their metadata (default: removed before upload). Undefined: a resumed batch decides. */
   keepMetadata?: boolean;
   /** false (--no-store): answers are kept for their claims only, not listed in history or exports. */
   listed?: boolean;
   /**
    * false: every record goes out as a 'finished' event and is not kept for the result (records
    * come back empty; the summary still counts them). What a run printing one line per input uses,
-   * so 100,000 inputs never hold 100,000 answers (issue 21).
+   * so 100,000 inputs never hold 100,000 answers.
    */
   keepRecords?: boolean;
   /** Retries shared by the whole batch; default max(10, requests to send). */
   retryBudget?: number;
-  /** A video's frames, made in memory (issue 23); `inputs` then names the videos (the journal's command). */
+  /** A video's frames, made in memory; `inputs` then names the videos (the journal's command). */
   frames?: FrameInput[];
-  /** --together: the inputs are one set of photos of one scene (issue 23). */
+  /** --together: the inputs are one set of photos of one scene. */
   together?: boolean;
   /** Files written after the run (--report): refused before anything is sent if one is an input (prepare.ts). */
   writes?: ReadonlyArray<{ path: string; what: string }>;
@@ -254,7 +254,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     if (h.how === 'journal') summary.fromJournal++;
     else summary.fromResults++;
     if (h.how === 'results' && h.from?.paidBy !== undefined) summary.fromColleagues = (summary.fromColleagues ?? 0) + 1;
-    // The caller's own key, for a request answered under another: not sent, and said so (issue 30).
+    // The caller's own key, for a request answered under another: not sent, and said so.
     const answeredUnder = outcome.response?.idempotencyKey;
     if (opts.idempotencyKey !== undefined && answeredUnder !== opts.idempotencyKey) emit({ type: 'notice', message: otherKeyLine(j.inputs[0]!, 'reused', answeredUnder, opts.idempotencyKey) });
     await settle(j, outcome, h.how, h.how === 'results' ? h.from : undefined);

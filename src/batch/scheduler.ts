@@ -1,7 +1,7 @@
 /**
  * Runs jobs at the rate-limit ceiling. Starts are paced by the Pacer (the server's count, our own
  * log of starts, a 429's gate); a resend after a 5xx or a reset waits for its turn like a first
- * attempt (issue 21: retries spend the same quota). How many may be in flight follows the rate: Little's law (in flight
+ * attempt (retries spend the same quota). How many may be in flight follows the rate: Little's law (in flight
  * = arrival rate × time in system), rate × latency with headroom, where latency is the observed
  * average (and, before anything has finished, at least the age of the oldest request in flight, so
  * slow depth-3 answers do not throttle the first minutes); and never below the quota itself, so a
@@ -23,7 +23,7 @@ export interface TaskControl {
   /**
    * Waits for this job's turn under the rate limit; undefined when the batch stopped meanwhile
    * (then nothing is sent). Called after the journal line and the upload are ready, right before
-   * the request, so the start the pacer counts is the time the server sees (issue 12).
+   * the request, so the start the pacer counts is the time the server sees.
    */
   go(): Promise<number | undefined>;
   /** A resend's turn (after its backoff): counted as a start like any other. Throws when the batch was cancelled. */

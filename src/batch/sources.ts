@@ -35,13 +35,13 @@ export interface Job {
   source: UploadSource;
   /** Paths of the inputs, for hooks that read the file again (EXIF). */
   paths: Array<string | undefined>;
-  /** A video's frame or a photo of a set (issue 23): carried to the 'finished' event and the provenance record. */
+  /** A video's frame or a photo of a set: carried to the 'finished' event and the provenance record. */
   origin?: RecordOrigin;
 }
 
 /**
  * The common job, an image file named by one input, as one object: a batch holds every job through
- * its plan, and the general shape is six objects and two arrays a job (issue 21: 100,000 inputs).
+ * its plan, and the general shape is six objects and two arrays a job (100,000 inputs).
  * Its arrays and source are made when read; a second input naming the same image makes it a plain
  * Job (loadJobs), so nothing ever pushes onto the arrays made here.
  */
@@ -166,7 +166,7 @@ export async function loadJobs(
 ): Promise<{ jobs: Job[]; order: string[]; skipped: Array<{ path: string; reason: string }> }> {
   // Hash a few files at once (disk and hashing overlap), assembled in input order as they finish:
   // the entry and what a lane loaded are let go once they are a job, so 100,000 inputs are not
-  // held twice (issue 21). The caller's `entries` are emptied as they go.
+  // held twice. The caller's `entries` are emptied as they go.
   const loaded: Array<Awaited<ReturnType<typeof loadOne>> | null | undefined> = new Array(entries.length);
   // By entry index, so the skipped come out in input order however the lanes finish.
   const skippedAt: Array<{ path: string; reason: string } | undefined> = new Array(entries.length);
@@ -226,7 +226,7 @@ export interface Upload {
 }
 
 export interface UploadOptions {
-  /** --keep-metadata: send the file as it is (by default metadata is removed first; issue 14). */
+  /** --keep-metadata: send the file as it is (by default metadata is removed first). */
   keepMetadata?: boolean;
 }
 
@@ -254,7 +254,7 @@ export async function prepareUpload(j: Job, opts: UploadOptions = {}): Promise<U
     return { image: out.b64, sent: out.sent, settle: out.settle };
   }
   const jpeg = s.kind === 'convert' ? await toJpeg(name, s.path ?? (await bytesOf(s.image))) : await downscaleToFit(name, s.path);
-  // sharp read the file itself: it must still be the one hashed (issue 21), or the record's
+  // sharp read the file itself: it must still be the one hashed, or the record's
   // sha256 would name bytes that were not analysed. The JPEG is then held, the same on every attempt.
   if (s.path !== undefined && (await sha256File(s.path)) !== j.sha256) throw new InputChangedError(name);
   if (!fitsLimit(jpeg.length)) throw tooLargeError(name, jpeg.length);

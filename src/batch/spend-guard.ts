@@ -1,5 +1,5 @@
 /**
- * The budget while sending (issue 30; DESIGN.md "never pay silently"). The plan prices each image
+ * The budget while sending (DESIGN.md "never pay silently"). The plan prices each image
  * at the depth asked, but the service decides what it charges: an answer costs its own depth
  * (api/charge.ts). So --max-credits, and the confirm threshold a run without consent must stay
  * within, are kept against what the service actually charged, with this rule:

@@ -1,5 +1,5 @@
 /**
- * The store's budget around one send (issue 32 "A team budget"; store/api.ts BudgetApi): the
+ * The store's budget around one send (store/api.ts BudgetApi): the
  * request's credits are reserved before it is sent, in one conditional update on the store, so
  * of many processes on many machines reserving the last credits at once only those that fit send.
  * Afterwards the reservation is settled to what the service charged (its answered depth,

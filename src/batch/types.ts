@@ -22,7 +22,7 @@ export interface BatchParams {
 export interface ResponseMeta {
   /** The body text as received (locate --json prints it); bytes that are not UTF-8 as \udcXX escapes. */
   raw?: string;
-  /** The body's bytes exactly as received (issue 21), but the key: masked (api/mask.ts). What the store keeps. */
+  /** The body's bytes exactly as received, but the key: masked (api/mask.ts). What the store keeps. */
   rawBytes?: Buffer;
   /** The key was masked out of the body: the sha256 of the bytes as received (the record says so). */
   receivedSha256?: string;
@@ -77,7 +77,7 @@ export interface BatchProgress {
   failed: number;
   /** Inputs never sent because the batch stopped (also counted in failed). */
   notSent: number;
-  /** Inputs found in a folder but unusable (HEIC, empty…): recorded, never sent, not failures (issue 34). */
+  /** Inputs found in a folder but unusable (HEIC, empty…): recorded, never sent, not failures. */
   skipped: number;
   total: number;
   inFlight: number;
@@ -157,7 +157,7 @@ export type BatchEvent =
       storeError?: StoreError;
       /** What this answer cost in this run (0: a replay or an earlier answer). */
       credits?: number;
-      /** The job's origin: a video's frame or a photo of a set (issue 23). */
+      /** The job's origin: a video's frame or a photo of a set. */
       origin?: RecordOrigin;
     }
   | { type: 'retry'; input: string; reason: string; attempt: number; delayMs: number; status?: number }

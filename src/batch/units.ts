@@ -1,5 +1,5 @@
 /**
- * Several batches as one plan (issue 33: a claim check's unscoped batch beside one scoped batch per
+ * Several batches as one plan (a claim check's unscoped batch beside one scoped batch per
  * claimed place, at one depth or several; the pattern `geo eval` follows for its depths): each
  * batch is planned first by the engine's own dry run (nothing sent), --max-credits is checked
  * against their total and consent asked once for it, then each batch runs without asking again,

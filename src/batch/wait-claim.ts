@@ -1,5 +1,5 @@
 /**
- * Waiting for another process's answer (issue 19): a claim held by a live process is polled until
+ * Waiting for another process's answer: a claim held by a live process is polled until
  * it is answered or failed, or until its holder is gone (the claim is then free to take over; the
  * caller acquires it again). Polling an indexed row every quarter second costs microseconds; the
  * answers being waited for take seconds.
@@ -24,7 +24,7 @@ export async function waitForClaim(store: StoreApi, key: string, o: { sleep: (ms
 
 /**
  * What a caller's own key (--idempotency-key) meets when its request is held under another key
- * (issue 30: a claim is found by what is sent, store/claims.ts acquire): the one line that says the
+ * (a claim is found by what is sent, store/claims.ts acquire): the one line that says the
  * request was already claimed under another key and what geo does instead of sending the caller's.
  */
 export function otherKeyLine(input: string, how: 'waiting' | 'resent' | 'reused', key: string | undefined, userKey: string): string {

@@ -1,5 +1,5 @@
 /**
- * Sends one job (issue 19): claim the request in the store BEFORE it is sent (the claim holds the
+ * Sends one job: claim the request in the store BEFORE it is sent (the claim holds the
  * idempotency key; another process that wants the same request waits for it instead of paying
  * again), send with that key, commit the answer with its claim, then hand it on. The order is what
  * makes kill -9 safe: a claim left open is resent with the same key, which the service replays
@@ -73,7 +73,7 @@ const NOT_SENT = (why: string): JobOutcome => ({ ok: false, error: { code: 'not_
 
 /** The claim decides: send now with a key, or settle from what another process finished. */
 async function claimTurn(w: WorkerEnv, job: Job, halted: AbortSignal): Promise<{ key: string; takeover: boolean } | { done: TaskResult }> {
-  // The caller's own key meets its request held under another key: said once (issue 30).
+  // The caller's own key meets its request held under another key: said once.
   let said = false;
   const other = (how: 'waiting' | 'resent' | 'reused', key: string) => {
     if (w.userKey === undefined || key === w.userKey || said) return;
@@ -174,7 +174,7 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
   let ranBefore = false;
   try {
     await w.journal?.append({ t: 'send', id: job.id, key, input: job.inputs[0]!, at: new Date(w.now()).toISOString() });
-    // What the original says about itself, kept before its metadata is stripped (issue 31; embedded.ts).
+    // What the original says about itself, kept before its metadata is stripped (embedded.ts).
     if (w.listed) await keepEmbedded(store, job).then((why) => why && w.emit({ type: 'notice', message: why }));
     const upload = await prepareUpload(job, w.upload);
     if (upload.notice) w.emit({ type: 'notice', message: upload.notice });
@@ -209,7 +209,7 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
     });
     // Latency only from single-attempt answers: a retried one measures backoff, not the service.
     if (res.attempts === 1) ctl.latency(res.elapsedMs);
-    // What the server charged, by what the answer says (api/charge.ts, issue 21): its own depth,
+    // What the server charged, by what the answer says (api/charge.ts): its own depth,
     // and a replay header counts as free only where the key can have been answered before.
     const charge = chargeOf({ askedDepth: (w.request.depth ?? 1) as Depth, data: res.data, replayed: res.replayed, attempts: res.attempts, firstSend });
     const credits = charge.credits;
@@ -231,7 +231,7 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
     let stored: StoredRef | undefined;
     let storeError: StoreError | undefined;
     try {
-      // The body's bytes exactly as received are what the store keeps (issue 21: raw means raw),
+      // The body's bytes exactly as received are what the store keeps (raw means raw),
       // but the key: a server that echoed it got it masked before anything read it (api/secret.ts).
       const row = { record, rawBytes: res.rawBytes, origin: w.ledger.o.origin, sandbox: res.headers[SANDBOX_HEADER] !== undefined, listed: w.listed, ...(w.ledger.o.batch ? { batch: w.ledger.o.batch } : {}) };
       stored = { id: await store.answer(key, row, credits), record };
@@ -239,7 +239,7 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
       storeError = err instanceof StoreError ? err : new StoreError(String(err), 'other');
     }
     const at = new Date(w.now()).toISOString();
-    // raw_b64 beside raw when the text alone would not give the bytes back (issue 21).
+    // raw_b64 beside raw when the text alone would not give the bytes back.
     const b64 = rawB64(res.raw, res.rawBytes);
     const kept = { raw: res.raw, ...(b64 ? { raw_b64: b64 } : {}), status: res.status, credits, ...deviations };
     await w.journal
@@ -272,7 +272,7 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
     const raw = keptOf(err);
     // A 2xx that could not be read, or that carried an error, may be a paid answer in a shape geo
     // cannot use: its bytes are kept (marked unusable, not filed under the key, which stays open so
-    // a rerun resends it), with the deviation that names it (issue 21).
+    // a rerun resends it), with the deviation that names it.
     if (raw.raw !== undefined && !aborted) {
       try {
         const response = { raw: raw.raw, status: raw.status, headers: {}, idempotencyKey: key, ...(raw.deviations?.length ? { deviations: raw.deviations } : {}), ...(raw.receivedSha256 ? { receivedSha256: raw.receivedSha256, ...(raw.bytes ? { rawBytes: raw.bytes } : {}) } : {}) };
@@ -290,7 +290,7 @@ async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn0: { ke
   }
 }
 
-/** The body of a failed request worth keeping: an unreadable 2xx, or a 2xx that carried an error (issue 21). */
+/** The body of a failed request worth keeping: an unreadable 2xx, or a 2xx that carried an error. */
 function keptOf(err: unknown): { raw?: string; raw_b64?: string; bytes?: Buffer; status?: number; deviations?: string[]; receivedSha256?: string } {
   const kept = (raw: string, bytes: Buffer | undefined, status: number | undefined, deviations?: string[], receivedSha256?: string) => {
     const b64 = rawB64(raw, bytes);

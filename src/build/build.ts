@@ -47,7 +47,7 @@ const cli: BuildOptions = {
 await build({ ...cli, outfile: at('dist/cli.js') });
 
 // 2b. The look-up bundle: the same CLI with `geo history` alone registered (commands/registry-history.ts),
-// so a look-up reads and caches 1.1 MB, not 1.9 (issue 32's budgets, bench/store.mjs). bin/load-cli.js
+// so a look-up reads and caches 1.1 MB, not 1.9 (budgets, bench/store.mjs). bin/load-cli.js
 // picks it for `geo history …` (not its help, which lists every noun).
 const historyOnly: Plugin = {
   name: 'history-only',
@@ -104,5 +104,5 @@ await import('./chunk-requires.js');
 await import('./ascii.js');
 // 7. The offline place index, packed and gzipped (dist/places.bin).
 await import('./places.js');
-// 8. The man pages and docs/reference.md, from the program --help draws (issue 34).
+// 8. The man pages and docs/reference.md, from the program --help draws.
 await import('./man.js');

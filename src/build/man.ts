@@ -1,5 +1,5 @@
 /**
- * Build step (issue 34): man/man1/*.1 (geo(1) and one page per command) and docs/reference.md,
+ * Build step: man/man1/*.1 (geo(1) and one page per command) and docs/reference.md,
  * both made from the command definitions --help draws (src/cli.ts definitions()), so the shipped
  * pages say what the installed geo does. man/ is not kept in git, as dist/ is not.
  */

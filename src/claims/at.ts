@@ -1,7 +1,7 @@
 /**
  * Where a claim says a photo was taken: "LAT,LNG" in decimal degrees, or a place name the offline
  * GeoNames index settles ("Kharkiv, UA", "Paris, Texas": places/search.ts, as `--scope NAME`).
- * Its default tolerance (issue 33): a point 1 km; a place its extent (places/extent.ts).
+ * Its default tolerance: a point 1 km; a place its extent (places/extent.ts).
  * A name the index cannot settle, or coordinates out of range, is a problem naming why.
  */
 import { placeExtent } from '../places/extent.js';

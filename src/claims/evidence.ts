@@ -1,5 +1,5 @@
 /**
- * The evidence for one claim, laid out from what the batch engine returned (issue 33 item 2): the
+ * The evidence for one claim, laid out from what the batch engine returned: the
  * distance from the claim to the leading estimate and to each depth-3 candidate, the confidence
  * and precision tier, the image's own EXIF GPS (read from the original before it was stripped:
  * the record's `exif` block, evidence/corroborate.ts) and, with --scoped, what the answer with the

@@ -1,5 +1,5 @@
 /**
- * A claims file (issue 33 item 1): CSV whose header names the columns `image` and `at` (`within`
+ * A claims file: CSV whose header names the columns `image` and `at` (`within`
  * and `captured_at` optional, in any order), or NDJSON with the same fields, one object a line.
  * Parsing only: each data row comes back with its row and line number, or with why it cannot be
  * read (one line naming the row; the other rows are still checked). A file that is no claims file

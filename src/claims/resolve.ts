@@ -1,6 +1,6 @@
 /**
  * From what a claim says (an image, a place, a tolerance, a time) to a Claim ready to check, or the
- * one problem that keeps it from being checked (issue 33, "Must show": bad input is one line
+ * one problem that keeps it from being checked ("Must show": bad input is one line
  * naming the row, nothing is sent for it, the rest are checked). Everything here is local: the
  * image is looked at (exists, is a regular file, starts like an image geo can send), never read
  * whole; the place is settled in the offline index.

@@ -1,5 +1,5 @@
 /**
- * The rules from evidence to a verdict (issue 33), all in this one file. The README ("Claim
+ * The rules from evidence to a verdict, all in this one file. The README ("Claim
  * checks") and `geo claims check --help` repeat this table; change them together.
  *
  * A false accusation (a true claim called `contradicts`) is the worst error an analyst can make,

@@ -1,5 +1,5 @@
 /**
- * Claim checks (issue 33; DESIGN.md "src/claims/": rules from evidence to a verdict). The shapes
+ * Claim checks (DESIGN.md "src/claims/": rules from evidence to a verdict). The shapes
  * every part shares: a claim (an image and where someone says it was taken), the evidence laid out
  * for it, and the verdict with the rule that fired.
  */

@@ -1,7 +1,7 @@
 /**
  * registry.ts for dist/cli-history.js, the look-up bundle (src/build/build.ts 2b): `geo history` (list,
  * --search, show) registers nothing else, so the bundle it loads leaves out every other command's
- * code, 1.9 -> 1.1 MB read and cached at each start (issue 32's look-up budgets, bench/store.mjs).
+ * code, 1.9 -> 1.1 MB read and cached at each start (look-up budgets, bench/store.mjs).
  */
 import type { Register } from './types.js';
 import { register as historyRegister } from './history/register.js';

@@ -1,5 +1,5 @@
 /**
- * Where keys are kept (issue 20): the OS keyring by default, the 0600 config file when no keyring
+ * Where keys are kept: the OS keyring by default, the 0600 config file when no keyring
  * answers (said once, by the command that stored it), with --insecure-storage (on purpose), or when
  * CI is set (geo never touches a keyring there). GEO_KEYRING=required refuses the file: no keyring,
  * nothing stored and nothing sent (KeyringError, exit 3). The config file never holds a key that is

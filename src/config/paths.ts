@@ -16,12 +16,12 @@ export function configDir(env: Env): string {
   return env.GEO_CONFIG_DIR || join(xdg(env, 'XDG_CONFIG_HOME', ['.config']), 'geo');
 }
 
-/** Batch journals live in the state folder (issue 5). */
+/** Batch journals live in the state folder. */
 export function stateDir(env: Env): string {
   return env.GEO_STATE_DIR || join(xdg(env, 'XDG_STATE_HOME', ['.local', 'state']), 'geo');
 }
 
-/** Provenance records of results live in the data folder (issue 6). */
+/** Provenance records of results live in the data folder. */
 export function dataDir(env: Env): string {
   return env.GEO_DATA_DIR || join(xdg(env, 'XDG_DATA_HOME', ['.local', 'share']), 'geo');
 }

@@ -1,6 +1,6 @@
 /**
  * Which key, base URL and profile a command uses. DESIGN.md: flag > env > profile > default, with
- * one rule above it (issue 20): a key and its base URL come from the same place, so a key is sent
+ * one rule above it: a key and its base URL come from the same place, so a key is sent
  * only to the service it belongs to.
  *
  * - `--profile NAME` (a flag) uses that profile's key, at that profile's origin.
@@ -101,7 +101,7 @@ export function resolveCredentials(flags: ResolveInput, env: Env, store: ConfigS
  * "orca_live_abcdef…1234" -> "orca_live_…1234": prefix and last 4, never the whole key. A key too
  * short for that (its last 4 would be most of it, as the sandbox's orca_sandbox_pro) shows a
  * fingerprint instead, "orca_sandbox_…#1f0c" (4 hex of its sha256), so two keys never look the same
- * (issue 34: the sandbox keys all masked to "orca_sandbox_…").
+ * (the sandbox keys all masked to "orca_sandbox_…").
  */
 export function maskKey(key: string): string {
   const m = /^([a-z]+_[a-z]+_)/i.exec(key);

@@ -32,7 +32,7 @@ export interface StoredSigningKey {
   file?: string;
 }
 
-/** Signing keys (issue 31): which key signs by default, as whom, and the keys geo made. */
+/** Signing keys: which key signs by default, as whom, and the keys geo made. */
 export interface StoredSigning {
   /** A geo key's name, the absolute path of a key file, or `agent:SHA256:…` (config/signing-keys.ts). */
   use?: string;

@@ -1,5 +1,5 @@
 /**
- * Which key signs, and how (issue 31). A signing key is named by a reference, the same in
+ * Which key signs, and how. A signing key is named by a reference, the same in
  * `geo keys signing use REF` and in the config's signing.use:
  *   NAME                  a key geo made (signing-store.ts): signs in geo, read from the keyring or its 0600 file
  *   /path/to/id_ed25519   the analyst's own OpenSSH key: unencrypted, geo signs with it; passphrase-

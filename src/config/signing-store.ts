@@ -1,5 +1,5 @@
 /**
- * Signing keys geo makes (`geo keys signing create`, issue 31): an Ed25519 key in OpenSSH's own
+ * Signing keys geo makes (`geo keys signing create`): an Ed25519 key in OpenSSH's own
  * format, kept where API keys are kept (key-storage.ts): the OS keyring (service "geo-cli", account
  * "signing:NAME (config folder)"), else a 0600 file of its own, <config folder>/signing/NAME, which
  * ssh-keygen can use as it is. The config file holds the public key and that reference, never the

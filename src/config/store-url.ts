@@ -1,5 +1,5 @@
 /**
- * Which store a run uses (issue 32): `--store URL|local` > GEO_STORE_URL > `geo config set store
+ * Which store a run uses: `--store URL|local` > GEO_STORE_URL > `geo config set store
  * URL` > the local SQLite file. The URL's password is a secret like an API key: `geo config set
  * store` keeps it in the OS keyring (service geo-cli, account "store (<config folder>)") and the
  * config file only the URL without it; where no keyring answers it stays in the 0600 config file,

@@ -1,5 +1,5 @@
 /**
- * How the depth-3 `calibration` advice fared (issue 14). The spec gives calibration as a "publish
+ * How the depth-3 `calibration` advice fared. The spec gives calibration as a "publish
  * policy for the run, including when to abstain" and shows none of its fields, so the advice is
  * read tolerantly, first match wins:
  *   `abstain: boolean` (the sandbox's field) -> abstain when true;

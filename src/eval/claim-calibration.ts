@@ -1,5 +1,5 @@
 /**
- * Claims with a known answer, for `geo eval --claims` (issue 33 item 4): from each image of known
+ * Claims with a known answer, for `geo eval --claims`: from each image of known
  * position, one true claim (its real place) and one false claim per chosen distance (25, 200, 750
  * and 2,500 km by default), each placed on land where the offline index has a place. Deterministic
  * and seeded, so a run can be repeated and checked by hand:

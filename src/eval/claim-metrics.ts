@@ -1,5 +1,5 @@
 /**
- * How the claim-check rules fare on claims of known truth (issue 33 item 4), per depth and per
+ * How the claim-check rules fare on claims of known truth, per depth and per
  * distance of the false claims. Pure functions over verdicts. Definitions (README "Claim checks"
  * and geo eval --help say the same):
  *   false_accusation_rate  true claims called contradicts / true claims checked

@@ -39,7 +39,7 @@ export interface EvalReport extends Metrics {
   depths: number[];
   by_depth?: Record<string, Metrics>;
   /**
-   * Videos (issue 23): the top level scores every frame on its own; this scores one answer per
+   * Videos: the top level scores every frame on its own; this scores one answer per
    * video, its consensus, so the two sit side by side. Its confidence is the share of frames that
    * agree (k of n); its credits are the frames' (the consensus costs nothing more).
    */

@@ -1,5 +1,5 @@
 /**
- * The figures of `geo eval` (issue 14), pure functions over scored answers. The field measures
+ * The figures of `geo eval`, pure functions over scored answers. The field measures
  * geolocation as the share of estimates within 1, 25, 200, 750 and 2500 km (street, city, region,
  * country, continent: Im2GPS3k, YFCC4k), plus the median error, and calibration as expected
  * calibration error (ECE, Guo et al. 2017) over equal-width confidence bins.

@@ -1,11 +1,11 @@
 /**
- * Ground truth for `geo eval` (issue 14) and the sandbox's model of known skill: where each image
+ * Ground truth for `geo eval` and the sandbox's model of known skill: where each image
  * really was. Two sources:
  * - a truth file (`--truth FILE`): CSV `file,lat,lng` (header optional, RFC 4180 quoting), or
  *   GeoJSON, a FeatureCollection of Points with a `file` property (coordinates are lng,lat as
  *   RFC 7946 says). Paths are relative to the truth file's folder; an image is found by its
  *   absolute path, else by its file name when exactly one row has that name. A row may name a
- *   video, or a folder holding a set of photos of one scene (geo eval --together; issue 23), and
+ *   video, or a folder holding a set of photos of one scene (geo eval --together), and
  *   the header may call the column video, folder or set;
  * - the image's own EXIF GPS, read here, locally (it never leaves the machine: geo strips
  *   metadata before upload). A 0,0 placeholder is no truth (readExifGps).

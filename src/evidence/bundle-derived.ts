@@ -1,5 +1,5 @@
 /**
- * A bundle's members that are checked against its log rather than its seal (issue 31): those made
+ * A bundle's members that are checked against its log rather than its seal: those made
  * from the log after the seal (signatures/, allowed_signers, VERIFY.md, SHA256SUMS), made again
  * here with bundle-standard.ts and compared byte for byte, and the tokens of its head_stamped
  * entries (timestamps/entry-<n>.tsr, .pem) read for custody-stamps.ts to check.

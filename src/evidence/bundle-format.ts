@@ -1,5 +1,5 @@
 /**
- * A case bundle's layout (issue 24, item 3), shared by the writer (output/export/bundle.ts) and the
+ * A case bundle's layout, shared by the writer (output/export/bundle.ts) and the
  * verifier (bundle-verify.ts); the README's "Verifying a bundle without geo" documents the same.
  *
  *   manifest.json           this file's BundleManifest (pretty JSON); every other member is in `files`

@@ -1,5 +1,5 @@
 /**
- * What a bundle's custody log binds (issue 30): its last entry, bundle_sealed, lists every other
+ * What a bundle's custody log binds: its last entry, bundle_sealed, lists every other
  * member (path, sha256, size) and the results, and the manifest's head is that entry's hash, so
  * a member changed, added, dropped or swapped, or the manifest rewritten, fails against the log
  * itself rather than against a manifest anyone can recompute. And each result is held to its own
@@ -32,7 +32,7 @@ export interface SealInput {
 
 /**
  * The seal against the members and the manifest; whether the log ends with one. The seal is the
- * last bundle_sealed entry, and only signatures over it may follow it (issue 31: the bundler signs
+ * last bundle_sealed entry, and only signatures over it may follow it (the bundler signs
  * the seal before custody.jsonl is written). Members made from the log after the seal (signatures/,
  * allowed_signers, VERIFY.md, SHA256SUMS: bundle-standard.ts) are not sealed: bundle-verify.ts
  * makes them again and compares.

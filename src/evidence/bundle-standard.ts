@@ -1,5 +1,5 @@
 /**
- * What lets anyone check a bundle with standard tools alone (issue 31, item 5): the files made
+ * What lets anyone check a bundle with standard tools alone: the files made
  * from its custody log once it is sealed and signed, each a pure function of the log (and, for
  * SHA256SUMS, of the other members), so the writer (output/export/bundle.ts) and the verifier
  * (bundle-verify.ts) make the same bytes, and a verifier compares instead of trusting them:

@@ -1,11 +1,11 @@
 /**
- * A case's results as its custody log vouches for them (issue 30): the one reading behind `geo
+ * A case's results as its custody log vouches for them: the one reading behind `geo
  * cases verify`, `cases show`, `cases bundle` and `geo export --case`. Each result linked in the
  * store is bound to ITS OWN result_linked entry (input sha256 <-> answer sha256) and, through it,
  * to the answer_received entry of that answer (service, sandbox flag), not to "some answer in the
  * log". What a view shows is then rebuilt from what the log vouches for: the body from the raw
  * answer (the bytes the log hashes), the input from result_linked (or, for entries from before
- * issue 30, input_hashed), service and sandbox from answer_received, the case from case_created.
+ * input_hashed), service and sandbox from answer_received, the case from case_created.
  * Every column, body and record field the store keeps beside them is held to the same values, so
  * an edit to any of them is a failure naming the result, never a forged value on screen.
  *
@@ -49,7 +49,7 @@ export interface VouchedCase {
   created_at: string;
   service: string | null;
   service_id: string | null;
-  /** Why it is on this machine only although the service was asked (logged since issue 30). */
+  /** Why it is on this machine only although the service was asked (logged). */
   note: string | null;
 }
 
@@ -61,7 +61,7 @@ export interface VouchedResult {
   /** Its result_linked entry: position in the log and when it was appended. */
   entry: number;
   linked_at: string;
-  /** The input as logged (path null: linked by a geo before issue 30 with no input_hashed for it). */
+  /** The input as logged (path null: linked by a geo before with no input_hashed for it). */
   input: { path: string | null; sha256: string };
   answer: { sha256: string; service: string; sandbox: boolean; analysis_id: string | null };
   /**

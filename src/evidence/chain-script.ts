@@ -1,5 +1,5 @@
 /**
- * verify_chain.py, the script every bundle carries (issue 31, item 5): the custody chain
+ * verify_chain.py, the script every bundle carries: the custody chain
  * recomputed with Python's standard library alone, so a recipient needs neither geo nor trust in
  * it. Canonical JSON as canonical-json.ts writes it: json.dumps(sort_keys=True,
  * separators=(',', ':'), ensure_ascii=False); numbers with a fraction or an exponent are kept as

@@ -1,6 +1,6 @@
 /**
- * Corroboration: the image's own EXIF GPS set beside the API's estimate (issue 6), and the sun at
- * the estimate when the photo was taken (issue 24, sun-witness.ts). Purely local and
+ * Corroboration: the image's own EXIF GPS set beside the API's estimate, and the sun at
+ * the estimate when the photo was taken (sun-witness.ts). Purely local and
  * informational: it is never sent to the API as evidence and never changes the confidence
  * shown. In locate's NDJSON it is the record's `exif` block; provenance records store it as is.
  */

@@ -1,5 +1,5 @@
 /**
- * Signed custody (issue 31, item 2): what a signature over a case's log says, and how a log's
+ * Signed custody: what a signature over a case's log says, and how a log's
  * signatures are checked.
  *
  * What is signed is one ASCII line, never the log itself:

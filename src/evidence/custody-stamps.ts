@@ -1,5 +1,5 @@
 /**
- * Trusted timestamps of a case's custody head (issue 31, item 3): which CA a token is trusted
+ * Trusted timestamps of a case's custody head: which CA a token is trusted
  * under, and how a log's head_stamped entries are checked.
  *
  * What is stamped: the head itself, the 32 bytes of an entry's hash, as the token's SHA-256

@@ -1,5 +1,5 @@
 /**
- * The custody log's format (issue 24, item 2): one entry per event that touches a case, each
+ * The custody log's format: one entry per event that touches a case, each
  * sealed to the one before it by sha256, so that altering, removing or reordering any entry breaks
  * the chain. Pure code: storage is custody-log.ts's interface, verification custody-verify.ts.
  *
@@ -28,7 +28,7 @@ export interface CustodyEvents {
   case_created: { case: { id: string; name: string; description?: string; team?: string; service?: string; service_id?: string; note?: string } };
   /**
    * An original file as read: its path as given, its sha256 and size; and what it said about itself
-   * before geo stripped it for the upload (issue 31; batch/embedded.ts keeps it in the store):
+   * before geo stripped it for the upload (batch/embedded.ts keeps it in the store):
    * `metadata_json`, its metadata record (image/metadata.ts: every tag as `exiftool -j -n` prints
    * it) as JSON text, text and not an object so that the entry hashes the same in every language
    * (a float such as 6.25e-05 is written 0.0000625 by JavaScript and 6.25e-05 by Python); `c2pa`,
@@ -55,23 +55,23 @@ export interface CustodyEvents {
    * linked with `geo cases link` or reused by a run with --case); absent when it arrived just now.
    * `masked`: the server echoed the API key, which geo masked before keeping the answer; `sha256`
    * and `size` are then those of the bytes kept (what the store and a bundle hold), and
-   * `received_sha256` that of the bytes as they came (issue 30).
+   * `received_sha256` that of the bytes as they came.
    */
   answer_received: {
     answer: { sha256: string; size: number; status: number; service: string; analysis_id: string | null; request_id?: string; sandbox: boolean; stored_at?: string; masked?: true; received_sha256?: string };
   };
   /**
    * A result (an answer to an input) linked to the case: the pair it binds, input sha256 <-> answer
-   * sha256. Since issue 30 also what the result is shown with that its answer cannot say: the input
+   * sha256. Since also what the result is shown with that its answer cannot say: the input
    * as the record names it (`input_path`: a file, `clip.mp4#t=2.000` for a frame, `-`, a URL), and
    * the service and sandbox flag of its answer_received entry (the latest before it with that
-   * answer's sha256), which verification holds them to. Entries from before issue 30 lack the three.
+   * answer's sha256), which verification holds them to. Entries from before lack the three.
    */
   result_linked: { result: { input_sha256: string; answer_sha256: string; analysis_id: string | null; input_path?: string; service?: string; sandbox?: boolean } };
   /** An export or report file written: its format, path, sha256 and size. */
   file_written: { file: { kind: 'report' | 'export'; format: string; path: string; sha256: string; size: number } };
   /**
-   * A bundle's contents, appended just before its custody.jsonl is written (issue 30), so the log
+   * A bundle's contents, appended just before its custody.jsonl is written, so the log
    * the bundle carries ends with this entry and its head commits to every other member: each
    * member's path, sha256 and size (all but custody.jsonl and manifest.json, sorted by path), its
    * results (as the manifest lists them) and whether originals are in it. The manifest's
@@ -79,7 +79,7 @@ export interface CustodyEvents {
    */
   bundle_sealed: { bundle: { members: Array<{ path: string; sha256: string; size: number }>; results: Array<{ record: string; answer: string; answer_sha256: string; input_sha256: string; analysis_id: string | null }>; originals: boolean } };
   /**
-   * A claim checked (issue 33): the claim (the image as named and its sha256, where it is said to
+   * A claim checked: the claim (the image as named and its sha256, where it is said to
    * have been taken), its tolerance, the verdict, the rule that fired, and the sha256 of the raw
    * answer it was judged on (null when the image got none), plus the scoped answer's with --scoped.
    */
@@ -87,14 +87,14 @@ export interface CustodyEvents {
   /** A bundle made (appended after it was written: a bundle cannot hold its own hash). */
   bundle_made: { bundle: { path: string; sha256: string; size: number; manifest_sha256: string; entries: number; head: string; originals: boolean } };
   /**
-   * A signature over the head as it was at entry `seq` (issue 31; custody-sign.ts): the armored
+   * A signature over the head as it was at entry `seq` (custody-sign.ts): the armored
    * SSHSIG (namespace geo-custody) of the message `geo-custody/1 case=<id> seq=<seq> head=<head>\n`,
    * the signer's key (its OpenSSH line and fingerprint) and the principal it signs as. Appended
    * right after the entries it covers; a later entry needs a later signature.
    */
   head_signed: { signature: { seq: number; head: string; sshsig: string; fingerprint: string; public_key: string; principal?: string } };
   /**
-   * A trusted timestamp (RFC 3161) of the head as it was at entry `seq` (issue 31; custody-stamps.ts):
+   * A trusted timestamp (RFC 3161) of the head as it was at entry `seq` (custody-stamps.ts):
    * the TSA's URL, its genTime, the sha256 of its reply as kept (the store's timestamps table, a
    * bundle's timestamps/), and the sha256 of the DER of the CA certificate pinned for it at stamp time.
    */
@@ -110,7 +110,7 @@ export type CustodyEvent = { [K in CustodyEventName]: { event: K; data: CustodyE
 /**
  * Who appends: the OS user, the host name and geo's version, and the fingerprint of the signing key
  * chosen then (geo keys signing use), when one is: on a team store several analysts append to one
- * case, and each entry names who did (issue 32).
+ * case, and each entry names who did.
  */
 export interface Actor {
   /** The team store's database role, as its server said in the appending transaction. */

@@ -12,7 +12,7 @@ export const RECORD_SCHEMA = 'geo.provenance/1';
  */
 export type ResultBody = GeolocateResponse;
 
-/** A frame of a video (issue 23): which video (its path as given and sha256), when, which frame. */
+/** A frame of a video: which video (its path as given and sha256), when, which frame. */
 export interface VideoOrigin {
   path: string;
   sha256: string;
@@ -54,7 +54,7 @@ export interface ProvenanceRecord {
   /** The file: its path as given and the sha256 of its bytes (results are filed and reused by it). */
   input: { path: string; sha256: string; size?: number; mime?: string };
   /**
-   * The bytes that went out when they differ from the file's or were kept on purpose (issue 14):
+   * The bytes that went out when they differ from the file's or were kept on purpose:
    * their sha256 and size, and which metadata was removed. Absent in records written before geo
    * removed metadata, and for URLs.
    */
@@ -63,7 +63,7 @@ export interface ProvenanceRecord {
   request?: Record<string, unknown>;
   /**
    * `body` is a usable result unless `unusable` says why not; `raw` is the text as received, and
-   * `raw_b64` its bytes when the text alone does not give them back (not UTF-8, a BOM; issue 21).
+   * `raw_b64` its bytes when the text alone does not give them back (not UTF-8, a BOM).
    * `masked`: the server echoed the API key and geo masked it (api/mask.ts) before keeping the
    * answer; `received_sha256` is then the sha256 of the bytes as received, `sha256` that of the
    * bytes as kept (`raw`, the store's BLOB, a bundle's answer: what custody logs and verifies).
@@ -74,7 +74,7 @@ export interface ProvenanceRecord {
   timing?: { elapsed_ms?: number; attempts?: number; server_timing_ms?: number };
   /** The corroboration block (locate's NDJSON `exif`). */
   exif?: Corroboration;
-  /** The image is a frame of this video (issue 23); `input.path` is then `<video>#t=<seconds>`. */
+  /** The image is a frame of this video; `input.path` is then `<video>#t=<seconds>`. */
   video?: VideoOrigin;
   /** The image was located together with others as one scene (--together). */
   set?: SetOrigin;
@@ -144,7 +144,7 @@ const finiteOrNull = (v: unknown): number | null => (typeof v === 'number' && Nu
 /**
  * The columns of a result, from its body (and the request's depth when the body has none): the one
  * derivation, so the store writes them and `geo cases verify` checks them against the raw answer
- * with the same code (issue 30).
+ * with the same code.
  */
 export function resultColumns(body: unknown, request?: Record<string, unknown>): ResultColumns {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;

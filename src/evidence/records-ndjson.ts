@@ -61,7 +61,7 @@ function toRecord(v: unknown, label: string, storedAt: string): ProvenanceRecord
       input: { path: str(line.input), sha256: str(line.sha256).toLowerCase() },
       response: { body: line.result },
       ...(isCorroboration(line.exif) ? { exif: line.exif } : {}),
-      // A video's frame or a photo of a set (locate's NDJSON, issue 23): geo export draws them as their scene.
+      // A video's frame or a photo of a set (locate's NDJSON): geo export draws them as their scene.
       ...(isObject(line.video) ? { video: line.video as ProvenanceRecord['video'] } : {}),
       ...(isObject(line.set) ? { set: line.set as ProvenanceRecord['set'] } : {}),
     }, line.sandbox);

@@ -1,7 +1,7 @@
 /**
- * Provenance records (issue 6): every successful result, kept locally so an analyst can say later
+ * Provenance records: every successful result, kept locally so an analyst can say later
  * exactly what was sent, what came back, when, from which server and with which CLI. They live in
- * the store (src/store/, one SQLite database since issue 19); this file builds them.
+ * the store (src/store/, one SQLite database); this file builds them.
  *
  * Never stored: the API key (not in the request body at all) and the image bytes (image_b64 is
  * replaced by its length; the sha256 names the image).
@@ -51,7 +51,7 @@ export interface BuildRecordArgs {
   unusable?: string;
   /** The bytes that went out (without-metadata.ts). */
   sent?: SentImage;
-  /** A video's frame, or a photo of a set (issue 23). */
+  /** A video's frame, or a photo of a set. */
   origin?: RecordOrigin;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Sandbox answers are never evidence (DESIGN.md "Principles"): how geo knows a result is one, and
- * the one wording every view and export uses to say so where a person reads it first (issue 30).
+ * the one wording every view and export uses to say so where a person reads it first.
  *
  * What decides is the sandbox's own response header (api/routes.ts SANDBOX_HEADER, DESIGN.md
  * "Sandbox surface"), never a loopback base URL: buildRecord sets `sandbox` on the record of an

@@ -9,7 +9,7 @@
  * The namespace binds a signature to its use: a `geo-custody` signature cannot pass for a git
  * commit's or a file's (`-n file`), nor the other way round. Ed25519 only (ssh-key.ts).
  *
- * Ours rather than sshpk's: sshpk 1.18 reads and writes SSH keys but has no SSHSIG (its issue #86
+ * Ours rather than sshpk's: sshpk 1.18 reads and writes SSH keys but has no SSHSIG (its
  * asks for it, open since 2022), brings nine dependencies (its own Ed25519 in tweetnacl among them),
  * and its one gain, opening passphrase-protected keys (bcrypt-pbkdf), is what ssh-agent does here
  * without geo seeing the key. node:crypto does Ed25519; the formats are a few lengths and strings.

@@ -1,5 +1,5 @@
 /**
- * The sun as a witness (issue 24): where the sun stood at a point (the estimate, or the photo's own
+ * The sun as a witness: where the sun stood at a point (the estimate, or the photo's own
  * GPS) when the photo was taken (its EXIF capture time), and the shadows that follows. Like the
  * EXIF check it is local and informational: the analyst compares it with the shadows in the
  * photo; it never changes the confidence. Stored in the corroboration block as `sun`.

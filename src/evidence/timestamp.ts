@@ -1,5 +1,5 @@
 /**
- * Trusted timestamps (RFC 3161) for custody heads (issue 31, item 3): what the rest of geo calls.
+ * Trusted timestamps (RFC 3161) for custody heads: what the rest of geo calls.
  *
  *   stamp = await requestTimestamp(url, Buffer.from(head, 'hex'))   // ask a TSA, check its reply
  *   store the reply (stamp.reply) and the certificates beside it (stamp.certificatesPem + the CA)

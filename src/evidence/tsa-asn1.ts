@@ -1,5 +1,5 @@
 /**
- * The ASN.1 of RFC 3161 time-stamping, read with the @peculiar/asn1-* schemas (issue 31: "parse
+ * The ASN.1 of RFC 3161 time-stamping, read with the @peculiar/asn1-* schemas ("parse
  * ASN.1 with a well-kept library, not by hand"), and the few structures they do not define.
  *
  * Why @peculiar/asn1-* and node:crypto, not pkijs: pkijs 4 needs Node 20.19 and geo supports

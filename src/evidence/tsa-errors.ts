@@ -1,6 +1,6 @@
 /**
  * Why a trusted timestamp (RFC 3161) was not had or does not hold, each with a name a reader can
- * act on (issue 31, "Must show": a token for another head, a token signed by an untrusted TSA,
+ * act on ("Must show": a token for another head, a token signed by an untrusted TSA,
  * an expired TSA certificate chain, each named). The message starts with that name; `failure` is
  * the same as data, for `geo cases verify --json` and the tests.
  */

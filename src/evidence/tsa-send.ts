@@ -4,7 +4,7 @@
  *
  * It goes through geo's own HTTP layer (api/transport.ts sendOnce), not undici directly: a POST
  * with a body there rides node:http, which reads past interim 1xx answers that proxies send
- * (undici drops the socket on them; issue 21), and it brings the timeout, the connect timeout,
+ * (undici drops the socket on them), and it brings the timeout, the connect timeout,
  * the response cap and the typed NetworkError / TimeoutError that cli.ts maps to exit 6. Nothing
  * of the API client comes along: no key, no Idempotency-Key, no retries (a TSA request is free
  * and cheap to make again; `geo cases stamp --pending` is the retry).

@@ -1,6 +1,6 @@
 /**
  * Which time-stamp authorities geo may contact: `geo config set tsa URL[,URL…]` and `--tsa URL`
- * (issue 31, item 3: none is contacted unless configured or named). Each is https, or plain http
+ * (none is contacted unless configured or named). Each is https, or plain http
  * only to a loopback host, the rule keys follow too (api/client-util.ts): a request to a TSA
  * carries no secret, but a reply fetched in clear could be swapped on the way, and a TSA reached
  * over plain http from afar says something about the analyst's work to whoever listens.

@@ -1,5 +1,5 @@
 /**
- * Verifying an RFC 3161 time-stamp token for what it claims to stamp (issue 31, item 3):
+ * Verifying an RFC 3161 time-stamp token for what it claims to stamp:
  *   (a) its TSTInfo's message imprint is the hash of those bytes (a token lifted from other bytes
  *       is "token for another head"),
  *   (b) its nonce is the request's, when the request is at hand ("nonce mismatch"),

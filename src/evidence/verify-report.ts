@@ -1,5 +1,5 @@
 /**
- * The sections a verification reports apart (issue 30, 31; DESIGN.md "Custody"): integrity (the
+ * The sections a verification reports apart (DESIGN.md "Custody"): integrity (the
  * chain and everything it binds), signatures (custody-sign.ts), timestamps (custody-stamps.ts)
  * and simulated answers, each its own object in --json and its own line on screen.
  */
@@ -23,7 +23,7 @@ export function simulatedSection(answers: number, allowed: boolean, checked = tr
 export const SANDBOX_HINT = 'a sandbox answered them, not the service: geo cases verify --allow-sandbox checks a test case as such';
 
 /**
- * What an intact chain proves, said on every verification (issue 30, then 31). Unsigned, nothing:
+ * What an intact chain proves, said on every verification (then 31). Unsigned, nothing:
  * whoever holds the log can rebuild it whole, every hash recomputed, and re-pin it. Signed, the
  * chain up to each signed head is what that key vouched for, and an entry after the last
  * signature, a cut, a rewrite or a reordering fails (custody-sign.ts); what stays unprovable is

@@ -1,5 +1,5 @@
 /**
- * The checks that keep two ZIP readers from seeing two archives (issue 30): a streaming extractor
+ * The checks that keep two ZIP readers from seeing two archives: a streaming extractor
  * walks the local headers from the start, geo (zip-read.ts) the central directory from the end.
  * So every byte must belong to one member, the directory or its end record; each local header
  * must say what the directory says; a name may appear once (up to letter case); and a member may

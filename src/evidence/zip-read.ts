@@ -5,7 +5,7 @@
  * open descriptor through inflate, sha256 and CRC-32, so memory stays flat whatever the bundle
  * holds, and nothing is written anywhere. A member that inflates past its declared size is stopped.
  *
- * It refuses what would let two readers see two different archives (issue 30; zip-layout.ts): bytes
+ * It refuses what would let two readers see two different archives (zip-layout.ts): bytes
  * no member covers (a local header hidden before or between members, or after a deflate stream
  * inside a member's data), local headers that disagree with the directory, a name twice, links
  * and special members, and names that could escape the folder (bundle-format.ts unsafeMemberName).

@@ -1,5 +1,5 @@
 /**
- * The one way geo writes a file (DESIGN.md "geo touches only what it owns", issue 30): reports,
+ * The one way geo writes a file (DESIGN.md "geo touches only what it owns"): reports,
  * exports, bundles, journals, the store's file and geo mcp's exports all go through openOwnFile.
  * What it refuses is checkWritableFile's (safe.ts); how it writes is below. The opening and the
  * putting in place are synchronous (a few system calls), so the store, which opens synchronously,

@@ -26,7 +26,7 @@ export function readFileWhole(path: string, size: number): Promise<Buffer> {
  * The buffer for reading `size` bytes in chunks of `chunkBytes`: no larger than they need (a
  * multiple of 3, as chunkBytes is, so base64 chunks never carry bytes over). A 2 KB photo read
  * through a 48 KiB buffer left 46 KiB of it to the next garbage collection, and a dry run of
- * 100,000 photos reached 30 MB of such buffers between collections (issue 21).
+ * 100,000 photos reached 30 MB of such buffers between collections.
  */
 function chunkBuffer(size: number, chunkBytes: number): Buffer {
   return Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(3, Math.ceil(size / 3) * 3)));
@@ -36,7 +36,7 @@ function chunkBuffer(size: number, chunkBytes: number): Buffer {
  * A file's bytes in order, read into ONE buffer that every chunk reuses: each yielded view is valid
  * only until the next is requested, so the consumer must copy or digest it first. A read stream
  * allocates a fresh buffer per chunk instead, and those stay in memory until a garbage collection:
- * 15 MB of them for a 15 MB photo (issue 7's peak-RSS budget; bench/image.mjs).
+ * 15 MB of them for a 15 MB photo (peak-RSS budget; bench/image.mjs).
  */
 export async function* readChunks(path: string, chunkBytes: number): AsyncGenerator<Buffer> {
   const fh = await open(path, 'r');
@@ -67,7 +67,7 @@ export interface Expected {
  * base64 encoder from carrying bytes over, which would cost a fresh Buffer per chunk (issue 7's
  * peak-RSS budget). Pieces must follow the file's order (a metadata removal plan does).
  *
- * With `expect`, the bytes sent are the bytes hashed (issue 21): the whole file is read in order
+ * With `expect`, the bytes sent are the bytes hashed: the whole file is read in order
  * (the ranges left out are read for the hash only), a read that comes up short or a file that
  * grew throws `expect.changed()` at once, and the last chunk is held back until the file's sha256
  * is checked, so a file rewritten in place never completes a body under its Idempotency-Key.
@@ -141,7 +141,7 @@ export class NotRegularFileError extends Error {
 
 /**
  * Opens a file geo did not just choose (one a custody log names, an original) for reading, without
- * ever blocking (issue 30): O_NONBLOCK, so a FIFO put where a report was opens at once instead of
+ * ever blocking: O_NONBLOCK, so a FIFO put where a report was opens at once instead of
  * waiting for a writer; fstat on the descriptor before any read, so what is refused (a FIFO, a
  * device, a folder) is the very thing opened; and with `noFollow`, O_NOFOLLOW: a symbolic link
  * put at the path is refused, not followed. Throws NotRegularFileError for those, the open's own

@@ -2,7 +2,7 @@
  * geo touches only what it owns (DESIGN.md "Principles"): it creates its folders 0700 and never
  * chmods a folder it did not create (a 1777 folder must keep its sticky bit); it keeps its store
  * only in a folder of its user's; and every file it writes goes through openOwnFile (own-file.ts,
- * issue 30): never through a symbolic link (a planted link would make geo truncate or fill its
+ *): never through a symbolic link (a planted link would make geo truncate or fill its
  * target), never into a FIFO (opening one with no reader blocks forever), a device or a folder,
  * never over a file with a second name (the write would show under that name too) or over an
  * input of the same run (`geo locate photo.jpg --report photo.jpg`). Each refusal is one

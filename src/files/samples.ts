@@ -1,5 +1,5 @@
 /**
- * Built-in sample photos (issue 13 part 4): `geo locate sample:paris` and `geo inspect
+ * Built-in sample photos: `geo locate sample:paris` and `geo inspect
  * sample:tokyo` work from any folder after a global install, so every --help example can run as
  * written. They are the small fixture JPEGs with EXIF GPS at known landmarks
  * (fixtures/make-fixtures.js), shipped in the package (package.json "files").
@@ -10,7 +10,7 @@ import { packageRoot } from './package-root.js';
 
 export const SAMPLES = ['paris', 'tokyo', 'sydney', 'newyork', 'nogps'] as const;
 /**
- * Two fixture clips (issue 23, fixtures/clips.js), a few KB each, so the video examples run too
+ * Two fixture clips (fixtures/clips.js), a few KB each, so the video examples run too
  * (with ffmpeg installed): `clip` is a compilation (Paris, Tokyo, Paris again), `take` one 10 s
  * take on the antimeridian. The sandbox answers their frames from the scene marker in the pixels.
  */

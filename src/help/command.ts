@@ -1,5 +1,5 @@
 /**
- * Help that fits the screen (issue 34), for every command at once, including commands added later:
+ * Help that fits the screen, for every command at once, including commands added later:
  * the program is a GeoCommand, and commander makes every subcommand with createCommand, so each is
  * one too. Its addHelpText keeps the text as written (the reference and the man pages read it from
  * `helpTexts`) and fits it to the terminal when shown; the Help configuration below lays out the

@@ -1,5 +1,5 @@
 /**
- * `geo help [topic | command…]` (issue 34, gh's `gh help <topic>`): no word prints the root help
+ * `geo help [topic | command…]` (gh's `gh help <topic>`): no word prints the root help
  * (commands and topics); a topic prints its text fitted to the screen, with no "Usage:" line; a
  * command path prints that command's help; anything else is one line with the closest name, exit 2.
  * A topic's name wins over a command's (`geo help cases` explains cases; `geo cases --help` lists

@@ -1,6 +1,6 @@
 /**
  * The environment variables geo reads: the ONE list, from which `geo help environment`, the
- * reference (docs/reference.md) and the man pages' ENVIRONMENT are made (issue 34).
+ * reference (docs/reference.md) and the man pages' ENVIRONMENT are made.
  * test/help/environment.test.ts fails when src/ or bin/ reads a GEO_ variable this list does not name.
  */
 export interface EnvVar {

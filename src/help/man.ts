@@ -1,5 +1,5 @@
 /**
- * The man pages (issue 34): geo(1) and one page per command, geo-locate(1), geo-cases-create(1)…,
+ * The man pages: geo(1) and one page per command, geo-locate(1), geo-cases-create(1)…,
  * made by `npm run build` from the program --help draws (cli.ts definitions()), so they cannot
  * drift from it: the same description, flags, help text and examples, the environment list and
  * the exit-code table. Shipped in man/man1 (package.json "man"), so `man geo-locate` works after

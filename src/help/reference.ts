@@ -1,5 +1,5 @@
 /**
- * The topics made from the code (issue 34): the reference (every command, flag, environment
+ * The topics made from the code: the reference (every command, flag, environment
  * variable and exit code, walked from the commander program that --help draws), the environment
  * (help/environment.ts) and the exit codes (the one table in cli.ts, passed in: nothing under src/
  * imports the entry file). `geo help NAME` renders them; the build writes the same markdown into
@@ -103,7 +103,7 @@ export function referenceMarkdown(program: Command, meanings: ExitMeanings): str
 }
 
 /**
- * `geo help reference` on a terminal: every command with what it does, in under 80 lines (issue 34:
+ * `geo help reference` on a terminal: every command with what it does, in under 80 lines (
  * each topic short); every flag is in docs/reference.md (the full reference above), each command's
  * --help and its man page.
  */

@@ -1,5 +1,5 @@
 /**
- * The help topics (issue 34): `geo help NAME` prints docs/topics/NAME.md, the same file the docs
+ * The help topics: `geo help NAME` prints docs/topics/NAME.md, the same file the docs
  * link to, so a topic has one source. Three are made from the code instead, so they cannot drift
  * from it: environment (help/environment.ts), exit-codes (the table in cli.ts) and reference (the
  * command definitions); the build writes them into docs/ too.

@@ -1,5 +1,5 @@
 /**
- * C2PA content credentials of an original (issue 31, item 4): whether it carries a manifest store
+ * C2PA content credentials of an original: whether it carries a manifest store
  * (c2pa-find.ts, no library needed), and for one that does, what its active manifest says and
  * whether it holds, as read by the C2PA reference implementation.
  *

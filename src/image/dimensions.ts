@@ -13,7 +13,7 @@ export interface Dimensions {
 /**
  * The most pixels geo decodes locally (conversion to JPEG, --downscale, report thumbnails). A decoded
  * pixel costs 3-4 bytes, so a 35-byte GIF whose header claims 20000x20000 asks for ~1.6 GB before
- * a single row is read (a decompression bomb; issue 11 found 3.9 GB, and 11 GB for an 8 KB TIFF).
+ * a single row is read (a decompression bomb found 3.9 GB, and 11 GB for an 8 KB TIFF).
  * 120 MP is above the largest camera sensors (~102 MP medium format) and a fifth of sharp's own
  * default (268 MP), which it would still decode.
  */

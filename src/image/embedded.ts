@@ -1,5 +1,5 @@
 /**
- * What an original says about itself, in its own bytes (issue 31, item 4): its metadata as
+ * What an original says about itself, in its own bytes: its metadata as
  * exiftool-style JSON (metadata.ts) and its C2PA content credentials (c2pa.ts). geo reads it before
  * the upload strips it (batch/embedded.ts keeps it in the store, keyed by the original's sha256, and
  * a case's input_hashed entry carries it); `geo inspect` shows it. None of it is ever sent.

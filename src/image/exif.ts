@@ -66,7 +66,7 @@ function message(e: unknown): string {
 /**
  * exifr keeps every options object it is given in a Map, forever (Options.useCached keys its
  * cache by the object itself): a new object per call kept ~10 KB per photo, 100 MB over a batch
- * of 10,000 (issue 21). So each variant is built once and the same object passed every time.
+ * of 10,000. So each variant is built once and the same object passed every time.
  */
 const OPTIONS = new Map<string, Record<string, unknown>>();
 function optionsFor(extra: Record<string, unknown>): Record<string, unknown> {
@@ -124,7 +124,7 @@ export async function readExif(input: Buffer | Uint8Array): Promise<ExifSummary>
   const summary: ExifSummary = { errors: [...new Set(errors)] };
   if (gps) summary.gps = gps;
   // Unreadable only when a position is recorded (or the GPS block breaks the parser): a GPS block
-  // holding just GPSVersionID, as GIMP leaves one, records no position (issue 22: "GPS none", as
+  // holding just GPSVersionID, as GIMP leaves one, records no position ("GPS none", as
   // geo inspect says, and the EXIF check's "stripped").
   else if (out.gps && (gpsBroken || Object.keys(out.gps).some((k) => /^GPS(Latitude|Longitude)/.test(k)))) summary.gpsUnreadable = true;
   const dto = text(exif.DateTimeOriginal);

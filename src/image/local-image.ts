@@ -28,7 +28,7 @@ export interface LocalImage {
   b64: ImageB64Source;
 }
 
-/** What the API takes as-is; other kinds need converting (issue 5). */
+/** What the API takes as-is; other kinds need converting. */
 export const SENDABLE: ReadonlySet<ImageKind> = new Set<ImageKind>(['jpeg', 'png']);
 
 // A multiple of 3, so every chunk but the last encodes to base64 without padding. Its base64 (64 KiB)
@@ -122,7 +122,7 @@ async function prepare(source: string, stdin: NodeJS.ReadableStream, maxPipe: nu
 
 /**
  * A file's base64, read from disk when streamed. A class, not a closure per file: a batch of
- * 100,000 files holds 100,000 of these until each is sent (issue 21, memory that does not grow).
+ * 100,000 files holds 100,000 of these until each is sent (memory that does not grow).
  */
 class FileB64 implements ImageB64Source {
   readonly length: number;
@@ -193,7 +193,7 @@ function readHead(path: string): Promise<Buffer> {
 /**
  * Reads a stream whole, refusing (without buffering further) once it passes `max` bytes, and as
  * soon as its first bytes say it is no image: a bounded prefix decides, so `geo inspect /dev/zero`
- * refuses after a few bytes instead of reading 256 MiB of zeros first (issue 21).
+ * refuses after a few bytes instead of reading 256 MiB of zeros first.
  */
 async function readAll(stream: NodeJS.ReadableStream, name: string, max: number): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -229,7 +229,7 @@ function* slices(bytes: Buffer): Iterable<Buffer> {
  * next. Each chunk is encoded before the next is read, so the source may reuse its buffer
  * (readChunks does). Strings, not Buffers: the socket writes and frees their bytes as it goes, and
  * the strings are young-generation garbage, whereas a Buffer per chunk would stay allocated until
- * a full collection (issue 7's peak-RSS budget).
+ * a full collection (peak-RSS budget).
  */
 export async function* encodeChunks(source: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncIterable<string> {
   let carry = Buffer.alloc(0);

@@ -1,5 +1,5 @@
 /**
- * Everything an original says about itself, read before geo strips it for the upload (issue 31,
+ * Everything an original says about itself, read before geo strips it for the upload (
  * item 4): kept in the store and the case's custody log, never sent.
  *
  * The JSON is shaped like `exiftool -j -n` output for one file, so an analyst can set the two side

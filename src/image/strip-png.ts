@@ -1,6 +1,6 @@
 /**
  * The PNG planner of metadata removal (strip.ts), after the PNG specification (3rd edition).
- * Kept, byte for byte, are only the chunks that draw the image and give its colour (issue 21):
+ * Kept, byte for byte, are only the chunks that draw the image and give its colour:
  * IHDR, PLTE, IDAT, IEND and tRNS, gAMA, cHRM, sRGB, iCCP, sBIT, pHYs, and the colour chunks of the
  * 3rd edition (cICP, mDCV, cLLI: code points and HDR display levels, fixed-size numbers that say
  * nothing of who or where; without them an HDR image is drawn with the wrong colours). Everything else goes: the

@@ -1,5 +1,5 @@
 /**
- * Metadata stays home (issue 14): before upload, geo removes what a photo says about its owner
+ * Metadata stays home: before upload, geo removes what a photo says about its owner
  * (EXIF GPS and camera serials, XMP, IPTC, comments, maker segments) without touching a pixel.
  * Lossless by construction: the result is the original's bytes minus whole segments or chunks, so
  * the JPEG entropy-coded data and the PNG IDAT go out byte for byte. Orientation survives as a
@@ -9,7 +9,7 @@
  * strip-plan.ts; the TIFF inside EXIF: tiff.ts.
  *
  * The plan is a list of byte ranges of the original plus a few bytes made here, computed from the
- * segment headers: a 15 MB photo is never held whole (issue 7's memory budget), its scan data is
+ * segment headers: a 15 MB photo is never held whole (memory budget), its scan data is
  * walked in 64 KiB windows only to find EOI.
  */
 import { type FileHandle, open } from 'node:fs/promises';

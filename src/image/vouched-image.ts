@@ -1,5 +1,5 @@
 /**
- * The image a report or KMZ embeds for a result: only the file the record vouches for (issue 20).
+ * The image a report or KMZ embeds for a result: only the file the record vouches for.
  * A results file is data anyone can write, so the path it names is a claim: the file's bytes must
  * hash to the record's sha256, and a record without one embeds nothing (an empty sha256 once let a
  * crafted file pull any local photo into a report). Under `geo mcp` the path must also be inside

@@ -1,5 +1,5 @@
 /**
- * The bytes geo uploads for a local JPEG or PNG (issue 14): by default the original minus its
+ * The bytes geo uploads for a local JPEG or PNG: by default the original minus its
  * metadata (strip.ts), streamed from disk range by range; with --keep-metadata the file as it is.
  * What was sent is described for the provenance record and --dry-run: the sha256 and size of the
  * bytes that went out beside the file's own, and what was removed.
@@ -48,7 +48,7 @@ export async function outgoingImage(image: LocalImage, keep: boolean, opts: { ha
   const settled = async () => undefined;
   const held = image.bytes;
   // A file is read again for every attempt: each read is checked against the sha256 taken when it
-  // was loaded, and a resend checks it first (issue 21). Bytes held in memory cannot change.
+  // was loaded, and a resend checks it first. Bytes held in memory cannot change.
   const expect: Expected = { size: image.size, sha256: image.sha256, changed: () => new InputChangedError(image.source) };
   const verify = held ? {} : { verify: () => unchanged(image.source, expect) };
   const asIs = (): Outgoing => ({

@@ -2,7 +2,7 @@
  * What the build gives for `node:child_process` (package.json's build script aliases it here):
  * commander requires it when it loads, for executable subcommands geo does not have, and on Node 20
  * that pulls in net, dgram and the child-process machinery on every run: ~3 ms of `geo --help`
- * (issue 7's start-up budget; bench/startup.mjs). geo itself spawns only to open a browser
+ * (start-up budget; bench/startup.mjs). geo itself spawns only to open a browser
  * (`geo docs --open`). spawn() loads the real module on its first call. dist/libsql.cjs gets this
  * file too: detect-libc requires child_process when it loads, and runs a command only when the
  * ELF interpreter and /usr/bin/ldd do not tell glibc from musl (exec, execSync).

@@ -3,7 +3,7 @@
  * script aliases node:http2 to this file; undici's client-h2.js is its only user).
  *
  * Why: client-h2.js loads node:http2 when undici loads, and node:http2 pulls in tls and crypto:
- * ~9 ms of every API command's start-up on Node 20 (bench/startup.mjs, issue 7's `credits --json`
+ * ~9 ms of every API command's start-up on Node 20 (bench/startup.mjs `credits --json`
  * budget), for a protocol the client never speaks (undici uses HTTP/2 only with `allowH2`, which
  * the client does not set). Here the module loads on the first connect() instead.
  *

@@ -1,5 +1,5 @@
 /**
- * The `check_claim` tool (issue 33 item 6): `geo claims check` for an agent, through the command's
+ * The `check_claim` tool: `geo claims check` for an agent, through the command's
  * own run.ts (the same rules, the same batch engine, the same store, so a retry never pays twice)
  * and behind the same guards as `locate`: every file it reads, the claims file and each image its
  * rows name, must be inside the allowed folders (a refusal refuses the call before anything is

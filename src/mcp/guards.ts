@@ -1,5 +1,5 @@
 /**
- * The guards of `geo mcp` (issue 15): an agent spends the analyst's money and reads their disk, so
+ * The guards of `geo mcp`: an agent spends the analyst's money and reads their disk, so
  * what it may read or write is bounded by --allow-dir (after resolving symlinks: a link inside an
  * allowed folder that leads out of it is refused), and what it may spend by
  * --max-credits-per-call and --max-credits (the whole server run). Refusals happen before anything

@@ -1,5 +1,5 @@
 /**
- * geo mcp's stdin, one request line at a time, none longer than the limit (issue 30). The MCP
+ * geo mcp's stdin, one request line at a time, none longer than the limit. The MCP
  * SDK's stdio transport buffers up to 10 MiB and, past it, closes the transport: the request got no
  * answer and every later line was lost. Here a longer line is never held: its bytes are dropped as
  * they arrive (only its first and last KiB are kept, to find its id), it is answered with a

@@ -35,7 +35,7 @@ function line(r: BatchRecord, stored: StoredAt | undefined): string {
   const l = b.location;
   const place = [l.neighborhood, l.city, l.country].filter((v) => typeof v === 'string' && v !== '').join(', ');
   const check = r.exif as { verdict?: string; independent?: boolean } | null;
-  // Whether agreement means anything (issue 14): the service either never saw the GPS, or was sent it.
+  // Whether agreement means anything: the service either never saw the GPS, or was sent it.
   const witness = check?.independent === true ? ' (independent: the GPS was not sent)' : check?.independent === false ? ' (NOT independent: the GPS was sent)' : '';
   const exif = check?.verdict ? `${check.verdict}${witness}` : undefined;
   return `${r.input}: ${place || 'a place'} (${l.latitude}, ${l.longitude}), confidence ${b.confidence}${exif ? `, EXIF ${exif}` : ''}${stored ? `; stored as ${stored.ref} (geo history show ${stored.ref})` : ''}`;

@@ -1,5 +1,5 @@
 /**
- * Which frames of a clip are sent (issue 23), pure so tests can work it out by hand. ffmpeg's pass
+ * Which frames of a clip are sent, pure so tests can work it out by hand. ffmpeg's pass
  * over the clip (frames.ts) proposes candidates: the first frame, every scene change (its scene
  * score above --scene) and, when no frame was taken for --every seconds, the frame then (a long
  * take has no cuts). Here:

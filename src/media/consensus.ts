@@ -1,5 +1,5 @@
 /**
- * One location from many answers (issue 23): the frames of a video, or photos of one scene located
+ * One location from many answers: the frames of a video, or photos of one scene located
  * together. Pure: answers in, clusters out, so every figure can be worked out by hand.
  *
  * 1. Votes. Each answer has one vote in all, shared among its own points: the leading estimate and,

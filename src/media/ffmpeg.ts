@@ -1,5 +1,5 @@
 /**
- * ffmpeg and ffprobe are found, never downloaded (issue 23): GEO_FFMPEG / GEO_FFPROBE first, then
+ * ffmpeg and ffprobe are found, never downloaded: GEO_FFMPEG / GEO_FFPROBE first, then
  * `ffmpeg` / `ffprobe` on PATH (ffprobe also beside GEO_FFMPEG). geo does not ship them, so the
  * installed package stays its size; a missing or too old ffmpeg is one line saying how to install
  * it, exit 2, before anything is read or sent.
@@ -59,7 +59,7 @@ export async function findTools(env: Record<string, string | undefined>, why: st
   const beside = given !== undefined ? join(dirname(given), platform() === 'win32' ? 'ffprobe.exe' : 'ffprobe') : undefined;
   const ffprobe = probeGiven ?? (beside && (await executable(beside)) ? beside : await onPath('ffprobe', env));
   if (ffprobe === undefined) throw new UsageError(`${why} needs ffprobe (it comes with ffmpeg), and none was found (GEO_FFPROBE, beside ffmpeg, then PATH); nothing was sent`, INSTALL_HINT);
-  // Bounded like every run (issue 30): a GEO_FFMPEG that hangs is stopped, with its group.
+  // Bounded like every run: a GEO_FFMPEG that hangs is stopped, with its group.
   const out = await runTool(ffmpeg, ['-hide_banner', '-version'], { timeoutMs: VERSION_TIMEOUT_MS, ...(host ? { host } : {}) }).catch((err: Error) => {
     if (err instanceof ToolTimeoutError) throw new UsageError(`${ffmpeg} did not answer -version within ${VERSION_TIMEOUT_MS / 1000} s, so geo stopped it; nothing was sent`, INSTALL_HINT);
     throw new UsageError(`${ffmpeg} could not be run (${err.message}); nothing was sent`, INSTALL_HINT);

@@ -1,5 +1,5 @@
 /**
- * A stored video or photo set found by the name an analyst gives it (issue 23), for `geo history
+ * A stored video or photo set found by the name an analyst gives it, for `geo history
  * show` and `geo export`: the consensus drawn again from the stored answers of its frames
  * (scene-records.ts), offline and free, as locate showed it. A scene is named by the video file itself
  * (hashed, then found among the stored frames named after it) or by the batch id `geo history`

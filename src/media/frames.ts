@@ -1,5 +1,5 @@
 /**
- * Frames out of a clip with ffmpeg, in two passes (issue 23):
+ * Frames out of a clip with ffmpeg, in two passes:
  * 1. one decode of the whole clip proposes candidates with ffmpeg's own `select` filter: the first
  *    frame, a scene score above --scene (a cut), or --every seconds since the last candidate; each
  *    comes out as a 9×8 grey thumbnail (its perceptual hash) and its pts and scene score are
@@ -7,7 +7,7 @@
  * 2. a second decode writes exactly the chosen frames (selected by pts, so nothing is rounded) as
  *    JPEG into a private temporary folder, which is removed afterwards (workdir.ts: also by the next
  *    geo when this one was killed).
- * Each pass is bounded (issue 30, limits.ts): a timeout proportional to the clip, and the decoder
+ * Each pass is bounded (limits.ts): a timeout proportional to the clip, and the decoder
  * told the pixel limit (-max_pixels), so a stream that grows past it mid-clip stops there.
  * Same clip, same ffmpeg, same options: the same bytes (-bitexact), so a rerun after a crash sends
  * frames with the same sha256s and the journal answers them without paying twice.

@@ -1,5 +1,5 @@
 /**
- * How long ffmpeg and ffprobe may run, and how large a clip's frames may be (issue 30). Each is
+ * How long ffmpeg and ffprobe may run, and how large a clip's frames may be. Each is
  * known before the work starts, so a tool that hangs (a broken GEO_FFMPEG, a file that makes a
  * decoder spin) ends with one line instead of holding geo forever, and a clip of 144 MP frames is
  * refused from ffprobe's answer before a single frame is decoded, as an image of that size is.

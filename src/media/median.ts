@@ -1,5 +1,5 @@
 /**
- * The weighted geometric median on the sphere (issue 23): the point that minimises the weighted sum
+ * The weighted geometric median on the sphere: the point that minimises the weighted sum
  * of great-circle distances to the answers. Not a mean of latitudes and longitudes, which puts
  * frames at 179.9° and -179.9° on the Greenwich meridian; not the 3-D mean either, which one far
  * outlier drags as hard as it likes. The median is the robust centre: a point holding half the

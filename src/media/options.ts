@@ -1,5 +1,5 @@
 /**
- * The flags of a video or a photo set (issue 23), read the same way by `geo locate` and `geo eval`:
+ * The flags of a video or a photo set, read the same way by `geo locate` and `geo eval`:
  * one line naming the flag, the range and what was given (exit 2), before a frame is decoded.
  */
 import { UsageError } from '../errors.js';

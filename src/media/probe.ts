@@ -1,8 +1,8 @@
 /**
  * What ffprobe says of a clip before any frame is decoded: its length and its video stream. Each
- * way a clip can be unusable is one line, exit 2, nothing sent (issue 23 item 8): not readable as
+ * way a clip can be unusable is one line, exit 2, nothing sent: not readable as
  * a video (a corrupt container), no video stream (audio only), zero length, longer than
- * --max-duration; and (issue 30) frames above the pixel limit images have (limits.ts), or an
+ * --max-duration; and frames above the pixel limit images have (limits.ts), or an
  * ffprobe that does not answer within its time.
  */
 import { stat } from 'node:fs/promises';

@@ -2,7 +2,7 @@
  * Runs ffmpeg or ffprobe: arguments as an array (no shell, so a path with spaces, quotes or a
  * leading dash is one argument), stdin closed, stdout kept as bytes, stderr as text (its tail).
  *
- * Bounded (issue 30): every run has a timeout (limits.ts says how long), and a run that passes it,
+ * Bounded: every run has a timeout (limits.ts says how long), and a run that passes it,
  * or is cancelled, is killed with its whole process group: the tool is spawned detached (a group
  * of its own), so a wrapper script's children go with it, and nothing it started outlives geo.
  * Killing a group takes process.kill(-pgid), which only cli.ts may touch: it lends that here as a

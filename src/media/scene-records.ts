@@ -1,5 +1,5 @@
 /**
- * A video's frames or a set's photos read back from the store or a results file (issue 23), made
+ * A video's frames or a set's photos read back from the store or a results file, made
  * into the scene `geo locate` printed: `geo history` lists a video as one entry, `geo history show`
  * and `geo export` draw its consensus again, offline, from the stored answers alone.
  *

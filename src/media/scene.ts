@@ -1,5 +1,5 @@
 /**
- * The answer for a video or a photo set (issue 23), as one documented object: `geo locate clip.mp4
+ * The answer for a video or a photo set, as one documented object: `geo locate clip.mp4
  * --json` prints it, the terminal view, the exports, the report, geo eval and the MCP tool read it.
  *
  *   kind        "video" | "set"

@@ -60,7 +60,7 @@ const VIDEO_NAMES = new Set(['.mp4', '.m4v', '.mov', '.qt', '.webm', '.mkv', '.a
 
 /**
  * A file named like a video whose bytes are neither a video nor an image is refused with a line
- * about video (issue 30: random bytes named x.mp4 read "not an image (unrecognised bytes)"), before
+ * about video (random bytes named x.mp4 read "not an image (unrecognised bytes)"), before
  * anything is decoded or sent. An image named x.mp4 is still an image: the bytes decide.
  */
 export async function checkNamedVideo(input: string, path: string): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * One run of ffmpeg or ffprobe for a clip, bounded (issue 30): in the clip's private folder (so a
+ * One run of ffmpeg or ffprobe for a clip, bounded: in the clip's private folder (so a
  * later geo can find it if this one is killed: workdir.ts), with the time limits.ts gives it, and a
  * timeout told as one line, exit 2, that says the limit and where it comes from.
  */

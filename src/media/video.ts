@@ -1,5 +1,5 @@
 /**
- * A video made ready for the batch engine, and its answers made into a scene (issue 23). Shared by
+ * A video made ready for the batch engine, and its answers made into a scene. Shared by
  * `geo locate clip.mp4` and `geo eval clip.mp4`: ffmpeg found, the clip probed, its frames chosen
  * and extracted (frames.ts), each frame an in-memory image job named `clip.mp4#t=4.000` (a W3C
  * media fragment) carrying its origin; afterwards the records become the scene (scene.ts).
@@ -51,7 +51,7 @@ export function choiceLine(f: Frames): string {
 
 /**
  * Everything local and free before the plan: exit 2 with one line for a clip that cannot be read.
- * ffprobe and ffmpeg run bounded in the clip's own folder (issue 30: tool-run.ts, workdir.ts),
+ * ffprobe and ffmpeg run bounded in the clip's own folder (tool-run.ts, workdir.ts),
  * removed when this returns or throws; a folder an earlier, killed geo left is removed first.
  */
 export async function prepareVideo(env: Record<string, string | undefined>, v: VideoSource, opts: { signal?: AbortSignal; note?: (line: string) => void; host?: ChildHost } = {}): Promise<PreparedVideo> {

@@ -1,5 +1,5 @@
 /**
- * The private temporary folder of one clip's work (issue 30): frames are written there, ffmpeg and
+ * The private temporary folder of one clip's work: frames are written there, ffmpeg and
  * ffprobe run in it, and it is removed when the clip is done, however it ends. Its name carries the
  * pid of the geo that made it (geo-frames-<pid>-XXXXXX), and the pids of the tools it ran are
  * written in it: a geo killed with SIGKILL cannot clean up, so the next one that opens a folder

@@ -29,7 +29,7 @@ export function formatConfidence(c: number, view: ViewOpts): string {
 
 /**
  * The same number and word without the bar, where a bar cannot be drawn as text (the HTML report,
- * its map labels): "0.24 very low", as the terminal writes it (issue 22: the report said 24.0%).
+ * its map labels): "0.24 very low", as the terminal writes it (the report said 24.0%).
  */
 export function confidenceText(c: number): string {
   return `${c.toFixed(2)} ${confidenceWord(c)}`;

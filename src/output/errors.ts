@@ -28,7 +28,7 @@ function baseCode(status: number): string | undefined {
 }
 
 /**
- * What to change when the key is refused, by where it came from (issue 34: the hint sent to
+ * What to change when the key is refused, by where it came from (the hint sent to
  * `geo keys test`, whose own refusal sent back to the same hint). Never a command that would read
  * the same key again.
  */
@@ -153,7 +153,7 @@ export function describe(err: unknown): Described {
   if (err instanceof BaseUrlError) return { message: err.message, hint: 'use an https:// base URL (plain http only for localhost)' };
   if (err instanceof Error) {
     const withHint = err as Error & { hint?: string; code?: string; path?: string };
-    // A full disk, however it surfaced (an errno from node:fs, SQLite's code): said so (issue 30).
+    // A full disk, however it surfaced (an errno from node:fs, SQLite's code): said so.
     if (!withHint.hint && (withHint.code === 'ENOSPC' || withHint.code === 'EDQUOT' || withHint.code?.startsWith('SQLITE_FULL'))) {
       return { message: `${withHint.path ? `cannot write ${sanitizeInline(withHint.path)}: ` : ''}the disk is full`, hint: 'free some space, then run the same command again' };
     }
@@ -166,7 +166,7 @@ export function describe(err: unknown): Described {
 }
 
 /**
- * The one line. Every line has a hint (issue 7): where the code that failed gave none, a usage or
+ * The one line. Every line has a hint: where the code that failed gave none, a usage or
  * config error points at the command's help, anything else at --debug. Hints may quote user or
  * server text, so they are sanitized like messages.
  */
@@ -176,7 +176,7 @@ export function describeError(err: unknown, opts: { color?: boolean; columns?: n
   const hint = sanitizeInline(d.hint ?? fallbackHint(err));
   const one = `${label}: ${d.message} — hint: ${hint}`;
   if (opts.columns === undefined || width(`error: ${d.message} — hint: ${hint}`) <= opts.columns) return one;
-  // Too wide for the terminal (issue 22): fitted to its width, the hint on lines of its own, a
+  // Too wide for the terminal: fitted to its width, the hint on lines of its own, a
   // quoted command never broken (wrap keeps `…` whole), a long path alone on its line.
   const lines = [...wrap(`error: ${d.message}`, opts.columns, '  ', ''), ...wrap(`hint: ${hint}`, opts.columns, '  ', '')];
   return lines.join('\n').replace(/^error/, label);

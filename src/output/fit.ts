@@ -1,5 +1,5 @@
 /**
- * Fitting text to the terminal's width (issue 13): which table columns stay and how wide each is,
+ * Fitting text to the terminal's width: which table columns stay and how wide each is,
  * cutting a cell with an ellipsis (from the left for paths, so the file name stays), and word
  * wrapping for prose. Pure functions over display widths; piped output never comes here.
  */
@@ -82,7 +82,7 @@ export function fitColumns(f: FitInput): Fit {
 }
 
 /**
- * Text for stderr, wrapped to stderr's own terminal when it is one (issue 22: nothing wider than
+ * Text for stderr, wrapped to stderr's own terminal when it is one (nothing wider than
  * the screen; a batch's stdout may be a file): notes, summaries, confirmations.
  */
 export function stderrText(io: Pick<IO, 'stderrIsTTY' | 'columns' | 'errColumns'>, text: string, indent = '', first = indent): string {
@@ -96,7 +96,7 @@ export function wrapFor(view: { tty: boolean; columns: number }, text: string, i
 
 /**
  * The words of a line; a command quoted in backticks is one word, so a hint's command stays on
- * one line that can be copied whole (issue 22).
+ * one line that can be copied whole.
  */
 function words(para: string): string[] {
   return para.match(/(?:`[^`]*`|[^ `]+)+/g) ?? [];

@@ -20,7 +20,7 @@ export interface IO {
   /** Width of stdout's terminal: tables and views printed on stdout. */
   columns: number;
   /**
-   * Width of stderr's terminal: progress, spinners and notes are drawn there (issue 22: with stdout
+   * Width of stderr's terminal: progress, spinners and notes are drawn there (with stdout
    * redirected to a file, stdout's width is not the screen's). Defaults to `columns`.
    */
   errColumns?: number;
@@ -91,7 +91,7 @@ export function canAnimate(io: IO, env: Env, quiet: boolean): boolean {
 }
 
 /**
- * Accessible mode (issue 22, gh's GH_ACCESSIBLE_PROMPTER): GEO_ACCESSIBLE set to anything but
+ * Accessible mode (gh's GH_ACCESSIBLE_PROMPTER): GEO_ACCESSIBLE set to anything but
  * "", 0 or false, or `geo config set accessible true`. No spinner and no line redrawn in place
  * (a screen reader reads every redraw), progress as plain lines, questions that do not redraw.
  */

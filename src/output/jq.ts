@@ -1,10 +1,10 @@
 /**
- * `--jq EXPR` without a jq binary (issue 22; analysts on Windows rarely have one): jq itself,
+ * `--jq EXPR` without a jq binary (analysts on Windows rarely have one): jq itself,
  * compiled to WebAssembly, from the npm package jq-wasm (jq 1.7, the wasm inlined in its one
  * JavaScript file, 1.4 MB installed, nothing downloaded). It is loaded only when --jq is given, so
  * no other run pays for it (~35 ms to instantiate).
  *
- * Bounded (issue 30): `def f: f; f` loops inside the wasm and never yields, so on the main thread
+ * Bounded: `def f: f; f` loops inside the wasm and never yields, so on the main thread
  * it held the process past Ctrl-C. jq runs in a worker thread instead: each run has a time bound
  * (--jq-timeout, default 5 s) after which the worker is terminated (V8 stops wasm mid-loop), and
  * Ctrl-C terminates it at once (exit 130). Memory: the worker's JavaScript heap is capped by

@@ -1,5 +1,5 @@
 /**
- * gh's `--json field1,field2` (issue 22): each command that prints JSON declares, in its register
+ * gh's `--json field1,field2`: each command that prints JSON declares, in its register
  * file, the fields a person may choose; the one filter on stdout (json-filter.ts) selects them from
  * whatever the command prints. Without a declaration a command prints no JSON, and `--json FIELDS`
  * or `--jq` on it is a usage error.
@@ -39,7 +39,7 @@ export const RESULT_FIELDS = [
 ] as const;
 
 /**
- * media/scene.ts's object (issue 23): what locate prints for a video or photos --together, and
+ * media/scene.ts's object: what locate prints for a video or photos --together, and
  * history show for a stored one.
  */
 export const SCENE_FIELDS = ['kind', 'input', 'sha256', 'duration_s', 'frame_choice', 'depth', 'agree_km', 'answered', 'failed', 'consensus', 'tied', 'clusters', 'frames', 'dropped'] as const;

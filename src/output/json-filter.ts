@@ -1,5 +1,5 @@
 /**
- * The one place `--json FIELDS` and `--jq EXPR` happen (issue 22): cli.ts puts this filter in front
+ * The one place `--json FIELDS` and `--jq EXPR` happen: cli.ts puts this filter in front
  * of stdout for the command's run, so every command that prints JSON (a document, or NDJSON lines
  * as a batch goes) gets both without code of its own. Each JSON document the command writes is
  * parsed as it completes (an NDJSON line at once, so a batch still streams), its fields selected,

@@ -1,5 +1,5 @@
 /**
- * Questions for accessible mode (issue 22): one line asked, one line read, nothing redrawn, as a
+ * Questions for accessible mode: one line asked, one line read, nothing redrawn, as a
  * screen reader or a braille display needs (the @inquirer prompts repaint the line on each key).
  * The answer is typed in the terminal's own line mode; a key is read with echo off.
  */

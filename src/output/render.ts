@@ -21,7 +21,7 @@ export interface RenderCtx {
 /**
  * The style for this decision. Chalk (output/style.ts) is imported only when colour is on, so
  * piped and --json runs never load it (~12 ms of `geo credits --json` on Node 20 with the table
- * views; issue 7's start-up budget, bench/startup.mjs).
+ * views start-up budget, bench/startup.mjs).
  */
 export async function loadStyle(color: boolean): Promise<Style> {
   return color ? (await import('./style.js')).makeStyle(true) : PLAIN;
@@ -71,7 +71,7 @@ export const BASE_FORMATS = ['table', 'json', 'ndjson'] as const;
  * The one choice of format for every command: a flag (--json / --format) beats the configured
  * default (`geo config set format`), which beats the default. Only the default depends on the
  * terminal: `piped` (what a command prints into a pipe when nobody chose, e.g. NDJSON for many
- * locate results), else `table`. An explicit choice is never overridden by TTY detection (issue 13).
+ * locate results), else `table`. An explicit choice is never overridden by TTY detection.
  * A configured default this command cannot produce falls back to the default (it may be meant for
  * export); a flag it cannot produce is a usage error.
  */

@@ -53,7 +53,7 @@ export async function startSpinner(ctx: SpinnerCtx, label: string): Promise<Spin
   const line = () => {
     const clock = ` · ${elapsed(ctx.now() - started)}`;
     // Two more columns for the "^C" the terminal echoes at Ctrl-C: a row it pushes past the edge
-    // wraps, and ora then clears only the new row, leaving the frame on screen (issue 22).
+    // wraps, and ora then clears only the new row, leaving the frame on screen.
     return cut(text, Math.max(8, stderrColumns(ctx.io) - 5 - width(clock))) + clock;
   };
   spinner.text = line();

@@ -1,5 +1,5 @@
 /**
- * The one time format for people (issue 34: cases showed 2026-11-26T21:59:03.120Z, history
+ * The one time format for people (cases showed 2026-11-26T21:59:03.120Z, history
  * 2026-11-26 21:59:03, inspect 2024:05:14 18:32:07): an instant as "2026-11-26 21:59 UTC", a photo's
  * capture time (EXIF wall-clock time and its offset) as "2024-05-14 18:32 local (UTC+02:00),
  * 2024-05-14 16:32 UTC". JSON keeps ISO 8601 as stored; these are for tables and key/value views only.

@@ -1,5 +1,5 @@
 /**
- * How a wait is told on stderr (issue 30): any wait over 5 s says its reason and when it ends, as a
+ * How a wait is told on stderr: any wait over 5 s says its reason and when it ends, as a
  * clock time and in seconds, so a silent terminal never means "stuck".
  */
 

@@ -1,4 +1,4 @@
-/** Writing many chunks to a stream without queueing them in memory (issue 21: memory that does not grow). */
+/** Writing many chunks to a stream without queueing them in memory (memory that does not grow). */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 

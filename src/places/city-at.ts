@@ -1,5 +1,5 @@
 /**
- * The city and neighbourhood around a point, for the sandbox's `location.city` (issue 13): the
+ * The city and neighbourhood around a point, for the sandbox's `location.city`: the
  * nearest GeoNames place is often a section ("Paris 16 Passy", "Shibakōen"), and the region
  * ("Île-de-France") is not a city, so `geo analyses --city paris` found nothing.
  *

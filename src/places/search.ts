@@ -1,5 +1,5 @@
 /**
- * Forward look-up in the offline index for `--scope NAME` (issue 13): "Paris" -> Paris,
+ * Forward look-up in the offline index for `--scope NAME`: "Paris" -> Paris,
  * Île-de-France, FR and its coordinates. A name may carry qualifiers after commas: an ISO country
  * code ("Paris, US") or a first-level region ("Paris, Texas"), in any order.
  *

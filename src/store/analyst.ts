@@ -1,5 +1,5 @@
 /**
- * Who does something on a store (issue 32): the OS user and host, as the team store records them
+ * Who does something on a store: the OS user and host, as the team store records them
  * beside each paid answer and each budget reservation. Never a key, never a password.
  */
 import { hostname, userInfo } from 'node:os';

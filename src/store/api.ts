@@ -4,7 +4,7 @@
  * (postgres/engine.ts). Callers get a StoreApi from openStore() (index.ts) and never learn which
  * engine it is: what a person must be told (which store, where) is in status() and `where`.
  *
- * The promises are the same on both engines (issue 32):
+ * The promises are the same on both engines:
  * - a claim is one row per idempotency key, found by the request's fingerprint, taken in one
  *   indivisible step; a lease ends by the store's own clock (SQLite: this machine's; PostgreSQL:
  *   the server's now()), and an owner on another host is taken for gone only when it ends;

@@ -4,7 +4,7 @@
  * the default) or a team's PostgreSQL server (postgres/, loaded with its driver only for a
  * postgres:// URL). Callers import from here only, never from an engine's folder.
  *
- * Phase 1 of issue 32: the synchronous Store (sqlite/store.ts) is still exported for the callers
+ * Phase 1: the synchronous Store (sqlite/store.ts) is still exported for the callers
  * not yet moved to StoreApi; they use the local file whatever store is chosen.
  */
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * A team store's URL (issue 32): postgres://user:password@host:port/db?sslmode=verify-full&sslrootcert=FILE.
+ * A team store's URL: postgres://user:password@host:port/db?sslmode=verify-full&sslrootcert=FILE.
  * Its password is a secret like an API key: shown masked everywhere (maskStoreUrl), kept apart
  * from the URL in the OS keyring by `geo config set store` (splitPassword), never put on a child
  * process's command line. Only the store reads the whole URL.

@@ -8,7 +8,7 @@ import { render, resolveFormat } from '../../output/render.js';
 import { runAnalyses } from './run.js';
 
 export const analyses: Handler = async (ctx, args, opts) => {
-  resolveFormat(ctx); // a bad --format fails before anything is sent (issue 7)
+  resolveFormat(ctx); // a bad --format fails before anything is sent
   const positional = args[0] as string | undefined;
   const query = (opts.search ?? opts.query) as string | undefined;
   if (positional !== undefined && query !== undefined && positional !== query) {

@@ -1,6 +1,6 @@
 /**
  * A geolocate POST through `geo api` goes through the same claims and results as geo locate
- * (issue 19): the same image bytes and fields for the same account and service are never paid
+ *: the same image bytes and fields for the same account and service are never paid
  * twice, by a rerun, by another command or by another process at the same time. The body is sent
  * exactly as given (no metadata removal: it is the caller's), so its image is the base64 decoded,
  * and its fingerprint says so (keepMetadata).
@@ -60,7 +60,7 @@ export type Turn = { send: string } | { stored: StoredResult; why: 'results' | '
 /**
  * Before sending: an answer already held, or the key to send with (a live claim elsewhere is waited
  * for). A key of the caller's own (-H Idempotency-Key) for a request held under another key is not
- * sent: `say` gets the one line that says so (issue 30).
+ * sent: `say` gets the one line that says so.
  */
 export async function takeTurn(ctx: Pick<Ctx, 'sleep' | 'signal' | 'now'>, c: ApiClaim, keys: { user?: string; planned: string }, say: (line: string) => void = () => undefined): Promise<Turn> {
   let said = false;

@@ -1,5 +1,5 @@
 /**
- * `geo api --paginate` (gh's flag, issue 22). api-spec.md's list endpoints (GET /api/v1/analyses,
+ * `geo api --paginate` (gh's flag). api-spec.md's list endpoints (GET /api/v1/analyses,
  * GET /api/v1/cases) take only `limit`, 1 to 200, default 50: no page, cursor or offset, and no
  * Link header is described. So there are no further pages to fetch: --paginate asks a list for
  * its largest page (limit=200, unless a limit was given) and says so on stderr. Should the service

@@ -23,7 +23,7 @@ export async function askMissing(ctx: Ctx, opts: CreateOptions): Promise<CreateO
   const description = opts.description ?? (await ctx.prompt.input('Description (optional)'));
   const team = opts.team ?? (await ctx.prompt.input('Team id (optional, Enter for none)'));
   const out: CreateOptions = { name: name.trim(), description, team: team.trim(), ...(opts.local ? { local: true } : {}) };
-  // Each value wrapped under its own column, to the terminal's width (issue 22).
+  // Each value wrapped under its own column, to the terminal's width.
   const row = (key: string, v: string) => stderrText(ctx.io, sanitizeInline(v) || '-', ' '.repeat(15), `  ${key.padEnd(13)}`);
   ctx.io.stderr.write(['', opts.local ? 'New case (on this machine only):' : 'New case:', row('name', out.name ?? ''), row('description', out.description ?? ''), row('team', out.team ?? ''), ''].join('\n') + '\n');
   if (!ctx.globals.yes && !(await ctx.prompt.confirm('Create this case?', true))) throw new DeclinedError('you said no: no case created, nothing sent', 'add --yes to create it without asking');

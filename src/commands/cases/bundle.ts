@@ -1,5 +1,5 @@
 /**
- * `geo cases bundle <case> case.zip [--with-originals]` (issues 24, 30): the case, as its custody
+ * `geo cases bundle <case> case.zip [--with-originals]`: the case, as its custody
  * log vouches for it (batch/case-results.ts: a case that does not verify is refused, nothing
  * written), into one self-contained file (output/export/bundle.ts): the custody log, every raw
  * answer, the provenance records, the HTML report, GeoJSON and KMZ, and with --with-originals the

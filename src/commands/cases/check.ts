@@ -1,5 +1,5 @@
 /**
- * Checking a local case (issues 24 and 30), in sections reported apart:
+ * Checking a local case, in sections reported apart:
  * integrity: its custody log's chain, pinned by the count and head the store kept at the last
  *   append (so entries cut off the end are caught); each linked result held to its own
  *   result_linked entry and that answer's answer_received entry, every value the store keeps for it

@@ -16,7 +16,7 @@ const say = (ctx: Parameters<Handler>[0], line: string) => {
 
 /** --json: the service's body as received, each case in `data` with where, local_id and results, the local ones after them. */
 export const list: Handler = async (ctx, _args, opts) => {
-  resolveFormat(ctx); // a bad --format fails before anything is sent (issue 7)
+  resolveFormat(ctx); // a bad --format fails before anything is sent
   const res = await runList(ctx, { team: opts.team as string | undefined, limit: opts.limit as string | undefined });
   if (res.note) say(ctx, res.note);
   await render(ctx, { data: res.body, deviations: res.deviations, records: () => res.cases, human: async (view) => (await views()).casesView(res.cases, view) });
@@ -35,6 +35,6 @@ export const create: Handler = async (ctx, _args, opts) => {
   const s = res.service;
   const c = (s && isObject(s.data) ? s.data : { id: l.id, name: l.name, description: l.description, teamId: l.team, createdAt: l.created_at, updatedAt: l.created_at }) as Case;
   await render(ctx, { ...(s ? { raw: s.raw, deviations: s.deviations } : {}), data: c, human: async (view) => (await views()).caseView(c, view, l) });
-  // Two lines, so neither id is ever cut on a narrow terminal (issue 22).
+  // Two lines, so neither id is ever cut on a narrow terminal.
   if (!ctx.globals.quiet && ctx.io.stderrIsTTY) ctx.io.stderr.write(s ? `Created case ${sanitizeInline(c.id)}\nRecorded here as ${l.id}\n` : `Created case ${l.id}, on this machine only\n`);
 };

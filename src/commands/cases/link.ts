@@ -20,7 +20,7 @@ export interface Linked {
   /** Results linked now, and those the case held already. */
   linked: Array<{ id: number; input: string; ref: string }>;
   already: Array<{ id: number; input: string; ref: string }>;
-  /** The head signed after linking, when a signing key is chosen and could sign (issue 31). */
+  /** The head signed after linking, when a signing key is chosen and could sign. */
   signed?: HeadSignature;
 }
 

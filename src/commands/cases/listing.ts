@@ -1,8 +1,8 @@
 /**
- * `geo cases list` (issue 24): the service's cases and the local ones together, each saying where
+ * `geo cases list`: the service's cases and the local ones together, each saying where
  * it is: `both` (created on the service and recorded here), `service` (on the service only: it
  * takes no --case until linked here), `local` (on this machine only), or the host of another
- * service it was created on (issue 34: it said `both`, pointing at the service in use). Without a key or a
+ * service it was created on (it said `both`, pointing at the service in use). Without a key or a
  * reachable service, the local cases are listed alone, with a note saying why.
  */
 import type { ApiResponse } from '../../api/client.js';

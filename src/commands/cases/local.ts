@@ -1,5 +1,5 @@
 /**
- * Local cases (issue 24): a case recorded in the store, with the first entry of its custody log
+ * Local cases: a case recorded in the store, with the first entry of its custody log
  * (case_created), in one transaction. geo's own id (`lc_` and 12 hex digits) names it whatever
  * the service does; the service's id, when it was created there too, names it as well.
  */

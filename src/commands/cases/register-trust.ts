@@ -1,4 +1,4 @@
-/** `geo cases sign | stamp` (issue 31): a case's head signed with an SSH key, and stamped by RFC 3161 authorities. */
+/** `geo cases sign | stamp`: a case's head signed with an SSH key, and stamped by RFC 3161 authorities. */
 import type { Command } from 'commander';
 import type { Act } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';

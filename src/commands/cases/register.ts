@@ -1,13 +1,13 @@
 /**
  * `geo cases list | create | link | show`: investigation cases, on the service (pro and enterprise
- * keys) and on this machine (issue 24); verify and bundle are in register-evidence.ts, sign and
+ * keys) and on this machine; verify and bundle are in register-evidence.ts, sign and
  * stamp in register-trust.ts.
  */
 import type { Register } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 import { registerEvidence } from './register-evidence.js';
 
-/** api-spec.md "Case", the team it was created for, and where it is (issue 24). */
+/** api-spec.md "Case", the team it was created for, and where it is. */
 const CASE_FIELDS = ['id', 'name', 'description', 'teamId', 'createdAt', 'updatedAt'];
 
 /** Cases need a pro key: the examples run against the in-process sandbox's (drop --sandbox for yours). */

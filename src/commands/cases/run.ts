@@ -52,7 +52,7 @@ export interface Created {
 }
 
 /**
- * The case is created on the service (as before issue 24) and recorded locally with the service's
+ * The case is created on the service (as before) and recorded locally with the service's
  * id. A refusal (401, 402, 403, 4xx) records nothing. When the service cannot be reached, or the
  * answer is lost (the case may exist there), the case is recorded locally only, marked so
  * (service_note), and the command fails with exit 6 saying which local case it made.

@@ -1,5 +1,5 @@
 /**
- * `geo cases sign <case> [--key REF]` (issue 31, item 2): signs the case's custody head as it is
+ * `geo cases sign <case> [--key REF]`: signs the case's custody head as it is
  * now with the chosen signing key (or REF), and appends head_signed. The case must verify first
  * (a signature over a rewritten log would vouch for it); the entries the signature newly covers
  * (appended since the last signature, or all of them) are said, so whoever signs sees what they

@@ -1,6 +1,6 @@
 /**
  * `geo cases stamp <case> [--tsa URL …] [--tsa-ca FILE]` and `geo cases stamp --pending [<case>]`
- * (issue 31, item 3): trusted timestamps (RFC 3161) of a case's custody head.
+ *: trusted timestamps (RFC 3161) of a case's custody head.
  *
  * Each TSA (the ones named with --tsa, else `geo config get tsa`; none is contacted otherwise) is
  * asked for a token over the head as it is now: the 32 bytes of the last entry's hash (what

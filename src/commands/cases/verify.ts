@@ -8,7 +8,7 @@
  * case's custody log, its results and the files written for it (check.ts); exit 0 or 1 as above,
  * and 2 for a case that does not exist or a name several cases share.
  *
- * Both report signatures and timestamps apart (issue 31): a signature or token that does not hold,
+ * Both report signatures and timestamps apart: a signature or token that does not hold,
  * or an entry past the last valid signature, is exit 1; --require-signature / --require-timestamp
  * make their absence exit 1 too. --allowed-signers FILE: only its keys count; --tsa-ca FILE (or
  * the tsa-ca setting): only its CAs are trusted for TSAs.

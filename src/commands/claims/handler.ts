@@ -1,5 +1,5 @@
 /**
- * Glue for `geo claims check` (issue 33): the claims settled locally (bad rows named on stderr,
+ * Glue for `geo claims check`: the claims settled locally (bad rows named on stderr,
  * nothing sent for them), the plan on stderr before anything is spent, then every verdict in the
  * format asked: a table fitted to the terminal (one claim: its verdict and evidence), JSON (one
  * object for one image, else an array), NDJSON, CSV, GeoJSON, KML or an HTML report, and

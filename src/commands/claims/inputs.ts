@@ -1,5 +1,5 @@
 /**
- * What `geo claims check` was given, as claims (issue 33 item 1): images (files, folders, globs the
+ * What `geo claims check` was given, as claims: images (files, folders, globs the
  * shell expanded, sample:NAME) each claimed at --at, and claims files (CSV or NDJSON, told from an
  * image by their first bytes) whose rows name an image and a place each. A row or argument that
  * cannot be checked becomes a problem (one line naming it; nothing is sent for it); the rest are

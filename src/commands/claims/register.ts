@@ -1,4 +1,4 @@
-/** `geo claims check`: is each photo where they say? (issue 33). Flags only; the work is in run.ts. */
+/** `geo claims check`: is each photo where they say?. Flags only; the work is in run.ts. */
 import { CLAIM_FIELDS } from '../../batch/claim-record.js';
 import { declareJson } from '../../output/json-fields.js';
 import type { Register } from '../types.js';

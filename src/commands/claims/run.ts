@@ -1,5 +1,5 @@
 /**
- * One claim check run as data, for every front end (issue 33): `geo claims check` prints it
+ * One claim check run as data, for every front end: `geo claims check` prints it
  * (handler.ts), `geo mcp`'s check_claim tool returns it. The claims are gathered and settled
  * locally first (a bad row is named, nothing sent for it); then the batch engine locates the
  * images (batch/claim-checks.ts: stored answers reused free, one plan, consent, --max-credits,
@@ -94,7 +94,7 @@ export async function runClaims(ctx: Ctx, p: PreparedClaims, deps: ClaimsDeps): 
   const account = await ctx.account();
   const evidence = new Evidence(ctx, { store: s.store && !s.dryRun });
   // --case: found before anything is sent (an unknown case is exit 2, nothing charged). Its head
-  // is signed after the run's appends when a signing key is chosen, as locate's is (issue 31).
+  // is signed after the run's appends when a signing key is chosen, as locate's is.
   const say = (l: string) => deps.say(sanitizeInline(l));
   const custody = s.caseRef !== undefined && !s.dryRun
     ? await caseSigner(ctx, say).then(async (signer) => openCaseCustody({ store: await ctx.storeApi(), version: ctx.version, actor: await signer.actor(), now: ctx.now, cwd: resolve('.'), onCleanup: ctx.onCleanup, say, sign: (id) => signer.auto(id) }, s.caseRef!))

@@ -30,7 +30,7 @@ function valueCases(): string {
     if (values === 'files') s += `    ${flag}) COMPREPLY=($(compgen -f -- "$cur")); return ;;\n`;
     else if (values === 'profiles') s += `    ${flag}) COMPREPLY=($(compgen -W "$(__geo_profiles)" -- "$cur")); return ;;\n`;
     else if (flag === '--format') {
-      // Only what this noun takes (export has no table, issue 22).
+      // Only what this noun takes (export has no table).
       const nouns = formatsOf().map(([n, f]) => `${n}) w="${f.join(' ')}" ;; `).join('');
       s += `    ${flag}) case "$noun" in ${nouns}*) w="${values.join(' ')}" ;; esac; COMPREPLY=($(compgen -W "$w" -- "$cur")); return ;;\n`;
     } else s += `    ${flag}) COMPREPLY=($(compgen -W "${values.join(' ')}" -- "$cur")); return ;;\n`;

@@ -52,12 +52,12 @@ const SPECS: Record<DefaultKey, Spec> = {
       return b;
     },
   },
-  // A list (issue 31): unset, no TSA is ever contacted. Each URL is checked as --tsa checks it.
+  // A list: unset, no TSA is ever contacted. Each URL is checked as --tsa checks it.
   tsa: {
     builtin: '',
     check: (v) => parseTsaList(v).join(','),
   },
-  // A file (issue 31): the CA certificates TSAs are trusted under, at stamp time and when verifying.
+  // A file: the CA certificates TSAs are trusted under, at stamp time and when verifying.
   tsa_ca: {
     builtin: '',
     check: (v) => {

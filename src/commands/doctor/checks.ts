@@ -1,5 +1,5 @@
 /**
- * `geo doctor`'s checks (issue 22): each one an independent function from what it may look at to
+ * `geo doctor`'s checks: each one an independent function from what it may look at to
  * one or more results {name, status, detail, hint}. To add a check, write a function and add it
  * to CHECKS (local-checks.ts holds the store, the OS keyring and ffmpeg): nothing else changes.
  * Checks run offline; only the service check may go out, and only when asked (--online, --auth).

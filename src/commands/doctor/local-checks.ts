@@ -1,6 +1,6 @@
 /**
- * geo doctor's checks of the parts on this machine that later issues added: the store (issue 19),
- * the OS keyring (issue 20) and ffmpeg (issue 23). Each is offline and changes nothing it finds
+ * geo doctor's checks of the parts on this machine that later issues added: the store,
+ * the OS keyring and ffmpeg. Each is offline and changes nothing it finds
  * missing: a store not created yet is not created by looking at it.
  */
 import { existsSync, statSync } from 'node:fs';

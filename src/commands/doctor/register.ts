@@ -1,4 +1,4 @@
-/** `geo doctor`: what works and what does not, each with a hint (issue 22). */
+/** `geo doctor`: what works and what does not, each with a hint. */
 import type { Register } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 

@@ -1,5 +1,5 @@
 /**
- * geo doctor's check of a team store (issue 32), when one is chosen (--store URL, GEO_STORE_URL,
+ * geo doctor's check of a team store, when one is chosen (--store URL, GEO_STORE_URL,
  * `geo config set store`): reachable, its schema version against this geo's, one round trip and
  * what it holds. Its URL is shown with the password masked (the store's own `where`).
  */

@@ -1,5 +1,5 @@
 /**
- * Locating the images on the batch engine, one batch per depth (issue 14): each depth keeps its own
+ * Locating the images on the batch engine, one batch per depth: each depth keeps its own
  * journal and reuses results already paid (journal, then the provenance store), so a rerun of the
  * same evaluation sends nothing. Several depths are one plan: each depth's plan is made first
  * (runBatch --dry-run: the engine's own counting), then --max-credits and consent apply to the

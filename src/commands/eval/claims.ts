@@ -1,5 +1,5 @@
 /**
- * `geo eval --claims [truth.csv]` (issue 33 item 4): the claim-check rules calibrated on truth.
+ * `geo eval --claims [truth.csv]`: the claim-check rules calibrated on truth.
  * From each image of known position (the truth file's rows, or the images named with their EXIF
  * GPS or --truth), a true claim and false ones at chosen distances (eval/claim-calibration.ts,
  * seeded), checked exactly as `geo claims check` checks them (batch/claim-checks.ts: each image

@@ -23,7 +23,7 @@ export interface EvalImage {
 
 export interface Selected {
   images: EvalImage[];
-  /** Videos named on the command line (issue 23): each one scene, its truth from --truth. */
+  /** Videos named on the command line: each one scene, its truth from --truth. */
   videos: EvalImage[];
   /** Inputs without a truth, with why (one line each on stderr). */
   untruthed: Array<{ input: string; why: string }>;
@@ -73,7 +73,7 @@ export async function selectImages(args: string[], opts: { fromFile?: string; cw
       else untruthed.push({ input: e.input, why: opts.truth ? 'not in the --truth file' : 'a video\'s true position comes from --truth FILE' });
       continue;
     }
-    // Named like a video but not one (nor an image): said as a video (issue 30), exit 2.
+    // Named like a video but not one (nor an image): said as a video, exit 2.
     if (!e.walked) await checkNamedVideo(e.input, e.path);
     const why = e.walked ? await unusableReason(e.path) : undefined;
     if (why !== undefined) {

@@ -37,12 +37,12 @@ export interface EvalSettings {
   /** --file-mode: the report's mode (0600 unless asked). */
   fileMode?: FileMode;
   store: boolean;
-  /** --case: the local case each answered image is linked to, with its custody entries (issue 24). */
+  /** --case: the local case each answered image is linked to, with its custody entries. */
   caseRef?: string;
-  /** Videos (issue 23): how frames are chosen, the longest clip, and how close answers agree. */
+  /** Videos: how frames are chosen, the longest clip, and how close answers agree. */
   video: { frames: FrameOptions; maxDurationMs: number };
   agreeKm: number;
-  /** --together: each folder named is one set of photos of one scene (issue 23). */
+  /** --together: each folder named is one set of photos of one scene. */
   together: boolean;
 }
 

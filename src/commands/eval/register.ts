@@ -1,4 +1,4 @@
-/** `geo eval <inputs...>`: how good the service is on images whose true position is known (issue 14). */
+/** `geo eval <inputs...>`: how good the service is on images whose true position is known. */
 import type { Register } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 

@@ -1,5 +1,5 @@
 /**
- * Glue for `geo eval` (issue 14; videos and --together sets, issue 23: work.ts): truth, then the answers (located on the batch engine, or read
+ * Glue for `geo eval` (videos and --together sets: work.ts): truth, then the answers (located on the batch engine, or read
  * with --from), then the figures in the format asked, and --report. Exit codes: 0; 2 for bad
  * input, no image with a truth, a plan above --max-credits or refused consent (nothing sent);
  * 3/4/5/6/130 when a batch stopped early (the figures of what was answered are still printed);
@@ -82,12 +82,12 @@ async function print(ctx: Ctx, format: string, report: EvalReport, rows: readonl
 }
 
 export const evaluateImages: Handler = async (ctx, args, opts) => {
-  // --claims: the claim-check rules calibrated on truth (issue 33), a run of its own.
+  // --claims: the claim-check rules calibrated on truth, a run of its own.
   if (opts.claims !== undefined) return (await import('./claims.js')).evaluateClaims(ctx, args, opts);
   const s = parseEval(ctx, (args[0] as string[] | undefined) ?? [], opts);
   const format = resolveFormat(ctx, BASE_FORMATS, 'table');
   const say: Say = (line) => {
-    // Fitted to a terminal as locate's notes are (issue 34: the plan lines broke mid-word at 60 columns).
+    // Fitted to a terminal as locate's notes are (the plan lines broke mid-word at 60 columns).
     if (!ctx.globals.quiet) ctx.io.stderr.write(stderrText(ctx.io, sanitizeInline(line), '  ') + '\n');
   };
   // --case: found before anything is read or sent (an unknown case is exit 2, nothing charged).

@@ -1,5 +1,5 @@
 /**
- * `geo eval scene1/ scene2/ --together --truth truth.csv` (issue 23): each folder is a set of
+ * `geo eval scene1/ scene2/ --together --truth truth.csv`: each folder is a set of
  * photos of one scene, located as `geo locate scene1/ --together` does it (one batch per set and
  * depth, so the same batch as locate's and its answers are reused both ways), then scored twice
  * against the set's truth, a row of the truth file naming the folder: every photo on its own, and

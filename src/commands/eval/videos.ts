@@ -1,5 +1,5 @@
 /**
- * `geo eval clip.mp4 --truth truth.csv` (issue 23): each video is located as `geo locate clip.mp4`
+ * `geo eval clip.mp4 --truth truth.csv`: each video is located as `geo locate clip.mp4`
  * does it (its frames through the same batch engine, one batch per depth for all the videos), then
  * scored twice against the video's truth: every frame on its own, and the consensus, one answer
  * per video. Side by side, they show what the consensus buys.

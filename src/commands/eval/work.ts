@@ -1,5 +1,5 @@
 /**
- * What `geo eval` sends, and how its answers are scored (issues 14 and 23): images (one batch per
+ * What `geo eval` sends, and how its answers are scored: images (one batch per
  * depth), or the frames of videos (one batch per depth for all of them), or, with --together, sets
  * of photos (one batch per set and depth). Each kind's inputs are checked and their truths found
  * before anything is planned; the rows come back per image, and per video or set its consensus.

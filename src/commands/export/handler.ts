@@ -27,7 +27,7 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   const mode = fileMode(opts.fileMode);
   // Checked before any record is read: a zip on a terminal is noise, and can upset it.
   if (toStdout && BINARY_FORMATS.includes(format) && ctx.io.stdoutIsTTY) throw new UsageError(`${format} is a binary format: not written to a terminal`, `use --out results.${format}, or redirect: > results.${format}`);
-  // An HTML report is a page for a browser: on a terminal it is a screenful of markup (issue 34).
+  // An HTML report is a page for a browser: on a terminal it is a screenful of markup.
   if (toStdout && format === 'html' && ctx.io.stdoutIsTTY) throw new UsageError('html is a report for a browser: not written to a terminal', 'use --out report.html, or redirect: > report.html');
   const warn = (line: string) => {
     if (!ctx.globals.quiet) ctx.io.stderr.write(sanitizeInline(line) + '\n');

@@ -96,7 +96,7 @@ export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'storeApi'>, s
   const leftOut = `${left} sandbox result${left === 1 ? '' : 's'}`;
   const stream = store.iterate({ includeSandbox, latestPerImage: !sel.history });
   const first = await stream.next();
-  // One message, not a note then an error that seems to contradict it (issue 34): when only sandbox
+  // One message, not a note then an error that seems to contradict it: when only sandbox
   // results are stored, the error says so and how to add them.
   if (first.done && named.length + files.length === 0) {
     if (left > 0) throw new UsageError(`no stored results to export but ${leftOut} (simulated, not evidence), left out`, 'add --include-sandbox to export them, marked simulated');

@@ -1,5 +1,5 @@
 /**
- * `geo export` draws a video's frames and a set's photos as locate drew them (issue 23): GeoJSON
+ * `geo export` draws a video's frames and a set's photos as locate drew them: GeoJSON
  * and KML get each one's consensus point, spread circle, frame points and clusters
  * (output/export/scene-geo.ts) after the lone results; one video (or set) alone as HTML or KMZ is
  * its scene report or scene KMZ. CSV, JSON and NDJSON stay one row per answer, as locate writes them.

@@ -1,6 +1,6 @@
 /**
  * `geo history` lists a video as one entry with its frames, and photos located --together as one
- * entry with its photos (issue 23), instead of one unrelated row per answer. An entry's point is
+ * entry with its photos, instead of one unrelated row per answer. An entry's point is
  * the consensus of its answers (media/consensus.ts, as locate computed it, at the default
  * --agree-km), `agree` of `of` its answers agree, and its frames are listed inside it.
  *

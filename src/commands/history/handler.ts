@@ -27,7 +27,7 @@ export const list: Handler = async (ctx, _args, opts) => {
 };
 
 /**
- * A sandbox's answer says so before anything else (issue 30): the view's first line on a terminal;
+ * A sandbox's answer says so before anything else: the view's first line on a terminal;
  * for --json (the body exactly as received) a line on stderr, written before stdout is.
  */
 function markFirst(format: string, simulated: boolean, warn: (line: string) => void): boolean {
@@ -35,7 +35,7 @@ function markFirst(format: string, simulated: boolean, warn: (line: string) => v
   return simulated && format === 'table';
 }
 
-/** Which store answered, for the line that says nothing was sent (issue 32: a team's, or this machine's file). */
+/** Which store answered, for the line that says nothing was sent (a team's, or this machine's file). */
 const storeName = async (ctx: Ctx) => ((await ctx.storeApi()).kind === 'team' ? 'the team store' : 'the local store');
 
 /** A video or a set: its consensus drawn again from the stored answers, as locate showed it. */

@@ -1,5 +1,5 @@
 /**
- * `geo history`: the store read back (src/store/): the local file, or a team's store (issue 32).
+ * `geo history`: the store read back (src/store/): the local file, or a team's store.
  * No client is made, so no key is needed and nothing is charged. Every question is one indexed query, so it
  * answers as fast with a million results as with ten (bench/store.mjs).
  */

@@ -1,5 +1,5 @@
 /**
- * `geo inspect`'s short block on what the file says about itself (issue 31): its C2PA content
+ * `geo inspect`'s short block on what the file says about itself: its C2PA content
  * credentials in one sentence ("signed by X with Y at T, valid|invalid (reason)"), the claim (the
  * active manifest's title, format and assertions) and signer in a line each, and how many metadata
  * tags --json holds. Keys stay within six characters, the width of the rows above them. Every

@@ -32,7 +32,7 @@ export interface InspectOk {
   /** Would `geo locate` send this file as it is? */
   /** accepted: geo locate sends it; warning: why the service may still refuse it. */
   api: { accepted: boolean; reason?: string; warning?: string };
-  /** What `geo locate` would upload (JPEG and PNG): the metadata it removes first (issue 14). */
+  /** What `geo locate` would upload (JPEG and PNG): the metadata it removes first. */
   upload?: SentImage;
   /** Every tag the file carries, as `exiftool -j -n` prints them (image/metadata.ts); what geo locate keeps in the store before stripping. */
   metadata: MetadataRecord;
@@ -56,7 +56,7 @@ export type InspectRecord = InspectOk | InspectFailed;
 /**
  * A pipe is held in memory; beyond this it is not an image anyone would inspect. Its first bytes
  * are judged before more is read (image/local-image.ts), so a device or a pipe of something else is
- * refused at once: `geo inspect /dev/zero` read 256 MiB before it said no (issue 21).
+ * refused at once: `geo inspect /dev/zero` read 256 MiB before it said no.
  */
 const MAX_PIPE_BYTES = 64 * 1024 * 1024;
 /** Files up to this size are read whole for EXIF; larger ones only HEAD_BYTES from the start. */
@@ -85,8 +85,8 @@ export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>, opts: Insp
     }
     const refused = unsendableReason(img.kind, img.size);
     if (refused) rec.api = { accepted: false, reason: refused.message };
-    // geo sends a damaged file all the same (the service's verdict, issue 7), but does not call it
-    // accepted when not even its image size can be read (issue 22: odd_truncated_fuzz.jpg).
+    // geo sends a damaged file all the same (the service's verdict), but does not call it
+    // accepted when not even its image size can be read (odd_truncated_fuzz.jpg).
     else if (!dims) rec.api.warning = 'no image size can be read (damaged or cut short): geo locate sends it, and the service may refuse it';
     // The file is already in memory (read whole for EXIF): plan and hash from it, not from disk again.
     else rec.upload = (await outgoingImage(whole && !img.bytes ? { ...img, bytes } : img, false, { hashNow: true })).sent;

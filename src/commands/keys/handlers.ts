@@ -97,7 +97,7 @@ export const show: Handler = async (ctx) => {
 };
 
 export const test: Handler = async (ctx) => {
-  resolveFormat(ctx); // a bad --format fails before anything is sent (issue 7)
+  resolveFormat(ctx); // a bad --format fails before anything is sent
   const r = await runTest(ctx);
   await render(ctx, {
     data: r,

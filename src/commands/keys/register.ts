@@ -4,7 +4,7 @@ import { declareJson } from '../../output/json-fields.js';
 import { registerSigning } from './signing-register.js';
 
 /**
- * The examples run as written from an empty folder (issue 13): a sandbox key stored without the
+ * The examples run as written from an empty folder: a sandbox key stored without the
  * network check stands in for yours. Where no OS keyring answers (the packed-install test has no
  * D-Bus), `keys add` keeps it in the 0600 file and says so.
  */

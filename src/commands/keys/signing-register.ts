@@ -1,4 +1,4 @@
-/** `geo keys signing …` (issue 31): flags only; the work is in signing.ts, on config/signing-*.ts and evidence/sshsig.ts. */
+/** `geo keys signing …`: flags only; the work is in signing.ts, on config/signing-*.ts and evidence/sshsig.ts. */
 import type { Command } from 'commander';
 import type { Act } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';

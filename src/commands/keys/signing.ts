@@ -1,5 +1,5 @@
 /**
- * `geo keys signing create | show | use | list | test` (issue 31): the Ed25519 key that signs case
+ * `geo keys signing create | show | use | list | test`: the Ed25519 key that signs case
  * heads (SSHSIG, namespace geo-custody), and the line that lets anyone check it with
  * `ssh-keygen -Y verify`. What these return is public: keys, fingerprints, references. The private
  * key is only ever read by `test` (to sign a throwaway message), and never returned.

@@ -2,7 +2,7 @@
  * `--dry-run`: the plan and the exact requests, key redacted and image elided, built by the batch
  * engine from the same code that sends them; nothing is sent. One image keeps the familiar
  * single-request preview; many print the plan, then one request each, written as each is made:
- * 100,000 previews are never held at once (issue 21), in any format.
+ * 100,000 previews are never held at once, in any format.
  */
 import type { Writable } from 'node:stream';
 import { DEPTH_LATENCY, type Depth } from '../../api/schemas.js';

@@ -34,7 +34,7 @@ function showPlan(ctx: Ctx, plan: BatchPlan): void {
 }
 
 /**
- * --keep-metadata says what it gives away before anything is sent (issue 22): the photo's GPS and
+ * --keep-metadata says what it gives away before anything is sent: the photo's GPS and
  * the camera's serial numbers go to the service with the file. One image: its own GPS, named.
  */
 async function keptMetadataNotice(file: string | undefined): Promise<string> {
@@ -43,7 +43,7 @@ async function keptMetadataNotice(file: string | undefined): Promise<string> {
   let gps: { lat: number; lng: number } | undefined;
   try {
     // The bytes EXIF needs (a JPEG's first 256 KiB), not the whole photo: a 15 MB one read whole
-    // here was 15 MB of peak RSS before it was even sent (issue 30, bench/image.mjs).
+    // here was 15 MB of peak RSS before it was even sent (bench/image.mjs).
     gps = await readExifGps(await readForExif(file));
   } catch {
     gps = undefined;
@@ -54,20 +54,20 @@ async function keptMetadataNotice(file: string | undefined): Promise<string> {
 
 export const locate: Handler = async (ctx, args, opts) => {
   const inputs = expandSamples((args[0] as string[] | undefined) ?? []);
-  // A video, or photos --together: one scene and its consensus (issue 23).
+  // A video, or photos --together: one scene and its consensus.
   const scene = await sceneOf(inputs, opts, async (resume) => resumedHeadOf(await ctx.storeApi(), resolve('.'), resume));
   if (scene) return (await import('./scene-handler.js')).locateScene(ctx, scene, opts);
   const s = await parseLocate(ctx, inputs, opts);
   // DESIGN.md: many results into a pipe are NDJSON; one result, or a dry run's plan, is text.
   const format = chooseFormat(ctx, s.single || s.dryRun ? 'table' : 'ndjson', s.dryRun);
   const warn = (l: string) => note(ctx, l);
-  // What the user typed is checked before what is configured (issue 22): without a key, a missing
+  // What the user typed is checked before what is configured: without a key, a missing
   // file is still exit 2 naming the file, not exit 3 naming the key.
   const b = s.batch;
   if (!s.dryRun && b.resume === undefined && !ctx.resolved().key) await expandInputs(b.inputs, { cwd: resolve('.'), ...(b.fromFile !== undefined ? { fromFile: b.fromFile } : {}) });
   const keepMetadataNotice = b.keepMetadata ? await keptMetadataNotice(s.single ? b.inputs[0] : undefined) : '';
   // One line per input, nothing exported or reported at the end: records are printed and let go,
-  // so memory does not grow with the batch (issue 21).
+  // so memory does not grow with the batch.
   const streamed = !s.single && !s.dryRun && (format === 'ndjson' || format === 'json') && s.report === undefined;
   const run = await startLocate(ctx, s, { keep: !streamed });
   if (s.scopeNote !== undefined) warn(s.scopeNote);

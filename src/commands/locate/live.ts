@@ -19,7 +19,7 @@ export class LiveLine {
   update(line: string): void {
     if (!this.ctx.animate) return;
     // One row only: a wrapped line cannot be cleared with \r.
-    // Room for the "^C" a terminal echoes at Ctrl-C, which would wrap a full row (issue 22).
+    // Room for the "^C" a terminal echoes at Ctrl-C, which would wrap a full row.
     const max = Math.max(20, stderrColumns(this.ctx.io) - 3);
     this.current = line.replace(SGR, '').length > max ? line.replace(SGR, '').slice(0, max - 1) + '…' : line;
     this.ctx.io.stderr.write(CLEAR + this.current);

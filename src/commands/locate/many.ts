@@ -96,7 +96,7 @@ export class ManyOutput {
         // One note per reused input for the first few; a folder of hundreds gets the summary's count.
         if (e.reused && ++this.reusedNotes <= REUSE_NOTES) this.live.note(this.reusedNotes < REUSE_NOTES ? fromResultsNote(e.reused, e.record.input) : 'more inputs answered from your results, not charged: the summary counts them');
         if (e.fromOthers && ++this.othersNotes <= REUSE_NOTES) this.live.note(this.othersNotes < REUSE_NOTES ? fromOthersNote(e.record.input) : 'more inputs answered by another geo process, not charged here: the summary counts them');
-        // A failed input is named on stderr as it fails (issue 22), as a skipped one is: the
+        // A failed input is named on stderr as it fails, as a skipped one is: the
         // summary only counts them. Not sent and in flight are the summary's to explain.
         if (!e.record.ok && !QUIET_CODES.has(e.record.error?.code ?? '')) this.live.note(`failed: ${label(e.record.input)}: ${e.record.error?.message || e.record.error?.code || 'error'}${e.record.error?.code ? ` (${e.record.error.code})` : ''}`);
         // Flushed per line: a reader of the pipe sees each result as soon as it exists.
@@ -165,7 +165,7 @@ export class ManyOutput {
   }
 }
 
-/** What a closed stdout left (issue 19): nothing paid is lost, and how to see it and finish. */
+/** What a closed stdout left: nothing paid is lost, and how to see it and finish. */
 function outputClosedLine(s: BatchResult['summary']): string {
   const answered = s.ok + s.failed;
   return `stdout was closed: geo stopped sending; ${answered} answer${answered === 1 ? ' is' : 's are'} in the store (geo history shows them)` +

@@ -12,7 +12,7 @@ export function note(ctx: Pick<Ctx, 'globals' | 'io'>, line: string): void {
   if (!ctx.globals.quiet) ctx.io.stderr.write(stderrLines(ctx, sanitizeInline(line)) + '\n');
 }
 
-/** Text for stderr, wrapped to the terminal when stderr is one (issue 13: nothing wider than the screen). */
+/** Text for stderr, wrapped to the terminal when stderr is one (nothing wider than the screen). */
 export function stderrLines(ctx: Pick<Ctx, 'io'>, text: string): string {
   return stderrText(ctx.io, text);
 }
@@ -40,7 +40,7 @@ export function label(input: string): string {
   return basename(input);
 }
 
-/** A resend's wait: its reason and its end ("in 3 s", or the clock time for one over 5 s: issue 30). */
+/** A resend's wait: its reason and its end ("in 3 s", or the clock time for one over 5 s). */
 export function retryLine(i: { reason: string; delayMs: number; status?: number }, nowMs: number): string {
   const wait = waitEnds(nowMs + i.delayMs, nowMs);
   switch (i.reason) {
@@ -85,13 +85,13 @@ export function fromJournalNote(): string {
   return 'from the store, not charged: this exact request was answered before; --fresh to analyse again';
 }
 
-/** Answered while another geo process sent the same request (claims, issue 19). */
+/** Answered while another geo process sent the same request (claims). */
 export function fromOthersNote(input?: string): string {
   return `${input !== undefined ? `${label(input)}: ` : ''}answered by another geo process that was sending the same request: not charged here`;
 }
 
 /**
- * A paid answer the store could not take (issue 19): it was shown; say so, what it cost, and the
+ * A paid answer the store could not take: it was shown; say so, what it cost, and the
  * key that replays it free (the service keeps a finished key's answer).
  */
 export function unstoredLine(input: string, err: { message: string }, credits: number | undefined, key: string | undefined): string {
@@ -100,7 +100,7 @@ export function unstoredLine(input: string, err: { message: string }, credits: n
   return `${label(input)}: the answer above was shown but NOT stored (${err.message}).${cost}${again}`;
 }
 
-/** One input answered by a stored result of an earlier command (issue 11); note() sanitizes the id. */
+/** One input answered by a stored result of an earlier command; note() sanitizes the id. */
 export function fromResultsNote(r: ReusedFrom, input?: string): string {
   const id = r.analysisId ?? 'no analysis id';
   // Reuse ignores how the file was sent (the same image is never paid twice), so say when that
@@ -127,7 +127,7 @@ export function stillRunningHint(resume: string | undefined): string {
 }
 
 /**
- * A 409 for a different payload (issue 21): resending the same key cannot help, and the store
+ * A 409 for a different payload: resending the same key cannot help, and the store
  * records it as final. The way out depends on whose key it was: geo's own (an earlier run's claim
  * for this image, or an imported journal's) is replaced by --fresh; one the user gave needs another.
  */

@@ -29,7 +29,7 @@ export interface LocateSettings {
   fileMode?: FileMode;
   /** Which place `--scope NAME` was taken as, when its centre came from the offline index. */
   scopeNote?: string;
-  /** --case: the local case each result is linked to, with its custody entries (issue 24). */
+  /** --case: the local case each result is linked to, with its custody entries. */
   caseRef?: string;
 }
 

@@ -38,7 +38,7 @@ export interface LocatePlan {
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)$/;
 
 function parseDepth(v: string, from: string): number {
-  // The flag's own words for any value but 1-3 (issue 22: `--depth 5` said "Too big: expected
+  // The flag's own words for any value but 1-3 (`--depth 5` said "Too big: expected
   // number to be <=3", the validator's).
   if (!/^[123]$/.test(v.trim())) throw new RequestValidationError('invalid_request', `--depth must be 1, 2 or 3, got "${v}"${from}`, undefined, 'depth');
   return Number(v.trim());

@@ -4,7 +4,7 @@
  * store, so a rerun of the same work never pays twice whoever asks; what differs is only how the
  * answer is shown and who consents to the plan (a prompt or --yes here, the guards in geo mcp).
  *
- * A scene (issue 23: a video's frames, or photos --together) is the same run with its frames as
+ * A scene (a video's frames, or photos --together) is the same run with its frames as
  * in-memory image jobs, then one consensus (media/consensus.ts): runScene.
  */
 import { resolve } from 'node:path';

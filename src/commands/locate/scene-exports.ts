@@ -1,5 +1,5 @@
 /**
- * A scene's files (issue 23): --format geojson|kml|kmz|html and --report draw the consensus, its
+ * A scene's files: --format geojson|kml|kmz|html and --report draw the consensus, its
  * clusters and the frames (output/export/scene-*.ts); csv stays one row per answered frame or photo
  * (their provenance records), as for any batch.
  */

@@ -1,5 +1,5 @@
 /**
- * `geo locate clip.mp4` and `geo locate a.jpg b.jpg --together` (issue 23): the frames (photos) go
+ * `geo locate clip.mp4` and `geo locate a.jpg b.jpg --together`: the frames (photos) go
  * through the batch engine like any images, with its live line, notes and summary (many.ts); what
  * is printed at the end is the scene: its consensus, its clusters and its frames (output/views/scene.ts),
  * or the scene object (--json), or the exports. --format ndjson prints one line per frame as it

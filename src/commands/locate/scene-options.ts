@@ -1,5 +1,5 @@
 /**
- * `geo locate clip.mp4` and `geo locate a.jpg b.jpg --together` (issue 23): which inputs make one
+ * `geo locate clip.mp4` and `geo locate a.jpg b.jpg --together`: which inputs make one
  * scene, and the flags that only mean something for one. Everything here is checked before a frame
  * is decoded or a byte sent (exit 2).
  */

@@ -1,5 +1,5 @@
 /**
- * `--scope NAME` without `--center` (issue 13): the centre comes from the offline GeoNames index
+ * `--scope NAME` without `--center`: the centre comes from the offline GeoNames index
  * that ships with geo (src/places/search.ts), so analysts can say `--scope Paris` as they
  * would to a colleague. A name the index cannot settle is a usage error listing the choices.
  */

@@ -74,7 +74,7 @@ export class SingleOutput {
     const stop = result.summary.stopped;
     const resume = this.o.resume(result.summary.journal ?? result.summary.batch);
     if (stop?.reason === 'cancelled') {
-      // In backticks: the command stays on one line, whole, however narrow the terminal (issue 22).
+      // In backticks: the command stays on one line, whole, however narrow the terminal.
       const again = resume !== undefined ? `\`${resume}\`` : 'the same command';
       if (f?.record.error?.code !== IN_FLIGHT.code) throw new CancelledError('cancelled: nothing was sent', `${again} sends it`);
       throw new CancelledError('cancelled while in flight: the request may have been charged', `${again} resends it with the same key, which the service replays free`);

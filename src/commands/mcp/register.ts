@@ -1,4 +1,4 @@
-/** `geo mcp`: a Model Context Protocol server on stdio, for agents (issue 15). */
+/** `geo mcp`: a Model Context Protocol server on stdio, for agents. */
 import type { Register } from '../types.js';
 
 const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];

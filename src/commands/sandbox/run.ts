@@ -58,7 +58,7 @@ export async function runSandbox(ctx: Ctx, _args: unknown[], opts: Record<string
   const known = opts.truth === undefined ? undefined : await knownModelFrom(String(opts.truth), resolve('.'), errorKm, seed);
   const started = performance.now();
   const sb = await startSandbox({ host, port, latencyMs, rateLimit, rateWindowS, rateAlgorithm, faults, seed, now: ctx.now, ...(known ? { known } : {}) }).catch((err: unknown) => {
-    // A port already taken is the user's choice to change, not a failure of geo (issue 34).
+    // A port already taken is the user's choice to change, not a failure of geo.
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is already in use`, 'pick another with --port N, or --port 0 for a free one (its URL is printed first)');
     throw err;
   });

@@ -1,4 +1,4 @@
-/** `geo store status | push | migrate | budget set | budget show` (issue 32): which store answers, moving in, a team's budget. */
+/** `geo store status | push | migrate | budget set | budget show`: which store answers, moving in, a team's budget. */
 import { Option } from 'commander';
 import type { Register } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';

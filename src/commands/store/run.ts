@@ -1,4 +1,4 @@
-/** `geo store …` as data (issue 32): what each subcommand does, for the handlers and any other front door. */
+/** `geo store …` as data: what each subcommand does, for the handlers and any other front door. */
 import type { Ctx } from '../../context.js';
 import { chooseStore, withKeyringPassword } from '../../config/store-url.js';
 import { UsageError } from '../../errors.js';

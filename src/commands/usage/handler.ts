@@ -5,7 +5,7 @@ import { render, resolveFormat } from '../../output/render.js';
 import { runUsage } from './run.js';
 
 export const usage: Handler = async (ctx) => {
-  resolveFormat(ctx); // a bad --format fails before anything is sent (issue 7)
+  resolveFormat(ctx); // a bad --format fails before anything is sent
   const res = await runUsage(ctx);
   // Read leniently: without the data object, the whole body is what there is to show.
   const data: unknown = typeof res.data.data === 'object' && res.data.data !== null ? res.data.data : res.data;

@@ -3,9 +3,9 @@
  * (layout in evidence/bundle-format.ts). The caller (`geo cases bundle`) reads the case as its log
  * vouches for it, renders the report, GeoJSON and KMZ with the exporters beside this file, and
  * passes `seal`: once every other member is made, their paths, sha256s and sizes (and the results
- * as the manifest lists them) are appended to the case's log as bundle_sealed (issue 30), and the
+ * as the manifest lists them) are appended to the case's log as bundle_sealed, and the
  * log through that entry becomes custody.jsonl, so the bundle's custody head commits to every
- * member. `seal` also signs it when a key is chosen (issue 31): the head_signed entries right after
+ * member. `seal` also signs it when a key is chosen: the head_signed entries right after
  * the seal go into custody.jsonl with it. Then the members made from that log (signatures/,
  * allowed_signers, VERIFY.md, SHA256SUMS: evidence/bundle-standard.ts) are added. The caller
  * writes the bytes where asked, then appends bundle_made with the zip's sha256 (a bundle cannot

@@ -1,5 +1,5 @@
 /**
- * The HTML report of a claim check (issue 33 item 5): one self-contained page under the same
+ * The HTML report of a claim check: one self-contained page under the same
  * Content-Security-Policy, CSS, tiles, offline outlines and browser script as every report
  * (html-report.ts). The verdict comes first: a summary table of every claim, then per claim its
  * verdict, rule and reason, the evidence laid out, and the answer it was judged on as the locate

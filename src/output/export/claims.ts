@@ -1,5 +1,5 @@
 /**
- * Claim checks as files others open (issue 33 item 5): CSV for spreadsheets, GeoJSON for QGIS and
+ * Claim checks as files others open: CSV for spreadsheets, GeoJSON for QGIS and
  * KML for Google Earth. Each checked claim is drawn as its tolerance circle (a polygon, coloured
  * by verdict), the leading estimate, the candidates, the file's EXIF GPS when it had one, and a
  * line from the claim to the estimate. Rows not checked (bad input) are CSV rows only. The same

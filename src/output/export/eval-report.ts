@@ -20,7 +20,7 @@ export interface EvalReportOptions {
   cliVersion?: string;
   /** A line saying where the answers came from ("sandbox", "--from results.ndjson"). */
   source?: string;
-  /** Videos and photo sets (issue 23): one row per video or set, its consensus scored as one answer. */
+  /** Videos and photo sets: one row per video or set, its consensus scored as one answer. */
   consensusRows?: readonly EvalRow[];
 }
 

@@ -7,7 +7,7 @@
  * Google Earth renders a <description> as HTML (Earth Pro runs scripts in balloons), so every
  * description is HTML built here: server strings HTML-escaped (esc), lines joined with <br>, and
  * the whole XML-escaped. Once the XML layer is read, a server's `</p><script>` is still text, never
- * markup (issue 20; XML escaping alone let it through). In a KMZ (kmz.ts) the estimate's balloon
+ * markup (XML escaping alone let it through). In a KMZ (kmz.ts) the estimate's balloon
  * also shows the analysed image (a file inside the archive, files/...) above the same lines.
  * A sandbox's answer is never evidence: every balloon of it opens with the mark (simulated.ts),
  * above the image, and its estimate carries `sandbox: true` in its ExtendedData, as GeoJSON does.

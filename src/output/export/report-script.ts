@@ -146,7 +146,7 @@ export const REPORT_SCRIPT = `
     // A view first: a circle can only measure its bounds on a map that has a zoom.
     map.setView([it.estimate.lat, it.estimate.lng], 10);
     var bounds = L.latLngBounds([[it.estimate.lat, it.estimate.lng]]);
-    // A claim check (issue 33): the claim's tolerance circle, coloured by verdict, and a line to the estimate.
+    // A claim check: the claim's tolerance circle, coloured by verdict, and a line to the estimate.
     if (it.claim) {
       var cl = L.circle([it.claim.lat, it.claim.lng], { radius: it.claim.radiusKm * 1000, color: CLAIM[it.claim.verdict] || COLORS.scope, weight: 3, fillOpacity: 0.1, className: 'geo-claim' });
       tip(cl, it.claim.label).addTo(map);

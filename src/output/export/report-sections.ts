@@ -97,7 +97,7 @@ function captureRows(media: SectionMedia): Array<[string, unknown]> {
 /**
  * The service's own verdict on publishing (depth 3 `calibration`; its fields are "not shown" in
  * api-spec.md, so adviceOf reads abstain, publish or abstain_below): what an analyst must see
- * before the place, so it opens the section, above the image and the facts (issue 22).
+ * before the place, so it opens the section, above the image and the facts.
  */
 export function verdictOf(item: ExportItem): 'publish' | 'abstain' | undefined {
   return adviceOf(item.body.calibration, item.body.confidence);

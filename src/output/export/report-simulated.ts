@@ -1,5 +1,5 @@
 /**
- * How a report says an answer is a sandbox's (evidence/simulated.ts, issue 30): a banner that opens
+ * How a report says an answer is a sandbox's (evidence/simulated.ts): a banner that opens
  * the page, above any map, counting them; and a mark that opens each such result's section, above
  * its place name. Plain markup styled by the report's own CSS (report-template.ts), so the CSP's
  * hashes are unchanged; the only text is ours and the counts.

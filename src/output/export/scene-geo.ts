@@ -1,5 +1,5 @@
 /**
- * A video's (or a photo set's) consensus as map files (issue 23): GeoJSON for QGIS, KML and KMZ for
+ * A video's (or a photo set's) consensus as map files: GeoJSON for QGIS, KML and KMZ for
  * Google Earth. What each holds: the consensus point and every other cluster's point, each with its
  * spread circle (the radius holding its agreeing frames), and one point per answered frame with its
  * time and cluster. In KML the clusters are folders, each holding its point, its circle and its

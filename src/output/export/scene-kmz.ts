@@ -1,5 +1,5 @@
 /**
- * A scene's KMZ (issue 23): scene-geo.ts's KML as doc.kml, and each frame (or photo) under files/,
+ * A scene's KMZ: scene-geo.ts's KML as doc.kml, and each frame (or photo) under files/,
  * shown in its placemark's balloon: the same thumbnails the report embeds (thumbnail.ts).
  */
 import type { SceneJson } from '../../media/scene.js';

@@ -1,5 +1,5 @@
 /**
- * The HTML report of a video or a photo set (issue 23): the consensus (where, k of n, spread, the
+ * The HTML report of a video or a photo set: the consensus (where, k of n, spread, the
  * time ranges), a map with every cluster's spread circle and each frame's point, the frame strip
  * (each frame with its time and cluster), then the clusters and the per-frame answers as tables.
  * One self-contained file under the same Content-Security-Policy as every report (html-report.ts):

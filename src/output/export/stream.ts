@@ -1,6 +1,6 @@
 /**
  * The text export formats as a stream of chunks, one result at a time, so `geo export --all`
- * over a store of a million results holds one record in memory, not a million (issue 19). The
+ * over a store of a million results holds one record in memory, not a million. The
  * chunks joined are byte for byte what the whole-array renderers give (renderExport joins them).
  */
 import type { ProvenanceRecord } from '../../evidence/record-types.js';
@@ -39,7 +39,7 @@ class JsonArray {
   }
 }
 
-/** A video's or a set's consensus among the results of an export (issue 23); `sandbox`: simulated answers. */
+/** A video's or a set's consensus among the results of an export; `sandbox`: simulated answers. */
 export interface ExportScene {
   scene: SceneJson;
   sandbox: boolean;

@@ -1,5 +1,5 @@
 /**
- * Help text as blocks (issue 34): what a command's addHelpText and a topic say, parsed once, so the
+ * Help text as blocks: what a command's addHelpText and a topic say, parsed once, so the
  * terminal (render.ts), the reference (markdown) and the man pages (roff, at build time) draw the
  * same words in their own way. The help text of a command is plain text written to be read as it
  * is at 80 columns; this finds its structure again:

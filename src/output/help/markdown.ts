@@ -1,5 +1,5 @@
 /**
- * The light markdown of docs/topics/*.md and docs/reference.md as help blocks (issue 34), so a
+ * The light markdown of docs/topics/*.md and docs/reference.md as help blocks, so a
  * topic has one source for the docs and `geo help`: headings, paragraphs, bullets, two-column
  * tables (shown as definitions), and code blocks (``` fences), whose `$ geo …` lines are examples
  * like a command's. Inline: **bold** and [text](link) lose their marks; `code` keeps its backticks

@@ -1,5 +1,5 @@
 /**
- * Help blocks (blocks.ts) drawn for a terminal of `columns` (issue 34, "help that fits"): text is
+ * Help blocks (blocks.ts) drawn for a terminal of `columns` ("help that fits"): text is
  * reflowed with output/fit.ts's wrap (a word, a flag or a `quoted command` is never split), a
  * definition too wide for its column stacks its text under the term, and an example is never
  * wrapped inside a word: its comment moves to the line above (`# …`, as gh's examples read) and a

@@ -1,5 +1,5 @@
 /**
- * Help blocks (blocks.ts) as roff for man(7) (issue 34: man pages from the same definitions as
+ * Help blocks (blocks.ts) as roff for man(7) (man pages from the same definitions as
  * --help). man wraps the text to the reader's width itself, so paragraphs are written unwrapped;
  * examples are no-fill lines. Escapes follow groff_man(7): a backslash is `\e`, a hyphen in a flag
  * `\-` (so it copies as a hyphen-minus), and a line starting with `.` or `'` is guarded by `\&`.

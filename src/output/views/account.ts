@@ -52,7 +52,7 @@ const get = (o: Item, ...keys: string[]): unknown => {
  */
 /** Narrow terminals list these under the table, in this order; id, file, city and confidence stay. */
 const OPTIONAL = ['COORDINATES', 'NEIGHBORHOOD', 'CREATED', 'COUNTRY', 'DEPTH'];
-/** Never cut: half a number is a wrong one, and a cut id cannot be copied (issue 22). */
+/** Never cut: half a number is a wrong one, and a cut id cannot be copied. */
 const WHOLE = new Set(['ID', 'COORDINATES', 'CONFIDENCE', 'DEPTH']);
 
 const COLUMNS: Array<{ head: string; pick: (o: Item) => unknown; align?: 'right' }> = [

@@ -28,7 +28,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /**
  * One line, redrawn in place: what is finished, what it cost, how fast, how long to go; during a
  * rate-limit wait, first after the count, how long it still lasts (`waitS`, counting down as the
- * line is redrawn each second; issue 34: the line looked frozen).
+ * line is redrawn each second: the line looked frozen).
  */
 export function progressLine(p: ProgressData, style: Style, waitS?: number): string {
   const settled = p.done + p.failed + p.skipped;
@@ -41,7 +41,7 @@ export function progressLine(p: ProgressData, style: Style, waitS?: number): str
     `${p.done} ok`,
     p.failed - p.notSent ? style.red(`${p.failed - p.notSent} failed`) : '0 failed',
     ...(p.notSent ? [style.yellow(`${p.notSent} not sent`)] : []),
-    // A skipped input is not a failure (issue 34: the line counted them as failed).
+    // A skipped input is not a failure (the line counted them as failed).
     ...(p.skipped ? [style.yellow(`${p.skipped} skipped`)] : []),
     `${p.inFlight} in flight`,
     `elapsed ${duration(p.elapsedS)}`,
@@ -53,7 +53,7 @@ export function progressLine(p: ProgressData, style: Style, waitS?: number): str
 }
 
 /**
- * Accessible mode's progress (issue 22): a plain line, printed when another tenth is done, never
+ * Accessible mode's progress: a plain line, printed when another tenth is done, never
  * redrawn: "progress 30% · 6 of 20 · 6 ok · 0 failed · 6 credits · ETA 14 s".
  */
 export function progressPercentLine(p: ProgressData): string {
@@ -92,7 +92,7 @@ function paintVerdict(v: string | undefined, style: Style): string {
 /**
  * The folder every input is in ("/cases/harbour/photos/"), or '' when they share none, there is
  * one input, or one is not a local path (a URL, stdin, a sample): that prefix is said once above
- * the table instead of filling its input column (issue 34: at 60 columns the file names were cut).
+ * the table instead of filling its input column (at 60 columns the file names were cut).
  */
 export function commonFolder(inputs: readonly string[]): string {
   if (inputs.length < 2 || inputs.some((i) => i === '-' || /^[a-z][a-z0-9+.-]*:/i.test(i) || !i.includes('/'))) return '';
@@ -191,7 +191,7 @@ export function summaryLines(s: SummaryData, style: Style): string[] {
   if (s.belowConfidence) lines.push(style.yellow(`${plural(s.belowConfidence, 'result')} below --min-confidence`));
   if (s.stored !== undefined) lines.push(`${plural(s.stored, 'result')} stored (geo history lists them)`);
   if (s.stopped) lines.push(style.red(`stopped: ${sanitizeInline(s.stopped)}`));
-  // In backticks: wrapping keeps the command whole on one line (issue 22), ready to copy.
+  // In backticks: wrapping keeps the command whole on one line, ready to copy.
   if ((s.stopped || s.inFlight) && s.resume) lines.push(`to send what is left, with the same keys: \`${sanitizeInline(s.resume)}\``);
   if (s.journal) lines.push(style.dim(`journal ${sanitizeInline(s.journal)}`));
   return lines;

@@ -40,7 +40,7 @@ export function casesView(cases: readonly ListedCase[], view: ViewOpts): string 
   const rows = cases.map((c) => [str(c.id), str(c.name), str(c.where), c.results ?? '', str(c.description), teamOf(c as unknown as Case), peopleTime(str(c.createdAt)), peopleTime(str(c.updatedAt))]);
   const align = ['left', 'left', 'left', 'right', 'left', 'left', 'left', 'left'] as const;
   // A DESCRIPTION or TEAM column empty in every row takes room from the id and the name for
-  // nothing (issue 34: at 120 columns an empty TEAM cut the names): it is left out.
+  // nothing (at 120 columns an empty TEAM cut the names): it is left out.
   const shown = head.map((_, i) => i).filter((i) => !((i === 4 || i === 5) && rows.every((r) => r[i] === '')));
   const at = (i: number) => shown.indexOf(i);
   return renderTable(

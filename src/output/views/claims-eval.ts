@@ -1,5 +1,5 @@
 /**
- * `geo eval --claims` for people (issue 33): one column per depth, the true claims (how often
+ * `geo eval --claims` for people: one column per depth, the true claims (how often
  * agreed, falsely accused, unverifiable), the false ones (how often detected, unverifiable),
  * detection per distance, and credits per checked claim. Each share with its count, so the
  * figures can be checked by hand. Plain data in, text out; --json carries full precision.

@@ -1,5 +1,5 @@
 /**
- * `geo claims check` for people (issue 33): one claim as a verdict first, then its evidence; many
+ * `geo claims check` for people: one claim as a verdict first, then its evidence; many
  * as a table fitted to the terminal (fit.ts: the rule, then the row number go below it on a narrow
  * one) with each claim's reason under it. Plain data in (the records of batch/claim-record.ts,
  * imported as a type), text out; every server string is sanitized (renderTable and renderKv do).

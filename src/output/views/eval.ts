@@ -54,7 +54,7 @@ function adviceLine(m: Metrics): string | undefined {
 const unitsOf = (c: NonNullable<EvalReport['consensus']>) => (c.kind === 'set' ? { one: 'photo', whole: 'set' } : { one: 'frame', whole: 'video' });
 
 /**
- * Videos and photo sets (issue 23): each depth's single frames (photos) beside its consensus (one
+ * Videos and photo sets: each depth's single frames (photos) beside its consensus (one
  * answer per video or set), so the gain is read along a row: the share within each distance, the
  * error, and credits per correct answer.
  */

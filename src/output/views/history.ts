@@ -24,7 +24,7 @@ export interface HistoryRow {
   /** Answered by a geo sandbox (its header): simulated, never evidence. */
   sandbox: boolean;
   /**
-   * Who paid for it and when (issue 32): on a team store the database role its server
+   * Who paid for it and when: on a team store the database role its server
    * authenticated (`role`), with the OS user and host the machine said; on the local file the
    * analyst (OS user, host) it recorded (StoreApi.paidBy; this machine's user when it recorded
    * none); `at` ISO-8601 UTC by the store's clock. A video's or a set's entry: its newest
@@ -33,7 +33,7 @@ export interface HistoryRow {
   paid_by: PaidBy | null;
   /**
    * `result`, or a `video` (its frames) or a `set` (photos located --together) listed as one entry
-   * (issue 23): then `input` is the video as named (or the set's id), `sha256` the video's,
+   *: then `input` is the video as named (or the set's id), `sha256` the video's,
    * latitude/longitude the consensus, `confidence` null, the place that of the agreeing answer
    * nearest the consensus, and `agree` of `of` answers agree within `spread_km`.
    */
@@ -98,7 +98,7 @@ const payerOf = (p: PaidBy): string => p.role ?? `${p.user}@${p.host}`;
 const paidBy = (r: HistoryRow) => (r.paid_by ? payerOf(r.paid_by) : '');
 
 /**
- * What people copy stays whole (issue 22): the analysis id (for `geo history show`) and the
+ * What people copy stays whole: the analysis id (for `geo history show`) and the
  * numbers are never cut, and the input is cut from the left, down to its file name. On a narrow
  * terminal the charge, the time, the depth and then the place go below the table, under the
  * input's whole path (so on 60 columns a long file name cut in the table is still shown whole).
@@ -116,7 +116,7 @@ export function historyView(rows: readonly HistoryRow[], view: ViewOpts, searche
       label: 1,
       // "CONF…" is as narrow as the confidence header goes; "0.90" is 4 wide. "PAID BY" is cut
       // from the right ("alice@newsroom-lap…"); at 80 columns it stays and the place goes below
-      // the table (issue 32: each row says who paid), at 60 it goes below too.
+      // the table (each row says who paid), at 60 it goes below too.
       floor: [Infinity, names, undefined, 5, Infinity, Infinity, undefined, 7],
       min: [undefined, 12],
     },

@@ -16,7 +16,7 @@ export interface PreviewData {
   image?: SentImage;
 }
 
-/** What metadata leaves the machine with the image (issue 14), one line; nothing for URLs. */
+/** What metadata leaves the machine with the image, one line; nothing for URLs. */
 export function metadataLine(sent: SentImage | undefined): string[] {
   if (!sent) return [];
   if (sent.metadata === 'kept') return ['metadata: sent as it is (--keep-metadata); the service sees any GPS, camera and owner data in the file'];

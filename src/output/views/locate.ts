@@ -30,17 +30,17 @@ export interface LocateMeta {
   evidence?: Corroboration | null;
   /** Answered by an earlier run of this request, from the store (nothing sent now). */
   fromJournal?: boolean;
-  /** Answered by a stored result of an earlier command (issue 11). */
+  /** Answered by a stored result of an earlier command. */
   fromResults?: boolean;
   /** Who paid for that result, when another role did on a team store. */
   paidBy?: string;
-  /** The depth the request asked for: an answer at another depth says so (issue 21). */
+  /** The depth the request asked for: an answer at another depth says so. */
   askedDepth?: number;
   /** A geo sandbox answered (evidence/simulated.ts): the view opens with the mark, above the place. */
   simulated?: boolean;
 }
 
-/** The mark of a sandbox's answer, first of all it shows (issue 30: not after 50 lines). */
+/** The mark of a sandbox's answer, first of all it shows (not after 50 lines). */
 export function simulatedLine(view: ViewOpts): string {
   return view.style.yellow(view.style.bold(SIMULATED));
 }

@@ -1,5 +1,5 @@
 /**
- * A video or a photo set, for people (issue 23): the consensus first (where, how many frames
+ * A video or a photo set, for people: the consensus first (where, how many frames
  * agree, how far they spread, when in the clip), then every other place the frames point to (kept,
  * not averaged away), then one row per frame. Plain data in (media/scene.ts's object), text out.
  */

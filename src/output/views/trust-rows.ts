@@ -1,5 +1,5 @@
 /**
- * The signatures and timestamps sections of `geo cases verify` (issue 31), the same for a local
+ * The signatures and timestamps sections of `geo cases verify`, the same for a local
  * case and a bundle: one summary row each, then one row per signature or token saying who or
  * which authority, which key or CA, and how far it is trusted. Principals, URLs and subjects come
  * from the log or a bundle (anyone's bytes): renderKv sanitizes them.

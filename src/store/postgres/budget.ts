@@ -1,5 +1,5 @@
 /**
- * A team's budget on the team store (issue 32): one row (budget) with the cap, the period and what
+ * A team's budget on the team store: one row (budget) with the cap, the period and what
  * it spent and holds in flight, and one row per idempotency key reserved against it (spend).
  *
  * Only the admin writes either table (schema-roles.ts): `set` and `clear` are the admin's, and an

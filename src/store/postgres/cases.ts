@@ -1,5 +1,5 @@
 /**
- * Cases and their custody logs on the team store (issue 32). Appends from several machines are
+ * Cases and their custody logs on the team store. Appends from several machines are
  * serialised per case: the case's row is locked (SELECT … FOR UPDATE) before its last line is
  * read, so the next append waits, then reads this one's entry as its last: each log stays one
  * chain whoever appends. PRIMARY KEY (case_id, seq) is the backstop.

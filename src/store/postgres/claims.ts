@@ -1,5 +1,5 @@
 /**
- * Claims on the team store (issue 32): the same decision as the local file's (sqlite/claims.ts
+ * Claims on the team store: the same decision as the local file's (sqlite/claims.ts
  * acquire), taken for every machine of the team at once.
  *
  * - The request's open claim is read with SELECT … FOR UPDATE inside the transaction: two

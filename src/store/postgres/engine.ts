@@ -1,5 +1,5 @@
 /**
- * A team's PostgreSQL server behind the asynchronous interface (api.ts; issue 32). One pool of a
+ * A team's PostgreSQL server behind the asynchronous interface (api.ts). One pool of a
  * few connections per geo process; every statement's error becomes one StoreError line
  * (driver.ts pgError) that never holds the URL's password. Claims: claims.ts; results:
  * results.ts; cases and custody: cases.ts; the budget: budget.ts.

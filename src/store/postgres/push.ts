@@ -1,5 +1,5 @@
 /**
- * `geo store push` (issue 32): the local file's rows copied into the team store as they are stored:
+ * `geo store push`: the local file's rows copied into the team store as they are stored:
  * a record's text, its raw bytes, a custody line are never rebuilt, so every hash (a result's
  * sha256s, a custody chain's entries) is what it was. Idempotent: a result is known by its idempotency
  * key or its content (results.content_sha), a claim by its key, a case by its id, a custody entry by

@@ -1,5 +1,5 @@
 /**
- * The team store's schema (issue 32), as migrations kept in the database: schema_version holds one
+ * The team store's schema, as migrations kept in the database: schema_version holds one
  * row per migration applied (its number, when, by which database role). Only `geo store migrate`,
  * run by an admin role, applies them; an analyst's geo refuses a store behind or ahead of it
  * (migrate.ts). Add a migration; never edit one that has shipped.
@@ -15,7 +15,7 @@
  * - content_sha (sha256 of record and raw bytes) makes `geo store push` idempotent;
  * - file_hashes are keyed by host as well as path (a path means nothing on another machine);
  * - budget / spend: a team's cap per period and each key's reservation (postgres/budget.ts).
- * Migration 2 (issue 31's tables, merged later): embedded, what an original said about itself
+ * Migration 2 (tables, merged later): embedded, what an original said about itself
  * before it was stripped (its metadata and C2PA summary as JSON text, keyed by its sha256, never
  * the image), and the pending-timestamps index the local file has (sqlite/schema.ts 3 and 4).
  * Migration 3 (schema-roles.ts): who paid, reserved or appended is the role the server

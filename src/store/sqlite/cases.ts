@@ -1,5 +1,5 @@
 /**
- * Cases (issue 24): local cases, the results linked to them and each case's custody log (schema.ts,
+ * Cases: local cases, the results linked to them and each case's custody log (schema.ts,
  * migration 2). The log is kept as lines, each entry's canonical JSON exactly as sealed; appends
  * run in one BEGIN IMMEDIATE transaction (sqlite.ts tx), so two processes appending to one case
  * at once both land with the chain intact: the second reads the first's entry as its last.
@@ -81,7 +81,7 @@ export function findCases(sql: Sql, ref: string): CaseRow[] {
 /**
  * A result linked to a case: whole (its record with the raw answer), the columns the store files
  * it under, its body column as stored, and when it was linked. Everything a view could take from
- * the store, so that `geo cases verify` holds each to the custody log (issue 30) and the views
+ * the store, so that `geo cases verify` holds each to the custody log and the views
  * need not take any of it on trust.
  */
 export interface CaseLinked {

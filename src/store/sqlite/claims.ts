@@ -1,5 +1,5 @@
 /**
- * Claims: so no two processes pay for one request (issue 19).
+ * Claims: so no two processes pay for one request.
  *
  * A claim is an idempotency key bound to a fingerprint of what is sent (fingerprint()). Before a
  * geolocate POST the sender acquires the request's claim in one BEGIN IMMEDIATE transaction, so of
@@ -9,7 +9,7 @@
  * or its lease ran out) is taken over and its key resent: the service replays a finished key free
  * and runs one that never arrived once (api-spec.md "States and transitions").
  *
- * A claim is found by what is sent, never by a key alone (issue 30): a caller who brings a key of
+ * A claim is found by what is sent, never by a key alone: a caller who brings a key of
  * its own for a request another key already holds waits for or reuses that key's answer, so one
  * request has at most one open claim and one paid answer, whoever asks and with whatever key.
  *

@@ -1,7 +1,7 @@
 /**
  * The local SQLite file behind the asynchronous interface (api.ts): a thin adapter over the
  * synchronous Store (store.ts), which every caller not yet moved to StoreApi keeps using directly
- * during the move (issue 32, phase 1). Each call runs the same synchronous statement, so what made
+ * during the move. Each call runs the same synchronous statement, so what made
  * a claim one indivisible step (BEGIN IMMEDIATE) still does.
  */
 import type {

@@ -1,5 +1,5 @@
 /**
- * The import of older files (issue 19, "Import"): geo before the database kept one JSON provenance
+ * The import of older files ("Import"): geo before the database kept one JSON provenance
  * record per result (<data dir>/results/<sha256>/*.json) and one NDJSON journal per command
  * (<state dir>/journals/*.ndjson). On first use they are read once, into results and claims; the
  * files stay where they are. Each file read is noted in legacy_files, so a later scan (only when a

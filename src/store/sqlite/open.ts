@@ -23,7 +23,7 @@ export function dbPath(dataDirPath: string): string {
 /**
  * An I/O error of SQLite's that is a full disk by another name: the shared-memory file (-shm) that
  * cannot grow is SQLITE_IOERR_SHMSIZE ("disk I/O error"), and a write or fsync that failed on a
- * disk with less than 1 MiB left was one too (issue 30: a data folder with 16 KB free said "disk
+ * disk with less than 1 MiB left was one too (a data folder with 16 KB free said "disk
  * I/O error").
  */
 function fullDisk(code: string, path: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * Who paid for each result on the local file (issue 32: `geo history` says it on both engines).
+ * Who paid for each result on the local file (`geo history` says it on both engines).
  * The file keeps who reserved each idempotency key (spend: OS user, host, when; sqlite/budget.ts),
  * so a result whose key was reserved names that analyst at that time; a result stored without one
  * (imported, stored before spend existed, a replay of someone else's key) is this machine's user's,

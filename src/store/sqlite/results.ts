@@ -133,7 +133,7 @@ export function searchTextOf(inputPath: string, body: unknown): SearchText {
 export function resultColumnsOf(r: NewResult): { row: ResultColumns; search: SearchText } {
   const rec = r.record;
   // The BLOB is the body's bytes as received; raw_b64 (a record that kept bytes its text could not
-  // give back, issue 21) is not kept twice: it is made again from the BLOB when read.
+  // give back) is not kept twice: it is made again from the BLOB when read.
   const { raw: rawText, raw_b64: rawBase64, body: _body, ...response } = rec.response;
   const raw = r.rawBytes ?? (rawBase64 !== undefined ? Buffer.from(rawBase64, 'base64') : rawText !== undefined ? Buffer.from(rawText, 'utf8') : null);
   const body = (rec.response.body ?? {}) as Record<string, unknown>;
@@ -227,7 +227,7 @@ export function listedCount(sql: Sql): number {
 /**
  * How many results a search matches (at most the LIMIT): counted in the full-text index alone, less
  * the unlisted results (a small partial index, migration 6). Reading each match's row for its
- * `listed` column cost one random page read per match (10,000 at a million results: issue 32).
+ * `listed` column cost one random page read per match (10,000 at a million results).
  */
 export const SEARCH_COUNT = 'SELECT count(*) AS n FROM (SELECT rowid FROM results_fts WHERE results_fts MATCH ? LIMIT ?) WHERE rowid NOT IN (SELECT id FROM results WHERE listed = 0)';
 
@@ -292,7 +292,7 @@ export interface ReuseRef {
   paid_by?: string | null;
 }
 
-/** The newest usable 200 answer for this image, request, service and account (issue 11's reuse). */
+/** The newest usable 200 answer for this image, request, service and account (reuse). */
 export function reusable(sql: Sql, q: ReuseQuery): ReuseRef | undefined {
   return sql.one<ReuseRef>(
     `SELECT id, batch, stored_at, depth, analysis_id, json_extract(record, '$.sent.metadata') AS sent_metadata FROM results

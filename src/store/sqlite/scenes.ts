@@ -1,5 +1,5 @@
 /**
- * The frames of a video and the photos of a set as the store holds them (issue 23): each is a
+ * The frames of a video and the photos of a set as the store holds them: each is a
  * result row of its own, marked by its provenance record's `video` or `set` field and filed under
  * the batch that sent it. `geo history` and `geo export` gather them back into one entry per video
  * or set, with these reads (no schema change: the marks are read from the record):

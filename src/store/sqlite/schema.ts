@@ -20,7 +20,7 @@
  *           not read again to find which images it holds.
  * meta      small facts: row counts kept by triggers, what has been imported.
  *
- * Migration 2 (issue 24, cases as evidence):
+ * Migration 2 (cases as evidence):
  * cases     local cases: id (geo's own, `lc_…`), name, description, team, when created, and the
  *           service's case (its origin and id) when it was created there too (`service_note` says
  *           why not, when geo tried and could not). custody_entries and custody_head pin the end of
@@ -30,26 +30,26 @@
  *           sealed (evidence/custody.ts), in append order (seq); UNIQUE(case_id, seq) is the backstop
  *           behind appends made in BEGIN IMMEDIATE transactions (store/cases.ts).
  *
- * Migration 3 (issue 31, trusted timestamps):
+ * Migration 3 (trusted timestamps):
  * timestamps  one row per (case, head, TSA): a request for an RFC 3161 token over a custody head,
  *           queued when it was asked for (pending: sent by `geo cases stamp --pending` once the TSA
  *           is reachable), then either stamped (the TSA's reply DER exactly as received, the
  *           certificates kept beside it, its genTime) or failed (the TSA refused it, or its reply
  *           did not hold: last_error says why). store/timestamps.ts; evidence/timestamp.ts.
- * Migration 4 (issue 31, provenance kept before stripping):
+ * Migration 4 (provenance kept before stripping):
  * embedded  what an original said about itself before geo stripped it for the upload, keyed by the
  *           original's sha256: its metadata as exiftool-style JSON (image/metadata.ts, at most
  *           256 KB) and its C2PA summary (image/c2pa.ts, {"present":false} when it has none), and
  *           when geo read them. Written once per image (the bytes, hence what they say, never change
  *           under one sha256); never sent anywhere.
  *
- * Migration 5 (issue 32, a budget; the same tables as the team store's, store/postgres/schema.ts):
+ * Migration 5 (a budget; the same tables as the team store's, store/postgres/schema.ts):
  * budget    at most one row: the cap in credits per period (day, week, month: UTC), the current
  *           period's start, and the credits spent (settled) and reserved (in flight) in it.
  * spend     one row per idempotency key that was reserved against it: who (OS user, host, case),
  *           what was held, what the service charged once settled, or released (not charged).
  *
- * Migration 6 (issue 32, `geo history --search` at a million results):
+ * Migration 6 (`geo history --search` at a million results):
  * results_unlisted  the few results kept out of history (--no-store runs), so a search counts its
  *           matches from the full-text index alone, less these, without reading each matching
  *           row of the results table (10,000 random page reads at a million results).

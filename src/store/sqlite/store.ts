@@ -215,7 +215,7 @@ export class Store {
     return (this.timestampStore ??= new TimestampStore(this.sql, (fn) => this.guard(fn), this.opts.now));
   }
 
-  /** The credit budget and its spend (budget.ts, issue 32). */
+  /** The credit budget and its spend (budget.ts). */
   budget(): SqliteBudget {
     return (this.budgetStore ??= new SqliteBudget(this.sql, (fn) => this.guard(fn), this.opts.now));
   }
@@ -269,7 +269,7 @@ export class Store {
       put: (path, s, h) => {
         if (s.ctimeMs >= this.opts.now() - RACY_MS) return;
         // The five numbers, not the caller's fs.Stats (a batch of 100,000 files would hold them all),
-        // written a thousand at a time (issue 21: memory that does not grow with the batch).
+        // written a thousand at a time (memory that does not grow with the batch).
         fresh.push({ path, stamp: { dev: s.dev, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs }, ...h });
         if (fresh.length >= 1000) flush();
       },

@@ -1,5 +1,5 @@
 /**
- * Trusted timestamps of custody heads (issue 31, item 3; schema.ts migration 3), as the store keeps
+ * Trusted timestamps of custody heads (schema.ts migration 3), as the store keeps
  * them. A request is recorded BEFORE anything is sent (queue): offline, it simply stays pending and
  * `geo cases stamp --pending` sends it later (pending), so nothing at run time waits for a TSA. A
  * reply that holds is kept byte for byte with the certificates to check it (stamped); a TSA that
