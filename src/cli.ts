@@ -72,6 +72,8 @@ export function exitCodeFor(err: unknown): number {
   if (err instanceof BudgetError) return EXIT.credits;
   // A team store that cannot be reached: nothing was claimed or sent.
   if (err instanceof StoreError && err.kind === 'unreachable') return EXIT.service;
+  // A team store that refused the login or what the role asked (its grants): nothing was changed.
+  if (err instanceof StoreError && err.kind === 'denied') return EXIT.auth;
   if (err instanceof ApiError) {
     if (err.status === 401 || err.status === 403) return EXIT.auth;
     if (err.status === 402) return EXIT.credits;

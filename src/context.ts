@@ -18,7 +18,7 @@ import type { Prompter } from './output/prompter.js';
 import { redact, sanitizeInline } from './output/sanitize.js';
 import { SAY_END_AFTER_MS, waitEnds } from './output/wait-line.js';
 import { type ProcessProbe, Store, type StoreApi, asStoreApi, openStore } from './store/index.js';
-import { chooseStore, withKeyringPassword } from './config/store-url.js';
+import { argvPasswordWarning, chooseStore, withKeyringPassword } from './config/store-url.js';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -128,6 +128,10 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
     // Debug lines quote response headers (x-request-id, ratelimit), which may carry raw C1 bytes.
     if (debugOn) rt.io.stderr.write(`[debug] ${sanitizeInline(redact(line, secrets))}\n`);
   };
+
+  // Once per run, even with --quiet: a secret other users can read is not chatter.
+  const inArgv = argvPasswordWarning(globals.store);
+  if (inArgv) rt.io.stderr.write(`${stderrText(rt.io, inArgv)}\n`);
 
   let override: Resolved | undefined;
   if (globals.sandbox) {

@@ -97,11 +97,13 @@ export class ServiceAnswerError extends HintedError {
 /**
  * The local store (SQLite, src/store/) cannot be opened, read or written: damaged, read-only, full,
  * or locked past the busy timeout. Exit 1. `kind` lets a caller that holds a paid answer say what
- * it does instead (print it, and name the key that replays it free).
+ * it does instead (print it, and name the key that replays it free). A team store that cannot be
+ * reached is `unreachable` (exit 6); one that refuses the login or what the role asked (its
+ * grants: only the admin sets the budget) is `denied` (exit 3, as a refused key).
  */
 export class StoreError extends HintedError {
   override readonly name = 'StoreError';
-  constructor(message: string, readonly kind: 'damaged' | 'readonly' | 'full' | 'busy' | 'newer' | 'older' | 'unreachable' | 'other', hint?: string) {
+  constructor(message: string, readonly kind: 'damaged' | 'readonly' | 'full' | 'busy' | 'newer' | 'older' | 'unreachable' | 'denied' | 'other', hint?: string) {
     super(message, hint);
   }
 }

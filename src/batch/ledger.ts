@@ -120,6 +120,7 @@ export class Ledger {
           storedAt: r.stored_at, depth: r.depth ?? Number(this.o.request.depth ?? 1), analysisId: r.analysis_id, resultId: r.id,
           // Records from before geo removed metadata do not say: the service may have read it.
           ...(r.sent_metadata === 'removed' || r.sent_metadata === 'none' ? {} : { withMetadata: true }),
+          ...(r.paid_by ? { paidBy: r.paid_by } : {}),
         };
         return { kind: 'answer', how: r.batch !== null && r.batch === this.o.batch ? 'journal' : 'results', resultId: r.id, from };
       }

@@ -253,6 +253,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     const outcome = (await ledger.settled(h)) ?? { ok: false as const, error: { code: 'missing_answer', message: 'its stored answer could not be read back', final: false } };
     if (h.how === 'journal') summary.fromJournal++;
     else summary.fromResults++;
+    if (h.how === 'results' && h.from?.paidBy !== undefined) summary.fromColleagues = (summary.fromColleagues ?? 0) + 1;
     // The caller's own key, for a request answered under another: not sent, and said so.
     const answeredUnder = outcome.response?.idempotencyKey;
     if (opts.idempotencyKey !== undefined && answeredUnder !== opts.idempotencyKey) emit({ type: 'notice', message: otherKeyLine(j.inputs[0]!, 'reused', answeredUnder, opts.idempotencyKey) });

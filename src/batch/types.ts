@@ -53,6 +53,8 @@ export interface ReusedFrom {
   resultId: number;
   /** That answer was made from the file as it was, metadata included (or from before geo removed it). */
   withMetadata?: boolean;
+  /** Who paid for it, on a team store, when another role did (a colleague's answer is theirs, not "yours"). */
+  paidBy?: string;
 }
 
 /** One failure, as recorded in the journal and printed. `final`: resending cannot change it. */

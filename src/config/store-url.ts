@@ -7,7 +7,7 @@
  * handed to the store alone: never printed (maskStoreUrl), never on a child process's command line.
  */
 import type { Env } from './env.js';
-import { checkStoreUrl, maskStoreUrl, splitPassword, withPassword } from './team-store-url.js';
+import { checkStoreUrl, isTeamUrl, maskStoreUrl, splitPassword, withPassword } from './team-store-url.js';
 import { keyringAccount, keyringPolicy, placeKey, type Vault } from './key-storage.js';
 import { keyringCall } from './keyring.js';
 import type { ConfigStore } from './profiles.js';
@@ -23,6 +23,23 @@ export function chooseStore(flag: string | undefined, env: Env, config: ConfigSt
   const saved = config.peekDefault('store');
   if (saved) return pick(saved, 'config');
   return { kind: 'local', source: 'default' };
+}
+
+/**
+ * A password in `--store URL` is on the command line, where every user of the machine can read it
+ * (ps, /proc/PID/cmdline) while geo runs: it still works, and this line says so once (the
+ * password itself is never printed). Undefined for a flag without one.
+ */
+export function argvPasswordWarning(flag: string | undefined): string | undefined {
+  if (flag === undefined || !isTeamUrl(flag)) return undefined;
+  let has: boolean;
+  try {
+    const u = new URL(flag.trim());
+    has = u.password !== '' || [...u.searchParams.keys()].some((k) => k.toLowerCase() === 'password');
+  } catch {
+    return undefined;
+  }
+  return has ? "warning: the store URL's password is on the command line (--store), where any user of this machine can read it; put the URL in GEO_STORE_URL, or save it with geo config set store (the password then goes to the OS keyring)" : undefined;
 }
 
 /** Not a profile name (profiles take no colon): the store's password never shares an entry with a key. */

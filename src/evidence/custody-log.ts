@@ -20,8 +20,10 @@ export interface CustodyStorage {
    * none), atomically: no other append to this case may come between reading that line and
    * storing the new one, across processes (SQLite: one BEGIN IMMEDIATE transaction, with
    * UNIQUE(case, seq) as the backstop). If `make` throws, nothing is stored and the error propagates.
+   * `role`: who the storage's server says appends (a team store's database role, read in the same
+   * transaction; the server refuses an entry naming another), undefined where there is none.
    */
-  append(caseId: string, make: (lastLine: string | undefined) => string): Promise<string>;
+  append(caseId: string, make: (lastLine: string | undefined, role?: string) => string): Promise<string>;
 }
 
 export class MemoryCustodyStorage implements CustodyStorage {
@@ -85,7 +87,7 @@ export class CustodyLog {
    * a signature over a head lands right after it, or not at all.
    */
   async append(caseId: string, ev: CustodyEvent, opts: { after?: string } = {}): Promise<CustodyEntry> {
-    const line = await this.storage.append(caseId, (last) => {
+    const line = await this.storage.append(caseId, (last, role) => {
       let prev: CustodyEntry | undefined;
       if (last !== undefined) {
         try {
@@ -95,7 +97,7 @@ export class CustodyLog {
         }
       }
       if (opts.after !== undefined && prev?.hash !== opts.after) throw new CustodyMovedError(caseId);
-      return serializeEntry(sealEntry(prev, caseId, ev, this.actor, new Date(this.now())));
+      return serializeEntry(sealEntry(prev, caseId, ev, role !== undefined ? { ...this.actor, role } : this.actor, new Date(this.now())));
     });
     return parseEntry(line);
   }

@@ -6,6 +6,8 @@
  * An entry is a JSON object:
  *   schema "geo.custody/1", case (the case id), seq (1, 2, ...), at (ISO-8601 UTC),
  *   user, host (the OS user and host name), geo (geo's version),
+ *   role (on a team store only: the database role its server authenticated, which the server
+ *   checks is the role that appends the entry: store/postgres/schema-roles.ts),
  *   event (one of CustodyEvents' names), data (that event's fields),
  *   prev (the previous entry's hash; 64 zeros for seq 1), hash.
  * hash = sha256, in lowercase hex, of the entry's canonical JSON (canonical-json.ts: RFC 8785,
@@ -111,6 +113,8 @@ export type CustodyEvent = { [K in CustodyEventName]: { event: K; data: CustodyE
  * case, and each entry names who did.
  */
 export interface Actor {
+  /** The team store's database role, as its server said in the appending transaction. */
+  role?: string;
   user: string;
   host: string;
   geo: string;
@@ -127,6 +131,8 @@ export interface CustodyEntry {
   geo: string;
   /** The chosen signing key's fingerprint ("SHA256:…"), absent when none was chosen. */
   key?: string;
+  /** The team store's database role that appended it (absent on the local file). */
+  role?: string;
   event: CustodyEventName;
   data: Record<string, unknown>;
   prev: string;
@@ -154,6 +160,7 @@ export function sealEntry(last: CustodyEntry | undefined, caseId: string, ev: Cu
     host: actor.host,
     geo: actor.geo,
     ...(actor.key ? { key: actor.key } : {}),
+    ...(actor.role !== undefined ? { role: actor.role } : {}),
     event: ev.event,
     data: ev.data as unknown as Record<string, unknown>,
     prev: last ? last.hash : GENESIS,
@@ -175,6 +182,7 @@ export function entryShapeProblem(v: unknown): string | undefined {
   if (e.schema !== CUSTODY_SCHEMA) return `schema is not ${CUSTODY_SCHEMA}`;
   for (const k of ['case', 'at', 'user', 'host', 'geo'] as const) if (typeof e[k] !== 'string') return `${k} is not a string`;
   if (e.key !== undefined && typeof e.key !== 'string') return 'key is not a string';
+  if (e.role !== undefined && typeof e.role !== 'string') return 'role is not a string';
   if (!Number.isInteger(e.seq) || (e.seq as number) < 1) return 'seq is not a positive whole number';
   if (!CUSTODY_EVENTS.includes(e.event as CustodyEventName)) return `unknown event ${JSON.stringify(e.event)}`;
   if (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data)) return 'data is not an object';

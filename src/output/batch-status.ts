@@ -79,6 +79,8 @@ export interface BatchSummary {
   fromJournal: number;
   /** Unique images answered by a stored result of an earlier command (nothing sent). */
   fromResults: number;
+  /** Of those, how many another role paid for (a team store's colleagues); absent when none. */
+  fromColleagues?: number;
   /** Unique images another geo process sent while this one waited (nothing sent here). */
   fromOthers: number;
   /** Paid answers the store could not take (shown all the same; their keys replay them free). */

@@ -36,7 +36,13 @@ export interface AcquireRequest {
 
 /** Who did something, as the team store records it beside each paid answer and each reservation. */
 export interface Analyst {
-  /** OS user name. */
+  /**
+   * The database role the team store's server authenticated (session_user), written by the server
+   * (postgres/schema-roles.ts): who paid. Absent on the local file, and on a team result stored
+   * before roles were recorded.
+   */
+  role?: string;
+  /** OS user name, as the machine said it: a detail beside the role, never proof of who. */
   user: string;
   host: string;
 }
@@ -84,7 +90,8 @@ export interface BudgetApi {
 }
 
 export interface CaseApi extends CustodyStorage {
-  create(c: NewCase, first: () => string): Promise<CaseRow>;
+  /** `first` builds the case_created line; `role` as for CustodyStorage.append. */
+  create(c: NewCase, first: (role?: string) => string): Promise<CaseRow>;
   list(): Promise<CaseRow[]>;
   find(ref: string): Promise<CaseRow[]>;
   linked(caseId: string): Promise<CaseLinked[]>;

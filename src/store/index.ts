@@ -45,9 +45,9 @@ export function asStoreApi(store: Store, now: () => number): StoreApi {
 }
 
 /** `geo store migrate`: the team store's schema brought to this geo's (an admin role's job). */
-export async function migrateStore(url: string): Promise<{ from: number; to: number }> {
+export async function migrateStore(url: string, env?: Readonly<Record<string, string | undefined>>): Promise<{ from: number; to: number }> {
   const { migrateTeamStore } = await import('./postgres/index.js');
-  return migrateTeamStore(url);
+  return migrateTeamStore(url, env);
 }
 
 /** `geo store push`: the local file's rows into the team store (postgres/push.ts). */

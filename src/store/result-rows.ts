@@ -76,6 +76,11 @@ export interface ReuseRef {
   analysis_id: string | null;
   /** The record's sent.metadata: removed, kept or none (absent: before geo removed metadata). */
   sent_metadata: string | null;
+  /**
+   * A team store's only: who paid for it when that is not the role asking (its database role, or
+   * the OS user@host of a result stored before roles were recorded); null when it is the asker's.
+   */
+  paid_by?: string | null;
 }
 
 /** A result's batch and its scene mark: the frame of a video or the photo of a set it is. */

@@ -8,13 +8,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
+import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { spawnGeo } from '../helpers/run-cli.js';
 
 const db = postgresPerFile({ tcp: true });
 
 const dirs = () => ({ GEO_DATA_DIR: mkdtempSync(join(tmpdir(), 'geo-team-data-')), GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-team-state-')), CI: '1' });
-const fresh = () => db.pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
 
 interface Feature {
   properties: Record<string, unknown>;
@@ -23,10 +22,9 @@ interface Feature {
 describe('geo export against a real PostgreSQL team store', () => {
   it('exports what another machine paid for: --all in every text format, by analysis id, sandbox answers only with --include-sandbox', async (t) => {
     if (!db.pg) return t.skip(db.skip);
-    fresh();
+    await freshStore(db.pg);
     const a = { ...dirs(), GEO_STORE_URL: db.pg.analystUrl };
     const b = { ...dirs(), GEO_STORE_URL: db.pg.analystUrl };
-    expect((await spawnGeo(['store', 'migrate', '--store', db.pg.adminUrl], { env: a })).code).toBe(0);
     const located = await spawnGeo(['--sandbox', 'locate', 'sample:paris', 'sample:tokyo', '-q'], { env: a });
     expect(located.code, located.stderr).toBe(0);
 

@@ -5,7 +5,7 @@
  * unprivileged user when the tests run as root (PostgreSQL refuses root: the folder is given to
  * `nobody` and the binaries run through setpriv), stopped and removed by stop().
  *
- * Two roles, as README "Team store" sets them up: geo_admin (owns the database, runs `geo store
+ * Two roles, as docs/store.md "Setting it up" sets them up: geo_admin (owns the database, runs `geo store
  * migrate`) and geo_analyst (no DDL: the grants an analyst needs and no more). Where no cluster can
  * be started, startPostgres() says why (`skip`), and the tests skip with that reason.
  */
@@ -14,16 +14,21 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll } from 'vitest';
 import { join } from 'node:path';
+import pg from 'pg';
 
 export interface Postgres {
   /** The socket folder (host= in the URL). */
   dir: string;
   /** An admin's URL (DDL allowed: geo store migrate). */
   adminUrl: string;
-  /** An analyst's URL (the least privileges README "Team store" documents). */
+  /** An analyst's URL (the least privileges docs/store.md documents). */
   analystUrl: string;
   /** A loopback TCP URL for the analyst, when started with { tcp: true }. */
   tcpUrl?: string;
+  /** The socket URL of any role (one role per analyst: addRole). */
+  urlOf(role: string): string;
+  /** A login role of one analyst, granted geo_analyst (docs/store.md: one role per analyst). */
+  addRole(role: string): string;
   /** psql-like one-off SQL as the admin (tests' outside observer). */
   sql(text: string): string;
   stop(): void;
@@ -37,13 +42,33 @@ function binDir(): string | undefined {
   return versions[0] ? join(root, versions[0], 'bin') : undefined;
 }
 
-/** The analyst's grants, exactly as README "Team store" gives them. */
+/**
+ * The analysts' grants, exactly as docs/store.md "Setting it up" gives them: run by the admin after
+ * `geo store migrate` (they name geo's tables). What the commands need and no more: no DELETE,
+ * no UPDATE of the budget, spend, schema_version or custody, no DDL.
+ */
 export const ANALYST_GRANTS = `
 GRANT CONNECT ON DATABASE geo TO geo_analyst;
 GRANT USAGE ON SCHEMA public TO geo_analyst;
-ALTER DEFAULT PRIVILEGES FOR ROLE geo_admin IN SCHEMA public GRANT SELECT, INSERT, UPDATE ON TABLES TO geo_analyst;
-ALTER DEFAULT PRIVILEGES FOR ROLE geo_admin IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO geo_analyst;
+GRANT SELECT ON ALL TABLES IN SCHEMA public TO geo_analyst;
+GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO geo_analyst;
+GRANT INSERT ON results, results_search, claims, batches, file_hashes, cases, case_results, custody, timestamps, embedded TO geo_analyst;
+GRANT UPDATE ON claims, batches, file_hashes, timestamps TO geo_analyst;
+GRANT UPDATE (record) ON results TO geo_analyst;
+GRANT UPDATE (custody_entries, custody_head) ON cases TO geo_analyst;
+GRANT EXECUTE ON FUNCTION geo_budget_now(), geo_budget_reserve(text, integer, text, text, text), geo_budget_finish(text, integer, text) TO geo_analyst;
 `;
+
+/** An empty schema for a test: then `geo store migrate` as the admin, then ANALYST_GRANTS (freshStore does all three). */
+export const RESET_SCHEMA = 'DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; GRANT USAGE ON SCHEMA public TO geo_analyst;';
+
+/** The team store as an admin sets it up: an empty schema, migrated by the admin, the analysts' grants given. */
+export async function freshStore(pg: Postgres): Promise<void> {
+  pg.sql(RESET_SCHEMA);
+  const { migrateStore } = await import('../../src/store/index.js');
+  await migrateStore(pg.adminUrl);
+  pg.sql(ANALYST_GRANTS);
+}
 
 export interface PostgresOptions {
   /** Listen on a loopback port as well (127.0.0.1; with tls, 127.0.0.2 too). */
@@ -101,13 +126,18 @@ export function startPostgres(o: PostgresOptions = {}): Postgres | { skip: strin
     run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-k ${dir} -p ${port} -c listen_addresses='${listen}' -c fsync=off -c full_page_writes=off${tlsFlags}`, 'start']);
     const psql = (db: string, text: string) => run('psql', ['-h', dir, '-p', port, '-U', 'geo_admin', '-d', db, '-v', 'ON_ERROR_STOP=1', '-qAtc', text]);
     psql('postgres', 'CREATE DATABASE geo');
-    psql('geo', `CREATE ROLE geo_analyst LOGIN; ${ANALYST_GRANTS}`);
+    psql('geo', 'CREATE ROLE geo_analyst LOGIN; GRANT CONNECT ON DATABASE geo TO geo_analyst; GRANT USAGE ON SCHEMA public TO geo_analyst;');
     const url = (user: string) => `postgres://${user}@localhost/geo?host=${encodeURIComponent(dir)}&port=${port}`;
     let stopped = false;
     return {
       dir,
       adminUrl: url('geo_admin'),
       analystUrl: url('geo_analyst'),
+      urlOf: url,
+      addRole(role) {
+        psql('geo', `CREATE ROLE ${role} LOGIN IN ROLE geo_analyst`);
+        return url(role);
+      },
       ...(o.tcp ? { tcpUrl: `postgres://geo_analyst@127.0.0.1:${port}/geo` } : {}),
       ...(caFile ? { caFile, port } : {}),
       sql: (text) => psql('geo', text),
@@ -146,4 +176,21 @@ export function postgresPerFile(o: PostgresOptions = {}): { pg?: Postgres; skip:
   }, 120_000);
   afterAll(() => db.pg?.stop());
   return db;
+}
+
+/**
+ * One statement sent by node-postgres as the role of `url`, as any client of that role could send
+ * it (psql, a script): its rows, or the server's refusal (SQLSTATE and message).
+ */
+export async function asRole(url: string, text: string, params: unknown[] = []): Promise<{ ok: true; rows: Array<Record<string, unknown>> } | { ok: false; code: string; message: string }> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return { ok: true, rows: (await c.query(text, params)).rows };
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    return { ok: false, code: String(e.code), message: String(e.message) };
+  } finally {
+    await c.end();
+  }
 }

@@ -2,8 +2,9 @@
  * `geo history` says who paid for each result and when (issue 32), on both engines, the built
  * program against the sandbox: the team store (a real PostgreSQL, test/helpers/postgres.ts;
  * skipped with the reason where none starts) names the analyst it recorded with the row
- * (paid_user, paid_host, paid_at by the server's clock); the local file names the analyst its
- * spend row recorded for the result's key, else this machine's user. The stores are edited from
+ * (paid_role: the database role its server authenticated, written by the server whatever a client
+ * sends; paid_user, paid_host and paid_at by the server's clock beside it); the local file names
+ * the analyst its spend row recorded for the result's key, else this machine's user. The stores are edited from
  * outside (psql, the sqlite3 CLI) so that what is shown can only come from what the store holds.
  */
 import { execFileSync } from 'node:child_process';
@@ -11,14 +12,14 @@ import { mkdtempSync } from 'node:fs';
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
+import { asRole, freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
 import { builtBinaryOrThrow, spawnGeoInPty } from '../pty/pty.js';
 import { screenRows, tooWideLines } from '../pty/screen.js';
 
 const ME = `${userInfo().username}@${hostname()}`;
 const dirs = () => ({ GEO_DATA_DIR: mkdtempSync(join(tmpdir(), 'geo-paid-data-')), GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-paid-state-')), CI: '1' });
-type Row = { analysis_id: string; input: string; paid_by: { user: string; host: string; at: string } | null };
+type Row = { analysis_id: string; input: string; paid_by: { role?: string; user: string; host: string; at: string } | null };
 
 /** The table as a real terminal of `columns` shows it (test/pty: the fitting runs only on a terminal). */
 async function table(env: Record<string, string>, columns: number) {
@@ -75,33 +76,42 @@ describe('geo history: who paid (the local file)', () => {
 const db = postgresPerFile({ tcp: true });
 
 describe('geo history: who paid (the team store, a real PostgreSQL)', () => {
-  it('each row names the analyst and the server time the team store recorded; history show says it', async (t) => {
+  it('two analysts with their own roles: PAID BY names each one\'s role, --json and history show add the OS user and host; a row another role sends as someone else is recorded as the sender\'s', async (t) => {
     if (!db.pg) return t.skip(db.skip);
-    db.pg.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-    const a = { ...dirs(), GEO_STORE_URL: db.pg.analystUrl };
-    const b = { ...dirs(), GEO_STORE_URL: db.pg.analystUrl };
-    expect((await spawnGeo(['store', 'migrate', '--store', db.pg.adminUrl], { env: a })).code).toBe(0);
-    const located = await spawnGeo(['--sandbox', 'locate', 'sample:paris', 'sample:tokyo', '-q'], { env: a });
-    expect(located.code, located.stderr).toBe(0);
-    // What machine a recorded: this OS user and host, at the server's now().
-    expect(db.pg.sql("SELECT DISTINCT paid_user || '@' || paid_host FROM results").trim()).toBe(ME);
-    // A colleague's row, as machine c would have stored it (the analyst role may not do this: the admin does).
-    db.pg.sql("UPDATE results SET paid_user = 'alice', paid_host = 'laptop-a', paid_at = '2026-03-04 05:06:07+00' WHERE input_path LIKE '%tokyo.jpg'");
-    const listed = await spawnGeo(['history', '--json'], { env: b });
-    expect(listed.code, listed.stderr).toBe(0);
-    const rows = JSON.parse(listed.stdout) as Row[];
-    const tokyo = rows.find((x) => x.input.endsWith('tokyo.jpg'))!;
-    const paris = rows.find((x) => x.input.endsWith('paris.jpg'))!;
-    expect(tokyo.paid_by).toEqual({ user: 'alice', host: 'laptop-a', at: '2026-03-04T05:06:07Z' });
-    const parisAt = db.pg.sql("SELECT to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM results WHERE input_path LIKE '%paris.jpg'").trim();
-    expect(paris.paid_by).toEqual({ user: userInfo().username, host: hostname(), at: parisAt });
-    const picked = JSON.parse((await spawnGeo(['history', '--json', 'paid_by', '--search', 'tokyo'], { env: b })).stdout) as Array<Record<string, unknown>>;
-    expect(picked).toEqual([{ paid_by: { user: 'alice', host: 'laptop-a', at: '2026-03-04T05:06:07Z' } }]);
-    const table = (await spawnGeo(['history'], { env: b })).stdout.split('\n');
-    expect(table.find((l) => l.includes('tokyo.jpg'))).toMatch(/paid \(sandbox\)\s+alice@laptop-a$/);
-    const shown = await spawnGeo(['history', 'show', tokyo.analysis_id], { env: b });
+    await freshStore(db.pg);
+    const [ana, bo] = [db.pg.addRole('geo_ana'), db.pg.addRole('geo_bo')];
+    const a = { ...dirs(), GEO_STORE_URL: ana };
+    const b = { ...dirs(), GEO_STORE_URL: bo };
+    expect((await spawnGeo(['--sandbox', 'locate', 'sample:paris', '-q'], { env: a })).code).toBe(0);
+    // Machine b says it is someone else (USER, LOGNAME, HOSTNAME): the role its server authenticated is what is recorded.
+    const spoofed = await spawnGeo(['--sandbox', 'locate', 'sample:tokyo', '-q'], { env: { ...b, USER: 'geo_ana', LOGNAME: 'geo_ana', HOSTNAME: 'laptop-a' } });
+    expect(spoofed.code, spoofed.stderr).toBe(0);
+    expect(db.pg.sql("SELECT input_path, paid_role FROM results ORDER BY id").trim().split('\n').map((l) => l.replace(/^.*\//, ''))).toEqual(['paris.jpg|geo_ana', 'tokyo.jpg|geo_bo']);
+
+    // As geo_bo, straight to the server: a copy of ana's row claiming to be ana's, OS user and all.
+    const copied = await asRole(bo, `INSERT INTO results (stored_at, sha256, input_path, origin, account, sandbox, request, status, charge, depth, city, country, latitude, longitude, confidence, body, record, content_sha, paid_user, paid_host, paid_role)
+      SELECT stored_at, sha256, 'copy.jpg', origin, account, sandbox, request, status, charge, depth, city, country, latitude, longitude, confidence, body, record, 'forged', 'mallory', 'desk-9', 'geo_ana' FROM results WHERE input_path LIKE '%paris.jpg' RETURNING paid_role`);
+    expect(copied).toEqual({ ok: true, rows: [{ paid_role: 'geo_bo' }] });
+    // Nor can it rewrite who paid for ana's row: geo_bo may update a record, never paid_role.
+    expect(await asRole(bo, "UPDATE results SET paid_role = 'geo_bo' WHERE input_path LIKE '%paris.jpg'")).toMatchObject({ ok: false, code: '42501' });
+
+    for (const env of [a, b]) {
+      const listed = await spawnGeo(['history', '--json', 'input,paid_by,analysis_id'], { env });
+      expect(listed.code, listed.stderr).toBe(0);
+      const rows = JSON.parse(listed.stdout) as Row[];
+      const by = (name: string) => rows.find((x) => x.input.endsWith(name))!.paid_by;
+      expect(by('paris.jpg')).toEqual({ role: 'geo_ana', user: userInfo().username, host: hostname(), at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
+      expect(by('tokyo.jpg')).toMatchObject({ role: 'geo_bo', user: userInfo().username, host: hostname() });
+      expect(by('copy.jpg')).toMatchObject({ role: 'geo_bo', user: 'mallory', host: 'desk-9' });
+      const table = (await spawnGeo(['history'], { env })).stdout.split('\n');
+      expect(table.find((l) => l.includes('paris.jpg'))).toMatch(/paid \(sandbox\)\s+geo_ana$/);
+      expect(table.find((l) => l.includes('tokyo.jpg'))).toMatch(/paid \(sandbox\)\s+geo_bo$/);
+      expect(table.find((l) => l.includes('copy.jpg'))).toMatch(/paid \(sandbox\)\s+geo_bo$/);
+    }
+    const paris = (JSON.parse((await spawnGeo(['history', '--json', 'input,analysis_id', '--search', 'paris'], { env: b })).stdout) as Row[])[0]!;
+    const shown = await spawnGeo(['history', 'show', paris.analysis_id], { env: b });
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.stderr).toContain('paid for by alice@laptop-a at 2026-03-04T05:06:07Z');
+    expect(shown.stderr).toMatch(new RegExp(`paid for by geo_ana \\(${ME}\\) at \\d{4}-`));
     expect(shown.stderr).toContain('read from the team store');
-  }, 60_000);
+  }, 90_000);
 });

@@ -13,17 +13,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseEntry } from '../../src/evidence/custody.js';
 import { verifyChain } from '../../src/evidence/custody-verify.js';
-import { migrateStore } from '../../src/store/index.js';
 import { FIXTURES, distinctJpeg } from '../batch/helpers.js';
 import { startChargingServer } from '../helpers/charging-server.js';
-import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
+import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { GEO_BIN, binEnv, finished, spawnGeo } from '../helpers/run-cli.js';
 
 const db = postgresPerFile();
 
 const fresh = async () => {
-  db.pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-  await migrateStore(db.pg!.adminUrl);
+  await freshStore(db.pg!);
 };
 
 interface Machine {
@@ -87,7 +85,7 @@ describe('cases on a team store, from two machines', () => {
     const server = await startChargingServer({ delayMs: 300, quota: 600 });
     try {
       const [a, b] = [await machine('laptop-a', server.url), await machine('laptop-b', server.url)] as [Machine, Machine];
-      expect((await geo(a, ['store', 'budget', 'set', '1000', '--per', 'month'])).code).toBe(0);
+      expect((await geo(a, ['store', 'budget', 'set', '1000', '--per', 'month', '--store', db.pg.adminUrl])).code).toBe(0);
       const made = await geo(a, ['cases', 'create', '--local', '--name', 'Harbour fire', '--json']);
       const id = (JSON.parse(made.stdout) as { id: string }).id;
       const n = 6;

@@ -8,9 +8,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrateStore } from '../../src/store/index.js';
 import { startChargingServer } from '../helpers/charging-server.js';
-import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
+import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { machineEnv, spawnGeo } from '../helpers/run-cli.js';
 import { distinctJpeg } from '../batch/helpers.js';
 
@@ -21,8 +20,7 @@ const machine = () => ({ ...machineEnv(), GEO_API_KEY: 'orca_test_journal' });
 describe('--resume FILE on a team store', () => {
   it('the file\'s answers join the team store, only what it left is sent, and another machine then finds all three there', async (t) => {
     if (!db.pg) return t.skip(db.skip);
-    db.pg.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-    await migrateStore(db.pg.adminUrl);
+    await freshStore(db.pg!);
     const server = await startChargingServer({ delayMs: 20 });
     try {
       const laptop = { ...machine(), GEO_BASE_URL: server.url };

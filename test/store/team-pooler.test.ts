@@ -12,11 +12,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEntry } from '../../src/evidence/custody.js';
 import { verifyChain } from '../../src/evidence/custody-verify.js';
-import { migrateStore } from '../../src/store/index.js';
 import { FIXTURES, distinctJpeg } from '../batch/helpers.js';
 import { startChargingServer } from '../helpers/charging-server.js';
 import { type PgBouncer, startPgBouncer } from '../helpers/pgbouncer.js';
-import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
+import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { GEO_BIN, binEnv, finished, spawnGeo } from '../helpers/run-cli.js';
 
 const db = postgresPerFile();
@@ -49,8 +48,7 @@ function photos(env: Record<string, string>, folder: string, n: number, offset =
 describe('the team store through PgBouncer (transaction pooling)', () => {
   it('two machines x two processes locate the same 6 images at once: exactly 6 charges; history, --search and show answer through the pooler', async (t) => {
     if (!db.pg || !pooler.it) return t.skip(skipWhy());
-    db.pg.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-    await migrateStore(db.pg.adminUrl);
+    await freshStore(db.pg!);
     const server = await startChargingServer({ delayMs: 500 });
     try {
       const machines = [machine('laptop-a', server.url), machine('laptop-b', server.url)];
@@ -83,8 +81,7 @@ describe('the team store through PgBouncer (transaction pooling)', () => {
 
   it('two machines append to one case at once through the pooler: every entry lands and the chain verifies', async (t) => {
     if (!db.pg || !pooler.it) return t.skip(skipWhy());
-    db.pg.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-    await migrateStore(db.pg.adminUrl);
+    await freshStore(db.pg!);
     const server = await startChargingServer({ delayMs: 200, quota: 600 });
     try {
       const [a, b] = [machine('laptop-a', server.url), machine('laptop-b', server.url)] as [Record<string, string>, Record<string, string>];

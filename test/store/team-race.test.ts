@@ -13,9 +13,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrateStore } from '../../src/store/index.js';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
-import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
+import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { GEO_BIN, KEEP_OFF, binEnv, finished } from '../helpers/run-cli.js';
 import { FIXTURES, distinctJpeg } from '../batch/helpers.js';
 
@@ -24,8 +23,7 @@ const db = postgresPerFile();
 const machines = ['laptop-a', 'laptop-b'].map((name) => ({ name, home: mkdtempSync(join(tmpdir(), `geo-race-${name}-`)) }));
 
 const fresh = async () => {
-  db.pg!.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-  await migrateStore(db.pg!.adminUrl);
+  await freshStore(db.pg!);
 };
 
 /** Each machine's own copy of the same 12 images (the same bytes, another folder). */
@@ -72,7 +70,8 @@ async function raceOfTwelve(keep: string): Promise<void> {
     expect(db.pg!.sql("SELECT count(DISTINCT fp) || ' ' || count(*) FROM claims WHERE state = 'answered'").trim()).toBe('12 12');
     expect(db.pg!.sql("SELECT count(*) FROM claims WHERE state = 'open'").trim()).toBe('0');
     expect(db.pg!.sql('SELECT count(DISTINCT sha256) FROM results').trim()).toBe('12');
-    // Who paid: both machines' analysts appear only as OS user and host, never a key.
+    // Who paid: the role both machines logged in as (the server's word), never a key.
+    expect(db.pg!.sql('SELECT DISTINCT paid_role FROM results').trim()).toBe('geo_analyst');
     expect(db.pg!.sql("SELECT count(*) FROM results WHERE record LIKE '%orca_test_team%'").trim()).toBe('0');
   } finally {
     await server.close();
@@ -124,7 +123,7 @@ describe('two machines x four processes on one team store', () => {
       expect(server.credits()).toBeLessThanOrEqual(spent! + reserved!);
       for (const r of again) expect([0, 4], r.stderr).toContain(r.code);
       const stopped = again.find((r) => r.code === 4)!;
-      expect(stopped.stderr).toMatch(/budget of 7 credits per month .*has no room for 1 more: \d+ spent.*spent this period: \S+@\S+ \d+/s);
+      expect(stopped.stderr).toMatch(/budget of 7 credits per month .*has no room for 1 more: \d+ spent.*spent this period: geo_analyst \d+/s);
     } finally {
       await server.close();
     }

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type TlsPostgres, postgresPerFile } from '../helpers/postgres.js';
+import { ANALYST_GRANTS, type TlsPostgres, postgresPerFile } from '../helpers/postgres.js';
 import { spawnGeo } from '../helpers/run-cli.js';
 
 const db = postgresPerFile({ tcp: true, tls: true });
@@ -24,6 +24,7 @@ describe('a team store over TLS', () => {
     const url = (host: string, query: string) => `postgres://geo_analyst@${host}:${pg.port}/geo${query}`;
     const verified = url('127.0.0.1', `?sslmode=verify-full&sslrootcert=${encodeURIComponent(pg.caFile)}`);
     expect((await spawnGeo(['store', 'migrate', '--store', pg.adminUrl], { env: dirs() })).code).toBe(0);
+    pg.sql(ANALYST_GRANTS);
 
     const env = { ...dirs(), GEO_STORE_URL: verified };
     const located = await spawnGeo(['--sandbox', 'locate', 'sample:paris', '--json'], { env });

@@ -31,6 +31,6 @@ export async function recordCase(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version'> 
   };
   return (await ctx.storeApi()).cases.create(
     { id, name: c.name, description: c.description, team: c.team, created_at: at.toISOString(), service: c.service?.origin ?? null, service_id: c.service?.id ?? null, service_note: c.note ?? null },
-    () => serializeEntry(sealEntry(undefined, id, { event: 'case_created', data }, actor, at)),
+    (role) => serializeEntry(sealEntry(undefined, id, { event: 'case_created', data }, role !== undefined ? { ...actor, role } : actor, at)),
   );
 }

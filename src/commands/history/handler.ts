@@ -73,6 +73,6 @@ export const show: Handler = async (ctx, args, opts) => {
   const part = r.video ? `a frame of ${r.video.path}` : r.set ? `a photo of ${r.set.id}` : undefined;
   if (part && stored.batch) warn(`${part}: geo history show ${stored.batch.slice(0, BATCH_REF)} shows the consensus of all its ${r.video ? 'frames' : 'photos'}`);
   const paid = (await (await ctx.storeApi()).paidBy([stored.id])).get(stored.id);
-  if (paid) warn(`paid for by ${paid.user}@${paid.host} at ${paid.at}`);
+  if (paid) warn(`paid for by ${paid.role !== undefined ? `${paid.role} (${paid.user}@${paid.host})` : `${paid.user}@${paid.host}`} at ${paid.at}`);
   warn(`stored ${r.stored_at}${r.cli?.base_url ? ` from ${r.cli.base_url}` : ''}: read from ${await storeName(ctx)}, nothing sent${runs > 1 ? ` (newest of ${runs} stored runs${opts.depth !== undefined ? ` at depth ${String(opts.depth)}` : ' of this image; --depth N picks a depth'}; geo export ${r.input.sha256.slice(0, 12)} --history --format csv lists them)` : ''}`);
 };

@@ -18,8 +18,9 @@ export const register: Register = (program, act) => {
       `
 Columns: when it was received (UTC), input, place, confidence, depth, analysis id, and whether it
 was paid, a free replay (the Idempotent-Replayed header) or a sandbox's simulated answer, and
-PAID BY: who paid (user@host; a team store records it with each result). --json prints an array of
-these rows (with sha256, coordinates, service and paid_by: user, host, at), --format ndjson one
+PAID BY: who paid (on a team store the database role its server authenticated, else user@host).
+--json prints an array of these rows (with sha256, coordinates, service and paid_by: role on a
+team store, user, host, at), --format ndjson one
 row per line. A video is one entry with its frames, and photos located --together one entry with its
 photos: its place is the consensus of their answers, CONFIDENCE says how many agree ("2/4
 agree"), ANALYSIS holds the batch id that geo history show takes, and --json adds kind (result,

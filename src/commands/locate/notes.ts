@@ -106,7 +106,9 @@ export function fromResultsNote(r: ReusedFrom, input?: string): string {
   // Reuse ignores how the file was sent (the same image is never paid twice), so say when that
   // answer saw the photo's metadata: its EXIF check is then no independent witness.
   const how = r.withMetadata ? ', made with the photo\'s metadata sent; --fresh for an independent answer' : '; --fresh to pay again';
-  return `${input !== undefined ? `${label(input)}: ` : ''}located at depth ${r.depth} on ${r.storedAt.slice(0, 10)} (${id}): from your results, not charged${how}`;
+  // A colleague's answer on a team store is theirs: said with the role that paid for it.
+  const whose = r.paidBy !== undefined ? `from the team's results, paid for by ${r.paidBy}` : 'from your results';
+  return `${input !== undefined ? `${label(input)}: ` : ''}located at depth ${r.depth} on ${r.storedAt.slice(0, 10)} (${id}): ${whose}, not charged${how}`;
 }
 
 /** The deviation warnings of one answer (output/deviations.ts), through `warn`. */

@@ -131,7 +131,7 @@ export class SingleOutput {
       this.o.onExport?.(this.o.format, exported);
     } else {
       const meta = {
-        input: f.record.input, replayed: f.replayed, fromJournal: f.fromJournal, ...(f.reused ? { fromResults: true } : {}), evidence: (f.record.exif ?? null) as Parameters<typeof locateView>[1]['evidence'],
+        input: f.record.input, replayed: f.replayed, fromJournal: f.fromJournal, ...(f.reused ? { fromResults: true, ...(f.reused.paidBy !== undefined ? { paidBy: f.reused.paidBy } : {}) } : {}), evidence: (f.record.exif ?? null) as Parameters<typeof locateView>[1]['evidence'],
         ...(res.elapsedMs !== undefined ? { elapsedMs: res.elapsedMs } : {}), ...(res.attempts !== undefined ? { attempts: res.attempts } : {}),
         ...(res.requestId ? { requestId: res.requestId } : {}), ...(this.plan ? { askedDepth: this.plan.depth } : {}), ...(simulated ? { simulated } : {}),
       };

@@ -17,7 +17,7 @@ async function teamUrl(ctx: Ctx, what: string): Promise<string> {
 
 export async function runMigrate(ctx: Ctx): Promise<{ store: string; from: number; to: number }> {
   const url = await teamUrl(ctx, 'migrate');
-  return { store: maskStoreUrl(url), ...(await migrateStore(url)) };
+  return { store: maskStoreUrl(url), ...(await migrateStore(url, ctx.env)) };
 }
 
 export async function runPush(ctx: Ctx): Promise<Awaited<ReturnType<typeof pushStore>> & { from: string; to: string }> {

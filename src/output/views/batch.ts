@@ -158,7 +158,7 @@ export function planLine(p: PlanData, opts: { balance?: boolean; noun?: string }
 }
 
 /** The batch's own summary counts, plus what the command adds (stop reason as text, stores). */
-export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'inFlight' | 'skipped' | 'fromJournal' | 'fromResults' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
+export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'inFlight' | 'skipped' | 'fromJournal' | 'fromResults' | 'fromColleagues' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
   fromOthers?: number;
   unstored?: number;
   /** describeStop() of the reason the batch stopped early. */
@@ -179,7 +179,11 @@ export function summaryLines(s: SummaryData, style: Style): string[] {
   if (s.skipped) lines.push(`${plural(s.skipped, 'input')} skipped, never sent: unusable files found in a folder (each record says why)`);
   if (s.inFlight) lines.push(style.yellow(`${s.inFlight} in flight: may have been charged; resuming replays them free`));
   if (s.fromJournal) lines.push(`${plural(s.fromJournal, 'image')} answered by an earlier run of this command, not charged (--fresh to analyse again)`);
-  if (s.fromResults) lines.push(`${plural(s.fromResults, 'image')} from your results of earlier commands, not charged (--fresh to pay again)`);
+  if (s.fromResults) {
+    const theirs = s.fromColleagues ?? 0;
+    const whose = theirs === 0 ? 'your results' : theirs === s.fromResults ? "the team's results (paid for by colleagues)" : `the store's results (${theirs} paid for by colleagues)`;
+    lines.push(`${plural(s.fromResults, 'image')} from ${whose} of earlier commands, not charged (--fresh to pay again)`);
+  }
   if (s.fromOthers) lines.push(`${plural(s.fromOthers, 'image')} answered by another geo process sending the same request, not charged here`);
   if (s.unstored) lines.push(style.red(`${plural(s.unstored, 'paid answer')} shown but NOT stored: each line above names the key that replays it free`));
   if (s.replayed) lines.push(`${plural(s.replayed, 'answer')} replayed by the service for its idempotency key, not charged`);

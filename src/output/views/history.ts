@@ -24,9 +24,11 @@ export interface HistoryRow {
   /** Answered by a geo sandbox (its header): simulated, never evidence. */
   sandbox: boolean;
   /**
-   * Who paid for it and when: the analyst (OS user, host) the store recorded with it
-   * (StoreApi.paidBy; the local file: this machine's user when it recorded none), `at` ISO-8601
-   * UTC by the store's clock. A video's or a set's entry: its newest answer's. Null when unknown.
+   * Who paid for it and when: on a team store the database role its server
+   * authenticated (`role`), with the OS user and host the machine said; on the local file the
+   * analyst (OS user, host) it recorded (StoreApi.paidBy; this machine's user when it recorded
+   * none); `at` ISO-8601 UTC by the store's clock. A video's or a set's entry: its newest
+   * answer's. Null when unknown.
    */
   paid_by: PaidBy | null;
   /**
@@ -45,6 +47,8 @@ export interface HistoryRow {
 }
 
 export interface PaidBy {
+  /** The team store's database role (absent on the local file, and for results stored before roles were recorded). */
+  role?: string;
   user: string;
   host: string;
   at: string;
@@ -89,8 +93,9 @@ function confidenceOf(r: HistoryRow): string {
   return r.confidence === null ? '' : r.confidence.toFixed(2);
 }
 
-/** Who paid: "user@host" (the time is WHEN's: the answer was stored as it was paid for). */
-const paidBy = (r: HistoryRow) => (r.paid_by ? `${r.paid_by.user}@${r.paid_by.host}` : '');
+/** Who paid: the role that logged in, else "user@host" (the time is WHEN's: the answer was stored as it was paid for). */
+const payerOf = (p: PaidBy): string => p.role ?? `${p.user}@${p.host}`;
+const paidBy = (r: HistoryRow) => (r.paid_by ? payerOf(r.paid_by) : '');
 
 /**
  * What people copy stays whole: the analysis id (for `geo history show`) and the

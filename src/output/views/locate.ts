@@ -32,6 +32,8 @@ export interface LocateMeta {
   fromJournal?: boolean;
   /** Answered by a stored result of an earlier command. */
   fromResults?: boolean;
+  /** Who paid for that result, when another role did on a team store. */
+  paidBy?: string;
   /** The depth the request asked for: an answer at another depth says so. */
   askedDepth?: number;
   /** A geo sandbox answered (evidence/simulated.ts): the view opens with the mark, above the place. */
@@ -132,7 +134,7 @@ function footer(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): strin
   const dim = (parts: string[]) => wrapFor(view, parts.join(' · ')).map((l) => view.style.dim(l));
   const lines = ['', ...dim(facts), ...dim(ids)];
   if (meta.fromJournal) lines.push(view.style.yellow('from the store (an earlier run of this request): nothing sent, not charged'));
-  if (meta.fromResults) lines.push(view.style.yellow('from your results of an earlier command: nothing sent, not charged'));
+  if (meta.fromResults) lines.push(view.style.yellow(meta.paidBy !== undefined ? `from the team's results, paid for by ${sanitizeInline(meta.paidBy)} in an earlier command: nothing sent, not charged` : 'from your results of an earlier command: nothing sent, not charged'));
   if (meta.replayed) lines.push(view.style.yellow('replayed: the stored response for this Idempotency-Key, no credits charged'));
   return lines;
 }

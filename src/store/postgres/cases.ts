@@ -2,8 +2,14 @@
  * Cases and their custody logs on the team store. Appends from several machines are
  * serialised per case: the case's row is locked (SELECT … FOR UPDATE) before its last line is
  * read, so the next append waits, then reads this one's entry as its last: each log stays one
- * chain whoever appends. PRIMARY KEY (case_id, seq) is the backstop. Each entry names the analyst
- * itself (evidence/custody.ts: OS user and host), so the store adds nothing to the line.
+ * chain whoever appends. PRIMARY KEY (case_id, seq) is the backstop.
+ *
+ * Who appends is the role the server authenticated, inside the hashed entry: the lock's query
+ * also reads session_user, the entry is built with it as `role`, and the server's trigger refuses
+ * an entry whose role is not the session_user that inserts it (schema-roles.ts). The entry is
+ * hashed and chained by geo, and no client can put another role in it; the server also writes
+ * the role into the row's author column, whatever the line says.
+ * The OS user and host ride in the entry as details (evidence/custody.ts).
  */
 import type { Pool, PoolClient } from 'pg';
 import type { CustodyStorage } from '../../evidence/custody-log.js';
@@ -18,11 +24,11 @@ type Guard = <T>(fn: () => Promise<T>) => Promise<T>;
 
 const CASE_COLUMNS = 'id, name, description, team, created_at, service, service_id, service_note, custody_entries, custody_head, (SELECT count(*) FROM case_results WHERE case_id = cases.id) AS results';
 
-async function append(c: Q, caseId: string, make: (last: string | undefined) => string, link?: { resultId: number; at: string }): Promise<string> {
-  const locked = await c.query('SELECT id FROM cases WHERE id = $1 FOR UPDATE', [caseId]);
-  if (locked.rowCount === 0) throw new StoreError(`no case ${caseId} in the team store`, 'other');
+async function append(c: Q, caseId: string, make: (last: string | undefined, role: string) => string, link?: { resultId: number; at: string }): Promise<string> {
+  const locked = (await c.query<{ role: string }>('SELECT session_user AS role FROM cases WHERE id = $1 FOR UPDATE', [caseId])).rows[0];
+  if (!locked) throw new StoreError(`no case ${caseId} in the team store`, 'other');
   const last = (await c.query<{ seq: number; line: string }>('SELECT seq, line FROM custody WHERE case_id = $1 ORDER BY seq DESC LIMIT 1', [caseId])).rows[0];
-  const line = make(last?.line);
+  const line = make(last?.line, locked.role);
   // Read back before it is kept: a line that is no entry never reaches the log.
   const entry = parseEntry(line);
   await c.query('INSERT INTO custody (case_id, seq, line) VALUES ($1, $2, $3)', [caseId, (last?.seq ?? 0) + 1, line]);
@@ -38,13 +44,13 @@ export class PgCases implements CaseApi {
     private readonly now: () => number,
   ) {}
 
-  create(n: NewCase, first: () => string): Promise<CaseRow> {
+  create(n: NewCase, first: (role?: string) => string): Promise<CaseRow> {
     return this.guard(() => inTx(this.pool, async (c) => {
       await c.query(
         'INSERT INTO cases (id, name, description, team, created_at, service, service_id, service_note) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
         [n.id, n.name, n.description, n.team, n.created_at, n.service, n.service_id, n.service_note],
       );
-      await append(c, n.id, () => first());
+      await append(c, n.id, (_last, role) => first(role));
       return (await c.query<CaseRow>(`SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1`, [n.id])).rows[0]!;
     }));
   }

@@ -6,9 +6,10 @@
  */
 import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
-import type { Pool, PoolClient, PoolConfig } from 'pg';
+import type { ClientConfig, Pool, PoolClient, PoolConfig } from 'pg';
 import { StoreError } from '../../errors.js';
 import { maskStoreUrl } from '../../config/team-store-url.js';
+import { type LoginParams, passwordFileSource } from './password.js';
 
 /** The keeper's socket is `.s.PGSQL.5432` in its folder (keeper.ts). */
 export const KEEPER_PORT = 5432;
@@ -38,6 +39,23 @@ const types = {
 /** How long a connection may take before the store counts as unreachable. */
 export const CONNECT_TIMEOUT_MS = 5000;
 
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * node-postgres's Client, with the password file read by geo (password.ts) when neither the URL
+ * nor PGPASSWORD gave one: pg calls a password function only when the server asks for a password.
+ */
+function clientFor(env: Env): typeof import('pg').Client {
+  const fromFile = passwordFileSource(env);
+  return class extends loadPg().Client {
+    constructor(config?: ClientConfig) {
+      super(config);
+      const self = this as unknown as { password: unknown };
+      if (self.password === null || self.password === undefined || self.password === '') self.password = (p: LoginParams) => fromFile(p);
+    }
+  };
+}
+
 /** The sockets each pool opened, for endPool(). */
 const socketsOf = new WeakMap<Pool, Set<Socket>>();
 
@@ -45,7 +63,7 @@ const socketsOf = new WeakMap<Pool, Set<Socket>>();
  * A pool on the server of url, or, given `via` (a keeper's folder, keeper.ts), on the keeper's
  * socket there: the keeper logged in already, so no password and no TLS cross that socket.
  */
-export function openPool(url: string, max = 4, via?: string): Pool {
+export function openPool(url: string, max = 4, via?: string, env: Env = {}): Pool {
   const { Pool: PoolCtor } = loadPg();
   const sockets = new Set<Socket>();
   // pg's own choice (lib/stream.js: a new net.Socket, upgraded to TLS when sslmode asks), made
@@ -57,7 +75,7 @@ export function openPool(url: string, max = 4, via?: string): Pool {
     return s;
   };
   const where: PoolConfig = via ? { host: via, port: KEEPER_PORT, user: userOf(url), database: databaseOf(url), password: '', ssl: false } : { connectionString: url };
-  const config: PoolConfig = { ...where, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 10_000, types, application_name: 'geo-cli', stream };
+  const config: PoolConfig = { ...where, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 10_000, types, application_name: 'geo-cli', stream, Client: clientFor(env) };
   const pool = new PoolCtor(config);
   socketsOf.set(pool, sockets);
   // An idle connection the server dropped: the next query reconnects; never an uncaught error.
@@ -113,6 +131,11 @@ export function pgError(err: unknown, url: string): StoreError {
   let msg = String(e?.message ?? err).split(url).join(where);
   const password = passwordOf(url);
   if (password) msg = msg.split(password).join('***');
+  // No password anywhere (password.ts): said in words, not as the driver's SCRAM error.
+  if (code === 'no_password' || /client password must be a string/.test(msg)) {
+    return new StoreError(`the team store ${where} asked for a password and none was given${code === 'no_password' ? `: ${msg}` : ''}`, 'denied',
+      "put it in ~/.pgpass (HOST:PORT:DATABASE:USER:PASSWORD, chmod 600), set PGPASSWORD, or save the URL with it: geo config set store 'postgres://USER:PASSWORD@HOST/DB?…' (the password goes to the OS keyring)");
+  }
   // Before the connection errors: a refused TLS handshake is not a network fault.
   if (/self.signed|certificate|SSL|TLS/i.test(msg)) return new StoreError(`the team store ${where}: TLS failed (${msg})`, 'unreachable', 'check sslmode and sslrootcert=FILE (the CA that signed the server\'s certificate)');
   if (UNREACHABLE.has(code) || /timeout|terminated|Connection terminated|connect/i.test(msg) && !code) {
@@ -120,8 +143,9 @@ export function pgError(err: unknown, url: string): StoreError {
   }
   // pg_hba.conf turned a connection without TLS away (a hostssl-only server): the password is not the problem.
   if (code === '28000' && /no encryption/.test(msg)) return new StoreError(`the team store ${where} takes TLS connections only (${msg})`, 'unreachable', 'add sslmode=verify-full&sslrootcert=FILE (the CA that signed the server\'s certificate) to the URL');
-  if (code === '28P01' || code === '28000') return new StoreError(`the team store ${where} refused the login (${msg})`, 'unreachable', 'check the user and its password (geo config set store, ~/.pgpass or PGPASSWORD); --store local uses this machine\'s store');
-  if (code === '42501') return new StoreError(`the team store ${where} refused this (${msg})`, 'other', 'ask the team store\'s admin for the grants in docs/store.md "A team store" (an analyst\'s role needs SELECT, INSERT, UPDATE on geo\'s tables)');
+  if (code === '28P01' || code === '28000') return new StoreError(`the team store ${where} refused the login (${msg})`, 'denied', 'check the user and its password (geo config set store, ~/.pgpass or PGPASSWORD); --store local uses this machine\'s store');
+  // insufficient_privilege: the role's grants (only the admin sets the budget, migrates, deletes).
+  if (code === '42501') return new StoreError(`the team store ${where} refused this to the role logged in (${msg}); nothing was changed`, 'denied', 'only the team store\'s admin may do this; if analysts need it, the admin gives the grants in docs/store.md "Setting it up"');
   if (code === '42P01' || code === '42883') return new StoreError(`the team store ${where} has no geo schema yet (${msg})`, 'other', 'an admin runs: geo store migrate --store URL');
   return new StoreError(`the team store ${where}: ${msg}`, 'other');
 }

@@ -28,7 +28,7 @@ export async function openTeamStore(url: string, opts: PgOptions & { env?: Reado
       if (err instanceof StoreError || (err as { severity?: string }).severity) throw pgError(err, url);
     }
   }
-  const pool = openPool(url);
+  const pool = openPool(url, 4, undefined, opts.env);
   try {
     await checkVersion(pool, url);
   } catch (err) {
@@ -39,8 +39,8 @@ export async function openTeamStore(url: string, opts: PgOptions & { env?: Reado
   return new PgEngine(pool, url, opts);
 }
 
-export async function migrateTeamStore(url: string): Promise<{ from: number; to: number }> {
-  const pool = openPool(url, 1);
+export async function migrateTeamStore(url: string, env?: Readonly<Record<string, string | undefined>>): Promise<{ from: number; to: number }> {
+  const pool = openPool(url, 1, undefined, env);
   try {
     return await migrate(pool, url);
   } catch (err) {

@@ -55,9 +55,8 @@ export async function pushLocal(local: SqliteRows, team: PushTarget): Promise<Pu
     await g(() => inTx(team.pool, async (c) => {
       for (const { id, ...row } of page) {
         const search = searchTextOf(row.input_path, toStored({ id, record: row.record, raw: row.raw, body: row.body, sandbox: row.sandbox, batch: row.batch, listed: row.listed }).record.response.body);
-        const put = await storeRow(c, row, search, team.who);
-        // Paid when it was received, not when it was pushed.
-        if (put.inserted && !Number.isNaN(Date.parse(row.stored_at))) await c.query('UPDATE results SET paid_at = $1 WHERE id = $2', [row.stored_at, put.id]);
+        // Paid when it was received, not when it was pushed; by the role that pushes it (the server says which).
+        const put = await storeRow(c, row, search, team.who, Number.isNaN(Date.parse(row.stored_at)) ? undefined : row.stored_at);
         ids.set(id, put.id);
         if (put.inserted) rep.results.copied++;
         else rep.results.already++;

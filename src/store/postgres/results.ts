@@ -1,7 +1,8 @@
 /**
  * Results on the team store: the local file's columns (sqlite/results.ts resultColumnsOf, one
- * function for both engines), who stored them (paid_user, paid_host, paid_at) and their words as a
- * tsvector. Words are cut the way SQLite's unicode61 tokenizer cuts them (letters and digits, case
+ * function for both engines), who stored them (paid_role, the role the server authenticated,
+ * written by its trigger whatever is sent: schema-roles.ts; paid_user and paid_host, what the
+ * machine said; paid_at) and their words as a tsvector. Words are cut the way SQLite's unicode61 tokenizer cuts them (letters and digits, case
  * and diacritics folded) before PostgreSQL sees them, so `--search "img 001"` finds img_001.jpg on
  * both engines; the last word of a search is a prefix ("pari" finds Paris), as locally.
  */
@@ -16,10 +17,13 @@ type Q = Pick<PoolClient, 'query'>;
 
 const COLS = RESULT_COLUMNS.split(', ') as Array<keyof ResultColumns>;
 const EXTRA = ['content_sha', 'paid_user', 'paid_host'];
-const n = COLS.length;
-/** The row and its words in one statement: a result is never stored without them. */
-const INSERT = `WITH r AS (INSERT INTO results (${[...COLS, ...EXTRA].join(', ')}) VALUES (${[...COLS, ...EXTRA].map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING RETURNING id, listed)
-  INSERT INTO results_search (id, listed, search) SELECT id, listed, to_tsvector('simple', $${n + EXTRA.length + 1}) FROM r RETURNING id`;
+const n = COLS.length + EXTRA.length;
+/**
+ * The row and its words in one statement: a result is never stored without them. paid_at is the
+ * server's now(), or when a pushed row was received (push.ts): set here, so no role needs UPDATE on it.
+ */
+const INSERT = `WITH r AS (INSERT INTO results (${[...COLS, ...EXTRA, 'paid_at'].join(', ')}) VALUES (${[...COLS, ...EXTRA].map((_, i) => `$${i + 1}`).join(', ')}, coalesce($${n + 1}::timestamptz, now())) ON CONFLICT DO NOTHING RETURNING id, listed)
+  INSERT INTO results_search (id, listed, search) SELECT id, listed, to_tsvector('simple', $${n + 2}) FROM r RETURNING id`;
 
 /** Letters and digits, lower case, diacritics removed: the words both engines index. */
 export function words(text: string): string[] {
@@ -36,13 +40,13 @@ export function contentSha(row: ResultColumns): string {
 }
 
 /** The row stored, or the id it already has (same key, or same content): never twice. */
-export async function storeRow(c: Q, row: ResultColumns, search: SearchText, who: Analyst): Promise<{ id: number; inserted: boolean }> {
+export async function storeRow(c: Q, row: ResultColumns, search: SearchText, who: Analyst, paidAt?: string): Promise<{ id: number; inserted: boolean }> {
   if (row.idem_key !== null) {
     const had = (await c.query<{ id: number }>('SELECT id FROM results WHERE idem_key = $1', [row.idem_key])).rows[0];
     if (had) return { id: had.id, inserted: false };
   }
   const sha = contentSha(row);
-  const ins = await c.query<{ id: number }>(INSERT, [...COLS.map((k) => row[k]), sha, who.user, who.host, searchDocument(search)]);
+  const ins = await c.query<{ id: number }>(INSERT, [...COLS.map((k) => row[k]), sha, who.user, who.host, paidAt ?? null, searchDocument(search)]);
   if (ins.rows[0]) return { id: ins.rows[0].id, inserted: true };
   const r = await c.query<{ id: number }>('SELECT id FROM results WHERE content_sha = $1 OR (idem_key IS NOT NULL AND idem_key = $2)', [sha, row.idem_key]);
   return { id: r.rows[0]!.id, inserted: false };
@@ -115,7 +119,8 @@ export async function imagesWithPrefix(c: Q, prefix: string, n: number): Promise
   return (await c.query<{ sha256: string }>('SELECT DISTINCT sha256 FROM results WHERE sha256 >= $1 AND sha256 < $2 AND listed = 1 LIMIT $3', [p, `${p}g`, n])).rows.map((r) => r.sha256);
 }
 
-const REUSE = "id, sha256, batch, stored_at, depth, analysis_id, (record::jsonb #>> '{sent,metadata}') AS sent_metadata";
+/** paid_by: null for the asker's own result (the role the server authenticated both times), else who paid: a colleague's is never "yours". */
+const REUSE = "id, sha256, batch, stored_at, depth, analysis_id, (record::jsonb #>> '{sent,metadata}') AS sent_metadata, CASE WHEN paid_role = session_user THEN NULL ELSE coalesce(paid_role, paid_user || '@' || paid_host) END AS paid_by";
 const REUSE_WHERE = "account = $2 AND origin = $3 AND request = $4 AND status = 200 AND usable = 1 AND listed = 1 AND stored_at >= $5";
 
 export async function reusable(c: Q, q: ReuseQuery): Promise<ReuseRef | undefined> {

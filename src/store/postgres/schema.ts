@@ -7,7 +7,7 @@
  * The tables mirror the local file's (store/sqlite/schema.ts), with what a team needs beside them:
  * - times that decide anything (claims' leases, created_at) are the SERVER's clock in ms since the
  *   epoch (geo_now_ms()), never a laptop's;
- * - results say who stored (paid for) them: paid_user, paid_host, paid_at; their words are in a
+ * - results say who stored (paid for) them: paid_role (migration 3), paid_user, paid_host, paid_at; their words are in a
  *   tsvector under a GIN index in a narrow table of their own (results_search): `geo history
  *   --search` reads no record;
  * - one open claim per request at most: a partial unique index on claims(fp) WHERE state = 'open',
@@ -18,8 +18,12 @@
  * Migration 2 (tables, merged later): embedded, what an original said about itself
  * before it was stripped (its metadata and C2PA summary as JSON text, keyed by its sha256, never
  * the image), and the pending-timestamps index the local file has (sqlite/schema.ts 3 and 4).
+ * Migration 3 (schema-roles.ts): who paid, reserved or appended is the role the server
+ * authenticated, written by the server; only the admin writes the budget.
  * Never stored: API keys (claims and results carry an account fingerprint only) and image bytes.
  */
+import { ROLES_MIGRATION } from './schema-roles.js';
+
 export const PG_MIGRATIONS: readonly string[] = [
   `
   CREATE FUNCTION geo_now_ms() RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint $$;
@@ -192,6 +196,7 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX timestamps_pending ON timestamps(requested_at) WHERE state = 'pending';
   `,
+  ROLES_MIGRATION,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

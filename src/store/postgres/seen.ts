@@ -4,7 +4,7 @@
  * a search, their tags), `geo history show` its result and then who paid; on a team store each
  * question was another round trip, a few ms each on a fresh backend. The first query reads them
  * too, and the questions are answered from here.
- * Neither changes once a result is stored (paid_at is set in the transaction that inserts it,
+ * Neither changes once a result is stored (paid_at is set by the statement that inserts it,
  * push.ts), so what was read stays true for the process.
  */
 import type { Analyst, Tag } from '../api.js';
@@ -12,8 +12,9 @@ import type { Analyst, Tag } from '../api.js';
 export type Paid = Analyst & { at: string };
 
 /** The columns a page's query adds to read who paid (paidBy's, results.ts). */
-export const PAID_COLUMNS = `paid_user, paid_host, to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS paid_at_utc`;
+export const PAID_COLUMNS = `paid_role, paid_user, paid_host, to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS paid_at_utc`;
 export interface PaidColumns {
+  paid_role: string | null;
   paid_user: string;
   paid_host: string;
   paid_at_utc: string;
@@ -23,7 +24,7 @@ export interface PaidColumns {
 export const TAG_COLUMNS = "batch, (record::jsonb -> 'video')::text AS video_json, (record::jsonb -> 'set')::text AS set_json";
 
 export function paidOf(row: PaidColumns): Paid {
-  return { user: row.paid_user, host: row.paid_host, at: row.paid_at_utc };
+  return { ...(row.paid_role !== null ? { role: row.paid_role } : {}), user: row.paid_user, host: row.paid_host, at: row.paid_at_utc };
 }
 
 export class Seen {
@@ -32,7 +33,7 @@ export class Seen {
 
   /** The row as the caller knows it (without the paid columns), its payer remembered. */
   keepPaid<T extends PaidColumns & { id: number }>(row: T): Omit<T, keyof PaidColumns> {
-    const { paid_user: _u, paid_host: _h, paid_at_utc: _a, ...rest } = row;
+    const { paid_role: _r, paid_user: _u, paid_host: _h, paid_at_utc: _a, ...rest } = row;
     this.paid.set(row.id, paidOf(row));
     return rest;
   }
