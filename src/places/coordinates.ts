@@ -38,6 +38,7 @@ export function readCoordinates(text: string): LatLng | undefined {
   const lat = Number(a);
   const lng = Number(b);
   // A digit string too long for a double is Infinity: out of range too.
-  if (!(Math.abs(lat) <= 90) || !(Math.abs(lng) <= 180)) throw new CoordinatesProblem(`"${text.trim()}": coordinates out of range (latitude -90 to 90, longitude -180 to 180)`);
+  const off = !(Math.abs(lat) <= 90) ? `latitude ${a} is not within -90 to 90` : !(Math.abs(lng) <= 180) ? `longitude ${b} is not within -180 to 180` : undefined;
+  if (off) throw new CoordinatesProblem(`"${text.trim()}": coordinates out of range (${off})`);
   return { lat, lng };
 }
