@@ -328,7 +328,8 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
   // `geo help NOUN` shows NOUN's own help, so NOUN is registered in full.
   const first = invokedNoun(argv);
   const noun = first === 'help' ? invokedNoun(argv.slice(argv.indexOf('help') + 1)) : first;
-  if (noun && NOUNS[noun]) NOUNS[noun](program, act);
+  // Own names only: `geo help __proto__` must not find Object's.
+  if (noun && Object.hasOwn(NOUNS, noun)) NOUNS[noun]!(program, act);
   else listNouns(program, act, Object.values(NOUNS));
   // gh's `gh help TOPIC`: topics beside the commands (src/help/dispatch.ts).
   program

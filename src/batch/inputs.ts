@@ -51,8 +51,22 @@ function flat(s: string): string {
 /** Code-point order, not locale order: the same list on every machine. */
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-async function walk(dir: string, out: InputEntry[], skipped: Expanded['skipped'], shownAs: string): Promise<void> {
-  const names = (await readdir(dir, { withFileTypes: true })).sort((a, b) => byName(a.name, b.name));
+/** A folder that cannot be listed: why, in the words an unreadable file gets (sources.ts). */
+function unlistable(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'EACCES' || code === 'EPERM' ? 'permission denied: a folder geo cannot list' : `a folder geo cannot list (${code ?? String(err)})`;
+}
+
+async function walk(dir: string, out: InputEntry[], skipped: Expanded['skipped'], shownAs: string, named = true): Promise<void> {
+  let names;
+  try {
+    names = (await readdir(dir, { withFileTypes: true })).sort((a, b) => byName(a.name, b.name));
+  } catch (err) {
+    if (named) throw new UsageError(`${shownAs}: ${unlistable(err)}; nothing was sent`, 'check its permissions, or name the files and folders in it that you can read');
+    // A folder found inside one named is passed over as an unreadable file is: the rest goes on.
+    skipped.push({ path: shownAs, reason: unlistable(err) });
+    return;
+  }
   for (const d of names) {
     // Hidden entries (.git, .DS_Store, editor droppings) are never evidence.
     if (d.name.startsWith('.')) continue;
@@ -60,7 +74,7 @@ async function walk(dir: string, out: InputEntry[], skipped: Expanded['skipped']
     // A folder named by its absolute path shows each file as its path: one string, held once.
     const shown = shownAs === dir ? full : flat(join(shownAs, d.name));
     // Symlinked folders are not followed: a link back up the tree would never end.
-    if (d.isDirectory()) await walk(full, out, skipped, shown);
+    if (d.isDirectory()) await walk(full, out, skipped, shown, false);
     else if (d.isFile() || d.isSymbolicLink()) {
       const ext = extname(d.name).toLowerCase();
       if (DIRECT_EXT.has(ext) || CONVERT_EXT.has(ext)) {

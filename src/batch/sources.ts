@@ -15,6 +15,7 @@ import { DIMENSIONS_HEAD_BYTES } from '../image/dimensions.js';
 import { readFileHead, sha256File } from '../files/read.js';
 import { type HashCache, type LocalImage, fileImage, imageFromBytes, readImage, sniffKind } from '../image/local-image.js';
 import type { ImageKind } from '../image/sniff.js';
+import { DAMAGED_HINT, unreadableReason } from '../image/readable.js';
 import { type SentImage, outgoingImage } from '../image/without-metadata.js';
 import type { RecordOrigin } from '../evidence/record-types.js';
 import type { FrameInput } from '../media/video.js';
@@ -244,6 +245,9 @@ export async function prepareUpload(j: Job, opts: UploadOptions = {}): Promise<U
   if (s.kind === 'image') {
     // Stdin beyond the limit (files were caught by size above) can only go out downscaled.
     if (!fitsLimit(s.image.size)) return { ...(await outgoing(name, await downscaleToFit(name, await bytesOf(s.image)), keep)), notice: `${name}: downscaled to fit the 20 MB limit` };
+    // A file no decoder can read is refused here, so in a batch it fails alone, without a request.
+    const damaged = await unreadableReason(s.image);
+    if (damaged) throw new UsageError(`${name}: ${damaged}; nothing was sent`, DAMAGED_HINT);
     const out = await outgoingImage(s.image, keep);
     return { image: out.b64, sent: out.sent, settle: out.settle };
   }

@@ -4,6 +4,7 @@
  * Its default tolerance: a point 1 km; a place its extent (places/extent.ts).
  * A name the index cannot settle, or coordinates out of range, is a problem naming why.
  */
+import { CoordinatesProblem, readCoordinates } from '../places/coordinates.js';
 import { placeExtent } from '../places/extent.js';
 import { type FoundPlace, placeLabel, searchPlace } from '../places/search.js';
 import type { ClaimPlace } from './types.js';
@@ -23,20 +24,20 @@ export class AtProblem extends Error {
   }
 }
 
-const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 const listed = (ps: FoundPlace[]) => ps.map((p) => `"${placeLabel(p)}" (${p.lat}, ${p.lng})`).join('; ');
 
 /** Searching the index scans 171,000 names: a file naming one city 200 times searches once. */
 const settled = new Map<string, SettledAt | AtProblem>();
 
 function settle(text: string): SettledAt {
-  const m = /^\s*([^,\s]+)\s*,\s*([^,\s]+)\s*$/.exec(text);
-  if (m && NUMBER.test(m[1]!) && NUMBER.test(m[2]!)) {
-    const lat = Number(m[1]);
-    const lng = Number(m[2]);
-    if (Math.abs(lat) > 90 || Math.abs(lng) > 180) throw new AtProblem(`"${text}": coordinates out of range (latitude -90 to 90, longitude -180 to 180)`, 'LAT,LNG in decimal degrees, latitude first: 49.99,36.23');
-    return { at: { text, lat, lng, place: null }, toleranceKm: POINT_TOLERANCE_KM, toleranceBasis: `a point (${POINT_TOLERANCE_KM} km)` };
+  let point;
+  try {
+    point = readCoordinates(text);
+  } catch (err) {
+    if (err instanceof CoordinatesProblem) throw new AtProblem(err.message, err.hint);
+    throw err;
   }
+  if (point) return { at: { text, ...point, place: null }, toleranceKm: POINT_TOLERANCE_KM, toleranceBasis: `a point (${POINT_TOLERANCE_KM} km)` };
   if (text.trim() === '') throw new AtProblem('no place: the claim needs at (a place name or LAT,LNG)');
   const r = searchPlace(text);
   if (r.kind === 'none') {

@@ -5,6 +5,7 @@
  * read (one line naming the row; the other rows are still checked). A file that is no claims file
  * at all (no header naming an image column) is one UsageError.
  */
+import { createReadStream } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { splitCsvLine } from '../files/csv-line.js';
 
@@ -43,28 +44,6 @@ function columnsOf(header: string[], file: string): Partial<Record<Column, numbe
   return cols;
 }
 
-function parseCsv(lines: string[], file: string): RawClaim[] {
-  const first = lines.findIndex((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
-  if (first < 0) return [];
-  const header = splitCsvLine(lines[first]!);
-  if (!header) throw new UsageError(`${file} line ${first + 1}: an unclosed or misplaced double quote in the header`, HINT);
-  const cols = columnsOf(header, file);
-  const out: RawClaim[] = [];
-  for (let i = first + 1; i < lines.length; i++) {
-    const text = lines[i]!;
-    if (text.trim() === '' || text.trimStart().startsWith('#')) continue;
-    const row = out.length + 1;
-    const fields = splitCsvLine(text);
-    if (!fields) {
-      out.push({ row, line: i + 1, problem: 'an unclosed or misplaced double quote (quote a field whole: "Kharkiv, UA")' });
-      continue;
-    }
-    const cell = (k: Column) => (cols[k] === undefined ? undefined : (fields[cols[k]!] ?? '').trim() || undefined);
-    out.push({ row, line: i + 1, ...defined({ image: cell('image'), at: cell('at'), within: cell('within'), capturedAt: cell('capturedAt') }) });
-  }
-  return out;
-}
-
 function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
@@ -78,31 +57,77 @@ function field(o: Record<string, unknown>, k: Column): string | undefined {
   return undefined;
 }
 
-function parseNdjson(lines: string[]): RawClaim[] {
-  const out: RawClaim[] = [];
-  lines.forEach((text, i) => {
-    if (text.trim() === '') return;
-    const row = out.length + 1;
-    let v: unknown;
-    try {
-      v = JSON.parse(text);
-    } catch {
-      out.push({ row, line: i + 1, problem: 'not JSON (one object a line: {"image": …, "at": …})' });
-      return;
-    }
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-      out.push({ row, line: i + 1, problem: 'not a JSON object (one object a line: {"image": …, "at": …})' });
-      return;
-    }
-    const o = v as Record<string, unknown>;
-    out.push({ row, line: i + 1, ...defined({ image: field(o, 'image'), at: field(o, 'at'), within: field(o, 'within'), capturedAt: field(o, 'capturedAt') }) });
-  });
-  return out;
+/** One NDJSON line: its row, or why it cannot be read. */
+function ndjsonRow(text: string, row: number, line: number): RawClaim {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return { row, line, problem: 'not JSON (one object a line: {"image": …, "at": …})' };
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { row, line, problem: 'not a JSON object (one object a line: {"image": …, "at": …})' };
+  const o = v as Record<string, unknown>;
+  return { row, line, ...defined({ image: field(o, 'image'), at: field(o, 'at'), within: field(o, 'within'), capturedAt: field(o, 'capturedAt') }) };
 }
 
-/** The rows of a claims file's text: NDJSON when its first character is `{`, else CSV. */
+/**
+ * Reads a claims file a line at a time, so a file of a million rows is never held whole: NDJSON
+ * when its first line with anything on it starts with `{`, else CSV (its first line that is not
+ * blank or a # comment is the header). `push` takes each line in order and gives its row, if it is one.
+ */
+export class ClaimsReader {
+  private kind: 'csv' | 'ndjson' | undefined;
+  /** The CSV header's columns, once it is read. */
+  private cols: Partial<Record<Column, number>> | undefined;
+  private lineNo = 0;
+  private rows = 0;
+
+  constructor(private readonly file: string) {}
+
+  push(raw: string): RawClaim | undefined {
+    const line = ++this.lineNo;
+    const text = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+    if (text.trim() === '') return undefined;
+    this.kind ??= text.trimStart().startsWith('{') ? 'ndjson' : 'csv';
+    if (this.kind === 'ndjson') return ndjsonRow(text, ++this.rows, line);
+    if (text.trimStart().startsWith('#')) return undefined;
+    if (this.cols === undefined) {
+      const header = splitCsvLine(text);
+      if (!header) throw new UsageError(`${this.file} line ${line}: an unclosed or misplaced double quote in the header`, HINT);
+      this.cols = columnsOf(header, this.file);
+      return undefined;
+    }
+    const cols = this.cols;
+    const row = ++this.rows;
+    const fields = splitCsvLine(text);
+    if (!fields) return { row, line, problem: 'an unclosed or misplaced double quote (quote a field whole: "Kharkiv, UA")' };
+    const cell = (k: Column) => (cols[k] === undefined ? undefined : (fields[cols[k]!] ?? '').trim() || undefined);
+    return { row, line, ...defined({ image: cell('image'), at: cell('at'), within: cell('within'), capturedAt: cell('capturedAt') }) };
+  }
+}
+
+/** The rows of a claims file's text (tests and small inputs; files are read a line at a time: readClaimRows). */
 export function parseClaimsText(text: string, file: string): RawClaim[] {
-  const body = text.replace(/^\uFEFF/, '');
-  const lines = body.split(/\r?\n/);
-  return body.trimStart().startsWith('{') ? parseNdjson(lines) : parseCsv(lines, file);
+  const reader = new ClaimsReader(file);
+  return text.split(/\r?\n/).flatMap((l) => reader.push(l) ?? []);
+}
+
+/** A file's lines as `text.split(/\r?\n/)` gives them, read in chunks: never the whole file at once. */
+async function* linesOf(path: string): AsyncGenerator<string> {
+  let rest = '';
+  for await (const chunk of createReadStream(path, { encoding: 'utf8' }) as AsyncIterable<string>) {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop()!;
+    for (const p of parts) yield p.endsWith('\r') ? p.slice(0, -1) : p;
+  }
+  yield rest;
+}
+
+/** The rows of a claims file, read as a stream; `file` is its name as given (messages). */
+export async function* readClaimRows(path: string, file: string): AsyncGenerator<RawClaim> {
+  const reader = new ClaimsReader(file);
+  for await (const l of linesOf(path)) {
+    const r = reader.push(l);
+    if (r) yield r;
+  }
 }

@@ -12,7 +12,7 @@
  */
 import { hostname, userInfo } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { readFileSync, statSync } from 'node:fs';
+import { type Stats, closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { ConfigError, KeyringError, UsageError } from '../errors.js';
 import type { Env } from './env.js';
 import { principalProblem } from '../evidence/allowed-signers.js';
@@ -86,13 +86,24 @@ type KeyFile = { kind: 'private'; key: OpenSshKey } | { kind: 'public'; publicKe
 /** A key file of the analyst: an OpenSSH private key, or a .pub line (the agent signs). */
 function readKeyFile(path: string): KeyFile {
   let text: string;
+  let st: Stats;
   try {
-    text = readFileSync(path, 'utf8').slice(0, 64 * 1024);
+    const fd = openSync(path, 'r');
+    try {
+      st = fstatSync(fd);
+      text = readFileSync(fd, 'utf8').slice(0, 64 * 1024);
+    } finally {
+      closeSync(fd);
+    }
   } catch (err) {
     throw new ConfigError(`cannot read the key file ${path} (${(err as NodeJS.ErrnoException).code})`, NO_KEY_HINT);
   }
   try {
-    if (isOpenSshPrivateKey(text)) return { kind: 'private', key: readOpenSshPrivateKey(text) };
+    if (isOpenSshPrivateKey(text)) {
+      // Refused as ssh refuses it ("UNPROTECTED PRIVATE KEY FILE"), passphrase or not, before it is chosen.
+      checkPrivateFileMode(st, path);
+      return { kind: 'private', key: readOpenSshPrivateKey(text) };
+    }
     if (/^\s*ssh-\S+\s/.test(text)) return { kind: 'public', publicKey: parsePublicKeyLine(text.split('\n')[0]!, `the key in ${path}`) };
   } catch (err) {
     if (err instanceof SshFormatError) throw new ConfigError(`${path}: ${err.message}`, 'geo signs with Ed25519 keys: ssh-keygen -t ed25519');

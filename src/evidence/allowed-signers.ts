@@ -127,9 +127,22 @@ export function matchPatternList(value: string, list: string): 1 | 0 | -1 {
 
 const names = (principals: string) => principals.split(',').filter((p) => p !== '' && !p.startsWith('!'));
 
+/** A principal a bundle's files can put on a command line: letters, digits and . _ @ + = : - */
+export const PLAIN = /^[A-Za-z0-9._@+=:-]{1,128}$/;
+
 /**
- * Does the file let `key` sign in `namespace` at time `at` (as `principal`, when given)? The
- * principals of the lines that do, or why none does.
+ * Who a head_signed entry (the n-th of its log) says signed it, as VERIFY.md passes it to
+ * `ssh-keygen -Y verify -I`: its principal when plain, else signer-<n>. geo checks the same
+ * identity, so an allowed_signers file trusts a signature in geo exactly when it does in ssh-keygen.
+ */
+export function signerIdentity(principal: unknown, n: number): string {
+  return typeof principal === 'string' && PLAIN.test(principal) ? principal : `signer-${n}`;
+}
+
+/**
+ * Does the file let `key` sign in `namespace` at time `at` (as `principal`, when given: its line's
+ * pattern list must match it, a `!pattern` that matches wins, as with `ssh-keygen -Y verify -I`)?
+ * The principal, or without one the principals of the lines that do; else why none does.
  */
 export function allows(file: AllowedSigners, key: SshPublicKey, namespace: string, opts: { principal?: string; at?: Date } = {}): { principals: string[] } | { problem: string } {
   const fp = fingerprint(key);
@@ -143,7 +156,7 @@ export function allows(file: AllowedSigners, key: SshPublicKey, namespace: strin
     if (e.namespaces !== undefined && matchPatternList(namespace, e.namespaces) !== 1) why = `line ${e.line} does not allow key ${fp} to sign in namespace "${namespace}"`;
     else if (e.validAfter && at < e.validAfter) why = `line ${e.line} allows key ${fp} only from ${e.validAfter.toISOString()}`;
     else if (e.validBefore && at > e.validBefore) why = `line ${e.line} allowed key ${fp} only until ${e.validBefore.toISOString()}`;
-    else for (const n of names(e.principals)) if (!found.includes(n)) found.push(n);
+    else for (const n of opts.principal !== undefined ? [opts.principal] : names(e.principals)) if (!found.includes(n)) found.push(n);
   }
   return found.length ? { principals: found } : { problem: why };
 }

@@ -12,6 +12,7 @@
  * Nothing a log carries reaches a command line unchecked: principals that are not plain
  * (letters, digits, . _ @ + = : -) are replaced by signer-<n>, heads must be 64 hex digits.
  */
+import { PLAIN, signerIdentity } from './allowed-signers.js';
 import { ALLOWED_SIGNERS_NAME, CHAIN_SCRIPT_NAME, SIGNATURES_DIR, SUMS_NAME, TIMESTAMPS_DIR, VERIFY_NAME } from './bundle-format.js';
 import type { CustodyEntry } from './custody.js';
 import { type SignedHead, custodyMessage } from './custody-sign.js';
@@ -21,7 +22,6 @@ import { parsePublicKeyLine, publicKeyLine } from './ssh-key.js';
 import { SshFormatError } from './ssh-wire.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
-const PLAIN = /^[A-Za-z0-9._@+=:-]{1,128}$/;
 
 interface Signed {
   n: number;
@@ -45,7 +45,7 @@ function signedEntries(entries: readonly CustodyEntry[]): Signed[] {
       throw err;
     }
     const n = i + 1;
-    out.push({ n, d, keyLine, principal: typeof d.principal === 'string' && PLAIN.test(d.principal) ? d.principal : `signer-${n}` });
+    out.push({ n, d, keyLine, principal: signerIdentity(d.principal, n) });
   });
   return out;
 }

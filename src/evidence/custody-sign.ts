@@ -15,7 +15,7 @@
  * and the first such entry is named. With your own allowed_signers file, only its keys count.
  */
 import { CUSTODY_NAMESPACE, checkSshsig } from './sshsig.js';
-import { type AllowedSigners, allows } from './allowed-signers.js';
+import { type AllowedSigners, allows, signerIdentity } from './allowed-signers.js';
 import type { CustodyEntry, CustodyEvents } from './custody.js';
 import { parsePublicKeyLine, sameKey } from './ssh-key.js';
 import { SshFormatError } from './ssh-wire.js';
@@ -101,7 +101,8 @@ function check(entries: readonly CustodyEntry[], n: number, trust: SignerTrust):
   }
   const listedBy = (file: AllowedSigners | undefined) => {
     if (!file) return undefined;
-    const found = allows(file, v.publicKey, CUSTODY_NAMESPACE);
+    // Under the identity VERIFY.md gives ssh-keygen -I: a line `*,!alice@example.org KEY` does not trust alice.
+    const found = allows(file, v.publicKey, CUSTODY_NAMESPACE, { principal: signerIdentity(d.principal, n) });
     return 'principals' in found ? found.principals : undefined;
   };
   const mine = listedBy(trust.allowed);

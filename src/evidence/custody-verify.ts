@@ -3,13 +3,16 @@
  * the entry at position i (from 1): it parses and has the entry's shape; its seq is i (a gap means
  * entries were removed, a smaller seq that they were reordered or repeated); it belongs to the
  * case of the first entry; its prev is 64 zeros and its event case_created (i = 1), or the hash
- * of the entry before; its hash is the sha256 of its own canonical JSON.
+ * of the entry before; its hash is the sha256 of its own canonical JSON; and the stored line is that
+ * canonical JSON byte for byte, hash included.
  *
  * A chain proves that nothing inside it changed, not that nothing was cut from its end or that it
  * was not rewritten whole: `expect` pins the count and the last hash (the head) from elsewhere,
  * a bundle's manifest, the store's case row, or a head the analyst wrote down or sent on.
  */
-import { type CustodyEntry, GENESIS, entryHash, entryShapeProblem } from './custody.js';
+import { type CustodyEntry, GENESIS, entryHash, entryShapeProblem, serializeEntry } from './custody.js';
+
+const NOT_CANONICAL = 'its line is not the canonical JSON its hash was made from (a key twice, other spacing or key order): it was altered';
 
 export interface ChainExpectation {
   caseId?: string;
@@ -65,6 +68,9 @@ export function verifyChain(lines: readonly string[], expect: ChainExpectation =
     const link = linkProblem(entry, i, prev, caseId ?? prev?.case, comesLater);
     if (link) return broken(link, entry.event);
     if (entryHash(entry) !== entry.hash) return broken('its content does not match its hash: it was altered', entry.event);
+    // The hash is over the parsed entry; a line that parses to it but is not its canonical JSON (a
+    // key twice, other spacing or order) reads as another entry to a reader that keeps the first key.
+    if (serializeEntry(entry) !== lines[i - 1]) return broken(NOT_CANONICAL, entry.event);
     prev = entry;
   }
   if (!prev) return { ok: false, entries: 0, broken: { position: 1, problem: 'the log is empty: a case starts with case_created' } };

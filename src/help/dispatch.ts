@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { cut } from '../output/fit.js';
 import { parseMarkdown } from '../output/help/markdown.js';
 import { renderBlocks } from '../output/help/render.js';
 import { closest } from './suggest.js';
@@ -35,9 +36,14 @@ export function showHelp(program: Command, words: readonly string[], topics: rea
   cmd.outputHelp();
 }
 
+/** The most of an unknown word the error echoes: a topic of 120,000 characters is not a message. */
+const ECHO_MAX = 40;
+
 function unknown(word: string, path: readonly string[], candidates: readonly string[]): UsageError {
-  const near = closest(word, candidates);
-  const where = path.length ? `geo ${path.join(' ')} has no command "${word}"` : `no help topic or command "${word}"`;
+  // Only a word near a name's length can be its typo; a long one is not measured against each name.
+  const near = word.length <= ECHO_MAX ? closest(word, candidates) : undefined;
+  const shown = cut(word, ECHO_MAX);
+  const where = path.length ? `geo ${path.join(' ')} has no command "${shown}"` : `no help topic or command "${shown}"`;
   const hint = near ? `did you mean \`geo help ${[...path, near].join(' ')}\`?` : path.length ? `\`geo ${path.join(' ')} --help\` lists its commands` : '`geo help` lists the commands and topics';
   return new UsageError(where, hint);
 }

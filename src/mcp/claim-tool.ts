@@ -34,7 +34,7 @@ export async function checkClaimTool(t: ToolCtx, raw: unknown): Promise<ToolResu
     ...(a.at !== undefined ? { at: a.at } : {}), ...(a.within !== undefined ? { within: String(a.within) } : {}), ...(a.captured_at !== undefined ? { capturedAt: a.captured_at } : {}),
     ...(a.depth !== undefined ? { depth: String(a.depth) } : {}), ...(a.scoped ? { scoped: true } : {}), ...(a.case !== undefined ? { case: a.case } : {}),
   });
-  const prepared = await prepareClaims(s, t.log, (p) => t.dirs.readable(p));
+  const prepared = await prepareClaims(s, t.log, { confine: (p) => t.dirs.readable(p) });
   return t.budget.run(async (limit, charge) => {
     let o: ClaimsOutcome;
     try {

@@ -6,7 +6,8 @@
  * or is cancelled, is killed with its whole process group: the tool is spawned detached (a group
  * of its own), so a wrapper script's children go with it, and nothing it started outlives geo.
  * Killing a group takes process.kill(-pgid), which only cli.ts may touch: it lends that here as a
- * ChildHost (with a hook that kills what is still running if geo exits before the tool does).
+ * ChildHost (with a hook that kills what is still running if geo exits before the tool does). A
+ * geo killed with SIGKILL runs no hook: a long run is tethered to it instead (TETHER below).
  */
 import { spawn } from 'node:child_process';
 import { platform } from 'node:os';
@@ -38,6 +39,8 @@ export interface RunToolOptions {
   cwd?: string;
   /** The child's pid, once spawned (workdir.ts writes it down for a later run to find). */
   onSpawn?: (pid: number) => void;
+  /** Ends with geo even when geo is killed with SIGKILL (TETHER): for runs as long as a clip. */
+  tether?: boolean;
 }
 
 /** A tool that did not finish within its time: killed, with everything it started. */
@@ -54,11 +57,24 @@ const STDERR_TAIL = 4 * 1024 * 1024;
 /** Windows has no process groups to signal; there the tool is killed alone. */
 const GROUPS = platform() !== 'win32';
 
+/**
+ * A tool that ends with geo, even when geo is killed with SIGKILL and no exit hook runs: it runs
+ * under a small sh whose standard input is a pipe only geo holds the other end of. When geo is
+ * gone the pipe reads end-of-file, and the shell kills its process group: the tool and whatever it
+ * started. ffmpeg itself notices nothing (it ignores SIGPIPE and a failed -progress write, and
+ * reading the clip from stdin would cost seeking). Arguments pass through "$@", never a command line.
+ */
+const TETHER = 'exec 3<&0; "$@" 3<&- </dev/null & c=$!; { while read -r _; do :; done; kill -KILL 0; } <&3 >/dev/null 2>&1 & exec 3<&-; wait $c';
+
 export function runTool(cmd: string, args: readonly string[], opts: RunToolOptions = {}): Promise<ToolOutput> {
   return new Promise((resolve, reject) => {
     const { signal, host } = opts;
     if (signal?.aborted) return reject(signal.reason);
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, detached: GROUPS, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
+    const tethered = Boolean(opts.tether) && GROUPS;
+    const [file, argv] = tethered ? ['/bin/sh', ['-c', TETHER, 'geo-tool', cmd, ...args]] : [cmd, [...args]];
+    const child = spawn(file, argv, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, detached: GROUPS, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
+    // Untethered, its stdin reads end-of-file at once; tethered, geo holds it open to the end.
+    if (!tethered) child.stdin.end();
     const pid = child.pid;
     const untrack = pid !== undefined && host && GROUPS ? host.track(pid) : () => false;
     if (pid !== undefined) opts.onSpawn?.(pid);
@@ -75,6 +91,8 @@ export function runTool(cmd: string, args: readonly string[], opts: RunToolOptio
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       if (killIt) kill();
+      // The tether's pipe: closed once the run is over (its group is gone by now, or goes on EOF).
+      child.stdin.destroy();
       untrack();
       fn();
     };

@@ -29,6 +29,7 @@ export async function runBounded(cmd: string, args: readonly string[], run: Tool
   try {
     return await runTool(cmd, args, {
       timeoutMs: b.timeoutMs,
+      tether: true,
       ...(run.signal ? { signal: run.signal } : {}),
       ...(run.host ? { host: run.host } : {}),
       ...(run.workdir ? { cwd: run.workdir.path, onSpawn: run.workdir.ran } : {}),

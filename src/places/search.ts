@@ -1,13 +1,16 @@
 /**
  * Forward look-up in the offline index for `--scope NAME`: "Paris" -> Paris,
  * Île-de-France, FR and its coordinates. A name may carry qualifiers after commas: an ISO country
- * code ("Paris, US") or a first-level region ("Paris, Texas"), in any order.
+ * code ("Paris, US"), a first-level region ("Paris, Texas") or a US state's or Canadian province's
+ * abbreviation ("Paris, TX"), in any order. Former names, exonyms and short forms ("Kiev", "NYC")
+ * go through aliases.ts first.
  *
  * The index has no population (see rank.ts), so matches are ranked by: named after their
  * region first, then the places within 10 km. The leader is taken when it stands out; when the
  * runner-up has the same region signal and at least a third of the leader's neighbours, the
  * index cannot tell them apart and the name is reported as ambiguous rather than guessed.
  */
+import { PLACE_ALIASES, REGION_ABBREVIATIONS } from './aliases.js';
 import { hasWords, namesItsRegion, normName, placesAround, regionOf } from './rank.js';
 import { type PlaceIndex, placeIndex } from './place-index.js';
 
@@ -37,16 +40,44 @@ export function placeLabel(p: FoundPlace): string {
   return [p.name, p.region, p.countryCode].filter((s, i, all) => s && all.indexOf(s) === i).join(', ');
 }
 
-/** Does qualifier `q` (normalized) describe place i: its country code or its region's name? */
+/**
+ * Does qualifier `q` (normalized) describe place i: its country code, the postal abbreviation of
+ * its US state or Canadian province ("Springfield, IL"; "IL" is also Israel's code: either may
+ * match), or its region's name?
+ */
 function qualifies(index: PlaceIndex, i: number, q: string): boolean {
-  if (/^[a-z]{2}$/.test(q) && index.countries[index.country[i]!]!.toLowerCase() === q) return true;
+  if (/^[a-z]{2}$/.test(q)) {
+    const cc = index.countries[index.country[i]!]!.toLowerCase();
+    if (cc === q || REGION_ABBREVIATIONS[cc]?.[q] === regionOf(index, i)) return true;
+  }
   const region = normName(regionOf(index, i));
   return region === q || hasWords(region, q);
 }
 
+/** "d c" (normName of "D.C.") -> "dc": an abbreviation written with dots. */
+const compact = (q: string) => (/^[a-z]( [a-z])+$/.test(q) ? q.replace(/ /g, '') : q);
+
 export function searchPlace(query: string, index: PlaceIndex = placeIndex()): PlaceSearch {
   const [head = '', ...quals] = query.split(',').map(normName);
-  const wanted = quals.filter(Boolean);
+  const wanted = quals.filter(Boolean).map(compact);
+  const alias = PLACE_ALIASES[head] ?? PLACE_ALIASES[compact(head)];
+  if (alias !== undefined) {
+    // The alias's qualifiers and the user's together: "Odessa, TX" is not the Odesa of Ukraine,
+    // so it falls through to the name as written (Odessa, Texas).
+    const [name = '', ...own] = alias.split(',').map(normName);
+    const r = searchName(index, name, [...own, ...wanted]);
+    // Places that bear the name as typed are others to choose from ("Odessa": Texas, Florida).
+    const plain = searchName(index, head, wanted);
+    if (r.kind === 'found') {
+      const [more, next] = plain.kind === 'found' ? [plain.others + 1, plain.place] : plain.kind === 'ambiguous' ? [plain.total, plain.top[0]!] : [0, undefined];
+      return { ...r, others: r.others + more, ...(next ? { runnerUp: next } : {}) };
+    }
+    return plain;
+  }
+  return searchName(index, head, wanted);
+}
+
+function searchName(index: PlaceIndex, head: string, wanted: string[]): PlaceSearch {
   const exact: number[] = [];
   const similar: number[] = [];
   for (let i = 0; i < index.count; i++) {

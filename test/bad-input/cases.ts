@@ -62,7 +62,7 @@ const values: BadInput[] = [
   { name: '--radius 501', argv: scoped('--radius', '501'), exit: 2, says: /radius/ },
   { name: '--radius ten', argv: scoped('--radius', 'ten'), exit: 2, says: /radius/ },
   { name: '--center 91,0', argv: ['locate', PARIS, '--scope', 'X', '--center', '91,0'], exit: 2, says: /lat/ },
-  { name: '--center 0,181', argv: ['locate', PARIS, '--scope', 'X', '--center', '0,181'], exit: 2, says: /lng/ },
+  { name: '--center 0,181', argv: ['locate', PARIS, '--scope', 'X', '--center', '0,181'], exit: 2, says: /longitude 181/ },
   { name: '--center 48.85 (one number)', argv: ['locate', PARIS, '--scope', 'X', '--center', '48.85'], exit: 2, says: /--center/ },
   { name: '--scope of an unknown place without --center', argv: ['locate', PARIS, '--scope', 'Xyzzyville'], exit: 2, says: /--center/ },
   { name: '--depth 4', argv: ['locate', PARIS, '--depth', '4'], exit: 2, says: /depth/ },

@@ -82,6 +82,32 @@ describe('a case signed as it is appended', () => {
   });
 });
 
+describe('an allowed_signers principal list read as ssh-keygen reads it: comma-separated patterns, * and ?, a matching !pattern wins', () => {
+  // The signer's principal is alice@example.org; each line holds her key. ssh-keygen -Y verify -I
+  // alice@example.org over the message of entry 6 gives the answer geo must give.
+  it.each([
+    ['*,!alice@example.org', false],
+    ['!alice@example.org,*', false],
+    ['*@example.org,!alice@*', false],
+    ['bob@example.org', false],
+    ['ALICE@example.org', false],
+    ['alice@example.org,!bob@example.org', true],
+    ['*', true],
+    ['?lice@example.or?', true],
+    ['bob@example.org,al*', true],
+  ])('%s: trusted %s, as ssh-keygen -Y verify says', async (principals, trusted) => {
+    const file = join(keys, `patterns-${Math.random().toString(36).slice(2)}`);
+    writeFileSync(file, `${principals} namespaces="geo-custody" ${alice.pub}\n`);
+    const s = custodyOf(base.data, base.id)[5]!.data.signature as { seq: number; head: string; sshsig: string };
+    const ssh = sshVerify(keys, { allowed: `${principals} namespaces="geo-custody" ${alice.pub}\n`, principal: 'alice@example.org', namespace: 'geo-custody', signature: s.sshsig, message: custodyMessage(base.id, s.seq, s.head) });
+    expect(ssh.status === 0, `ssh-keygen: ${ssh.stdout}${ssh.stderr}`).toBe(trusted);
+    const r = await verify(base.data, ['--allowed-signers', file]);
+    expect(r.code, r.stderr).toBe(trusted ? 0 : 1);
+    if (trusted) expect(r.stdout).toMatch(/✓ entry 6 signs entry 5: alice@example\.org, key SHA256:\S+, in your allowed_signers/);
+    else expect(r.stdout).toContain('✓ entry 6 signs entry 5: valid signature by an unlisted key SHA256:');
+  });
+});
+
 /** RFC 8785 for what geo writes, as an outsider would code it: keys sorted, no whitespace. */
 const canonical = (v: unknown): string =>
   Array.isArray(v) ? `[${v.map(canonical).join(',')}]`
@@ -165,7 +191,7 @@ describe('signing never holds up a paid answer', () => {
     const geo = analyst(data, config);
     expect(agent.add(alice.path).status).toBe(0);
     const fp = execFileSync('ssh-keygen', ['-lf', alice.path], { encoding: 'utf8' }).split(' ')[1]!;
-    expect((await geo(['keys', 'signing', 'use', `agent:${fp}`], { SSH_AUTH_SOCK: agent.sock })).code).toBe(0);
+    expect((await geo(['keys', 'signing', 'use', `agent:${fp}`, '--principal', 'alice@example.org'], { SSH_AUTH_SOCK: agent.sock })).code).toBe(0);
     expect((await geo(['cases', 'create', '--name', 'Signed', '--local'])).code).toBe(0);
     expect((await geo(['locate', FIXTURES + 'paris.jpg', '--case', 'Signed'], { SSH_AUTH_SOCK: agent.sock })).code).toBe(0);
     await agent.close();
@@ -182,7 +208,12 @@ describe('signing never holds up a paid answer', () => {
     const signed = await geo(['cases', 'sign', 'Signed', '--key', bob.path]);
     expect(signed.code, signed.stderr).toBe(0);
     expect(signed.stdout).toMatch(/signed case lc_\w+ \(Signed\): entry 11 signs the head of entry 10\n {2}signer +\S+, key SHA256:\S+\n {2}head +[0-9a-f]{64}\n {2}covers +entries 7 to 10 \(input_hashed, request_sent, answer_received, result_linked\), unsigned until now/);
-    expect((await verify(data, ['--allowed-signers', ALLOWED])).code).toBe(0);
+    // Bob's key signed under the one principal of this config (alice@example.org): a file that
+    // trusts both keys for anyone at example.org counts it, as ssh-keygen -Y verify -I would.
+    const team = join(keys, 'team_signers');
+    writeFileSync(team, `*@example.org namespaces="geo-custody" ${alice.pub}\n*@example.org namespaces="geo-custody" ${bob.pub}\n`);
+    expect((await verify(data, ['--allowed-signers', team])).code).toBe(0);
+    expect((await verify(data, ['--allowed-signers', ALLOWED])).code).toBe(1);
   });
 });
 

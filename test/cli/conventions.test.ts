@@ -3,7 +3,10 @@
  * every command's help, `version`, `ls` for every `list`, and an explicit format that TTY
  * detection never overrides.
  */
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { NOUN_NAMES } from '../../src/cli.js';
+import { helpPages } from '../help/pages.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 const IMG = new URL('../../fixtures/images/', import.meta.url).pathname;
@@ -54,6 +57,33 @@ describe('examples in --help', () => {
     };
     await visit([]);
     for (const noun of NOUN_NAMES) await visit([noun]);
+    expect(bad).toEqual([]);
+  });
+});
+
+describe('every example line of every help page', () => {
+  // An example: a line that starts (after its indent, a `$ ` or a label such as `Also: `) with geo
+  // and a command or a flag; wide enough that nothing wraps.
+  const nouns = NOUN_NAMES.join('|');
+  const EXAMPLE = new RegExp(`^\\s*(?<label>(?!Usage:)[A-Z][\\w ]*: +)?(?:\\$ )?(?<command>geo (?:--?[a-z]|(?:${nouns})\\b).*)$`);
+
+  it('is the command alone, then at most a # comment: no label before it, no words after it that a shell would run or reject', async () => {
+    const bad: string[] = [];
+    for (const page of helpPages()) {
+      const lines = (await runCli(page.argv, { columns: 400 })).stdout.split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        const m = EXAMPLE.exec(lines[i]!);
+        if (!m) continue;
+        let text = m.groups!.command!;
+        while (text.endsWith('\\') && i + 1 < lines.length) text = `${text.slice(0, -1)} ${lines[++i]!.trim()}`;
+        const at = text.search(/ {2,}# /);
+        const command = at < 0 ? text : text.slice(0, at);
+        if (m.groups!.label) bad.push(`${page.name}: a label before the example: ${lines[i]!.trim()}`);
+        // Prose after a command ("(a reproducibly flaky service)", "; geo …") is a syntax error
+        // to the shell, or runs as words of the command: bash -n says which.
+        else if (spawnSync('bash', ['-n', '-c', command]).status !== 0) bad.push(`${page.name}: not a command alone: ${text}`);
+      }
+    }
     expect(bad).toEqual([]);
   });
 });

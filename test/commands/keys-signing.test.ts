@@ -13,7 +13,7 @@ import { ConfigStore } from '../../src/config/profiles.js';
 import { openSigningKey } from '../../src/config/signing-keys.js';
 import { signSshsig } from '../../src/evidence/sshsig.js';
 import { type CliRun, spawnGeo } from '../helpers/run-cli.js';
-import { type Agent, makeKey, sshFingerprint, sshVerify, startAgent, tmp } from '../helpers/ssh.js';
+import { type Agent, makeKey, sshFingerprint, sshKeygen, sshVerify, startAgent, tmp } from '../helpers/ssh.js';
 
 const HEAD = Buffer.from('sha256:c0ffee\n');
 /** No session bus: the keyring is not there, so keys go to the 0600 file (with the notice). */
@@ -126,6 +126,32 @@ describe('the analyst\'s own key', () => {
     const r = await geo(f, ['keys', 'signing', 'test', shared]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`error: the private key ${shared} can be read by others (mode 644) — hint: chmod 600 ${shared}`);
+  });
+});
+
+describe('a private key file others can read is refused when it is chosen, as ssh refuses to load it', () => {
+  const dir = tmp('geo-signing-modes-');
+  const plain = makeKey(dir, 'id_plain', { comment: 'me@laptop' });
+  const locked = makeKey(dir, 'id_locked', { passphrase: 'open sesame', comment: 'me@laptop' });
+  it.each([
+    ['plain', '644'], ['plain', '640'], ['plain', '604'], ['plain', '610'], ['plain', '600'], ['plain', '400'],
+    ['passphrase-protected', '644'], ['passphrase-protected', '600'],
+  ])('a %s key at mode %s: geo keys signing use agrees with ssh-keygen -y', async (kind, octal) => {
+    const mode = parseInt(octal, 8);
+    const key = kind === 'plain' ? plain : locked;
+    const file = join(dir, `${kind}-${mode.toString(8)}`);
+    copyFileSync(key.path, file);
+    chmodSync(file, mode);
+    const ssh = sshKeygen(['-y', '-P', kind === 'plain' ? '' : 'open sesame', '-f', file]);
+    const refused = (mode & 0o077) !== 0;
+    expect(ssh.status !== 0, ssh.stderr).toBe(refused);
+    if (refused) expect(ssh.stderr).toMatch(/UNPROTECTED PRIVATE KEY FILE/);
+    const f = folder();
+    const r = await geo(f, ['keys', 'signing', 'use', file]);
+    if (!refused) return expect(r.code, r.stderr).toBe(0);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([`error: the private key ${file} can be read by others (mode ${(mode & 0o777).toString(8)}) — hint: chmod 600 ${file}`]);
+    expect((await geo(f, ['keys', 'signing', 'show'])).stderr).toMatch(/^error: no signing key is chosen/);
   });
 });
 

@@ -29,6 +29,15 @@ describe('locate --scope NAME', () => {
     expect(own.stderr).not.toMatch(/--scope Paris:/);
   });
 
+  it('another name for a place: --scope Kiev takes Kyiv\'s centre and says so; --scope "Springfield, IL" Illinois\'s', async () => {
+    const kiev = await run(['locate', PARIS, '--scope', 'Kiev', '--dry-run']);
+    expect(kiev.code).toBe(0);
+    expect(kiev.stderr).toMatch(/^--scope Kiev: Kyiv, Kyiv City, UA \(50\.45466, 30\.5238\)$/m);
+    expect(scopeOf(kiev.stdout)).toMatchObject({ name: 'Kiev', lat: 50.45466, lng: 30.5238 });
+    const il = await run(['locate', PARIS, '--scope', 'Springfield, IL', '--dry-run']);
+    expect(il.stderr).toMatch(/^--scope Springfield, IL: Springfield, Illinois, US \(39\.80172, -89\.64371\)$/m);
+  });
+
   it('the sandbox answers a named scope like any other (a real request)', async () => {
     const r = await run(['locate', PARIS, '--scope', 'Paris', '--json']);
     expect(r.code).toBe(0);
@@ -40,9 +49,9 @@ describe('locate --scope NAME', () => {
     const us = await run(['locate', PARIS, '--scope', 'Paris, US']);
     expect([us.code, us.stdout]).toEqual([2, '']);
     expect(us.stderr).toMatch(/--scope Paris, US is ambiguous: \d+ places of that name.*hint: add a country code or region, e\.g\. --scope "Paris, .+, US"; top matches: .*"Paris, Texas, US" \(33\.66094, -95\.55551\)/);
-    const none = await run(['locate', PARIS, '--scope', 'Frankfurt']);
+    const none = await run(['locate', PARIS, '--scope', 'Buenos']);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/--scope Frankfurt: no such place .*hint: did you mean "Frankfurt am Main, Hesse, DE"/);
+    expect(none.stderr).toMatch(/--scope Buenos: no such place .*hint: did you mean "Buenos Aires, Buenos Aires F\.D\., AR"/);
     expect(none.stderr.trim().split('\n')).toHaveLength(1);
     expect(footprint(sb)).toEqual(before);
   });

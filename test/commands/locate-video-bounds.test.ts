@@ -174,30 +174,58 @@ describe.skipIf(!FFMPEG)(ffmpegTitle('ffmpeg and ffprobe that hang are stopped w
 });
 
 describe.skipIf(!FFMPEG)(ffmpegTitle('a geo killed with SIGKILL mid-extraction'), () => {
-  it('leaves its folder (a frame in it) and a running ffmpeg; the next geo removes both, then works', async () => {
+  /** geo (the built binary) until `ready` exists, then SIGKILL; its pid. */
+  async function killedWhen(ready: string, env: Record<string, string | undefined>): Promise<number> {
+    const child = spawn(process.execPath, [GEO_BIN, 'locate', TWO], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const done = finished(child);
+    for (let i = 0; i < 300 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(ready)).toBe(true);
+    child.kill('SIGKILL');
+    await done;
+    return child.pid!;
+  }
+
+  it('the ffmpeg writing the frames ends with it: a real ffmpeg that would run for minutes is gone within seconds', async () => {
+    const dir = tmp('geo-vb-tether-');
+    const pidFile = join(dir, 'ffmpeg.pid');
+    // The frame pass, as geo starts it, read at the clip's own pace (-re) and looped: the real
+    // ffmpeg, given minutes of work. Its pid is its own (exec).
+    const ffmpeg = fakeTool(dir, 'ffmpeg', `case "$*" in *image2*) echo $$ > ${pidFile}.part; mv ${pidFile}.part ${pidFile}; exec ${REAL_FFMPEG} -re -stream_loop 100 "$@";; esac\nexec ${REAL_FFMPEG} "$@"`);
+    const env = binEnv({ GEO_BASE_URL: sb.url, GEO_API_KEY: KEYS.pro, GEO_STATE_DIR: tmp('geo-vb-state-'), GEO_DATA_DIR: tmp('geo-vb-data-'), TMPDIR: dir, GEO_FFMPEG: ffmpeg, GEO_FFPROBE: REAL_FFPROBE });
+    await killedWhen(pidFile, env);
+    const pid = pidsIn(pidFile)[0]!;
+    try {
+      expect(readFileSync(`/proc/${pid}/comm`, 'utf8').trim()).toBe('ffmpeg');
+    } catch (err) {
+      // Gone before it could be looked at: what the test wants.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    try {
+      expect(await allGone([pid])).toBe(true);
+    } finally {
+      killAll([pid]);
+    }
+  }, 60_000);
+
+  it('leaves its folder (a frame in it), its tools gone with it; the next geo removes the folder, then works', async () => {
     const dir = tmp('geo-vb-kill-');
     const pids = join(dir, 'pids');
     const ffmpeg = fakeTool(dir, 'ffmpeg', `case "$*" in *image2*) for a; do last=$a; done; echo partial > "$(dirname "$last")/000000.jpg"; ${HANG(pids)};; esac\nexec ${REAL_FFMPEG} "$@"`);
     const env = binEnv({ GEO_BASE_URL: sb.url, GEO_API_KEY: KEYS.pro, GEO_STATE_DIR: tmp('geo-vb-state-'), GEO_DATA_DIR: tmp('geo-vb-data-'), TMPDIR: dir, GEO_FFMPEG: ffmpeg, GEO_FFPROBE: REAL_FFPROBE });
-    const child = spawn(process.execPath, [GEO_BIN, 'locate', TWO], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const done = finished(child);
     // Mid-extraction: the hanging pass has written its pids (after its frame).
-    for (let i = 0; i < 300 && !existsSync(pids); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(existsSync(pids)).toBe(true);
-    child.kill('SIGKILL');
-    await done;
+    const geoPid = await killedWhen(pids, env);
     const orphan = pidsIn(pids);
     try {
       const left = frameFolders(dir);
-      expect(left).toEqual([expect.stringMatching(new RegExp(`^geo-frames-${child.pid}-`))]);
+      expect(left).toEqual([expect.stringMatching(new RegExp(`^geo-frames-${geoPid}-`))]);
       expect(readdirSync(join(dir, left[0]!))).toContain('000000.jpg');
-      expect(orphan.some((p) => !gone(p))).toBe(true);
+      // The tool and the child it started went with geo (the tether), not at the next run.
+      expect(await allGone(orphan)).toBe(true);
 
-      // The next geo (the real ffmpeg this time) cleans up first, then locates the clip.
+      // The next geo (the real ffmpeg this time) removes the folder first, then locates the clip.
       const r = await geoIn(dir, ['locate', TWO, '--json'], { GEO_FFMPEG: REAL_FFMPEG, GEO_FFPROBE: REAL_FFPROBE });
       expect(r.code, r.stderr).toBe(0);
       expect(frameFolders(dir)).toEqual([]);
-      expect(await allGone(orphan)).toBe(true);
     } finally {
       killAll(orphan);
     }

@@ -96,22 +96,25 @@ describe('checkSignatures', () => {
     expect(checkSignatures(await c.entries()).signatures[0]).toMatchObject({ ok: false, problem: expect.stringMatching(/does not match these bytes/) });
   });
 
-  it('with your allowed_signers: its keys are "allowed" under its principals; another key\'s valid signature is unlisted and covers nothing', async () => {
+  it('with your allowed_signers: its keys are "allowed" for the principals its lines match; another key\'s valid signature is unlisted and covers nothing', async () => {
     const c = await caseLog();
     await c.sign(alice, 'alice@example.org');
     await c.log.append(c.id, { event: 'file_written', data: { file: { kind: 'report', format: 'html', path: 'r.html', sha256: 'd'.repeat(64), size: 1 } } });
     await c.sign(bob, 'bob@example.org');
-    const both = checkSignatures(await c.entries(), { allowed: allowed(['alice@example.org', alice], ['bob@desk', bob]) });
+    const both = checkSignatures(await c.entries(), { allowed: allowed(['alice@example.org', alice], ['*@example.org', bob]) });
     expect(both).toMatchObject({ ok: true, covered: 6, counting: 'allowed-signers' });
-    expect(both.signatures.map((s) => [s.trust, s.principal])).toEqual([['allowed', 'alice@example.org'], ['allowed', 'bob@desk']]);
+    expect(both.signatures.map((s) => [s.trust, s.principal])).toEqual([['allowed', 'alice@example.org'], ['allowed', 'bob@example.org']]);
+    // Bob's key under another name: ssh-keygen -Y verify -I bob@example.org refuses it, so does geo.
+    const renamed = checkSignatures(await c.entries(), { allowed: allowed(['alice@example.org', alice], ['bob@desk', bob]) });
+    expect(renamed.signatures.map((s) => s.trust)).toEqual(['allowed', 'unlisted']);
     const onlyAlice = checkSignatures(await c.entries(), { allowed: allowed(['alice@example.org', alice]) });
     expect(onlyAlice.signatures.map((s) => s.trust)).toEqual(['allowed', 'unlisted']);
     expect(onlyAlice.failures).toEqual(['entry 6 (file_written) is past the last valid signature (entry 5, over entry 4): appended by someone without the key, or the log was rewritten']);
     const nobody = checkSignatures(await c.entries(), { allowed: allowed(['carol@example.org', { pub: makeKey(dir, 'carol').pub }]) });
     expect(nobody.failures[0]).toMatch(/^entry 1 \(case_created\) is past the last valid signature \(none by a key of your allowed_signers\)/);
     // A bundle's own allowed_signers names the principals; it trusts no one.
-    const bundled = checkSignatures(await c.entries(), { bundled: allowed(['alice@bundle', alice]) });
-    expect(bundled.signatures.map((s) => [s.trust, s.principal])).toEqual([['bundle', 'alice@bundle'], ['unlisted', 'bob@example.org']]);
+    const bundled = checkSignatures(await c.entries(), { bundled: allowed(['alice@example.org', alice]) });
+    expect(bundled.signatures.map((s) => [s.trust, s.principal])).toEqual([['bundle', 'alice@example.org'], ['unlisted', 'bob@example.org']]);
     expect(bundled.ok).toBe(true);
   });
 

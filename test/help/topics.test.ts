@@ -44,6 +44,22 @@ describe('geo help', () => {
     expect(sub.stderr).toContain('geo help cases create');
   });
 
+  it.each([['__proto__'], ['constructor'], ['toString'], ['hasOwnProperty']])('geo help %s: "no help topic", exit 2, one line', async (topic) => {
+    const r = await runCli(['help', topic]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: no help topic/);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('geo help <120,000 characters>: "no help topic", exit 2, echoing a few dozen characters of it at most', async () => {
+    const r = await runCli(['help', 'x'.repeat(120_000)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: no help topic/);
+    expect(r.stderr.match(/x+/)![0].length).toBeLessThanOrEqual(48);
+    expect(r.stderr.length).toBeLessThan(200);
+  });
+
   it('geo help cases create prints that command\'s help', async () => {
     const r = await runCli(['help', 'cases', 'create']);
     expect(r.code).toBe(0);

@@ -42,10 +42,65 @@ describe('searchPlace (--scope NAME)', () => {
   });
 
   it('no exact match: none, with the names that start with it', () => {
-    const r = searchPlace('Frankfurt');
+    const r = searchPlace('Buenos');
     expect(r.kind).toBe('none');
-    if (r.kind === 'none') expect(r.similar.map((p) => p.name)).toContain('Frankfurt am Main');
+    if (r.kind === 'none') expect(r.similar.map((p) => p.name)).toContain('Buenos Aires');
     expect(searchPlace('Xyzzyville')).toEqual({ kind: 'none', similar: [] });
+  });
+});
+
+describe('searchPlace: names the index does not hold as written', () => {
+  const label = (q: string) => placeLabel(found(q).place);
+
+  it.each([
+    ['Kiev', 'Kyiv, Kyiv City, UA'],
+    ['Kharkov', 'Kharkiv, UA'],
+    ['Bombay', 'Mumbai, Maharashtra, IN'],
+    ['Peking', 'Beijing, CN'],
+    ['Saigon', 'Ho Chi Minh City, Ho Chi Minh City (HCMC), VN'],
+    ['Leningrad', 'Saint Petersburg, St.-Petersburg, RU'],
+    ['Constantinople', 'Istanbul, TR'],
+    ['München', 'Munich, Bavaria, DE'],
+    ['Cologne', 'Köln, North Rhine-Westphalia, DE'],
+  ])('a former name, an exonym or a local name: %s is %s', (q, place) => {
+    expect(label(q)).toBe(place);
+  });
+
+  it.each([
+    ['New York', 'New York City, New York, US'],
+    ['NYC', 'New York City, New York, US'],
+    ['N.Y.C.', 'New York City, New York, US'],
+    ['New York, NY', 'New York City, New York, US'],
+    ['LA', 'Los Angeles, California, US'],
+    ['SF', 'San Francisco, California, US'],
+    ['Washington, D.C.', 'Washington, District of Columbia, US'],
+    ['Rio', 'Rio de Janeiro, BR'],
+    ['Frankfurt', 'Frankfurt am Main, Hesse, DE'],
+  ])('the usual short form of a large city: %s is %s', (q, place) => {
+    expect(label(q)).toBe(place);
+  });
+
+  it.each([
+    ['Springfield, IL', 'Springfield, Illinois, US'],
+    ['Springfield, MA', 'Springfield, Massachusetts, US'],
+    ['Paris, TX', 'Paris, Texas, US'],
+    ['Portland, OR', 'Portland, Oregon, US'],
+    ['Portland, ME', 'Portland, Maine, US'],
+    ['London, ON', 'London, Ontario, CA'],
+    ['Vancouver, BC', 'Vancouver, British Columbia, CA'],
+    ['Halifax, NS', 'Halifax, Nova Scotia, CA'],
+  ])('a US state or Canadian province abbreviation after a comma: %s is %s', (q, place) => {
+    expect(label(q)).toBe(place);
+  });
+
+  it('the name as written still counts: Odessa, TX is in Texas; Odessa alone is the city of a million, the others counted', () => {
+    expect(label('Odessa, TX')).toBe('Odessa, Texas, US');
+    expect(label('Cologne, IT')).toBe('Cologne, Lombardy, IT');
+    expect(label('St Petersburg, FL')).toBe('St. Petersburg, Florida, US');
+    const odessa = found('Odessa');
+    expect(placeLabel(odessa.place)).toBe('Odesa, UA');
+    expect(odessa.others).toBe(3);
+    expect(odessa.runnerUp?.name).toBe('Odessa');
   });
 });
 

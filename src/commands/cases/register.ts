@@ -82,7 +82,8 @@ ${SANDBOX_NOTE}
   $ geo --sandbox cases create --name "Harbour fire" --no-input --json    # in scripts
   $ geo cases create --name "Field notes" --local    # no key, nothing sent
 
-Interactive: geo cases create (asks for whatever is missing, then confirms).`,
+On a terminal:
+  geo cases create                                # asks for whatever is missing, then confirms`,
     )
     .action(act(async () => (await import('./handlers.js')).create));
 

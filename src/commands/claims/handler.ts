@@ -62,7 +62,7 @@ export const check: Handler = async (ctx, args, opts) => {
   const say = (line: string) => {
     if (!ctx.globals.quiet) ctx.io.stderr.write(stderrText(ctx.io, sanitizeInline(line)) + '\n');
   };
-  const prepared = await prepareClaims(s, say);
+  const prepared = await prepareClaims(s, say, ctx.frugalMemory ? { frugalMemory: ctx.frugalMemory } : {});
   // DESIGN.md: many results into a pipe are NDJSON; one result, or a dry run's plan, is text.
   const format = resolveFormat(ctx, CLAIM_FORMATS, prepared.single || s.dryRun ? 'table' : 'ndjson');
   for (const p of prepared.problems) say(lineOf(p));

@@ -21,7 +21,7 @@ import { type Claim, type ClaimProblem, whereOf } from '../../claims/types.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import { type Confine, gatherClaims } from './inputs.js';
+import { type GatherOptions, gatherClaims } from './inputs.js';
 import type { ClaimsSettings } from './options.js';
 
 export { type ClaimsSettings, parseClaims } from './options.js';
@@ -42,8 +42,8 @@ export interface PreparedClaims {
  * The claims, settled locally: nothing is sent. `confine` (geo mcp) vets every image path before it is read. When none can be checked, the one problem (or a
  * count of them, each said on `say`) is a UsageError: exit 2, nothing sent.
  */
-export async function prepareClaims(s: ClaimsSettings, say: (line: string) => void, confine?: Confine): Promise<PreparedClaims> {
-  const g = await gatherClaims(s.args, { ...(s.at !== undefined ? { at: s.at } : {}), ...(s.withinKm !== undefined ? { withinKm: s.withinKm } : {}), ...(s.capturedAt !== undefined ? { capturedAt: s.capturedAt } : {}) }, resolve('.'), confine);
+export async function prepareClaims(s: ClaimsSettings, say: (line: string) => void, opts: GatherOptions = {}): Promise<PreparedClaims> {
+  const g = await gatherClaims(s.args, { ...(s.at !== undefined ? { at: s.at } : {}), ...(s.withinKm !== undefined ? { withinKm: s.withinKm } : {}), ...(s.capturedAt !== undefined ? { capturedAt: s.capturedAt } : {}) }, resolve('.'), opts);
   const claims = g.items.filter((i): i is Claim => !isProblem(i));
   const problems = g.items.filter(isProblem);
   if (claims.length === 0) {

@@ -16,7 +16,8 @@ Examples (--sandbox: the sandbox's pro key, no account needed):
   $ geo --sandbox credits
   $ geo --sandbox credits --json | jq .data.total_available
 
-With your own key: geo credits`,
+With your own key:
+  geo credits`,
     )
     .action(act(async () => (await import('./handler.js')).credits));
 };

@@ -18,7 +18,9 @@ Examples:
   $ geo docs                                      # print the URL
   $ geo --sandbox docs --html sandbox-docs.html   # save the sandbox's documentation
 
-Also: geo docs --open (open it in the browser), geo docs --html api-docs.html (save the service's).`,
+Also:
+  geo docs --open                                 # open it in the browser
+  geo docs --html api-docs.html                   # save the service's`,
     )
     .action(act(async () => (await import('./handlers.js')).docs));
 };

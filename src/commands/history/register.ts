@@ -36,7 +36,8 @@ Examples (run as written: the first stores a result to list):
   $ geo --sandbox locate sample:clip --every 2 > /dev/null    # a video (ffmpeg): one entry, 4 frames
   $ geo history --json kind,input,agree,of --jq '.[0]'
 
-Also: geo history show photo.jpg (the newest stored result of that image, as locate showed it)`,
+Also:
+  geo history show photo.jpg    # the newest stored result of that image, as locate showed it`,
     )
     .action(act(async () => (await import('./handler.js')).list));
 
@@ -66,8 +67,10 @@ Examples (run as written: the first stores a result to show):
   $ geo --sandbox locate sample:take --every 2 > /dev/null    # a video (ffmpeg): 5 frames stored
   $ geo history show sample:take               # its consensus again, from the stored frames
 
-Also: geo history show photo.jpg (an image file, hashed); geo history show an_… (an analysis id);
-      geo history show clip.mp4 (a video: its consensus, from its stored frames)`,
+Also:
+  geo history show photo.jpg    # an image file, hashed
+  geo history show an_…         # an analysis id
+  geo history show clip.mp4     # a video: its consensus, from its stored frames`,
     )
     .action(act(async () => (await import('./handler.js')).show));
 };

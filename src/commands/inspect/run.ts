@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readDimensions } from '../../image/dimensions.js';
+import { unreadableReason } from '../../image/readable.js';
 import { type ExifSummary, readExif } from '../../image/exif.js';
 import { readFileHead } from '../../files/read.js';
 import { type Place, formatPlace, reverseGeocode } from '../../places/geocode.js';
@@ -84,9 +85,11 @@ export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>, opts: Insp
       rec.sun = sunWitness(rec.exif, gps, 'photo GPS');
     }
     const refused = unsendableReason(img.kind, img.size);
+    const damaged = refused || dims ? undefined : await unreadableReason(whole ? { ...img, bytes } : img, bytes);
     if (refused) rec.api = { accepted: false, reason: refused.message };
-    // geo sends a damaged file all the same (the service's verdict), but does not call it
-    // accepted when not even its image size can be read (odd_truncated_fuzz.jpg).
+    // A file the local decoder cannot read at all is refused by geo locate, as it says here.
+    else if (damaged) rec.api = { accepted: false, reason: `${damaged}: geo locate refuses it` };
+    // One it reads in part is sent all the same (the service's verdict), but not called accepted.
     else if (!dims) rec.api.warning = 'no image size can be read (damaged or cut short): geo locate sends it, and the service may refuse it';
     // The file is already in memory (read whole for EXIF): plan and hash from it, not from disk again.
     else rec.upload = (await outgoingImage(whole && !img.bytes ? { ...img, bytes } : img, false, { hashNow: true })).sent;

@@ -87,7 +87,9 @@ moves (exit 3). With CI set it refuses (geo never touches the keyring under CI).
 Examples:
   $ geo keys migrate           # nothing to move in a fresh config: exit 0
 
-With your own keys: geo keys migrate, or geo keys migrate work`,
+With your own keys:
+  geo keys migrate
+  geo keys migrate work`,
     )
     .action(act(async () => (await import('./handlers.js')).migrate));
 
@@ -100,7 +102,7 @@ With your own keys: geo keys migrate, or geo keys migrate work`,
   keys
     .command('test')
     .description('check the key in use with a free credits call')
-    .addHelpText('after', `\nExamples (--sandbox: the sandbox's key; drop it to test yours):\n  $ geo --sandbox keys test\n\nWith your own key: geo keys test, or geo keys test --profile work`)
+    .addHelpText('after', `\nExamples (--sandbox: the sandbox's key; drop it to test yours):\n  $ geo --sandbox keys test\n\nWith your own key:\n  geo keys test\n  geo keys test --profile work`)
     .action(act(async () => (await import('./handlers.js')).test));
 
   registerSigning(keys, act);

@@ -30,7 +30,7 @@ export function registerSigning(keys: Command, act: Act): void {
   const signing = keys
     .command('signing')
     .description('the Ed25519 key that signs case heads (SSH signatures that ssh-keygen -Y verify checks)')
-    .addHelpText('after', `${MODEL}\n\nExamples:\n  $ geo keys signing create --insecure-storage   # --insecure-storage: the 0600 file, no keyring needed\n  $ geo keys signing show\n  $ geo keys signing show --json --jq .allowedSigners >> allowed_signers\n  $ geo keys signing test\n\nWith your own key: geo keys signing use ~/.ssh/id_ed25519`);
+    .addHelpText('after', `${MODEL}\n\nExamples:\n  $ geo keys signing create --insecure-storage   # --insecure-storage: the 0600 file, no keyring needed\n  $ geo keys signing show\n  $ geo keys signing show --json --jq .allowedSigners >> allowed_signers\n  $ geo keys signing test\n\nWith your own key:\n  geo keys signing use ~/.ssh/id_ed25519`);
 
   signing
     .command('create')
@@ -48,7 +48,8 @@ the file (exit 3), and with CI set geo never touches the keyring.
 Examples:
   $ geo keys signing create --insecure-storage --principal analyst@example.org
 
-On your machine: geo keys signing create --principal you@example.org`,
+On your machine:
+  geo keys signing create --principal you@example.org`,
     )
     .action(act(async () => (await import('./signing-handlers.js')).create));
 
@@ -62,7 +63,7 @@ On your machine: geo keys signing create --principal you@example.org`,
     .command('use <ref>')
     .description('choose the key that signs by default (checked first: readable, Ed25519; a warning when only ssh-agent can sign with it and the agent does not hold it)')
     .option('--principal <who>', 'who signs, as allowed_signers names them (default USER@host)')
-    .addHelpText('after', `\nREF: ${REF}.\nThe config keeps the reference, never the private key.\n\nExamples:\n  $ geo keys signing create --insecure-storage --name desk\n  $ geo keys signing use desk --principal analyst@example.org\n\nWith your own key: geo keys signing use ~/.ssh/id_ed25519, or geo keys signing use agent:SHA256:…`)
+    .addHelpText('after', `\nREF: ${REF}.\nThe config keeps the reference, never the private key.\n\nExamples:\n  $ geo keys signing create --insecure-storage --name desk\n  $ geo keys signing use desk --principal analyst@example.org\n\nWith your own key:\n  geo keys signing use ~/.ssh/id_ed25519\n  geo keys signing use agent:SHA256:…    # a key that ssh-agent holds`)
     .action(act(async () => (await import('./signing-handlers.js')).use));
 
   signing

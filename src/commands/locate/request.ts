@@ -7,6 +7,7 @@
 import { RequestValidationError } from '../../api/errors.js';
 import { type Depth, type GeolocateRequest, IdempotencyKeySchema, LIMITS, checkGeolocateRequest } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
+import { CoordinatesProblem, readCoordinates } from '../../places/coordinates.js';
 import { centreOf } from './scope-name.js';
 
 export interface LocateFlags {
@@ -44,6 +45,18 @@ function parseDepth(v: string, from: string): number {
   return Number(v.trim());
 }
 
+function centerPoint(center: string): { lat: number; lng: number } {
+  let point;
+  try {
+    point = readCoordinates(center);
+  } catch (err) {
+    if (!(err instanceof CoordinatesProblem)) throw err;
+    throw new RequestValidationError('invalid_scope', `--center ${err.message}`, undefined, 'scope');
+  }
+  if (!point) throw new RequestValidationError('invalid_scope', `--center must be LAT,LNG in decimal degrees, got "${center}"`, undefined, 'scope');
+  return point;
+}
+
 function scopeOf(f: LocateFlags, note: (line: string) => void): GeolocateRequest['scope'] | undefined {
   const parts = [f.center && '--center', f.radius && '--radius', f.capturedAt && '--captured-at'].filter(Boolean);
   if (f.scope === undefined) {
@@ -52,9 +65,8 @@ function scopeOf(f: LocateFlags, note: (line: string) => void): GeolocateRequest
   }
   // Without --center the offline index gives the centre (and the note saying which place it chose).
   const center = f.center ?? centreOf(f.scope, note);
-  const m = /^\s*([^,\s]+)\s*,\s*([^,\s]+)\s*$/.exec(center);
-  if (!m || !NUMBER.test(m[1]!) || !NUMBER.test(m[2]!)) throw new RequestValidationError('invalid_scope', `--center must be LAT,LNG in decimal degrees, got "${f.center}"`, undefined, 'scope');
-  const scope: NonNullable<GeolocateRequest['scope']> = { name: f.scope, lat: Number(m[1]), lng: Number(m[2]) };
+  const point = centerPoint(center);
+  const scope: NonNullable<GeolocateRequest['scope']> = { name: f.scope, ...point };
   if (f.radius !== undefined) {
     if (!NUMBER.test(f.radius.trim())) throw new RequestValidationError('invalid_scope', `--radius must be a number of km (1-500), got "${f.radius}"`, undefined, 'scope');
     scope.radius_km = Number(f.radius.trim());

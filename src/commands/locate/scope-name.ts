@@ -5,6 +5,7 @@
  */
 import { RequestValidationError } from '../../api/errors.js';
 import { UsageError } from '../../errors.js';
+import { looksLikeCoordinates } from '../../places/coordinates.js';
 import { type FoundPlace, placeLabel, searchPlace } from '../../places/search.js';
 
 const listed = (ps: FoundPlace[]) => ps.map((p) => `"${placeLabel(p)}" (${p.lat}, ${p.lng})`).join('; ');
@@ -12,6 +13,8 @@ const listed = (ps: FoundPlace[]) => ps.map((p) => `"${placeLabel(p)}" (${p.lat}
 /** "LAT,LNG" of the place NAME names; `note` gets the line saying which place that is. */
 export function centreOf(name: string, note: (line: string) => void): string {
   if (name.trim() === '') throw new RequestValidationError('invalid_scope', '--scope needs a city name', undefined, 'scope');
+  // "NaN,NaN" or "48.8,2.3" names no city: searched, it would find one (the town of Nan).
+  if (looksLikeCoordinates(name)) throw new RequestValidationError('invalid_scope', `--scope "${name.trim()}" looks like coordinates: --scope takes a city name, its centre goes in --center`, undefined, 'scope');
   const r = searchPlace(name);
   if (r.kind === 'none') {
     const hint = r.similar.length ? `did you mean ${listed(r.similar)}? Or give --center LAT,LNG` : 'check the spelling, or give its centre: --center LAT,LNG';

@@ -15,9 +15,10 @@ Examples (in bash, as written: a sandbox on a free port in the background, then 
 
 --truth FILE plays a model of known skill (for checking geo eval by hand): geo help sandbox.
 
-Also: geo sandbox (serves on http://127.0.0.1:4010 until Ctrl-C);
-      geo sandbox --faults 503:0.2,reset-after:0.05 --seed 7 (a reproducibly flaky service);
-      geo sandbox --rate-limit 20 --rate-window 3 --rate-algorithm bucket (a token bucket).
+Also:
+  geo sandbox                                     # serves on http://127.0.0.1:4010 until Ctrl-C
+  geo sandbox --faults 503:0.2,reset-after:0.05 --seed 7    # a reproducibly flaky service
+  geo sandbox --rate-limit 20 --rate-window 3 --rate-algorithm bucket    # a token bucket
 
 Faults (Sandbox-Fault header, or --faults kind:rate,... for geolocate requests):
   429, 500, 502, 503, 504, reset-before, reset-after, truncate, stall:<ms>

@@ -18,7 +18,8 @@ Examples (--sandbox: the sandbox's pro key, no account needed):
   $ geo --sandbox usage
   $ geo --sandbox usage --json | jq .data
 
-With your own key: geo usage`,
+With your own key:
+  geo usage`,
     )
     .action(act(async () => (await import('./handler.js')).usage));
 };
