@@ -104,9 +104,10 @@ function words(para: string): string[] {
 
 /**
  * Word wrap to `max` columns, every line prefixed with `indent` (the first with `first` when
- * given, for hanging bullets and keys). A word longer than a line (a URL) is kept whole on a line
- * of its own, after the key: the terminal's own soft wrap keeps it one clickable link, whereas
- * a hard break (or a cut) would not.
+ * given, for hanging bullets and keys). A word that fits the screen but not after the indent (a
+ * key, a path, a link) starts a line at the left edge instead, whole; a word longer than a line
+ * (a long URL) is kept whole on a line of its own, after the key: the terminal's own soft wrap
+ * keeps it one clickable link, whereas a hard break (or a cut) would not.
  */
 export function wrap(text: string, max: number, indent = '', first = indent): string[] {
   const out: string[] = [];
@@ -123,6 +124,7 @@ export function wrap(text: string, max: number, indent = '', first = indent): st
         out.push(line.trimEnd());
         line = indent;
       }
+      if (empty && line.trim() === '' && width(line) + width(word) > max && width(word) <= max) line = '';
       line += (empty ? '' : ' ') + word;
       empty = false;
     }

@@ -43,7 +43,7 @@ describe('a key geo makes, kept in the 0600 file where no keyring answers', () =
     const c = json(made);
     const file = join(f.config, 'signing', 'default');
     expect(made.stderr).toMatch(new RegExp(`^notice: no OS keyring answered \\(no D-Bus session bus .*\\), so the key is stored in the 0600 file ${file} `, 'm'));
-    expect(made.stderr).toContain(`Created signing key "default" (${c.fingerprint}; private key in the 0600 file ${file}), the default`);
+    expect(made.stderr).toContain(`Created signing key "default" (${c.fingerprint}), the default; private key in the 0600 file ${file}\n`);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(f.config, 'signing')).mode & 0o777).toBe(0o700);
     expect(c.fingerprint).toBe(sshFingerprint(file));

@@ -46,4 +46,11 @@ describe('cut and wrap', () => {
     const url = 'https://www.openstreetmap.org/?mlat=48.858000&mlon=2.294000#map=17/48.858000/2.294000';
     expect(wrap(url, 40, '       ', '  maps ')).toEqual(['  maps', `       ${url}`]);
   });
+
+  it('a word that fits the screen but not after the indent (a key, a path) starts at the left edge, whole', () => {
+    const key = 'AAAAC3NzaC1lZDI1NTE5AAAAIASelzHEuOrNwfGp5QE2c4GQKVQW2Sr3+NCINLMTQRm0';
+    expect(wrap(`ssh-ed25519 ${key} root@vm`, 80, ' '.repeat(13), 'public key   ')).toEqual(['public key   ssh-ed25519', `${key} root@vm`]);
+    expect(wrap(`${key} tail`, 70, '    ')).toEqual([key, '    tail']);
+    for (const l of wrap(`ssh-ed25519 ${key} root@vm`, 80, ' '.repeat(13), 'public key   ')) expect([...l].length).toBeLessThanOrEqual(80);
+  });
 });

@@ -86,7 +86,7 @@ describe.skipIf(skip !== '')(`multi-result HTML report in headless Chromium${ski
     // Map links from the coordinates, per result.
     expect(count(dom, /<a class="maplink" href="https:\/\//g)).toBe(15);
     has(dom, `<a class="maplink" href="${amp('https://www.google.com/maps/search/?api=1&query=48.858400,2.294500')}" rel="noopener noreferrer" target="_blank">Google Maps</a>`);
-    has(dom, `href="${amp('https://www.openstreetmap.org/?mlat=48.858400&mlon=2.294500#map=17/48.858400/2.294500')}"`);
+    has(dom, `href="${amp('https://www.openstreetmap.org/?mlat=48.858400&mlon=2.294500&zoom=17')}"`);
     has(dom, `href="${amp('https://maps.apple.com/?ll=48.858400,2.294500&q=48.858400,2.294500')}"`);
     // Capture time and camera: from the images (tokyo, newyork, paris), the record (sydney), or why not.
     has(dom, '<dt>taken</dt><dd>2023:11:02 09:15:44 +09:00</dd><dt>camera</dt><dd>SONY ILCE-7M3</dd>');

@@ -8,6 +8,7 @@ import type { TimestampsSection } from '../../evidence/custody-stamps.js';
 import { type SimulatedSection } from '../../evidence/verify-report.js';
 import { SIMULATED, isSimulated, simulatedCount } from '../../evidence/simulated.js';
 import type { MapLink } from '../maps.js';
+import { wrapFor } from '../fit.js';
 import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
 import { signatureRows, timestampRows } from './trust-rows.js';
@@ -92,12 +93,14 @@ export function caseShowView(d: CaseShow, view: ViewOpts): string {
   d.results.forEach((r, i) => {
     const at = r.latitude !== null && r.longitude !== null ? `${r.latitude.toFixed(6)}, ${r.longitude.toFixed(6)}` : 'no coordinates';
     const facts = [r.confidence !== null ? `confidence ${r.confidence.toFixed(2)}` : '', r.depth !== null ? `depth ${r.depth}` : '', r.analysis_id ? s(r.analysis_id) : ''].filter(Boolean);
-    lines.push(`  ${i + 1}. ${s(r.input)}  ${st.dim(`(${s(r.ref)})`)}`);
+    // On a terminal each line is wrapped under the number, a path or a link kept whole (fit.ts).
+    const item = wrapFor(view, `${s(r.input)}  (${s(r.ref)})`, '     ', `  ${i + 1}. `);
+    lines.push(...item.slice(0, -1), item.at(-1)!.replace(`(${s(r.ref)})`, st.dim(`(${s(r.ref)})`)));
     // The mark before the place: the first thing read of a simulated result.
     if (isSimulated(r)) lines.push(`     ${st.yellow(SIMULATED)}`);
-    lines.push(`     ${s(r.place) || 'a place'}  ${at}  ${facts.join(' · ')}`);
+    lines.push(...wrapFor(view, [s(r.place) || 'a place', at, ...facts].join(' · '), '     '));
     const osm = r.map_links.find((m) => m.name === 'OpenStreetMap');
-    if (osm) lines.push(`     ${osm.url}`);
+    if (osm) lines.push(...wrapFor(view, osm.url, '     '));
   });
   return lines.join('\n');
 }
