@@ -18,6 +18,22 @@ export function cut(s: string, max: number, fromLeft = false): string {
   return fromLeft ? '…' + cps.slice(cps.length - (max - 1)).join('') : cps.slice(0, max - 1).join('') + '…';
 }
 
+/**
+ * A path in at most `max` columns, cut at its start and never inside a name: `…/` and the last
+ * folders that fit whole, else `…` and the file name, and only a file name longer than the
+ * column itself is cut (from the left, as cut() does).
+ */
+export function cutPath(s: string, max: number): string {
+  if (width(s) <= max) return s;
+  const seps = [...s.matchAll(/[/\\]/g)].map((m) => m.index);
+  for (const at of seps) {
+    const tail = s.slice(at);
+    if (width(tail) + 1 <= max) return '…' + tail;
+  }
+  const name = s.slice((seps.at(-1) ?? -1) + 1);
+  return width(name) + 1 <= max ? '…' + name : cut(s, max, true);
+}
+
 export interface FitInput {
   /** Natural width of each column (its widest cell or header). */
   natural: number[];

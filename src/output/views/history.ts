@@ -94,7 +94,8 @@ const paidBy = (r: HistoryRow) => (r.paid_by ? `${r.paid_by.user}@${r.paid_by.ho
 
 /**
  * What people copy stays whole (issue 22): the analysis id (for `geo history show`) and the
- * numbers are never cut, and the input is cut from the left, down to its file name. On a narrow
+ * numbers are never cut, and the input is cut at its start at a folder, never inside a name, down
+ * to its file name (fit.ts cutPath). On a narrow
  * terminal the charge, the time, the depth and then the place go below the table, under the
  * input's whole path (so on 60 columns a long file name cut in the table is still shown whole).
  */
