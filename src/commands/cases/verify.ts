@@ -29,7 +29,7 @@ import type { Handler } from '../types.js';
 import { findCase } from '../../store/find.js';
 import { verifyCase } from './check.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import { shellQuote } from '../../output/shell.js';
+import { shellQuote } from '../../files/shell.js';
 
 const HINT = 'geo cases verify takes a bundle written by geo cases bundle, e.g. geo cases verify case.zip';
 
