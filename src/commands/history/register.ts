@@ -1,5 +1,5 @@
 /** `geo history [--search] [--limit]`, `geo history show <ref>`: stored results, offline and free. */
-import type { Register } from '../types.js';
+import { type Register, OFFLINE } from '../types.js';
 import { RESULT_FIELDS, SCENE_FIELDS, declareJson, fieldUnion } from '../../output/json-fields.js';
 
 /** The rows of `geo history --json` (output/views/history.ts HistoryRow); a video's or a set's entry adds its frames. */
@@ -37,7 +37,7 @@ Examples (run as written: the first stores a result to list):
 
 Also: geo history show photo.jpg (the newest stored result of that image, as locate showed it)`,
     )
-    .action(act(async () => (await import('./handler.js')).list));
+    .action(act(async () => (await import('./handler.js')).list, OFFLINE));
 
   history
     .command('show')
@@ -68,5 +68,5 @@ Examples (run as written: the first stores a result to show):
 Also: geo history show photo.jpg (an image file, hashed); geo history show an_… (an analysis id);
       geo history show clip.mp4 (a video: its consensus, from its stored frames)`,
     )
-    .action(act(async () => (await import('./handler.js')).show));
+    .action(act(async () => (await import('./handler.js')).show, OFFLINE));
 };
