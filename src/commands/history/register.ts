@@ -22,7 +22,7 @@ PAID BY: who paid (user@host; a team store records it with each result). --json 
 these rows (with sha256, coordinates, service and paid_by: user, host, at), --format ndjson one
 row per line. A video is one entry with its frames, and photos located --together one entry with its
 photos: its place is the consensus of their answers, CONFIDENCE says how many agree ("2/4
-agree"), ANALYSIS holds the batch id that geo history show takes, and --json adds kind (result,
+agree"), ANALYSIS says "batch" and the batch id that geo history show takes, and --json adds kind (result,
 video or set), frames (each with its time, answer and cluster), agree, of, spread_km and batch. Stored results are what geo locate, eval, mcp and api keep in the store, one SQLite file:
 GEO_DATA_DIR/geo.db (default ~/.local/share/geo/geo.db). Nothing is sent and no key is needed.
 
