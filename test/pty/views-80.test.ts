@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { machineEnv, runCli } from '../helpers/run-cli.js';
+import { makeKey, tmp } from '../helpers/ssh.js';
 import { FIXTURES, KEYS, withSandbox } from '../helpers/sandbox.js';
 import { KEY, builtBinaryOrThrow, spawnGeoInPty } from './pty.js';
 import { screenRows, tooWideLines } from './screen.js';
@@ -76,6 +77,22 @@ describe('at 80 columns, long tokens whole', { timeout: 60_000 }, () => {
     expect(tooWideLines(r.raw, COLUMNS, NOTHING)).toEqual([]);
     const id = /case (lc_\w+)/.exec(r.lines.join('\n'))![1]!;
     expect(whole(r.lines, [`\`geo cases verify ${id} --allow-sandbox\``])).toEqual([]);
+  });
+
+  it('geo cases verify BUNDLE: its closing hint fits, each flag and command whole', async () => {
+    // A machine of its own: a signed case, bundled.
+    const own = { ...env, ...machineEnv(mkdtempSync(join(tmpdir(), 'geo-fit80-bundle-'))) };
+    const key = makeKey(tmp('geo-fit80-key-'), 'desk', { comment: 'desk@example.org' });
+    const zip = join(mkdtempSync(join(tmpdir(), 'geo-fit80-zip-')), 'harbour.zip');
+    for (const argv of [['keys', 'signing', 'use', key.path], ['cases', 'create', '--name', 'Harbour fire', '--local'], ['locate', photo, '--case', 'Harbour fire'], ['cases', 'bundle', 'Harbour fire', zip]]) {
+      const r = await runCli(argv, { env: own });
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
+    }
+    const r = await at80(['cases', 'verify', zip, '--allow-sandbox']);
+    expect(r.code).toBe(0);
+    expect(tooWideLines(r.raw, COLUMNS, NOTHING)).toEqual([]);
+    expect(r.lines.join('\n')).toMatch(/Check whose keys signed/);
+    expect(whole(r.lines, ['`--allowed-signers FILE`', '`geo keys signing show`'])).toEqual([]);
   });
 
   it('locate --depth 3: each candidate\'s map link whole on a line that fits', async () => {

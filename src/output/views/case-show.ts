@@ -128,7 +128,9 @@ export function caseVerifyView(r: CaseVerifyView, view: ViewOpts): string {
     simulatedRow(r.simulated, view),
   ];
   const lines = [title, renderKv(rows, view, '  ')];
-  if (i.notes.length) lines.push('', ...i.notes.map((n) => `  ${st.dim('-')} ${sanitizeInline(n)}`));
-  if (r.failures.length) lines.push('', ...r.failures.map((f) => `  ${st.red('✗')} ${sanitizeInline(f)}`));
+  // Wrapped under their mark on a terminal, a path or a hash kept whole (fit.ts).
+  const marked = (mark: string, drawn: string, text: string) => wrapFor(view, sanitizeInline(text), '    ', `  ${mark} `).map((l, n) => (n === 0 ? l.replace(mark, drawn) : l));
+  if (i.notes.length) lines.push('', ...i.notes.flatMap((n) => marked('-', st.dim('-'), n)));
+  if (r.failures.length) lines.push('', ...r.failures.flatMap((f) => marked('✗', st.red('✗'), f)));
   return lines.join('\n');
 }
