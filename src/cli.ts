@@ -280,7 +280,7 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
   const topics = () => listTopics(generatedTopics(() => definitions(rt), EXIT_MEANINGS));
   program.configureHelp(helpConfiguration({ rootSections: () => [{ heading: 'Help topics: (geo help TOPIC)', items: topics().map((t) => [t.name, t.summary]) }] }));
 
-  const act: Act = (load) => async (...args) => {
+  const act: Act = (load, actOpts = {}) => async (...args) => {
     const cmd = args[args.length - 1] as Command;
     const opts = cmd.optsWithGlobals() as Record<string, unknown>;
     // --json alone is true (or '' when settleJsonValue kept the next word an argument); --jq implies JSON.
@@ -304,7 +304,7 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
     if (filter) io = withIO(io, { stdout: filter.stream, colorOut: false });
     const handler = await load();
     const { createContext } = await import('./context.js');
-    const ctx = await createContext({ ...rt, io }, globals);
+    const ctx = await createContext({ ...rt, io }, globals, actOpts);
     let failed: unknown;
     try {
       const code = await handler(ctx, cmd.processedArgs as unknown[], opts);

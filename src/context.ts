@@ -118,7 +118,8 @@ export interface Ctx extends Runtime {
 /** The one line a --sandbox run prints first (locate's own sandbox banner then stays silent). */
 export const FRESH_SANDBOX_LINE = 'sandbox: simulated, no real money; a fresh one for this command alone';
 
-export async function createContext(rt: Runtime, globals: GlobalOptions): Promise<Ctx> {
+/** `offline`: the command sends nothing to the service, so --sandbox starts no sandbox for it (commands/types.ts ActOptions). */
+export async function createContext(rt: Runtime, globals: GlobalOptions, opts: { offline?: boolean } = {}): Promise<Ctx> {
   const config = new ConfigStore(configDir(rt.env));
   const vault: Vault = { env: rt.env, execPath: rt.execPath, configDir: config.dir };
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -134,7 +135,9 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
   if (inArgv) rt.io.stderr.write(`${stderrText(rt.io, inArgv)}\n`);
 
   let override: Resolved | undefined;
-  if (globals.sandbox) {
+  // An offline command under --sandbox: no sandbox, no banner; its credentials are never the user's.
+  const noService = Boolean(globals.sandbox && opts.offline);
+  if (globals.sandbox && !opts.offline) {
     // --sandbox: an in-process sandbox on a free loopback port, used with its pro key.
     const { startSandbox } = await import('./sandbox/server.js');
     const sb = await startSandbox({ port: 0, host: '127.0.0.1' });
@@ -164,6 +167,7 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
     accessible,
     debug,
     resolved() {
+      if (noService) throw new Error('internal: a command declared offline asked for the service under --sandbox');
       if (resolved) return resolved;
       resolved = override ?? resolveCredentials({ profile: globals.profile, baseUrl: globals.baseUrl }, rt.env, config);
       if (resolved.key?.value) secrets.push(resolved.key.value);
@@ -214,6 +218,7 @@ export async function createContext(rt: Runtime, globals: GlobalOptions): Promis
       return accountFingerprint(ctx.serviceId(), value);
     },
     serviceId() {
+      if (noService) return 'geo-sandbox:';
       const r = ctx.resolved();
       return r.baseUrl.source === 'sandbox' ? 'geo-sandbox:' : normalizeBaseUrl(r.baseUrl.value);
     },

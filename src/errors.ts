@@ -74,8 +74,8 @@ export class ClaimContradictedError extends HintedError {
 /** No API key is configured. Exit 3 (authentication); nothing was sent. */
 export class MissingKeyError extends Error {
   override readonly name = 'MissingKeyError';
-  readonly hint = 'set GEO_API_KEY, run `geo keys add`, or try any command with --sandbox';
-  constructor() {
+  /** `hint`: what else the command can do without a key (cases: --local). */
+  constructor(readonly hint = 'set GEO_API_KEY, run `geo keys add`, or try any command with --sandbox') {
     super('no API key is configured');
   }
 }

@@ -22,6 +22,7 @@ import { SshFormatError } from '../evidence/ssh-wire.js';
 import { type OpenSshKey, isOpenSshPrivateKey, keySigner, readOpenSshPrivateKey } from './openssh-private-key.js';
 import { SIGNING_NAME, type SigningDeps, checkPrivateFileMode, readGeoPrivateKey } from './signing-store.js';
 import { agentKeys, agentSigner, agentSocket } from './ssh-agent.js';
+import { shellQuote } from '../files/shell.js';
 
 export interface SigningKeyInfo {
   /** The reference as the config keeps it: NAME, an absolute path, or agent:SHA256:…. */
@@ -112,10 +113,10 @@ function readKeyFile(path: string): KeyFile {
   throw new ConfigError(`${path} is not an OpenSSH key file`, 'give an OpenSSH Ed25519 private key (ssh-keygen -t ed25519), or its .pub with the key in ssh-agent');
 }
 
-/** The key in ssh-agent with this fingerprint, or a KeyringError saying how to add it. */
-async function inAgent(env: Env, fp: string, what: string, addHint: string): Promise<SshSigner> {
-  const sock = agentSocket(env);
-  const held = (await agentKeys(sock)).find((k) => k.fingerprint === fp);
+/** The key in ssh-agent with this fingerprint, or a KeyringError saying how to add it (`keyFile`: the file chosen, named in each hint). */
+async function inAgent(env: Env, fp: string, what: string, addHint: string, keyFile?: string): Promise<SshSigner> {
+  const sock = agentSocket(env, keyFile);
+  const held = (await agentKeys(sock, undefined, keyFile)).find((k) => k.fingerprint === fp);
   if (!held) throw new KeyringError(`${what}, and ssh-agent does not hold key ${fp}`, addHint);
   return agentSigner(sock, held.publicKey);
 }
@@ -166,11 +167,12 @@ async function find(deps: SigningDeps, raw?: string): Promise<Found> {
     };
   }
   const what = file.kind === 'private' ? `${ref} is passphrase-protected (geo never asks for a passphrase)` : `${ref} is a public key`;
-  const add = `add the key to ssh-agent: ssh-add ${file.kind === 'private' ? ref : ref.replace(/\.pub$/, '')}`;
+  const keyFile = file.kind === 'private' ? ref : ref.replace(/\.pub$/, '');
+  const add = `add the key to ssh-agent: \`ssh-add ${shellQuote(keyFile)}\``;
   return {
     info: { ...base, signsIn: 'ssh-agent' },
     signer: async () => {
-      const signer = await inAgent(env, fp, what, add);
+      const signer = await inAgent(env, fp, what, add, keyFile);
       if (!sameKey(signer.publicKey, publicKey)) throw new KeyringError(`ssh-agent holds another key under ${fp}`);
       return signer;
     },

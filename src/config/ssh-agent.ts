@@ -11,6 +11,7 @@
  */
 import { connect } from 'node:net';
 import { KeyringError } from '../errors.js';
+import { shellQuote } from '../files/shell.js';
 import type { Env } from './env.js';
 import { ED25519, type SshPublicKey, fingerprint, parsePublicKeyBlob, publicKeyBlob } from '../evidence/ssh-key.js';
 import type { SshSigner } from '../evidence/sshsig.js';
@@ -25,17 +26,18 @@ const SIGN_RESPONSE = 14;
 const MAX_MESSAGE = 256 * 1024;
 export const AGENT_TIMEOUT_MS = 60_000;
 
-const START_HINT = 'start one and add your key: eval "$(ssh-agent)" && ssh-add ~/.ssh/id_ed25519';
+/** How to start an agent with the key: the file the analyst chose when there is one, else the usual place. */
+const startHint = (keyFile?: string) => `start one and add your key: \`eval "$(ssh-agent)" && ssh-add ${keyFile ? shellQuote(keyFile) : '~/.ssh/id_ed25519'}\``;
 
-/** The agent's socket, or a KeyringError (exit 3) saying there is none. */
-export function agentSocket(env: Env): string {
+/** The agent's socket, or a KeyringError (exit 3) saying there is none; `keyFile`: the key to add to one. */
+export function agentSocket(env: Env, keyFile?: string): string {
   const sock = env.SSH_AUTH_SOCK;
-  if (!sock) throw new KeyringError('no ssh-agent: SSH_AUTH_SOCK is not set', START_HINT);
+  if (!sock) throw new KeyringError('no ssh-agent: SSH_AUTH_SOCK is not set', startHint(keyFile));
   return sock;
 }
 
 /** One request, one answer (its type byte and body). */
-function request(sock: string, type: number, body: Buffer, timeoutMs: number): Promise<{ type: number; body: Buffer }> {
+function request(sock: string, type: number, body: Buffer, timeoutMs: number, keyFile?: string): Promise<{ type: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const conn = connect(sock);
     let got = Buffer.alloc(0);
@@ -47,7 +49,7 @@ function request(sock: string, type: number, body: Buffer, timeoutMs: number): P
     conn.on('connect', () => conn.write(Buffer.concat([u32(body.length + 1), Buffer.from([type]), body])));
     conn.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      fail(`ssh-agent at ${sock} cannot be reached (${err.code ?? err.message})`, START_HINT);
+      fail(`ssh-agent at ${sock} cannot be reached (${err.code ?? err.message})`, startHint(keyFile));
     });
     conn.on('data', (c: Buffer) => {
       got = Buffer.concat([got, c]);
@@ -75,8 +77,8 @@ export interface AgentKey {
 }
 
 /** The Ed25519 keys the agent holds (other types and certificates are left out: geo cannot sign with them). */
-export async function agentKeys(sock: string, timeoutMs = AGENT_TIMEOUT_MS): Promise<AgentKey[]> {
-  const answer = await request(sock, REQUEST_IDENTITIES, Buffer.alloc(0), timeoutMs);
+export async function agentKeys(sock: string, timeoutMs = AGENT_TIMEOUT_MS, keyFile?: string): Promise<AgentKey[]> {
+  const answer = await request(sock, REQUEST_IDENTITIES, Buffer.alloc(0), timeoutMs, keyFile);
   if (answer.type !== IDENTITIES_ANSWER) throw new KeyringError(`ssh-agent at ${sock} would not list its keys (answer type ${answer.type})`);
   const keys: AgentKey[] = [];
   try {

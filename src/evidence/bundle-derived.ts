@@ -4,8 +4,8 @@
  * here with bundle-standard.ts and compared byte for byte, and the tokens of its head_stamped
  * entries (timestamps/entry-<n>.tsr, .pem) read for custody-stamps.ts to check.
  */
-import { MANIFEST_NAME, SUMS_NAME, isDerivedMember } from './bundle-format.js';
-import { derivedMembers, sha256Sums, stampFile } from './bundle-standard.js';
+import { MANIFEST_NAME, SUMS_NAME, VERIFY_NAME, isDerivedMember } from './bundle-format.js';
+import { derivedMembers, earlierVerifyMd, sha256Sums, stampFile } from './bundle-standard.js';
 import type { CustodyEntry } from './custody.js';
 import type { KeptToken } from './custody-stamps.js';
 import type { MemberDigest, ZipMember } from './zip-read.js';
@@ -31,7 +31,7 @@ export async function checkDerived(entries: CustodyEntry[], names: readonly stri
     if (!names.includes(p)) say(p, 'absent: every bundle geo makes has it (one from an earlier geo, or it was removed)');
     else {
       const d = await digest(p);
-      if (d && !d.bytes?.equals(bytes)) say(p, `not what the custody log makes of it: edited after the bundle was made${p === SUMS_NAME ? ' (or a member it lists changed)' : ''}`);
+      if (d && !d.bytes?.equals(bytes) && !(p === VERIFY_NAME && d.bytes?.equals(earlierVerifyMd(entries)))) say(p, `not what the custody log makes of it: edited after the bundle was made${p === SUMS_NAME ? ' (or a member it lists changed)' : ''}`);
     }
   }
   for (const p of names) if (isDerivedMember(p) && !expected.has(p)) say(p, 'not made from the custody log (no head_signed entry names it): added after the bundle was made');

@@ -78,6 +78,12 @@ export function derivedMembers(entries: readonly CustodyEntry[]): Map<string, Bu
   return out;
 }
 
+/**
+ * The VERIFY.md an earlier geo wrote for the same log: its bundles are not tampered with for
+ * carrying it, so a verifier accepts it beside the current one (bundle-derived.ts).
+ */
+export const earlierVerifyMd = (entries: readonly CustodyEntry[]): Buffer => Buffer.from(verifyMd(entries, signedEntries(entries), 'first'), 'utf8');
+
 /** sha256sum's format (two spaces: text mode), sorted by path. */
 export function sha256Sums(members: ReadonlyArray<{ path: string; sha256: string }>): Buffer {
   const rows = members.filter((m) => m.path !== SUMS_NAME).map((m) => `${m.sha256}  ${m.path}\n`).sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1));
@@ -86,7 +92,14 @@ export function sha256Sums(members: ReadonlyArray<{ path: string; sha256: string
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
-function verifyMd(entries: readonly CustodyEntry[], signed: Signed[]): string {
+/**
+ * The fingerprint line: allowed_signers' fields are principal, namespaces="…", key type, key (all
+ * plain: signedEntries), and ssh-keygen -l reads only a key line, so awk hands it the key with the
+ * principal as its comment. `-f -` (stdin) writes no file into the extracted bundle.
+ */
+const FINGERPRINTS = `awk '{print $3, $4, $1}' ${ALLOWED_SIGNERS_NAME} | ssh-keygen -lf -`;
+
+function verifyMd(entries: readonly CustodyEntry[], signed: Signed[], form: 'current' | 'first' = 'current'): string {
   const last = entries.at(-1);
   const caseId = entries[0]?.case ?? '';
   const plainCase = PLAIN.test(caseId) ? caseId : '(see custody.jsonl)';
@@ -96,10 +109,19 @@ function verifyMd(entries: readonly CustodyEntry[], signed: Signed[]): string {
     '# Verifying this bundle with standard tools',
     '',
     `Case ${plainCase}: its custody log is custody.jsonl, ${entries.length} entries, head ${last && HEX64.test(last.hash) ? last.hash : '(none)'}.`,
-    'Nothing here needs geo: sha256sum (GNU coreutils), Python 3 (its standard library), ssh-keygen',
-    '(OpenSSH 8.2 or later) and openssl (1.1 or later). Extract the zip into an empty folder and run',
-    'each command there, in order: each must exit 0. This file, SHA256SUMS, allowed_signers and',
-    'signatures/ are made from custody.jsonl; `geo cases verify` makes them again and compares.',
+    ...(form === 'first' ? [
+      'Nothing here needs geo: sha256sum (GNU coreutils), Python 3 (its standard library), ssh-keygen',
+      '(OpenSSH 8.2 or later) and openssl (1.1 or later). Extract the zip into an empty folder and run',
+      'each command there, in order: each must exit 0. This file, SHA256SUMS, allowed_signers and',
+      'signatures/ are made from custody.jsonl; `geo cases verify` makes them again and compares.',
+    ] : [
+      'Nothing here needs geo: unzip (or Python 3), sha256sum (GNU coreutils), Python 3 (its standard',
+      'library), ssh-keygen (OpenSSH 8.2 or later) and openssl (1.1 or later). Extract the zip into an',
+      'empty folder, with `unzip BUNDLE.zip -d FOLDER` or, where there is no unzip,',
+      '`python3 -m zipfile -e BUNDLE.zip FOLDER`; then run each command below in that folder, in order,',
+      'in sh or bash: each must exit 0. This file, SHA256SUMS, allowed_signers and signatures/ are made',
+      'from custody.jsonl; `geo cases verify` makes them again and compares.',
+    ]),
     '',
     '## 1. Every file is the one listed',
     '',
@@ -123,8 +145,18 @@ function verifyMd(entries: readonly CustodyEntry[], signed: Signed[]): string {
     parts.push(
       'Each signature is over one line, signatures/entry-<n>.msg: `geo-custody/1 case=<id> seq=<k> head=<hash of',
       'entry k>`. allowed_signers lists each key that signed under the name its signer gave: it says who',
-      'claims to have signed, not whom to trust. Compare the fingerprints (ssh-keygen -lf allowed_signers)',
-      'with keys you know, or give your own allowed_signers file to -f instead.',
+      ...(form === 'first' ? [
+        'claims to have signed, not whom to trust. Compare the fingerprints (ssh-keygen -lf allowed_signers)',
+        'with keys you know, or give your own allowed_signers file to -f instead.',
+      ] : [
+        'claims to have signed, not whom to trust. Print each key\'s fingerprint (SHA256:…, then the name)',
+        'and compare it with the one the signer gave you apart from the bundle (`geo keys signing show`',
+        'prints it on their side), or give your own allowed_signers file to -f instead:',
+        '',
+        sh([FINGERPRINTS]),
+        '',
+        'Then check each signature:',
+      ]),
       '',
       sh(signed.map((s) => `ssh-keygen -Y verify -f ${ALLOWED_SIGNERS_NAME} -I ${s.principal} -n ${CUSTODY_NAMESPACE} -s ${signatureFile(s.n, 'sig')} < ${signatureFile(s.n, 'msg')}`)),
     );

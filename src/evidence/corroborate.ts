@@ -43,6 +43,8 @@ export interface Estimate {
   /** forensic.precision_tier (depth 3 only). */
   precisionTier?: string;
   depth?: number;
+  /** Its place as the answer names it ("Mexico City, Mexico"): where the sun line says it was worked out. */
+  name?: string;
 }
 
 export interface CorroborateOptions {
@@ -89,7 +91,7 @@ export function corroborate(estimate: Estimate, exif: ExifSummary | undefined, o
   const tol = toleranceFor(estimate, opts);
   const base = { toleranceKm: tol.km, toleranceBasis: tol.basis };
   if (!exif || !hasAnyExif(exif)) return { verdict: 'none', ...base };
-  return { ...gpsCheck(estimate, exif, opts, base), sun: sunWitness(exif, estimate, 'estimate') };
+  return { ...gpsCheck(estimate, exif, opts, base), sun: sunWitness(exif, estimate, 'estimate', estimate.name) };
 }
 
 function gpsCheck(estimate: Estimate, exif: ExifSummary, opts: CorroborateOptions, base: { toleranceKm: number; toleranceBasis: string }): Corroboration {
@@ -109,12 +111,16 @@ function gpsCheck(estimate: Estimate, exif: ExifSummary, opts: CorroborateOption
 }
 
 /** The estimate as corroborate() wants it, from a geolocate response body. */
-export function estimateOf(body: { location: { latitude: number; longitude: number }; depth?: number; forensic?: { precision_tier?: string } }): Estimate {
+export function estimateOf(body: { location: { latitude: number; longitude: number; neighborhood?: unknown; city?: unknown; country?: unknown }; depth?: number; forensic?: { precision_tier?: string } }): Estimate {
+  const loc = body.location;
+  // A paid answer that deviates is kept: a name part that is not text is left out, not trusted.
+  const parts = [loc.neighborhood, loc.city, loc.country].filter((p): p is string => typeof p === 'string' && p.trim() !== '').map((p) => p.trim());
   return {
-    lat: body.location.latitude,
-    lng: body.location.longitude,
+    lat: loc.latitude,
+    lng: loc.longitude,
     precisionTier: body.forensic?.precision_tier,
     depth: body.depth,
+    ...(parts.length ? { name: [...new Set(parts)].join(', ') } : {}),
   };
 }
 

@@ -20,7 +20,8 @@ export function simulatedSection(answers: number, allowed: boolean, checked = tr
   return { answers, allowed, ok: answers === 0 || allowed, checked };
 }
 
-export const SANDBOX_HINT = 'a sandbox answered them, not the service: geo cases verify --allow-sandbox checks a test case as such';
+/** The command quoted whole (a wrapped hint never splits it) and naming what was verified, so it can be run as shown. */
+export const sandboxHint = (target: string): string => `a sandbox answered them, not the service: \`geo cases verify ${target} --allow-sandbox\` checks a test case as such`;
 
 /**
  * What an intact chain proves, said on every verification (then 31). Unsigned, nothing:

@@ -156,12 +156,6 @@ export function cameraName(e: Pick<ExifSummary, 'make' | 'model'>): string {
   return [e.make, model].filter(Boolean).join(' ');
 }
 
-/** DateTimeOriginal as written (EXIF local time, shifted nowhere) with its offset; without one the zone is unknown. */
-export function takenText(e: Pick<ExifSummary, 'dateTimeOriginal' | 'offsetTime'>): string | undefined {
-  if (!e.dateTimeOriginal) return undefined;
-  return `${e.dateTimeOriginal}${e.offsetTime ? ` ${e.offsetTime}` : ' (time zone not recorded)'}`;
-}
-
 function readGps(g: Block | undefined, errors: string[]): ExifGps | undefined {
   if (!g) return undefined;
   const lat = degrees(g.GPSLatitude, g.GPSLatitudeRef, 'S');

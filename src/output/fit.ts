@@ -18,6 +18,22 @@ export function cut(s: string, max: number, fromLeft = false): string {
   return fromLeft ? '…' + cps.slice(cps.length - (max - 1)).join('') : cps.slice(0, max - 1).join('') + '…';
 }
 
+/**
+ * A path in at most `max` columns, cut at its start and never inside a name: `…/` and the last
+ * folders that fit whole, else `…` and the file name, and only a file name longer than the
+ * column itself is cut (from the left, as cut() does).
+ */
+export function cutPath(s: string, max: number): string {
+  if (width(s) <= max) return s;
+  const seps = [...s.matchAll(/[/\\]/g)].map((m) => m.index);
+  for (const at of seps) {
+    const tail = s.slice(at);
+    if (width(tail) + 1 <= max) return '…' + tail;
+  }
+  const name = s.slice((seps.at(-1) ?? -1) + 1);
+  return width(name) + 1 <= max ? '…' + name : cut(s, max, true);
+}
+
 export interface FitInput {
   /** Natural width of each column (its widest cell or header). */
   natural: number[];
@@ -104,9 +120,10 @@ function words(para: string): string[] {
 
 /**
  * Word wrap to `max` columns, every line prefixed with `indent` (the first with `first` when
- * given, for hanging bullets and keys). A word longer than a line (a URL) is kept whole on a line
- * of its own, after the key: the terminal's own soft wrap keeps it one clickable link, whereas
- * a hard break (or a cut) would not.
+ * given, for hanging bullets and keys). A word that fits the screen but not after the indent (a
+ * key, a path, a link) starts a line at the left edge instead, whole; a word longer than a line
+ * (a long URL) is kept whole on a line of its own, after the key: the terminal's own soft wrap
+ * keeps it one clickable link, whereas a hard break (or a cut) would not.
  */
 export function wrap(text: string, max: number, indent = '', first = indent): string[] {
   const out: string[] = [];
@@ -123,6 +140,7 @@ export function wrap(text: string, max: number, indent = '', first = indent): st
         out.push(line.trimEnd());
         line = indent;
       }
+      if (empty && line.trim() === '' && width(line) + width(word) > max && width(word) <= max) line = '';
       line += (empty ? '' : ' ') + word;
       empty = false;
     }

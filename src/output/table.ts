@@ -6,7 +6,7 @@
  * sanitizeInline here, because cells are mostly server strings.
  */
 import Table from 'cli-table3';
-import { cut, fitColumns, width } from './fit.js';
+import { cut, cutPath, fitColumns, width } from './fit.js';
 import type { ViewOpts } from './render.js';
 import { sanitizeInline } from './sanitize.js';
 
@@ -23,7 +23,7 @@ export interface TableSpec {
   optional?: number[];
   /** Columns cut last (links: half a URL is worse than a narrower neighbour). */
   keep?: number[];
-  /** Columns cut from the left (paths: the file name is what tells two rows apart). */
+  /** Paths, cut from the left at a folder, never inside a name (fit.ts cutPath): the file name is what tells two rows apart. */
   cutLeft?: number[];
   /** Narrowest each column is cut to on a terminal (default 6, or its natural width). */
   floor?: Array<number | undefined>;
@@ -72,7 +72,7 @@ function below(head: string[], rows: string[][], dropped: number[], available: n
     const name = r[label] ?? '';
     const one = `${name}  ${values.join(' · ')}`;
     if (width(one) <= available) return [one];
-    const lines = [cut(name, available, labelFromLeft)];
+    const lines = [labelFromLeft ? cutPath(name, available) : cut(name, available)];
     let line = '';
     for (const [v, bare] of pairs) {
       if (line && width(`${line} · ${v}`) <= available) line += ` · ${v}`;
@@ -92,7 +92,7 @@ export function renderTable(spec: TableSpec, view: ViewOpts): string {
   const available = view.columns - (spec.indent ?? 0);
   const natural = head.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i]!))));
   const fit = fitColumns({ natural, available, ...BORDER, ...(spec.optional ? { optional: spec.optional } : {}), ...(spec.keep ? { keep: spec.keep } : {}), ...(spec.floor ? { floor: spec.floor } : {}), ...(spec.min ? { min: spec.min } : {}) });
-  const fitted = (s: string, i: number) => cut(s, fit.widths.get(i)!, spec.cutLeft?.includes(i));
+  const fitted = (s: string, i: number) => (spec.cutLeft?.includes(i) ? cutPath(s, fit.widths.get(i)!) : cut(s, fit.widths.get(i)!));
   const t = new Table({
     head: fit.shown.map((i) => view.style.bold(fitted(head[i]!, i))),
     style: { head: [], border: [], 'padding-left': 1, 'padding-right': 1, compact: true },

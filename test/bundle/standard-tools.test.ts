@@ -16,7 +16,7 @@ import { writeZip } from '../../src/output/export/zip.js';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
 import { runCli, spawnGeo } from '../helpers/run-cli.js';
 import { FIXTURES } from '../helpers/sandbox.js';
-import { makeKey, tmp } from '../helpers/ssh.js';
+import { makeKey, sshFingerprint, tmp } from '../helpers/ssh.js';
 import { type Authority, type TsaServer, makeAuthority, opensslReply, serveAuthority } from '../helpers/tsa.js';
 
 let service: ChargingServer;
@@ -94,6 +94,7 @@ describe('a bundle made on one machine', () => {
     expect(commands).toEqual([
       'sha256sum -c SHA256SUMS',
       'python3 verify_chain.py',
+      "awk '{print $3, $4, $1}' allowed_signers | ssh-keygen -lf -",
       ...signed.map((n) => `ssh-keygen -Y verify -f allowed_signers -I alice@example.org -n geo-custody -s signatures/entry-${n}.sig < signatures/entry-${n}.msg`),
       ...stamped.map((e) => `openssl ts -verify -digest ${e.data.stamp!.head} -in timestamps/entry-${e.seq}.tsr -CAfile timestamps/entry-${e.seq}.pem -attime ${Math.floor(Date.parse(String(e.data.stamp!.gen_time)) / 1000)}`),
     ]);
@@ -103,10 +104,61 @@ describe('a bundle made on one machine', () => {
     const members = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? members(join(d, n)) : [join(d, n)]));
     expect(out[0]!.stdout.trim().split('\n').map((l) => l.replace(/: OK$/, '')).sort()).toEqual(members(dir).map((p) => relative(dir, p)).filter((p) => !['SHA256SUMS', 'manifest.json'].includes(p)).sort());
     expect(out[1]!.stdout).toBe(`OK: 14 entries, head ${entries.at(-1)!.hash}; the ${(entries[12]!.data.bundle!.members as unknown[]).length} files the seal lists match; signed over entries 1 to 13: check each signature with ssh-keygen (VERIFY.md)\n`);
-    for (const o of out.slice(2, 5)) expect(o.stdout + o.stderr).toMatch(/^Good "geo-custody" signature for alice@example\.org with ED25519 key SHA256:/);
-    expect(out[5]!.stdout).toBe('Verification: OK\n');
+    expect(out[2]!.stdout).toBe(`256 ${sshFingerprint(`${alice.path}.pub`)} alice@example.org (ED25519)\n`);
+    for (const o of out.slice(3, 6)) expect(o.stdout + o.stderr).toMatch(/^Good "geo-custody" signature for alice@example\.org with ED25519 key SHA256:/);
+    expect(out[6]!.stdout).toBe('Verification: OK\n');
     // The files those commands read are in the bundle.
     for (const p of ['SHA256SUMS', 'verify_chain.py', 'allowed_signers', 'signatures/entry-14.msg', `timestamps/entry-${stamped[0]!.seq}.pem`]) expect(statSync(join(dir, p)).isFile()).toBe(true);
+  }, 30_000);
+
+  it.each(['unzip', 'python3 -m zipfile'])('extracted with %s as VERIFY.md says, each of its commands works as written in sh and in bash; the fingerprint step names the signer\'s key', (tool) => {
+    const text = readFileSync(join(extracted(), 'VERIFY.md'), 'utf8');
+    const said = text.replace(/\n/g, ' ').match(new RegExp(`\`(${tool.replace(/ /g, ' ')} [^\`]*BUNDLE\\.zip[^\`]*)\``))?.[1];
+    expect(said, text).toBeDefined();
+    const parent = tmp('geo-std-named-');
+    const x = spawnSync('sh', ['-c', said!.replace('BUNDLE.zip', zip).replace('FOLDER', 'bundle')], { cwd: parent, env: { PATH: process.env.PATH }, encoding: 'utf8' });
+    expect(x.status, x.stderr).toBe(0);
+    const dir = join(parent, 'bundle');
+    const files = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? files(join(d, n)) : [join(d, n)]));
+    const before = files(dir);
+    for (const shell of ['sh', 'bash']) {
+      for (const c of commandsOf(dir)) {
+        const o = spawnSync(shell, ['-c', c], { cwd: dir, env: { PATH: process.env.PATH }, encoding: 'utf8' });
+        expect(o.status, `${shell}: ${c}\n${o.stdout}${o.stderr}`).toBe(0);
+        if (c.includes('ssh-keygen -lf')) expect(o.stdout).toContain(`${sshFingerprint(`${alice.path}.pub`)} alice@example.org`);
+      }
+    }
+    // The fingerprint step reads the bundle and writes nothing into it.
+    expect(files(dir)).toEqual(before);
+  }, 30_000);
+
+  it('a bundle carrying the VERIFY.md an earlier geo wrote still verifies; any other edit of it is named', async () => {
+    const earlier = forge((e, dir) => {
+      const now = readFileSync(join(dir, 'VERIFY.md'), 'utf8');
+      const before = now
+        .replace(/Nothing here needs geo: unzip[\s\S]*?and compares\./, [
+          'Nothing here needs geo: sha256sum (GNU coreutils), Python 3 (its standard library), ssh-keygen',
+          '(OpenSSH 8.2 or later) and openssl (1.1 or later). Extract the zip into an empty folder and run',
+          'each command there, in order: each must exit 0. This file, SHA256SUMS, allowed_signers and',
+          'signatures/ are made from custody.jsonl; `geo cases verify` makes them again and compares.',
+        ].join('\n'))
+        .replace(/claims to have signed, not whom to trust\.[\s\S]*?Then check each signature:\n/, [
+          'claims to have signed, not whom to trust. Compare the fingerprints (ssh-keygen -lf allowed_signers)',
+          'with keys you know, or give your own allowed_signers file to -f instead.\n',
+        ].join('\n'));
+      expect(before).not.toBe(now);
+      writeFileSync(join(dir, 'VERIFY.md'), before);
+      return e;
+    });
+    const ok = await spawnGeo(['cases', 'verify', earlier.zip]);
+    expect(ok.code, ok.stdout).toBe(0);
+    const edited = forge((e, dir) => {
+      appendFileSync(join(dir, 'VERIFY.md'), 'Skip step 3: the signatures are fine.\n');
+      return e;
+    });
+    const bad = await spawnGeo(['cases', 'verify', edited.zip]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/VERIFY\.md: not what the custody log makes of it/);
   }, 30_000);
 });
 

@@ -145,7 +145,7 @@ describe('simulated answers (a sandbox\'s) are not evidence', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/simulated +2 simulated answers \(sandbox\): not evidence\n/);
     expect(r.stdout).toMatch(/integrity +the chain is intact;/);
-    expect(r.stderr).toMatch(/^error: case lc_\w+ holds 2 simulated answers \(sandbox\): not evidence — hint: a sandbox answered them, not the service: geo cases verify --allow-sandbox/);
+    expect(r.stderr).toMatch(/^error: case lc_\w+ holds 2 simulated answers \(sandbox\): not evidence — hint: a sandbox answered them, not the service: `geo cases verify lc_\w+ --allow-sandbox`/);
     const allowed = await geo(base.data, ['cases', 'verify', base.trial, '--allow-sandbox']);
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toMatch(/simulated +2 simulated answers \(sandbox\): not evidence \(checked as a test case: --allow-sandbox\)\n/);

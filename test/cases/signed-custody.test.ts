@@ -14,6 +14,7 @@ import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { custodyMessage } from '../../src/evidence/custody-sign.js';
+import { GEO_BIN } from '../helpers/run-cli.js';
 import { FIXTURES, withSandbox } from '../helpers/sandbox.js';
 import { type Agent, makeKey, sshVerify, startAgent, tmp as sshTmp } from '../helpers/ssh.js';
 import { caseId, caseRunner, custodyLines, custodyOf, events, tmp } from './helpers.js';
@@ -31,17 +32,18 @@ const analyst = (data: string, config: string) => {
   return (argv: string[], env: Record<string, string | undefined> = {}) => run(argv, { env: { GEO_CONFIG_DIR: config, HOME: config, ...env } });
 };
 
-let base: { data: string; id: string };
+let base: { data: string; id: string; config: string };
 beforeAll(async () => {
   const data = tmp('geo-signed-data-');
-  const geo = analyst(data, tmp('geo-signed-alice-'));
+  const config = tmp('geo-signed-alice-');
+  const geo = analyst(data, config);
   expect((await geo(['keys', 'signing', 'use', alice.path, '--principal', 'alice@example.org'])).code).toBe(0);
   expect((await geo(['cases', 'create', '--name', 'Signed', '--local'])).code).toBe(0);
   for (const f of ['paris.jpg', 'tokyo.jpg']) {
     const r = await geo(['locate', FIXTURES + f, '--case', 'Signed']);
     expect(r.code, r.stderr).toBe(0);
   }
-  base = { data, id: caseId(data, 'Signed') };
+  base = { data, id: caseId(data, 'Signed'), config };
   expect(events(custodyOf(data, base.id))).toEqual([
     'case_created', 'input_hashed', 'request_sent', 'answer_received', 'result_linked', 'head_signed',
     'input_hashed', 'request_sent', 'answer_received', 'result_linked', 'head_signed',
@@ -51,6 +53,25 @@ beforeAll(async () => {
 const verify = (data: string, extra: string[] = []) => caseRunner(sb, data).run(['cases', 'verify', 'Signed', '--allow-sandbox', ...extra], { env: { GEO_API_KEY: undefined, GEO_BASE_URL: 'http://127.0.0.1:9' } });
 
 describe('a case signed as it is appended', () => {
+  it('geo cases sign after the automatic signature says where the allowed_signers file comes from; its check lines run as written', async () => {
+    const data = tmp('geo-signed-again-');
+    cpSync(base.data, data, { recursive: true });
+    const r = await analyst(data, base.config)(['cases', 'sign', 'Signed']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/this key signed its head \(entry 10\) already, at entry 11: nothing appended/);
+    const lines = r.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  check    '));
+    expect(lines[at]).toBe('  check    geo keys signing show --jq .allowedSigners >> allowed_signers');
+    expect(lines[at + 1]).toBe(`           geo cases verify ${base.id} --allowed-signers allowed_signers`);
+    // As a person would: the two commands in a shell, in a folder of their own, geo on PATH.
+    const bin = tmp('geo-signed-bin-');
+    writeFileSync(join(bin, 'geo'), `#!/bin/sh\nexec "${process.execPath}" "${GEO_BIN}" "$@"\n`, { mode: 0o755 });
+    const here = tmp('geo-signed-check-');
+    const script = [lines[at]!, lines[at + 1]!].map((l) => l.replace(/^ {2}check {4}| {11}/, '')).join(' && ');
+    const out = execFileSync('sh', ['-c', `${script} --allow-sandbox`], { cwd: here, encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, HOME: base.config, GEO_CONFIG_DIR: base.config, GEO_DATA_DIR: data } });
+    expect(out).toMatch(/signatures +2 of 2 signatures valid; entries 1 to 10 covered \(keys of your allowed_signers count\)/);
+  });
+
   it('verifies: each signature valid, in your allowed_signers, the whole log covered', async () => {
     const r = await verify(base.data, ['--allowed-signers', ALLOWED, '--require-signature']);
     expect(r.stderr).toBe('');

@@ -71,8 +71,8 @@ describe.skipIf(!FFMPEG)(ffmpegTitle('geo history: a video and a photo set are o
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(5);
     expect(lines[1]).toMatch(/tokyo\.jpg .* 0\.\d\d\s+1\s+an_\w+\s+paid \(sandbox\)\s+\S+@\S+$/);
-    expect(lines[2]).toMatch(/^\S+ \S+ UTC\s+set-[0-9a-f]{16} \(3 photos\)\s+Savusavu\s+3\/3 agree\s+1\s+[0-9a-f]{12}\s+paid \(sandbox\)\s+\S+@\S+$/);
-    expect(lines[3]).toMatch(/two-places\.mp4 \(4 frames\)\s+.*France\s+2\/4 agree\s+1\s+[0-9a-f]{12}\s+paid \(sandbox\)\s+\S+@\S+$/);
+    expect(lines[2]).toMatch(/^\S+ \S+ UTC\s+set-[0-9a-f]{16} \(3 photos\)\s+Savusavu\s+3\/3 agree\s+1\s+batch [0-9a-f]{12}\s+paid \(sandbox\)\s+\S+@\S+$/);
+    expect(lines[3]).toMatch(/two-places\.mp4 \(4 frames\)\s+.*France\s+2\/4 agree\s+1\s+batch [0-9a-f]{12}\s+paid \(sandbox\)\s+\S+@\S+$/);
     expect(lines[4]).toMatch(/paris\.jpg /);
     expect(footprint(sb)).toEqual(before);
   });

@@ -114,7 +114,7 @@ describe('geo inspect', () => {
   it('the sun at the photo\'s own GPS and capture time: in the block and in --json; none without GPS', async () => {
     const r = await runCli(['inspect', f('paris.jpg'), f('nogps.jpg')]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('  sun     269° az, 26° elev at 2024-05-14 18:32 local (UTC+02:00, EXIF OffsetTimeOriginal): shadows point E (89°), about 2.0× the height of what casts them\n');
+    expect(r.stdout).toContain('  sun     269° az, 26° elev at the photo\'s GPS (Paris 16 Passy, Île-de-France, France), 2024-05-14 18:32 there and on the photo\'s clock (UTC+02:00, EXIF OffsetTimeOriginal): shadows point E (89°), about 2.0× the height of what casts them\n');
     expect(r.stdout.split('nogps.jpg')[1]).not.toMatch(/\n {2}sun /);
     const j = JSON.parse((await runCli(['inspect', '--json', f('sydney.jpg')])).stdout);
     expect(j.sun).toMatchObject({ point: 'photo GPS', lat: -33.856784, time: { local: '2024-01-26 20:05:10', offset: '+11:00', basis: 'exif' }, phase: 'civil twilight' });

@@ -43,7 +43,7 @@ describe('a key geo makes, kept in the 0600 file where no keyring answers', () =
     const c = json(made);
     const file = join(f.config, 'signing', 'default');
     expect(made.stderr).toMatch(new RegExp(`^notice: no OS keyring answered \\(no D-Bus session bus .*\\), so the key is stored in the 0600 file ${file} `, 'm'));
-    expect(made.stderr).toContain(`Created signing key "default" (${c.fingerprint}; private key in the 0600 file ${file}), the default`);
+    expect(made.stderr).toContain(`Created signing key "default" (${c.fingerprint}), the default; private key in the 0600 file ${file}\n`);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(f.config, 'signing')).mode & 0o777).toBe(0o700);
     expect(c.fingerprint).toBe(sshFingerprint(file));
@@ -164,11 +164,29 @@ describe('through a real ssh-agent', () => {
   });
   afterAll(async () => agent?.close());
 
+  it('a passphrase-protected key where no agent runs or answers: every hint names the file chosen, quoted for the shell', async () => {
+    const f = folder();
+    const d = join(tmp('geo-signing-desk-'), 'keys for desk');
+    mkdirSync(d);
+    const own = makeKey(d, 'desk key', { passphrase: 'open sesame' });
+    const add = `ssh-add '${own.path}'`;
+    for (const sock of [{}, { SSH_AUTH_SOCK: join(f.home, 'no-agent.sock') }] as Array<Record<string, string>>) {
+      const used = await geo(f, ['keys', 'signing', 'use', own.path], sock);
+      expect(used.code, used.stderr).toBe(0);
+      expect(used.stderr).toContain(`&& ${add}\``);
+      const refused = await geo(f, ['keys', 'signing', 'test'], sock);
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toMatch(/^error: (no ssh-agent: SSH_AUTH_SOCK is not set|ssh-agent at \S+ cannot be reached \(ENOENT\)) — hint: start one and add your key: `eval "\$\(ssh-agent\)" && ssh-add '[^']+desk key'`/);
+      expect(refused.stderr).toContain(add);
+      expect(used.stderr + refused.stderr).not.toContain('id_ed25519');
+    }
+  });
+
   it('a passphrase-protected key: use warns until ssh-add, then test passes and ssh-keygen verifies what the agent signed', async () => {
     const f = folder();
     const early = await geo(f, ['keys', 'signing', 'use', locked.path], { SSH_AUTH_SOCK: agent.sock });
     expect(early.code, early.stderr).toBe(0);
-    expect(early.stderr).toContain(`warning: it cannot sign yet: ${locked.path} is passphrase-protected (geo never asks for a passphrase), and ssh-agent does not hold key ${sshFingerprint(locked.path)} (add the key to ssh-agent: ssh-add ${locked.path})`);
+    expect(early.stderr).toContain(`warning: it cannot sign yet: ${locked.path} is passphrase-protected (geo never asks for a passphrase), and ssh-agent does not hold key ${sshFingerprint(locked.path)} (add the key to ssh-agent: \`ssh-add ${locked.path}\`)`);
     const refused = await geo(f, ['keys', 'signing', 'test'], { SSH_AUTH_SOCK: agent.sock });
     expect(refused.code).toBe(3);
 

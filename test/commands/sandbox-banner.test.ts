@@ -4,11 +4,14 @@
  * there "no real money" would be a lie.
  */
 import { createServer } from 'node:http';
+import { PassThrough, Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_HEADER } from '../../src/api/routes.js';
+import { OFFLINE } from '../../src/commands/types.js';
+import { type Runtime, createContext } from '../../src/context.js';
 import { FIXTURES } from '../batch/helpers.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { machineEnv, runCli, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
 
 const sb = withSandbox();
@@ -60,4 +63,57 @@ describe('the sandbox banner', () => {
     expect(JSON.parse(r.stdout)).toEqual(RESULT);
     expect(r.stderr).not.toContain('sandbox');
   });
+});
+
+describe('--sandbox on a command that sends nothing', () => {
+  const FRESH = 'sandbox: simulated, no real money; a fresh one for this command alone';
+
+  it('history, history show, inspect, cases show and keys signing list start no sandbox and print no banner; locate still does', async () => {
+    const env = machineEnv();
+    const located = await spawnGeo(['--sandbox', 'locate', `${FIXTURES}/paris.jpg`, '--json'], { env });
+    expect(located.code, located.stderr).toBe(0);
+    expect(located.stderr).toContain(FRESH);
+    const id = (JSON.parse(located.stdout) as { analysis_id: string }).analysis_id;
+    const made = await spawnGeo(['cases', 'create', '--name', 'Offline', '--local'], { env });
+    expect(made.code, made.stderr).toBe(0);
+    for (const argv of [['history'], ['history', 'show', id], ['inspect', `${FIXTURES}/paris.jpg`], ['cases', 'show', 'Offline'], ['keys', 'signing', 'list']]) {
+      const r = await spawnGeo(['--sandbox', ...argv], { env });
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stderr, argv.join(' ')).not.toContain(FRESH);
+    }
+    expect((await spawnGeo(['--sandbox', 'history'], { env })).stdout).toContain(id);
+  }, 60_000);
+
+  it('in-process: an offline command\'s context under --sandbox starts no sandbox and never reads the user\'s key', async () => {
+    const stderr = new PassThrough();
+    let said = '';
+    stderr.on('data', (c: Buffer) => (said += c.toString()));
+    const io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, colorOut: false, colorErr: false, columns: 80 };
+    const rt = {
+      io, env: { GEO_CONFIG_DIR: tempConfigDir(), GEO_API_KEY: 'orca_live_the_users_own_key' }, now: Date.now, sleep: async () => {}, signal: new AbortController().signal, version: 'test',
+      probe: {} as Runtime['probe'], outputClosed: new AbortController().signal, keepRunningOnClosedOutput: () => () => {}, execPath: process.execPath,
+    } satisfies Runtime;
+    const offline = await createContext(rt, { sandbox: true }, OFFLINE);
+    expect(() => offline.resolved()).toThrow(/declared offline asked for the service under --sandbox/);
+    expect(() => offline.client()).toThrow(/declared offline/);
+    expect(offline.serviceId()).toBe('geo-sandbox:');
+    await offline.cleanup();
+    expect(said).toBe('');
+    const online = await createContext(rt, { sandbox: true });
+    expect(online.resolved()).toMatchObject({ key: { value: 'orca_sandbox_pro' }, baseUrl: { source: 'sandbox' } });
+    await online.cleanup();
+    expect(said).toBe(`${FRESH}\n`);
+  });
+
+  it('--dry-run: with nothing to send it names no balance; with something to send it reads the sandbox\'s', async () => {
+    const env = machineEnv();
+    expect((await spawnGeo(['--sandbox', 'locate', `${FIXTURES}/paris.jpg`], { env })).code).toBe(0);
+    const stored = await spawnGeo(['--sandbox', 'locate', `${FIXTURES}/paris.jpg`, '--dry-run'], { env });
+    expect(stored.code, stored.stderr).toBe(0);
+    expect(stored.stdout).toMatch(/^plan: 1 input, 1 already in your results · 0 to send × depth 1 \(1 credit\) = up to 0 credits\n/);
+    expect(stored.stdout + stored.stderr).not.toContain('balance unknown');
+    const two = await spawnGeo(['--sandbox', 'locate', `${FIXTURES}/paris.jpg`, `${FIXTURES}/tokyo.jpg`, '--dry-run'], { env });
+    expect(two.code, two.stderr).toBe(0);
+    expect(two.stdout).toMatch(/^plan: 2 inputs, 1 already in your results · 1 to send × depth 1 \(1 credit\) = up to 1 credit · balance \d+\n/);
+  }, 60_000);
 });

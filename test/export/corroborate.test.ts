@@ -47,7 +47,7 @@ describe('corroborate: EXIF GPS against the estimate', () => {
 
   it('reads the estimate from a response body and describes the verdict in one line', () => {
     const est = estimateOf(forensicBody());
-    expect(est).toEqual({ lat: 48.8584, lng: 2.2945, precisionTier: 'site_level', depth: 3 });
+    expect(est).toEqual({ lat: 48.8584, lng: 2.2945, precisionTier: 'site_level', depth: 3, name: expect.any(String) });
     const line = describeCorroboration(corroborate(est, exifAt(35.6586, 139.7454)));
     expect(line).toMatch(/^EXIF GPS 35\.658600, 139\.745400: 97\d\d\.\d km from the estimate, CONTRADICTS \(tolerance 500 m, site_level\); independence unknown: /);
     // Whether the service was sent the GPS decides what agreement is worth, and the line says so.

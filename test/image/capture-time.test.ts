@@ -57,16 +57,27 @@ describe('captureTime', () => {
 describe('describeSun', () => {
   it('a day: azimuth, elevation, local time and its basis, shadow direction and length', () => {
     const s = sunWitness({ dateTimeOriginal: '2024:05:14 18:32:07', offsetTime: '+02:00', offsetTimeTag: 'OffsetTimeOriginal' }, PARIS, 'estimate');
-    expect(describeSun(s)).toBe('269° az, 26° elev at 2024-05-14 18:32 local (UTC+02:00, EXIF OffsetTimeOriginal): shadows point E (89°), about 2.0× the height of what casts them');
+    expect(describeSun(s)).toBe('269° az, 26° elev at the estimate, 2024-05-14 18:32 there and on the photo\'s clock (UTC+02:00, EXIF OffsetTimeOriginal): shadows point E (89°), about 2.0× the height of what casts them');
     expect(s).toMatchObject({ point: 'estimate', azimuthDeg: 268.9, elevationDeg: 26.4, phase: 'day', shadow: { directionDeg: 88.9, compass: 'E', lengthRatio: 2.02 } });
   });
 
   it('night and twilight are said plainly; no shadow is given', () => {
     const night = sunWitness({ dateTimeOriginal: '2024:01:26 23:05:10', offsetTime: '+11:00' }, { lat: -33.856784, lng: 151.215297 }, 'photo GPS');
-    expect(describeSun(night)).toMatch(/^below the horizon \(29\.\d° below, 21\d° az\) at 2024-01-26 23:05 local \(UTC\+11:00, EXIF OffsetTimeOriginal\): night, no sunlight$/);
+    expect(describeSun(night)).toMatch(/^below the horizon \(29\.\d° below, 21\d° az\) at the photo's GPS, 2024-01-26 23:05 there and on the photo's clock \(UTC\+11:00, EXIF OffsetTimeOriginal\): night, no sunlight$/);
     expect(night).not.toHaveProperty('shadow');
     const dusk = sunWitness({ dateTimeOriginal: '2024:07:03 20:50:00' }, { lat: 40.689247, lng: -74.044502 }, 'photo GPS');
-    expect(describeSun(dusk)).toMatch(/^below the horizon \(\d\.\d° below, 30\d° az\) at 2024-07-03 20:50 local \(UTC-04:00, time zone America\/New_York at the photo's GPS, looked up offline: no offset in EXIF\): civil twilight, no direct sunlight, no shadows$/);
+    expect(describeSun(dusk)).toMatch(/^below the horizon \(\d\.\d° below, 30\d° az\) at the photo's GPS, 2024-07-03 20:50 there and on the photo's clock \(UTC-04:00, time zone America\/New_York at the photo's GPS, looked up offline: no offset in EXIF\): civil twilight, no direct sunlight, no shadows$/);
+  });
+
+  it('a camera set to another clock than the estimate\'s: where it was worked out, by name, and both clocks', () => {
+    // 09:15 on a camera set to UTC+09:00 is 00:15 UTC: 18:15 the evening before in Mexico City.
+    const s = sunWitness({ dateTimeOriginal: '2023:11:02 09:15:44', offsetTime: '+09:00', offsetTimeTag: 'OffsetTimeOriginal' }, { lat: 19.429, lng: -99.17 }, 'estimate', 'Roma Norte, Mexico City, Mexico');
+    expect(s).toMatchObject({ place: 'Roma Norte, Mexico City, Mexico', there: { local: '2023-11-01 18:15:44', offset: '-06:00', zone: 'America/Mexico_City' } });
+    expect(describeSun(s)).toMatch(/^below the horizon \(\d\.\d° below, 25\d° az\) at the estimate \(Roma Norte, Mexico City, Mexico\), 2023-11-01 18:15 there \(UTC-06:00, America\/Mexico_City\); 2023-11-02 09:15 on the photo's clock \(UTC\+09:00, EXIF OffsetTimeOriginal\): civil twilight/);
+    // Same day: the photo's clock without its date. A record kept before `there` gets it worked out.
+    const tokyo = sunWitness({ dateTimeOriginal: '2024:01:10 09:15:00', offsetTime: '+00:00' }, { lat: 35.6586, lng: 139.7454 }, 'estimate', 'Tokyo, Japan');
+    const { there: _t, ...old } = tokyo as Exclude<typeof tokyo, { unavailable: string }>;
+    for (const w of [tokyo, old]) expect(describeSun(w)).toMatch(/ at the estimate \(Tokyo, Japan\), 2024-01-10 18:15 there \(UTC\+09:00, Asia\/Tokyo\); 09:15 on the photo's clock \(UTC\+00:00, EXIF OffsetTimeOriginal\): /);
   });
 
   it('no capture time: says why', () => {

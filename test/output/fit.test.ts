@@ -1,6 +1,6 @@
 /** The width solver and wrapping behind every terminal table and text block (issue 13, "Width"). */
 import { describe, expect, it } from 'vitest';
-import { cut, fitColumns, wrap } from '../../src/output/fit.js';
+import { cut, cutPath, fitColumns, wrap } from '../../src/output/fit.js';
 
 const BORDER = { fixed: 1, perColumn: 3 };
 
@@ -45,5 +45,23 @@ describe('cut and wrap', () => {
     ]);
     const url = 'https://www.openstreetmap.org/?mlat=48.858000&mlon=2.294000#map=17/48.858000/2.294000';
     expect(wrap(url, 40, '       ', '  maps ')).toEqual(['  maps', `       ${url}`]);
+  });
+
+  it('cutPath cuts a path at its start at a folder, never inside a name', () => {
+    const p = '/tmp/cases/2026/received-from-source/IMG_2041.jpg';
+    expect(cutPath(p, 80)).toBe(p);
+    expect(cutPath(p, 36)).toBe('…/received-from-source/IMG_2041.jpg');
+    expect(cutPath(p, 34)).toBe('…/IMG_2041.jpg');
+    expect(cutPath(p, 14)).toBe('…/IMG_2041.jpg');
+    expect(cutPath(p, 13)).toBe('…IMG_2041.jpg');
+    expect(cutPath(p, 8)).toBe('…041.jpg'); // a name longer than the column: only then cut
+    expect(cutPath('C:\\photos\\IMG_1.jpg', 12)).toBe('…\\IMG_1.jpg');
+  });
+
+  it('a word that fits the screen but not after the indent (a key, a path) starts at the left edge, whole', () => {
+    const key = 'AAAAC3NzaC1lZDI1NTE5AAAAIASelzHEuOrNwfGp5QE2c4GQKVQW2Sr3+NCINLMTQRm0';
+    expect(wrap(`ssh-ed25519 ${key} root@vm`, 80, ' '.repeat(13), 'public key   ')).toEqual(['public key   ssh-ed25519', `${key} root@vm`]);
+    expect(wrap(`${key} tail`, 70, '    ')).toEqual([key, '    tail']);
+    for (const l of wrap(`ssh-ed25519 ${key} root@vm`, 80, ' '.repeat(13), 'public key   ')) expect([...l].length).toBeLessThanOrEqual(80);
   });
 });

@@ -55,7 +55,7 @@ describe('locateView', () => {
         '  confidence   0.42 [####......] low',
         '  address      Champ de Mars',
         '  maps         https://www.google.com/maps/search/?api=1&query=48.858400,2.294500',
-        '               https://www.openstreetmap.org/?mlat=48.858400&mlon=2.294500#map=17/48.858400/2.294500',
+        '               https://www.openstreetmap.org/?mlat=48.858400&mlon=2.294500&zoom=17',
         '               https://maps.apple.com/?ll=48.858400,2.294500&q=48.858400,2.294500',
         '',
         'Reasoning',

@@ -69,6 +69,21 @@ describe('geo cases create in a terminal', { timeout: 60_000 }, () => {
     expect(dbRows(e.GEO_DATA_DIR, 'SELECT name, service FROM cases')).toEqual([{ name: 'Field notes', service: null }]);
   });
 
+  it('no key: refused before any question, with --local as the way on (not --sandbox); so with --name and no terminal', async () => {
+    const e = { ...env(), GEO_API_KEY: '' };
+    const t = spawnGeoInPty(['cases', 'create'], e);
+    expect(await t.exit).toBe(3);
+    expect(t.screen()).not.toContain('Case name');
+    const said = t.screen().replace(/\s+/g, ' ');
+    expect(said).toMatch(/error: no API key is configured/);
+    expect(said).toContain('`geo cases create --local` keeps the case on this machine only, with no key');
+    expect(said).not.toContain('--sandbox');
+    const piped = await runCli(['cases', 'create', '--name', 'Harbour fire'], { env: e });
+    expect(piped.code).toBe(3);
+    expect(piped.stderr).toBe('error: no API key is configured — hint: `geo cases create --local` keeps the case on this machine only, with no key; to create it on the service too, set GEO_API_KEY or run `geo keys add`\n');
+    expect(dbRows(e.GEO_DATA_DIR, 'SELECT name FROM cases')).toEqual([]);
+  });
+
   it('the name is required: an empty answer is refused and asked again', async () => {
     const e = env();
     const t = spawnGeoInPty(['cases', 'create', '--team', 'team_red'], e);

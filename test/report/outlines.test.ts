@@ -37,8 +37,8 @@ describe('EXIF capture time and camera for the report', () => {
     const rec = parisRecord();
     expect(captureFromRecord(rec)).toBeUndefined();
     const carrying = { ...rec, exif: { ...rec.exif!, dateTimeOriginal: '2024:05:14 18:32:07', make: 'Apple', model: 42 } } as unknown as typeof rec;
-    expect(captureFromRecord(carrying)).toEqual({ taken: '2024:05:14 18:32:07 (time zone not recorded)', camera: 'Apple', from: 'record' });
-    expect(await captureOf(rec, readFileSync(FIXTURES + 'sydney.jpg'))).toEqual({ taken: '2024:01:26 20:05:10 +11:00', camera: 'Canon EOS R5', from: 'image' });
+    expect(captureFromRecord(carrying)).toEqual({ taken: '2024-05-14 18:32 local (time zone not recorded)', camera: 'Apple', from: 'record' });
+    expect(await captureOf(rec, readFileSync(FIXTURES + 'sydney.jpg'))).toEqual({ taken: '2024-01-26 20:05 local (UTC+11:00), 2024-01-26 09:05 UTC', camera: 'Canon EOS R5', from: 'image' });
     expect(await captureOf(rec, Buffer.from('not an image'))).toBeUndefined();
   });
 });

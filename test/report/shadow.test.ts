@@ -27,8 +27,8 @@ describe('the report and the sun', () => {
     const day = withSun(parisRecord(), '2024:05:14 18:32:07', '+02:00');
     const night = withSun(sydneyRecord(), '2024:01:26 23:05:10', '+11:00');
     const { html } = await buildHtmlReport([{ record: day }, { record: night }], { generatedAt: '2025-05-14T16:32:07.123Z', cliVersion: 'test' });
-    expect(html).toMatch(/<p class="verdict sun">sun 2\d\d° az, \d+° elev at 2024-05-14 18:32 local \(UTC\+02:00, EXIF OffsetTimeOriginal\): shadows point \w+ \(\d+°\), about [\d.]+× the height of what casts them<\/p>/);
-    expect(html).toMatch(/<p class="verdict sun">sun below the horizon \([\d.]+° below, \d+° az\) at 2024-01-26 23:05 local \(UTC\+11:00, EXIF OffsetTimeOriginal\): night, no sunlight<\/p>/);
+    expect(html).toMatch(/<p class="verdict sun">sun 2\d\d° az, \d+° elev at the estimate, 2024-05-14 18:32 there and on the photo&#39;s clock \(UTC\+02:00, EXIF OffsetTimeOriginal\): shadows point \w+ \(\d+°\), about [\d.]+× the height of what casts them<\/p>/);
+    expect(html).toMatch(/<p class="verdict sun">sun below the horizon \([\d.]+° below, \d+° az\) at the estimate, 2024-01-26 23:05 there and on the photo&#39;s clock \(UTC\+11:00, EXIF OffsetTimeOriginal\): night, no sunlight<\/p>/);
     expect(html.match(/<span class="l-shadow">/g)).toHaveLength(1);
   });
 

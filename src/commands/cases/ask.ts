@@ -4,10 +4,20 @@
  * --no-input, nothing is asked and a missing name is a usage error.
  */
 import type { Ctx } from '../../context.js';
-import { DeclinedError, UsageError } from '../../errors.js';
+import { DeclinedError, MissingKeyError, UsageError } from '../../errors.js';
 import { stderrText } from '../../output/fit.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import type { CreateOptions } from './create-options.js';
+import { type CreateOptions, NO_KEY_HINT } from './create-options.js';
+
+/** The service's client for a new case; without a key, the hint points at --local. */
+export function caseClient(ctx: Ctx): ReturnType<Ctx['client']> {
+  try {
+    return ctx.client();
+  } catch (err) {
+    if (err instanceof MissingKeyError) throw new MissingKeyError(NO_KEY_HINT);
+    throw err;
+  }
+}
 
 export async function askMissing(ctx: Ctx, opts: CreateOptions): Promise<CreateOptions> {
   const missing = opts.name === undefined || opts.description === undefined || opts.team === undefined;
@@ -18,7 +28,7 @@ export async function askMissing(ctx: Ctx, opts: CreateOptions): Promise<CreateO
     return opts;
   }
   // Make sure a key exists before asking anything: answering three questions to get "no key" is rude.
-  if (!opts.local) ctx.client();
+  if (!opts.local) caseClient(ctx);
   const name = opts.name?.trim() ? opts.name : await ctx.prompt.input('Case name', { required: true });
   const description = opts.description ?? (await ctx.prompt.input('Description (optional)'));
   const team = opts.team ?? (await ctx.prompt.input('Team id (optional, Enter for none)'));

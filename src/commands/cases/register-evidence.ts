@@ -4,7 +4,7 @@
  * (RFC 3161). The help of sign and stamp is in register-trust.ts.
  */
 import { type Command, Option } from 'commander';
-import type { Act } from '../types.js';
+import { type Act, OFFLINE } from '../types.js';
 import { FILE_MODE_HELP } from '../../flags.js';
 import { declareJson } from '../../output/json-fields.js';
 import { registerTrust } from './register-trust.js';
@@ -46,7 +46,7 @@ Examples:
   geo cases verify case.zip --tsa-ca freetsa-cacert.pem --require-timestamp
   geo cases verify test-case.zip --allow-sandbox    # made against geo sandbox: checked, marked simulated`,
     )
-    .action(act(async () => (await import('./verify.js')).verify));
+    .action(act(async () => (await import('./verify.js')).verify, OFFLINE));
 
   cases
     .command('bundle')
@@ -81,7 +81,7 @@ Examples:
   $ geo cases verify demo-full.zip --allow-sandbox   # sandbox answers: checked, marked simulated
   unzip demo-full.zip -d demo && cd demo && cat VERIFY.md    # the same checks without geo`,
     )
-    .action(act(async () => (await import('./bundle.js')).bundle));
+    .action(act(async () => (await import('./bundle.js')).bundle, OFFLINE));
 
   registerTrust(cases, act);
 }

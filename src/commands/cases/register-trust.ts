@@ -1,6 +1,6 @@
 /** `geo cases sign | stamp`: a case's head signed with an SSH key, and stamped by RFC 3161 authorities. */
 import type { Command } from 'commander';
-import type { Act } from '../types.js';
+import { type Act, OFFLINE } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 
 const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
@@ -45,7 +45,7 @@ Examples:
   $ geo cases verify Demo --allowed-signers allowed_signers --require-signature
   geo cases sign Demo --key ~/.ssh/id_ed25519`,
     )
-    .action(act(async () => (await import('./sign.js')).sign));
+    .action(act(async () => (await import('./sign.js')).sign, OFFLINE));
 
   cases
     .command('stamp')

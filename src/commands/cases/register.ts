@@ -3,7 +3,7 @@
  * keys) and on this machine; verify and bundle are in register-evidence.ts, sign and
  * stamp in register-trust.ts.
  */
-import type { Register } from '../types.js';
+import { type Register, OFFLINE } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 import { registerEvidence } from './register-evidence.js';
 
@@ -107,7 +107,7 @@ Examples (the sandbox's results are simulated; yours link the same way):
   $ geo cases link Demo 2fdd8472               # by sha256 prefix (sample:tokyo)
   $ geo cases link Demo nosuchresult           # exit 2: no such result, nothing linked`,
     )
-    .action(act(async () => (await import('./link.js')).link));
+    .action(act(async () => (await import('./link.js')).link, OFFLINE));
 
   cases
     .command('show')
@@ -132,7 +132,7 @@ Examples:
   $ geo cases show Demo --json | jq ".results[].map_links[0].url"
   $ geo cases show Nobody                      # exit 2: no such case`,
     )
-    .action(act(async () => (await import('./show.js')).show));
+    .action(act(async () => (await import('./show.js')).show, OFFLINE));
 
   registerEvidence(cases, act);
 };

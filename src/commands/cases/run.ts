@@ -7,7 +7,7 @@ import { ServiceAnswerError, UsageError } from '../../errors.js';
 import type { CaseRow } from '../../store/index.js';
 import { recordCase } from './local.js';
 import { describe } from '../../output/errors.js';
-import { askMissing } from './ask.js';
+import { askMissing, caseClient } from './ask.js';
 import type { CreateOptions } from './create-options.js';
 import { type CaseListing, mergeCases, offline, offlineNote } from './listing.js';
 
@@ -70,7 +70,7 @@ export async function runCreate(ctx: Ctx, opts: CreateOptions): Promise<Created>
   await ctx.storeApi();
   if (opts.local) return { local: await recordCase(ctx, local) };
   // Fail before the request when there is no key, rather than after the questions.
-  const client = ctx.client();
+  const client = caseClient(ctx);
   let res: ApiResponse<Case>;
   try {
     res = await client.createCase(parsed.data);

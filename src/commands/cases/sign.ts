@@ -18,6 +18,7 @@ import { sanitizeInline } from '../../output/sanitize.js';
 import { findCase } from '../../store/find.js';
 import type { Handler } from '../types.js';
 import { runStamp, stampFailure } from './stamp.js';
+import { shellQuote } from '../../files/shell.js';
 
 export interface SignResult {
   case: { id: string; name: string };
@@ -53,7 +54,10 @@ export const sign: Handler = async (ctx, args, opts) => {
     `  signer   ${sanitizeInline(s.principal)}, key ${s.fingerprint}`,
     `  head     ${s.head}`,
     ...(res.newly ? [`  covers   ${res.newly.from === res.newly.to ? `entry ${res.newly.from}` : `entries ${res.newly.from} to ${res.newly.to}`} (${res.newly.events.join(', ')}), unsigned until now`] : []),
-    `  check    geo cases verify ${sanitizeInline(res.case.id)} --allowed-signers FILE`,
+    // Where the allowed_signers file comes from, as commands that run: this key's line, then the check.
+    `  check    geo keys signing show${typeof opts.key === 'string' ? ` ${shellQuote(sanitizeInline(opts.key))}` : ''} --jq .allowedSigners >> allowed_signers`,
+    `           geo cases verify ${shellQuote(sanitizeInline(res.case.id))} --allowed-signers allowed_signers`,
+    '           (a file of the keys you trust, one allowed_signers line each: only they count)',
   ].join('\n');
   await render(ctx, { data: res, human }, ['table', 'json']);
 };

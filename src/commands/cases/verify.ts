@@ -21,13 +21,15 @@ import { parseAllowedSigners } from '../../evidence/allowed-signers.js';
 import { type BundleReport, type BundleTrust, verifyBundle } from '../../evidence/bundle-verify.js';
 import { readTsaCa } from '../../evidence/custody-stamps.js';
 import { TimestampError } from '../../evidence/tsa-errors.js';
-import { SANDBOX_HINT, type SimulatedSection } from '../../evidence/verify-report.js';
+import { type SimulatedSection, sandboxHint } from '../../evidence/verify-report.js';
 import { ZipFormatError } from '../../evidence/zip-read.js';
 import { NotRegularFileError } from '../../files/read.js';
 import { type ViewOpts, formatOutput, resolveFormat, viewOpts } from '../../output/render.js';
 import type { Handler } from '../types.js';
 import { findCase } from '../../store/find.js';
 import { verifyCase } from './check.js';
+import { sanitizeInline } from '../../output/sanitize.js';
+import { shellQuote } from '../../files/shell.js';
 
 const HINT = 'geo cases verify takes a bundle written by geo cases bundle, e.g. geo cases verify case.zip';
 
@@ -65,8 +67,8 @@ interface Sections {
 }
 
 /** The one error line: the first failure of integrity, signatures or timestamps, else the simulated answers (exit 1 either way). */
-function notVerified(what: string, r: Sections, hint: string): NotVerifiedError {
-  if (r.integrity.ok && r.signatures.ok && r.timestamps.ok) return new NotVerifiedError(`${what} holds ${r.failures[0]}`, SANDBOX_HINT);
+function notVerified(what: string, target: string, r: Sections, hint: string): NotVerifiedError {
+  if (r.integrity.ok && r.signatures.ok && r.timestamps.ok) return new NotVerifiedError(`${what} holds ${r.failures[0]}`, sandboxHint(target));
   const more = r.failures.length > 1 ? ` (${r.failures.length - 1} more on stdout)` : '';
   return new NotVerifiedError(`${what} does not verify: ${r.failures[0]}${more}`, r.simulated.ok ? hint : `${hint}; it also holds simulated answers (sandbox)`);
 }
@@ -108,7 +110,7 @@ export const verify: Handler = async (ctx, args, opts) => {
   const report = await runVerify(ctx, target, trust);
   const out = { data: report, human: async (view: ViewOpts) => (await import('../../output/views/bundle-verify.js')).bundleVerifyView(report, view) };
   ctx.io.stdout.write(await formatOutput(out, format, await viewOpts(ctx, format === 'table' && ctx.io.colorOut)));
-  if (!report.ok) throw notVerified(report.file, report, 'do not rely on this bundle; ask its sender for the manifest sha256 and a fresh copy');
+  if (!report.ok) throw notVerified(report.file, shellQuote(sanitizeInline(target)), report, 'do not rely on this bundle; ask its sender for the manifest sha256 and a fresh copy');
 };
 
 async function verifyLocal(ctx: Ctx, ref: string, format: string, trust: VerifyOptions): Promise<void> {
@@ -116,5 +118,5 @@ async function verifyLocal(ctx: Ctx, ref: string, format: string, trust: VerifyO
   const report = await verifyCase(store, await findCase(store, ref), trust);
   const human = async (view: ViewOpts) => (await import('../../output/views/case-show.js')).caseVerifyView(report, view);
   ctx.io.stdout.write(await formatOutput({ data: report, human }, format, await viewOpts(ctx, format === 'table' && ctx.io.colorOut)));
-  if (!report.ok) throw notVerified(`case ${report.case.id}`, report, 'the custody log, the store or a file written for the case was changed after the fact; do not rely on what fails');
+  if (!report.ok) throw notVerified(`case ${report.case.id}`, shellQuote(sanitizeInline(report.case.id)), report, 'the custody log, the store or a file written for the case was changed after the fact; do not rely on what fails');
 }

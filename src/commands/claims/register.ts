@@ -55,7 +55,7 @@ Examples (sample:NAME: photos shipped with geo; --sandbox: no credits):
   $ printf 'image,at\\nsample:paris,Paris\\nsample:tokyo,Lagos\\n' > claims.csv
   $ geo --sandbox claims check claims.csv --dry-run            # nothing sent
   $ geo --sandbox claims check claims.csv --yes --report claims.html
-  $ geo --sandbox claims check claims.csv --json verdict,rule,reason
+  $ geo --sandbox claims check claims.csv --json input,verdict,rule,reason
   $ geo --sandbox claims check claims.csv --fail-on contradicts   # none here: 0`,
     )
     .action(act(async () => (await import('./handler.js')).check));

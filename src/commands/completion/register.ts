@@ -1,5 +1,5 @@
 /** `geo completion <bash|zsh|fish>`: prints a completion script for the shell. */
-import type { Register } from '../types.js';
+import { type Register, OFFLINE } from '../types.js';
 
 export const register: Register = (program, act) => {
   program
@@ -16,5 +16,5 @@ Examples:
 
 zsh needs no compinit of its own: the script starts zsh's completion system when it is off.`,
     )
-    .action(act(async () => (await import('./run.js')).completion));
+    .action(act(async () => (await import('./run.js')).completion, OFFLINE));
 };

@@ -1,5 +1,5 @@
 /** `geo config get | set | list`: defaults used when a flag is not given. */
-import type { Register } from '../types.js';
+import { type Register, OFFLINE } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 
 const KEYS_HELP = `
@@ -31,24 +31,24 @@ export const register: Register = (program, act) => {
     .command('get <key>')
     .description('print the value of KEY (the built-in default when unset)')
     .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  $ geo config get depth\n  $ geo config get confirm_threshold --json`)
-    .action(act(async () => (await import('./handlers.js')).get));
+    .action(act(async () => (await import('./handlers.js')).get, OFFLINE));
 
   config
     .command('set <key> <value>')
     .description('set KEY to VALUE (checked before it is stored)')
     .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  $ geo config set depth 3\n  $ geo config set format json\n  $ geo config set confirm_threshold 50\n  $ geo config set tsa https://freetsa.org/tsr,https://timestamp.digicert.com`)
-    .action(act(async () => (await import('./handlers.js')).set));
+    .action(act(async () => (await import('./handlers.js')).set, OFFLINE));
 
   config
     .command('unset <key>')
     .description('forget KEY so the built-in default applies again')
     .addHelpText('after', '\nExamples:\n  $ geo config unset depth')
-    .action(act(async () => (await import('./handlers.js')).unset));
+    .action(act(async () => (await import('./handlers.js')).unset, OFFLINE));
 
   config
     .command('list')
     .alias('ls')
     .description('every key with its value and whether it was set or is the default')
     .addHelpText('after', '\nExamples:\n  $ geo config list\n  $ geo config list --json')
-    .action(act(async () => (await import('./handlers.js')).list));
+    .action(act(async () => (await import('./handlers.js')).list, OFFLINE));
 };

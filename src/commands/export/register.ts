@@ -1,5 +1,5 @@
 /** `geo export`: stored or NDJSON results to GeoJSON, KML, KMZ, CSV, JSON/NDJSON or an HTML map report. */
-import type { Register } from '../types.js';
+import { type Register, OFFLINE } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
@@ -34,5 +34,5 @@ Examples (the first locates the samples shipped with geo in a sandbox, keeping t
   $ geo --sandbox locate sample:paris --case Demo > /dev/null
   $ geo export --case Demo --out demo.kml      # sha256 in custody`,
     )
-    .action(act(async () => (await import('./handler.js')).exportResults));
+    .action(act(async () => (await import('./handler.js')).exportResults, OFFLINE));
 };

@@ -1,5 +1,5 @@
 /** `geo history [--search] [--limit]`, `geo history show <ref>`: stored results, offline and free. */
-import type { Register } from '../types.js';
+import { type Register, OFFLINE } from '../types.js';
 import { RESULT_FIELDS, SCENE_FIELDS, declareJson, fieldUnion } from '../../output/json-fields.js';
 
 /** The rows of `geo history --json` (output/views/history.ts HistoryRow); a video's or a set's entry adds its frames. */
@@ -23,7 +23,7 @@ PAID BY: who paid (on a team store the database role its server authenticated, e
 team store, user, host, at), --format ndjson one
 row per line. A video is one entry with its frames, and photos located --together one entry with its
 photos: its place is the consensus of their answers, CONFIDENCE says how many agree ("2/4
-agree"), ANALYSIS holds the batch id that geo history show takes, and --json adds kind (result,
+agree"), ANALYSIS says "batch" and the batch id that geo history show takes, and --json adds kind (result,
 video or set), frames (each with its time, answer and cluster), agree, of, spread_km and batch. Stored results are what geo locate, eval, mcp and api keep in the store, one SQLite file:
 GEO_DATA_DIR/geo.db (default ~/.local/share/geo/geo.db). Nothing is sent and no key is needed.
 
@@ -39,7 +39,7 @@ Examples (run as written: the first stores a result to list):
 Also:
   geo history show photo.jpg    # the newest stored result of that image, as locate showed it`,
     )
-    .action(act(async () => (await import('./handler.js')).list));
+    .action(act(async () => (await import('./handler.js')).list, OFFLINE));
 
   history
     .command('show')
@@ -72,5 +72,5 @@ Also:
   geo history show an_…         # an analysis id
   geo history show clip.mp4     # a video: its consensus, from its stored frames`,
     )
-    .action(act(async () => (await import('./handler.js')).show));
+    .action(act(async () => (await import('./handler.js')).show, OFFLINE));
 };

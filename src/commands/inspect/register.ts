@@ -1,5 +1,5 @@
 /** `geo inspect <file...>`: what an image file itself says, offline and free. */
-import type { Register } from '../types.js';
+import { type Register, OFFLINE } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 
 export const register: Register = (program, act) => {
@@ -53,5 +53,5 @@ With your own photos:
   curl -s https://example.org/p.jpg | geo inspect -
   geo inspect --c2pa-trust c2pa-trust-anchors.pem signed.jpg`,
     )
-    .action(act(async () => (await import('./handler.js')).inspect));
+    .action(act(async () => (await import('./handler.js')).inspect, OFFLINE));
 };

@@ -82,7 +82,7 @@ export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>, opts: Insp
     if (gps && !gps.suspect) {
       const place = reverseGeocode(gps.lat, gps.lng);
       if (place) rec.place = { ...place, text: formatPlace(place) };
-      rec.sun = sunWitness(rec.exif, gps, 'photo GPS');
+      rec.sun = sunWitness(rec.exif, gps, 'photo GPS', rec.place?.text);
     }
     const refused = unsendableReason(img.kind, img.size);
     const damaged = refused || dims ? undefined : await unreadableReason(whole ? { ...img, bytes } : img, bytes);

@@ -1,6 +1,6 @@
 /** `geo keys signing …`: flags only; the work is in signing.ts, on config/signing-*.ts and evidence/sshsig.ts. */
 import type { Command } from 'commander';
-import type { Act } from '../types.js';
+import { type Act, OFFLINE } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 
 const VIEW_FIELDS = ['ref', 'source', 'fingerprint', 'publicKey', 'principal', 'signsIn', 'path', 'allowedSigners', 'active'];
@@ -51,31 +51,31 @@ Examples:
 On your machine:
   geo keys signing create --principal you@example.org`,
     )
-    .action(act(async () => (await import('./signing-handlers.js')).create));
+    .action(act(async () => (await import('./signing-handlers.js')).create, OFFLINE));
 
   signing
     .command('show [ref]')
     .description('the public key, its fingerprint (as ssh-keygen -lf prints it) and the allowed_signers line of the default key, or of REF')
     .addHelpText('after', `\nREF: ${REF}.\n\nExamples:\n  $ geo keys signing create --insecure-storage\n  $ geo keys signing show\n  $ geo keys signing show --json fingerprint,allowedSigners`)
-    .action(act(async () => (await import('./signing-handlers.js')).show));
+    .action(act(async () => (await import('./signing-handlers.js')).show, OFFLINE));
 
   signing
     .command('use <ref>')
     .description('choose the key that signs by default (checked first: readable, Ed25519; a warning when only ssh-agent can sign with it and the agent does not hold it)')
     .option('--principal <who>', 'who signs, as allowed_signers names them (default USER@host)')
     .addHelpText('after', `\nREF: ${REF}.\nThe config keeps the reference, never the private key.\n\nExamples:\n  $ geo keys signing create --insecure-storage --name desk\n  $ geo keys signing use desk --principal analyst@example.org\n\nWith your own key:\n  geo keys signing use ~/.ssh/id_ed25519\n  geo keys signing use agent:SHA256:…    # a key that ssh-agent holds`)
-    .action(act(async () => (await import('./signing-handlers.js')).use));
+    .action(act(async () => (await import('./signing-handlers.js')).use, OFFLINE));
 
   signing
     .command('list')
     .alias('ls')
     .description('the keys geo made (and yours when it is the default): fingerprint, where each is kept, the default (*)')
     .addHelpText('after', '\nExamples:\n  $ geo keys signing list\n  $ geo keys signing ls --json')
-    .action(act(async () => (await import('./signing-handlers.js')).list));
+    .action(act(async () => (await import('./signing-handlers.js')).list, OFFLINE));
 
   signing
     .command('test [ref]')
     .description('sign a throwaway message with the default key (or REF) and check the signature: does signing work here?')
     .addHelpText('after', `\nREF: ${REF}.\n\nExamples:\n  $ geo keys signing create --insecure-storage\n  $ geo keys signing test`)
-    .action(act(async () => (await import('./signing-handlers.js')).test));
+    .action(act(async () => (await import('./signing-handlers.js')).test, OFFLINE));
 }

@@ -7,6 +7,7 @@ import { deviationLines } from '../../output/deviations.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { waitEnds } from '../../output/wait-line.js';
 import { isUrlInput } from '../../batch/inputs.js';
+import { shellQuote } from '../../files/shell.js';
 
 export function note(ctx: Pick<Ctx, 'globals' | 'io'>, line: string): void {
   if (!ctx.globals.quiet) ctx.io.stderr.write(stderrLines(ctx, sanitizeInline(line)) + '\n');
@@ -60,10 +61,7 @@ export function waitingLine(e: { untilMs: number; why: string }, nowMs: number):
   return `waiting for the rate limit ${waitEnds(e.untilMs, nowMs)}: ${e.why}`;
 }
 
-/** A word the shell takes as it is, or single-quoted (a path with spaces, quotes, `$`). */
-export function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote } from '../../files/shell.js';
 
 /**
  * The exact command that finishes a stopped or interrupted run. The store holds the batch (inputs,

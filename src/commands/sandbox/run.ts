@@ -5,6 +5,7 @@
 import { basename, resolve } from 'node:path';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { width, wrap } from '../../output/fit.js';
 import { isLoopbackHost } from '../../api/schemas.js';
 import { parseFaultList } from '../../sandbox/faults.js';
 import { type RateAlgorithm, RATE_ALGORITHMS } from '../../sandbox/ratelimit.js';
@@ -19,9 +20,20 @@ function int(name: string, v: unknown, min: number, max: number): number | undef
   return n;
 }
 
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
+/** Below this the notes do not read as a column: each goes on its own lines under its key. */
+const NARROWEST_NOTES = 20;
+
+/**
+ * The keys, fitted to `columns` (a file or pipe is read on a terminal later, so it gets 80): the
+ * last column's words wrap under itself, a key is never cut. Every key line starts with the key.
+ */
+function table(rows: string[][], columns: number): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => width(r[i]!))));
+  const lead = (r: string[]) => r.slice(0, -1).map((c, i) => c.padEnd(widths[i]!)).join('  ') + '  ';
+  const notesAt = width(lead(rows[0]!));
+  return rows
+    .flatMap((r) => (columns - notesAt >= NARROWEST_NOTES ? wrap(r.at(-1)!, columns, ' '.repeat(notesAt), lead(r)) : [lead(r).trimEnd(), ...wrap(r.at(-1)!, columns, '    ')]))
+    .join('\n');
 }
 
 /** --truth FILE: its images read now and keyed by their pixels; a missing image is a usage error. */
@@ -66,9 +78,12 @@ export async function runSandbox(ctx: Ctx, _args: unknown[], opts: Record<string
   const out = ctx.io.stdout;
   out.write(`${sb.url}\n\n`);
   const rows = [['KEY', 'TIER', 'API CREDITS', 'NOTES'], ...SEED_KEYS.map((k) => [k.key, k.tier, String(k.apiBalance), k.note])];
-  out.write(`${table(rows)}\n\n`);
-  out.write(`batch_sandbox is bound to orca_sandbox_enterprise. Rate limits (${rateAlgorithm}) per ${rateWindowS ?? 60} s: ${rateLimit !== undefined ? `${rateLimit} for every key` : Object.entries(TIER_RATE).map(([t, n]) => `${t} ${n}`).join(', ')}.\n`);
-  out.write(`Docs ${sb.url}/api/v1/docs · OpenAPI ${sb.url}/__sandbox/openapi.json · Ledger ${sb.url}/__sandbox/ledger\n`);
+  const columns = ctx.io.stdoutIsTTY ? ctx.io.columns : 80;
+  out.write(`${table(rows, columns)}\n\n`);
+  const limits = `Rate limits (${rateAlgorithm}) per ${rateWindowS ?? 60} s: ${rateLimit !== undefined ? `${rateLimit} for every key` : Object.entries(TIER_RATE).map(([t, n]) => `${t} ${n}`).join(', ')}.`;
+  out.write(`${['batch_sandbox is bound to orca_sandbox_enterprise.', limits].flatMap((l) => wrap(l, columns)).join('\n')}\n`);
+  // One link a line, each whole: the screen's width never splits one.
+  out.write(`Docs     ${sb.url}/api/v1/docs\nOpenAPI  ${sb.url}/__sandbox/openapi.json\nLedger   ${sb.url}/__sandbox/ledger\n`);
   const err = ctx.io.stderr;
   if (!isLoopbackHost(host)) err.write(`warning: listening on ${host}: the sandbox keys are public; the ledger answers loopback callers only\n`);
   if (faults) err.write(`faults: ${faults} (seed ${seed ?? 1})\n`);

@@ -5,11 +5,12 @@
  * the image bytes the report already holds, with the same local EXIF reader `geo inspect` uses.
  * Nothing here is sent anywhere.
  */
-import { type ExifSummary, cameraName, readExif, takenText } from '../../image/exif.js';
+import { type ExifSummary, cameraName, readExif } from '../../image/exif.js';
 import type { ProvenanceRecord } from '../../evidence/record-types.js';
+import { takenTime } from '../time.js';
 
 export interface Capture {
-  /** DateTimeOriginal as written, with its offset ("2024:05:14 18:32:07 +02:00"). */
+  /** DateTimeOriginal and its offset in the one format people read (time.ts): "2024-05-14 18:32 local (UTC+02:00), 2024-05-14 16:32 UTC". */
   taken?: string;
   camera?: string;
   /** Where it was read: the stored record, or the image file. */
@@ -19,7 +20,7 @@ export interface Capture {
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
 function fromSummary(e: Partial<ExifSummary>, from: Capture['from']): Capture | undefined {
-  const taken = takenText(e);
+  const taken = e.dateTimeOriginal ? takenTime(e.dateTimeOriginal, e.offsetTime) : undefined;
   const camera = cameraName(e);
   if (!taken && !camera) return undefined;
   return { ...(taken ? { taken } : {}), ...(camera ? { camera } : {}), from };

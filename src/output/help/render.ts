@@ -77,7 +77,7 @@ function renderExample(b: Extract<Block, { kind: 'example' }>, columns: number):
   const whole = head + b.command + (b.comment !== undefined ? ' '.repeat(b.gap) + '# ' + b.comment : '');
   if (!b.above && width(whole) <= columns) return [whole];
   const above = b.comment !== undefined ? wrap(b.comment, columns, b.indent + '# ') : [];
-  return [...above, ...breakCommand(b.command, head, b.indent + '    ', columns)];
+  return [...above, ...commandLines(b.command, head, b.indent + '    ', columns)];
 }
 
 /** Shell words of a command line: spaces inside quotes do not separate. */
@@ -86,7 +86,7 @@ export function shellWords(command: string): string[] {
 }
 
 /** The command on lines of at most `columns`, broken between shell words with ` \`. */
-function breakCommand(command: string, head: string, cont: string, columns: number): string[] {
+export function commandLines(command: string, head: string, cont: string, columns: number): string[] {
   const out: string[] = [];
   let line = head;
   let empty = true;

@@ -141,7 +141,8 @@ export type PlanData = Pick<BatchPlan, 'inputs' | 'unique' | 'fromJournal' | 'fr
 
 /**
  * What the run will send and cost, against the balance (before spending, dry run, confirmation).
- * `balance: false` leaves out a balance that was not read (one image below the threshold).
+ * `balance: false` leaves out a balance that was not read (one image below the threshold); with
+ * nothing to send none is read or needed, so an unread one is not named either.
  */
 export function planLine(p: PlanData, opts: { balance?: boolean; noun?: string } = {}): string {
   const skipped = p.skipped?.length ?? 0;
@@ -154,7 +155,7 @@ export function planLine(p: PlanData, opts: { balance?: boolean; noun?: string }
   ].join(', ');
   const cost = `${p.toSend} to send × depth ${p.depth} (${plural(p.costPerImage, 'credit')}) = up to ${plural(p.credits, 'credit')}`;
   const balance = p.available !== undefined ? `balance ${p.available}` : 'balance unknown';
-  return opts.balance === false && p.available === undefined ? `${what} · ${cost}` : `${what} · ${cost} · ${balance}`;
+  return (opts.balance === false || p.toSend === 0) && p.available === undefined ? `${what} · ${cost}` : `${what} · ${cost} · ${balance}`;
 }
 
 /** The batch's own summary counts, plus what the command adds (stop reason as text, stores). */

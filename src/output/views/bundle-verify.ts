@@ -4,6 +4,7 @@
  * bundle (anyone's file): renderKv and sanitizeInline escape them.
  */
 import type { BundleReport } from '../../evidence/bundle-verify.js';
+import { wrapFor } from '../fit.js';
 import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
 import { sanitizeInline } from '../sanitize.js';
@@ -29,8 +30,12 @@ export function bundleVerifyView(r: BundleReport, view: ViewOpts): string {
   rows.push(simulatedRow(r.simulated, view));
   if (r.manifest_sha256) rows.push(['manifest', `sha256 ${r.manifest_sha256}`]);
   const lines = [title, renderKv(rows, view, '  ')];
-  if (r.failures.length) lines.push('', ...r.failures.map((f) => `  ${s.red('✗')} ${sanitizeInline(f)}`));
-  if (i.ok && !r.signatures.signed) lines.push('', s.dim('  Compare the custody head or the manifest sha256 with the one you were sent apart from the bundle: a bundle rewritten whole verifies too.'));
-  if (i.ok && r.signatures.signed && r.signatures.counting !== 'allowed-signers') lines.push('', s.dim("  Check whose keys signed: --allowed-signers FILE with the keys you know (the bundle's own allowed_signers is the signers' word)."));
+  // Wrapped to the terminal like the rows above, each flag or command whole (fit.ts).
+  if (r.failures.length) lines.push('', ...r.failures.flatMap((f) => wrapFor(view, sanitizeInline(f), '    ', '  ✗ ').map((l, n) => (n === 0 ? l.replace('✗', s.red('✗')) : l))));
+  const hint = (text: string) => lines.push('', ...wrapFor(view, text, '  ', '  ').map((l) => s.dim(l)));
+  if (i.ok && !r.signatures.signed) hint('Compare the custody head or the manifest sha256 with the one you were sent apart from the bundle: a bundle rewritten whole verifies too.');
+  if (i.ok && r.signatures.signed && r.signatures.counting !== 'allowed-signers') {
+    hint("Check whose keys signed: `--allowed-signers FILE`, a file of the keys you know, one allowed_signers line each (a signer's own `geo keys signing show` prints theirs); the bundle's own allowed_signers is the signers' word.");
+  }
   return lines.join('\n');
 }

@@ -8,6 +8,7 @@ import type { TimestampsSection } from '../../evidence/custody-stamps.js';
 import { type SimulatedSection } from '../../evidence/verify-report.js';
 import { SIMULATED, isSimulated, simulatedCount } from '../../evidence/simulated.js';
 import type { MapLink } from '../maps.js';
+import { wrapFor } from '../fit.js';
 import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
 import { signatureRows, timestampRows } from './trust-rows.js';
@@ -92,12 +93,14 @@ export function caseShowView(d: CaseShow, view: ViewOpts): string {
   d.results.forEach((r, i) => {
     const at = r.latitude !== null && r.longitude !== null ? `${r.latitude.toFixed(6)}, ${r.longitude.toFixed(6)}` : 'no coordinates';
     const facts = [r.confidence !== null ? `confidence ${r.confidence.toFixed(2)}` : '', r.depth !== null ? `depth ${r.depth}` : '', r.analysis_id ? s(r.analysis_id) : ''].filter(Boolean);
-    lines.push(`  ${i + 1}. ${s(r.input)}  ${st.dim(`(${s(r.ref)})`)}`);
+    // On a terminal each line is wrapped under the number, a path or a link kept whole (fit.ts).
+    const item = wrapFor(view, `${s(r.input)}  (${s(r.ref)})`, '     ', `  ${i + 1}. `);
+    lines.push(...item.slice(0, -1), item.at(-1)!.replace(`(${s(r.ref)})`, st.dim(`(${s(r.ref)})`)));
     // The mark before the place: the first thing read of a simulated result.
     if (isSimulated(r)) lines.push(`     ${st.yellow(SIMULATED)}`);
-    lines.push(`     ${s(r.place) || 'a place'}  ${at}  ${facts.join(' · ')}`);
+    lines.push(...wrapFor(view, [s(r.place) || 'a place', at, ...facts].join(' · '), '     '));
     const osm = r.map_links.find((m) => m.name === 'OpenStreetMap');
-    if (osm) lines.push(`     ${osm.url}`);
+    if (osm) lines.push(...wrapFor(view, osm.url, '     '));
   });
   return lines.join('\n');
 }
@@ -125,7 +128,9 @@ export function caseVerifyView(r: CaseVerifyView, view: ViewOpts): string {
     simulatedRow(r.simulated, view),
   ];
   const lines = [title, renderKv(rows, view, '  ')];
-  if (i.notes.length) lines.push('', ...i.notes.map((n) => `  ${st.dim('-')} ${sanitizeInline(n)}`));
-  if (r.failures.length) lines.push('', ...r.failures.map((f) => `  ${st.red('✗')} ${sanitizeInline(f)}`));
+  // Wrapped under their mark on a terminal, a path or a hash kept whole (fit.ts).
+  const marked = (mark: string, drawn: string, text: string) => wrapFor(view, sanitizeInline(text), '    ', `  ${mark} `).map((l, n) => (n === 0 ? l.replace(mark, drawn) : l));
+  if (i.notes.length) lines.push('', ...i.notes.flatMap((n) => marked('-', st.dim('-'), n)));
+  if (r.failures.length) lines.push('', ...r.failures.flatMap((f) => marked('✗', st.red('✗'), f)));
   return lines.join('\n');
 }

@@ -81,6 +81,12 @@ function place(r: HistoryRow): string {
 /** A video's or a set's ANALYSIS cell: its batch id this long, which `geo history show` takes. */
 export const BATCH_REF = 12;
 
+/**
+ * The ANALYSIS cell: a result's analysis id (an_…); a video or a set has no one analysis, so its
+ * cell says it is the batch ("batch 3fa9c1e2d4b6"), the id `geo history show` takes for it.
+ */
+const analysisCell = (r: HistoryRow): string => (r.kind === 'result' ? (r.analysis_id ?? '') : r.batch ? `batch ${r.batch.slice(0, BATCH_REF)}` : '');
+
 function inputOf(r: HistoryRow): string {
   if (r.kind === 'result') return r.input;
   const n = r.frames?.length ?? 0;
@@ -99,7 +105,8 @@ const paidBy = (r: HistoryRow) => (r.paid_by ? payerOf(r.paid_by) : '');
 
 /**
  * What people copy stays whole: the analysis id (for `geo history show`) and the
- * numbers are never cut, and the input is cut from the left, down to its file name. On a narrow
+ * numbers are never cut, and the input is cut at its start at a folder, never inside a name, down
+ * to its file name (fit.ts cutPath). On a narrow
  * terminal the charge, the time, the depth and then the place go below the table, under the
  * input's whole path (so on 60 columns a long file name cut in the table is still shown whole).
  */
@@ -109,7 +116,7 @@ export function historyView(rows: readonly HistoryRow[], view: ViewOpts, searche
   return renderTable(
     {
       head: ['WHEN', 'INPUT', 'PLACE', 'CONFIDENCE', 'DEPTH', 'ANALYSIS', 'CHARGE', 'PAID BY'],
-      rows: rows.map((r) => [peopleTime(r.stored_at), inputOf(r), place(r), confidenceOf(r), r.depth ?? '', r.kind === 'result' ? (r.analysis_id ?? '') : (r.batch ?? '').slice(0, BATCH_REF), r.sandbox ? `${r.charge} (sandbox)` : r.charge, paidBy(r)]),
+      rows: rows.map((r) => [peopleTime(r.stored_at), inputOf(r), place(r), confidenceOf(r), r.depth ?? '', analysisCell(r), r.sandbox ? `${r.charge} (sandbox)` : r.charge, paidBy(r)]),
       align: ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'],
       optional: [6, 0, 4, 2, 7],
       cutLeft: [1],
