@@ -13,8 +13,6 @@
  *     beside geo --version (Node starting: bin/geo.js answers it) and geo store status (the floor
  *     of any command on a team store); and the same reads in process (StoreApi), for the store's share;
  *     timed with hyperfine as bench/store.mjs times them (lib.mjs wallTimes)
- *   each look-up twice: GEO_STORE_KEEP=0 (a connection per command: PostgreSQL starts a backend for
- *   each), then with geo's connection keeper (the default; src/store/postgres/keeper.ts)
  *   the same whole processes through PgBouncer in transaction pooling, where it is installed
  *   (test/helpers/pgbouncer.ts): what a team with a pooler in front of its server sees
  *
@@ -28,9 +26,6 @@
  *   --search Lisbon 172 ms, history show ID 159 ms: the <= 150 ms budgets missed on a direct
  *   connection (PostgreSQL starts a backend per command); through PgBouncer, back to back with
  *   direct (node -e 0 53-56 ms): 129, 133-137 and 133 ms. docs/internals/store-bench.md.
- * Later that day, with the keeper (geo --version 80.9 ms, a slow phase): a connection per command
- *   182 / 199 / 173 ms; with the keeper 138 / 142 / 139 ms; through PgBouncer 140 / 138 / 139 ms;
- *   the race (each machine with its keeper) 12 charges, 7 credits under a cap of 7.
  *
  *   node --import tsx bench/team.mjs [--results 1000000] [--runs 7] [--keep]
  */
@@ -45,7 +40,7 @@ import { contentSha, searchDocument } from '../src/store/postgres/results.ts';
 import { openPool } from '../src/store/postgres/driver.ts';
 import { dropForFill, fillFromTemplates, restoreAfterFill } from './team-fill.mjs';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChargingServer } from '../test/helpers/charging-server.ts';
@@ -68,21 +63,6 @@ function record(i) {
     response: { data: b, raw: JSON.stringify(b), status: 200, headers: { 'x-request-id': `req_${i}` }, replayed: false, requestId: `req_${i}`, idempotencyKey: `bench-${i}` },
     baseUrl: BASE_URL, account: 'bench-account', cliVersion: 'bench', now: Date.UTC(2026, 0, 1) + i * 1000,
   });
-}
-
-/** The keepers started under these state folders (their pid files), told to stop. */
-function stopKeepers(stateDirs) {
-  for (const dir of stateDirs) {
-    const root = join(dir, 'keepers');
-    if (!existsSync(root)) continue;
-    for (const id of readdirSync(root)) {
-      try {
-        process.kill(Number(readFileSync(join(root, id, 'keeper.pid'), 'utf8')), 'SIGTERM');
-      } catch {
-        // gone already
-      }
-    }
-  }
 }
 
 const pg = startPostgres({ tcp: true });
@@ -115,8 +95,7 @@ try {
     const dir = mkdtempSync(join(home, 'photos-'));
     for (let i = 0; i < 12; i++) writeFileSync(join(dir, `img${i}.jpg`), distinctJpeg(from + i, PARIS));
     return Array.from({ length: 4 }, () => spawn(process.execPath, [GEO_BIN, 'locate', dir, '--json', '--yes'], {
-      // Each machine with its connection keeper, geo's default (stopped after the look-ups below).
-      env: benchEnv({ HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state'), GEO_API_KEY: 'orca_bench_team', GEO_BASE_URL: server.url, GEO_STORE_URL: pg.tcpUrl, GEO_STORE_KEEP: '5m' }),
+      env: benchEnv({ HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state'), GEO_API_KEY: 'orca_bench_team', GEO_BASE_URL: server.url, GEO_STORE_URL: pg.tcpUrl }),
       stdio: 'ignore',
     }));
   });
@@ -190,10 +169,7 @@ try {
   await store.close();
 
   // 5. Whole geo processes on the team store (NODE_EXTRA_CA_CERTS unset: benchEnv), as a person runs them.
-  // Each command on a connection of its own (GEO_STORE_KEEP=0), then with geo's connection keeper
-  // (the default: the warm-up runs start it, src/store/postgres/keeper.ts).
-  const stateDir = mkdtempSync(join(tmpdir(), 'geo-bench-team-state-'));
-  const env = benchEnv({ GEO_STORE_URL: pg.tcpUrl, GEO_DATA_DIR: mkdtempSync(join(tmpdir(), 'geo-bench-team-data-')), GEO_STATE_DIR: stateDir, GEO_STORE_KEEP: '0' });
+  const env = benchEnv({ GEO_STORE_URL: pg.tcpUrl, GEO_DATA_DIR: mkdtempSync(join(tmpdir(), 'geo-bench-team-data-')), GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-bench-team-state-')) });
   // Whole processes timed as bench/store.mjs times them (lib.mjs wallTimes: hyperfine, median of
   // RUNS, in one round); --limit 20 for the search as the reads in process above and bench/store.mjs.
   const cmds = [['--version'], ['store', 'status'], ['history', '--limit', '20'], ['history', '--search', CITIES[3], '--limit', '20'], ['history', 'show', AID]];
@@ -203,13 +179,6 @@ try {
   rows.push(row(`geo history --limit 20 (whole process, ${N} results)`, list, 'ms', '<= 150 ms', 150));
   rows.push(row(`geo history --search ${CITIES[3]} --limit 20 (whole process)`, search, 'ms', '<= 150 ms', 150));
   rows.push(row('geo history show <analysis id> (whole process)', show, 'ms', '<= 150 ms', 150));
-  const kept = { ...env, GEO_STORE_KEEP: '5m' };
-  const [kStatus, kList, kSearch, kShow] = wallTimes(cmds.slice(1).map((args) => [process.execPath, GEO_BIN, ...args]), { runs: RUNS, env: kept });
-  rows.push(row("with geo's keeper: geo store status (whole process)", kStatus, 'ms', '', undefined));
-  rows.push(row("with geo's keeper: geo history --limit 20 (whole process)", kList, 'ms', '<= 150 ms', 150));
-  rows.push(row(`with geo's keeper: geo history --search ${CITIES[3]} --limit 20 (whole process)`, kSearch, 'ms', '<= 150 ms', 150));
-  rows.push(row("with geo's keeper: geo history show <analysis id> (whole process)", kShow, 'ms', '<= 150 ms', 150));
-  stopKeepers([stateDir, ...homes.map((h) => join(h, 'state'))]);
 
   // 6. The same through PgBouncer in transaction pooling (docs/store.md "Many analysts: a pooler"):
   // each command then finds a server backend already running instead of starting one.
@@ -217,7 +186,7 @@ try {
   if ('skip' in pooled) console.log(`  NOTICE: not timed through PgBouncer: ${pooled.skip}`);
   else {
     try {
-      const via = { ...env, GEO_STORE_URL: pooled.analystUrl, GEO_STORE_KEEP: '0' };
+      const via = { ...env, GEO_STORE_URL: pooled.analystUrl };
       const [pStatus, pList, pSearch, pShow] = wallTimes(cmds.slice(1).map((args) => [process.execPath, GEO_BIN, ...args]), { runs: RUNS, env: via });
       rows.push(row('through PgBouncer: geo store status (whole process)', pStatus, 'ms', '', undefined));
       rows.push(row('through PgBouncer: geo history --limit 20 (whole process)', pList, 'ms', '<= 150 ms', 150));

@@ -23,7 +23,6 @@ import * as claims from './claims.js';
 import { pushJournal } from './push.js';
 import { endPool, inTx, pgError } from './driver.js';
 import { schemaVersion } from './migrate.js';
-import { keeperPid } from './keeper-start.js';
 import * as results from './results.js';
 import { type PaidColumns, Seen, TAG_COLUMNS } from './seen.js';
 import { PG_SCHEMA_VERSION } from './schema.js';
@@ -48,8 +47,7 @@ export class PgEngine implements StoreApi {
   private renewal: ReturnType<typeof setInterval> | undefined;
   private closed = false;
 
-  /** keptBy: the keeper's folder when the pool is on its socket (keeper.ts), for status(). */
-  constructor(readonly pool: Pool, private readonly url: string, private readonly opts: PgOptions, private readonly keptBy?: string) {
+  constructor(readonly pool: Pool, private readonly url: string, private readonly opts: PgOptions) {
     this.where = maskStoreUrl(url);
     this.ownerOf = new Owner(opts.probe);
     const guard = <T>(fn: () => Promise<T>) => this.guard(fn);
@@ -287,7 +285,6 @@ export class PgEngine implements StoreApi {
         results: await this.count(), openClaims: await n("SELECT count(*) AS n FROM claims WHERE state = 'open'"),
         cases: await n('SELECT count(*) AS n FROM cases'), custodyEntries: await n('SELECT count(*) AS n FROM custody'),
       },
-      connection: this.keptBy ? { via: 'keeper', pid: keeperPid(this.keptBy) } : { via: 'direct' },
     };
   }
 

@@ -1,6 +1,6 @@
 /**
  * The team store's entry points, loaded only when a postgres:// URL is used (store/index.ts):
- * open (the schema version checked first; through the store's keeper when one runs, keeper.ts), migrate (an admin's `geo store migrate`), push.
+ * open (the schema version checked first), migrate (an admin's `geo store migrate`), push.
  */
 import { StoreError } from '../../errors.js';
 import type { StoreApi } from '../api.js';
@@ -9,25 +9,10 @@ import { endPool, openPool, pgError } from './driver.js';
 import { type PgOptions, PgEngine } from './engine.js';
 import { checkVersion, migrate } from './migrate.js';
 import { type PushReport, pushLocal } from './push.js';
-import { keeperPlan, keptAt } from './keeper-start.js';
 
 export type { PushReport };
 
-export async function openTeamStore(url: string, opts: PgOptions & { env?: Readonly<Record<string, string | undefined>>; execPath?: string }): Promise<PgEngine> {
-  const plan = opts.env && opts.execPath ? keeperPlan(opts.env, url, opts.execPath) : undefined;
-  const kept = keptAt(plan);
-  if (kept) {
-    const pool = openPool(url, 4, kept);
-    try {
-      await checkVersion(pool, url);
-      return new PgEngine(pool, url, opts, kept);
-    } catch (err) {
-      await endPool(pool);
-      // The server's own answers (a refused login, no schema) came through the keeper: they stand.
-      // A socket nobody answers on (a keeper gone) or that drops is a keeper to replace.
-      if (err instanceof StoreError || (err as { severity?: string }).severity) throw pgError(err, url);
-    }
-  }
+export async function openTeamStore(url: string, opts: PgOptions): Promise<PgEngine> {
   const pool = openPool(url);
   try {
     await checkVersion(pool, url);
@@ -35,7 +20,6 @@ export async function openTeamStore(url: string, opts: PgOptions & { env?: Reado
     await endPool(pool);
     throw pgError(err, url);
   }
-  plan?.start();
   return new PgEngine(pool, url, opts);
 }
 
