@@ -9,6 +9,7 @@ import { Socket } from 'node:net';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { StoreError } from '../../errors.js';
 import { maskStoreUrl } from '../url.js';
+import { type VersionGate, gatedClient } from './version-gate.js';
 
 type PgModule = typeof import('pg');
 let pg: PgModule | undefined;
@@ -38,8 +39,9 @@ export const CONNECT_TIMEOUT_MS = 5000;
 /** The sockets each pool opened, for endPool(). */
 const socketsOf = new WeakMap<Pool, Set<Socket>>();
 
-export function openPool(url: string, max = 4): Pool {
-  const { Pool: PoolCtor } = loadPg();
+/** A pool on url; given a gate, each command's first query carries the schema check (version-gate.ts). */
+export function openPool(url: string, max = 4, gate?: VersionGate): Pool {
+  const { Pool: PoolCtor, Client } = loadPg();
   const sockets = new Set<Socket>();
   // pg's own choice (lib/stream.js: a new net.Socket, upgraded to TLS when sslmode asks), made
   // here so that endPool() can let go of them.
@@ -50,6 +52,7 @@ export function openPool(url: string, max = 4): Pool {
     return s;
   };
   const config: PoolConfig = { connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 10_000, types, application_name: 'geo-cli', stream };
+  if (gate) Object.assign(config, { Client: gatedClient(Client, gate), pipeline: true });
   const pool = new PoolCtor(config);
   socketsOf.set(pool, sockets);
   // An idle connection the server dropped: the next query reconnects; never an uncaught error.

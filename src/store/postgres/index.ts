@@ -1,26 +1,23 @@
 /**
  * The team store's entry points, loaded only when a postgres:// URL is used (store/index.ts):
- * open (the schema version checked first), migrate (an admin's `geo store migrate`), push.
+ * open (the schema version checked with the first query), migrate (an admin's `geo store migrate`), push.
  */
 import { StoreError } from '../../errors.js';
 import type { StoreApi } from '../api.js';
 import type { Store } from '../sqlite/store.js';
 import { endPool, openPool, pgError } from './driver.js';
 import { type PgOptions, PgEngine } from './engine.js';
-import { checkVersion, migrate } from './migrate.js';
+import { migrate, versionGate } from './migrate.js';
 import { type PushReport, pushLocal } from './push.js';
 
 export type { PushReport };
 
+/**
+ * Nothing is sent here: the pool connects on the command's first query, which carries the schema
+ * version check (version-gate.ts), so a command that never touches the store never connects.
+ */
 export async function openTeamStore(url: string, opts: PgOptions): Promise<PgEngine> {
-  const pool = openPool(url);
-  try {
-    await checkVersion(pool, url);
-  } catch (err) {
-    await endPool(pool);
-    throw pgError(err, url);
-  }
-  return new PgEngine(pool, url, opts);
+  return new PgEngine(openPool(url, 4, versionGate(url)), url, opts);
 }
 
 export async function migrateTeamStore(url: string): Promise<{ from: number; to: number }> {
