@@ -8,13 +8,13 @@
  *   an independent charging server, 3 killed with SIGKILL, then all run again         exactly 12
  *   the same race under a team budget of 7 credits: what the server charged           <= 7
  *   at --results team results (default 1,000,000; bench/store-data.mjs's answers, loaded by
- *   team-fill.mjs), whole processes (NODE_EXTRA_CA_CERTS unset), median of --runs:
- *     geo history --limit 20, geo history --search CITY --limit 20, geo history show ID   <= 150 ms each
- *     beside geo --version (Node starting: bin/geo.js answers it) and geo store status (the floor
- *     of any command on a team store); and the same reads in process (StoreApi), for the store's share;
- *     timed with hyperfine as bench/store.mjs times them (lib.mjs wallTimes)
- *   the same whole processes through PgBouncer in transaction pooling, where it is installed
- *   (test/helpers/pgbouncer.ts): what a team with a pooler in front of its server sees
+ *   team-fill.mjs): the reads of the look-ups in process (StoreApi), for the store's share; then
+ *   geo history --limit 20, geo history --search CITY --limit 20 and geo history show ID as whole
+ *   processes (NODE_EXTRA_CA_CERTS unset) on the local SQLite file of the same N answers
+ *   (bench/store-build.mjs, in --local-dir, built once and reused), on the team store directly and
+ *   through PgBouncer in transaction pooling, interleaved in one run, --runs rounds (team-lookups.mjs):
+ *     team store directly / local file, medians                                   <= 1.4 each
+ *     through PgBouncer / local file, medians                                     <= 1.2 each
  *
  * Figures, 2026-11-27, a 2-core VM in a quiet hour, Node v20.20.2, NODE_EXTRA_CA_CERTS unset,
  * PostgreSQL 15 (Debian's binaries) with fsync off, 1,000,000 results (load 129-149 s), --runs 15:
@@ -27,11 +27,13 @@
  *   connection (PostgreSQL starts a backend per command); through PgBouncer, back to back with
  *   direct (node -e 0 53-56 ms): 129, 133-137 and 133 ms. docs/internals/store-bench.md.
  *
- *   node --import tsx bench/team.mjs [--results 1000000] [--runs 7] [--keep]
+ *   node --import tsx bench/team.mjs [--results 1000000] [--runs 21] [--local-dir /var/tmp/geo-bench-store] [--keep]
  */
 import { parseArgs } from 'node:util';
 import { createHash } from 'node:crypto';
-import { GEO_BIN, benchEnv, median, needBuild, printRows, row, wallTimes } from './lib.mjs';
+import { GEO_BIN, benchEnv, median, needBuild, printRows, row } from './lib.mjs';
+import { buildLocalStore } from './store-build.mjs';
+import { compareLookups } from './team-lookups.mjs';
 import { processProbe } from '../src/cli.ts';
 import { buildRecord } from '../src/evidence/records.ts';
 import { migrateStore, openStore } from '../src/store/index.ts';
@@ -49,7 +51,9 @@ import { startPgBouncer } from '../test/helpers/pgbouncer.ts';
 import { FIXTURES, distinctJpeg } from '../test/batch/helpers.ts';
 import { CITIES, body } from './store-data.mjs';
 
-const { values } = parseArgs({ options: { results: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '7' }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { results: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '21' }, 'local-dir': { type: 'string', default: '/var/tmp/geo-bench-store' }, keep: { type: 'boolean', default: false } },
+});
 const N = Number(values.results);
 const RUNS = Number(values.runs);
 const BASE_URL = 'http://127.0.0.1:9';
@@ -168,33 +172,15 @@ try {
   rows.push(row('history show <analysis id> reads (in process)', await time(() => store.byAnalysisId(AID)), 'ms', '', undefined));
   await store.close();
 
-  // 5. Whole geo processes on the team store (NODE_EXTRA_CA_CERTS unset: benchEnv), as a person runs them.
-  const env = benchEnv({ GEO_STORE_URL: pg.tcpUrl, GEO_DATA_DIR: mkdtempSync(join(tmpdir(), 'geo-bench-team-data-')), GEO_STATE_DIR: mkdtempSync(join(tmpdir(), 'geo-bench-team-state-')) });
-  // Whole processes timed as bench/store.mjs times them (lib.mjs wallTimes: hyperfine, median of
-  // RUNS, in one round); --limit 20 for the search as the reads in process above and bench/store.mjs.
-  const cmds = [['--version'], ['store', 'status'], ['history', '--limit', '20'], ['history', '--search', CITIES[3], '--limit', '20'], ['history', 'show', AID]];
-  const [version, status, list, search, show] = wallTimes(cmds.map((args) => [process.execPath, GEO_BIN, ...args]), { runs: RUNS, env });
-  rows.push(row('geo --version (whole process: Node starting, answered by bin/geo.js)', version, 'ms', '', undefined));
-  rows.push(row('geo store status (whole process: connect, version, counts)', status, 'ms', '', undefined));
-  rows.push(row(`geo history --limit 20 (whole process, ${N} results)`, list, 'ms', '<= 150 ms', 150));
-  rows.push(row(`geo history --search ${CITIES[3]} --limit 20 (whole process)`, search, 'ms', '<= 150 ms', 150));
-  rows.push(row('geo history show <analysis id> (whole process)', show, 'ms', '<= 150 ms', 150));
-
-  // 6. The same through PgBouncer in transaction pooling (docs/store.md "Many analysts: a pooler"):
-  // each command then finds a server backend already running instead of starting one.
+  // 5. The look-ups as whole processes on the local file, the team store directly and through
+  // PgBouncer, interleaved (team-lookups.mjs); the local file of N answers is bench/store.mjs's, reused.
+  const { data: localData } = buildLocalStore(N, values['local-dir']);
   const pooled = await startPgBouncer(pg);
   if ('skip' in pooled) console.log(`  NOTICE: not timed through PgBouncer: ${pooled.skip}`);
-  else {
-    try {
-      const via = { ...env, GEO_STORE_URL: pooled.analystUrl };
-      const [pStatus, pList, pSearch, pShow] = wallTimes(cmds.slice(1).map((args) => [process.execPath, GEO_BIN, ...args]), { runs: RUNS, env: via });
-      rows.push(row('through PgBouncer: geo store status (whole process)', pStatus, 'ms', '', undefined));
-      rows.push(row('through PgBouncer: geo history --limit 20 (whole process)', pList, 'ms', '<= 150 ms', 150));
-      rows.push(row(`through PgBouncer: geo history --search ${CITIES[3]} --limit 20 (whole process)`, pSearch, 'ms', '<= 150 ms', 150));
-      rows.push(row('through PgBouncer: geo history show <analysis id> (whole process)', pShow, 'ms', '<= 150 ms', 150));
-    } finally {
-      pooled.stop();
-    }
+  try {
+    rows.push(...compareLookups({ runs: RUNS, local: localData, direct: pg.tcpUrl, pooled: 'skip' in pooled ? undefined : pooled.analystUrl, aid: AID, city: CITIES[3] }));
+  } finally {
+    if (!('skip' in pooled)) pooled.stop();
   }
   console.log(`bench/team: PostgreSQL over loopback TCP, ${N} team results; Node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`);
   printRows(rows);
