@@ -16,16 +16,13 @@
  *     team store directly / local file, medians                                   <= 1.4 each
  *     through PgBouncer / local file, medians                                     <= 1.2 each
  *
- * Figures, 2026-11-27, a 2-core VM in a quiet hour, Node v20.20.2, NODE_EXTRA_CA_CERTS unset,
- * PostgreSQL 15 (Debian's binaries) with fsync off, 1,000,000 results (load 129-149 s), --runs 15:
- *   claim + answer committed, median of 300           3.7-5.0 ms   (<= 10 ms)
- *   two-machine race: charges                           12          (exactly 12)
- *   the same race under a budget of 7: credits charged   6-7        (<= 7)
- *   in process: history --limit 20 reads 1.6-2.9 ms, --search Lisbon 2.8-4.0 ms, show 0.5-0.9 ms
- *   whole processes (geo --version 60 ms): geo store status 164 ms, geo history --limit 20 156 ms,
- *   --search Lisbon 172 ms, history show ID 159 ms: the <= 150 ms budgets missed on a direct
- *   connection (PostgreSQL starts a backend per command); through PgBouncer, back to back with
- *   direct (node -e 0 53-56 ms): 129, 133-137 and 133 ms. docs/internals/store-bench.md.
+ * Figures, 2026-11-29, a 2-core VM shared with other jobs (load 4-6), Node v20.20.2,
+ * NODE_EXTRA_CA_CERTS unset, PostgreSQL 15 (fsync off), PgBouncer 1.18, 1,000,000 results (team
+ * load 125-152 s, local file 300 s), two runs (21 and 31 rounds; node -e 0 21.8 and 33.4 ms):
+ *   claim + answer committed 1.8-1.9 ms; race 12 charges; budgeted race 7 credits under 7
+ *   list / search / show, direct / local:    1.20 / 1.29 / 1.35 and 1.24 / 1.38 / 1.15   (<= 1.4)
+ *   list / search / show, PgBouncer / local: 0.98 / 1.15 / 1.24 and 1.15 / 1.20 / 1.02   (<= 1.2)
+ *   docs/internals/store-bench.md has the medians and where the time goes.
  *
  *   node --import tsx bench/team.mjs [--results 1000000] [--runs 21] [--local-dir /var/tmp/geo-bench-store] [--keep]
  */
