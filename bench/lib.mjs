@@ -143,6 +143,43 @@ export function wallTimes(cmds, { runs, env }) {
   return times.map(median);
 }
 
+/**
+ * Whole processes compared with each other: rounds in which every command runs once, the order
+ * rotated by one each round (none always follows the same other), so a machine that slows down or
+ * speeds up weighs on all of them alike; `warmup` rounds first, not counted. Each round is one
+ * hyperfine call (-N, --runs 1 per command: exec to exit, nothing else) where it is installed;
+ * else a spawnSync of each, timed from this process. Returns every command's times (ms), in order.
+ */
+export function interleavedTimes(cmds, { runs, warmup = 3, env }) {
+  const times = cmds.map(() => []);
+  const hf = hasCommand('hyperfine');
+  const dir = mkdtempSync(join(tmpdir(), 'geo-bench-rounds-'));
+  try {
+    for (let r = 0; r < warmup + runs; r++) {
+      const order = cmds.map((_, i) => (i + r) % cmds.length);
+      let ms;
+      if (hf) {
+        const out = join(dir, 'round.json');
+        const args = ['-N', '--style', 'none', '--output', 'pipe', '--runs', '1', '--export-json', out, ...order.map((j) => cmds[j].map(word).join(' '))];
+        const res = spawnSync('hyperfine', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+        if (res.status !== 0) throw new Error(`hyperfine failed (${res.status}) in round ${r}`);
+        ms = JSON.parse(readFileSync(out, 'utf8')).results.map((x) => x.times[0] * 1000);
+      } else {
+        ms = order.map((j) => {
+          const t0 = process.hrtime.bigint();
+          const res = spawnSync(cmds[j][0], cmds[j].slice(1), { env, stdio: 'ignore' });
+          if (res.status !== 0) throw new Error(`${cmds[j].join(' ')} exited ${res.status}`);
+          return Number(process.hrtime.bigint() - t0) / 1e6;
+        });
+      }
+      if (r >= warmup) order.forEach((j, k) => times[j].push(ms[k]));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return times;
+}
+
 /** GNU time reports a process's peak RSS exactly; without it, /proc/<pid>/status VmHWM is polled. */
 export const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 

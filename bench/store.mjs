@@ -30,16 +30,15 @@
  *
  *   node --import tsx bench/store.mjs [--results 1000000] [--dir /var/tmp/geo-bench-store] [--runs 5] [--fresh]
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GEO_BIN, ROOT, benchEnv, load, measure, needBuild, printRows, row, wallTimes } from './lib.mjs';
-import { accountFingerprint } from '../src/api/secret.ts';
+import { GEO_BIN, benchEnv, load, measure, needBuild, printRows, row, wallTimes } from './lib.mjs';
 import { processProbe } from '../src/cli.ts';
-import { buildRecord } from '../src/evidence/records.ts';
 import { Store } from '../src/store/index.ts';
-import { CITIES, body } from './store-data.mjs';
+import { BASE_URL, KEY, REUSED, buildLocalStore, localRecord } from './store-build.mjs';
+import { CITIES } from './store-data.mjs';
 
 needBuild();
 
@@ -57,61 +56,7 @@ const DIR = values.dir;
 const DATA = join(DIR, 'data');
 const IMAGES = join(DIR, 'images');
 const LEGACY = join(DIR, 'legacy');
-const BASE_URL = 'http://127.0.0.1:9'; // never contacted: every look-up below is local
-const KEY = 'orca_live_bench_0123456789abcdef0123456789';
-const ACCOUNT = accountFingerprint(BASE_URL, KEY);
-const REUSED = 1000;
-function record(i, sha, path) {
-  const b = body(i);
-  return buildRecord({
-    input: { path, sha256: sha }, request: { image_b64: 'x', depth: path.startsWith(IMAGES) ? 1 : 3 },
-    response: { data: b, raw: JSON.stringify(b), status: 200, headers: { 'x-request-id': `req_${i}` }, replayed: false, requestId: `req_${i}`, idempotencyKey: `bench-${i}` },
-    baseUrl: BASE_URL, account: ACCOUNT, cliVersion: 'bench', now: Date.UTC(2026, 0, 1) + i * 1000,
-  });
-}
-
-/** The 1000 images whose answers are stored (the dry run's reuse look-ups): tiny distinct JPEGs. */
-function writeImages() {
-  mkdirSync(IMAGES, { recursive: true });
-  const base = readFileSync(join(ROOT, 'fixtures/images/nogps.jpg'));
-  const shas = [];
-  for (let i = 0; i < REUSED; i++) {
-    const text = Buffer.from(`bench image ${i}`, 'latin1');
-    const seg = Buffer.alloc(4);
-    seg.writeUInt16BE(0xfffe, 0);
-    seg.writeUInt16BE(text.length + 2, 2);
-    const bytes = Buffer.concat([base.subarray(0, 2), seg, text, base.subarray(2)]);
-    writeFileSync(join(IMAGES, `img${String(i).padStart(4, '0')}.jpg`), bytes);
-    shas.push(createHash('sha256').update(bytes).digest('hex'));
-  }
-  return shas;
-}
-
-function build() {
-  if (values.fresh) rmSync(DIR, { recursive: true, force: true });
-  const stamp = join(DIR, `built-${N}`);
-  if (existsSync(stamp)) return;
-  rmSync(DIR, { recursive: true, force: true });
-  mkdirSync(DATA, { recursive: true });
-  const shas = writeImages();
-  const t0 = Date.now();
-  const store = Store.open(DATA, { probe: processProbe(), now: Date.now });
-  const CHUNK = 5000;
-  for (let from = 0; from < N; from += CHUNK) {
-    const rows = [];
-    for (let i = from; i < Math.min(N, from + CHUNK); i++) {
-      // The last 1000 results are the answers of the 1000 images (depth 1, as the dry run asks).
-      const k = i - (N - REUSED);
-      const rec = k >= 0 ? record(i, shas[k], join(IMAGES, `img${String(k).padStart(4, '0')}.jpg`)) : record(i, createHash('sha256').update(`image ${i}`).digest('hex'), `/cases/${Math.floor(i / 1000)}/photo-${i}.jpg`);
-      rows.push({ record: rec, origin: BASE_URL, sandbox: false, listed: true });
-    }
-    store.insertMany(rows);
-    if ((from / CHUNK) % 20 === 0) process.stdout.write(`\r  building: ${from + rows.length} of ${N} results, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-  }
-  store.close();
-  console.log(`\r  built ${N} results in ${((Date.now() - t0) / 1000).toFixed(0)} s (geo.db ${(statSync(join(DATA, 'geo.db')).size / 1e9).toFixed(2)} GB)`);
-  writeFileSync(stamp, '');
-}
+const record = localRecord(IMAGES);
 
 /**
  * 50 videos of 12 frames after the N results (issue 23), the newest rows: each video's batch is
@@ -193,7 +138,7 @@ async function once(label, args, budget, opts = {}) {
 }
 
 console.log(`bench/store — ${process.version}, load ${load()}; ${N} results in ${DATA}; NODE_EXTRA_CA_CERTS unset for every timed process`);
-build();
+buildLocalStore(N, DIR, { fresh: values.fresh });
 addVideos();
 const city = CITIES[3];
 const showId = `an_bench_${Math.floor(N / 2).toString(16).padStart(8, '0')}`;

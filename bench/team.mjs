@@ -8,53 +8,49 @@
  *   an independent charging server, 3 killed with SIGKILL, then all run again         exactly 12
  *   the same race under a team budget of 7 credits: what the server charged           <= 7
  *   at --results team results (default 1,000,000; bench/store-data.mjs's answers, loaded by
- *   team-fill.mjs), whole processes (NODE_EXTRA_CA_CERTS unset), median of --runs:
- *     geo history --limit 20, geo history --search CITY --limit 20, geo history show ID   <= 150 ms each
- *     beside geo --version (Node starting: bin/geo.js answers it) and geo store status (the floor
- *     of any command on a team store); and the same reads in process (StoreApi), for the store's share;
- *     timed with hyperfine as bench/store.mjs times them (lib.mjs wallTimes)
- *   each look-up twice: GEO_STORE_KEEP=0 (a connection per command: PostgreSQL starts a backend for
- *   each), then with geo's connection keeper (the default; src/store/postgres/keeper.ts)
- *   the same whole processes through PgBouncer in transaction pooling, where it is installed
- *   (test/helpers/pgbouncer.ts): what a team with a pooler in front of its server sees
+ *   team-fill.mjs): the reads of the look-ups in process (StoreApi), for the store's share; then
+ *   geo history --limit 20, geo history --search CITY --limit 20 and geo history show ID as whole
+ *   processes (NODE_EXTRA_CA_CERTS unset) on the local SQLite file of the same N answers
+ *   (bench/store-build.mjs, in --local-dir, built once and reused), on the team store directly and
+ *   through PgBouncer in transaction pooling, interleaved in one run, --runs rounds (team-lookups.mjs):
+ *     team store directly / local file, medians                                   <= 1.4 each
+ *     through PgBouncer / local file, medians                                     <= 1.2 each
  *
- * Figures, 2026-11-27, a 2-core VM in a quiet hour, Node v20.20.2, NODE_EXTRA_CA_CERTS unset,
- * PostgreSQL 15 (Debian's binaries) with fsync off, 1,000,000 results (load 129-149 s), --runs 15:
- *   claim + answer committed, median of 300           3.7-5.0 ms   (<= 10 ms)
- *   two-machine race: charges                           12          (exactly 12)
- *   the same race under a budget of 7: credits charged   6-7        (<= 7)
- *   in process: history --limit 20 reads 1.6-2.9 ms, --search Lisbon 2.8-4.0 ms, show 0.5-0.9 ms
- *   whole processes (geo --version 60 ms): geo store status 164 ms, geo history --limit 20 156 ms,
- *   --search Lisbon 172 ms, history show ID 159 ms: the <= 150 ms budgets missed on a direct
- *   connection (PostgreSQL starts a backend per command); through PgBouncer, back to back with
- *   direct (node -e 0 53-56 ms): 129, 133-137 and 133 ms. docs/internals/store-bench.md.
- * Later that day, with the keeper (geo --version 80.9 ms, a slow phase): a connection per command
- *   182 / 199 / 173 ms; with the keeper 138 / 142 / 139 ms; through PgBouncer 140 / 138 / 139 ms;
- *   the race (each machine with its keeper) 12 charges, 7 credits under a cap of 7.
+ * Figures, 2026-11-29, a 2-core VM shared with other jobs (load 4-6), Node v20.20.2,
+ * NODE_EXTRA_CA_CERTS unset, PostgreSQL 15 (fsync off), PgBouncer 1.18, 1,000,000 results (team
+ * load 125-152 s, local file 300 s), two runs (21 and 31 rounds; node -e 0 21.8 and 33.4 ms):
+ *   claim + answer committed 1.8-1.9 ms; race 12 charges; budgeted race 7 credits under 7
+ *   list / search / show, direct / local:    1.20 / 1.29 / 1.35 and 1.24 / 1.38 / 1.15   (<= 1.4)
+ *   list / search / show, PgBouncer / local: 0.98 / 1.15 / 1.24 and 1.15 / 1.20 / 1.02   (<= 1.2)
+ *   docs/internals/store-bench.md has the medians and where the time goes.
  *
- *   node --import tsx bench/team.mjs [--results 1000000] [--runs 7] [--keep]
+ *   node --import tsx bench/team.mjs [--results 1000000] [--runs 21] [--local-dir /var/tmp/geo-bench-store] [--keep]
  */
 import { parseArgs } from 'node:util';
 import { createHash } from 'node:crypto';
-import { GEO_BIN, benchEnv, median, needBuild, printRows, row, wallTimes } from './lib.mjs';
+import { GEO_BIN, benchEnv, median, needBuild, printRows, row } from './lib.mjs';
+import { buildLocalStore } from './store-build.mjs';
+import { compareLookups } from './team-lookups.mjs';
 import { processProbe } from '../src/cli.ts';
 import { buildRecord } from '../src/evidence/records.ts';
-import { migrateStore, openStore } from '../src/store/index.ts';
+import { openStore } from '../src/store/index.ts';
 import { resultColumnsOf, RESULT_COLUMNS } from '../src/store/sqlite/results.ts';
 import { contentSha, searchDocument } from '../src/store/postgres/results.ts';
 import { openPool } from '../src/store/postgres/driver.ts';
 import { dropForFill, fillFromTemplates, restoreAfterFill } from './team-fill.mjs';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChargingServer } from '../test/helpers/charging-server.ts';
-import { startPostgres } from '../test/helpers/postgres.ts';
+import { freshStore, startPostgres } from '../test/helpers/postgres.ts';
 import { startPgBouncer } from '../test/helpers/pgbouncer.ts';
 import { FIXTURES, distinctJpeg } from '../test/batch/helpers.ts';
 import { CITIES, body } from './store-data.mjs';
 
-const { values } = parseArgs({ options: { results: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '7' }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { results: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '21' }, 'local-dir': { type: 'string', default: '/var/tmp/geo-bench-store' }, keep: { type: 'boolean', default: false } },
+});
 const N = Number(values.results);
 const RUNS = Number(values.runs);
 const BASE_URL = 'http://127.0.0.1:9';
@@ -70,28 +66,13 @@ function record(i) {
   });
 }
 
-/** The keepers started under these state folders (their pid files), told to stop. */
-function stopKeepers(stateDirs) {
-  for (const dir of stateDirs) {
-    const root = join(dir, 'keepers');
-    if (!existsSync(root)) continue;
-    for (const id of readdirSync(root)) {
-      try {
-        process.kill(Number(readFileSync(join(root, id, 'keeper.pid'), 'utf8')), 'SIGTERM');
-      } catch {
-        // gone already
-      }
-    }
-  }
-}
-
 const pg = startPostgres({ tcp: true });
 if ('skip' in pg) {
   console.log(`bench/team: skipped: ${pg.skip}`);
   process.exit(0);
 }
 try {
-  await migrateStore(pg.adminUrl);
+  await freshStore(pg);
   const store = await openStore({ kind: 'team', url: pg.tcpUrl }, { probe: processProbe(), now: Date.now });
   const rows = [];
 
@@ -115,8 +96,7 @@ try {
     const dir = mkdtempSync(join(home, 'photos-'));
     for (let i = 0; i < 12; i++) writeFileSync(join(dir, `img${i}.jpg`), distinctJpeg(from + i, PARIS));
     return Array.from({ length: 4 }, () => spawn(process.execPath, [GEO_BIN, 'locate', dir, '--json', '--yes'], {
-      // Each machine with its connection keeper, geo's default (stopped after the look-ups below).
-      env: benchEnv({ HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state'), GEO_API_KEY: 'orca_bench_team', GEO_BASE_URL: server.url, GEO_STORE_URL: pg.tcpUrl, GEO_STORE_KEEP: '5m' }),
+      env: benchEnv({ HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state'), GEO_API_KEY: 'orca_bench_team', GEO_BASE_URL: server.url, GEO_STORE_URL: pg.tcpUrl }),
       stdio: 'ignore',
     }));
   });
@@ -189,43 +169,15 @@ try {
   rows.push(row('history show <analysis id> reads (in process)', await time(() => store.byAnalysisId(AID)), 'ms', '', undefined));
   await store.close();
 
-  // 5. Whole geo processes on the team store (NODE_EXTRA_CA_CERTS unset: benchEnv), as a person runs them.
-  // Each command on a connection of its own (GEO_STORE_KEEP=0), then with geo's connection keeper
-  // (the default: the warm-up runs start it, src/store/postgres/keeper.ts).
-  const stateDir = mkdtempSync(join(tmpdir(), 'geo-bench-team-state-'));
-  const env = benchEnv({ GEO_STORE_URL: pg.tcpUrl, GEO_DATA_DIR: mkdtempSync(join(tmpdir(), 'geo-bench-team-data-')), GEO_STATE_DIR: stateDir, GEO_STORE_KEEP: '0' });
-  // Whole processes timed as bench/store.mjs times them (lib.mjs wallTimes: hyperfine, median of
-  // RUNS, in one round); --limit 20 for the search as the reads in process above and bench/store.mjs.
-  const cmds = [['--version'], ['store', 'status'], ['history', '--limit', '20'], ['history', '--search', CITIES[3], '--limit', '20'], ['history', 'show', AID]];
-  const [version, status, list, search, show] = wallTimes(cmds.map((args) => [process.execPath, GEO_BIN, ...args]), { runs: RUNS, env });
-  rows.push(row('geo --version (whole process: Node starting, answered by bin/geo.js)', version, 'ms', '', undefined));
-  rows.push(row('geo store status (whole process: connect, version, counts)', status, 'ms', '', undefined));
-  rows.push(row(`geo history --limit 20 (whole process, ${N} results)`, list, 'ms', '<= 150 ms', 150));
-  rows.push(row(`geo history --search ${CITIES[3]} --limit 20 (whole process)`, search, 'ms', '<= 150 ms', 150));
-  rows.push(row('geo history show <analysis id> (whole process)', show, 'ms', '<= 150 ms', 150));
-  const kept = { ...env, GEO_STORE_KEEP: '5m' };
-  const [kStatus, kList, kSearch, kShow] = wallTimes(cmds.slice(1).map((args) => [process.execPath, GEO_BIN, ...args]), { runs: RUNS, env: kept });
-  rows.push(row("with geo's keeper: geo store status (whole process)", kStatus, 'ms', '', undefined));
-  rows.push(row("with geo's keeper: geo history --limit 20 (whole process)", kList, 'ms', '<= 150 ms', 150));
-  rows.push(row(`with geo's keeper: geo history --search ${CITIES[3]} --limit 20 (whole process)`, kSearch, 'ms', '<= 150 ms', 150));
-  rows.push(row("with geo's keeper: geo history show <analysis id> (whole process)", kShow, 'ms', '<= 150 ms', 150));
-  stopKeepers([stateDir, ...homes.map((h) => join(h, 'state'))]);
-
-  // 6. The same through PgBouncer in transaction pooling (docs/store.md "Many analysts: a pooler"):
-  // each command then finds a server backend already running instead of starting one.
+  // 5. The look-ups as whole processes on the local file, the team store directly and through
+  // PgBouncer, interleaved (team-lookups.mjs); the local file of N answers is bench/store.mjs's, reused.
+  const { data: localData } = buildLocalStore(N, values['local-dir']);
   const pooled = await startPgBouncer(pg);
   if ('skip' in pooled) console.log(`  NOTICE: not timed through PgBouncer: ${pooled.skip}`);
-  else {
-    try {
-      const via = { ...env, GEO_STORE_URL: pooled.analystUrl, GEO_STORE_KEEP: '0' };
-      const [pStatus, pList, pSearch, pShow] = wallTimes(cmds.slice(1).map((args) => [process.execPath, GEO_BIN, ...args]), { runs: RUNS, env: via });
-      rows.push(row('through PgBouncer: geo store status (whole process)', pStatus, 'ms', '', undefined));
-      rows.push(row('through PgBouncer: geo history --limit 20 (whole process)', pList, 'ms', '<= 150 ms', 150));
-      rows.push(row(`through PgBouncer: geo history --search ${CITIES[3]} --limit 20 (whole process)`, pSearch, 'ms', '<= 150 ms', 150));
-      rows.push(row('through PgBouncer: geo history show <analysis id> (whole process)', pShow, 'ms', '<= 150 ms', 150));
-    } finally {
-      pooled.stop();
-    }
+  try {
+    rows.push(...compareLookups({ runs: RUNS, local: localData, direct: pg.tcpUrl, pooled: 'skip' in pooled ? undefined : pooled.analystUrl, aid: AID, city: CITIES[3] }));
+  } finally {
+    if (!('skip' in pooled)) pooled.stop();
   }
   console.log(`bench/team: PostgreSQL over loopback TCP, ${N} team results; Node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`);
   printRows(rows);

@@ -240,7 +240,7 @@ export async function createContext(rt: Runtime, globals: GlobalOptions, opts: {
     storeApi() {
       storeApi ??= (async () => {
         const choice = chooseStore(globals.store, rt.env, config);
-        const o = { probe: rt.probe, now: rt.now, env: rt.env, execPath: rt.execPath, warn: (line: string) => globals.quiet || rt.io.stderr.write(`${sanitizeInline(line)}\n`) };
+        const o = { probe: rt.probe, now: rt.now, env: rt.env, warn: (line: string) => globals.quiet || rt.io.stderr.write(`${sanitizeInline(line)}\n`) };
         let api: StoreApi;
         if (choice.kind === 'team') {
           const url = choice.source === 'config' ? await withKeyringPassword(vault, choice.url) : choice.url;

@@ -10,7 +10,7 @@
 import { InputChangedError } from '../api/body.js';
 import { ApiError, ContractError, NetworkError, RequestValidationError, RetryLaterError, TimeoutError } from '../api/errors.js';
 import { classify } from '../api/retry.js';
-import { CancelledError, UsageError } from '../errors.js';
+import { CancelledError, StoreError, UsageError } from '../errors.js';
 import { asResultBody } from '../evidence/record-types.js';
 import type { BatchError, BatchStop } from './types.js';
 
@@ -116,7 +116,8 @@ export function stopExitCode(s: BatchStop): number {
       return 2;
     case 'retry_budget':
       return s.error instanceof ApiError && s.error.status === 429 ? 5 : 6;
+    // A store that cannot be reached is a network failure, as the service's own (exit 6).
     default:
-      return 1;
+      return s.error instanceof StoreError && s.error.kind === 'unreachable' ? 6 : 1;
   }
 }

@@ -42,7 +42,50 @@ export type Spent = number | 'unknown' | 'unsent';
 
 export type Gate = { kind: 'go' } | { kind: 'stop'; why: string } | { kind: 'cancelled' };
 
+/**
+ * The store budget's reservations this run holds and has not settled (team-budget.ts). A request
+ * that finds no room while some are held waits for one to settle (sent and charged, or let go)
+ * and asks again: stopping at once left credits unused that those requests then gave back (a cap
+ * of 10 with 4 spent stopped with 4 unused, which --resume then spent). Only this run's own are
+ * waited for: they settle for certain, whereas another process's may stay held for a long time.
+ */
+export class HeldCredits {
+  private held = 0;
+  /** Counts settlements: a request that asked before one settled asks again at once. */
+  private settledCount = 0;
+  private wakers: Array<() => void> = [];
+
+  mark(): number {
+    return this.settledCount;
+  }
+  add(): void {
+    this.held++;
+  }
+  done(): void {
+    this.held--;
+    this.settledCount++;
+    for (const wake of this.wakers.splice(0)) wake();
+  }
+
+  /** True when one settled since `mark` (now or after waiting): ask again; false when none is held (or halted). */
+  async settledSince(mark: number, halted: AbortSignal): Promise<boolean> {
+    if (this.settledCount !== mark) return true;
+    if (this.held === 0 || halted.aborted) return false;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        halted.removeEventListener('abort', done);
+        resolve();
+      };
+      this.wakers.push(done);
+      halted.addEventListener('abort', done, { once: true });
+    });
+    return !halted.aborted;
+  }
+}
+
 export class SpendGuard {
+  /** The store budget's reservations of this run (team-budget.ts holdCredits). */
+  readonly held = new HeldCredits();
   private spent = 0;
   /** The most one answer of this run was charged, and the depth it answered. */
   private worst = 0;

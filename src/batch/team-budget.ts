@@ -13,23 +13,31 @@
 import { DEPTH_COST, type Depth } from '../api/schemas.js';
 import { StoreError } from '../errors.js';
 import { type Analyst, type Budget, type StoreApi, analyst } from '../store/index.js';
-import type { Spent } from './spend-guard.js';
+import type { HeldCredits, Spent } from './spend-guard.js';
 
 let me: Analyst | undefined;
 
 /**
  * undefined: held, send it; otherwise the line that says why not (the budget and who spent it).
- * `caseId` (--case) names the case the spend is for: `geo store budget show` sums it by case.
+ * `caseId` (--case) names the case the spend is for: `geo store budget show` sums it by case. No
+ * room while this run holds reservations: it waits for them to settle and asks again (HeldCredits).
  */
-export async function holdCredits(store: StoreApi, key: string, depth: Depth, caseId?: string): Promise<string | undefined> {
+export async function holdCredits(store: StoreApi, key: string, depth: Depth, caseId?: string, ours?: { held: HeldCredits; halted: AbortSignal }): Promise<string | undefined> {
   me ??= analyst();
-  const held = await store.budget.reserve(key, DEPTH_COST[depth], caseId !== undefined ? { ...me, caseId } : me);
-  if (held.ok) return undefined;
-  return spentLine(held.budget, DEPTH_COST[depth], await store.budget.spend().catch(() => undefined));
+  for (;;) {
+    const mark = ours?.held.mark();
+    const held = await store.budget.reserve(key, DEPTH_COST[depth], caseId !== undefined ? { ...me, caseId } : me);
+    if (held.ok) {
+      ours?.held.add();
+      return undefined;
+    }
+    if (ours && (await ours.held.settledSince(mark!, ours.halted))) continue;
+    return spentLine(held.budget, DEPTH_COST[depth], await store.budget.spend().catch(() => undefined));
+  }
 }
 
-/** After the send: what the service charged is spent, the rest let go; an unknown cost stays held. */
-export async function settleCredits(store: StoreApi, key: string, spent: Spent): Promise<void> {
+/** After the send: what the service charged is spent, the rest let go; an unknown cost stays held. Then `held` counts it settled. */
+export async function settleCredits(store: StoreApi, key: string, spent: Spent, held?: HeldCredits): Promise<void> {
   try {
     if (spent === 'unknown') return;
     if (spent === 'unsent' || spent === 0) await store.budget.release(key);
@@ -37,6 +45,8 @@ export async function settleCredits(store: StoreApi, key: string, spent: Spent):
   } catch (err) {
     // The store went away: the reservation stays held (never under-counted) until a rerun settles it.
     if (!(err instanceof StoreError)) throw err;
+  } finally {
+    held?.done();
   }
 }
 

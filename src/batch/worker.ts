@@ -123,7 +123,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
   let held = false;
   try {
     // The store's budget (a team's cap, team-budget.ts): reserved before the send, whoever sends.
-    const full = await holdCredits(w.ledger.store, turn0.key, (w.request.depth ?? 1) as Depth, w.caseId);
+    const full = await holdCredits(w.ledger.store, turn0.key, (w.request.depth ?? 1) as Depth, w.caseId, { held: w.spend.held, halted: ctl.halted });
     if (full !== undefined) {
       // Let go at once (same key, still open): a process on another machine waiting for this
       // request takes it, meets the cap too and stops, instead of both waiting for each other.
@@ -144,7 +144,7 @@ export async function sendJob(w: WorkerEnv, job: Job, ctl: TaskControl): Promise
     // The store's budget holds per key: a replay settles the key at what the service charged it
     // once; a key taken over from a process that died may have been charged by it, so not sending
     // it now lets nothing go (the rerun that sends it settles it).
-    if (held) await settleCredits(w.ledger.store, turn0.key, keySpent === 'unsent' && turn0.takeover ? 'unknown' : keySpent);
+    if (held) await settleCredits(w.ledger.store, turn0.key, keySpent === 'unsent' && turn0.takeover ? 'unknown' : keySpent, w.spend.held);
   }
 }
 

@@ -89,15 +89,6 @@ await chunk('node_modules/pg/lib/index.js', 'dist/pg.cjs', {
   define: { navigator: 'undefined', Response: 'undefined' },
 });
 
-// 4c. The team store's connection keeper (src/store/postgres/keeper.ts), run by bin/store-keeper.js in
-// a process of its own: node-postgres is the chunk above, required beside it.
-await chunk('src/store/postgres/keeper.ts', 'dist/keeper.cjs', {
-  minifyWhitespace: true,
-  external: ['./pg.cjs'],
-  inject: [at('src/build/cjs-shims.ts')],
-  define: { 'import.meta.url': 'importMetaUrl', __GEO_PG__: '"./pg.cjs"' },
-});
-
 // 5. dist/cli.js requires the chunks beside it, not their source files.
 await import('./chunk-requires.js');
 // 6. What --charset=ascii leaves in comments becomes \u escapes.

@@ -133,8 +133,6 @@ export interface StoreStatus {
   /** One round trip to the store (a trivial query), in milliseconds. */
   rttMs: number;
   counts: StoreCounts;
-  /** A team store's connection: this command's own, or handed over by geo's keeper (postgres/keeper.ts) and its pid. */
-  connection?: { via: 'direct' } | { via: 'keeper'; pid: number | undefined };
 }
 
 export interface StoreApi {

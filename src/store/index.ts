@@ -26,9 +26,8 @@ export interface OpenStoreOptions {
   probe: ProcessProbe;
   now: () => number;
   warn?: (line: string) => void;
-  /** The environment and Node of the run: a team store starts its connection keeper with them (postgres/keeper-start.ts). */
+  /** The run's environment: a team store's login reads PGPASSWORD, PGPASSFILE and HOME from it (postgres/password.ts). */
   env?: Readonly<Record<string, string | undefined>>;
-  execPath?: string;
 }
 
 export async function openStore(choice: StoreChoice, o: OpenStoreOptions): Promise<StoreApi> {

@@ -12,9 +12,8 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/evidence/custody.js';
 import { writeZip } from '../../src/output/export/zip.js';
-import { migrateStore } from '../../src/store/index.js';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
-import { ANALYST_GRANTS, postgresPerFile } from '../helpers/postgres.js';
+import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { spawnGeo } from '../helpers/run-cli.js';
 import { FIXTURES, withSandbox } from '../helpers/sandbox.js';
 import { caseId, caseRunner, custodyLines, tmp } from './helpers.js';
@@ -98,8 +97,7 @@ describe('a line that parses to the hashed entry but is not its canonical JSON',
 
   it('on a team\'s PostgreSQL store (the line rewritten by the admin): geo cases verify exits 1 naming the entry', async (t) => {
     if (!db.pg) return t.skip(db.skip);
-    db.pg.sql(`DROP SCHEMA public CASCADE; CREATE SCHEMA public AUTHORIZATION geo_admin; ${ANALYST_GRANTS}`);
-    await migrateStore(db.pg.adminUrl);
+    await freshStore(db.pg);
     const home = tmp('geo-canonical-team-');
     const env = { HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_DIR: join(home, 'data'), GEO_STATE_DIR: join(home, 'state'), GEO_STORE_URL: db.pg.analystUrl, GEO_API_KEY: 'orca_live_test_0000000000000000', GEO_BASE_URL: service.url, CI: '1' };
     const made = await spawnGeo(['cases', 'create', '--local', '--name', 'Team', '--json'], { env });

@@ -31,6 +31,10 @@ export interface Postgres {
   addRole(role: string): string;
   /** psql-like one-off SQL as the admin (tests' outside observer). */
   sql(text: string): string;
+  /** The server stopped as a crash would (pg_ctl stop -m immediate), its folder kept... */
+  halt(): void;
+  /** ...and started again on the same socket and port. */
+  restart(): void;
   stop(): void;
 }
 
@@ -123,7 +127,8 @@ export function startPostgres(o: PostgresOptions = {}): Postgres | { skip: strin
       tlsFlags = ` -c ssl=on -c ssl_cert_file=${c.cert} -c ssl_key_file=${c.key}`;
       writeFileSync(join(data, 'pg_hba.conf'), 'local all all trust\nhostssl all all 127.0.0.0/8 trust\nhostnossl all all 127.0.0.0/8 reject\n');
     }
-    run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-k ${dir} -p ${port} -c listen_addresses='${listen}' -c fsync=off -c full_page_writes=off${tlsFlags}`, 'start']);
+    const start = () => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-k ${dir} -p ${port} -c listen_addresses='${listen}' -c fsync=off -c full_page_writes=off${tlsFlags}`, 'start']);
+    start();
     const psql = (db: string, text: string) => run('psql', ['-h', dir, '-p', port, '-U', 'geo_admin', '-d', db, '-v', 'ON_ERROR_STOP=1', '-qAtc', text]);
     psql('postgres', 'CREATE DATABASE geo');
     psql('geo', 'CREATE ROLE geo_analyst LOGIN; GRANT CONNECT ON DATABASE geo TO geo_analyst; GRANT USAGE ON SCHEMA public TO geo_analyst;');
@@ -141,6 +146,8 @@ export function startPostgres(o: PostgresOptions = {}): Postgres | { skip: strin
       ...(o.tcp ? { tcpUrl: `postgres://geo_analyst@127.0.0.1:${port}/geo` } : {}),
       ...(caFile ? { caFile, port } : {}),
       sql: (text) => psql('geo', text),
+      halt: () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+      restart: start,
       stop() {
         if (stopped) return;
         stopped = true;

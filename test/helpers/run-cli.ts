@@ -62,7 +62,7 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Cli
     colorErr: false,
     columns: opts.columns ?? 100,
   };
-  const env = { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), PATH: process.env.PATH, GEO_STORE_KEEP: KEEP_OFF, ...opts.env };
+  const env = { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), PATH: process.env.PATH, ...opts.env };
   const code = await main(argv, {
     io,
     env,
@@ -86,15 +86,9 @@ export const GEO_BIN = new URL('../../bin/geo.js', import.meta.url).pathname;
  */
 export const CODE_CACHE_DIR = mkdtempSync(join(tmpdir(), 'geo-test-code-cache-'));
 
-/**
- * No team-store connection keeper (src/store/postgres/keeper.ts) unless a test asks for one: each
- * would outlive its test by minutes, holding a backend of a server the test has stopped.
- */
-export const KEEP_OFF = '0';
-
-/** A spawned binary's environment: fresh HOME and config folder, PATH, the shared code cache, no keeper; `env` wins. */
+/** A spawned binary's environment: fresh HOME and config folder, PATH, the shared code cache; `env` wins. */
 export function binEnv(env: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), GEO_CACHE_DIR: CODE_CACHE_DIR, PATH: process.env.PATH, GEO_STORE_KEEP: KEEP_OFF, ...env };
+  return { HOME: tempConfigDir(), GEO_CONFIG_DIR: tempConfigDir(), GEO_CACHE_DIR: CODE_CACHE_DIR, PATH: process.env.PATH, ...env };
 }
 
 /** What a spawned child printed and how it ended (exit code, or -1 when a signal ended it). */

@@ -3,7 +3,7 @@
  * against a real PostgreSQL (test/helpers/postgres.ts; skipped with the reason where none starts):
  * migrations by the admin role only and version checks both ways, push idempotent with custody
  * hashes kept, a budget set and shown, an unreachable store (exit 6, password masked, --store local
- * named), every command saying so before anything is claimed or sent; a server slow to close a
+ * named; geo doctor names it without connecting), every command saying so before anything is claimed or sent; a server slow to close a
  * connection does not hold a command that is done.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -41,7 +41,7 @@ describe('geo store against a real PostgreSQL', () => {
     db.pg.sql(ANALYST_GRANTS);
     const st = await spawnGeo(['store', 'status', '--json'], { env: { ...env, GEO_STORE_URL: db.pg.analystUrl } });
     expect(JSON.parse(st.stdout)).toMatchObject({ store: 'team', schema: 3, knows: 3, counts: { results: 0 } });
-    const doctor = await spawnGeo(['doctor'], { env: { ...env, GEO_STORE_URL: db.pg.analystUrl } });
+    const doctor = await spawnGeo(['doctor', '--online'], { env: { ...env, GEO_STORE_URL: db.pg.analystUrl, GEO_BASE_URL: 'http://127.0.0.1:1' } });
     expect(doctor.stdout + doctor.stderr).toMatch(/ok\s+team store\s+postgres:\/\/geo_analyst@.*schema 3, round trip/);
     db.pg.sql('INSERT INTO schema_version (version) VALUES (99)');
     const newer = await spawnGeo(['store', 'status', '--store', db.pg.analystUrl], { env });
@@ -161,10 +161,30 @@ describe('a team store that cannot be used', () => {
     expect(r.stderr).toMatch(/cannot be reached.*--store local/s);
     expect(r.stderr + r.stdout).not.toContain('s3cret-pw');
     expect(r.stderr).toContain('postgres://ana:***@127.0.0.1:1/geo');
+    // Offline, as documented: the store named, not contacted, and the command that checks it named.
     const doctor = await spawnGeo(['doctor'], { env });
-    expect(doctor.stdout + doctor.stderr).toMatch(/FAIL\s+team store\s+the team store postgres:\/\/ana:\*\*\*@127\.0\.0\.1:1\/geo cannot be reached/);
-    expect(doctor.stdout + doctor.stderr).not.toContain('s3cret-pw');
+    expect(doctor.stdout + doctor.stderr).toMatch(/ok\s+team store\s+postgres:\/\/ana:\*\*\*@127\.0\.0\.1:1\/geo \(from GEO_STORE_URL\): not contacted .*geo store status/);
+    const online = await spawnGeo(['doctor', '--online'], { env: { ...env, GEO_BASE_URL: 'http://127.0.0.1:1' } });
+    expect(online.stdout + online.stderr).toMatch(/FAIL\s+team store\s+the team store postgres:\/\/ana:\*\*\*@127\.0\.0\.1:1\/geo cannot be reached/);
+    expect(doctor.stdout + doctor.stderr + online.stdout + online.stderr).not.toContain('s3cret-pw');
   });
+
+  it('geo doctor opens no connection to a configured team store (a listener counts them); --online does', async () => {
+    const accepted: Socket[] = [];
+    const listener = createServer((s) => accepted.push(s));
+    await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
+    try {
+      const env = { ...dirs(), GEO_STORE_URL: `postgres://ana@127.0.0.1:${(listener.address() as AddressInfo).port}/geo?connect_timeout=1`, GEO_BASE_URL: 'http://127.0.0.1:1' };
+      const doctor = await spawnGeo(['doctor'], { env });
+      expect(doctor.stdout + doctor.stderr).toMatch(/ok\s+team store\s+.*not contacted .*geo store status/);
+      expect(accepted).toHaveLength(0);
+      await spawnGeo(['doctor', '--online'], { env });
+      expect(accepted.length).toBeGreaterThan(0);
+    } finally {
+      for (const s of accepted) s.destroy();
+      listener.close();
+    }
+  }, 30_000);
 
   it('geo locate refuses to send while the team store cannot be reached (exit 6); history, cases and export say it cannot be reached; --store local runs it, said on stderr', async () => {
     const env = { ...dirs(), GEO_STORE_URL: 'postgres://ana:s3cret-pw@127.0.0.1:1/geo' };

@@ -4,21 +4,36 @@
  * that charges once per completed key (test/helpers/charging-server.ts), on a real PostgreSQL.
  * Processes are killed with SIGKILL at random moments, then everything is run again: the server
  * charged exactly 12, every image has one answered claim, and a budget of N credits is never
- * passed by what the server charged. The first race runs again with each machine's connection keeper
- * (src/store/postgres/keeper.ts) between its processes and the server. The races run `geo locate` itself (the built binary, each
- * machine its own copy of the images, one organisation's key).
+ * passed by what the server charged. Both races run `geo locate` itself (the built binary, each
+ * machine its own copy of the images, one organisation's key), directly and through PgBouncer in
+ * transaction pooling (test/helpers/pgbouncer.ts), where a transaction may land on any backend.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
+import { type PgBouncer, startPgBouncer } from '../helpers/pgbouncer.js';
 import { freshStore, postgresPerFile } from '../helpers/postgres.js';
-import { GEO_BIN, KEEP_OFF, binEnv, finished } from '../helpers/run-cli.js';
+import { GEO_BIN, binEnv, finished } from '../helpers/run-cli.js';
 import { FIXTURES, distinctJpeg } from '../batch/helpers.js';
 
 const db = postgresPerFile();
+const pooler: { it?: PgBouncer; skip: string } = { skip: '' };
+beforeAll(async () => {
+  if (!db.pg) return;
+  const started = await startPgBouncer(db.pg);
+  if ('skip' in started) pooler.skip = started.skip;
+  else pooler.it = started;
+}, 60_000);
+afterAll(() => pooler.it?.stop());
+
+/** How the machines reach the store: the server itself, or the pooler in front of it; undefined (and why) where it cannot start. */
+const ways = [
+  { way: 'directly', url: () => db.pg?.analystUrl, skip: () => db.skip },
+  { way: 'through PgBouncer', url: () => (db.pg ? pooler.it?.analystUrl : undefined), skip: () => (db.pg ? pooler.skip : db.skip) },
+];
 
 const machines = ['laptop-a', 'laptop-b'].map((name) => ({ name, home: mkdtempSync(join(tmpdir(), `geo-race-${name}-`)) }));
 
@@ -35,84 +50,64 @@ function imagesOn(home: string): string {
   return dir;
 }
 
-/** `geo locate` on each machine, four processes each, on the team store, one organisation's key; keep: GEO_STORE_KEEP. */
-function locateAll(server: ChargingServer, keep = KEEP_OFF): ChildProcess[] {
-  return machines.flatMap((m) => Array.from({ length: 4 }, () => {
-    const child = spawn(process.execPath, [GEO_BIN, 'locate', imagesOn(m.home), '--json', '--yes'], {
+/** `geo locate` on each machine, four processes each, on the team store at `url`, one organisation's key. */
+function locateAll(server: ChargingServer, url: string): ChildProcess[] {
+  return machines.flatMap((m) => {
+    // Written once per wave: rewriting them while another process reads them shows it an empty file.
+    const photos = imagesOn(m.home);
+    return Array.from({ length: 4 }, () => spawn(process.execPath, [GEO_BIN, 'locate', photos, '--json', '--yes'], {
       env: binEnv({
         HOME: m.home, GEO_CONFIG_DIR: join(m.home, 'config'), GEO_DATA_DIR: join(m.home, 'data'), GEO_STATE_DIR: join(m.home, 'state'),
-        GEO_API_KEY: 'orca_test_team', GEO_BASE_URL: server.url, GEO_STORE_URL: db.pg!.analystUrl, GEO_STORE_KEEP: keep,
+        GEO_API_KEY: 'orca_test_team', GEO_BASE_URL: server.url, GEO_STORE_URL: url,
       }),
       stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return child;
-  }));
-}
-
-/** The race: both machines' processes, three killed with SIGKILL, then all again; 12 images paid once each. */
-async function raceOfTwelve(keep: string): Promise<void> {
-  await fresh();
-  const server = await startChargingServer({ delayMs: 1000 });
-  try {
-    const first = locateAll(server, keep);
-    const done = Promise.all(first.map(finished));
-    const victims = [...first].sort(() => Math.random() - 0.5).slice(0, 3);
-    for (const v of victims) setTimeout(() => v.kill('SIGKILL'), 800 + Math.random() * 3000);
-    const ended = await done;
-    expect(ended.filter((r) => r.code === -1).length).toBeGreaterThan(0);
-    const again = await Promise.all(locateAll(server, keep).map(finished));
-    for (const r of again) {
-      expect(r.code, r.stderr).toBe(0);
-      const lines = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { ok: boolean });
-      expect(lines.filter((l) => l.ok)).toHaveLength(12);
-    }
-    expect(server.charges()).toBe(12);
-    expect(db.pg!.sql("SELECT count(DISTINCT fp) || ' ' || count(*) FROM claims WHERE state = 'answered'").trim()).toBe('12 12');
-    expect(db.pg!.sql("SELECT count(*) FROM claims WHERE state = 'open'").trim()).toBe('0');
-    expect(db.pg!.sql('SELECT count(DISTINCT sha256) FROM results').trim()).toBe('12');
-    // Who paid: the role both machines logged in as (the server's word), never a key.
-    expect(db.pg!.sql('SELECT DISTINCT paid_role FROM results').trim()).toBe('geo_analyst');
-    expect(db.pg!.sql("SELECT count(*) FROM results WHERE record LIKE '%orca_test_team%'").trim()).toBe('0');
-  } finally {
-    await server.close();
-  }
-}
-
-/** The keepers the machines started (their pid files). */
-function keepers(): number[] {
-  return machines.flatMap((m) => {
-    const root = join(m.home, 'state', 'keepers');
-    return existsSync(root) ? readdirSync(root).map((d) => join(root, d, 'keeper.pid')).filter(existsSync).map((f) => Number(readFileSync(f, 'utf8'))) : [];
+    }));
   });
 }
 
-describe('two machines x four processes on one team store', () => {
+describe.each(ways)('two machines x four processes on one team store, $way', ({ url, skip }) => {
   it('geo locate over 12 images, kill -9 at random, run again: exactly 12 charges, one answered claim per image, every rerun prints all 12', async (t) => {
-    if (!db.pg) return t.skip(db.skip);
-    await raceOfTwelve(KEEP_OFF);
-  }, 300_000);
-
-  it('the same race with each machine\'s connection keeper (its backends handed from process to process, killed ones closed): exactly 12 charges', async (t) => {
-    if (!db.pg) return t.skip(db.skip);
+    const store = url();
+    if (!db.pg || !store) return t.skip(skip());
+    await fresh();
+    const server = await startChargingServer({ delayMs: 1000 });
     try {
-      await raceOfTwelve('1m');
-      expect(keepers().length).toBe(2);
+      const first = locateAll(server, store);
+      const done = Promise.all(first.map(finished));
+      const victims = [...first].sort(() => Math.random() - 0.5).slice(0, 3);
+      for (const v of victims) setTimeout(() => v.kill('SIGKILL'), 800 + Math.random() * 3000);
+      const ended = await done;
+      expect(ended.filter((r) => r.code === -1).length).toBeGreaterThan(0);
+      const again = await Promise.all(locateAll(server, store).map(finished));
+      for (const r of again) {
+        expect(r.code, r.stderr).toBe(0);
+        const lines = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { ok: boolean });
+        expect(lines.filter((l) => l.ok)).toHaveLength(12);
+      }
+      expect(server.charges()).toBe(12);
+      expect(db.pg.sql("SELECT count(DISTINCT fp) || ' ' || count(*) FROM claims WHERE state = 'answered'").trim()).toBe('12 12');
+      expect(db.pg.sql("SELECT count(*) FROM claims WHERE state = 'open'").trim()).toBe('0');
+      expect(db.pg.sql('SELECT count(DISTINCT sha256) FROM results').trim()).toBe('12');
+      // Who paid: the role both machines logged in as (the server's word), never a key.
+      expect(db.pg!.sql('SELECT DISTINCT paid_role FROM results').trim()).toBe('geo_analyst');
+      expect(db.pg.sql("SELECT count(*) FROM results WHERE record LIKE '%orca_test_team%'").trim()).toBe('0');
     } finally {
-      for (const pid of keepers()) process.kill(pid, 'SIGTERM');
+      await server.close();
     }
   }, 300_000);
 
   it('geo locate under a team budget of 7 credits, the same race: what the server charged never passes it, and a run that meets the cap says who spent what (exit 4)', async (t) => {
-    if (!db.pg) return t.skip(db.skip);
+    const store = url();
+    if (!db.pg || !store) return t.skip(skip());
     await fresh();
     db.pg.sql("INSERT INTO budget (id, cap, per, period_start) VALUES (1, 7, 'month', date_trunc('month', now(), 'UTC'))");
     const server = await startChargingServer({ delayMs: 1000 });
     try {
-      const first = locateAll(server);
+      const first = locateAll(server, store);
       const done = Promise.all(first.map(finished));
       for (const v of [...first].sort(() => Math.random() - 0.5).slice(0, 3)) setTimeout(() => v.kill('SIGKILL'), 800 + Math.random() * 3000);
       await done;
-      const again = await Promise.all(locateAll(server).map(finished));
+      const again = await Promise.all(locateAll(server, store).map(finished));
       expect(server.credits()).toBeLessThanOrEqual(7);
       expect(server.charges()).toBeGreaterThan(0);
       const [spent, reserved] = db.pg.sql('SELECT spent, reserved FROM budget').trim().split('|').map(Number);

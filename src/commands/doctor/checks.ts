@@ -2,7 +2,7 @@
  * `geo doctor`'s checks: each one an independent function from what it may look at to
  * one or more results {name, status, detail, hint}. To add a check, write a function and add it
  * to CHECKS (local-checks.ts holds the store, the OS keyring and ffmpeg): nothing else changes.
- * Checks run offline; only the service check may go out, and only when asked (--online, --auth).
+ * Checks run offline; only the service and team-store checks may go out, and only when asked (--online, --auth).
  */
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';

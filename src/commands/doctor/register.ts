@@ -15,7 +15,8 @@ export const register: Register = (program, act) => {
 Each line is ok, warn or FAIL, with a hint for what to do. Checks: the Node version; the config,
 state, data and cache folders (yours, mode 0700: geo never changes a folder's mode itself, the
 hint says how); the config file (JSON, 0600); where the key comes from (masked) and where keys
-are stored; whether an OS keyring answers; the store (opens, integrity, results, size); the
+are stored; whether an OS keyring answers; the store (opens, integrity, results, size); a team
+store, named but not contacted (geo store status checks its connection; --online checks it too); the
 optional parts installed beside geo (sharp, jq, leaflet, country borders); ffmpeg for videos; the
 configured service. Offline by default: nothing is sent unless --online or --auth.
 Exit 0 when nothing failed (warnings included), 1 when something is missing or wrong.

@@ -157,7 +157,12 @@ export class ManyOutput {
       if (!ctx.globals.quiet) ctx.io.stderr.write(stderrLines(ctx, outputClosedLine(summary)) + '\n');
       return;
     }
-    if (summary.unstored > 0) throw new StoreError(`${summary.unstored} paid answer${summary.unstored === 1 ? ' was' : 's were'} shown but not stored (see the lines above for the keys that replay them free)`, 'other');
+    if (summary.unstored > 0) {
+      // Kept in the journal when there is one; the store's own failure says the exit (unreachable: 6).
+      const kept = summary.journal ? `, kept in the journal ${summary.journal} (the resume command above brings them in)` : ' (see the lines above for the keys that replay them free)';
+      const cause = summary.stopped?.error instanceof StoreError ? summary.stopped.error.kind : 'other';
+      throw new StoreError(`${summary.unstored} paid answer${summary.unstored === 1 ? ' was' : 's were'} shown but not stored${kept}`, cause);
+    }
     const failed = summary.failed + summary.notSent + summary.inFlight + summary.skipped;
     if (summary.stopped) throw new PartialFailureError(failed, summary.inputs, stopExitCode(summary.stopped));
     if (failed > 0) throw new PartialFailureError(failed, summary.inputs);

@@ -8,16 +8,13 @@ const s = (v: unknown) => sanitizeInline(String(v));
 
 export const status: Handler = async (ctx) => {
   const st = await runStatus(ctx);
-  const c = st.connection;
-  const connection = c && (c.via === 'keeper' ? { via: c.via, keeper_pid: c.pid ?? null } : { via: c.via });
-  const data = { store: st.kind, where: st.where, schema: st.schema, knows: st.knows, rtt_ms: Math.round(st.rttMs * 100) / 100, counts: st.counts, ...(connection ? { connection } : {}) };
+  const data = { store: st.kind, where: st.where, schema: st.schema, knows: st.knows, rtt_ms: Math.round(st.rttMs * 100) / 100, counts: st.counts };
   await render(ctx, {
     data,
     human: () => [
       `store:   ${st.kind === 'team' ? 'team (PostgreSQL)' : 'local (SQLite)'} ${s(st.where)}`,
       `schema:  ${st.schema}${st.schema === st.knows ? '' : ` (this geo knows ${st.knows})`}`,
       `round trip: ${data.rtt_ms} ms`,
-      ...(c ? [`connection: ${c.via === 'keeper' ? `kept open by geo's keeper${c.pid ? ` (pid ${c.pid})` : ''} between commands (GEO_STORE_KEEP)` : "this command's own"}`] : []),
       `results: ${st.counts.results} · open claims: ${st.counts.openClaims} · cases: ${st.counts.cases} · custody entries: ${st.counts.custodyEntries}`,
     ].join('\n'),
   });

@@ -7,10 +7,9 @@ const STORES = `
 Stores: the local SQLite file in geo's data folder (the default, one analyst), or a team's
 PostgreSQL server shared by every analyst's machine, chosen by --store URL > GEO_STORE_URL >
 \`geo config set store URL\` (its password kept in the OS keyring). --store local uses this
-machine's file for one run. geo never stores an API key or an image in a team store. After a
-team-store command, a background keeper holds its server connection open for the next ones
-(GEO_STORE_KEEP, default 5m; 0 turns it off): docs/store.md "Kept connections". Many analysts:
-a pooler in front of the server (PgBouncer, transaction pooling); docs/store.md "Many analysts".`;
+machine's file for one run. geo never stores an API key or an image in a team store. Many
+analysts: a pooler in front of the server (PgBouncer, transaction pooling) saves each command
+starting a server process; docs/store.md "Many analysts: a pooler".`;
 
 export const register: Register = (program, act) => {
   for (const path of ['store status', 'store push', 'store migrate', 'store budget set', 'store budget show']) declareJson(path, { names: [], open: true });
@@ -21,7 +20,7 @@ export const register: Register = (program, act) => {
 
   store
     .command('status')
-    .description('the store in use: where (password masked), its schema version, one round trip, how many results, open claims, cases; the connection (its own, or the keeper\'s)')
+    .description('the store in use: where (password masked), its schema version, one round trip, how many results, open claims, cases')
     .addHelpText('after', '\nExit 6 when a team store cannot be reached.\n\nExamples:\n  $ geo store status\n  $ geo store status --json')
     .action(act(async () => (await import('./handlers.js')).status));
 

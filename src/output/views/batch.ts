@@ -186,7 +186,7 @@ export function summaryLines(s: SummaryData, style: Style): string[] {
     lines.push(`${plural(s.fromResults, 'image')} from ${whose} of earlier commands, not charged (--fresh to pay again)`);
   }
   if (s.fromOthers) lines.push(`${plural(s.fromOthers, 'image')} answered by another geo process sending the same request, not charged here`);
-  if (s.unstored) lines.push(style.red(`${plural(s.unstored, 'paid answer')} shown but NOT stored: each line above names the key that replays it free`));
+  if (s.unstored) lines.push(style.red(`${plural(s.unstored, 'paid answer')} shown but NOT stored: ${s.journal ? 'the journal below keeps them, and the resume command brings them in' : 'each line above names the key that replays it free'}`));
   if (s.replayed) lines.push(`${plural(s.replayed, 'answer')} replayed by the service for its idempotency key, not charged`);
   if (s.rateLimited) lines.push(`${plural(s.rateLimited, 'rate-limit pause')} (429)`);
   if (s.belowConfidence) lines.push(style.yellow(`${plural(s.belowConfidence, 'result')} below --min-confidence`));

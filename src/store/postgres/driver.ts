@@ -10,14 +10,12 @@ import type { ClientConfig, Pool, PoolClient, PoolConfig } from 'pg';
 import { StoreError } from '../../errors.js';
 import { maskStoreUrl } from '../../config/team-store-url.js';
 import { type LoginParams, passwordFileSource } from './password.js';
-
-/** The keeper's socket is `.s.PGSQL.5432` in its folder (keeper.ts). */
-export const KEEPER_PORT = 5432;
+import { type VersionGate, gatedClient } from './version-gate.js';
 
 type PgModule = typeof import('pg');
 let pg: PgModule | undefined;
 
-export function loadPg(): PgModule {
+function loadPg(): PgModule {
   return (pg ??= createRequire(import.meta.url)(typeof __GEO_PG__ === 'string' ? __GEO_PG__ : 'pg') as PgModule);
 }
 
@@ -60,10 +58,10 @@ function clientFor(env: Env): typeof import('pg').Client {
 const socketsOf = new WeakMap<Pool, Set<Socket>>();
 
 /**
- * A pool on the server of url, or, given `via` (a keeper's folder, keeper.ts), on the keeper's
- * socket there: the keeper logged in already, so no password and no TLS cross that socket.
+ * A pool on url (its password from the URL, PGPASSWORD or the password file: clientFor); given a
+ * gate, each command's first query carries the schema check (version-gate.ts).
  */
-export function openPool(url: string, max = 4, via?: string, env: Env = {}): Pool {
+export function openPool(url: string, max = 4, gate?: VersionGate, env: Env = {}): Pool {
   const { Pool: PoolCtor } = loadPg();
   const sockets = new Set<Socket>();
   // pg's own choice (lib/stream.js: a new net.Socket, upgraded to TLS when sslmode asks), made
@@ -74,8 +72,9 @@ export function openPool(url: string, max = 4, via?: string, env: Env = {}): Poo
     s.once('close', () => sockets.delete(s));
     return s;
   };
-  const where: PoolConfig = via ? { host: via, port: KEEPER_PORT, user: userOf(url), database: databaseOf(url), password: '', ssl: false } : { connectionString: url };
-  const config: PoolConfig = { ...where, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 10_000, types, application_name: 'geo-cli', stream, Client: clientFor(env) };
+  const Client = clientFor(env);
+  const config: PoolConfig = { connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 10_000, types, application_name: 'geo-cli', stream, Client };
+  if (gate) Object.assign(config, { Client: gatedClient(Client, gate), pipeline: true });
   const pool = new PoolCtor(config);
   socketsOf.set(pool, sockets);
   // An idle connection the server dropped: the next query reconnects; never an uncaught error.
@@ -93,22 +92,6 @@ export function openPool(url: string, max = 4, via?: string, env: Env = {}): Poo
 export async function endPool(pool: Pool): Promise<void> {
   await pool.end().catch(() => undefined);
   for (const s of socketsOf.get(pool) ?? []) s.unref();
-}
-
-/** The user and database a keeper's client names in its startup (the keeper serves its own only). */
-function userOf(url: string): string | undefined {
-  try {
-    return decodeURIComponent(new URL(url).username) || undefined;
-  } catch {
-    return undefined;
-  }
-}
-function databaseOf(url: string): string | undefined {
-  try {
-    return decodeURIComponent(new URL(url).pathname.slice(1)) || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function passwordOf(url: string): string | undefined {

@@ -13,8 +13,6 @@ import type {
 import type { EmbeddedProvenance } from '../../image/embedded.js';
 import type { HeadLine } from '../journal-format.js';
 import { LEASE_MS, Owner, type ProcessProbe } from '../sqlite/claims.js';
-import { RACY_MS, sameStamp } from '../sqlite/file-hashes.js';
-import type { FileStamp } from '../result-rows.js';
 import { FULL_COLUMNS, type FullRow, LIST_COLUMNS, resultColumnsOf, toStored } from '../sqlite/results.js';
 import { maskStoreUrl } from '../../config/team-store-url.js';
 import { analyst } from '../analyst.js';
@@ -23,11 +21,10 @@ import { PgCases, PgTimestamps } from './cases.js';
 import * as claims from './claims.js';
 import { pushJournal } from './push.js';
 import { endPool, inTx, pgError } from './driver.js';
-import { schemaVersion } from './migrate.js';
-import { keeperPid } from './keeper-start.js';
+import { teamStatus } from './status.js';
+import { teamFileHashCache } from './file-hashes.js';
 import * as results from './results.js';
 import { type PaidColumns, Seen, TAG_COLUMNS } from './seen.js';
-import { PG_SCHEMA_VERSION } from './schema.js';
 
 const PAGE = 500;
 
@@ -46,11 +43,11 @@ export class PgEngine implements StoreApi {
   readonly timestamps: PgTimestamps;
   private readonly ownerOf: Owner;
   private whoMemo: Analyst | undefined;
+  private listedWithPage: number | undefined;
   private renewal: ReturnType<typeof setInterval> | undefined;
   private closed = false;
 
-  /** keptBy: the keeper's folder when the pool is on its socket (keeper.ts), for status(). */
-  constructor(readonly pool: Pool, private readonly url: string, private readonly opts: PgOptions, private readonly keptBy?: string) {
+  constructor(readonly pool: Pool, private readonly url: string, private readonly opts: PgOptions) {
     this.where = maskStoreUrl(url);
     this.ownerOf = new Owner(opts.probe);
     const guard = <T>(fn: () => Promise<T>) => this.guard(fn);
@@ -110,8 +107,11 @@ export class PgEngine implements StoreApi {
   newest(limit: number): Promise<ResultRow[]> {
     return this.q((p) => results.newestRows(p, limit));
   }
+  /** The count read with history's first page, once (it asks right after); else its own query. */
   count(): Promise<number> {
-    return this.q((p) => results.listedCount(p));
+    const n = this.listedWithPage;
+    this.listedWithPage = undefined;
+    return n !== undefined ? Promise.resolve(n) : this.q((p) => results.listedCount(p));
   }
   async search(text: string, limit: number): Promise<{ rows: ResultRow[]; total: number; capped: boolean }> {
     const found = await this.q((p) => results.searchRows(p, text, limit));
@@ -160,9 +160,12 @@ export class PgEngine implements StoreApi {
     let after: { at: string; id: number } | undefined;
     for (let page = 50; ; page = Math.min(page * 4, 2000)) {
       const a = after;
-      const rows = (await this.q(async (p) => (a
-        ? await p.query<TaggedRow & PaidColumns>(`SELECT ${results.SEARCH_COLUMNS} FROM results WHERE listed = 1 AND (stored_at, id) < ($1, $2) ORDER BY stored_at DESC, id DESC LIMIT ${page}`, [a.at, a.id])
-        : await p.query<TaggedRow & PaidColumns>(`SELECT ${results.SEARCH_COLUMNS} FROM results WHERE listed = 1 ORDER BY stored_at DESC, id DESC LIMIT ${page}`)).rows)).map((r) => this.seen.keepPaid(r));
+      // The first page reads the listed count too: history asks for it next (count()).
+      const sql = `SELECT ${results.SEARCH_COLUMNS}, ${a ? 'NULL' : results.LISTED_TOTAL} AS listed_total FROM results WHERE listed = 1 ${a ? 'AND (stored_at, id) < ($1, $2)' : ''} ORDER BY stored_at DESC, id DESC LIMIT ${page}`;
+      const rows = (await this.q(async (p) => (await p.query<TaggedRow & PaidColumns & { listed_total: string | null }>(sql, a ? [a.at, a.id] : [])).rows)).map(({ listed_total: n, ...r }) => {
+        if (n !== null) this.listedWithPage = Number(n);
+        return this.seen.keepPaid(r);
+      });
       yield* rows;
       if (rows.length < page) return;
       const last = rows[rows.length - 1]!;
@@ -243,53 +246,12 @@ export class PgEngine implements StoreApi {
       .map((r) => ({ ...r, head: JSON.parse(r.head) as Record<string, unknown> })));
   }
 
-  async fileHashCache(paths: readonly string[]): Promise<FileHashCache> {
-    const host = this.who.host;
-    const known = new Map<string, { dev: number; ino: number; size: number; mtime_ms: number; ctime_ms: number; sha256: string; kind: string }>();
-    for (let i = 0; i < paths.length; i += PAGE) {
-      const rows = await this.q(async (p) => (await p.query('SELECT path, dev, ino, size, mtime_ms, ctime_ms, sha256, kind FROM file_hashes WHERE host = $1 AND path = ANY($2)', [host, paths.slice(i, i + PAGE)])).rows);
-      for (const r of rows) known.set(r.path, r);
-    }
-    const fresh: Array<{ path: string; s: FileStamp; sha256: string; kind: string }> = [];
-    const flush = async () => {
-      const rows = fresh.splice(0);
-      if (!rows.length) return;
-      await this.guard(() => inTx(this.pool, async (c) => {
-        for (const r of rows) {
-          await c.query(
-            'INSERT INTO file_hashes (host, path, dev, ino, size, mtime_ms, ctime_ms, sha256, kind) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (host, path) DO UPDATE SET dev = excluded.dev, ino = excluded.ino, size = excluded.size, mtime_ms = excluded.mtime_ms, ctime_ms = excluded.ctime_ms, sha256 = excluded.sha256, kind = excluded.kind',
-            [host, r.path, r.s.dev, r.s.ino, r.s.size, r.s.mtimeMs, r.s.ctimeMs, r.sha256, r.kind],
-          );
-        }
-      })).catch(() => undefined); // only a cache: the files are hashed again next time
-    };
-    return {
-      get: (path, s) => {
-        const r = known.get(path);
-        return r && sameStamp(r, s) ? { sha256: r.sha256, kind: r.kind } : undefined;
-      },
-      put: (path, s, h) => {
-        if (s.ctimeMs >= this.opts.now() - RACY_MS) return;
-        fresh.push({ path, s: { dev: s.dev, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs }, ...h });
-      },
-      flush,
-    };
+  fileHashCache(paths: readonly string[]): Promise<FileHashCache> {
+    return teamFileHashCache((fn) => this.q(fn), this.who.host, paths, this.opts.now);
   }
 
-  async status(): Promise<StoreStatus> {
-    const t0 = performance.now();
-    await this.q((p) => p.query('SELECT 1'));
-    const rttMs = performance.now() - t0;
-    const schema = await this.q((p) => schemaVersion(p));
-    const n = async (sql: string) => this.q(async (p) => Number((await p.query<{ n: number }>(sql)).rows[0]?.n ?? 0));
-    return {
-      kind: 'team', where: this.where, schema, knows: PG_SCHEMA_VERSION, rttMs,
-      counts: {
-        results: await this.count(), openClaims: await n("SELECT count(*) AS n FROM claims WHERE state = 'open'"),
-        cases: await n('SELECT count(*) AS n FROM cases'), custodyEntries: await n('SELECT count(*) AS n FROM custody'),
-      },
-      connection: this.keptBy ? { via: 'keeper', pid: keeperPid(this.keptBy) } : { via: 'direct' },
-    };
+  status(): Promise<StoreStatus> {
+    return teamStatus((fn) => this.q(fn), this.where);
   }
 
   private startRenewal(): void {

@@ -1,42 +1,24 @@
 /**
  * The team store's entry points, loaded only when a postgres:// URL is used (store/index.ts):
- * open (the schema version checked first; through the store's keeper when one runs, keeper.ts), migrate (an admin's `geo store migrate`), push.
+ * open (the schema version checked with the first query), migrate (an admin's `geo store migrate`), push.
  */
 import { StoreError } from '../../errors.js';
 import type { StoreApi } from '../api.js';
 import type { Store } from '../sqlite/store.js';
 import { endPool, openPool, pgError } from './driver.js';
 import { type PgOptions, PgEngine } from './engine.js';
-import { checkVersion, migrate } from './migrate.js';
+import { migrate, versionGate } from './migrate.js';
 import { type PushReport, pushLocal } from './push.js';
-import { keeperPlan, keptAt } from './keeper-start.js';
 
 export type { PushReport };
 
-export async function openTeamStore(url: string, opts: PgOptions & { env?: Readonly<Record<string, string | undefined>>; execPath?: string }): Promise<PgEngine> {
-  const plan = opts.env && opts.execPath ? keeperPlan(opts.env, url, opts.execPath) : undefined;
-  const kept = keptAt(plan);
-  if (kept) {
-    const pool = openPool(url, 4, kept);
-    try {
-      await checkVersion(pool, url);
-      return new PgEngine(pool, url, opts, kept);
-    } catch (err) {
-      await endPool(pool);
-      // The server's own answers (a refused login, no schema) came through the keeper: they stand.
-      // A socket nobody answers on (a keeper gone) or that drops is a keeper to replace.
-      if (err instanceof StoreError || (err as { severity?: string }).severity) throw pgError(err, url);
-    }
-  }
-  const pool = openPool(url, 4, undefined, opts.env);
-  try {
-    await checkVersion(pool, url);
-  } catch (err) {
-    await endPool(pool);
-    throw pgError(err, url);
-  }
-  plan?.start();
-  return new PgEngine(pool, url, opts);
+/**
+ * Nothing is sent here: the pool connects on the command's first query, which carries the schema
+ * version check (version-gate.ts), so a command that never touches the store never connects.
+ * `env` holds PGPASSWORD, PGPASSFILE and HOME for the login (driver.ts clientFor).
+ */
+export async function openTeamStore(url: string, opts: PgOptions & { env?: Readonly<Record<string, string | undefined>> }): Promise<PgEngine> {
+  return new PgEngine(openPool(url, 4, versionGate(url), opts.env), url, opts);
 }
 
 export async function migrateTeamStore(url: string, env?: Readonly<Record<string, string | undefined>>): Promise<{ from: number; to: number }> {

@@ -64,6 +64,9 @@ export async function listedCount(c: Q): Promise<number> {
   return Number((await c.query<{ value: string }>("SELECT value FROM meta WHERE name = 'listed_results'")).rows[0]?.value ?? 0);
 }
 
+/** listedCount as a column of a page's query: `geo history` lists a page and the count, in one round trip. */
+export const LISTED_TOTAL = "(SELECT value FROM meta WHERE name = 'listed_results')";
+
 /**
  * How far the team store counts a search's matches ("20 of 200+ matching"; the local file counts to
  * 10,000 from its FTS index alone). GIN cannot count without reading each match's heap row, and its
