@@ -1,11 +1,11 @@
 /**
  * The ONE local database (DESIGN.md "Layers": src/store/): results with their raw bytes, claims,
  * batch heads; migrations; the import of older files. Nothing else in geo opens it or writes SQL.
+ * The results half is result-store.ts; the file and its error guard, store-file.ts.
  *
  * Every method turns SQLite's errors into a StoreError that names the file and what to do, so a
  * caller holding a paid answer can still print it and say which key replays it (batch/ledger.ts).
  */
-import { StoreError } from '../../errors.js';
 import { findBatches, saveBatch } from './batches.js';
 import {
   type AcquireOptions, LEASE_MS, Owner, type ProcessProbe,
@@ -13,45 +13,29 @@ import {
 } from './claims.js';
 import { type ImportReport, type LegacyFolders, importJournal, importLegacy } from './import.js';
 import type { HeadLine } from '../journal-format.js';
-import { RACY_MS, fileHashes, sameStamp, saveFileHashes } from './file-hashes.js';
-import { dbPath, openDatabase, storeError } from './open.js';
-import {
-  byAnalysisId, bySha, getResult, imagesWithPrefix, insertResult, iterateResults, listedCount, newestRows, reusable, reusableMany, sandboxCount, searchRows, setExif,
-} from './results.js';
-import { batchStarts, newestTagged, resultsByIds, sinceInBatch, tagsOf } from './scenes.js';
+import { openDatabase } from './open.js';
+import { insertResult } from './results.js';
 import type { Sql } from './sqlite.js';
 import { CaseStore } from './case-store.js';
 import { TimestampStore } from './timestamps.js';
-import { getEmbedded, saveEmbedded } from './embedded.js';
-import type { EmbeddedProvenance } from '../../image/embedded.js';
 import { SqliteBudget } from './budget.js';
 import { SqliteRows } from './rows.js';
-import { type PaidBy, paidBy } from './paid-by.js';
-import { analyst } from '../analyst.js';
+import { ResultStore } from './result-store.js';
+import type { OpenOptions } from './store-file.js';
 import type { Acquired, BatchRow, ClaimRow, FailedError } from '../claim-rows.js';
-import type { FileHash, FileStamp, NewResult, ResultRow, ReuseQuery, ReuseRef, StoredEmbedded, StoredResult, Tag, TaggedRow } from '../result-rows.js';
+import type { NewResult, ResultRow, ReuseQuery, ReuseRef, StoredEmbedded, StoredResult, Tag, TaggedRow } from '../result-rows.js';
 
 export type { CaseLinked, CaseResultRow, CaseRow, NewCase, NewTimestamp, StampedReply, TimestampRow, TimestampState } from '../case-rows.js';
 export type { CaseStore, TimestampStore };
 export type { StoredEmbedded };
 export type { Acquired, ClaimRow, FailedError, NewResult, ProcessProbe, ResultRow, ReuseQuery, ReuseRef, StoredResult, BatchRow, ImportReport, LegacyFolders, Tag, TaggedRow };
+export type { OpenOptions };
 export { KEY_REUSED, fingerprint, parseError } from './claims.js';
 export { dbPath } from './open.js';
 
-export interface OpenOptions {
-  probe: ProcessProbe;
-  now: () => number;
-  /** Older files to import once (JSON records, NDJSON journals); absent, none. */
-  legacy?: LegacyFolders;
-  /** A line for stderr (damaged legacy files, the import's summary). */
-  warn?: (line: string) => void;
-}
-
-export class Store {
-  readonly path: string;
+export class Store extends ResultStore {
   readonly owner: Owner;
   private renewal: ReturnType<typeof setInterval> | undefined;
-  private closed = false;
   /** Whether any legacy claim without an account, or any damaged legacy file, exists (read once). */
   private accountless: boolean | undefined;
   private damaged: boolean | undefined;
@@ -59,8 +43,8 @@ export class Store {
   private timestampStore: TimestampStore | undefined;
   private budgetStore: SqliteBudget | undefined;
 
-  private constructor(private readonly sql: Sql, readonly dataDir: string, private readonly opts: OpenOptions) {
-    this.path = dbPath(dataDir);
+  private constructor(sql: Sql, dataDir: string, opts: OpenOptions) {
+    super(sql, dataDir, opts);
     this.owner = new Owner(opts.probe);
   }
 
@@ -68,93 +52,6 @@ export class Store {
     const store = new Store(openDatabase(dataDirPath), dataDirPath, opts);
     if (opts.legacy) store.guard(() => importLegacy(store.sql, opts.legacy!, opts.now(), opts.warn ?? (() => undefined)));
     return store;
-  }
-
-  /** SQLite's errors as StoreErrors naming this file. */
-  private guard<T>(fn: () => T): T {
-    if (this.closed) throw new StoreError(`${this.path} is closed`, 'other');
-    try {
-      return fn();
-    } catch (err) {
-      throw storeError(err, this.path);
-    }
-  }
-
-  // Results.
-  insertResult(r: NewResult): number {
-    return this.guard(() => insertResult(this.sql, r));
-  }
-  /** Many results in one transaction (one commit, one fsync): bulk loads, bench/store.mjs. */
-  insertMany(rs: readonly NewResult[]): void {
-    this.guard(() => this.sql.tx(() => {
-      for (const r of rs) insertResult(this.sql, r);
-    }));
-  }
-  setExif(id: number, exif: unknown): void {
-    this.guard(() => setExif(this.sql, id, exif));
-  }
-  result(id: number): StoredResult | undefined {
-    return this.guard(() => getResult(this.sql, id));
-  }
-  newest(limit: number): ResultRow[] {
-    return this.guard(() => newestRows(this.sql, limit));
-  }
-  count(): number {
-    return this.guard(() => listedCount(this.sql));
-  }
-  search(text: string, limit: number): { rows: ResultRow[]; total: number; capped: boolean } {
-    return this.guard(() => searchRows(this.sql, text, limit));
-  }
-  bySha(prefix: string): StoredResult[] {
-    return this.guard(() => bySha(this.sql, prefix));
-  }
-  byAnalysisId(id: string): StoredResult[] {
-    return this.guard(() => byAnalysisId(this.sql, id));
-  }
-  /** Who paid for these results and when (paid-by.ts): the analyst recorded, else this machine's user. */
-  paidBy(ids: readonly number[]): Map<number, PaidBy> {
-    return this.guard(() => paidBy(this.sql, ids, analyst()));
-  }
-  imagesWithPrefix(prefix: string, n: number): string[] {
-    return this.guard(() => imagesWithPrefix(this.sql, prefix, n));
-  }
-  reusable(q: ReuseQuery): ReuseRef | undefined {
-    return this.guard(() => reusable(this.sql, q));
-  }
-  reusableMany(shas: readonly string[], q: Omit<ReuseQuery, 'sha256'>): Map<string, ReuseRef> {
-    return this.guard(() => reusableMany(this.sql, shas, q));
-  }
-  /** Streams rows; a damaged page met mid-way is a StoreError too. */
-  iterate(opts: { includeSandbox: boolean; latestPerImage?: boolean }): Generator<StoredResult> {
-    return this.guarded(() => iterateResults(this.sql, opts));
-  }
-  private *guarded<T>(make: () => Iterator<T>): Generator<T> {
-    const it = this.guard(make);
-    for (;;) {
-      const next = this.guard(() => it.next());
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-
-  // The frames of a video and the photos of a set, gathered back (store/scenes.ts).
-  newestTagged(): Generator<TaggedRow> {
-    return this.guarded(() => newestTagged(this.sql));
-  }
-  tagsOf(ids: readonly number[]): Map<number, Tag> {
-    return this.guard(() => tagsOf(this.sql, ids));
-  }
-  batchStarts(ids: readonly string[]): Map<string, number> {
-    return this.guard(() => batchStarts(this.sql, ids));
-  }
-  sinceInBatch(batch: string, since: string): TaggedRow[] {
-    return this.guard(() => sinceInBatch(this.sql, batch, since));
-  }
-  resultsByIds(ids: readonly number[]): StoredResult[] {
-    return this.guard(() => resultsByIds(this.sql, ids));
-  }
-  sandboxCount(): number {
-    return this.guard(() => sandboxCount(this.sql));
   }
 
   // Claims.
@@ -225,14 +122,6 @@ export class Store {
     return new SqliteRows(this.sql, <T>(fn: () => T) => this.guard(fn));
   }
 
-  // What originals said about themselves before they were stripped (sqlite/embedded.ts).
-  saveEmbedded(sha256: string, e: EmbeddedProvenance): void {
-    this.guard(() => saveEmbedded(this.sql, sha256, e, new Date(this.opts.now()).toISOString()));
-  }
-  embedded(sha256: string): StoredEmbedded | undefined {
-    return this.guard(() => getEmbedded(this.sql, sha256));
-  }
-
   // Batches.
   saveBatch(id: string, head: Record<string, unknown>): void {
     this.guard(() => saveBatch(this.sql, id, head, this.opts.now()));
@@ -244,37 +133,6 @@ export class Store {
   /** A journal file's keys and answers into claims and results (`--resume FILE`, `--journal FILE`). */
   importJournal(file: string, text: string, batchId: string): HeadLine {
     return this.guard(() => this.sql.tx(() => importJournal(this.sql, file, text, this.opts.now(), batchId)));
-  }
-
-  /**
-   * A cache of file hashes for these paths (store/file-hashes.ts): get() answers from one query
-   * made now, put() remembers, flush() writes what was put in one transaction. A store that cannot
-   * be written only loses the cache (the files are hashed again next time).
-   */
-  fileHashCache(paths: readonly string[]): { get(path: string, s: FileStamp): FileHash | undefined; put(path: string, s: FileStamp, h: FileHash): void; flush(): void } {
-    const known = this.guard(() => fileHashes(this.sql, paths));
-    const fresh: Array<{ path: string; stamp: FileStamp } & FileHash> = [];
-    const flush = () => {
-      try {
-        if (fresh.length) saveFileHashes(this.sql, fresh.splice(0));
-      } catch {
-        // Only a cache: the next run hashes these files again.
-      }
-    };
-    return {
-      get: (path, s) => {
-        const r = known.get(path);
-        return r && sameStamp(r, s) ? { sha256: r.sha256, kind: r.kind } : undefined;
-      },
-      put: (path, s, h) => {
-        if (s.ctimeMs >= this.opts.now() - RACY_MS) return;
-        // The five numbers, not the caller's fs.Stats (a batch of 100,000 files would hold them all),
-        // written a thousand at a time (memory that does not grow with the batch).
-        fresh.push({ path, stamp: { dev: s.dev, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs }, ...h });
-        if (fresh.length >= 1000) flush();
-      },
-      flush,
-    };
   }
 
   /** Legacy files that could not be imported and held a record of this image (never paid again silently). */
