@@ -11,7 +11,7 @@ import { type AddressInfo, type Socket, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { postgresPerFile } from '../helpers/postgres.js';
+import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { spawnGeo } from '../helpers/run-cli.js';
 
 const db = postgresPerFile({ tcp: true });
@@ -88,7 +88,7 @@ async function proxied(upstreamPort: number, run: (url: string) => Promise<void>
 describe('a team-store command on the wire', () => {
   it('geo history: the schema check and the page (with the count) go out together, before any answer; two statements in all', async (t) => {
     if (!db.pg) return t.skip(db.skip);
-    expect((await spawnGeo(['store', 'migrate', '--store', db.pg.adminUrl], { env: dirs() })).code).toBe(0);
+    await freshStore(db.pg);
     expect((await spawnGeo(['--sandbox', 'locate', 'sample:paris', '--yes'], { env: { ...dirs(), GEO_STORE_URL: db.pg.analystUrl } })).code).toBe(0);
     const port = Number(new URL(db.pg.tcpUrl!).port);
     const sent = await proxied(port, async (url) => {
@@ -107,7 +107,7 @@ describe('a team-store command on the wire', () => {
     const sent = await proxied(port, async (url) => {
       const r = await spawnGeo(['store', 'status', '--json'], { env: { ...dirs(), GEO_STORE_URL: url } });
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ store: 'team', schema: 2 });
+      expect(JSON.parse(r.stdout)).toMatchObject({ store: 'team', schema: 3 });
     });
     expect(sent.map((s) => s.answered)).toEqual([1, 1, 3]);
     expect(sent[2]!.sql).toBe('SELECT 1');
@@ -115,14 +115,14 @@ describe('a team-store command on the wire', () => {
 
   it('a store behind this geo: refused with the migrate hint, and the command\'s own query that rode with the check is not shown', async (t) => {
     if (!db.pg) return t.skip(db.skip);
-    db.pg.sql('DELETE FROM schema_version WHERE version = 2');
+    db.pg.sql('DELETE FROM schema_version WHERE version = 3');
     try {
       const r = await spawnGeo(['history', '--store', db.pg.analystUrl], { env: dirs() });
       expect(r.code).not.toBe(0);
-      expect(r.stderr).toMatch(/has schema 1; this geo needs 2.*geo store migrate/s);
+      expect(r.stderr).toMatch(/has schema 2; this geo needs 3.*geo store migrate/s);
       expect(r.stdout).toBe('');
     } finally {
-      db.pg.sql('INSERT INTO schema_version (version) VALUES (2)');
+      db.pg.sql('INSERT INTO schema_version (version) VALUES (3)');
     }
   }, 60_000);
 });
