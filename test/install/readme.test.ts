@@ -1,6 +1,8 @@
 /**
  * The README's promise to a newcomer, read from the files themselves: it names the set-up command
- * and the main job first, and the test command again, the one .ci/run calls.
+ * and the main job first, and the test command again, the one .ci/run calls; and its install
+ * leaves nothing in the clone and names npm's install-scripts warning for what it is.
+ * test/install/packed.test.ts checks the warning's packages against a real global install.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,5 +41,20 @@ describe('README.md', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.test).toMatch(/\bvitest run\b/);
     expect(commandsOf(readFileSync(join(ROOT, '.ci/run'), 'utf8')).some((c) => /(^|\s)npm test\b/.test(c))).toBe(true);
+  });
+
+  it('packs the tarball outside the clone, and installs that file', () => {
+    const lines = blocks.flat();
+    const pack = lines.find((l) => /^npm pack\b/.test(l))!;
+    const dest = /--pack-destination\s+(\S+)/.exec(pack)?.[1];
+    expect(dest, pack).toBeDefined();
+    expect(lines).toContain(`npm install -g ${dest}/geo-cli-0.1.0.tgz`);
+  });
+
+  it("says that npm's install-scripts warning is harmless, and names the package and its script", () => {
+    const prose = README.replace(/\s+/g, ' ');
+    expect(prose).toContain('npm warn install-scripts');
+    expect(prose).toContain('geo-cli@0.1.0 (prepare: npm run build)');
+    expect(prose).toMatch(/warning is harmless/);
   });
 });
