@@ -5,7 +5,7 @@
  * the one list the code-cache loader (bin/load-cli.js) reads too (test/cli/root-help.test.ts
  * checks this table names each once). registry-history.ts is this file for the look-up bundle.
  */
-import type { Register } from './types.js';
+import type { NounLine, Register } from './types.js';
 import { register as locateRegister } from './locate/register.js';
 import { register as inspectRegister } from './inspect/register.js';
 import { register as creditsRegister } from './credits/register.js';
@@ -50,5 +50,10 @@ export const REGISTERS: Record<string, Register> = {
   version: versionRegister,
 };
 
-/** The one noun a bundle runs, when it was built for one (cli.ts handles()); this one runs all. */
+/**
+ * The one noun a bundle runs, when it was built for one (cli.ts handles()); '' for the root help's
+ * bundle (registry-root.ts), which runs no noun. This one runs all.
+ */
 export const ONLY_NOUN: string | undefined = undefined;
+/** The root help's lines, where the build recorded them (registry-root.ts); here cli.ts records them from REGISTERS. */
+export const NOUN_LINES: readonly NounLine[] | undefined = undefined;

@@ -11,3 +11,10 @@ export type Handler = (ctx: Ctx, args: unknown[], opts: Record<string, unknown>)
 /** Wraps a lazily imported handler into a commander action. */
 export type Act = (load: () => Promise<Handler>) => (...args: unknown[]) => Promise<void>;
 export type Register = (program: Command, act: Act) => void;
+
+/** A noun as the root help lists it: its name, the usage term its registration gives, its description. */
+export interface NounLine {
+  name: string;
+  term: string;
+  description: string;
+}
