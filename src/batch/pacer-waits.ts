@@ -1,5 +1,5 @@
 /**
- * What the pacer says of a wait (issue 30): why the next start waits, for the line on stderr of a
+ * What the pacer says of a wait: why the next start waits, for the line on stderr of a
  * wait over SAY_WAIT_MS, and the RetryLaterError (exit 5) of one further off than geo sits through.
  */
 import { ApiError, RetryLaterError } from '../api/errors.js';
@@ -11,14 +11,19 @@ export const SAY_WAIT_MS = SAY_END_AFTER_MS;
 /** What holds the next start: a 429's gate, the server's reset, our own window, others' spend, an answer. */
 export type Hold = 'gate' | 'reset' | 'window' | 'others' | 'answer';
 
-export function holdReason(hold: Hold, limit: number | undefined, windowMs: number | undefined): string {
+/**
+ * Why the next start waits, in words short enough that the line saying it fits 80 columns, and
+ * naming only what answers showed: `others` is the requests a window held that this run did not
+ * make (another client, or an earlier run: geo cannot tell which).
+ */
+export function holdReason(hold: Hold, limit: number | undefined, windowMs: number | undefined, others = 0): string {
   switch (hold) {
     case 'reset':
-      return "the service's count says no request is left until its reset";
+      return 'the service says none is left';
     case 'window':
-      return `this key's quota (${limit ?? '?'} per ${Math.round((windowMs ?? 60_000) / 1000)} s) is spent by geo's recent requests until they leave the window`;
+      return `geo used all ${limit ?? '?'} per ${Math.round((windowMs ?? 60_000) / 1000)} s`;
     case 'others':
-      return "other clients seem to spend what is left of this key's quota";
+      return `other requests used ${others} of ${limit ?? '?'}`;
     case 'answer':
       return 'the first answer tells the rate limit';
     default:

@@ -90,11 +90,36 @@ export class Pacer {
   /** Why nextStartAt last said "not yet", and the wait last told (so it is told once). */
   private hold: Hold = 'answer';
   private told?: string;
+  /** The start whose wait was last told: one line per wait, whatever its reason becomes. */
+  private toldTurn = -1;
+  /** The gate is the balance read's 429, which no retry tells: the wait for it is told here. */
+  private gateUntold = false;
 
-  /** `initial`: the headers of a request made before the batch (the balance read), started at `startedAt`. */
-  constructor(private readonly o: PacerOptions, initial?: RateLimitInfo, startedAt?: number) {
+  /**
+   * `initial`: the headers of a request made before the batch (the balance read), started at
+   * `startedAt`; `refused`: that request met a 429, which counted nothing: no start begins before
+   * its wait ends, and the quota it found spent (by an earlier run, or anyone) is not taken for
+   * other clients' rate.
+   */
+  constructor(private readonly o: PacerOptions, initial?: RateLimitInfo, startedAt?: number, refused = false) {
+    if (refused && initial) {
+      const now = o.now();
+      this.learnLimit(initial);
+      this.gateUntil = Math.max(initial.resetAt ?? now, now + (initial.retryAfterS ?? 0) * 1000);
+      this.gateUntold = true;
+      this.snap = { seq: 0, remaining: 0, resetAt: this.gateUntil, at: now, gate: true };
+      this.group = [this.snap];
+      this.observed = true;
+      return;
+    }
     if (startedAt !== undefined) this.record(0, startedAt);
     if (initial) this.observe(0, initial);
+  }
+
+  private learnLimit(info: RateLimitInfo): void {
+    if (info.limit === undefined || info.limit <= 0) return;
+    this.limit = info.limit;
+    this.windowMs = (info.windowS ?? this.o.defaultWindowS ?? 60) * 1000;
   }
 
   /** Starts per ms at the ceiling, or undefined while the limit is unknown. */
@@ -150,10 +175,7 @@ export class Pacer {
     const byLog = this.byLog.has(seq);
     this.unanswered.delete(seq);
     this.byLog.delete(seq);
-    if (info?.limit !== undefined && info.limit > 0) {
-      this.limit = info.limit;
-      this.windowMs = (info.windowS ?? this.o.defaultWindowS ?? 60) * 1000;
-    }
+    if (info) this.learnLimit(info);
     // Only successes time the network: a 5xx or 429 skips the analysis and would read as jitter.
     if (facts.status !== undefined && facts.status >= 200 && facts.status < 300 && facts.rttMs !== undefined) this.jitter.add(facts.rttMs);
     if (facts.status === 429) {
@@ -246,6 +268,7 @@ export class Pacer {
   pause(untilMs: number): void {
     const now = this.o.now();
     this.gateUntil = Math.max(this.gateUntil, untilMs);
+    this.gateUntold = false;
     this.snap = { seq: this.seq, remaining: 0, resetAt: untilMs, at: now, gate: true };
     this.group = [this.snap];
     this.caution.refused(now, this.jitter.smoothedMs ?? 0, false, this.limit);
@@ -262,8 +285,9 @@ export class Pacer {
     const k = inWindow.length - this.own;
     const own = k >= 0 && k < inWindow.length ? inWindow[k]! + this.windowMs! + m + 1 : Infinity;
     if (own < t) [t, this.hold] = [own, 'window'];
-    // Nothing to wait for that we can see (others hold it all): look again in a little while.
-    if (t === Infinity) this.hold = 'others';
+    // Nothing to wait for that we can see: look again in a little while. Others are named only
+    // when answers showed them; else it is the server's count, less ours still on the way.
+    if (t === Infinity) this.hold = this.others > 0 ? 'others' : 'reset';
     return t === Infinity ? now + Math.max(100, this.intervalMs) : t;
   }
 
@@ -290,7 +314,7 @@ export class Pacer {
    * you compare the answer with.
    */
   nextStartAt(now = this.o.now()): number | undefined {
-    this.hold = 'gate';
+    this.hold = this.gateUntold ? 'reset' : 'gate';
     if (now < this.gateUntil) return this.gateUntil;
     const s = this.snap;
     this.lastByLog = false;
@@ -318,13 +342,19 @@ export class Pacer {
     return this.seq === 0 || this.observed || s ? now : undefined;
   }
 
-  /** A wait too long to sit through ends the batch (exit 5); one over SAY_WAIT_MS is told once (pacer-waits.ts). */
+  /**
+   * A wait too long to sit through ends the batch (exit 5); one over SAY_WAIT_MS is told once
+   * (pacer-waits.ts): once per start, and not again for the next start when it waits for the same
+   * second. Its end may move while it lasts (a guess of others' spend is looked at again each
+   * second), and its reason may change (the reset, then our own window): neither is news.
+   */
   private judgeWait(at: number, now: number): void {
-    const why = holdReason(this.hold, this.limit, this.windowMs);
+    const why = holdReason(this.hold, this.limit, this.windowMs, this.others);
     if (at - now > (this.o.maxWaitMs ?? DEFAULT_RETRY_POLICY.rateLimitMaxWaitMs)) throw tooFar(at, now, why, this.limit);
-    const key = `${this.hold}@${Math.round(at / 1000)}`;
-    if (at - now <= SAY_WAIT_MS || this.hold === 'gate' || key === this.told) return;
+    const key = String(Math.round(at / 1000));
+    if (at - now <= SAY_WAIT_MS || this.hold === 'gate' || key === this.told || this.toldTurn === this.seq) return;
     this.told = key;
+    this.toldTurn = this.seq;
     this.o.onWait?.(at, why);
   }
 
