@@ -31,6 +31,28 @@ export function holdReason(hold: Hold, limit: number | undefined, windowMs: numb
   }
 }
 
+/**
+ * Says a wait of the batch's next start on stderr (onWait) when it is over SAY_WAIT_MS: once per
+ * start, and not again for the next start when it waits for the same second. While a wait lasts
+ * its end may move (a guess of others' spend is looked at again each second) and its reason change
+ * (the server's reset, then geo's own window): neither is news worth another line.
+ */
+export class WaitTeller {
+  #second?: number;
+  #turn = -1;
+
+  constructor(private readonly say?: (untilMs: number, why: string) => void) {}
+
+  /** The wait of the start after `turn` (the last start's number), until `at`. */
+  tell(at: number, now: number, turn: number, why: string): void {
+    const second = Math.round(at / 1000);
+    if (at - now <= SAY_WAIT_MS || turn === this.#turn || second === this.#second) return;
+    this.#second = second;
+    this.#turn = turn;
+    this.say?.(at, why);
+  }
+}
+
 /** The next start is `at`, too far off to wait for: the batch stops, nothing more is sent. */
 export function tooFar(at: number, now: number, why: string, limit: number | undefined): RetryLaterError {
   const cause = new ApiError(429, 'rate_limited', 'no request left', { rateLimit: { resetAt: at, ...(limit !== undefined ? { limit } : {}) } });

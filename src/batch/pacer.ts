@@ -35,7 +35,7 @@ import type { RateLimitInfo } from '../api/ratelimit.js';
 import { DEFAULT_RETRY_POLICY } from '../api/retry.js';
 import { Caution } from './caution.js';
 import { Jitter } from './jitter.js';
-import { type Hold, SAY_WAIT_MS, holdReason, tooFar } from './pacer-waits.js';
+import { type Hold, WaitTeller, holdReason, tooFar } from './pacer-waits.js';
 import { type Sleep, newsOrTimeout } from './wait.js';
 
 export interface PacerOptions {
@@ -87,13 +87,13 @@ export class Pacer {
   private observed = false;
   private wake?: () => void;
   private chain: Promise<unknown> = Promise.resolve();
-  /** Why nextStartAt last said "not yet", and the wait last told (so it is told once). */
+  /** Why nextStartAt last said "not yet". */
   private hold: Hold = 'answer';
-  private told?: string;
-  /** The start whose wait was last told: one line per wait, whatever its reason becomes. */
-  private toldTurn = -1;
+  private readonly teller: WaitTeller;
   /** The gate is the balance read's 429, which no retry tells: the wait for it is told here. */
   private gateUntold = false;
+  /** nextChange found no time the allowance grows, and its answer is only when to look again. */
+  private guessed = false;
 
   /**
    * `initial`: the headers of a request made before the batch (the balance read), started at
@@ -102,6 +102,7 @@ export class Pacer {
    * other clients' rate.
    */
   constructor(private readonly o: PacerOptions, initial?: RateLimitInfo, startedAt?: number, refused = false) {
+    this.teller = new WaitTeller(o.onWait);
     if (refused && initial) {
       const now = o.now();
       this.learnLimit(initial);
@@ -288,6 +289,7 @@ export class Pacer {
     // Nothing to wait for that we can see: look again in a little while. Others are named only
     // when answers showed them; else it is the server's count, less ours still on the way.
     if (t === Infinity) this.hold = this.others > 0 ? 'others' : 'reset';
+    this.guessed = t === Infinity;
     return t === Infinity ? now + Math.max(100, this.intervalMs) : t;
   }
 
@@ -315,6 +317,7 @@ export class Pacer {
    */
   nextStartAt(now = this.o.now()): number | undefined {
     this.hold = this.gateUntold ? 'reset' : 'gate';
+    this.guessed = false;
     if (now < this.gateUntil) return this.gateUntil;
     const s = this.snap;
     this.lastByLog = false;
@@ -342,20 +345,14 @@ export class Pacer {
     return this.seq === 0 || this.observed || s ? now : undefined;
   }
 
-  /**
-   * A wait too long to sit through ends the batch (exit 5); one over SAY_WAIT_MS is told once
-   * (pacer-waits.ts): once per start, and not again for the next start when it waits for the same
-   * second. Its end may move while it lasts (a guess of others' spend is looked at again each
-   * second), and its reason may change (the reset, then our own window): neither is news.
-   */
+  /** A wait too long to sit through ends the batch (exit 5); one over SAY_WAIT_MS is told (pacer-waits.ts). */
   private judgeWait(at: number, now: number): void {
     const why = holdReason(this.hold, this.limit, this.windowMs, this.others);
     if (at - now > (this.o.maxWaitMs ?? DEFAULT_RETRY_POLICY.rateLimitMaxWaitMs)) throw tooFar(at, now, why, this.limit);
-    const key = String(Math.round(at / 1000));
-    if (at - now <= SAY_WAIT_MS || this.hold === 'gate' || key === this.told || this.toldTurn === this.seq) return;
-    this.told = key;
-    this.toldTurn = this.seq;
-    this.o.onWait?.(at, why);
+    // A 429's gate is told by its retry; a time to look again is no end while an answer of ours,
+    // on its way, tells first.
+    if (this.hold === 'gate' || (this.guessed && this.unanswered.size > 0)) return;
+    this.teller.tell(at, now, this.seq, why);
   }
 
   /** Resolves with this start's sequence number when it may begin. Callers are served in order. */

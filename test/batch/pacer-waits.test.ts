@@ -95,6 +95,25 @@ describe('pacer: every hold ends (issue 30)', () => {
     expect(told).toEqual([{ until: expect.any(Number) as number, why: 'the service says none is left' }]);
   });
 
+  it('after a balance read refused by a 429: its wait is told, not the look-again times while the first answer is on its way', async () => {
+    // Its sleeps yield to the event loop, so an answer can come while a start waits.
+    let t = 1_000_000;
+    const c = { now: () => t, sleep: async (ms: number) => void (t += ms, await new Promise((r) => setImmediate(r))) };
+    const told: Array<{ until: number; why: string }> = [];
+    const gate = c.now() + 47_000;
+    const p = new Pacer({ ...c, onWait: (until, why) => void told.push({ until, why }) }, { limit: 6, windowS: 60, remaining: 0, resetAt: gate, retryAfterS: 47 }, undefined, true);
+    expect(await acquireWithin(p, c, 60_000)).toBe(1);
+    expect(c.now()).toBeGreaterThanOrEqual(gate);
+    // The second goes by geo's own log; the third waits for answers (the log has earned one start
+    // unanswered at a time so far), looking again every 10 s or at the first news.
+    expect(await acquireWithin(p, c, 0)).toBe(2);
+    const third = p.acquire();
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    p.observe(1, { limit: 6, windowS: 60, remaining: 4, resetAt: c.now() + 60_000 }, { status: 200, rttMs: 50 });
+    expect(await third).toBe(3);
+    expect(told).toEqual([{ until: gate, why: 'the service says none is left' }]);
+  });
+
   it('each reason names what the answers showed, and the line saying it fits 80 columns', () => {
     const now = new Date(2026, 0, 1, 14, 5, 9).getTime();
     const reasons = (['reset', 'window', 'others'] as Hold[]).map((h) => holdReason(h, 120, 600_000, 30));
