@@ -35,6 +35,7 @@ import type { RateLimitInfo } from '../api/ratelimit.js';
 import { DEFAULT_RETRY_POLICY } from '../api/retry.js';
 import { Caution } from './caution.js';
 import { Jitter } from './jitter.js';
+import { StartLog } from './start-log.js';
 import { type Hold, WaitTeller, holdReason, tooFar } from './pacer-waits.js';
 import { type Sleep, newsOrTimeout } from './wait.js';
 
@@ -61,8 +62,11 @@ export interface AnswerFacts {
   rttMs?: number;
 }
 
-/** `remaining` left at `resetAt`, said by the answer to start `seq` (made at `at`); `gate`: a 429's wait. */
-type Snapshot = { seq: number; remaining: number; resetAt: number; at: number; gate?: true };
+/**
+ * `remaining` left at `resetAt`, said by the answer to start `seq` (made at `at`, counted by the
+ * server at `counted` at the latest: start-log.ts); `gate`: a 429's wait.
+ */
+type Snapshot = { seq: number; remaining: number; resetAt: number; at: number; counted: number; gate?: true };
 
 const MIN_MARGIN_MS = 20;
 const MAX_MARGIN_MS = 2000;
@@ -73,7 +77,8 @@ export class Pacer {
   readonly jitter = new Jitter();
   readonly caution = new Caution();
   private seq = 0;
-  private starts: number[] = [];
+  /** Our starts, and when the server may have counted each (start-log.ts). */
+  private readonly log = new StartLog();
   /** Our starts whose answer has not come yet, and when they were made. */
   private readonly unanswered = new Map<number, number>();
   /** Of those, the ones only our own log allowed (the server's count did not). */
@@ -108,7 +113,7 @@ export class Pacer {
       this.learnLimit(initial);
       this.gateUntil = Math.max(initial.resetAt ?? now, now + (initial.retryAfterS ?? 0) * 1000);
       this.gateUntold = true;
-      this.snap = { seq: 0, remaining: 0, resetAt: this.gateUntil, at: now, gate: true };
+      this.snap = { seq: 0, remaining: 0, resetAt: this.gateUntil, at: now, counted: now, gate: true };
       this.group = [this.snap];
       this.observed = true;
       return;
@@ -159,26 +164,35 @@ export class Pacer {
 
   private record(seq: number, at: number): void {
     // Only the last window matters; keep the log short in a long batch.
-    if (this.starts.length > 4 * (this.limit ?? 256)) this.starts = this.starts.filter((t) => t > at - (this.windowMs ?? 60_000) - MAX_MARGIN_MS);
+    this.log.add(seq, at, (this.windowMs ?? 60_000) + MAX_MARGIN_MS + this.lateMs, 4 * (this.limit ?? 256));
     if (seq > 0) this.unanswered.set(seq, at);
-    this.starts.push(at);
   }
 
-  /** Our starts in (from, to]. */
-  private count(from: number, to: number): number {
-    return this.starts.filter((t) => t > from && t <= to).length;
+  /** How much later than its start a slow answer may show a request was counted (start-log.ts): a tenth of the window, at most 2 s. */
+  private get lateMs(): number {
+    return Math.min(MAX_MARGIN_MS, (this.windowMs ?? 60_000) * 0.1);
+  }
+
+  /** Our starts the server may still count at `now` (rule 2), oldest first. */
+  private inWindow(now: number): number[] {
+    return this.log.counted(now - this.windowMs! - this.marginMs, now);
   }
 
   /** What an answer (or error answer) to the start numbered `seq` said; undefined info: it ended. */
   observe(seq: number, info: RateLimitInfo | undefined, facts: AnswerFacts = {}): void {
     const now = this.o.now();
-    const at = this.unanswered.get(seq) ?? (seq === 0 ? this.starts[0] : undefined) ?? now;
+    const at = this.unanswered.get(seq) ?? (seq === 0 ? this.log.first : undefined) ?? now;
     const byLog = this.byLog.has(seq);
     this.unanswered.delete(seq);
     this.byLog.delete(seq);
     if (info) this.learnLimit(info);
     // Only successes time the network: a 5xx or 429 skips the analysis and would read as jitter.
     if (facts.status !== undefined && facts.status >= 200 && facts.status < 300 && facts.rttMs !== undefined) this.jitter.add(facts.rttMs);
+    // A refused request is not in the window (the common limiters and the sandbox's count none):
+    // it leaves the log, or it would hide another client's request the window did count. A
+    // service that counts it shows it as others' spend in the next answers: the safe side.
+    if (facts.status === 429) this.log.refused(seq);
+    const counted = facts.rttMs !== undefined ? this.log.answered(seq, now, this.jitter.fastestMs, this.lateMs) : at;
     if (facts.status === 429) {
       this.caution.refused(now, this.jitter.smoothedMs ?? 0, byLog, this.limit, this.windowMs);
       // Refused with the quota full: the rest of it is other clients' spend, unless the 429 is
@@ -188,7 +202,7 @@ export class Pacer {
     } else if (info?.remaining !== undefined && info.remaining >= 1 && this.limit) this.caution.room(byLog, this.limit);
     if (info?.remaining !== undefined && info.resetAt !== undefined) {
       if (facts.status !== 429) this.noteOthers(at, info.remaining, now, info.resetAt);
-      this.snapshot({ seq, remaining: info.remaining, resetAt: info.resetAt, at });
+      this.snapshot({ seq, remaining: info.remaining, resetAt: info.resetAt, at, counted: Math.max(at, counted) });
     }
     this.observed = true;
     this.wake?.();
@@ -216,19 +230,20 @@ export class Pacer {
     const m = this.marginMs;
     let from = at - this.windowMs - m;
     if (resetAt !== undefined && resetAt <= now + this.windowMs + 1000) from = Math.max(from, resetAt - this.windowMs - 1000 - (now - at) - m);
-    const n = this.limit - remaining - this.count(from, at + m);
+    const n = this.limit - remaining - this.log.started(from, at + m);
     this.caution.others(at, byOne ? Math.min(n, this.others + 1) : n, this.windowMs, byOne);
   }
 
   /**
    * The newest request's count wins; a late answer to an older one is stale, except within a burst
-   * (below). Reset times are not merged across answers: each is rounded up to whole seconds, and
-   * under a sliding log or a bucket two answers' resets are different events.
+   * (below), or when it was counted as late as the newest start (a request the service held: its
+   * lower count is the newer one). Reset times are not merged across answers: each is rounded up
+   * to whole seconds, and under a sliding log or a bucket two answers' resets are different events.
    */
   private snapshot(n: Snapshot): void {
     if (!this.snap || n.seq >= this.snap.seq) this.snap = n;
     const m = this.marginMs;
-    this.group = [...this.group, n].filter((g) => g.at >= this.snap!.at - m);
+    this.group = [...this.group, n].filter((g) => g.counted >= this.snap!.at - m);
   }
 
   /**
@@ -245,7 +260,7 @@ export class Pacer {
     let b = Infinity;
     for (const g of this.group) {
       let pending = 0;
-      for (const [seq, at] of this.unanswered) if (seq !== g.seq && at > g.at - m) pending++;
+      for (const [seq, at] of this.unanswered) if (seq !== g.seq && at > g.at - m - this.lateMs) pending++;
       b = Math.min(b, g.remaining + (withReset && now >= g.resetAt ? 1 : 0) - pending);
     }
     if (!this.limit || !this.windowMs) return b;
@@ -270,7 +285,7 @@ export class Pacer {
     const now = this.o.now();
     this.gateUntil = Math.max(this.gateUntil, untilMs);
     this.gateUntold = false;
-    this.snap = { seq: this.seq, remaining: 0, resetAt: untilMs, at: now, gate: true };
+    this.snap = { seq: this.seq, remaining: 0, resetAt: untilMs, at: now, counted: now, gate: true };
     this.group = [this.snap];
     this.caution.refused(now, this.jitter.smoothedMs ?? 0, false, this.limit);
     this.wake?.();
@@ -282,7 +297,7 @@ export class Pacer {
     this.hold = this.snap!.gate ? 'gate' : 'reset';
     if (t <= now) t = Infinity;
     const m = this.marginMs;
-    const inWindow = this.starts.filter((x) => x > now - this.windowMs! - m && x <= now).sort((a, b) => a - b);
+    const inWindow = this.inWindow(now);
     const k = inWindow.length - this.own;
     const own = k >= 0 && k < inWindow.length ? inWindow[k]! + this.windowMs! + m + 1 : Infinity;
     if (own < t) [t, this.hold] = [own, 'window'];
@@ -299,7 +314,7 @@ export class Pacer {
    * only our guess of other clients' spend, and one request tells more than the guess.
    */
   private holdLimit(): number {
-    return Math.max(this.gateUntil, this.snap!.resetAt, this.starts[this.starts.length - 1] ?? -Infinity) + this.windowMs! + this.marginMs;
+    return Math.max(this.gateUntil, this.snap!.resetAt, this.log.last ?? -Infinity) + this.windowMs! + this.marginMs;
   }
 
   /** `t`, or sooner when it passes holdLimit and nothing of ours is in flight to bring news first. */
@@ -329,7 +344,7 @@ export class Pacer {
       let logPending = 0;
       for (const seq of this.byLog) if (this.unanswered.has(seq)) logPending++;
       const logHolds = logPending < this.caution.logCap && now >= this.caution.logOffUntil && (s.gate || s.resetAt <= s.at + this.windowMs + 1000);
-      const ownLog = logHolds ? this.own - this.count(now - this.windowMs - this.marginMs, now) : 0;
+      const ownLog = logHolds ? this.own - this.inWindow(now).length : 0;
       const server = this.serverBound(now, true);
       this.lastByLog = server < 1;
       return Math.max(server, ownLog) >= 1 ? now : this.bounded(now, this.nextChange(now));
