@@ -69,6 +69,7 @@ export async function runSandbox(ctx: Ctx, _args: unknown[], opts: Record<string
   out.write(`${table(rows)}\n\n`);
   out.write(`batch_sandbox is bound to orca_sandbox_enterprise. Rate limits (${rateAlgorithm}) per ${rateWindowS ?? 60} s: ${rateLimit !== undefined ? `${rateLimit} for every key` : Object.entries(TIER_RATE).map(([t, n]) => `${t} ${n}`).join(', ')}.\n`);
   out.write(`Docs ${sb.url}/api/v1/docs · OpenAPI ${sb.url}/__sandbox/openapi.json · Ledger ${sb.url}/__sandbox/ledger\n`);
+  out.write(`Test time-stamp authority ${sb.url}/__sandbox/tsa (sandbox time) · its CA ${sb.url}/__sandbox/tsa/ca.pem\n`);
   const err = ctx.io.stderr;
   if (!isLoopbackHost(host)) err.write(`warning: listening on ${host}: the sandbox keys are public; the ledger answers loopback callers only\n`);
   if (faults) err.write(`faults: ${faults} (seed ${seed ?? 1})\n`);
