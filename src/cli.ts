@@ -10,19 +10,19 @@ import { ApiError, BaseUrlError, ContractError, NetworkError, RedirectError, Req
 import type { GlobalOptions, Runtime } from './context.js';
 import type { ProcessProbe } from './store/index.js';
 import type { ChildHost } from './media/run-tool.js';
-import type { Act, Register } from './commands/types.js';
+import type { Act, NounLine, Register } from './commands/types.js';
 import NOUN_LIST from '../bin/nouns.json' with { type: 'json' };
 import { BelowConfidenceError, BudgetError, CancelledError, ClaimContradictedError, ConfigError, KeyringError, MissingKeyError, NotVerifiedError, PartialFailureError, ServiceAnswerError, StoreError, UsageError } from './errors.js';
 import { type Env, type IO, decideColor, fdIsTTY, stderrColumns, withIO } from './output/io.js';
 import { invokedNoun, normalizeArgv, settleJsonValue } from './argv.js';
 import { checkFields, jsonFieldsOf, parseFieldList } from './output/json-fields.js';
 import { JQ_DEFAULT_TIMEOUT_S } from './output/jq-limits.js';
-import { listNouns } from './root-help.js';
+import { listNouns, nounLines } from './root-help.js';
 import { GeoCommand, PIPED_HELP_WIDTH, helpConfiguration } from './help/command.js';
 import { showHelp } from './help/dispatch.js';
 import { type ExitMeanings, generatedTopics } from './help/reference.js';
 import { listTopics } from './help/topics.js';
-import { ONLY_NOUN, REGISTERS } from './registry.js';
+import { NOUN_LINES, ONLY_NOUN, REGISTERS } from './registry.js';
 
 // bin/load-cli.js registers its code-cache save here (the bundle's exports are main and this).
 export { onBeforeV8Tuning } from './api/v8-tuning.js';
@@ -112,7 +112,14 @@ const NOUNS: Record<string, Register> = Object.fromEntries(NOUN_LIST.flatMap((n)
 export function handles(argv: string[]): boolean {
   if (ONLY_NOUN === undefined) return true;
   const args = normalizeArgv(argv);
+  // The root help's bundle ('') runs what names no noun: `geo`, `geo --help`.
+  if (ONLY_NOUN === '') return invokedNoun(args) === undefined;
   return invokedNoun(args) === ONLY_NOUN && !args.some((a) => a === '--help' || a === '-h');
+}
+
+/** The root help's line for each noun, in bin/nouns.json's order (the build records them for dist/cli-root.js). */
+export function rootNounLines(): NounLine[] {
+  return nounLines(Object.values(NOUNS), () => async () => undefined);
 }
 
 export function readVersion(): string {
@@ -330,7 +337,7 @@ export async function buildProgram(rt: Runtime, argv: string[], onExit: (code: n
   const noun = first === 'help' ? invokedNoun(argv.slice(argv.indexOf('help') + 1)) : first;
   // Own names only: `geo help __proto__` must not find Object's.
   if (noun && Object.hasOwn(NOUNS, noun)) NOUNS[noun]!(program, act);
-  else listNouns(program, act, Object.values(NOUNS));
+  else listNouns(program, NOUN_LINES ?? nounLines(Object.values(NOUNS), act));
   // gh's `gh help TOPIC`: topics beside the commands (src/help/dispatch.ts).
   program
     .command('help')

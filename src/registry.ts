@@ -8,7 +8,7 @@
  * It sits beside cli.ts, above commands/ and mcp/: `geo mcp` is the second front door's own
  * (mcp/register.ts), and mcp/ calls the commands' run functions, so no command may reach it.
  */
-import type { Register } from './commands/types.js';
+import type { NounLine, Register } from './commands/types.js';
 import { register as locateRegister } from './commands/locate/register.js';
 import { register as inspectRegister } from './commands/inspect/register.js';
 import { register as creditsRegister } from './commands/credits/register.js';
@@ -53,5 +53,10 @@ export const REGISTERS: Record<string, Register> = {
   version: versionRegister,
 };
 
-/** The one noun a bundle runs, when it was built for one (cli.ts handles()); this one runs all. */
+/**
+ * The one noun a bundle runs, when it was built for one (cli.ts handles()); '' for the root help's
+ * bundle (registry-root.ts), which runs no noun. This one runs all.
+ */
 export const ONLY_NOUN: string | undefined = undefined;
+/** The root help's lines, where the build recorded them (registry-root.ts); here cli.ts records them from REGISTERS. */
+export const NOUN_LINES: readonly NounLine[] | undefined = undefined;

@@ -48,6 +48,8 @@ interface CallSpec<T> {
   onAnswer?: (ans: RawAnswer) => void;
   beforeAttempt?: (attempt: number) => Promise<void>;
   onAttempt?: (info: AttemptInfo) => void;
+  /** A 429 is not retried (the caller does without the answer, or waits its own way). */
+  noRateLimitRetry?: boolean;
 }
 
 const MiB = 1024 * 1024;
@@ -112,9 +114,12 @@ export class ApiClient {
     return { ...res, idempotencyKey: key };
   }
 
-  /** `retryBudget`: retries this read may take (a `{ remaining: 0 }` budget: one attempt). */
-  async credits(opts: { retryBudget?: RetryBudget } = {}): Promise<ApiResponse<Credits>> {
-    return this.#call({ route: routes.credits, budget: opts.retryBudget });
+  /**
+   * `retryBudget`: retries this read may take (a `{ remaining: 0 }` budget: one attempt);
+   * `waitOnRateLimit: false`: a 429 is thrown at once, its wait left to the caller.
+   */
+  async credits(opts: { retryBudget?: RetryBudget; waitOnRateLimit?: boolean } = {}): Promise<ApiResponse<Credits>> {
+    return this.#call({ route: routes.credits, budget: opts.retryBudget, ...(opts.waitOnRateLimit === false ? { noRateLimitRetry: true } : {}) });
   }
 
   async usage(): Promise<ApiResponse<Usage>> {
@@ -203,7 +208,7 @@ export class ApiClient {
     let attempts = 0;
     return withRetry<ApiResponse<T>>(
       {
-        cls: route.retry as RetryClass, policy: this.#policy, now: this.#now, sleep: this.#o.sleep ?? realSleep,
+        cls: route.retry as RetryClass, policy: spec.noRateLimitRetry ? { ...this.#policy, max: { ...this.#policy.max, rate_limited: 0 } } : this.#policy, now: this.#now, sleep: this.#o.sleep ?? realSleep,
         random: this.#o.random ?? Math.random, signal, budget: spec.budget,
         onRetry: (info) => {
           this.#log(`retry ${route.method} ${url} after attempt ${info.attempt}: ${info.reason}${info.status ? ` ${info.status}` : ''}, waiting ${info.delayMs} ms`);

@@ -30,6 +30,11 @@ export class Jitter {
     return Math.max(...this.ring) - Math.min(...this.ring);
   }
 
+  /** The fastest recent round trip, ms (the service's time and the network at their least); undefined before one. */
+  get fastestMs(): number | undefined {
+    return this.ring.length ? Math.min(...this.ring) : undefined;
+  }
+
   /** A typical round trip (the median of the recent ones), ms: one decrease per round trip at most (pacer.ts). */
   get smoothedMs(): number | undefined {
     if (this.ring.length === 0) return undefined;

@@ -35,7 +35,8 @@ import type { RateLimitInfo } from '../api/ratelimit.js';
 import { DEFAULT_RETRY_POLICY } from '../api/retry.js';
 import { Caution } from './caution.js';
 import { Jitter } from './jitter.js';
-import { type Hold, SAY_WAIT_MS, holdReason, tooFar } from './pacer-waits.js';
+import { StartLog } from './start-log.js';
+import { type Hold, WaitTeller, holdReason, tooFar } from './pacer-waits.js';
 import { type Sleep, newsOrTimeout } from './wait.js';
 
 export interface PacerOptions {
@@ -61,8 +62,11 @@ export interface AnswerFacts {
   rttMs?: number;
 }
 
-/** `remaining` left at `resetAt`, said by the answer to start `seq` (made at `at`); `gate`: a 429's wait. */
-type Snapshot = { seq: number; remaining: number; resetAt: number; at: number; gate?: true };
+/**
+ * `remaining` left at `resetAt`, said by the answer to start `seq` (made at `at`, counted by the
+ * server at `counted` at the latest: start-log.ts); `gate`: a 429's wait.
+ */
+type Snapshot = { seq: number; remaining: number; resetAt: number; at: number; counted: number; gate?: true };
 
 const MIN_MARGIN_MS = 20;
 const MAX_MARGIN_MS = 2000;
@@ -73,7 +77,8 @@ export class Pacer {
   readonly jitter = new Jitter();
   readonly caution = new Caution();
   private seq = 0;
-  private starts: number[] = [];
+  /** Our starts, and when the server may have counted each (start-log.ts). */
+  private readonly log = new StartLog();
   /** Our starts whose answer has not come yet, and when they were made. */
   private readonly unanswered = new Map<number, number>();
   /** Of those, the ones only our own log allowed (the server's count did not). */
@@ -87,14 +92,40 @@ export class Pacer {
   private observed = false;
   private wake?: () => void;
   private chain: Promise<unknown> = Promise.resolve();
-  /** Why nextStartAt last said "not yet", and the wait last told (so it is told once). */
+  /** Why nextStartAt last said "not yet". */
   private hold: Hold = 'answer';
-  private told?: string;
+  private readonly teller: WaitTeller;
+  /** The gate is the balance read's 429, which no retry tells: the wait for it is told here. */
+  private gateUntold = false;
+  /** nextChange found no time the allowance grows, and its answer is only when to look again. */
+  private guessed = false;
 
-  /** `initial`: the headers of a request made before the batch (the balance read), started at `startedAt`. */
-  constructor(private readonly o: PacerOptions, initial?: RateLimitInfo, startedAt?: number) {
+  /**
+   * `initial`: the headers of a request made before the batch (the balance read), started at
+   * `startedAt`; `refused`: that request met a 429, which counted nothing: no start begins before
+   * its wait ends, and the quota it found spent (by an earlier run, or anyone) is not taken for
+   * other clients' rate.
+   */
+  constructor(private readonly o: PacerOptions, initial?: RateLimitInfo, startedAt?: number, refused = false) {
+    this.teller = new WaitTeller(o.onWait);
+    if (refused && initial) {
+      const now = o.now();
+      this.learnLimit(initial);
+      this.gateUntil = Math.max(initial.resetAt ?? now, now + (initial.retryAfterS ?? 0) * 1000);
+      this.gateUntold = true;
+      this.snap = { seq: 0, remaining: 0, resetAt: this.gateUntil, at: now, counted: now, gate: true };
+      this.group = [this.snap];
+      this.observed = true;
+      return;
+    }
     if (startedAt !== undefined) this.record(0, startedAt);
     if (initial) this.observe(0, initial);
+  }
+
+  private learnLimit(info: RateLimitInfo): void {
+    if (info.limit === undefined || info.limit <= 0) return;
+    this.limit = info.limit;
+    this.windowMs = (info.windowS ?? this.o.defaultWindowS ?? 60) * 1000;
   }
 
   /** Starts per ms at the ceiling, or undefined while the limit is unknown. */
@@ -133,29 +164,35 @@ export class Pacer {
 
   private record(seq: number, at: number): void {
     // Only the last window matters; keep the log short in a long batch.
-    if (this.starts.length > 4 * (this.limit ?? 256)) this.starts = this.starts.filter((t) => t > at - (this.windowMs ?? 60_000) - MAX_MARGIN_MS);
+    this.log.add(seq, at, (this.windowMs ?? 60_000) + MAX_MARGIN_MS + this.lateMs, 4 * (this.limit ?? 256));
     if (seq > 0) this.unanswered.set(seq, at);
-    this.starts.push(at);
   }
 
-  /** Our starts in (from, to]. */
-  private count(from: number, to: number): number {
-    return this.starts.filter((t) => t > from && t <= to).length;
+  /** How much later than its start a slow answer may show a request was counted (start-log.ts): a tenth of the window, at most 2 s. */
+  private get lateMs(): number {
+    return Math.min(MAX_MARGIN_MS, (this.windowMs ?? 60_000) * 0.1);
+  }
+
+  /** Our starts the server may still count at `now` (rule 2), oldest first. */
+  private inWindow(now: number): number[] {
+    return this.log.counted(now - this.windowMs! - this.marginMs, now);
   }
 
   /** What an answer (or error answer) to the start numbered `seq` said; undefined info: it ended. */
   observe(seq: number, info: RateLimitInfo | undefined, facts: AnswerFacts = {}): void {
     const now = this.o.now();
-    const at = this.unanswered.get(seq) ?? (seq === 0 ? this.starts[0] : undefined) ?? now;
+    const at = this.unanswered.get(seq) ?? (seq === 0 ? this.log.first : undefined) ?? now;
     const byLog = this.byLog.has(seq);
     this.unanswered.delete(seq);
     this.byLog.delete(seq);
-    if (info?.limit !== undefined && info.limit > 0) {
-      this.limit = info.limit;
-      this.windowMs = (info.windowS ?? this.o.defaultWindowS ?? 60) * 1000;
-    }
+    if (info) this.learnLimit(info);
     // Only successes time the network: a 5xx or 429 skips the analysis and would read as jitter.
     if (facts.status !== undefined && facts.status >= 200 && facts.status < 300 && facts.rttMs !== undefined) this.jitter.add(facts.rttMs);
+    // A refused request is not in the window (the common limiters and the sandbox's count none):
+    // it leaves the log, or it would hide another client's request the window did count. A
+    // service that counts it shows it as others' spend in the next answers: the safe side.
+    if (facts.status === 429) this.log.refused(seq);
+    const counted = facts.rttMs !== undefined ? this.log.answered(seq, now, this.jitter.fastestMs, this.lateMs) : at;
     if (facts.status === 429) {
       this.caution.refused(now, this.jitter.smoothedMs ?? 0, byLog, this.limit, this.windowMs);
       // Refused with the quota full: the rest of it is other clients' spend, unless the 429 is
@@ -165,7 +202,7 @@ export class Pacer {
     } else if (info?.remaining !== undefined && info.remaining >= 1 && this.limit) this.caution.room(byLog, this.limit);
     if (info?.remaining !== undefined && info.resetAt !== undefined) {
       if (facts.status !== 429) this.noteOthers(at, info.remaining, now, info.resetAt);
-      this.snapshot({ seq, remaining: info.remaining, resetAt: info.resetAt, at });
+      this.snapshot({ seq, remaining: info.remaining, resetAt: info.resetAt, at, counted: Math.max(at, counted) });
     }
     this.observed = true;
     this.wake?.();
@@ -193,19 +230,20 @@ export class Pacer {
     const m = this.marginMs;
     let from = at - this.windowMs - m;
     if (resetAt !== undefined && resetAt <= now + this.windowMs + 1000) from = Math.max(from, resetAt - this.windowMs - 1000 - (now - at) - m);
-    const n = this.limit - remaining - this.count(from, at + m);
+    const n = this.limit - remaining - this.log.started(from, at + m);
     this.caution.others(at, byOne ? Math.min(n, this.others + 1) : n, this.windowMs, byOne);
   }
 
   /**
    * The newest request's count wins; a late answer to an older one is stale, except within a burst
-   * (below). Reset times are not merged across answers: each is rounded up to whole seconds, and
-   * under a sliding log or a bucket two answers' resets are different events.
+   * (below), or when it was counted as late as the newest start (a request the service held: its
+   * lower count is the newer one). Reset times are not merged across answers: each is rounded up
+   * to whole seconds, and under a sliding log or a bucket two answers' resets are different events.
    */
   private snapshot(n: Snapshot): void {
     if (!this.snap || n.seq >= this.snap.seq) this.snap = n;
     const m = this.marginMs;
-    this.group = [...this.group, n].filter((g) => g.at >= this.snap!.at - m);
+    this.group = [...this.group, n].filter((g) => g.counted >= this.snap!.at - m);
   }
 
   /**
@@ -222,7 +260,7 @@ export class Pacer {
     let b = Infinity;
     for (const g of this.group) {
       let pending = 0;
-      for (const [seq, at] of this.unanswered) if (seq !== g.seq && at > g.at - m) pending++;
+      for (const [seq, at] of this.unanswered) if (seq !== g.seq && at > g.at - m - this.lateMs) pending++;
       b = Math.min(b, g.remaining + (withReset && now >= g.resetAt ? 1 : 0) - pending);
     }
     if (!this.limit || !this.windowMs) return b;
@@ -246,7 +284,8 @@ export class Pacer {
   pause(untilMs: number): void {
     const now = this.o.now();
     this.gateUntil = Math.max(this.gateUntil, untilMs);
-    this.snap = { seq: this.seq, remaining: 0, resetAt: untilMs, at: now, gate: true };
+    this.gateUntold = false;
+    this.snap = { seq: this.seq, remaining: 0, resetAt: untilMs, at: now, counted: now, gate: true };
     this.group = [this.snap];
     this.caution.refused(now, this.jitter.smoothedMs ?? 0, false, this.limit);
     this.wake?.();
@@ -258,12 +297,14 @@ export class Pacer {
     this.hold = this.snap!.gate ? 'gate' : 'reset';
     if (t <= now) t = Infinity;
     const m = this.marginMs;
-    const inWindow = this.starts.filter((x) => x > now - this.windowMs! - m && x <= now).sort((a, b) => a - b);
+    const inWindow = this.inWindow(now);
     const k = inWindow.length - this.own;
     const own = k >= 0 && k < inWindow.length ? inWindow[k]! + this.windowMs! + m + 1 : Infinity;
     if (own < t) [t, this.hold] = [own, 'window'];
-    // Nothing to wait for that we can see (others hold it all): look again in a little while.
-    if (t === Infinity) this.hold = 'others';
+    // Nothing to wait for that we can see: look again in a little while. Others are named only
+    // when answers showed them; else it is the server's count, less ours still on the way.
+    if (t === Infinity) this.hold = this.others > 0 ? 'others' : 'reset';
+    this.guessed = t === Infinity;
     return t === Infinity ? now + Math.max(100, this.intervalMs) : t;
   }
 
@@ -273,7 +314,7 @@ export class Pacer {
    * only our guess of other clients' spend, and one request tells more than the guess.
    */
   private holdLimit(): number {
-    return Math.max(this.gateUntil, this.snap!.resetAt, this.starts[this.starts.length - 1] ?? -Infinity) + this.windowMs! + this.marginMs;
+    return Math.max(this.gateUntil, this.snap!.resetAt, this.log.last ?? -Infinity) + this.windowMs! + this.marginMs;
   }
 
   /** `t`, or sooner when it passes holdLimit and nothing of ours is in flight to bring news first. */
@@ -290,7 +331,8 @@ export class Pacer {
    * you compare the answer with.
    */
   nextStartAt(now = this.o.now()): number | undefined {
-    this.hold = 'gate';
+    this.hold = this.gateUntold ? 'reset' : 'gate';
+    this.guessed = false;
     if (now < this.gateUntil) return this.gateUntil;
     const s = this.snap;
     this.lastByLog = false;
@@ -302,7 +344,7 @@ export class Pacer {
       let logPending = 0;
       for (const seq of this.byLog) if (this.unanswered.has(seq)) logPending++;
       const logHolds = logPending < this.caution.logCap && now >= this.caution.logOffUntil && (s.gate || s.resetAt <= s.at + this.windowMs + 1000);
-      const ownLog = logHolds ? this.own - this.count(now - this.windowMs - this.marginMs, now) : 0;
+      const ownLog = logHolds ? this.own - this.inWindow(now).length : 0;
       const server = this.serverBound(now, true);
       this.lastByLog = server < 1;
       return Math.max(server, ownLog) >= 1 ? now : this.bounded(now, this.nextChange(now));
@@ -318,14 +360,14 @@ export class Pacer {
     return this.seq === 0 || this.observed || s ? now : undefined;
   }
 
-  /** A wait too long to sit through ends the batch (exit 5); one over SAY_WAIT_MS is told once (pacer-waits.ts). */
+  /** A wait too long to sit through ends the batch (exit 5); one over SAY_WAIT_MS is told (pacer-waits.ts). */
   private judgeWait(at: number, now: number): void {
-    const why = holdReason(this.hold, this.limit, this.windowMs);
+    const why = holdReason(this.hold, this.limit, this.windowMs, this.others);
     if (at - now > (this.o.maxWaitMs ?? DEFAULT_RETRY_POLICY.rateLimitMaxWaitMs)) throw tooFar(at, now, why, this.limit);
-    const key = `${this.hold}@${Math.round(at / 1000)}`;
-    if (at - now <= SAY_WAIT_MS || this.hold === 'gate' || key === this.told) return;
-    this.told = key;
-    this.o.onWait?.(at, why);
+    // A 429's gate is told by its retry; a time to look again is no end while an answer of ours,
+    // on its way, tells first.
+    if (this.hold === 'gate' || (this.guessed && this.unanswered.size > 0)) return;
+    this.teller.tell(at, now, this.seq, why);
   }
 
   /** Resolves with this start's sequence number when it may begin. Callers are served in order. */

@@ -293,7 +293,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
       );
     }, {
       now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.stopSending ? { stop: deps.stopSending } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
-      ...(balance.rateLimit ? { initialRateLimit: balance.rateLimit, initialStartedAt: balance.answeredAt } : {}), onPause: (untilMs) => emit({ type: 'paused', untilMs, reason: 'rate_limited' }),
+      ...(balance.rateLimit ? { initialRateLimit: balance.rateLimit, initialStartedAt: balance.answeredAt, initialRefused: balance.refused === true } : {}), onPause: (untilMs) => emit({ type: 'paused', untilMs, reason: 'rate_limited' }),
       onWait: (untilMs, why) => emit({ type: 'waiting', untilMs, why }),
     });
   } finally {

@@ -55,6 +55,8 @@ export interface SchedulerOptions {
   initialRateLimit?: RateLimitInfo;
   /** ...and when that request started: it counts against the same quota. */
   initialStartedAt?: number;
+  /** ...or that request met a 429: no start before its wait ends (pacer.ts). */
+  initialRefused?: boolean;
   /** Upper bound for the derived cap (sockets, memory). */
   maxConcurrency?: number;
   /** Called when the gate closes (for a "paused" event). */
@@ -79,7 +81,7 @@ export function littleCap(ratePerMs: number | undefined, latencyMs: number | und
 }
 
 export async function schedule<J>(jobs: readonly J[], work: (job: J, ctl: TaskControl) => Promise<TaskResult>, o: SchedulerOptions): Promise<SchedulerResult> {
-  const pacer = new Pacer({ now: o.now, sleep: o.sleep, ...(o.signal ? { signal: o.signal } : {}), ...(o.onWait ? { onWait: o.onWait } : {}) }, o.initialRateLimit, o.initialStartedAt);
+  const pacer = new Pacer({ now: o.now, sleep: o.sleep, ...(o.signal ? { signal: o.signal } : {}), ...(o.onWait ? { onWait: o.onWait } : {}) }, o.initialRateLimit, o.initialStartedAt, o.initialRefused);
   const max = o.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   let latencyAvg: number | undefined;
   let samples = 0;

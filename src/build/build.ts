@@ -57,6 +57,20 @@ const historyOnly: Plugin = {
 };
 await build({ ...cli, outfile: at('dist/cli-history.js'), plugins: [historyOnly] });
 
+// 2c. The root help's bundle: `geo` and `geo --help` list the nouns and run none, so the bundle holds
+// the lines the build records from every register (src/registry-root.ts) and leaves out the
+// registers and the command runtime (build/no-context.ts): 0.2 MB read and cached at each start,
+// not 1.9 (bench/startup.mjs). bin/load-cli.js picks it for an argv of flags alone.
+const { rootNounLines } = await import('../cli.js');
+const rootOnly: Plugin = {
+  name: 'root-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/registry\.js$/ }, () => ({ path: at('src/registry-root.ts') }));
+    b.onResolve({ filter: /^\.\/context\.js$/ }, (a) => (a.importer === at('src/cli.ts') ? { path: at('src/build/no-context.ts') } : undefined));
+  },
+};
+await build({ ...cli, outfile: at('dist/cli-root.js'), plugins: [rootOnly], define: { ...cli.define, __GEO_NOUN_LINES__: JSON.stringify(rootNounLines()) } });
+
 // 3, 4. Chunks bundled apart, each a CommonJS file beside dist/cli.js that it requires only when needed.
 const chunk = (entry: string, outfile: string, o: BuildOptions = {}) =>
   build({ entryPoints: [at(entry)], outfile: at(outfile), bundle: true, format: 'cjs', platform: 'node', target: 'node20', charset: 'ascii', legalComments: 'none', logLevel: 'warning', absWorkingDir: root, ...o });

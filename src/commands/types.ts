@@ -17,3 +17,10 @@ export const OFFLINE: ActOptions = { offline: true };
 /** Wraps a lazily imported handler into a commander action. */
 export type Act = (load: () => Promise<Handler>, opts?: ActOptions) => (...args: unknown[]) => Promise<void>;
 export type Register = (program: Command, act: Act) => void;
+
+/** A noun as the root help lists it: its name, the usage term its registration gives, its description. */
+export interface NounLine {
+  name: string;
+  term: string;
+  description: string;
+}

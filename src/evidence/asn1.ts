@@ -6,7 +6,15 @@
  */
 export { AsnConvert, AsnProp, AsnPropTypes, AsnType, AsnTypeTypes, OctetString } from '@peculiar/asn1-schema';
 export { AlgorithmIdentifier, Certificate, ExtendedKeyUsage } from '@peculiar/asn1-x509';
-export { MessageImprint, TSTInfo, TimeStampReq, TimeStampResp } from '@peculiar/asn1-tsp';
-export { ContentInfo, SignedData, type SignerInfo } from '@peculiar/asn1-cms';
+export { MessageImprint, PKIFreeText, PKIStatusInfo, TSTInfo, TimeStampReq, TimeStampResp } from '@peculiar/asn1-tsp';
+export { ContentInfo, SignedData, SignerInfo } from '@peculiar/asn1-cms';
+// What the sandbox's test TSA makes (src/sandbox/tsa.ts, tsa-ca.ts): certificates and tokens.
+export {
+  AttributeTypeAndValue, AttributeValue, AuthorityKeyIdentifier, BasicConstraints, Extension, Extensions, KeyIdentifier, KeyUsage, KeyUsageFlags,
+  Name, RelativeDistinguishedName, SubjectKeyIdentifier, SubjectPublicKeyInfo, TBSCertificate, Validity,
+} from '@peculiar/asn1-x509';
+export {
+  Attribute, CertificateChoices, CertificateSet, DigestAlgorithmIdentifiers, EncapsulatedContent, EncapsulatedContentInfo, IssuerAndSerialNumber, SignerIdentifier, SignerInfos,
+} from '@peculiar/asn1-cms';
 export { RsaSaPssParams } from '@peculiar/asn1-rsa';
 export * as asn1js from 'asn1js';

@@ -83,6 +83,8 @@ export interface TimestampCheck {
   /** The TSA's certificate subject and the token's genTime, when the token could be read. */
   authority?: string;
   gen_time?: string;
+  /** The token is `geo sandbox`'s test authority's: sandbox time, not evidence. */
+  sandbox?: true;
   /** tsa-ca: checked against your CA; pinned: against the CA pinned at stamp time (the log binds it). */
   trust: 'tsa-ca' | 'pinned';
   ok: boolean;
@@ -119,7 +121,7 @@ function check(entries: readonly CustodyEntry[], n: number, token: (n: number, s
     if (!(err instanceof TimestampError)) throw err;
     return bad(err.failure, err.message);
   }
-  const more = { authority: facts.tsa, gen_time: facts.genTime };
+  const more = { authority: facts.tsa, gen_time: facts.genTime, ...(facts.sandbox ? { sandbox: true as const } : {}) };
   if (sha256(kept.reply) !== d.token_sha256) return bad('other-token', `the token in ${trust.where} is not the one it logged (sha256 ${short(String(d.token_sha256))}): replaced`, more);
   if (trust.tsaCa === undefined) {
     const pinned = pemCertificates(kept.caPem, 'the CA kept beside the token')[0];

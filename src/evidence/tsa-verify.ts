@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { SignedData, TSTInfo } from './asn1.js';
 import { HASHES, OID, certificatesDer, parseDer, tokenOf, u8 } from './tsa-asn1.js';
 import { type Cert, chainToAnchor, checkTsaCertificate, checkValidAt, pemCertificates, readCert, subjectOf } from './tsa-chain.js';
+import { isSandboxTime } from './tsa-sandbox.js';
 import { checkSignature } from './tsa-signature.js';
 import { TimestampError } from './tsa-errors.js';
 
@@ -36,6 +37,8 @@ export interface TimestampFacts {
   imprint: string;
   /** The nonce the token carries, lowercase hex (absent when the request had none). */
   nonce?: string;
+  /** Issued by `geo sandbox`'s test authority (tsa-sandbox.ts): sandbox time, shown as such, never evidence. */
+  sandbox?: true;
 }
 
 /** A token read and checked for (a)-(c) and the TSA certificate's purpose, not yet for trust. */
@@ -100,6 +103,7 @@ export function readToken(bytes: Uint8Array, subject: StampSubject, opts: ReadOp
     hashAlg,
     imprint: imprint.toString('hex'),
     ...(nonce !== undefined ? { nonce } : {}),
+    ...(isSandboxTime(tst.policy) ? { sandbox: true as const } : {}),
   };
   return { facts, signer, certificates };
 }
@@ -120,6 +124,20 @@ export function verifyTimestamp(bytes: Uint8Array, subject: StampSubject, opts: 
   const chain = chainToAnchor(read.signer, read.certificates, anchors);
   checkValidAt(chain, new Date(read.facts.genTime));
   return read.facts;
+}
+
+/**
+ * Whether `bytes` (a reply as kept, or a bare token) names the sandbox TSA's policy: for a view
+ * that lists a case's timestamps without checking them (geo cases show). Unreadable: false.
+ */
+export function isSandboxToken(bytes: Uint8Array): boolean {
+  try {
+    const sd = parseDer(new Uint8Array(tokenOf(bytes).content), SignedData, 'the token\'s SignedData');
+    const content = sd.encapContentInfo.eContent?.single;
+    return content !== undefined && isSandboxTime(parseDer(u8(content.buffer), TSTInfo, 'the token\'s TSTInfo').policy);
+  } catch {
+    return false;
+  }
 }
 
 /** The certificates a token carries, as PEM: what to keep beside it so it can be checked elsewhere. */

@@ -25,10 +25,10 @@ export interface Exchange {
 }
 
 /** Writes a complete answer, honouring the truncate and reset-after faults. */
-export function send(ex: Exchange, status: number, contentType: string, payload: string, headers: Record<string, string> = {}): void {
+export function send(ex: Exchange, status: number, contentType: string, payload: string | Buffer, headers: Record<string, string> = {}): void {
   const { res } = ex;
   if (res.headersSent || res.destroyed) return;
-  const buf = Buffer.from(payload, 'utf8');
+  const buf = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
   res.statusCode = status;
   res.setHeader('X-Request-Id', ex.id);
   res.setHeader(SANDBOX_HEADER, 'simulated; credits=sandbox');

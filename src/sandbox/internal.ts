@@ -3,6 +3,8 @@
  *   GET /__sandbox/ledger        per key: balances, debits, refunds, model calls, idempotency keys.
  *                                Loopback callers only: it exposes every key's activity.
  *   GET /__sandbox/openapi.json  OpenAPI 3.1 generated from the zod schemas and routes.
+ *   POST /__sandbox/tsa          a test time-stamp authority (RFC 3161), and
+ *   GET /__sandbox/tsa/ca.pem    its throwaway CA (tsa-http.ts).
  */
 import { isLoopbackHost } from '../api/schemas.js';
 import { type Exchange, sendError, sendJson } from './http.js';
@@ -15,8 +17,9 @@ function isLoopbackAddress(addr: string | undefined): boolean {
 
 export async function handleInternal(ex: Exchange, rt: SandboxRuntime): Promise<void> {
   const path = ex.url.pathname;
+  if (path === '/__sandbox/tsa' || path === '/__sandbox/tsa/ca.pem') return (await import('./tsa-http.js')).serveTsa(ex, rt);
   const known = path === '/__sandbox/ledger' || path === '/__sandbox/openapi.json';
-  if (!known) return sendError(ex, 'not_found', `no sandbox path ${path}; there are /__sandbox/ledger and /__sandbox/openapi.json`);
+  if (!known) return sendError(ex, 'not_found', `no sandbox path ${path}; there are /__sandbox/ledger, /__sandbox/openapi.json, /__sandbox/tsa and /__sandbox/tsa/ca.pem`);
   if (ex.req.method !== 'GET') return sendError(ex, 'method_not_allowed', `${ex.req.method} is not allowed on ${path}; use GET`, {}, { Allow: 'GET' });
   if (path === '/__sandbox/openapi.json') {
     const { openApiDocument } = await import('./openapi.js');

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FaultPlan } from './faults.js';
 import type { KnownModel } from './known.js';
+import type { SandboxTsa } from './tsa.js';
 import type { RateLimiter } from './ratelimit.js';
 import type { SandboxState } from './state.js';
 
@@ -19,6 +20,8 @@ export interface SandboxRuntime {
   pending: Set<Promise<unknown>>;
   /** --truth: images answered by the model of known skill (known.ts). */
   known?: KnownModel;
+  /** The test time-stamp authority and its throwaway CA (tsa-http.ts): one for the run, made when first asked for. */
+  tsa?: Promise<SandboxTsa>;
 }
 
 export function newId(prefix: string): string {

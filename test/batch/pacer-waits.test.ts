@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { RetryLaterError } from '../../src/api/errors.js';
 import { Pacer } from '../../src/batch/pacer.js';
+import { type Hold, holdReason } from '../../src/batch/pacer-waits.js';
+import { waitingLine } from '../../src/commands/locate/notes.js';
 
 /** A clock that sleep() advances: acquire() calls are serialized, so virtual time is exact. */
 function virtualClock(start = 1_000_000) {
@@ -64,7 +66,7 @@ describe('pacer: every hold ends (issue 30)', () => {
     const err = await p.acquire().then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(RetryLaterError);
     expect((err as RetryLaterError).retryAt).toBeGreaterThanOrEqual(reset);
-    expect((err as RetryLaterError).message).toMatch(/no request is left until its reset: the next request could start only after \d\d:\d\d \(in 3601 s\)/);
+    expect((err as RetryLaterError).message).toMatch(/the service says none is left: the next request could start only after \d\d:\d\d \(in 3601 s\)/);
     expect(c.now()).toBe(reset - 3_600_000);
   });
 
@@ -76,10 +78,46 @@ describe('pacer: every hold ends (issue 30)', () => {
     const p = new Pacer({ ...c, onWait }, { limit: 30, windowS: 60, remaining: 0, resetAt: reset }, c.now());
     await p.acquire();
     expect(c.now()).toBeGreaterThanOrEqual(reset);
-    expect(told).toEqual([{ until: reset + 1, why: "the service's count says no request is left until its reset" }]);
+    expect(told).toEqual([{ until: reset + 1, why: "the service says none is left" }]);
 
     const q = new Pacer({ ...c, onWait }, { limit: 30, windowS: 60, remaining: 0, resetAt: c.now() + 4000 }, c.now());
     await q.acquire();
     expect(told).toHaveLength(1);
+  });
+
+  it('a run whose quota an earlier run spent waits a window past the reset, and says so once, blaming no client', async () => {
+    const c = virtualClock();
+    const told: Array<{ until: number; why: string }> = [];
+    // The balance read took the last request of the window: 0 left for 47 s, 5 spent before it.
+    const p = new Pacer({ ...c, onWait: (until, why) => void told.push({ until, why }) }, { limit: 6, windowS: 60, remaining: 0, resetAt: c.now() + 47_000 }, c.now());
+    expect(await acquireWithin(p, c, 10 * 60_000)).toBe(1);
+    // Held past the reset by the others' spend it guessed, looked at again every second: one line.
+    expect(told).toEqual([{ until: expect.any(Number) as number, why: 'the service says none is left' }]);
+  });
+
+  it('after a balance read refused by a 429: its wait is told, not the look-again times while the first answer is on its way', async () => {
+    // Its sleeps yield to the event loop, so an answer can come while a start waits.
+    let t = 1_000_000;
+    const c = { now: () => t, sleep: async (ms: number) => void (t += ms, await new Promise((r) => setImmediate(r))) };
+    const told: Array<{ until: number; why: string }> = [];
+    const gate = c.now() + 47_000;
+    const p = new Pacer({ ...c, onWait: (until, why) => void told.push({ until, why }) }, { limit: 6, windowS: 60, remaining: 0, resetAt: gate, retryAfterS: 47 }, undefined, true);
+    expect(await acquireWithin(p, c, 60_000)).toBe(1);
+    expect(c.now()).toBeGreaterThanOrEqual(gate);
+    // The second goes by geo's own log; the third waits for answers (the log has earned one start
+    // unanswered at a time so far), looking again every 10 s or at the first news.
+    expect(await acquireWithin(p, c, 0)).toBe(2);
+    const third = p.acquire();
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    p.observe(1, { limit: 6, windowS: 60, remaining: 4, resetAt: c.now() + 60_000 }, { status: 200, rttMs: 50 });
+    expect(await third).toBe(3);
+    expect(told).toEqual([{ until: gate, why: 'the service says none is left' }]);
+  });
+
+  it('each reason names what the answers showed, and the line saying it fits 80 columns', () => {
+    const now = new Date(2026, 0, 1, 14, 5, 9).getTime();
+    const reasons = (['reset', 'window', 'others'] as Hold[]).map((h) => holdReason(h, 120, 600_000, 30));
+    expect(reasons).toEqual(['the service says none is left', 'geo used all 120 per 600 s', 'other requests used 30 of 120']);
+    for (const why of reasons) expect(waitingLine({ untilMs: now + 299_000, why }, now).length, why).toBeLessThanOrEqual(80);
   });
 });

@@ -75,7 +75,28 @@ describe('absurd waits are clamped and end the run at once: retry later, exit 5'
     expect(r.code, r.stderr).toBe(5);
     expect(api.count('geolocate')).toBe(0);
     expect(r.slept).toEqual([]);
-    expect(r.stderr).toMatch(/no request is left until its reset: the next request could start only after \d\d:\d\d \(in 360[01] s\)/);
+    expect(r.stderr).toMatch(/the service says none is left: the next request could start only after \d\d:\d\d \(in 360[01] s\)/);
+  });
+});
+
+describe('a balance read that meets a 429 is not waited out', () => {
+  it('GET /credits once, the plan at once (no balance), then the batch waits for the quota, said once, and sends', async () => {
+    const policy = { 'ratelimit-policy': '"default";q=6;w=60' };
+    api.answers.credits = tooMany({ 'retry-after': '47', ratelimit: '"default";r=0;t=47', ...policy });
+    api.answers.geolocate = (n) => ok(D1, 200, { ratelimit: `"default";r=${6 - n};t=60`, ...policy });
+    const r = await timed(['locate', PARIS, TOKYO, '--json', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    // Once: a retry would have held the plan 47 s and spent a request of the next window on it.
+    expect(api.count('credits')).toBe(1);
+    expect(api.count('geolocate')).toBe(2);
+    const lines = r.stderr.split('\n');
+    const plan = lines.findIndex((l) => l.startsWith('plan: '));
+    const waits = lines.filter((l) => l.includes('waiting'));
+    expect(lines[plan]).not.toContain('balance');
+    expect(waits).toEqual([expect.stringMatching(new RegExp(`^rate limit: waiting until ${HHMMSS.source} \\(in 4[78] s\\): the service says none is left$`))]);
+    expect(lines.indexOf(waits[0]!)).toBeGreaterThan(plan);
+    expect(r.stderr).not.toMatch(/rate limited \(429\)|other client/);
+    expect(r.waitedMs).toBeGreaterThanOrEqual(46_000);
   });
 });
 
@@ -87,12 +108,12 @@ describe('a wait over 5 s is said on stderr with its reason and its end', () => 
     expect(r.stderr).toMatch(new RegExp(`rate limited \\(429\\); retrying until ${HHMMSS.source} \\(in 30 s\\)`));
   });
 
-  it('the balance read says the quota is spent for 20 s: "waiting for the rate limit until HH:MM:SS (in 20 s)" and why, then the answer', async () => {
+  it('the balance read says the quota is spent for 20 s: "rate limit: waiting until HH:MM:SS (in 20 s)" and why, then the answer', async () => {
     api.answers.credits = CREDITS({ ratelimit: '"default";r=0;t=20', 'ratelimit-policy': '"default";q=30;w=60' });
     api.answers.geolocate = ok(D1);
     const r = await timed(['locate', PARIS, TOKYO, '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`waiting for the rate limit until ${HHMMSS.source} \\(in 2[01] s\\): the service's count says no request is left until its reset`));
+    expect(r.stderr).toMatch(new RegExp(`rate limit: waiting until ${HHMMSS.source} \\(in 2[01] s\\): the service says none is left`));
     expect(api.count('geolocate')).toBe(2);
   });
 });

@@ -13,8 +13,11 @@ import { resultColumns } from '../../evidence/record-types.js';
 import { isSimulated } from '../../evidence/simulated.js';
 import { mapLinks } from '../../output/maps.js';
 import { render, resolveFormat } from '../../output/render.js';
-import type { CaseShow, CaseShowResult } from '../../output/views/case-show.js';
+import type { CaseShow, CaseShowResult, CaseShowStamp } from '../../output/views/case-show.js';
+import type { StampedHead } from '../../evidence/custody-stamps.js';
+import { sha256Hex } from '../../evidence/custody.js';
 import { findCase } from '../../store/find.js';
+import type { StoreApi } from '../../store/index.js';
 import type { Handler } from '../types.js';
 
 function shown(r: VouchedResult): CaseShowResult {
@@ -27,7 +30,24 @@ function shown(r: VouchedResult): CaseShowResult {
   };
 }
 
-function caseShowOf(ev: CaseEvidence): CaseShow {
+/**
+ * The head_stamped entries of the log, as logged, each marked when its kept token is the sandbox
+ * TSA's; whether a token holds is geo cases verify's to say.
+ */
+async function stampsOf(ev: CaseEvidence, store: StoreApi, caseId: string): Promise<CaseShowStamp[]> {
+  const logged = ev.entries.filter(({ e }) => e.event === 'head_stamped');
+  if (logged.length === 0) return [];
+  const { isSandboxToken } = await import('../../evidence/tsa-verify.js');
+  // Each engine gives the BLOB its own way (check.ts reads it the same).
+  const kept = (await store.timestamps.forCase(caseId)).flatMap((t) => (t.reply !== null ? [Buffer.from(t.reply as Uint8Array)] : []));
+  return logged.map(({ n, e }) => {
+    const d = (e.data.stamp ?? {}) as Partial<StampedHead>;
+    const token = kept.find((bytes) => sha256Hex(bytes) === d.token_sha256);
+    return { entry: n, seq: Number(d.seq), tsa: String(d.tsa ?? ''), gen_time: String(d.gen_time ?? ''), ...(token && isSandboxToken(token) ? { sandbox: true as const } : {}) };
+  });
+}
+
+function caseShowOf(ev: CaseEvidence, timestamps: CaseShowStamp[]): CaseShow {
   const c = ev.vouch.case;
   const chain = ev.chain;
   const results = ev.vouch.results.map(shown);
@@ -36,13 +56,16 @@ function caseShowOf(ev: CaseEvidence): CaseShow {
     results,
     simulated: results.filter(isSimulated).length,
     custody: chain.ok ? { entries: chain.entries, verified: true, head: chain.head } : { entries: chain.entries, verified: false, broken: describeBroken(chain.broken) },
+    timestamps,
     problems: ev.vouch.failures,
   };
 }
 
 export async function runShow(ctx: Pick<Ctx, 'storeApi'>, ref: string): Promise<CaseShow> {
   const store = await ctx.storeApi();
-  return caseShowOf(await readCaseEvidence(store, await findCase(store, ref)));
+  const c = await findCase(store, ref);
+  const ev = await readCaseEvidence(store, c);
+  return caseShowOf(ev, await stampsOf(ev, store, c.id));
 }
 
 export const show: Handler = async (ctx, args) => {

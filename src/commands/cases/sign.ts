@@ -15,6 +15,7 @@ import { NotVerifiedError } from '../../errors.js';
 import { type SignedHead, checkSignatures } from '../../evidence/custody-sign.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
+import { SANDBOX_TIME } from '../../output/views/trust-rows.js';
 import { findCase } from '../../store/find.js';
 import type { Handler } from '../types.js';
 import { runStamp, stampFailure } from './stamp.js';
@@ -69,7 +70,7 @@ export const stamp: Handler = async (ctx, args, opts) => {
   const out = await runStamp(ctx, args[0] as string | undefined, { tsa, pending: Boolean(opts.pending), ...(typeof opts.tsaCa === 'string' ? { tsaCa: opts.tsaCa } : {}) }, say);
   const line = (o: (typeof out)[number]) => {
     const at = `case ${sanitizeInline(o.case)}, head of entry ${o.seq ?? '?'} (${o.head.slice(0, 16)}…), ${sanitizeInline(o.tsa)}`;
-    if (o.state === 'stamped') return `stamped   ${at}: existed by ${o.gen_time}, says ${sanitizeInline(o.authority ?? '')}${o.entry ? ` (entry ${o.entry}, head_stamped)` : ''}${o.error ? `; ${sanitizeInline(o.error)}` : ''}`;
+    if (o.state === 'stamped') return `stamped   ${at}: existed by ${o.gen_time}, says ${sanitizeInline(o.authority ?? '')}${o.entry ? ` (entry ${o.entry}, head_stamped)` : ''}${o.sandbox ? `; ${SANDBOX_TIME}` : ''}${o.error ? `; ${sanitizeInline(o.error)}` : ''}`;
     if (o.state === 'already') return `already   ${at}${o.gen_time ? `: existed by ${o.gen_time}` : ''}`;
     if (o.state === 'queued') return `queued    ${at}: ${sanitizeInline(o.error ?? 'not sent')}`;
     return `failed    ${at}: ${sanitizeInline(o.error ?? '')}`;

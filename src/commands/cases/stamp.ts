@@ -36,6 +36,8 @@ export interface StampOutcome {
   state: 'stamped' | 'already' | 'queued' | 'failed';
   gen_time?: string;
   authority?: string;
+  /** The token is `geo sandbox`'s test authority's: sandbox time, not evidence. */
+  sandbox?: true;
   /** The head_stamped entry appended. */
   entry?: number;
   error?: string;
@@ -89,7 +91,7 @@ async function send(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 'signal' | '
   if (!(await t.stamped(row.id, { reply, caPem: pinned.caPem, genTime: pinned.facts.genTime }))) return { ...base, state: 'already' };
   const lines = await store.cases.lines(row.case_id);
   const seq = row.seq ?? lines.map(parseEntry).find((e) => e.hash === row.head)?.seq;
-  const done = { ...base, state: 'stamped' as const, gen_time: pinned.facts.genTime, authority: pinned.facts.tsa };
+  const done = { ...base, state: 'stamped' as const, gen_time: pinned.facts.genTime, authority: pinned.facts.tsa, ...(pinned.facts.sandbox ? { sandbox: true as const } : {}) };
   if (seq === undefined) return { ...done, error: 'its head is no entry of the case\'s log any more: the token is kept, not logged' };
   const stamp = { seq, head: row.head, tsa: row.tsa, gen_time: pinned.facts.genTime, token_sha256: sha256Hex(reply), ca_sha256: pinned.caSha256 };
   const entry = await caseLog(store, await caseActor({ version: ctx.version, signing: { config: ctx.config, vault: ctx.vault } }), ctx.now).append(row.case_id, { event: 'head_stamped', data: { stamp } });

@@ -56,9 +56,9 @@ export function retryLine(i: { reason: string; delayMs: number; status?: number 
   }
 }
 
-/** A batch's start held by the rate limit for more than 5 s (batch/pacer.ts says why). */
+/** A batch's start held by the rate limit for more than 5 s (batch/pacer.ts says why, short enough for 80 columns). */
 export function waitingLine(e: { untilMs: number; why: string }, nowMs: number): string {
-  return `waiting for the rate limit ${waitEnds(e.untilMs, nowMs)}: ${e.why}`;
+  return `rate limit: waiting ${waitEnds(e.untilMs, nowMs)}: ${e.why}`;
 }
 
 export { shellQuote } from '../../files/shell.js';

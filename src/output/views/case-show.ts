@@ -11,7 +11,7 @@ import type { MapLink } from '../maps.js';
 import { wrapFor } from '../fit.js';
 import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
-import { signatureRows, timestampRows } from './trust-rows.js';
+import { SANDBOX_TIME, signatureRows, timestampRows } from './trust-rows.js';
 import { sanitizeInline } from '../sanitize.js';
 import { peopleTime } from '../time.js';
 
@@ -31,12 +31,24 @@ export interface CaseShowResult {
   map_links: MapLink[];
 }
 
+/** A head_stamped entry as logged (geo cases verify checks its token). */
+export interface CaseShowStamp {
+  entry: number;
+  seq: number;
+  tsa: string;
+  gen_time: string;
+  /** Its kept token is `geo sandbox`'s test authority's: sandbox time, not evidence. */
+  sandbox?: true;
+}
+
 export interface CaseShow {
   case: { id: string; name: string; description: string; team: string | null; created_at: string; service: string | null; service_id: string | null; service_note: string | null };
   results: CaseShowResult[];
   /** How many of the results a geo sandbox answered (simulated, never evidence). */
   simulated: number;
   custody: { entries: number; verified: boolean; head?: string; broken?: string };
+  /** Its trusted timestamps, as logged. */
+  timestamps: CaseShowStamp[];
   /** What the store holds that the log does not vouch for (geo cases verify lists the same): results so bound are not shown. */
   problems: string[];
 }
@@ -87,6 +99,7 @@ export function caseShowView(d: CaseShow, view: ViewOpts): string {
   rows.push(['created', peopleTime(c.created_at)], ['where', where(c)]);
   const k = d.custody;
   rows.push(['custody', k.verified ? `${plural(k.entries, 'entry', 'entries')}, chain verified; head ${k.head}` : { drawn: st.red(`${plural(k.entries, 'entry', 'entries')}, chain BROKEN: ${s(k.broken)}`) }]);
+  d.timestamps.forEach((t, i) => rows.push([i === 0 ? 'timestamps' : '', `entry ${t.entry}: the head of entry ${t.seq} by ${s(t.gen_time)}, from ${s(t.tsa)}${t.sandbox ? `; ${SANDBOX_TIME}` : ''}`]));
   if (d.problems.length) rows.push(['verified', { drawn: st.red(`NO: ${plural(d.problems.length, 'problem')} (geo cases verify ${s(c.id)} lists them); only what the log vouches for is shown`) }]);
   const top = d.simulated > 0 ? [st.yellow(st.bold(`${simulatedCount(d.simulated)}${d.simulated < d.results.length ? ` (of ${d.results.length} results)` : ''}`))] : [];
   const lines = [...top, renderKv(rows, view), '', d.results.length ? `results (${d.results.length}):` : 'No results linked yet: geo locate … --case ID, or geo cases link ID RESULT'];

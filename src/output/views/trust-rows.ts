@@ -33,10 +33,13 @@ export function signatureRows(sig: SignaturesSection, view: ViewOpts): KvInput[]
   return [['signatures', sig.ok ? head : { drawn: view.style.red(head) }], ...sig.signatures.map((s): KvInput => ['', signatureLine(s, view)])];
 }
 
+/** What a token of `geo sandbox`'s test authority is worth, said wherever one is shown. */
+export const SANDBOX_TIME = "sandbox time: geo sandbox's test authority, not evidence";
+
 function stampLine(t: TimestampCheck, view: ViewOpts): string | { drawn: string } {
   if (!t.ok) return { drawn: view.style.red(`✗ entry ${t.entry}: ${t.problem ?? 'does not hold'}`) };
   const under = t.trust === 'tsa-ca' ? 'under your --tsa-ca' : 'under the CA pinned at stamp time (--tsa-ca FILE to use yours)';
-  return `✓ entry ${t.entry}: the head of entry ${t.seq} existed by ${t.gen_time}, says ${t.authority} (${t.tsa}), ${under}`;
+  return `✓ entry ${t.entry}: the head of entry ${t.seq} existed by ${t.gen_time}, says ${t.authority} (${t.tsa}), ${under}${t.sandbox ? `; ${SANDBOX_TIME}` : ''}`;
 }
 
 export function timestampRows(ts: TimestampsSection, view: ViewOpts): KvInput[] {
@@ -44,6 +47,7 @@ export function timestampRows(ts: TimestampsSection, view: ViewOpts): KvInput[] 
   if (!ts.checked) return [['timestamps', 'not checked (the custody log could not be read)']];
   if (!ts.stamped) return [['timestamps', ts.required ? { drawn: view.style.red(`none (--require-timestamp)${pending}`) } : `none (geo cases stamp)${pending}`]];
   const good = ts.stamps.filter((t) => t.ok).length;
-  const head = `${good} of ${plural(ts.stamps.length, 'trusted timestamp')} valid${pending}`;
+  const sandbox = ts.stamps.filter((t) => t.ok && t.sandbox).length;
+  const head = `${good} of ${plural(ts.stamps.length, 'trusted timestamp')} valid${sandbox ? ` (${sandbox === good ? (good === 1 ? 'it is' : 'all are') : `${sandbox} are`} sandbox time)` : ''}${pending}`;
   return [['timestamps', ts.ok ? head : { drawn: view.style.red(head) }], ...ts.stamps.map((t): KvInput => ['', stampLine(t, view)])];
 }
