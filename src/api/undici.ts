@@ -1,7 +1,7 @@
 /**
  * The two parts of undici the client uses (Agent and request), loaded from their own files.
  * undici's index also loads fetch, WebSocket, caches, mocks and interceptors: about 60 ms more
- * start-up on every API command on Node 20 (budgets; bench/startup.mjs). undici has no
+ * start-up on every API command on Node 20 (start-up budgets; bench/startup.mjs). undici has no
  * "exports" map, so these are reachable files of the package (pinned by the lockfile); the types
  * are undici's own. Imported on the first request, not when the client module loads: `geo history`
  * and every other command that sends nothing skip ~6 ms of undici's start-up (bench/store.mjs).

@@ -50,7 +50,7 @@ export interface PrepareInput {
 /**
  * From this many inputs on, V8 is asked to keep its heap small and to collect it between phases
  * (Runtime.frugalMemory, api/v8-tuning.ts): without that, 100,000 inputs --dry-run peaked at 300
- * MB on Node 20 (budget is 200 MB). The cost is a few collections of tens of milliseconds.
+ * MB on Node 20 (the memory budget is 200 MB). The cost is a few collections of tens of milliseconds.
  */
 export const LARGE_BATCH = 10_000;
 

@@ -47,7 +47,7 @@ const cli: BuildOptions = {
 await build({ ...cli, outfile: at('dist/cli.js') });
 
 // 2b. The look-up bundle: the same CLI with `geo history` alone registered (src/registry-history.ts),
-// so a look-up reads and caches 1.1 MB, not 1.9 (budgets, bench/store.mjs). bin/load-cli.js
+// so a look-up reads and caches 1.1 MB, not 1.9 (look-up budgets, bench/store.mjs). bin/load-cli.js
 // picks it for `geo history …` (not its help, which lists every noun).
 const historyOnly: Plugin = {
   name: 'history-only',

@@ -2,7 +2,7 @@
  * Key profiles and defaults on disk: one JSON file in the XDG config folder (GEO_CONFIG_DIR
  * overrides), file mode 0600, folder 0700. Writes go through conf (atomic, mode 0600); reads parse
  * the file directly, because conf pulls in ajv and costs ~100 ms of start-up on every command that
- * only needs to look up a profile or a default (budgets; measured in bench/).
+ * only needs to look up a profile or a default (start-up budgets; measured in bench/).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -64,7 +64,7 @@ export interface Expected {
  * Byte ranges [from, to) of a file and in-memory pieces, in order, through one reused buffer (same
  * contract as readChunks: each view is valid until the next is requested). Every chunk but the
  * last is exactly `chunkBytes` long, whatever the piece boundaries: a multiple of 3 keeps the
- * base64 encoder from carrying bytes over, which would cost a fresh Buffer per chunk (issue 7's
+ * base64 encoder from carrying bytes over, which would cost a fresh Buffer per chunk (the
  * peak-RSS budget). Pieces must follow the file's order (a metadata removal plan does).
  *
  * With `expect`, the bytes sent are the bytes hashed: the whole file is read in order
