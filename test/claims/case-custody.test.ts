@@ -10,13 +10,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnswerServer, answer, startAnswerServer } from '../helpers/answer-server.js';
+import { type ChargingServer, answer, startChargingServer } from '../helpers/charging-server.js';
 import { writeDistinctJpegs } from '../helpers/distinct-images.js';
 import { runCli, spawnGeo } from '../helpers/run-cli.js';
 import { makeKey, tmp } from '../helpers/ssh.js';
 import { caseId, custodyOf, events } from '../cases/helpers.js';
 
-let server: AnswerServer;
+let server: ChargingServer;
 let csv: string;
 const home = tmp('geo-claims-case-home-');
 const keys = tmp('geo-claims-case-keys-');
@@ -27,7 +27,7 @@ const env = () => ({ HOME: home, GEO_CONFIG_DIR: join(home, 'config'), GEO_DATA_
 const geo = (argv: string[]) => runCli(argv, { env: env() });
 
 beforeAll(async () => {
-  server = await startAnswerServer();
+  server = await startChargingServer({ delayMs: 0, chosenOnly: true });
   const dir = tmp('geo-claims-case-img-');
   const imgs = await writeDistinctJpegs(dir, 2, 'case');
   const sent = async (p: string) => (JSON.parse((await geo(['locate', p, '--dry-run', '--json'])).stdout) as { image: { sha256: string } }).image.sha256;

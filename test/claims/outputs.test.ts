@@ -13,13 +13,13 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain } from '../../src/evidence/custody-verify.js';
-import { type AnswerServer, answer, startAnswerServer } from '../helpers/answer-server.js';
+import { type ChargingServer, answer, startChargingServer } from '../helpers/charging-server.js';
 import { writeDistinctJpegs } from '../helpers/distinct-images.js';
 import { type RunOptions, runCli, spawnGeo } from '../helpers/run-cli.js';
 import { dbRows } from '../helpers/store.js';
 import { custodyLines, custodyOf } from '../cases/helpers.js';
 
-let server: AnswerServer;
+let server: ChargingServer;
 let csv: string;
 let rows: string[];
 const data = mkdtempSync(join(tmpdir(), 'geo-claims-out-'));
@@ -29,7 +29,7 @@ const sha = (b: string | Buffer) => createHash('sha256').update(b).digest('hex')
 const HOSTILE = '=HYPERLINK("http://evil")<script>alert(1)</script>\u001b]8;;http://evil\u0007';
 
 beforeAll(async () => {
-  server = await startAnswerServer();
+  server = await startChargingServer({ delayMs: 0, chosenOnly: true });
   const dir = mkdtempSync(join(tmpdir(), 'geo-claims-outimg-'));
   const imgs = await writeDistinctJpegs(dir, 3, 'out');
   const sent = async (p: string) => (JSON.parse((await run(['locate', p, '--dry-run', '--json'])).stdout) as { image: { sha256: string } }).image.sha256;
@@ -149,13 +149,13 @@ describe('geo claims check: outputs', () => {
     expect(statSync(out).mode & 0o777).toBe(0o644);
     const image = join(csv, '..', rows[1]!);
     const bytes = readFileSync(image);
-    const before = server.requests.length;
+    const before = server.sent.length;
     for (const target of [image, csv]) {
       r = await run(['claims', 'check', csv, '--depth', '3', '--fresh', '--yes', '--report', target]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`^error: refusing to use ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} as the report: it is an input of this run`, 'm'));
     }
-    expect(server.requests.length).toBe(before);
+    expect(server.sent.length).toBe(before);
     expect(readFileSync(image)).toEqual(bytes);
   });
 

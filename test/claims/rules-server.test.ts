@@ -1,6 +1,6 @@
 /**
  * Issue 33, "Must show" 1: `geo claims check` against an independent server (test/helpers/
- * answer-server.ts, plain node:http) answering exactly the bodies each test chooses, one test per
+ * charging-server.ts, plain node:http) answering exactly the bodies each test chooses, one test per
  * rule: near and confident agrees; far, confident, no near candidate contradicts; far with low
  * confidence, or near only a candidate, unverifiable; --scoped with scope_consistent false
  * contradicts and names the reason; EXIF GPS far from the claim is named as a witness and is never
@@ -10,12 +10,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnswerServer, answer, startAnswerServer } from '../helpers/answer-server.js';
+import { type ChargingServer, answer, startChargingServer } from '../helpers/charging-server.js';
 import { writeDistinctJpegs } from '../helpers/distinct-images.js';
 import { type RunOptions, runCli } from '../helpers/run-cli.js';
 import { FIXTURES } from '../helpers/sandbox.js';
 
-let server: AnswerServer;
+let server: ChargingServer;
 let images: string[];
 const PARIS = join(FIXTURES, 'paris.jpg'); // EXIF GPS 48.85837, 2.294481
 const TOKYO = join(FIXTURES, 'tokyo.jpg'); // EXIF GPS 35.658581, 139.745433
@@ -53,7 +53,7 @@ const KHARKIV = { lat: 49.993, lng: 36.231 };
 const LVIV = { lat: 49.842, lng: 24.032 };
 
 beforeAll(async () => {
-  server = await startAnswerServer();
+  server = await startChargingServer({ delayMs: 0, chosenOnly: true });
   images = await writeDistinctJpegs(mkdtempSync(join(tmpdir(), 'geo-claims-img-')), 6, 'rule');
 });
 afterAll(() => server.close());
@@ -104,10 +104,10 @@ describe('geo claims check: each rule against chosen answers', () => {
     await choose(images[5]!, answer({ ...LVIV, confidence: 0.45 }), answer({ ...LVIV, confidence: 0.45, scopeConsistent: false, reasoning }));
     const alone = await check([images[5]!, '--at', 'Kharkiv, UA']);
     expect(alone.r).toMatchObject({ verdict: 'unverifiable', rule: 'estimate_far_unsure', scoped: null });
-    const before = server.requests.length;
+    const before = server.sent.length;
     const { r } = await check([images[5]!, '--at', 'Kharkiv, UA', '--scoped']);
     // Only the scoped request went out: the unscoped answer was reused from the store.
-    expect(server.requests.slice(before)).toEqual([{ sha256: expect.any(String), depth: 1, scope: { name: 'Kharkiv', lat: 49.98177, lng: 36.25475, radius_km: 20 } }]);
+    expect(server.sent.slice(before)).toEqual([{ sha256: expect.any(String), depth: 1, scope: { name: 'Kharkiv', lat: 49.98177, lng: 36.25475, radius_km: 20 } }]);
     expect(r).toMatchObject({ verdict: 'contradicts', rule: 'scope_overridden', scoped: { scope_consistent: false, hard_evidence: 'Shop signs are in Polish, in Latin script, and cars carry EU plates.' } });
     expect(r.reason).toMatch(/^asked to search within 20 km of the claim, the service overrode it \(scope_consistent false\): "Shop signs are in Polish, in Latin script, and cars carry EU plates\."; the estimate is \d{3} km away with confidence 0\.45 and the answer lists no candidates \(depth 1\)$/);
   });
@@ -133,7 +133,7 @@ describe('geo claims check: each rule against chosen answers', () => {
 describe('geo claims check --scoped: one plan for the unscoped and the scoped batches', () => {
   it('--dry-run prints each batch\'s plan and the total, sending nothing; --max-credits below the total refuses it all (exit 2)', async () => {
     const [img] = await writeDistinctJpegs(mkdtempSync(join(tmpdir(), 'geo-claims-plan-')), 1, 'plan');
-    const before = server.requests.length;
+    const before = server.sent.length;
     const dry = await run(['claims', 'check', img!, '--at', 'Kharkiv, UA', '--scoped', '--depth', '2', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/^plan, depth 2: 1 input · 1 to send × depth 2 \(2 credits\) = up to 2 credits/m);
@@ -142,6 +142,6 @@ describe('geo claims check --scoped: one plan for the unscoped and the scoped ba
     const refused = await run(['claims', 'check', img!, '--at', 'Kharkiv, UA', '--scoped', '--depth', '2', '--max-credits', '3']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^error: the plan needs up to 4 credits \(1 × 2 at depth 2 \+ 1 × 2 at depth 2\), above --max-credits 3; nothing was sent/m);
-    expect(server.requests.length).toBe(before);
+    expect(server.sent.length).toBe(before);
   });
 });

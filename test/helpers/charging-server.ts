@@ -1,21 +1,37 @@
 /**
- * An independent geolocate service for the money tests (issue 19): plain node:http, not geo's
- * sandbox, implementing api-spec.md's idempotency state table and nothing else. Each key's first
- * request takes `delayMs`, then completes and is charged once; the same key while in progress gets
- * 409 idempotency_in_progress; completed, its stored answer is replayed (Idempotent-Replayed: true,
- * no charge); another payload under a used key gets 409. What it counts is what the tests assert.
+ * An independent geolocate service (plain node:http, not geo's sandbox) for the money tests and
+ * the rule tests, implementing api-spec.md's idempotency state table and nothing else. Each key's
+ * first request takes `delayMs`, then completes and is charged once; the same key while in
+ * progress gets 409 idempotency_in_progress; completed, its stored answer is replayed
+ * (Idempotent-Replayed: true, no charge); another payload under a used key gets 409. What it
+ * counts is what the tests assert. GET /credits answers a large balance.
  *
- * Issue 30: `answerDepth` answers (and charges) that depth whatever was asked, the way a hostile or
- * mistaken service could (credits() sums what it charged by the depth it answered: 1, 2 or 10,
- * api-spec.md "Limits"); `quota` sends rate-limit headers granting that many requests per minute, so
- * geo starts a folder's requests at once instead of probing with one.
+ * What it answers: by default a result placed by the image's hash. A test may choose the body for
+ * an image instead (`answers`, by the sha256 of the bytes geo sends, its metadata removed: what
+ * `geo locate FILE --dry-run --json` reports as image.sha256), unscoped and with a scope
+ * (--scoped); with `chosenOnly`, an image with no chosen body gets 422, nothing charged.
+ *
+ * `answerDepth` answers (and charges) that depth whatever was asked, the way a hostile or mistaken
+ * service could (credits() sums what it charged by the depth it answered: 1, 2 or 10, api-spec.md
+ * "Limits"); `quota` sends rate-limit headers granting that many requests per minute, so geo
+ * starts a folder's requests at once instead of probing with one.
  */
 import { createHash } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** The bodies a test chose for one image: unscoped, and with a scope. */
+export interface Chosen {
+  plain: Record<string, unknown>;
+  scoped?: Record<string, unknown>;
+}
+
 export interface ChargingServer {
   url: string;
+  /** sent sha256 -> the bodies to answer (set or change it before the run). */
+  answers: Map<string, Chosen>;
+  /** Every geolocate request, in order: the sha256 of the image bytes sent, its scope and depth. */
+  sent: Array<{ sha256: string; scope?: Record<string, unknown>; depth: number }>;
   /** Completed analyses (each charged once). */
   charges(): number;
   /** Credits charged: each completed analysis at the cost of the depth it answered. */
@@ -63,6 +79,25 @@ function answerFor(payloadHash: string, depth: number, n: number): Record<string
   };
 }
 
+/** A whole, valid geolocate body (api-spec.md "Geolocation response") at this point and depth, for `answers`. */
+export function answer(o: { lat: number; lng: number; confidence: number; depth?: 1 | 2 | 3; city?: string; country?: string; reasoning?: string; candidates?: Array<{ lat: number; lng: number; label: string; confidence: number }>; contradictions?: string[]; scopeConsistent?: boolean; calibration?: Record<string, unknown> }): Record<string, unknown> {
+  const depth = o.depth ?? 1;
+  return {
+    success: true, analysis_id: `an_chosen_${Math.round(o.lat * 1000)}_${Math.round(o.lng * 1000)}`,
+    location: { latitude: o.lat, longitude: o.lng, country: o.country ?? 'Testland', city: o.city ?? 'Test City', neighborhood: '', address: '' },
+    confidence: o.confidence, reasoning: o.reasoning ?? 'Chosen by the test.', model: 'orca-1.5', depth,
+    ...(o.scopeConsistent !== undefined ? { scope_consistent: o.scopeConsistent } : {}),
+    timing_ms: 1000,
+    ...(depth >= 2 ? { thinking: '1. chosen', visual_clues: [] } : {}),
+    ...(depth === 3
+      ? {
+          forensic: { precision_tier: 'city_level', verification_status: 'unverified', supports: [], contradictions: o.contradictions ?? [], candidates: (o.candidates ?? []).map((c) => ({ ...c, supports: [], contradictions: [] })) },
+          calibration: o.calibration ?? { abstain: false },
+        }
+      : {}),
+  };
+}
+
 const COST: Record<number, number> = { 1: 1, 2: 2, 3: 10 };
 
 export interface ChargingOptions {
@@ -71,6 +106,8 @@ export interface ChargingOptions {
   answerDepth?: 1 | 2 | 3 | ((n: number) => 1 | 2 | 3);
   /** Requests per minute granted in rate-limit headers on every answer. */
   quota?: number;
+  /** Only the chosen bodies (`answers`): an image with none gets 422. */
+  chosenOnly?: boolean;
 }
 
 export async function startChargingServer(o: ChargingOptions = {}): Promise<ChargingServer> {
@@ -82,6 +119,8 @@ export async function startChargingServer(o: ChargingOptions = {}): Promise<Char
     url: '',
     charges: () => charged,
     credits: () => credits,
+    answers: new Map(),
+    sent: [],
     requests: new Map(),
     inProgress: () => [...keys.values()].filter((k) => k.done === undefined).length,
     close: async () => {
@@ -100,12 +139,16 @@ export async function startChargingServer(o: ChargingOptions = {}): Promise<Char
       if (req.method !== 'POST' || path !== '/api/v1/geolocate') return send(res, 404, { success: false, error: 'Not found', code: 'not_found', message: 'no such endpoint' });
       const key = String(req.headers['idempotency-key'] ?? '');
       state.requests.set(key, (state.requests.get(key) ?? 0) + 1);
-      let parsed: { depth?: number };
+      let parsed: { depth?: number; image_b64?: string; scope?: Record<string, unknown> };
       try {
-        parsed = JSON.parse(body.toString('utf8')) as { depth?: number };
+        parsed = JSON.parse(body.toString('utf8')) as typeof parsed;
       } catch {
         return send(res, 400, { success: false, error: 'Bad request', code: 'invalid_request', message: 'malformed JSON' });
       }
+      const sha256 = createHash('sha256').update(Buffer.from(parsed.image_b64 ?? '', 'base64')).digest('hex');
+      state.sent.push({ sha256, ...(parsed.scope ? { scope: parsed.scope } : {}), depth: parsed.depth ?? 1 });
+      const chosen = state.answers.get(sha256);
+      if (!chosen && o.chosenOnly) return send(res, 422, { success: false, error: 'Unknown image', code: 'invalid_request', message: 'the test chose no answer for this image' });
       const payload = createHash('sha256').update(body).digest('hex');
       const k = keys.get(key);
       if (k && k.payload !== payload) return send(res, 409, { success: false, error: 'Conflict', code: 'idempotency_key_reused', message: 'another payload under this key' });
@@ -119,10 +162,10 @@ export async function startChargingServer(o: ChargingOptions = {}): Promise<Char
       await state.beforeComplete?.(key);
       charged++;
       const depth = (typeof o.answerDepth === 'function' ? o.answerDepth(charged) : o.answerDepth) ?? parsed.depth ?? 1;
-      credits += COST[depth] ?? 0;
-      const answer = answerFor(createHash('sha256').update(JSON.stringify((JSON.parse(body.toString('utf8')) as { image_b64?: string }).image_b64 ?? '')).digest('hex'), depth, charged);
-      fresh.done = JSON.stringify(answer);
-      if (!res.destroyed) send(res, 200, answer);
+      const answered = chosen ? (parsed.scope ? { scope_consistent: true, ...(chosen.scoped ?? chosen.plain) } : chosen.plain) : answerFor(createHash('sha256').update(JSON.stringify(parsed.image_b64 ?? '')).digest('hex'), depth, charged);
+      credits += COST[chosen ? Number(answered.depth ?? depth) : depth] ?? 0;
+      fresh.done = JSON.stringify(answered);
+      if (!res.destroyed) send(res, 200, answered);
     })().catch(() => res.destroy());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

@@ -116,6 +116,25 @@ describe.each(engines)('the store contract: $name', (engine) => {
     }
   });
 
+  it('file hashes: a hash put by one opener is found by another while the file\'s stamp is unchanged; a changed stamp, or a change in the last two seconds, is not trusted', async (t) => {
+    if (!(await both())) return t.skip(skip);
+    try {
+      const old = { dev: 1, ino: 2, size: 3, mtimeMs: Date.now() - 60_000, ctimeMs: Date.now() - 60_000 };
+      const racy = { ...old, ino: 4, ctimeMs: Date.now() - 500 };
+      const put = await a.fileHashCache(['/x/old.jpg', '/x/racy.jpg']);
+      expect(put.get('/x/old.jpg', old)).toBeUndefined();
+      put.put('/x/old.jpg', old, { sha256: sha(1), kind: 'jpeg' });
+      put.put('/x/racy.jpg', racy, { sha256: sha(2), kind: 'jpeg' });
+      await put.flush();
+      const got = await b.fileHashCache(['/x/old.jpg', '/x/racy.jpg']);
+      expect(got.get('/x/old.jpg', old)).toEqual({ sha256: sha(1), kind: 'jpeg' });
+      expect(got.get('/x/old.jpg', { ...old, ctimeMs: old.ctimeMs + 1 })).toBeUndefined();
+      expect(got.get('/x/racy.jpg', racy)).toBeUndefined();
+    } finally {
+      await done();
+    }
+  });
+
   it('claims: two machines asking for one fingerprint at once: exactly one sends, the other waits, then reads the answer', async (t) => {
     if (!(await both())) return t.skip(skip);
     try {

@@ -1,5 +1,5 @@
 /**
- * The store's cache of file hashes (src/store/sqlite/file-hashes.ts): a folder located again is not read
+ * The store's cache of file hashes (src/store/file-hash-cache.ts): a folder located again is not read
  * again to learn which images it holds, but a file rewritten in place is, even with its size and
  * mtime put back (its ctime moved); a file changed in the last two seconds is never remembered.
  */

@@ -168,8 +168,7 @@ export class SqliteEngine implements StoreApi {
   }
 
   async fileHashCache(paths: readonly string[]): Promise<FileHashCache> {
-    const c = this.sync.fileHashCache(paths);
-    return { get: (p, s) => c.get(p, s), put: (p, s, h) => c.put(p, s, h), flush: async () => c.flush() };
+    return this.sync.fileHashCache(paths);
   }
 
   async status(): Promise<StoreStatus> {

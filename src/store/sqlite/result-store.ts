@@ -5,9 +5,11 @@
  */
 import type { EmbeddedProvenance } from '../../image/embedded.js';
 import { analyst } from '../analyst.js';
-import type { FileHash, FileStamp, NewResult, ResultRow, ReuseQuery, ReuseRef, StoredEmbedded, StoredResult, Tag, TaggedRow } from '../result-rows.js';
+import type { FileHashCache } from '../api.js';
+import { fileHashCache } from '../file-hash-cache.js';
+import type { NewResult, ResultRow, ReuseQuery, ReuseRef, StoredEmbedded, StoredResult, Tag, TaggedRow } from '../result-rows.js';
 import { getEmbedded, saveEmbedded } from './embedded.js';
-import { RACY_MS, fileHashes, sameStamp, saveFileHashes } from './file-hashes.js';
+import { fileHashes, saveFileHashes } from './file-hashes.js';
 import { type PaidBy, paidBy } from './paid-by.js';
 import {
   byAnalysisId, bySha, getResult, imagesWithPrefix, insertResult, iterateResults, listedCount, newestRows, reusable, reusableMany, sandboxCount, searchRows, setExif,
@@ -94,33 +96,11 @@ export abstract class ResultStore extends StoreFile {
   }
 
   /**
-   * A cache of file hashes for these paths (store/file-hashes.ts): get() answers from one query
-   * made now, put() remembers, flush() writes what was put in one transaction. A store that cannot
-   * be written only loses the cache (the files are hashed again next time).
+   * A cache of file hashes for these paths (store/file-hash-cache.ts): get() answers from one
+   * query made now, put() remembers, written a thousand at a time in one transaction each.
    */
-  fileHashCache(paths: readonly string[]): { get(path: string, s: FileStamp): FileHash | undefined; put(path: string, s: FileStamp, h: FileHash): void; flush(): void } {
+  fileHashCache(paths: readonly string[]): FileHashCache {
     const known = this.guard(() => fileHashes(this.sql, paths));
-    const fresh: Array<{ path: string; stamp: FileStamp } & FileHash> = [];
-    const flush = () => {
-      try {
-        if (fresh.length) saveFileHashes(this.sql, fresh.splice(0));
-      } catch {
-        // Only a cache: the next run hashes these files again.
-      }
-    };
-    return {
-      get: (path, s) => {
-        const r = known.get(path);
-        return r && sameStamp(r, s) ? { sha256: r.sha256, kind: r.kind } : undefined;
-      },
-      put: (path, s, h) => {
-        if (s.ctimeMs >= this.opts.now() - RACY_MS) return;
-        // The five numbers, not the caller's fs.Stats (a batch of 100,000 files would hold them all),
-        // written a thousand at a time (memory that does not grow with the batch).
-        fresh.push({ path, stamp: { dev: s.dev, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs }, ...h });
-        if (fresh.length >= 1000) flush();
-      },
-      flush,
-    };
+    return fileHashCache(known, { now: () => this.opts.now(), write: (rows) => saveFileHashes(this.sql, rows), flushAt: 1000 });
   }
 }
