@@ -50,6 +50,10 @@ function clientFor(env: Env): typeof import('pg').Client {
       super(config);
       const self = this as unknown as { password: unknown };
       if (self.password === null || self.password === undefined || self.password === '') self.password = (p: LoginParams) => fromFile(p);
+      // A connection the server drops while a command holds it between two queries (a server
+      // stopped mid-batch) emits 'error' with no query to fail: the pool listens only to idle ones,
+      // and an unheard 'error' would end geo with a stack. The next query on it fails, and says so.
+      this.on('error', () => undefined);
     }
   };
 }
