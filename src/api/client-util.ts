@@ -1,4 +1,4 @@
-/** Small helpers of client.ts: base URL rule, debug formatting, local checks, the default sleep. */
+/** Small helpers of client.ts: base URL rule, debug formatting, local checks. */
 import { BaseUrlError, RequestValidationError } from './errors.js';
 import { SECRET_MASK } from './mask.js';
 import { type GeolocateRequest, LIMITS, isLoopbackHost } from './schemas.js';
@@ -36,19 +36,4 @@ export function checkLimit(limit: number | undefined): void {
   if (limit === undefined) return;
   const { min, max } = LIMITS.listLimit;
   if (!Number.isInteger(limit) || limit < min || limit > max) throw new RequestValidationError('invalid_request', `limit must be an integer from ${min} to ${max}`, undefined, 'limit');
-}
-
-export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal?.reason);
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

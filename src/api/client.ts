@@ -6,7 +6,8 @@
  */
 import { type Agent, createAgent } from './undici.js';
 import { type RequestBody, jsonBody, streamedImageBody } from './body.js';
-import { RESPONSE_HEADERS, checkLimit, normalizeBaseUrl, realSleep, showHeaders, withoutImage } from './client-util.js';
+import { RESPONSE_HEADERS, checkLimit, normalizeBaseUrl, showHeaders, withoutImage } from './client-util.js';
+import { realSleep } from './sleep.js';
 import { ApiError, ContractError, RedirectError, RequestValidationError } from './errors.js';
 import { parseRateLimit } from './ratelimit.js';
 import { type RetryBudget, type RetryClass, type RetryInfo, type RetryPolicy, DEFAULT_RETRY_POLICY, withRetry } from './retry.js';

@@ -57,7 +57,7 @@ export class ApiError extends Error {
   readonly answer?: KeptAnswer;
   /** Set on a 429 the retry loop gave up on (retry.ts): how many attempts, and when to come back. */
   gaveUp?: GaveUp;
-  /** Set on a 401 by cli.ts: where the refused key came from, so the hint names what to change. */
+  /** Set on a 401 by cli/run-command.ts: where the refused key came from, so the hint names what to change. */
   keyFrom?: { source: string; profile?: string };
   constructor(readonly status: number, readonly code: string, message: string, fields: ApiErrorFields = {}) {
     super(message);

@@ -3,6 +3,7 @@
  * package.json). Run with tsx; every step fails the build loudly.
  */
 import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type BuildOptions, type Plugin, build } from 'esbuild';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -62,11 +63,13 @@ await build({ ...cli, outfile: at('dist/cli-history.js'), plugins: [historyOnly]
 // registers and the command runtime (build/no-context.ts): 0.2 MB read and cached at each start,
 // not 1.9 (bench/startup.mjs). bin/load-cli.js picks it for an argv of flags alone.
 const { rootNounLines } = await import('../cli.js');
+const isCliFile = (file: string) => file === at('src/cli.ts') || file.startsWith(at('src/cli/'));
 const rootOnly: Plugin = {
   name: 'root-only',
   setup(b) {
     b.onResolve({ filter: /^\.\/registry\.js$/ }, () => ({ path: at('src/registry-root.ts') }));
-    b.onResolve({ filter: /^\.\/context\.js$/ }, (a) => (a.importer === at('src/cli.ts') ? { path: at('src/build/no-context.ts') } : undefined));
+    // The command runtime as src/cli.ts and the files under src/cli/ reach it (cli/run-command.ts).
+    b.onResolve({ filter: /(^|\/)context\.js$/ }, (a) => (isCliFile(a.importer) && resolve(a.resolveDir, a.path) === at('src/context.js') ? { path: at('src/build/no-context.ts') } : undefined));
   },
 };
 await build({ ...cli, outfile: at('dist/cli-root.js'), plugins: [rootOnly], define: { ...cli.define, __GEO_NOUN_LINES__: JSON.stringify(rootNounLines()) } });

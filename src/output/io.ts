@@ -29,7 +29,7 @@ export interface IO {
 
 /**
  * `io` with some fields replaced. Not a spread: the process's IO reads stdin through a getter
- * (src/cli.ts main), and a spread would build process.stdin for commands that never read it.
+ * (src/cli/process-host.ts terminalIO), and a spread would build process.stdin for commands that never read it.
  */
 export function withIO(io: IO, patch: Partial<IO>): IO {
   return Object.defineProperties({ ...patch } as IO, Object.fromEntries(Object.entries(Object.getOwnPropertyDescriptors(io)).filter(([k]) => !(k in patch))));

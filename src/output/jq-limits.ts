@@ -1,5 +1,5 @@
 /**
- * The bounds of --jq (jq.ts runs them), apart so cli.ts can show the default in --help
+ * The bounds of --jq (jq.ts runs them), apart so cli/global-flags.ts can show the default in --help
  * without loading the worker's module.
  */
 

@@ -21,7 +21,7 @@ export interface JsonFields {
   get?: (record: Record<string, unknown>, name: string) => unknown;
 }
 
-/** Command path ("cases list") -> what it declared. Register files declare; cli.ts reads. */
+/** Command path ("cases list") -> what it declared. Register files declare; cli/run-command.ts reads. */
 const declared = new Map<string, JsonFields>();
 
 /** `geo <path>` prints JSON; `fields` are what `--json FIELDS` may choose. */

@@ -1,9 +1,9 @@
 /**
- * The one place `--json FIELDS` and `--jq EXPR` happen: cli.ts puts this filter in front
- * of stdout for the command's run, so every command that prints JSON (a document, or NDJSON lines
- * as a batch goes) gets both without code of its own. Each JSON document the command writes is
- * parsed as it completes (an NDJSON line at once, so a batch still streams), its fields selected,
- * then the jq expression run on it; what comes out goes to the real stdout.
+ * The one place `--json FIELDS` and `--jq EXPR` happen: cli/run-command.ts puts this filter in
+ * front of stdout for the command's run, so every command that prints JSON (a document, or NDJSON
+ * lines as a batch goes) gets both without code of its own. Each JSON document the command writes
+ * is parsed as it completes (an NDJSON line at once, so a batch still streams), its fields
+ * selected, then the jq expression run on it; what comes out goes to the real stdout.
  */
 import { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';

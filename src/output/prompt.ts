@@ -12,7 +12,7 @@ type Prompts = typeof import('@inquirer/prompts');
 
 export function createPrompter(io: IO, signal?: AbortSignal, accessible = false): Prompter {
   if (accessible) return plainPrompter(io, signal);
-  // A getter: stdin is built only when a prompt runs (src/cli.ts main reads it lazily too).
+  // A getter: stdin is built only when a prompt runs (src/cli/process-host.ts reads it lazily too).
   const context = { get input() { return io.stdin; }, output: io.stderr, clearPromptOnDone: false, ...(signal ? { signal } : {}) };
   const guard = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
