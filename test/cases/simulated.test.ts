@@ -67,8 +67,8 @@ describe('geo cases show marks a sandbox\'s answers', () => {
     const tokyo = lines.findIndex((l) => /^ {2}\d\. \S+tokyo\.jpg /.test(l));
     expect(paris).toBeGreaterThan(0);
     expect(lines[paris + 1]).toBe(`     ${SIMULATED}`);
-    expect(lines[paris + 2]).toMatch(/^ {5}\S.* {2}-?\d+\.\d{6}, -?\d+\.\d{6} {2}confidence/);
-    expect(lines[tokyo + 1]).toMatch(/^ {5}Shibuya, Tokyo, Japan {2}35\.659500, 139\.700500 {2}confidence 0\.74/);
+    expect(lines[paris + 2]).toMatch(/^ {5}\S.* · -?\d+\.\d{6}, -?\d+\.\d{6} · confidence/);
+    expect(lines[tokyo + 1]).toMatch(/^ {5}Shibuya, Tokyo, Japan · 35\.659500, 139\.700500 · confidence 0\.74/);
     expect(r.stdout.split(SIMULATED).length - 1).toBe(2);
   });
 

@@ -23,7 +23,6 @@ Also:
 Faults (Sandbox-Fault header, or --faults kind:rate,... for geolocate requests):
   429, 500, 502, 503, 504, reset-before, reset-after, truncate, stall:<ms>
 Docs: /api/v1/docs (HTML) · OpenAPI 3.1: /__sandbox/openapi.json · Ledger: /__sandbox/ledger (loopback only)
-
 Test time-stamp authority (RFC 3161, sandbox time): /__sandbox/tsa · its CA: /__sandbox/tsa/ca.pem`;
 
 export const register: Register = (program, act) => {
