@@ -3,17 +3,11 @@
  * gives and takes them: each engine (sqlite/, postgres/) reads its own tables into these, so the
  * interface owns them.
  */
+import type { CaseRowFacts } from '../evidence/case-vouch.js';
 import type { ResultRow, StoredResult } from './result-rows.js';
 
-export interface CaseRow {
-  id: string;
-  name: string;
-  description: string;
-  team: string | null;
-  created_at: string;
-  /** The service the case was also created on (its origin), and the service's id for it. */
-  service: string | null;
-  service_id: string | null;
+/** The facts a view shows (`service`: the service the case was also created on, `service_id` its id there), and the store's own. */
+export interface CaseRow extends CaseRowFacts {
   /** Why the case is local only although geo tried the service (unreachable, outcome unknown). */
   service_note: string | null;
   /** The custody log's length and last hash as of the last append (what verify pins the log to). */

@@ -3,7 +3,7 @@
  * themselves, in the shapes the store's interface (api.ts) gives and takes them: each engine
  * (sqlite/, postgres/) reads its own tables into these, so the interface owns them.
  */
-import type { ProvenanceRecord } from '../evidence/record-types.js';
+import type { ProvenanceRecord, ResultColumns } from '../evidence/record-types.js';
 import type { EmbeddedProvenance } from '../image/embedded.js';
 
 export interface NewResult {
@@ -37,20 +37,11 @@ export interface StoredResult {
 }
 
 /** The columns `geo history` lists (no JSON is parsed to list a row). */
-export interface ResultRow {
+export interface ResultRow extends ResultColumns {
   id: number;
   stored_at: string;
   input_path: string;
   sha256: string | null;
-  city: string | null;
-  neighborhood: string | null;
-  country: string | null;
-  address: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  confidence: number | null;
-  depth: number | null;
-  analysis_id: string | null;
   charge: string;
   origin: string;
   sandbox: number;

@@ -6,7 +6,7 @@
  * its raw size plus about a kilobyte. The columns are what history, search, reuse and export ask
  * by, each on an index: no question reads the whole store.
  */
-import type { ProvenanceRecord, ResultBody } from '../../evidence/record-types.js';
+import type { ProvenanceRecord, ResultBody, ResultColumns as AnswerColumns } from '../../evidence/record-types.js';
 import { isResultBody, resultColumns } from '../../evidence/record-types.js';
 import { bodyText, rawB64 } from '../../api/decode.js';
 import { canonicalRequest } from '../canonical.js';
@@ -33,11 +33,10 @@ function bodyToKeep(body: unknown, raw: string | undefined): string | null {
  * (input path, place names, reasoning, analysis id). One function, so the local file and a team
  * store file the same answer under the same columns.
  */
-export interface ResultColumns {
+export interface ResultColumns extends AnswerColumns {
   stored_at: string;
   sha256: string | null;
   input_path: string;
-  analysis_id: string | null;
   origin: string;
   account: string | null;
   sandbox: number;
@@ -48,14 +47,6 @@ export interface ResultColumns {
   usable: number;
   listed: number;
   charge: string;
-  depth: number | null;
-  city: string | null;
-  neighborhood: string | null;
-  country: string | null;
-  address: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  confidence: number | null;
   raw: Buffer | null;
   body: string | null;
   record: string;
