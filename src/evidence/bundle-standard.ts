@@ -21,6 +21,9 @@ import { CUSTODY_NAMESPACE } from './sshsig.js';
 import { parsePublicKeyLine, publicKeyLine } from './ssh-key.js';
 import { SshFormatError } from './ssh-wire.js';
 
+/** Where `geo sandbox` serves its test time-stamp authority (sandbox/tsa-http.ts TSA_PATH). */
+const SANDBOX_TSA_PATH = /\/__sandbox\/tsa\/?$/;
+
 const HEX64 = /^[0-9a-f]{64}$/;
 
 interface Signed {
@@ -172,6 +175,9 @@ function verifyMd(entries: readonly CustodyEntry[], signed: Signed[], form: 'cur
       '',
       sh(stamps.map((s) => `openssl ts -verify -digest ${s.d.head} -in ${stampFile(s.n, 'tsr')} -CAfile ${stampFile(s.n, 'pem')} -attime ${epoch(s.d.gen_time)}`)),
     );
+    // The log keeps the authority's URL, not its token's policy: geo sandbox's serves at this path.
+    const sandbox = stamps.filter((s) => SANDBOX_TSA_PATH.test(s.d.tsa)).map((s) => stampFile(s.n, 'tsr'));
+    if (sandbox.length > 0) parts.push('', `Sandbox time, not evidence: ${sandbox.join(', ')} came from geo sandbox's test authority.`);
   }
   parts.push(
     '',

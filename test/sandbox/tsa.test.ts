@@ -95,5 +95,13 @@ describe('stamping a case offline against the sandbox TSA', () => {
     const show = await geo(['cases', 'show', 'Offline']);
     expect(show.stdout).toMatch(new RegExp(`timestamps +entry 2: the head of entry 1 by \\S+Z, from ${sb.url}/__sandbox/tsa; ${SANDBOX_TIME}\\n`));
     expect(JSON.parse((await geo(['cases', 'show', 'Offline', '--json', 'timestamps'])).stdout)).toEqual({ timestamps: [expect.objectContaining({ entry: 2, seq: 1, sandbox: true })] });
+
+    // The bundle's VERIFY.md says it too, and the bundle still verifies as made.
+    const zip = join(config, 'offline.zip');
+    const bundle = await geo(['cases', 'bundle', 'Offline', zip]);
+    expect(bundle.code, bundle.stderr).toBe(0);
+    const verifyMd = execFileSync('python3', ['-c', 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); n = [x for x in z.namelist() if x.endswith("VERIFY.md")][0]; sys.stdout.write(z.read(n).decode())', zip], { encoding: 'utf8' });
+    expect(verifyMd).toMatch(/Sandbox time, not evidence: \S+\.tsr came from geo sandbox's test authority\./);
+    expect((await geo(['cases', 'verify', zip])).code).toBe(0);
   });
 });
