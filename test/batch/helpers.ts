@@ -3,7 +3,7 @@
  * Images are fixtures/images/nogps.jpg with a JPEG comment (COM) segment after SOI holding a
  * counter: still a valid JPEG, a different sha256 per copy.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../../src/api/client.js';
@@ -19,6 +19,14 @@ export function distinctJpeg(i: number, base = readFileSync(join(FIXTURES, 'nogp
   seg.writeUInt16BE(0xfffe, 0);
   seg.writeUInt16BE(text.length + 2, 2);
   return Buffer.concat([base.subarray(0, 2), seg, text, base.subarray(2)]);
+}
+
+/** Distinct JPEGs img<from>.jpg … img<from+n-1>.jpg in HOME/photos-<from>: each run of a test its own images. */
+export function photosFrom(home: string, from: number, n: number): string {
+  const dir = join(home, `photos-${from}`);
+  mkdirSync(dir, { recursive: true });
+  for (let i = from; i < from + n; i++) writeFileSync(join(dir, `img${i}.jpg`), distinctJpeg(i));
+  return dir;
 }
 
 /** n distinct JPEGs named 000.jpg, 001.jpg, ... in a fresh folder. */

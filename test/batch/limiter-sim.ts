@@ -8,19 +8,8 @@
  */
 import { parseRateLimit } from '../../src/api/ratelimit.js';
 import { Pacer } from '../../src/batch/pacer.js';
+import { mulberry32 } from '../../src/sandbox/faults.js';
 import { type RateAlgorithm, createRateLimiter, rateHeaders } from '../../src/sandbox/ratelimit.js';
-
-/** Mulberry32: a small seeded generator, so a run is the same every time. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Virtual time: sleeps and scheduled events run in time order, each after the microtasks before it settled. */
 class Clock {
@@ -89,7 +78,7 @@ export interface SimResult {
 /** The balance read, then `images` requests through the pacer, at most `limit` of them running at once. */
 export async function simulateBatch(c: SimCase): Promise<SimResult> {
   const clock = new Clock();
-  const random = rng(c.seed);
+  const random = mulberry32(c.seed);
   const delay = () => 1 + random() * c.jitterMs;
   const limiter = createRateLimiter(c.algorithm, () => clock.now, c.windowS);
   const t0 = clock.now;

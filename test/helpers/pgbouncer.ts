@@ -10,6 +10,7 @@ import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { Postgres } from './postgres.js';
 
 export interface PgBouncer {
@@ -80,4 +81,20 @@ export async function startPgBouncer(pg: Postgres): Promise<PgBouncer | { skip: 
     return { skip: `pgbouncer did not listen on 127.0.0.1:${port} (${log})` };
   }
   return { analystUrl: `postgres://geo_analyst@127.0.0.1:${port}/geo`, port, stop };
+}
+
+/**
+ * A pooler for the file's tests in front of `db`'s server (postgresPerFile), started before them and
+ * stopped after; `it` unset, and `skip` saying why, where it cannot start.
+ */
+export function pgbouncerPerFile(db: { pg?: Postgres }): { it?: PgBouncer; skip: string } {
+  const pooler: { it?: PgBouncer; skip: string } = { skip: '' };
+  beforeAll(async () => {
+    if (!db.pg) return;
+    const started = await startPgBouncer(db.pg);
+    if ('skip' in started) pooler.skip = started.skip;
+    else pooler.it = started;
+  }, 60_000);
+  afterAll(() => pooler.it?.stop());
+  return pooler;
 }

@@ -6,22 +6,14 @@
  * then spent them. Both engines, the built binary, an independent charging server that grants a
  * quota (so the batch starts every request at once, and they are paced out one by one).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startChargingServer } from '../helpers/charging-server.js';
 import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { machineEnv, spawnGeo } from '../helpers/run-cli.js';
-import { distinctJpeg } from '../batch/helpers.js';
+import { photosFrom } from '../batch/helpers.js';
 
 const db = postgresPerFile();
 
-function images(home: string, from: number, n: number): string {
-  const dir = join(home, `photos-${from}`);
-  mkdirSync(dir, { recursive: true });
-  for (let i = from; i < from + n; i++) writeFileSync(join(dir, `img${i}.jpg`), distinctJpeg(i));
-  return dir;
-}
 
 const engines = [
   { name: 'the local file', store: (): Promise<Record<string, string>> => Promise.resolve({}), admin: (): Record<string, string> => ({}) },
@@ -46,10 +38,10 @@ describe.each(engines)('a budget met with requests in flight, on $name', ({ stor
     const budget = async () => (JSON.parse((await spawnGeo(['store', 'budget', 'show', '--json'], { env })).stdout) as { budget: { spent: number; reserved: number } }).budget;
     try {
       expect((await spawnGeo(['store', 'budget', 'set', '10', '--per', 'month'], { env: { ...env, ...admin() } })).code).toBe(0);
-      expect((await spawnGeo(['locate', images(env.HOME, 0, 4), '--json', '--yes'], { env })).code).toBe(0);
+      expect((await spawnGeo(['locate', photosFrom(env.HOME, 0, 4), '--json', '--yes'], { env })).code).toBe(0);
       expect(await budget()).toMatchObject({ spent: 4, reserved: 0 });
 
-      const run = await spawnGeo(['locate', images(env.HOME, 100, 12), '--json', '--yes'], { env });
+      const run = await spawnGeo(['locate', photosFrom(env.HOME, 100, 12), '--json', '--yes'], { env });
       expect(run.code, run.stderr).toBe(4);
       expect(run.stderr).toMatch(/budget of 10 credits per month .*has no room for 1 more: 10 spent, 0 held/s);
       const lines = run.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { ok: boolean; error?: { code: string } });

@@ -11,22 +11,16 @@
  * Two such runs, each holding what the other waits for, kept each other alive until CI's timeout.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startChargingServer } from '../helpers/charging-server.js';
 import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { GEO_BIN, binEnv, finished, machineEnv, spawnGeo } from '../helpers/run-cli.js';
-import { distinctJpeg } from '../batch/helpers.js';
+import { photosFrom } from '../batch/helpers.js';
 
 const db = postgresPerFile();
 
-function images(home: string, from: number, n: number): string {
-  const dir = join(home, `photos-${from}`);
-  mkdirSync(dir, { recursive: true });
-  for (let i = from; i < from + n; i++) writeFileSync(join(dir, `img${i}.jpg`), distinctJpeg(i));
-  return dir;
-}
 
 /** A machine of its own on `storeEnv`'s store, against a charging server answering after `delayMs`. */
 async function machine(storeEnv: Record<string, string>, delayMs: number) {
@@ -57,7 +51,7 @@ describe.each(engines)('a budget on $name', ({ store }) => {
     const { home, server, env } = await machine(storeEnv, 600);
     try {
       expect((await spawnGeo(['store', 'budget', 'set', '2', '--per', 'month'], { env: asAdmin(env) })).code).toBe(0);
-      const first = images(home, 0, 1);
+      const first = photosFrom(home, 0, 1);
       // Killed the moment the service has its request: the key stays reserved, the service charges it.
       const child: ChildProcess = spawn(process.execPath, [GEO_BIN, 'locate', first, '--json', '--yes'], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
       server.onStart = () => child.kill('SIGKILL');
@@ -71,7 +65,7 @@ describe.each(engines)('a budget on $name', ({ store }) => {
       const shown = JSON.parse((await spawnGeo(['store', 'budget', 'show', '--json'], { env })).stdout) as { budget: { spent: number; reserved: number } };
       expect({ spent: shown.budget.spent, reserved: shown.budget.reserved }).toEqual({ spent: 1, reserved: 0 });
 
-      const more = await spawnGeo(['locate', images(home, 1, 3), '--json', '--yes', '--concurrency', '1'], { env });
+      const more = await spawnGeo(['locate', photosFrom(home, 1, 3), '--json', '--yes', '--concurrency', '1'], { env });
       expect(more.code, more.stderr).toBe(4);
       expect(more.stderr).toMatch(/budget of 2 credits per month .*has no room for 1 more: 2 spent/s);
       expect(server.credits()).toBe(2);
@@ -86,7 +80,7 @@ describe.each(engines)('a budget on $name', ({ store }) => {
     const { home, server, env } = await machine(storeEnv, 50);
     const body = (i: number, depth: number) => {
       const file = join(home, `body${i}.json`);
-      writeFileSync(file, JSON.stringify({ image_b64: readFileSync(join(images(home, i, 1), `img${i}.jpg`)).toString('base64'), depth }));
+      writeFileSync(file, JSON.stringify({ image_b64: readFileSync(join(photosFrom(home, i, 1), `img${i}.jpg`)).toString('base64'), depth }));
       return file;
     };
     try {
@@ -113,7 +107,7 @@ describe.each(engines)('a budget on $name', ({ store }) => {
     const { home, server, env } = await machine(storeEnv, 50);
     let letGo = (): void => undefined;
     const held = new Promise<void>((r) => (letGo = r));
-    const dir = images(home, 0, 2);
+    const dir = photosFrom(home, 0, 2);
     const [a, b] = [join(dir, 'img0.jpg'), join(dir, 'img1.jpg')];
     try {
       expect((await spawnGeo(['store', 'budget', 'set', '1', '--per', 'month'], { env: asAdmin(env) })).code).toBe(0);

@@ -9,24 +9,17 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseEntry } from '../../src/evidence/custody.js';
 import { verifyChain } from '../../src/evidence/custody-verify.js';
 import { FIXTURES, distinctJpeg } from '../batch/helpers.js';
 import { startChargingServer } from '../helpers/charging-server.js';
-import { type PgBouncer, startPgBouncer } from '../helpers/pgbouncer.js';
+import { pgbouncerPerFile } from '../helpers/pgbouncer.js';
 import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { GEO_BIN, binEnv, finished, spawnGeo } from '../helpers/run-cli.js';
 
 const db = postgresPerFile();
-const pooler: { it?: PgBouncer; skip: string } = { skip: '' };
-beforeAll(async () => {
-  if (!db.pg) return;
-  const started = await startPgBouncer(db.pg);
-  if ('skip' in started) pooler.skip = started.skip;
-  else pooler.it = started;
-}, 60_000);
-afterAll(() => pooler.it?.stop());
+const pooler = pgbouncerPerFile(db);
 
 const skipWhy = () => (db.pg ? pooler.skip : db.skip);
 

@@ -12,22 +12,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
-import { type PgBouncer, startPgBouncer } from '../helpers/pgbouncer.js';
+import { pgbouncerPerFile } from '../helpers/pgbouncer.js';
 import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { GEO_BIN, binEnv, finished } from '../helpers/run-cli.js';
 import { FIXTURES, distinctJpeg } from '../batch/helpers.js';
 
 const db = postgresPerFile();
-const pooler: { it?: PgBouncer; skip: string } = { skip: '' };
-beforeAll(async () => {
-  if (!db.pg) return;
-  const started = await startPgBouncer(db.pg);
-  if ('skip' in started) pooler.skip = started.skip;
-  else pooler.it = started;
-}, 60_000);
-afterAll(() => pooler.it?.stop());
+const pooler = pgbouncerPerFile(db);
 
 /** How the machines reach the store: the server itself, or the pooler in front of it; undefined (and why) where it cannot start. */
 const ways = [
