@@ -17,12 +17,11 @@ import { ALLOWED_SIGNERS_NAME, CHAIN_SCRIPT_NAME, SIGNATURES_DIR, SUMS_NAME, TIM
 import type { CustodyEntry } from './custody.js';
 import { type SignedHead, custodyMessage } from './custody-sign.js';
 import type { StampedHead } from './custody-stamps.js';
+import { isSandboxTsaUrl } from './tsa-sandbox.js';
 import { CUSTODY_NAMESPACE } from './sshsig.js';
 import { parsePublicKeyLine, publicKeyLine } from './ssh-key.js';
 import { SshFormatError } from './ssh-wire.js';
 
-/** Where `geo sandbox` serves its test time-stamp authority (sandbox/tsa-http.ts TSA_PATH). */
-const SANDBOX_TSA_PATH = /\/__sandbox\/tsa\/?$/;
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -176,7 +175,7 @@ function verifyMd(entries: readonly CustodyEntry[], signed: Signed[], form: 'cur
       sh(stamps.map((s) => `openssl ts -verify -digest ${s.d.head} -in ${stampFile(s.n, 'tsr')} -CAfile ${stampFile(s.n, 'pem')} -attime ${epoch(s.d.gen_time)}`)),
     );
     // The log keeps the authority's URL, not its token's policy: geo sandbox's serves at this path.
-    const sandbox = stamps.filter((s) => SANDBOX_TSA_PATH.test(s.d.tsa)).map((s) => stampFile(s.n, 'tsr'));
+    const sandbox = stamps.filter((s) => isSandboxTsaUrl(s.d.tsa)).map((s) => stampFile(s.n, 'tsr'));
     if (sandbox.length > 0) parts.push('', `Sandbox time, not evidence: ${sandbox.join(', ')} came from geo sandbox's test authority.`);
   }
   parts.push(

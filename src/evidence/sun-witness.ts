@@ -4,7 +4,7 @@
  * EXIF check it is local and informational: the analyst compares it with the shadows in the
  * photo; it never changes the confidence. Stored in the corroboration block as `sun`.
  */
-import { type CaptureTime, captureTime, formatOffset, zoneAt, zoneOffsetAt } from '../image/capture-time.js';
+import { type CaptureTime, captureTime, formatOffset, localText, zoneAt, zoneOffsetAt } from '../image/capture-time.js';
 import type { ExifSummary } from '../image/exif.js';
 import { type SunPhase, shadowOf, sunPosition } from './sun.js';
 
@@ -54,7 +54,7 @@ export function clockAt(lat: number, lng: number, utc: string): ClockThere | und
   const ms = Date.parse(utc);
   if (!zone || Number.isNaN(ms)) return undefined;
   const offset = zoneOffsetAt(zone, ms);
-  return { local: new Date(ms + offset * MINUTE).toISOString().slice(0, 19).replace('T', ' '), offset: formatOffset(offset), zone };
+  return { local: localText(ms + offset * MINUTE), offset: formatOffset(offset), zone };
 }
 
 /** `place` names the point (the caller's text, shown sanitized; cut to a line's worth here). */

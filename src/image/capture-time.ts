@@ -82,7 +82,8 @@ export function zoneAt(lat: number, lng: number): string | undefined {
   }
 }
 
-const localText = (wallMs: number) => new Date(wallMs).toISOString().slice(0, 19).replace('T', ' ');
+/** A wall-clock instant (ms as if UTC) as `YYYY-MM-DD HH:MM:SS`. */
+export const localText = (wallMs: number) => new Date(wallMs).toISOString().slice(0, 19).replace('T', ' ');
 
 /** `pointName` says where the zone was looked up ("the estimate", "the photo's GPS"). */
 export function captureTime(exif: Pick<ExifSummary, 'dateTimeOriginal' | 'offsetTime' | 'offsetTimeTag'>, point: { lat: number; lng: number }, pointName: string): CaptureTimeResult {

@@ -9,6 +9,7 @@
 import { isLoopbackHost } from '../api/schemas.js';
 import { type Exchange, sendError, sendJson } from './http.js';
 import type { SandboxRuntime } from './runtime.js';
+import { TSA_CA_PATH, TSA_PATH } from '../evidence/tsa-sandbox.js';
 
 function isLoopbackAddress(addr: string | undefined): boolean {
   if (!addr) return false;
@@ -17,7 +18,7 @@ function isLoopbackAddress(addr: string | undefined): boolean {
 
 export async function handleInternal(ex: Exchange, rt: SandboxRuntime): Promise<void> {
   const path = ex.url.pathname;
-  if (path === '/__sandbox/tsa' || path === '/__sandbox/tsa/ca.pem') return (await import('./tsa-http.js')).serveTsa(ex, rt);
+  if (path === TSA_PATH || path === TSA_CA_PATH) return (await import('./tsa-http.js')).serveTsa(ex, rt);
   const known = path === '/__sandbox/ledger' || path === '/__sandbox/openapi.json';
   if (!known) return sendError(ex, 'not_found', `no sandbox path ${path}; there are /__sandbox/ledger, /__sandbox/openapi.json, /__sandbox/tsa and /__sandbox/tsa/ca.pem`);
   if (ex.req.method !== 'GET') return sendError(ex, 'method_not_allowed', `${ex.req.method} is not allowed on ${path}; use GET`, {}, { Allow: 'GET' });

@@ -7,11 +7,10 @@
  */
 import { type Exchange, readBody, send, sendError } from './http.js';
 import type { SandboxRuntime } from './runtime.js';
+import { TSA_CA_PATH, TSA_PATH } from '../evidence/tsa-sandbox.js';
 import { makeSandboxCa } from './tsa-ca.js';
 import { SandboxTsa } from './tsa.js';
 
-export const TSA_PATH = '/__sandbox/tsa';
-export const TSA_CA_PATH = '/__sandbox/tsa/ca.pem';
 
 /** A query is a hundred bytes or so; anything past this is not one. */
 const MAX_QUERY_BYTES = 64 * 1024;

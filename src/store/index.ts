@@ -12,6 +12,7 @@ import type { StoreApi } from './api.js';
 import type { ProcessProbe } from './sqlite/claims.js';
 import { SqliteEngine } from './sqlite/engine.js';
 import { type LegacyFolders, Store } from './sqlite/store.js';
+import type { Env } from '../config/env.js';
 
 export * from './sqlite/store.js';
 export type * from './api.js';
@@ -27,7 +28,7 @@ export interface OpenStoreOptions {
   now: () => number;
   warn?: (line: string) => void;
   /** The run's environment: a team store's login reads PGPASSWORD, PGPASSFILE and HOME from it (postgres/password.ts). */
-  env?: Readonly<Record<string, string | undefined>>;
+  env?: Readonly<Env>;
 }
 
 export async function openStore(choice: StoreChoice, o: OpenStoreOptions): Promise<StoreApi> {
@@ -44,7 +45,7 @@ export function asStoreApi(store: Store, now: () => number): StoreApi {
 }
 
 /** `geo store migrate`: the team store's schema brought to this geo's (an admin role's job). */
-export async function migrateStore(url: string, env?: Readonly<Record<string, string | undefined>>): Promise<{ from: number; to: number }> {
+export async function migrateStore(url: string, env?: Readonly<Env>): Promise<{ from: number; to: number }> {
   const { migrateTeamStore } = await import('./postgres/index.js');
   return migrateTeamStore(url, env);
 }

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeImages } from '../batch/helpers.js';
 import { parseJournal } from '../../src/batch/journal.js';
-import { resumeCommand, shellQuote } from '../../src/commands/locate/notes.js';
+import { resumeCommand } from '../../src/commands/locate/notes.js';
+import { shellQuote } from '../../src/files/shell.js';
 import { type RunOptions, runCli } from '../helpers/run-cli.js';
 import { KEYS, withSandbox } from '../helpers/sandbox.js';
 

@@ -40,9 +40,10 @@ async function stampsOf(ev: CaseEvidence, store: StoreApi, caseId: string): Prom
   const { isSandboxToken } = await import('../../evidence/tsa-verify.js');
   // Each engine gives the BLOB its own way (check.ts reads it the same).
   const kept = (await store.timestamps.forCase(caseId)).flatMap((t) => (t.reply !== null ? [Buffer.from(t.reply as Uint8Array)] : []));
+  const byHash = new Map(kept.map((bytes) => [sha256Hex(bytes), bytes]));
   return logged.map(({ n, e }) => {
     const d = (e.data.stamp ?? {}) as Partial<StampedHead>;
-    const token = kept.find((bytes) => sha256Hex(bytes) === d.token_sha256);
+    const token = d.token_sha256 === undefined ? undefined : byHash.get(d.token_sha256);
     return { entry: n, seq: Number(d.seq), tsa: String(d.tsa ?? ''), gen_time: String(d.gen_time ?? ''), ...(token && isSandboxToken(token) ? { sandbox: true as const } : {}) };
   });
 }

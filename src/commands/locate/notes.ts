@@ -61,7 +61,6 @@ export function waitingLine(e: { untilMs: number; why: string }, nowMs: number):
   return `rate limit: waiting ${waitEnds(e.untilMs, nowMs)}: ${e.why}`;
 }
 
-export { shellQuote } from '../../files/shell.js';
 
 /**
  * The exact command that finishes a stopped or interrupted run. The store holds the batch (inputs,

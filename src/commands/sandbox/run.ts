@@ -11,6 +11,7 @@ import { parseFaultList } from '../../sandbox/faults.js';
 import { type RateAlgorithm, RATE_ALGORITHMS } from '../../sandbox/ratelimit.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { SEED_KEYS, TIER_RATE } from '../../sandbox/state.js';
+import { TSA_CA_PATH, TSA_PATH } from '../../evidence/tsa-sandbox.js';
 
 function int(name: string, v: unknown, min: number, max: number): number | undefined {
   if (v === undefined) return undefined;
@@ -84,7 +85,7 @@ export async function runSandbox(ctx: Ctx, _args: unknown[], opts: Record<string
   out.write(`${['batch_sandbox is bound to orca_sandbox_enterprise.', limits].flatMap((l) => wrap(l, columns)).join('\n')}\n`);
   // One link a line, each whole: the screen's width never splits one.
   out.write(`Docs     ${sb.url}/api/v1/docs\nOpenAPI  ${sb.url}/__sandbox/openapi.json\nLedger   ${sb.url}/__sandbox/ledger\n`);
-  out.write(`Test time-stamp authority (sandbox time, not evidence):\nTSA      ${sb.url}/__sandbox/tsa\nTSA CA   ${sb.url}/__sandbox/tsa/ca.pem\n`);
+  out.write(`Test time-stamp authority (sandbox time, not evidence):\nTSA      ${sb.url}${TSA_PATH}\nTSA CA   ${sb.url}${TSA_CA_PATH}\n`);
   const err = ctx.io.stderr;
   if (!isLoopbackHost(host)) err.write(`warning: listening on ${host}: the sandbox keys are public; the ledger answers loopback callers only\n`);
   if (faults) err.write(`faults: ${faults} (seed ${seed ?? 1})\n`);

@@ -11,6 +11,7 @@ import { StoreError } from '../../errors.js';
 import { maskStoreUrl } from '../../config/team-store-url.js';
 import { type LoginParams, passwordFileSource } from './password.js';
 import { type VersionGate, gatedClient } from './version-gate.js';
+import type { Env } from '../../config/env.js';
 
 type PgModule = typeof import('pg');
 let pg: PgModule | undefined;
@@ -37,7 +38,6 @@ const types = {
 /** How long a connection may take before the store counts as unreachable. */
 export const CONNECT_TIMEOUT_MS = 5000;
 
-type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * node-postgres's Client, with the password file read by geo (password.ts) when neither the URL

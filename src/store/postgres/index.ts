@@ -9,6 +9,7 @@ import { endPool, openPool, pgError } from './driver.js';
 import { type PgOptions, PgEngine } from './engine.js';
 import { migrate, versionGate } from './migrate.js';
 import { type PushReport, pushLocal } from './push.js';
+import type { Env } from '../../config/env.js';
 
 export type { PushReport };
 
@@ -17,11 +18,11 @@ export type { PushReport };
  * version check (version-gate.ts), so a command that never touches the store never connects.
  * `env` holds PGPASSWORD, PGPASSFILE and HOME for the login (driver.ts clientFor).
  */
-export async function openTeamStore(url: string, opts: PgOptions & { env?: Readonly<Record<string, string | undefined>> }): Promise<PgEngine> {
+export async function openTeamStore(url: string, opts: PgOptions & { env?: Readonly<Env> }): Promise<PgEngine> {
   return new PgEngine(openPool(url, 4, versionGate(url), opts.env), url, opts);
 }
 
-export async function migrateTeamStore(url: string, env?: Readonly<Record<string, string | undefined>>): Promise<{ from: number; to: number }> {
+export async function migrateTeamStore(url: string, env?: Readonly<Env>): Promise<{ from: number; to: number }> {
   const pool = openPool(url, 1, undefined, env);
   try {
     return await migrate(pool, url);

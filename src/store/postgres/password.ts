@@ -10,6 +10,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { Env } from '../../config/env.js';
 
 /** Where geo looked for a password, in words (driver.ts pgError makes it one line naming the store). */
 export class NoPasswordError extends Error {
@@ -60,7 +61,7 @@ export function passwordFromFile(text: string, p: LoginParams): string | undefin
  * The password function a team store's connections use when their URL and PGPASSWORD have none:
  * the password file's, or NoPasswordError naming where geo looked.
  */
-export function passwordFileSource(env: Readonly<Record<string, string | undefined>>): (p: LoginParams) => string {
+export function passwordFileSource(env: Readonly<Env>): (p: LoginParams) => string {
   return (p) => {
     const file = env.PGPASSFILE || join(env.HOME || homedir(), '.pgpass');
     let why = `${file} does not exist`;

@@ -60,12 +60,12 @@ export async function newestRows<T extends ResultRow = ResultRow>(c: Q, limit: n
   return (await c.query<T>(`SELECT ${columns} FROM results WHERE listed = 1 ORDER BY stored_at DESC, id DESC LIMIT $1`, [limit])).rows;
 }
 
-export async function listedCount(c: Q): Promise<number> {
-  return Number((await c.query<{ value: string }>("SELECT value FROM meta WHERE name = 'listed_results'")).rows[0]?.value ?? 0);
-}
-
-/** listedCount as a column of a page's query: `geo history` lists a page and the count, in one round trip. */
+/** The listed results' count as a column of a query: `geo history` lists a page and the count, in one round trip. */
 export const LISTED_TOTAL = "(SELECT value FROM meta WHERE name = 'listed_results')";
+
+export async function listedCount(c: Q): Promise<number> {
+  return Number((await c.query<{ value: string }>(`SELECT ${LISTED_TOTAL} AS value`)).rows[0]?.value ?? 0);
+}
 
 /**
  * How far the team store counts a search's matches ("20 of 200+ matching"; the local file counts to

@@ -6,10 +6,11 @@
 import type { Pool } from 'pg';
 import type { StoreStatus } from '../api.js';
 import { VERSION_SQL } from './migrate.js';
+import { LISTED_TOTAL } from './results.js';
 import { PG_SCHEMA_VERSION } from './schema.js';
 
 /** The listed results as results.ts listedCount reads them. */
-const STATUS_SQL = `SELECT (${VERSION_SQL}) AS schema, (SELECT value FROM meta WHERE name = 'listed_results') AS results,
+const STATUS_SQL = `SELECT (${VERSION_SQL}) AS schema, ${LISTED_TOTAL} AS results,
   (SELECT count(*) FROM claims WHERE state = 'open') AS open_claims, (SELECT count(*) FROM cases) AS cases, (SELECT count(*) FROM custody) AS custody`;
 
 interface Counts {
