@@ -18,7 +18,7 @@ export const VERSION_SQL = 'SELECT coalesce(max(version), 0) AS v FROM schema_ve
  * What VERSION_SQL answered: 0 for a database geo never migrated. The table is read at once and
  * its absence (42P01, undefined_table) means 0, rather than asking to_regclass first.
  */
-export function versionOf(r: QueryResult<{ v: number | null }> | undefined, err: unknown): number {
+function versionOf(r: QueryResult<{ v: number | null }> | undefined, err: unknown): number {
   if (err !== undefined) {
     if ((err as { code?: string }).code === '42P01') return 0;
     throw err;
@@ -26,10 +26,15 @@ export function versionOf(r: QueryResult<{ v: number | null }> | undefined, err:
   return Number(r?.rows[0]?.v ?? 0);
 }
 
+/** A store migrated by a newer geo: this one neither uses nor migrates it. */
+function newerError(v: number, url: string, hint: string): StoreError {
+  return new StoreError(`the team store ${maskStoreUrl(url)} was migrated by a newer geo (schema ${v}; this geo knows ${PG_SCHEMA_VERSION})`, 'newer', hint);
+}
+
 /** Refuses a store this geo cannot use as it is (before anything is read or written). */
-export function usableVersion(v: number, url: string): number {
+function usableVersion(v: number, url: string): number {
   const where = maskStoreUrl(url);
-  if (v > PG_SCHEMA_VERSION) throw new StoreError(`the team store ${where} was migrated by a newer geo (schema ${v}; this geo knows ${PG_SCHEMA_VERSION})`, 'newer', 'upgrade geo (npm install -g geo-cli), or run with --store local');
+  if (v > PG_SCHEMA_VERSION) throw newerError(v, url, 'upgrade geo (npm install -g geo-cli), or run with --store local');
   if (v < PG_SCHEMA_VERSION) {
     throw new StoreError(
       v === 0 ? `the team store ${where} has no geo schema yet` : `the team store ${where} has schema ${v}; this geo needs ${PG_SCHEMA_VERSION}`,
@@ -53,7 +58,7 @@ export async function migrate(pool: Pool, url: string): Promise<{ from: number; 
     await c.query('SELECT pg_advisory_xact_lock(7321032)');
     await c.query('CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL DEFAULT current_user)');
     const from = versionOf(await c.query<{ v: number | null }>(VERSION_SQL), undefined);
-    if (from > PG_SCHEMA_VERSION) throw new StoreError(`the team store ${maskStoreUrl(url)} was migrated by a newer geo (schema ${from}; this geo knows ${PG_SCHEMA_VERSION})`, 'newer', 'upgrade geo first');
+    if (from > PG_SCHEMA_VERSION) throw newerError(from, url, 'upgrade geo first');
     for (let v = from; v < PG_SCHEMA_VERSION; v++) {
       await c.query(PG_MIGRATIONS[v]!);
       await c.query('INSERT INTO schema_version (version) VALUES ($1)', [v + 1]);
