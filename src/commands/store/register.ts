@@ -42,7 +42,7 @@ export const register: Register = (program, act) => {
     .addHelpText('after', '\nExamples:\n  $ geo store budget set 500 --per month\n  $ geo store budget show');
   budget
     .command('set <credits>')
-    .description('cap what the service may charge per period; each request reserves its credits first, a request that would pass the cap is not sent')
+    .description('cap what the service may charge per period; each request reserves its credits first, a request that would pass the cap is not sent. On a team store only the admin role may set it (docs/store.md)')
     .addOption(new Option('--per <period>', 'the period the cap is for').choices(['day', 'week', 'month']).default('month'))
     .addHelpText('after', '\nExamples:\n  $ geo store budget set 500 --per month\n  $ geo store budget set 0          # nothing more may be spent this period')
     .action(act(async () => (await import('./handlers.js')).budgetSet));
