@@ -17,13 +17,14 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import type { C2paRecord } from '../image/embedded.js';
+import type { InvestigationEvents } from './investigation-events.js';
 
 export const CUSTODY_SCHEMA = 'geo.custody/1';
 /** The `prev` of a case's first entry. */
 export const GENESIS = '0'.repeat(64);
 
 /** What each event records. Sizes are bytes; every sha256 is lowercase hex. */
-export interface CustodyEvents {
+export interface CustodyEvents extends InvestigationEvents {
   /** The case, as geo records it locally; `service` and `service_id`: the service it was also created on, and its id there. */
   case_created: { case: { id: string; name: string; description?: string; team?: string; service?: string; service_id?: string; note?: string } };
   /**
@@ -102,7 +103,7 @@ export interface CustodyEvents {
 }
 
 export type CustodyEventName = keyof CustodyEvents;
-export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'request_failed', 'answer_received', 'result_linked', 'file_written', 'bundle_sealed', 'bundle_made', 'head_signed', 'head_stamped', 'claim_checked'];
+export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'request_failed', 'answer_received', 'result_linked', 'file_written', 'bundle_sealed', 'bundle_made', 'head_signed', 'head_stamped', 'claim_checked', 'note_made', 'place_ruled_out', 'conclusion_made', 'clue_judged', 'working_copy_made', 'review_made'];
 
 /** One event to append, typed by its name. */
 export type CustodyEvent = { [K in CustodyEventName]: { event: K; data: CustodyEvents[K] } }[CustodyEventName];

@@ -13,6 +13,7 @@
  * - the budget is reserved before a request is sent, in one conditional update.
  * No API key and no image bytes are ever given to the store.
  */
+import type { KeptFilesApi } from './kept-rows.js';
 import type { CustodyStorage } from '../evidence/custody-log.js';
 import type { HeadLine } from './journal-format.js';
 import type { Acquired, BatchRow, ClaimRow, FailedError } from './claim-rows.js';
@@ -190,6 +191,8 @@ export interface StoreApi {
   readonly budget: BudgetApi;
   readonly cases: CaseApi;
   readonly timestamps: TimestampApi;
+  /** Bytes kept on purpose, by sha256 (kept-rows.ts). */
+  readonly kept: KeptFilesApi;
 
   // Batches.
   saveBatch(id: string, head: Record<string, unknown>): Promise<void>;

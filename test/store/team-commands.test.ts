@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ANALYST_GRANTS, RESET_SCHEMA, postgresPerFile } from '../helpers/postgres.js';
 import { spawnGeo } from '../helpers/run-cli.js';
+import { PG_SCHEMA_VERSION as V } from '../../src/store/postgres/schema.js';
 
 const db = postgresPerFile({ tcp: true });
 
@@ -37,15 +38,15 @@ describe('geo store against a real PostgreSQL', () => {
     expect(analyst.stderr).toMatch(/permission denied/);
     const admin = await spawnGeo(['store', 'migrate', '--store', db.pg.adminUrl, '--json'], { env });
     expect(admin.code).toBe(0);
-    expect(JSON.parse(admin.stdout)).toMatchObject({ from: 0, to: 3 });
+    expect(JSON.parse(admin.stdout)).toMatchObject({ from: 0, to: V });
     db.pg.sql(ANALYST_GRANTS);
     const st = await spawnGeo(['store', 'status', '--json'], { env: { ...env, GEO_STORE_URL: db.pg.analystUrl } });
-    expect(JSON.parse(st.stdout)).toMatchObject({ store: 'team', schema: 3, knows: 3, counts: { results: 0 } });
+    expect(JSON.parse(st.stdout)).toMatchObject({ store: 'team', schema: V, knows: V, counts: { results: 0 } });
     const doctor = await spawnGeo(['doctor', '--online'], { env: { ...env, GEO_STORE_URL: db.pg.analystUrl, GEO_BASE_URL: 'http://127.0.0.1:1' } });
-    expect(doctor.stdout + doctor.stderr).toMatch(/ok\s+team store\s+postgres:\/\/geo_analyst@.*schema 3, round trip/);
+    expect(doctor.stdout + doctor.stderr).toMatch(new RegExp(`ok\\s+team store\\s+postgres://geo_analyst@.*schema ${V}, round trip`));
     db.pg.sql('INSERT INTO schema_version (version) VALUES (99)');
     const newer = await spawnGeo(['store', 'status', '--store', db.pg.analystUrl], { env });
-    expect(newer.stderr).toMatch(/migrated by a newer geo \(schema 99; this geo knows 3\).*upgrade geo/s);
+    expect(newer.stderr).toMatch(/migrated by a newer geo \(schema 99; this geo knows \d+\).*upgrade geo/s);
   }, 60_000);
 
   it('geo locate on one machine, geo history, --search and history show on another: the team\'s results, nothing sent', async (t) => {
@@ -229,7 +230,7 @@ describe('a team store that cannot be used', () => {
     writeFileSync(preload, "process.on('exit', () => process.stderr.write('undici loaded: ' + process.moduleLoadList.some((m) => /undici/.test(m)) + '\\n'));");
     const r = await spawnGeo(['store', 'status', '--json'], { env: { ...env, GEO_STORE_URL: db.pg.analystUrl, NODE_OPTIONS: `--require ${preload}` } });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ store: 'team', schema: 3 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ store: 'team', schema: V });
     expect(r.stderr).toContain('undici loaded: false');
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { spawnGeo } from '../helpers/run-cli.js';
+import { PG_SCHEMA_VERSION as V } from '../../src/store/postgres/schema.js';
 
 const db = postgresPerFile({ tcp: true });
 const DELAY_MS = 150;
@@ -107,7 +108,7 @@ describe('a team-store command on the wire', () => {
     const sent = await proxied(port, async (url) => {
       const r = await spawnGeo(['store', 'status', '--json'], { env: { ...dirs(), GEO_STORE_URL: url } });
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ store: 'team', schema: 3 });
+      expect(JSON.parse(r.stdout)).toMatchObject({ store: 'team', schema: V });
     });
     expect(sent.map((s) => s.answered)).toEqual([1, 1, 3]);
     expect(sent[2]!.sql).toBe('SELECT 1');
@@ -115,14 +116,14 @@ describe('a team-store command on the wire', () => {
 
   it('a store behind this geo: refused with the migrate hint, and the command\'s own query that rode with the check is not shown', async (t) => {
     if (!db.pg) return t.skip(db.skip);
-    db.pg.sql('DELETE FROM schema_version WHERE version = 3');
+    db.pg.sql(`DELETE FROM schema_version WHERE version = ${V}`);
     try {
       const r = await spawnGeo(['history', '--store', db.pg.analystUrl], { env: dirs() });
       expect(r.code).not.toBe(0);
-      expect(r.stderr).toMatch(/has schema 2; this geo needs 3.*geo store migrate/s);
+      expect(r.stderr).toMatch(new RegExp(`has schema ${V - 1}; this geo needs ${V}.*geo store migrate`, 's'));
       expect(r.stdout).toBe('');
     } finally {
-      db.pg.sql('INSERT INTO schema_version (version) VALUES (3)');
+      db.pg.sql(`INSERT INTO schema_version (version) VALUES (${V})`);
     }
   }, 60_000);
 });

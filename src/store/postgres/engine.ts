@@ -4,6 +4,7 @@
  * (driver.ts pgError) that never holds the URL's password. Claims: claims.ts; results:
  * results.ts; cases and custody: cases.ts; the budget: budget.ts.
  */
+import { PgKeptFiles } from './kept-files.js';
 import type { Pool } from 'pg';
 import { StoreError } from '../../errors.js';
 import type {
@@ -41,6 +42,7 @@ export class PgEngine implements StoreApi {
   private readonly seen = new Seen();
   readonly cases: PgCases;
   readonly timestamps: PgTimestamps;
+  readonly kept: PgKeptFiles;
   private readonly ownerOf: Owner;
   private whoMemo: Analyst | undefined;
   private listedWithPage: number | undefined;
@@ -54,6 +56,7 @@ export class PgEngine implements StoreApi {
     this.budget = new PgBudget(pool, guard);
     this.cases = new PgCases(pool, guard, opts.now);
     this.timestamps = new PgTimestamps(pool, guard, opts.now);
+    this.kept = new PgKeptFiles(pool, guard, opts.now);
   }
 
   /** Who stores and pays here: read on first write, not on open (os.userInfo reads /etc/passwd, ~1 ms a look-up never needs). */

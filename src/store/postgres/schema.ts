@@ -20,7 +20,10 @@
  * the image), and the pending-timestamps index the local file has (sqlite/schema.ts 3 and 4).
  * Migration 3 (schema-roles.ts): who paid, reserved or appended is the role the server
  * authenticated, written by the server; only the admin writes the budget.
- * Never stored: API keys (claims and results carry an account fingerprint only) and image bytes.
+ * Migration 4: kept_files, the bytes an investigation keeps on purpose (exhibits, annotated
+ * working copies, originals kept with --keep-original), keyed by sha256 (store/kept-rows.ts).
+ * Never stored: API keys (claims and results carry an account fingerprint only), and no image
+ * bytes but those an analyst chose to keep.
  */
 import { ROLES_MIGRATION } from './schema-roles.js';
 
@@ -197,6 +200,15 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX timestamps_pending ON timestamps(requested_at) WHERE state = 'pending';
   `,
   ROLES_MIGRATION,
+  `
+  CREATE TABLE kept_files (
+    sha256 text PRIMARY KEY,
+    size integer NOT NULL,
+    media_type text NOT NULL,
+    kept_at text NOT NULL,
+    bytes bytea NOT NULL
+  );
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

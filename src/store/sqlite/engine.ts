@@ -8,6 +8,7 @@ import type {
   AcquireRequest, Acquired, Analyst, BatchRow, CaseApi, ClaimRow, FailedError, FileHashCache, NewResult, ResultRow, ReuseQuery, ReuseRef,
   StoreApi, StoreStatus, StoredEmbedded, StoredResult, Tag, TaggedRow, TimestampApi,
 } from '../api.js';
+import type { KeptFilesApi } from '../kept-rows.js';
 import type { EmbeddedProvenance } from '../../image/embedded.js';
 import type { HeadLine } from '../journal-format.js';
 import { SCHEMA_VERSION } from './schema.js';
@@ -19,8 +20,10 @@ export class SqliteEngine implements StoreApi {
   readonly budget: SqliteBudget;
   readonly cases: CaseApi;
   readonly timestamps: TimestampApi;
+  readonly kept: KeptFilesApi;
 
   constructor(readonly sync: Store, private readonly now: () => number) {
+    this.kept = { put: async (b, t) => sync.keepFile(b, t), get: async (sha) => sync.keptFile(sha) };
     this.budget = sync.budget();
     const c = sync.cases();
     this.cases = {

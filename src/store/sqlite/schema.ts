@@ -53,6 +53,11 @@
  * results_unlisted  the few results kept out of history (--no-store runs), so a search counts its
  *           matches from the full-text index alone, less these, without reading each matching
  *           row of the results table (10,000 random page reads at a million results).
+ *
+ * Migration 7 (what an investigation keeps):
+ * kept_files  bytes geo keeps on purpose, keyed by their sha256 (store/kept-rows.ts): a case's
+ *           exhibits and annotated working copies, and originals kept with --keep-original. Custody
+ *           entries name them by sha256; a bundle carries them.
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -216,6 +221,15 @@ export const MIGRATIONS: readonly string[] = [
   `,
   `
   CREATE INDEX results_unlisted ON results(id) WHERE listed = 0;
+  `,
+  `
+  CREATE TABLE kept_files (
+    sha256 TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    media_type TEXT NOT NULL,
+    kept_at TEXT NOT NULL,
+    bytes BLOB NOT NULL
+  );
   `,
 ];
 

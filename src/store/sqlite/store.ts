@@ -6,6 +6,8 @@
  * Every method turns SQLite's errors into a StoreError that names the file and what to do, so a
  * caller holding a paid answer can still print it and say which key replays it (batch/ledger.ts).
  */
+import { keepFile, keptFile } from './kept-files.js';
+import type { KeptFile } from '../kept-rows.js';
 import { findBatches, saveBatch } from './batches.js';
 import {
   type AcquireOptions, LEASE_MS, Owner, type ProcessProbe,
@@ -110,6 +112,14 @@ export class Store extends ResultStore {
   /** Trusted-timestamp requests of custody heads: pending, stamped or failed (timestamps.ts). */
   timestamps(): TimestampStore {
     return (this.timestampStore ??= new TimestampStore(this.sql, (fn) => this.guard(fn), this.opts.now));
+  }
+
+  /** Bytes kept on purpose by sha256: exhibits, working copies, kept originals (kept-files.ts). */
+  keepFile(bytes: Uint8Array, mediaType: string): { sha256: string; size: number } {
+    return this.guard(() => keepFile(this.sql, bytes, mediaType, new Date(this.opts.now()).toISOString()));
+  }
+  keptFile(sha256: string): KeptFile | undefined {
+    return this.guard(() => keptFile(this.sql, sha256));
   }
 
   /** The credit budget and its spend (budget.ts). */
