@@ -80,10 +80,15 @@ describe('geo store against a real PostgreSQL', () => {
     await migrated(env);
     expect((await spawnGeo(['--sandbox', 'locate', 'sample:paris', 'sample:tokyo', '-q'], { env })).code).toBe(0);
     expect((await spawnGeo(['--sandbox', 'cases', 'create', '--name', 'Harbour', '-q'], { env })).code).toBe(0);
+    const { openStore } = await import('../helpers/store.js');
+    const localStore = openStore(env.GEO_DATA_DIR);
+    const exhibit = localStore.keepFile(Buffer.from('a map screenshot'), 'image/png');
+    localStore.close();
     const first = JSON.parse((await spawnGeo(['store', 'push', '--store', db.pg.analystUrl, '--json'], { env })).stdout);
-    expect(first).toMatchObject({ results: { copied: 2, already: 0 }, cases: { copied: 1 }, custody: { copied: 1 }, diverged: [] });
+    expect(first).toMatchObject({ results: { copied: 2, already: 0 }, cases: { copied: 1 }, custody: { copied: 1 }, kept: 1, diverged: [] });
+    expect(db.pg.sql(`SELECT convert_from(bytes, 'UTF8') FROM kept_files WHERE sha256 = '${exhibit.sha256}'`).trim()).toBe('a map screenshot');
     const second = JSON.parse((await spawnGeo(['store', 'push', '--store', db.pg.analystUrl, '--json'], { env })).stdout);
-    expect(second).toMatchObject({ results: { copied: 0, already: 2 }, claims: { copied: 0 }, cases: { copied: 0, already: 1 }, custody: { copied: 0, already: 1 }, batches: 0 });
+    expect(second).toMatchObject({ results: { copied: 0, already: 2 }, claims: { copied: 0 }, cases: { copied: 0, already: 1 }, custody: { copied: 0, already: 1 }, batches: 0, kept: 0 });
     const { dbRows } = await import('../helpers/store.js');
     const local = dbRows<{ line: string }>(env.GEO_DATA_DIR, 'SELECT line FROM custody ORDER BY seq').map((r) => r.line);
     expect(db.pg.sql('SELECT line FROM custody ORDER BY seq').trim().split('\n')).toEqual(local);

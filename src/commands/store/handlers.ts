@@ -34,7 +34,7 @@ export const push: Handler = async (ctx) => {
       `  results: ${r.results.copied} copied, ${r.results.already} already there`,
       `  claims: ${r.claims.copied} copied, ${r.claims.already} already there`,
       `  cases: ${r.cases.copied} copied, ${r.cases.already} already there; custody entries: ${r.custody.copied} copied, ${r.custody.already} already there`,
-      `  batches: ${r.batches} · case links: ${r.links} · timestamps: ${r.timestamps} · embedded provenance: ${r.embedded}`,
+      `  batches: ${r.batches} · case links: ${r.links} · timestamps: ${r.timestamps} · embedded provenance: ${r.embedded} · kept files: ${r.kept}`,
       ...(r.diverged.length ? [`  not pushed (their team log went another way): ${r.diverged.map(s).join(', ')}`] : []),
     ].join('\n'),
   });

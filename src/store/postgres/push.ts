@@ -33,6 +33,8 @@ export interface PushReport {
   links: number;
   timestamps: number;
   embedded: number;
+  /** Kept files (exhibits, working copies, kept originals) copied. */
+  kept: number;
   /** Cases whose two logs went different ways: left as they are. */
   diverged: string[];
 }
@@ -45,7 +47,7 @@ export interface PushTarget {
 }
 
 export async function pushLocal(local: SqliteRows, team: PushTarget): Promise<PushReport> {
-  const rep: PushReport = { results: { copied: 0, already: 0 }, claims: { copied: 0, already: 0 }, batches: 0, cases: { copied: 0, already: 0 }, custody: { copied: 0, already: 0 }, links: 0, timestamps: 0, embedded: 0, diverged: [] };
+  const rep: PushReport = { results: { copied: 0, already: 0 }, claims: { copied: 0, already: 0 }, batches: 0, cases: { copied: 0, already: 0 }, custody: { copied: 0, already: 0 }, links: 0, timestamps: 0, embedded: 0, kept: 0, diverged: [] };
   const ids = new Map<number, number>();
   const g = <T>(fn: () => Promise<T>) => team.guard(fn);
 
@@ -122,6 +124,11 @@ export async function pushLocal(local: SqliteRows, team: PushTarget): Promise<Pu
     }
     for (const e of local.embedded()) {
       rep.embedded += (await c.query('INSERT INTO embedded (sha256, read_at, metadata, c2pa) VALUES ($1, $2, $3, $4) ON CONFLICT (sha256) DO NOTHING', [e.sha256, e.read_at, e.metadata, e.c2pa])).rowCount ?? 0;
+    }
+    const known = new Set((await c.query<{ sha256: string }>('SELECT sha256 FROM kept_files')).rows.map((r) => r.sha256));
+    for (const sha of local.keptShas()) {
+      const k = known.has(sha) ? undefined : local.keptFile(sha);
+      if (k) rep.kept += (await c.query('INSERT INTO kept_files (sha256, size, media_type, kept_at, bytes) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (sha256) DO NOTHING', [k.sha256, k.size, k.media_type, k.kept_at, k.bytes])).rowCount ?? 0;
     }
   }));
   return rep;

@@ -3,6 +3,8 @@
  * team store column for column: a record's text, its raw bytes and a custody line are never
  * rebuilt, so hashes stay what they were) and the counts `geo store status` shows.
  */
+import { keptFile } from './kept-files.js';
+import type { KeptFile } from '../kept-rows.js';
 import type { BatchRow, ClaimRow } from '../claim-rows.js';
 import type { CaseRow, TimestampRow } from '../case-rows.js';
 import { RESULT_COLUMNS, type ResultColumns } from './results.js';
@@ -60,6 +62,13 @@ export class SqliteRows {
   }
   embedded(): Array<{ sha256: string; read_at: string; metadata: string; c2pa: string }> {
     return this.guard(() => this.sql.all('SELECT sha256, read_at, metadata, c2pa FROM embedded ORDER BY sha256'));
+  }
+  /** The kept files' sha256s; their bytes are read one at a time (keptFile), never all at once. */
+  keptShas(): string[] {
+    return this.guard(() => this.sql.all<{ sha256: string }>('SELECT sha256 FROM kept_files ORDER BY sha256').map((r) => r.sha256));
+  }
+  keptFile(sha256: string): KeptFile | undefined {
+    return this.guard(() => keptFile(this.sql, sha256));
   }
   timestamps(): TimestampRow[] {
     return this.guard(() => this.sql.all<TimestampRow>('SELECT id, case_id, head, seq, tsa, state, requested_at, attempts, last_error, reply, ca_pem, gen_time, stamped_at FROM timestamps ORDER BY id').map((r) => ({ ...r, reply: r.reply === null ? null : Buffer.from(r.reply) })));
