@@ -19,6 +19,9 @@ signing use). Bad input is exit 2 with nothing appended. More: docs/cases.md "Wo
 export function registerInvestigation(cases: Command, act: Act): void {
   declareJson('cases note', { names: [...APPENDED, 'note'] });
   declareJson('cases conclude', { names: [...APPENDED, 'conclusion', 'superseded_entry'] });
+  declareJson('cases rule-out', { names: [...APPENDED, 'ruled_out'] });
+  // The list, or the judgement appended.
+  declareJson('cases clues', { names: ['case', 'items', 'simulated', ...APPENDED.slice(1), 'judgement'] });
 
   cases
     .command('note')
@@ -51,6 +54,63 @@ With your own files:
   geo cases note Demo --observation "the same kiosk" --exhibit kiosk.png --source "https://www.mapillary.com/…"`,
     )
     .action(act(async () => (await import('./note.js')).note, OFFLINE));
+
+  cases
+    .command('clues')
+    .description('every clue, forensic support, contradiction and candidate of a local case\'s results, by a stable id, with your judgement; accept or reject one')
+    .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
+    .argument('[verdict]', 'accept or reject (none: list them)')
+    .argument('[id]', 'the item judged: r2.clue3 (visual clue 3 of result 2), r1.support1, r1.contra1, r1.cand2')
+    .option('--because <text>', 'why, in your words (needed to judge)')
+    .addHelpText(
+      'after',
+      `
+Ids are r<N>.<kind><M>: N the result's place in the case (the order it was linked, from 1), M
+the item's place in its list in the raw answer; kind clue (visual_clues), support and contra
+(the forensic object's supports and contradictions), cand (its candidates). They never change:
+the answer is hashed. Visual clues come at depth 2 and 3, the forensic items at depth 3. A clue
+judged again shows the latest judgement; both stay in the log. Items of a sandbox's answers are
+marked simulated.
+
+${SAYS}
+
+Examples (the sandbox's answers are simulated; yours work the same way):
+${SETUP}
+  $ geo cases clues Demo
+  $ geo cases clues Demo accept r1.clue1 --because "the same traffic side in the street view"
+  $ geo cases clues Demo reject r2.cand1 --because "the skyline has no such tower" --json
+  $ geo cases clues Demo --json | jq -r '.items[] | select(.judgement) | .id'
+  $ geo cases clues Demo accept r1.clue99 --because x   # exit 2: no such clue`,
+    )
+    .action(act(async () => (await import('./clues.js')).clues, OFFLINE));
+
+  cases
+    .command('rule-out')
+    .description('a place ruled out, and why: a point or place with a radius, or a GeoJSON polygon; appended to a local case\'s custody log')
+    .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
+    .option('--at <place|lat,lng>', 'LAT,LNG, or a place name the offline index settles ("Lviv, UA")')
+    .option('--within <km>', 'with --at: the radius ruled out, in km (default: a point 1 km, a place its extent)')
+    .option('--area <file>', 'a GeoJSON Polygon or MultiPolygon (bare, a Feature, or a FeatureCollection of one): the entry keeps it, the file\'s name and sha256')
+    .option('--because <text>', 'why, in your words (needed)')
+    .addHelpText(
+      'after',
+      `
+One of --at and --area. The geometry is kept in the entry as GeoJSON (longitude first): a point
+with its radius, or the area's polygons; the case's reports and maps draw it. A file that is not
+a polygon (a point, a line, several features, a ring that does not close) is exit 2.
+
+${SAYS}
+
+Examples (the sandbox's answers are simulated; yours work the same way):
+${SETUP}
+  $ geo cases rule-out Demo --at "Lyon, FR" --because "no Haussmann blocks of that height there"
+  $ geo cases rule-out Demo --at 48.8566,2.3522 --within 2 --because "the river is not in view" --json
+  $ printf '{"type":"Polygon","coordinates":[[[2.2,48.8],[2.3,48.8],[2.3,48.9],[2.2,48.8]]]}' > west.geojson
+  $ geo cases rule-out Demo --area west.geojson --because "the west bank has no such bridge"
+  $ printf '{"type":"Point","coordinates":[2.3,48.8]}' > point.geojson
+  $ geo cases rule-out Demo --area point.geojson --because x   # exit 2: not a polygon`,
+    )
+    .action(act(async () => (await import('./rule-out.js')).ruleOut, OFFLINE));
 
   cases
     .command('conclude')
