@@ -8,6 +8,7 @@ import { UsageError } from '../../errors.js';
 import type { CustodyEntry } from '../../evidence/custody.js';
 import type { InvestigationEvents } from '../../evidence/investigation-events.js';
 import { render, resolveFormat } from '../../output/render.js';
+import { conclusionLine } from '../../output/views/case-investigation.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { Handler } from '../types.js';
 import { type Appended, type InvestigationCtx, type Say, appendInvestigation, namedResults, openCase, placeAt, positiveWithin, words } from './investigation-append.js';
@@ -64,7 +65,7 @@ export const conclude: Handler = async (ctx, args, opts) => {
   const c = res.conclusion;
   const human = () => [
     ...appendedLines(res, 'concluded'),
-    `  ${c.place ? `${sanitizeInline(c.place)} · ` : ''}${c.lat}, ${c.lng} within ${c.within_m} m · ${c.confidence}`,
+    `  ${conclusionLine(c)}`,
     ...(res.superseded_entry !== undefined ? [`  supersedes the conclusion of entry ${res.superseded_entry} (it stays in the log)`] : []),
   ].join('\n');
   await render(ctx, { data: res, human }, ['table', 'json']);

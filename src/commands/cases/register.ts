@@ -18,7 +18,7 @@ export const SANDBOX_NOTE = '\nExamples (--sandbox: the sandbox\'s pro key; drop
 export const register: Register = (program, act) => {
   declareJson('cases list', { names: [...CASE_FIELDS, 'where', 'local_id', 'results'], at: 'data' });
   declareJson('cases create', { names: CASE_FIELDS, at: 'data' });
-  declareJson('cases show', { names: ['case', 'results', 'simulated', 'custody', 'timestamps'] });
+  declareJson('cases show', { names: ['case', 'results', 'simulated', 'custody', 'timestamps', 'investigation'] });
   declareJson('cases link', { names: ['case', 'linked', 'already', 'signed'] });
   const cases = program
     .command('cases')

@@ -12,6 +12,7 @@ import { sha256Hex } from '../../evidence/custody.js';
 import type { InvestigationEvents } from '../../evidence/investigation-events.js';
 import { readFileWhole } from '../../files/read.js';
 import { render, resolveFormat } from '../../output/render.js';
+import { ruledOutLine } from '../../output/views/case-investigation.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { Handler } from '../types.js';
 import { type Appended, type InvestigationCtx, type Say, appendInvestigation, openCase, placeAt, positiveWithin, words } from './investigation-append.js';
@@ -72,20 +73,12 @@ export async function runRuleOut(ctx: InvestigationCtx, opts: RuleOutOptions, sa
   return { ...done, ruled_out };
 }
 
-/** "Lviv, UA (49.84, 24.02) within 20 km", or "the area lviv.geojson (a polygon)". */
-export function ruledOutLabel(r: RuledOutData): string {
-  const g = r.geometry;
-  if (g.type === 'Point') return `${r.place ? `${sanitizeInline(r.place)} ` : ''}(${g.coordinates[1]}, ${g.coordinates[0]}) within ${r.within_km} km`;
-  const what = g.type === 'Polygon' ? 'a polygon' : `${g.coordinates.length} polygons`;
-  return r.area ? `the area ${sanitizeInline(r.area.name)} (${what}, sha256 ${r.area.sha256.slice(0, 12)}…)` : `an area (${what})`;
-}
-
 export const ruleOut: Handler = async (ctx, args, opts) => {
   resolveFormat(ctx, ['table', 'json']);
   const res = await runRuleOut(ctx, {
     case: args[0] as string, because: opts.because as string,
     ...(opts.at !== undefined ? { at: String(opts.at) } : {}), ...(opts.within !== undefined ? { withinKm: String(opts.within) } : {}), ...(opts.area !== undefined ? { area: String(opts.area) } : {}),
   }, (line) => ctx.io.stderr.write(`${sanitizeInline(line)}\n`));
-  const human = () => [...appendedLines(res, 'ruled out'), `  ${ruledOutLabel(res.ruled_out)}`].join('\n');
+  const human = () => [...appendedLines(res, 'ruled out'), `  ${ruledOutLine(res.ruled_out)}`].join('\n');
   await render(ctx, { data: res, human }, ['table', 'json']);
 };
