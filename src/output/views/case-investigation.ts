@@ -45,7 +45,7 @@ export function investigationView(inv: Investigation, simulated: number, view: V
     lines.push(...item(`entry ${c.entry} · ${conclusionLine(c)}`), ...sub(`because: ${s(c.because)}`));
     if (c.results?.length) lines.push(...sub(`rests on: ${c.results.map((r) => s(r.ref)).join(', ')}`));
     lines.push(...sub(st.dim(author(c))));
-    for (const old of inv.superseded) lines.push(...sub(st.dim(`replaced entry ${old.entry}: ${conclusionLine(old)} (${author(old)})`)));
+    for (const old of inv.superseded) lines.push(...sub(st.dim(`replaced entry ${old.entry}: ${conclusionLine(old)}; because ${s(old.because)} (${author(old)})`)));
   }
   if (inv.notes.length) section('notes', inv.notes.length);
   for (const n of inv.notes) {
