@@ -47,7 +47,7 @@ Examples (the sandbox's answers are simulated; yours work the same way):
 ${SETUP}
   $ geo cases note Demo --observation "Haussmann facades; a Metro entrance" --result r1
   $ geo cases note Demo --hypothesis "the 8th arrondissement" --clue r1.clue1 --json
-  $ geo cases note Demo --observation "   "        # exit 2: no words, nothing appended
+  $ geo cases note Demo --observation ""        # exit 2: no words, nothing appended
   $ geo cases note Demo --observation "x" --result r9   # exit 2: no such result
 
 With your own files:
