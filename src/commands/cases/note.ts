@@ -75,9 +75,11 @@ export const note: Handler = async (ctx, args, opts) => {
   const res = await runNote(ctx, {
     case: args[0] as string, kind, text: String(given[0]), results: list(opts.result), clues: list(opts.clue), exhibits: pairExhibits(list(opts.exhibit), list(opts.source)),
   }, (line) => ctx.io.stderr.write(`${sanitizeInline(line)}\n`));
+  const [noted, ...signed] = appendedLines(res, `${kind} noted`);
   const human = () => [
-    ...appendedLines(res, `${kind} noted`),
+    noted,
     ...(res.note.exhibits ?? []).map((x) => `  exhibit ${sanitizeInline(x.name)} kept, sha256 ${x.sha256} (${x.media_type}), from ${sanitizeInline(x.source)}`),
+    ...signed,
   ].join('\n');
   await render(ctx, { data: res, human }, ['table', 'json']);
 };
