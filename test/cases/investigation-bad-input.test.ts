@@ -3,7 +3,7 @@
  * appended to the case's log or kept in the store, however far the command got in reading its
  * inputs (every one is checked before anything is written).
  */
-import { writeFileSync } from 'node:fs';
+import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -19,6 +19,12 @@ const file = (name: string, text: string) => {
   return join(work, name);
 };
 let id = '';
+/** A sparse file of 21 MB: refused by its size before a byte of it is read. */
+const huge = () => {
+  const path = file('huge.jpg', '');
+  truncateSync(path, 21 * 1024 * 1024);
+  return path;
+};
 
 beforeAll(async () => {
   expect((await geo(['cases', 'create', '--name', 'Bad input', '--local'])).code).toBe(0);
@@ -60,6 +66,7 @@ describe('bad input to note, rule-out, conclude and clues: one line, exit 2, not
     ['an exhibit without --source', () => ['cases', 'note', 'Bad input', '--observation', 'kiosk', '--exhibit', join(FIXTURES, 'nogps.jpg')], /has no --source/],
     ['an exhibit with an empty --source', () => ['cases', 'note', 'Bad input', '--observation', 'kiosk', '--exhibit', join(FIXTURES, 'nogps.jpg'), '--source', ' '], /--source for .* is empty/],
     ['an exhibit that is not an image', () => ['cases', 'note', 'Bad input', '--observation', 'kiosk', '--exhibit', join(FIXTURES, 'not-image.jpg'), '--source', 'a scan'], /--exhibit .*not-image\.jpg is not an image/],
+    ['an exhibit over 15 MB', () => ['cases', 'note', 'Bad input', '--observation', 'kiosk', '--exhibit', huge(), '--source', 'a scan'], /huge\.jpg is 22,020,096 bytes, over the 15,000,000 bytes geo keeps for an exhibit/],
     ['a good exhibit, then an unknown clue', () => ['cases', 'note', 'Bad input', '--observation', 'kiosk', '--exhibit', join(FIXTURES, 'nogps.jpg'), '--source', 'x', '--clue', 'r2.clue1'], /--clue "r2.clue1" names no clue/],
     ['a GeoJSON Point as an area', () => ['cases', 'rule-out', 'Bad input', '--area', file('point.geojson', '{"type":"Point","coordinates":[2.3,48.8]}'), '--because', 'x'], /a GeoJSON "Point", not a Polygon or MultiPolygon/],
     ['a GeoJSON LineString Feature as an area', () => ['cases', 'rule-out', 'Bad input', '--area', file('line.geojson', '{"type":"Feature","geometry":{"type":"LineString","coordinates":[[2.2,48.8],[2.3,48.9]]}}'), '--because', 'x'], /"LineString", not a Polygon/],

@@ -1,7 +1,8 @@
 /**
  * An exhibit of a note (`--exhibit FILE --source URL|TEXT`): a reference photo or a map screenshot,
- * read whole (bounded as an input image is: 20 MB), its type read from its bytes, and kept in the
- * store by its sha256 (store.kept) so the entry that names it names exactly these bytes.
+ * read whole (bounded as an input image is: 15,000,000 bytes, the API's 20 MB of base64), its type
+ * read from its bytes, and kept in the store by its sha256 (store.kept) so the entry that names it
+ * names exactly these bytes.
  */
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -48,7 +49,7 @@ export async function readExhibit(x: ExhibitInput): Promise<ReadExhibit> {
   if (x.file === '-') throw new UsageError('--exhibit takes a file, not standard input', 'save it to a file first: the entry names it');
   // Judged by size before a byte is read: a 4 GB file is refused at once.
   const st = await stat(x.file).catch(() => undefined);
-  if (st?.isFile() && st.size > MAX_IMAGE_BYTES) throw new UsageError(`--exhibit ${x.file} is ${st.size.toLocaleString('en-US')} bytes, over the ${MAX_IMAGE_BYTES.toLocaleString('en-US')} geo keeps for an exhibit`, 'keep a smaller copy (a screenshot, a resized photo)');
+  if (st?.isFile() && st.size > MAX_IMAGE_BYTES) throw new UsageError(`--exhibit ${x.file} is ${st.size.toLocaleString('en-US')} bytes, over the ${MAX_IMAGE_BYTES.toLocaleString('en-US')} bytes geo keeps for an exhibit`, 'keep a smaller copy (a screenshot, a resized photo)');
   const img = await readImage(x.file, Readable.from([]), { maxBytes: MAX_IMAGE_BYTES, ...(st ? { stat: st } : {}) }).catch((err: unknown) => {
     if (err instanceof UsageError) throw new UsageError(`--exhibit ${err.message}`, err.hint ?? 'an exhibit is an image: a reference photo or a map screenshot');
     throw err;

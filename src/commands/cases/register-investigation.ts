@@ -37,7 +37,7 @@ export function registerInvestigation(cases: Command, act: Act): void {
       'after',
       `
 One of --observation and --hypothesis, in your words. Each --exhibit is read whole (an image of
-at most 20 MB, its type read from its bytes), kept in the store by its sha256, and named in the
+at most 15 MB, its type read from its bytes), kept in the store by its sha256, and named in the
 entry with its --source (each --exhibit takes the --source after it). Every result, clue and
 exhibit is checked before anything is kept: one that is unknown is exit 2.
 
