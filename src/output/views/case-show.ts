@@ -5,13 +5,14 @@
  */
 import type { SignaturesSection } from '../../evidence/custody-sign.js';
 import type { TimestampsSection } from '../../evidence/custody-stamps.js';
+import type { ReviewsSection } from '../../evidence/review-sign.js';
 import { type SimulatedSection } from '../../evidence/verify-report.js';
 import { SIMULATED, isSimulated, simulatedCount } from '../../evidence/simulated.js';
 import type { MapLink } from '../maps.js';
 import { wrapFor } from '../fit.js';
 import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
-import { SANDBOX_TIME, signatureRows, timestampRows } from './trust-rows.js';
+import { SANDBOX_TIME, signatureRows, timestampRows, reviewRows } from './trust-rows.js';
 import { sanitizeInline } from '../sanitize.js';
 import { peopleTime } from '../time.js';
 
@@ -77,6 +78,7 @@ export interface CaseVerifyView {
   };
   signatures: SignaturesSection;
   timestamps: TimestampsSection;
+  reviews: ReviewsSection;
   simulated: SimulatedSection;
   /** Every failure, integrity's and the simulated answers' refusal. */
   failures: string[];
@@ -138,6 +140,7 @@ export function caseVerifyView(r: CaseVerifyView, view: ViewOpts): string {
     ['files', `${plural(i.files, 'file')} written for the case still ${i.files === 1 ? 'has' : 'have'} the sha256 logged`],
     ...signatureRows(r.signatures, view),
     ...timestampRows(r.timestamps, view),
+    ...reviewRows(r.reviews, view),
     simulatedRow(r.simulated, view),
   ];
   const lines = [title, renderKv(rows, view, '  ')];
