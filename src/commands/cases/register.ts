@@ -1,11 +1,13 @@
 /**
  * `geo cases list | create | link | show`: investigation cases, on the service (pro and enterprise
  * keys) and on this machine; verify and bundle are in register-evidence.ts, sign and
- * stamp in register-trust.ts.
+ * stamp in register-trust.ts, the investigation (note, rule-out, conclude, clues) in
+ * register-investigation.ts.
  */
 import { type Register, OFFLINE } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 import { registerEvidence } from './register-evidence.js';
+import { registerInvestigation } from './register-investigation.js';
 
 /** api-spec.md "Case", the team it was created for, and where it is. */
 const CASE_FIELDS = ['id', 'name', 'description', 'teamId', 'createdAt', 'updatedAt'];
@@ -135,4 +137,5 @@ Examples:
     .action(act(async () => (await import('./show.js')).show, OFFLINE));
 
   registerEvidence(cases, act);
+  registerInvestigation(cases, act);
 };
