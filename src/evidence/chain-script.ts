@@ -52,7 +52,7 @@ for n, e in enumerate(log, 1):
             fail(f"{what}: {x['head']} is not the hash of entry {x['seq']}")
         words = sha256(x['because'].encode('utf-8', 'surrogatepass'))
         with open(f'signatures/review-{n}.msg', encoding='utf-8') as f:
-            if f.read() != f"geo-custody-review/1 case={e['case']} seq={x['seq']} head={x['head']} verdict={x['verdict']} because={words}\n":
+            if f.read() != f"geo-custody-review/1 case={e['case']} seq={x['seq']} head={x['head']} verdict={x['verdict']} because={words}\\n":
                 fail(f'signatures/review-{n}.msg is not the message {what} signs')
 seal = [e for e in log if e['event'] == 'bundle_sealed'][-1]['data']['bundle']
 for m in seal['members']:

@@ -21,6 +21,7 @@ import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { findCase } from '../../store/find.js';
 import type { Handler } from '../types.js';
+import { words } from './investigation-append.js';
 
 export interface Reviewed {
   case: { id: string; name: string };
@@ -80,8 +81,7 @@ export async function runReview(ctx: ReviewCtx, ref: string, o: { verdict: Verdi
 function verdictOf(opts: Record<string, unknown>): { verdict: Verdict; because: string } {
   const hint = 'geo cases review CASE --approve --because "checked the shadows and the skyline" (or --request-changes --because …)';
   if (Boolean(opts.approve) === Boolean(opts.requestChanges)) throw new UsageError(opts.approve ? 'give --approve or --request-changes, not both' : 'a review needs a verdict: --approve or --request-changes', hint);
-  const because = typeof opts.because === 'string' ? opts.because : '';
-  if (because.trim() === '') throw new UsageError('a review needs its grounds: --because TEXT', hint);
+  const because = words('--because', typeof opts.because === 'string' ? opts.because : undefined, 'the shadows and the skyline match the street view of 12 May');
   // Hashed into the signed line as UTF-8: a lone surrogate has no UTF-8 form that every tool agrees on.
   if (Buffer.from(because, 'utf8').toString('utf8') !== because) throw new UsageError('--because holds text that is not valid Unicode (a lone surrogate)', hint);
   return { verdict: opts.approve ? 'approve' : 'request_changes', because };

@@ -66,7 +66,7 @@ interface Sections {
   integrity: { ok: boolean };
   signatures: { ok: boolean };
   timestamps: { ok: boolean };
-  reviews: { ok: boolean };
+  reviews: { ok: boolean; reviews: Array<{ ok: boolean }> };
   simulated: SimulatedSection;
 }
 
@@ -74,7 +74,10 @@ interface Sections {
 function notVerified(what: string, target: string, r: Sections, hint: string): NotVerifiedError {
   if (r.integrity.ok && r.signatures.ok && r.timestamps.ok && r.reviews.ok) return new NotVerifiedError(`${what} holds ${r.failures[0]}`, sandboxHint(target));
   const more = r.failures.length > 1 ? ` (${r.failures.length - 1} more on stdout)` : '';
-  return new NotVerifiedError(`${what} does not verify: ${r.failures[0]}${more}`, r.simulated.ok ? hint : `${hint}; it also holds simulated answers (sandbox)`);
+  // Too few approvals is not tampering: say what would count instead.
+  const short = r.integrity.ok && r.signatures.ok && r.timestamps.ok && r.reviews.reviews.every((x) => x.ok);
+  const why = short ? `an approval counts while only signatures, stamps, files and other reviews follow it, made with a key other than the conclusion's: geo cases review ${target} --approve --because TEXT, by a colleague` : hint;
+  return new NotVerifiedError(`${what} does not verify: ${r.failures[0]}${more}`, r.simulated.ok ? why : `${why}; it also holds simulated answers (sandbox)`);
 }
 
 /** A file the user names for trust, read whole (small: a key list, a CA certificate or two). */

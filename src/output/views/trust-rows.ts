@@ -55,19 +55,22 @@ export function timestampRows(ts: TimestampsSection, view: ViewOpts): KvInput[] 
 
 function reviewLine(r: ReviewCheck, view: ViewOpts): string | { drawn: string } {
   if (!r.ok) return { drawn: view.style.red(`✗ entry ${r.entry}: ${r.problem ?? 'does not hold'}`) };
-  const who = `${r.principal ? `${r.principal}, ` : ''}key ${r.fingerprint}, ${TRUST[r.trust]}`;
+  const trust = r.trust === 'unlisted' ? 'in no allowed_signers' : TRUST[r.trust];
   const verdict = r.verdict === 'approve' ? 'approves' : 'requests changes';
-  const state = r.stale_by ? `stale: entry ${r.stale_by.entry} (${r.stale_by.event}) came after it` : `current, over entry ${r.seq}`;
-  const line = `${r.counts ? '✓' : '-'} entry ${r.entry} ${verdict}: ${who}; ${state}`;
+  const state = r.stale_by ? `stale: entry ${r.stale_by.entry} (${r.stale_by.event}) came after it` : `current (over entry ${r.seq})`;
+  const line = `${r.counts ? '✓' : '-'} entry ${r.entry} ${verdict}: ${r.principal ? `${r.principal}, ` : ''}key ${r.fingerprint}, ${trust}; ${state}`;
   return r.counts ? line : { drawn: view.style.dim(line) };
 }
 
 export function reviewRows(rv: ReviewsSection, view: ViewOpts): KvInput[] {
   if (!rv.checked) return [['reviews', 'not checked (the custody log could not be read)']];
-  const required = rv.required ? ` (--require-reviews ${rv.required})` : '';
+  const required = rv.required ? `, ${rv.required} required` : '';
+  // A case with nothing to review yet (no conclusion, no review, none required) says nothing of reviews.
+  if (rv.reviews.length === 0 && !rv.conclusion && rv.ok) return [];
   if (rv.reviews.length === 0) return [['reviews', rv.ok ? 'none (geo cases review)' : { drawn: view.style.red(`none${required}`) }]];
   const current = rv.reviews.filter((r) => r.ok && !r.stale_by).length;
-  const by = rv.conclusion ? `other than the conclusion's (entry ${rv.conclusion.entry})` : 'no conclusion yet';
-  const head = `${plural(rv.reviews.length, 'review')}, ${current} current; ${plural(rv.approvals, 'approval')} counted (${rv.counting === 'allowed-signers' ? 'keys of your allowed_signers' : 'any valid key'}, ${by})${required}`;
+  const keys = rv.counting === 'allowed-signers' ? 'a key of your allowed_signers' : 'any valid key';
+  const of = rv.conclusion ? `approving the conclusion of entry ${rv.conclusion.entry} with ${keys} but its author's` : 'no conclusion to approve';
+  const head = `${plural(rv.reviews.length, 'review')}, ${current} current; ${plural(rv.approvals, 'approval')} counted (current, ${of})${required}`;
   return [['reviews', rv.ok ? head : { drawn: view.style.red(head) }], ...rv.reviews.map((r): KvInput => ['', reviewLine(r, view)])];
 }
