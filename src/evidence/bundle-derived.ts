@@ -34,7 +34,7 @@ export async function checkDerived(entries: CustodyEntry[], names: readonly stri
       if (d && !d.bytes?.equals(bytes) && !(p === VERIFY_NAME && d.bytes?.equals(earlierVerifyMd(entries)))) say(p, `not what the custody log makes of it: edited after the bundle was made${p === SUMS_NAME ? ' (or a member it lists changed)' : ''}`);
     }
   }
-  for (const p of names) if (isDerivedMember(p) && !expected.has(p)) say(p, 'not made from the custody log (no head_signed entry names it): added after the bundle was made');
+  for (const p of names) if (isDerivedMember(p) && !expected.has(p)) say(p, 'not made from the custody log (no head_signed or review_made entry names it): added after the bundle was made');
 }
 
 /** Each head_stamped entry's token and pinned CA, as the bundle carries them (timestamps/entry-<n>.tsr, .pem). */

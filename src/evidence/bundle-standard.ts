@@ -5,9 +5,10 @@
  * (bundle-verify.ts) make the same bytes, and a verifier compares instead of trusting them:
  *   signatures/entry-<n>.msg   the line head_signed entry n signs (custody-sign.ts)
  *   signatures/entry-<n>.sig   its armored SSH signature, as the entry holds it
- *   allowed_signers            one line per key that signed, under the principal its signer gave
+ *   signatures/review-<n>.msg, .sig   the line review_made entry n signs (review-sign.ts), and its signature
+ *   allowed_signers            one line per key that signed or reviewed, under the principal its signer gave
  *   VERIFY.md                  the exact commands: sha256sum -c, python3 verify_chain.py,
- *                              ssh-keygen -Y verify per signature, openssl ts -verify per token
+ *                              ssh-keygen -Y verify per signature and review, openssl ts -verify per token
  *   SHA256SUMS                 `sha256  path` for every member but itself and manifest.json
  * Nothing a log carries reaches a command line unchecked: principals that are not plain
  * (letters, digits, . _ @ + = : -) are replaced by signer-<n>, heads must be 64 hex digits.
@@ -16,6 +17,7 @@ import { PLAIN, signerIdentity } from './allowed-signers.js';
 import { ALLOWED_SIGNERS_NAME, CHAIN_SCRIPT_NAME, SIGNATURES_DIR, SUMS_NAME, TIMESTAMPS_DIR, VERIFY_NAME } from './bundle-format.js';
 import type { CustodyEntry } from './custody.js';
 import { type SignedHead, custodyMessage } from './custody-sign.js';
+import { type ReviewData, VERDICTS, type Verdict, reviewMessage } from './review-sign.js';
 import type { StampedHead } from './custody-stamps.js';
 import { isSandboxTsaUrl } from './tsa-sandbox.js';
 import { CUSTODY_NAMESPACE } from './sshsig.js';
@@ -27,18 +29,25 @@ const HEX64 = /^[0-9a-f]{64}$/;
 
 interface Signed {
   n: number;
-  d: SignedHead;
+  /** The line its signature is over (custody-sign.ts's for a head, review-sign.ts's for a review). */
+  message: Buffer;
+  sshsig: string;
   principal: string;
   keyLine: string;
 }
 
-/** The head_signed entries geo can name in files: well formed, their key an Ed25519 line. */
-function signedEntries(entries: readonly CustodyEntry[]): Signed[] {
+/**
+ * The entries of `event` geo can name in files: well formed (an earlier seq, a head, a signature;
+ * a review's verdict and words), their key an Ed25519 line.
+ */
+function signedEntries(entries: readonly CustodyEntry[], event: 'head_signed' | 'review_made' = 'head_signed'): Signed[] {
   const out: Signed[] = [];
+  const caseId = entries[0]?.case ?? '';
   entries.forEach((e, i) => {
-    if (e.event !== 'head_signed') return;
-    const d = e.data.signature as SignedHead | undefined;
+    if (e.event !== event) return;
+    const d = (event === 'head_signed' ? e.data.signature : e.data.review) as (SignedHead & Partial<ReviewData>) | undefined;
     if (!d || !Number.isInteger(d.seq) || typeof d.head !== 'string' || !HEX64.test(d.head) || typeof d.sshsig !== 'string' || typeof d.public_key !== 'string') return;
+    if (event === 'review_made' && (!VERDICTS.includes(d.verdict as Verdict) || typeof d.because !== 'string')) return;
     let keyLine: string;
     try {
       keyLine = publicKeyLine({ key: parsePublicKeyLine(d.public_key).key });
@@ -47,12 +56,15 @@ function signedEntries(entries: readonly CustodyEntry[]): Signed[] {
       throw err;
     }
     const n = i + 1;
-    out.push({ n, d, keyLine, principal: signerIdentity(d.principal, n) });
+    const message = event === 'head_signed' ? custodyMessage(caseId, d.seq, d.head) : reviewMessage(caseId, d.seq, d.head, d.verdict!, d.because!);
+    out.push({ n, message, sshsig: d.sshsig, keyLine, principal: signerIdentity(d.principal, n) });
   });
   return out;
 }
 
 export const signatureFile = (n: number, ext: 'msg' | 'sig') => `${SIGNATURES_DIR}entry-${n}.${ext}`;
+/** A review's line and signature (review_made entry n), beside the head signatures. */
+export const reviewFile = (n: number, ext: 'msg' | 'sig') => `${SIGNATURES_DIR}review-${n}.${ext}`;
 export const stampFile = (n: number, ext: 'tsr' | 'pem') => `${TIMESTAMPS_DIR}entry-${n}.${ext}`;
 
 /** The stamps a bundle can carry a token for: head_stamped entries naming a head. */
@@ -67,16 +79,21 @@ export function stampedEntries(entries: readonly CustodyEntry[]): Array<{ n: num
 export function derivedMembers(entries: readonly CustodyEntry[]): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   const signed = signedEntries(entries);
-  const caseId = entries[0]?.case ?? '';
+  const reviews = signedEntries(entries, 'review_made');
+  const armored = (sig: string) => Buffer.from(sig.endsWith('\n') ? sig : `${sig}\n`, 'utf8');
   for (const s of signed) {
-    out.set(signatureFile(s.n, 'msg'), custodyMessage(caseId, s.d.seq, s.d.head));
-    out.set(signatureFile(s.n, 'sig'), Buffer.from(s.d.sshsig.endsWith('\n') ? s.d.sshsig : `${s.d.sshsig}\n`, 'utf8'));
+    out.set(signatureFile(s.n, 'msg'), s.message);
+    out.set(signatureFile(s.n, 'sig'), armored(s.sshsig));
   }
-  if (signed.length) {
-    const lines = [...new Set(signed.map((s) => `${s.principal} namespaces="${CUSTODY_NAMESPACE}" ${s.keyLine}`))];
+  for (const r of reviews) {
+    out.set(reviewFile(r.n, 'msg'), r.message);
+    out.set(reviewFile(r.n, 'sig'), armored(r.sshsig));
+  }
+  if (signed.length || reviews.length) {
+    const lines = [...new Set([...signed, ...reviews].map((s) => `${s.principal} namespaces="${CUSTODY_NAMESPACE}" ${s.keyLine}`))];
     out.set(ALLOWED_SIGNERS_NAME, Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
   }
-  out.set(VERIFY_NAME, Buffer.from(verifyMd(entries, signed), 'utf8'));
+  out.set(VERIFY_NAME, Buffer.from(verifyMd(entries, signed, 'current', reviews), 'utf8'));
   return out;
 }
 
@@ -101,7 +118,9 @@ const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
  */
 const FINGERPRINTS = `awk '{print $3, $4, $1}' ${ALLOWED_SIGNERS_NAME} | ssh-keygen -lf -`;
 
-function verifyMd(entries: readonly CustodyEntry[], signed: Signed[], form: 'current' | 'first' = 'current'): string {
+const sshVerify = (s: Signed, file: typeof signatureFile) => `ssh-keygen -Y verify -f ${ALLOWED_SIGNERS_NAME} -I ${s.principal} -n ${CUSTODY_NAMESPACE} -s ${file(s.n, 'sig')} < ${file(s.n, 'msg')}`;
+
+function verifyMd(entries: readonly CustodyEntry[], signed: Signed[], form: 'current' | 'first' = 'current', reviews: Signed[] = []): string {
   const last = entries.at(-1);
   const caseId = entries[0]?.case ?? '';
   const plainCase = PLAIN.test(caseId) ? caseId : '(see custody.jsonl)';
@@ -160,7 +179,19 @@ function verifyMd(entries: readonly CustodyEntry[], signed: Signed[], form: 'cur
         'Then check each signature:',
       ]),
       '',
-      sh(signed.map((s) => `ssh-keygen -Y verify -f ${ALLOWED_SIGNERS_NAME} -I ${s.principal} -n ${CUSTODY_NAMESPACE} -s ${signatureFile(s.n, 'sig')} < ${signatureFile(s.n, 'msg')}`)),
+      sh(signed.map((s) => sshVerify(s, signatureFile))),
+    );
+  }
+  if (reviews.length) {
+    parts.push(
+      '',
+      'Each review (a colleague\'s approval of the conclusion, or request for changes) is signed over a line of',
+      'its own, signatures/review-<n>.msg: `geo-custody-review/1 case=<id> seq=<k> head=<hash of entry k>',
+      'verdict=<approve|request_changes> because=<sha256 of its words>`; verify_chain.py checks that line',
+      'against review_made entry n. A later entry that changes the case makes a review stale (geo cases verify',
+      'says which). Check each review\'s signature:',
+      '',
+      sh(reviews.map((r) => sshVerify(r, reviewFile))),
     );
   }
   parts.push('', '## 4. The timestamps', '');

@@ -10,7 +10,8 @@
  * from the log (signatures/, allowed_signers, VERIFY.md, SHA256SUMS) against what the log makes of
  * them (bundle-standard.ts). Then, apart: the signatures (custody-sign.ts: whose, under your
  * allowed_signers or the bundle's), the timestamps (custody-stamps.ts: each token in timestamps/
- * over the head it claims, under your --tsa-ca or the CA pinned beside it), and the answers a
+ * over the head it claims, under your --tsa-ca or the CA pinned beside it), the reviews
+ * (review-sign.ts: each signature, current or stale, and --require-reviews), and the answers a
  * sandbox gave (not evidence: a failure unless allowed). Nothing is extracted or written.
  */
 import type { FileHandle } from 'node:fs/promises';
@@ -21,6 +22,7 @@ import { type AllowedSigners, parseAllowedSigners } from './allowed-signers.js';
 import { type CustodyEntry, sha256Hex } from './custody.js';
 import { type SignaturesSection, checkSignatures, uncheckedSignatures } from './custody-sign.js';
 import { type TimestampsSection, checkStamps, uncheckedStamps } from './custody-stamps.js';
+import { type ReviewsSection, checkReviews, uncheckedReviews } from './review-sign.js';
 import { describeBroken, verifyChain } from './custody-verify.js';
 import { simulatedCount } from './simulated.js';
 import { type SimulatedSection, caveat, simulatedSection } from './verify-report.js';
@@ -53,8 +55,9 @@ export interface BundleReport {
   };
   signatures: SignaturesSection;
   timestamps: TimestampsSection;
+  reviews: ReviewsSection;
   simulated: SimulatedSection;
-  /** Every failure: integrity's, the signatures', the timestamps', and the simulated answers' refusal. */
+  /** Every failure: integrity's, the signatures', the timestamps', the reviews', and the simulated answers' refusal. */
   failures: string[];
 }
 
@@ -66,6 +69,8 @@ export interface BundleTrust {
   tsaCa?: string;
   requireSignature?: boolean;
   requireTimestamp?: boolean;
+  /** --require-reviews N: that many current approvals by keys other than the conclusion's author. */
+  requireReviews?: number;
 }
 
 /** Manifest, custody log and records are read whole; nothing geo writes comes near this. */
@@ -92,13 +97,14 @@ async function verifyOpen(fh: FileHandle, path: string, opts: BundleTrust): Prom
   let simulated = simulatedSection(0, allowSandbox, false);
   let signatures = uncheckedSignatures(Boolean(opts.requireSignature));
   let timestamps = uncheckedStamps(Boolean(opts.requireTimestamp));
+  let reviews = uncheckedReviews(opts.requireReviews);
   const report = (extra: Partial<BundleReport> = {}): BundleReport => {
     integrity.ok = failures.length === 0;
     integrity.signed = signatures.signed;
     integrity.caveat = caveat('bundle', signatures.signed);
     return {
-      file: path, ok: integrity.ok && signatures.ok && timestamps.ok && simulated.ok, ...extra, integrity, signatures, timestamps, simulated,
-      failures: [...failures, ...signatures.failures, ...timestamps.failures, ...(simulated.ok ? [] : [simulatedCount(simulated.answers)])],
+      file: path, ok: integrity.ok && signatures.ok && timestamps.ok && reviews.ok && simulated.ok, ...extra, integrity, signatures, timestamps, reviews, simulated,
+      failures: [...failures, ...signatures.failures, ...timestamps.failures, ...reviews.failures, ...(simulated.ok ? [] : [simulatedCount(simulated.answers)])],
     };
   };
   if (refusals.length) return refusals.forEach(fail), report();
@@ -145,11 +151,9 @@ async function verifyOpen(fh: FileHandle, path: string, opts: BundleTrust): Prom
     await checkDerived(entries, [...byName.keys()], digest, named, fail);
     simulated = simulatedSection(simulatedAnswers(entries), allowSandbox);
     const bundled = byName.has(ALLOWED_SIGNERS_NAME) ? (await digest(ALLOWED_SIGNERS_NAME))?.bytes : undefined;
-    signatures = checkSignatures(entries, {
-      ...(opts.allowedSigners ? { allowed: opts.allowedSigners } : {}),
-      ...(bundled ? { bundled: parseAllowedSigners(bundled.toString('utf8')) } : {}),
-      required: Boolean(opts.requireSignature),
-    });
+    const trust = { ...(opts.allowedSigners ? { allowed: opts.allowedSigners } : {}), ...(bundled ? { bundled: parseAllowedSigners(bundled.toString('utf8')) } : {}) };
+    signatures = checkSignatures(entries, { ...trust, required: Boolean(opts.requireSignature) });
+    reviews = checkReviews(entries, trust, opts.requireReviews);
     timestamps = checkStamps(entries, await bundledTokens(entries, byName, digest), { ...(opts.tsaCa !== undefined ? { tsaCa: opts.tsaCa } : {}), required: Boolean(opts.requireTimestamp), where: 'the bundle' });
   }
   integrity.answers = await checkAnswers(manifest, digest, entries, fail);

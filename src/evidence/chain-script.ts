@@ -6,10 +6,10 @@
  * the log wrote them (JavaScript's spelling: 1e-7, where Python would write 1e-07), through a
  * marker around their text that is taken out again after dumps. It also checks what ties the
  * chain to the rest of the bundle: the files the last bundle_sealed entry lists, each signed
- * message file, the head each head_signed and head_stamped entry names, and that no entry but a
- * signature comes after the last signature, and that each line is, byte for byte, the canonical JSON
- * its hash was made from. Sealed in the bundle like any member, and short, so
- * it can be read before it is run.
+ * message file (a head's, a review's), the head each head_signed, head_stamped and review_made
+ * entry names, that no entry but a signature comes after the last signature, and that each line
+ * is, byte for byte, the canonical JSON its hash was made from. Sealed in the bundle like any
+ * member, and short, so it can be read before it is run.
  */
 export const CHAIN_SCRIPT = `#!/usr/bin/env python3
 """Checks this bundle's custody log (geo.custody/1) with Python's standard library alone.
@@ -46,6 +46,14 @@ for n, e in enumerate(log, 1):
             if f.read() != f"geo-custody/1 case={e['case']} seq={x['seq']} head={x['head']}\\n":
                 fail(f'signatures/entry-{n}.msg is not the message {what} signs')
         signed = max(signed, x['seq'])
+    if e['event'] == 'review_made':
+        x = d['review']
+        if not 0 < x['seq'] < n or log[x['seq'] - 1]['hash'] != x['head']:
+            fail(f"{what}: {x['head']} is not the hash of entry {x['seq']}")
+        words = sha256(x['because'].encode('utf-8', 'surrogatepass'))
+        with open(f'signatures/review-{n}.msg', encoding='utf-8') as f:
+            if f.read() != f"geo-custody-review/1 case={e['case']} seq={x['seq']} head={x['head']} verdict={x['verdict']} because={words}\\n":
+                fail(f'signatures/review-{n}.msg is not the message {what} signs')
 seal = [e for e in log if e['event'] == 'bundle_sealed'][-1]['data']['bundle']
 for m in seal['members']:
     with open(m['path'], 'rb') as f:

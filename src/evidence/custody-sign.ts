@@ -73,6 +73,53 @@ export interface SignaturesSection {
 const HEX64 = /^[0-9a-f]{64}$/;
 const short = (h: string) => `${h.slice(0, 16)}…`;
 
+/** What a signed entry carries about its signature (head_signed's signature, review_made's review). */
+export interface SignedFields {
+  sshsig?: unknown;
+  fingerprint?: unknown;
+  public_key?: unknown;
+  principal?: unknown;
+}
+
+/** Whose valid signature, and how far it is trusted; or why it does not hold. */
+export type SignerVerdict =
+  | { ok: true; fingerprint: string; trust: SignatureCheck['trust']; principal: string | null }
+  | { ok: false; fingerprint: string; problem: string };
+
+/**
+ * Is `d.sshsig` a valid signature of `message` (namespace geo-custody) by the key entry `n` names,
+ * and is that key in your allowed_signers (else the bundle's)? One rule for every signed entry.
+ */
+export function checkSigner(message: Buffer, d: SignedFields, n: number, trust: SignerTrust): SignerVerdict {
+  const declared = String(d.fingerprint ?? '');
+  const principal = typeof d.principal === 'string' ? d.principal : null;
+  if (typeof d.sshsig !== 'string') return { ok: false, fingerprint: declared, problem: 'it carries no signature' };
+  const v = checkSshsig(message, d.sshsig, CUSTODY_NAMESPACE);
+  if (!v.ok) return { ok: false, fingerprint: declared, problem: v.problem };
+  try {
+    if (!sameKey(parsePublicKeyLine(String(d.public_key ?? '')), v.publicKey) || declared !== v.fingerprint) {
+      return { ok: false, fingerprint: v.fingerprint, problem: `it names key ${declared || '(none)'}, but the signature is by ${v.fingerprint}` };
+    }
+  } catch (err) {
+    if (!(err instanceof SshFormatError)) throw err;
+    return { ok: false, fingerprint: v.fingerprint, problem: `its public_key is not an Ed25519 key line (${err.message})` };
+  }
+  const listedBy = (file: AllowedSigners | undefined) => {
+    if (!file) return undefined;
+    // Under the identity VERIFY.md gives ssh-keygen -I: a line `*,!alice@example.org KEY` does not trust alice.
+    const found = allows(file, v.publicKey, CUSTODY_NAMESPACE, { principal: signerIdentity(d.principal, n) });
+    return 'principals' in found ? found.principals : undefined;
+  };
+  const mine = listedBy(trust.allowed);
+  if (mine) return { ok: true, fingerprint: v.fingerprint, trust: 'allowed', principal: mine[0] ?? principal };
+  const theirs = trust.allowed ? undefined : listedBy(trust.bundled);
+  if (theirs) return { ok: true, fingerprint: v.fingerprint, trust: 'bundle', principal: theirs[0] ?? principal };
+  return { ok: true, fingerprint: v.fingerprint, trust: 'unlisted', principal };
+}
+
+/** Whether a valid signature counts: any, or with your allowed_signers only its keys. */
+export const countsUnder = (trust: SignerTrust, s: { ok: boolean; trust: SignatureCheck['trust'] }): boolean => s.ok && (!trust.allowed || s.trust === 'allowed');
+
 function check(entries: readonly CustodyEntry[], n: number, trust: SignerTrust): SignatureCheck {
   const e = entries[n - 1]!;
   const d = (e.data.signature ?? {}) as Partial<SignedHead>;
@@ -88,28 +135,9 @@ function check(entries: readonly CustodyEntry[], n: number, trust: SignerTrust):
   if (covered.hash !== d.head) {
     return bad(`it signs head ${short(d.head)} as entry ${d.seq}'s, but entry ${d.seq}'s hash is ${short(covered.hash)}: the log was rewritten after it was signed`);
   }
-  const v = checkSshsig(custodyMessage(e.case, d.seq!, d.head), d.sshsig, CUSTODY_NAMESPACE);
-  if (!v.ok) return bad(v.problem);
-  const out = { ...base, fingerprint: v.fingerprint };
-  try {
-    if (!sameKey(parsePublicKeyLine(base.public_key), v.publicKey) || base.fingerprint !== v.fingerprint) {
-      return { ...out, ok: false, problem: `it names key ${base.fingerprint || '(none)'}, but the signature is by ${v.fingerprint}` };
-    }
-  } catch (err) {
-    if (!(err instanceof SshFormatError)) throw err;
-    return { ...out, ok: false, problem: `its public_key is not an Ed25519 key line (${err.message})` };
-  }
-  const listedBy = (file: AllowedSigners | undefined) => {
-    if (!file) return undefined;
-    // Under the identity VERIFY.md gives ssh-keygen -I: a line `*,!alice@example.org KEY` does not trust alice.
-    const found = allows(file, v.publicKey, CUSTODY_NAMESPACE, { principal: signerIdentity(d.principal, n) });
-    return 'principals' in found ? found.principals : undefined;
-  };
-  const mine = listedBy(trust.allowed);
-  if (mine) return { ...out, ok: true, trust: 'allowed', principal: mine[0] ?? out.principal };
-  const theirs = trust.allowed ? undefined : listedBy(trust.bundled);
-  if (theirs) return { ...out, ok: true, trust: 'bundle', principal: theirs[0] ?? out.principal };
-  return { ...out, ok: true, trust: 'unlisted' };
+  const v = checkSigner(custodyMessage(e.case, d.seq!, d.head), d, n, trust);
+  if (!v.ok) return { ...base, fingerprint: v.fingerprint, ok: false, problem: v.problem };
+  return { ...base, ok: true, fingerprint: v.fingerprint, trust: v.trust, principal: v.principal };
 }
 
 /** Every head_signed entry checked, and every entry past the last valid signature that counts named. */
@@ -119,8 +147,7 @@ export function checkSignatures(entries: readonly CustodyEntry[], trust: SignerT
     if (e.event === 'head_signed') signatures.push(check(entries, i + 1, trust));
   });
   const counting = trust.allowed ? 'allowed-signers' : 'any-valid';
-  const counts = (s: SignatureCheck) => s.ok && (counting === 'any-valid' || s.trust === 'allowed');
-  const last = signatures.filter(counts).sort((a, b) => a.seq - b.seq).at(-1);
+  const last = signatures.filter((s) => countsUnder(trust, s)).sort((a, b) => a.seq - b.seq).at(-1);
   const covered = last?.seq ?? null;
   const failures: string[] = [];
   if (signatures.length > 0) {

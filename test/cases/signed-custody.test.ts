@@ -8,7 +8,6 @@
  * sign and both signatures verify. Real Ed25519 keys from ssh-keygen; ssh-keygen checks what geo
  * signed.
  */
-import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +16,7 @@ import { custodyMessage } from '../../src/evidence/custody-sign.js';
 import { GEO_BIN } from '../helpers/run-cli.js';
 import { FIXTURES, withSandbox } from '../helpers/sandbox.js';
 import { type Agent, makeKey, sshVerify, startAgent, tmp as sshTmp } from '../helpers/ssh.js';
-import { caseId, caseRunner, custodyLines, custodyOf, events, tmp } from './helpers.js';
+import { type Loose, caseId, caseRunner, custodyOf, events, rewriteLog, tmp } from './helpers.js';
 
 const sb = withSandbox();
 const keys = sshTmp('geo-signed-keys-');
@@ -129,37 +128,8 @@ describe('an allowed_signers principal list read as ssh-keygen reads it: comma-s
   });
 });
 
-/** RFC 8785 for what geo writes, as an outsider would code it: keys sorted, no whitespace. */
-const canonical = (v: unknown): string =>
-  Array.isArray(v) ? `[${v.map(canonical).join(',')}]`
-  : v !== null && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`
-  : JSON.stringify(v);
-const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
-type Loose = Record<string, unknown> & { seq: number; prev: string; event: string; data: Record<string, Record<string, unknown>> };
-
-/**
- * What an attacker with the file does: takes the log's entries, changes them, re-seals every one
- * (seq, prev, hash) and writes them back with the sqlite3 CLI, the case's count and head re-pinned.
- */
-function rewrite(change: (entries: Loose[]) => Loose[], extraSql = ''): string {
-  const data = tmp('geo-signed-forged-');
-  cpSync(base.data, data, { recursive: true });
-  const entries = change(custodyLines(base.data, base.id).map((l) => JSON.parse(l) as Loose));
-  let prev = '0'.repeat(64);
-  const lines = entries.map((e, i) => {
-    const { hash: _h, ...rest } = e;
-    const sealed = { ...rest, seq: i + 1, prev };
-    prev = createHash('sha256').update(canonical(sealed)).digest('hex');
-    return canonical({ ...sealed, hash: prev });
-  });
-  execFileSync('sqlite3', [join(data, 'geo.db'), [
-    `DELETE FROM custody WHERE case_id = '${base.id}';`,
-    ...lines.map((l, i) => `INSERT INTO custody (case_id, seq, line) VALUES ('${base.id}', ${i + 1}, ${sqlText(l)});`),
-    `UPDATE cases SET custody_entries = ${lines.length}, custody_head = '${prev}' WHERE id = '${base.id}';`,
-    extraSql.replaceAll('%ID', base.id),
-  ].join('\n')]);
-  return data;
-}
+/** The attacker's rewrite of geo.db (helpers.ts rewriteLog), on a copy of the signed case. */
+const rewrite = (change: (entries: Loose[]) => Loose[], extraSql = ''): string => rewriteLog(base.data, base.id, change, extraSql);
 
 describe('after signing, each way of changing the log in geo.db fails, naming the first entry past the last valid signature', () => {
   it.each([

@@ -15,6 +15,7 @@ import { type CaseEvidence, evidenceFailures, readCaseEvidence } from '../../bat
 import type { AllowedSigners } from '../../evidence/allowed-signers.js';
 import { type CustodyEntry, sha256Hex } from '../../evidence/custody.js';
 import { checkSignatures, uncheckedSignatures } from '../../evidence/custody-sign.js';
+import { checkReviews, uncheckedReviews } from '../../evidence/review-sign.js';
 import { type KeptToken, type StampedHead, checkStamps, uncheckedStamps } from '../../evidence/custody-stamps.js';
 import { simulatedCount } from '../../evidence/simulated.js';
 import { caveat, simulatedSection } from '../../evidence/verify-report.js';
@@ -34,6 +35,8 @@ export interface TrustOptions {
   tsaCa?: string;
   requireSignature?: boolean;
   requireTimestamp?: boolean;
+  /** --require-reviews N: that many current approvals by keys other than the conclusion's author. */
+  requireReviews?: number;
 }
 
 const fileOf = (e: CustodyEntry): { path: string; sha256: string } | undefined => {
@@ -60,7 +63,9 @@ export async function verifyCase(store: StoreApi, c: CaseRow, opts: TrustOptions
   // Signatures and timestamps are judged on the log as it is, whenever every line of it reads.
   const readable = ev.entries.length === ev.chain.entries && ev.entries.length > 0;
   const entries = ev.entries.map((x) => x.e);
-  const signatures = readable ? checkSignatures(entries, { ...(opts.allowedSigners ? { allowed: opts.allowedSigners } : {}), required: Boolean(opts.requireSignature) }) : uncheckedSignatures(Boolean(opts.requireSignature));
+  const allowed = opts.allowedSigners ? { allowed: opts.allowedSigners } : {};
+  const signatures = readable ? checkSignatures(entries, { ...allowed, required: Boolean(opts.requireSignature) }) : uncheckedSignatures(Boolean(opts.requireSignature));
+  const reviews = readable ? checkReviews(entries, allowed, opts.requireReviews) : uncheckedReviews(opts.requireReviews);
   const rows = await store.timestamps.forCase(c.id);
   const timestamps = readable
     ? checkStamps(entries, storedToken(rows), { ...(opts.tsaCa !== undefined ? { tsaCa: opts.tsaCa } : {}), required: Boolean(opts.requireTimestamp), where: 'the store' }, rows.filter((r) => r.state === 'pending').length)
@@ -73,9 +78,9 @@ export async function verifyCase(store: StoreApi, c: CaseRow, opts: TrustOptions
   };
   return {
     case: { id: c.id, name: ev.vouch.case.name || c.id },
-    ok: integrity.ok && signatures.ok && timestamps.ok && simulated.ok,
-    integrity, signatures, timestamps, simulated,
-    failures: [...failures, ...signatures.failures, ...timestamps.failures, ...(simulated.ok ? [] : [simulatedCount(simulated.answers)])],
+    ok: integrity.ok && signatures.ok && timestamps.ok && reviews.ok && simulated.ok,
+    integrity, signatures, timestamps, reviews, simulated,
+    failures: [...failures, ...signatures.failures, ...timestamps.failures, ...reviews.failures, ...(simulated.ok ? [] : [simulatedCount(simulated.answers)])],
   };
 }
 

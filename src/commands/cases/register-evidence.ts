@@ -10,7 +10,7 @@ import { declareJson } from '../../output/json-fields.js';
 import { registerTrust } from './register-trust.js';
 
 export function registerEvidence(cases: Command, act: Act): void {
-  declareJson('cases verify', { names: ['ok', 'file', 'case', 'integrity', 'signatures', 'timestamps', 'simulated', 'failures', 'manifest_sha256'] });
+  declareJson('cases verify', { names: ['ok', 'file', 'case', 'integrity', 'signatures', 'timestamps', 'reviews', 'simulated', 'failures', 'manifest_sha256'] });
   declareJson('cases bundle', { names: ['file', 'case', 'sha256', 'size', 'manifest_sha256', 'results', 'originals', 'left_out', 'custody', 'signatures', 'timestamps'] });
 
   cases
@@ -22,15 +22,17 @@ export function registerEvidence(cases: Command, act: Act): void {
     .option('--tsa-ca <file>', 'the TSA CA certificate(s) you trust (PEM); default: tsa-ca')
     .addOption(new Option('--require-signature', 'fail (exit 1) unless a valid signature covers the whole log'))
     .addOption(new Option('--require-timestamp', 'fail (exit 1) unless at least one trusted timestamp holds'))
+    .option('--require-reviews <n>', 'fail (exit 1) unless N current approvals by keys other than the conclusion\'s author (geo cases review)')
     .addHelpText(
       'after',
       `
-Reported in sections (in --json too): integrity, signatures, timestamps and simulated
-answers. A bundle needs only the file: no key, no config, no network; nothing is extracted.
-What each check covers and what an intact chain cannot prove: docs/cases.md.
+Reported in sections (in --json too): integrity, signatures, timestamps, reviews and
+simulated answers. A bundle needs only the file: no key, no config, no network; nothing is
+extracted. What each check covers and what an intact chain cannot prove: docs/cases.md.
 
 Exit 0: it verifies. Exit 1: something fails (every failure listed: integrity, a signature or
-timestamp that does not hold, an entry past the last signature, --require-* unmet), or it holds
+timestamp or review that does not hold, an entry past the last signature, --require-* unmet:
+a review stale, by the conclusion's own key or not an approval is named), or it holds
 simulated answers ("N simulated answers (sandbox): not evidence") and --allow-sandbox was not given.
 Exit 2: the argument is not a bundle (absent, a folder, a FIFO, not a zip) or names no local
 case. docs/cases.md documents the layout, so a bundle can be checked without geo.
@@ -44,6 +46,7 @@ Examples:
   geo cases verify case.zip --json | jq .failures
   geo cases verify case.zip --allowed-signers ~/.config/geo/allowed_signers --require-signature
   geo cases verify case.zip --tsa-ca freetsa-cacert.pem --require-timestamp
+  geo cases verify Demo --require-reviews 1 --allowed-signers allowed_signers --require-signature
   geo cases verify test-case.zip --allow-sandbox    # made against geo sandbox: checked, marked simulated`,
     )
     .action(act(async () => (await import('./verify.js')).verify, OFFLINE));

@@ -1,7 +1,8 @@
-/** `geo cases sign | stamp`: a case's head signed with an SSH key, and stamped by RFC 3161 authorities. */
+/** `geo cases sign | stamp | review`: a case's head signed with an SSH key, stamped by RFC 3161 authorities, and reviewed (register-review.ts). */
 import type { Command } from 'commander';
 import { type Act, OFFLINE } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
+import { registerReview } from './register-review.js';
 
 const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
 
@@ -89,4 +90,6 @@ Examples:
   geo cases stamp --pending                  # back online: send what was queued`,
     )
     .action(act(async () => (await import('./sign.js')).stamp));
+
+  registerReview(cases, act);
 }

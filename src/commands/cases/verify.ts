@@ -11,7 +11,9 @@
  * Both report signatures and timestamps apart: a signature or token that does not hold,
  * or an entry past the last valid signature, is exit 1; --require-signature / --require-timestamp
  * make their absence exit 1 too. --allowed-signers FILE: only its keys count; --tsa-ca FILE (or
- * the tsa-ca setting): only its CAs are trusted for TSAs.
+ * the tsa-ca setting): only its CAs are trusted for TSAs. Reviews too (evidence/review-sign.ts): one
+ * whose signature does not hold is exit 1; --require-reviews N makes fewer than N current approvals
+ * by keys other than the conclusion's author exit 1, each review that does not count named.
  */
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -30,6 +32,7 @@ import { findCase } from '../../store/find.js';
 import { verifyCase } from './check.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { shellQuote } from '../../files/shell.js';
+import { wholeNumber } from '../../flags.js';
 
 const HINT = 'geo cases verify takes a bundle written by geo cases bundle, e.g. geo cases verify case.zip';
 
@@ -63,14 +66,18 @@ interface Sections {
   integrity: { ok: boolean };
   signatures: { ok: boolean };
   timestamps: { ok: boolean };
+  reviews: { ok: boolean; reviews: Array<{ ok: boolean }> };
   simulated: SimulatedSection;
 }
 
-/** The one error line: the first failure of integrity, signatures or timestamps, else the simulated answers (exit 1 either way). */
+/** The one error line: the first failure of integrity, signatures, timestamps or reviews, else the simulated answers (exit 1 either way). */
 function notVerified(what: string, target: string, r: Sections, hint: string): NotVerifiedError {
-  if (r.integrity.ok && r.signatures.ok && r.timestamps.ok) return new NotVerifiedError(`${what} holds ${r.failures[0]}`, sandboxHint(target));
+  if (r.integrity.ok && r.signatures.ok && r.timestamps.ok && r.reviews.ok) return new NotVerifiedError(`${what} holds ${r.failures[0]}`, sandboxHint(target));
   const more = r.failures.length > 1 ? ` (${r.failures.length - 1} more on stdout)` : '';
-  return new NotVerifiedError(`${what} does not verify: ${r.failures[0]}${more}`, r.simulated.ok ? hint : `${hint}; it also holds simulated answers (sandbox)`);
+  // Too few approvals is not tampering: say what would count instead.
+  const short = r.integrity.ok && r.signatures.ok && r.timestamps.ok && r.reviews.reviews.every((x) => x.ok);
+  const why = short ? `an approval counts while only signatures, stamps, files and other reviews follow it, made with a key other than the conclusion's: geo cases review ${target} --approve --because TEXT, by a colleague` : hint;
+  return new NotVerifiedError(`${what} does not verify: ${r.failures[0]}${more}`, r.simulated.ok ? why : `${why}; it also holds simulated answers (sandbox)`);
 }
 
 /** A file the user names for trust, read whole (small: a key list, a CA certificate or two). */
@@ -85,6 +92,8 @@ function readTrustFile(path: string, flag: string): string {
 /** --allowed-signers, --tsa-ca (else the tsa-ca setting), --require-*: what the verifier trusts and requires. */
 export function trustOptions(ctx: Pick<Ctx, 'config'>, opts: Record<string, unknown>): VerifyOptions {
   const out: VerifyOptions = { allowSandbox: Boolean(opts.allowSandbox), requireSignature: Boolean(opts.requireSignature), requireTimestamp: Boolean(opts.requireTimestamp) };
+  const reviews = wholeNumber(opts.requireReviews, '--require-reviews', 1, 100, 'the number of current approvals by keys other than the conclusion\'s author, e.g. --require-reviews 1');
+  if (reviews !== undefined) out.requireReviews = reviews;
   if (typeof opts.allowedSigners === 'string') {
     const file = parseAllowedSigners(readTrustFile(opts.allowedSigners, '--allowed-signers'));
     if (file.entries.length === 0) throw new UsageError(`--allowed-signers ${opts.allowedSigners} lists no key${file.problems.length ? ` (${file.problems[0]})` : ''}`, 'one line per key: principal namespaces="geo-custody" ssh-ed25519 AAAA… (geo keys signing show prints yours)');

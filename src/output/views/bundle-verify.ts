@@ -9,7 +9,7 @@ import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
 import { sanitizeInline } from '../sanitize.js';
 import { simulatedRow } from './case-show.js';
-import { signatureRows, timestampRows } from './trust-rows.js';
+import { signatureRows, timestampRows, reviewRows } from './trust-rows.js';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -26,7 +26,7 @@ export function bundleVerifyView(r: BundleReport, view: ViewOpts): string {
   rows.push(['sealed', i.sealed ? `${seal}: every other member is the one it sealed, or made from the log` : 'no (see below)']);
   rows.push(['answers', `${i.answers} raw ${i.answers === 1 ? 'answer is' : 'answers are'} bound to ${i.answers === 1 ? 'its' : 'their'} record and own custody entries`]);
   rows.push(['originals', i.originals ? `${i.originals} match their input_hashed entries` : 'none in the bundle (their hashes are in the custody log)']);
-  rows.push(...signatureRows(r.signatures, view), ...timestampRows(r.timestamps, view));
+  rows.push(...signatureRows(r.signatures, view), ...timestampRows(r.timestamps, view), ...reviewRows(r.reviews, view));
   rows.push(simulatedRow(r.simulated, view));
   if (r.manifest_sha256) rows.push(['manifest', `sha256 ${r.manifest_sha256}`]);
   const lines = [title, renderKv(rows, view, '  ')];

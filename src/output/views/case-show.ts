@@ -6,6 +6,7 @@
 import type { SignaturesSection } from '../../evidence/custody-sign.js';
 import type { Investigation } from '../../evidence/investigation.js';
 import type { TimestampsSection } from '../../evidence/custody-stamps.js';
+import type { ReviewsSection } from '../../evidence/review-sign.js';
 import { type SimulatedSection } from '../../evidence/verify-report.js';
 import { SIMULATED, isSimulated, simulatedCount } from '../../evidence/simulated.js';
 import type { MapLink } from '../maps.js';
@@ -13,7 +14,7 @@ import { wrapFor } from '../fit.js';
 import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
 import { investigationView } from './case-investigation.js';
-import { SANDBOX_TIME, signatureRows, timestampRows } from './trust-rows.js';
+import { SANDBOX_TIME, signatureRows, timestampRows, reviewRows } from './trust-rows.js';
 import { sanitizeInline } from '../sanitize.js';
 import { peopleTime } from '../time.js';
 
@@ -81,6 +82,7 @@ export interface CaseVerifyView {
   };
   signatures: SignaturesSection;
   timestamps: TimestampsSection;
+  reviews: ReviewsSection;
   simulated: SimulatedSection;
   /** Every failure, integrity's and the simulated answers' refusal. */
   failures: string[];
@@ -143,6 +145,7 @@ export function caseVerifyView(r: CaseVerifyView, view: ViewOpts): string {
     ['files', `${plural(i.files, 'file')} written for the case still ${i.files === 1 ? 'has' : 'have'} the sha256 logged`],
     ...signatureRows(r.signatures, view),
     ...timestampRows(r.timestamps, view),
+    ...reviewRows(r.reviews, view),
     simulatedRow(r.simulated, view),
   ];
   const lines = [title, renderKv(rows, view, '  ')];
