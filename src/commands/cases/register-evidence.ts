@@ -11,7 +11,7 @@ import { registerTrust } from './register-trust.js';
 
 export function registerEvidence(cases: Command, act: Act): void {
   declareJson('cases verify', { names: ['ok', 'file', 'case', 'integrity', 'signatures', 'timestamps', 'simulated', 'failures', 'manifest_sha256'] });
-  declareJson('cases bundle', { names: ['file', 'case', 'sha256', 'size', 'manifest_sha256', 'results', 'originals', 'left_out', 'custody', 'signatures', 'timestamps'] });
+  declareJson('cases bundle', { names: ['file', 'case', 'sha256', 'size', 'manifest_sha256', 'results', 'originals', 'left_out', 'working', 'exhibits', 'copies_left_out', 'custody', 'signatures', 'timestamps'] });
 
   cases
     .command('verify')
