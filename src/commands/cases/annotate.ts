@@ -138,7 +138,8 @@ export async function runAnnotate(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' 
     await store.kept.put(bytes, copy.media_type);
     const same = before.find((w) => w.sha256 === copy.sha256 && w.of.sha256 === copy.of.sha256);
     const entry = same ? same.entry : (await log.append(c.id, { event: 'working_copy_made', data: { copy } })).seq;
-    const row: MadeCopy = { ...copy, result: copy.result!, entry, appended: !same };
+    // Made before: the copy as that entry logged it (an earlier geo says so in its method).
+    const row: MadeCopy = { ...copy, ...(same ? { method: same.method } : {}), result: copy.result!, entry, appended: !same };
     if (opts.out !== undefined) {
       await writeOwnFile(fileOf(p.ref.ref), 'the working copy', bytes, { inputs: () => originals, ...(opts.mode ? { mode: opts.mode } : {}) });
       row.file = fileOf(p.ref.ref);

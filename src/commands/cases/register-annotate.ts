@@ -38,7 +38,7 @@ Examples (the sandbox's results are simulated; yours annotate the same way):
   $ geo --sandbox locate sample:tokyo --depth 2 --case Demo > /dev/null
   $ geo cases annotate Demo                      # every result with a box
   $ geo cases annotate Demo r1 --out work        # also work/r1-annotated.png
-  $ geo cases annotate Demo r1 --json | jq ".copies[0].boxes"
+  $ geo cases annotate Demo r1 --jq ".copies[0].boxes"   # appends nothing: made already
   $ geo cases annotate Demo r9                   # exit 2: no such result, nothing appended`,
     )
     .action(act(async () => (await import('./annotate.js')).annotate, OFFLINE));
