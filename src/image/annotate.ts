@@ -22,7 +22,7 @@ export type PixelBox = BoxToDraw;
 
 export interface Annotated {
   bytes: Buffer;
-  media_type: 'image/png';
+  media_type: 'image/png' | 'image/jpeg';
   width: number;
   height: number;
   boxes: PixelBox[];
@@ -38,17 +38,21 @@ interface Pipeline {
   raw(o: { depth: 'uchar' }): Pipeline;
   composite(layers: Array<{ input: Buffer; left: number; top: number }>): Pipeline;
   png(o: { compressionLevel: number }): Pipeline;
+  jpeg(o: { quality: number; chromaSubsampling: '4:4:4' }): Pipeline;
   toBuffer(): Promise<Buffer>;
   toBuffer(o: { resolveWithObject: true }): Promise<Raw>;
 }
 type SharpFn = ((input: Buffer | Uint8Array, opts?: { limitInputPixels?: number; raw?: Raw['info'] }) => Pipeline) & { versions: { vips?: string; sharp?: string } };
 
 /** What draws, and its version ("sharp 0.35.5 (libvips 8.18.7)"), or undefined when sharp is not installed. */
-export async function boxDrawer(): Promise<{ name: string; draw: (image: Uint8Array, boxes: readonly BoxToDraw[]) => Promise<Annotated> } | undefined> {
+/** PNG (lossless: the photo's pixels as decoded) or JPEG (a fraction of the size; the outlines kept sharp by full-resolution colour). */
+export type CopyEncoding = 'png' | 'jpeg';
+
+export async function boxDrawer(): Promise<{ name: string; draw: (image: Uint8Array, boxes: readonly BoxToDraw[], encoding?: CopyEncoding) => Promise<Annotated> } | undefined> {
   const sharp = await optionalSharp<SharpFn>();
   if (!sharp) return undefined;
   const v = sharp.versions ?? {};
-  return { name: `sharp ${v.sharp ?? '(version unknown)'}${v.vips ? ` (libvips ${v.vips})` : ''}`, draw: (image, boxes) => drawBoxes(sharp, image, boxes) };
+  return { name: `sharp ${v.sharp ?? '(version unknown)'}${v.vips ? ` (libvips ${v.vips})` : ''}`, draw: (image, boxes, encoding = 'png') => drawBoxes(sharp, image, boxes, encoding) };
 }
 
 /** The fraction's pixel edge, kept inside the image. */
@@ -91,14 +95,16 @@ export function overlaySvg(boxes: readonly PixelBox[], width: number, height: nu
 /**
  * The copy: decoded with its EXIF orientation applied (the boxes are in the displayed image's
  * coordinates), the overlay composited on the pixels, encoded as PNG (lossless: the photo's pixels
- * outside the outlines are the original's, decoded). A header claiming more pixels than geo
+ * outside the outlines are the original's, decoded) or JPEG (a 12 MP photo's PNG is some 30 MB,
+ * its JPEG at quality 92 some 5 MB). A header claiming more pixels than geo
  * decodes is refused by sharp before decoding.
  */
-async function drawBoxes(sharp: SharpFn, image: Uint8Array, boxes: readonly BoxToDraw[]): Promise<Annotated> {
+async function drawBoxes(sharp: SharpFn, image: Uint8Array, boxes: readonly BoxToDraw[], encoding: CopyEncoding): Promise<Annotated> {
   const raw = await sharp(image, { limitInputPixels: MAX_DECODE_PIXELS }).rotate().raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
   const { width, height } = raw.info;
   const drawn = pixelBoxes(boxes, width, height);
   const svg = Buffer.from(overlaySvg(drawn, width, height), 'utf8');
-  const bytes = await sharp(raw.data, { raw: raw.info, limitInputPixels: MAX_DECODE_PIXELS }).composite([{ input: svg, left: 0, top: 0 }]).png({ compressionLevel: 6 }).toBuffer();
-  return { bytes, media_type: 'image/png', width, height, boxes: drawn };
+  const drawnOn = sharp(raw.data, { raw: raw.info, limitInputPixels: MAX_DECODE_PIXELS }).composite([{ input: svg, left: 0, top: 0 }]);
+  const bytes = await (encoding === 'jpeg' ? drawnOn.jpeg({ quality: 92, chromaSubsampling: '4:4:4' }) : drawnOn.png({ compressionLevel: 6 })).toBuffer();
+  return { bytes, media_type: encoding === 'jpeg' ? 'image/jpeg' : 'image/png', width, height, boxes: drawn };
 }

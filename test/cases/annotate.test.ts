@@ -105,12 +105,25 @@ describe('geo cases annotate', () => {
     expect(channels).toBeGreaterThanOrEqual(3);
   });
 
+  it('--jpeg: a JPEG copy, logged beside the PNG, its outlines still the box colour (within JPEG\'s rounding)', async () => {
+    const r = await c.run(['cases', 'annotate', 'Scene', 'r2', '--jpeg', '--out', c.out]);
+    expect(r.code, r.stderr).toBe(0);
+    const bytes = readFileSync(join(c.out, 'r2-annotated.jpg'));
+    expect([...bytes.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    expect(copies().at(-1)!.data.copy).toMatchObject({ result: { ref: 'r2' }, sha256: sha(bytes), size: bytes.length, media_type: 'image/jpeg' });
+    const img = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+    const { x, y, height } = (copies().at(-1)!.data.copy as { boxes: Array<{ x: number; y: number; height: number }> }).boxes[0]!;
+    const at = ((y + Math.floor(height / 2)) * img.info.width + x) * img.info.channels;
+    [...img.data.subarray(at, at + 3)].forEach((v, k) => expect(Math.abs(v - BOX_RGB[k]!)).toBeLessThan(48));
+  });
+
   it('annotating the same results again makes the same bytes and appends nothing', async () => {
     const entries = custodyOf(c.data, c.id).length;
     const r = await c.run(['cases', 'annotate', 'Scene', 'r1', 'r2']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('already made a working copy of r1');
     expect(r.stdout).toContain('already made a working copy of r2');
+    expect((await c.run(['cases', 'annotate', 'Scene', 'r2', '--jpeg'])).stdout).toMatch(/^already made a working copy of r2 /);
     expect(custodyOf(c.data, c.id)).toHaveLength(entries);
     const r1 = await c.run(['cases', 'annotate', 'Scene', 'r1', '--json']);
     expect(JSON.parse(r1.stdout).copies).toEqual([expect.objectContaining({ appended: false, entry: copies()[0]!.seq, sha256: (copies()[0]!.data.copy as { sha256: string }).sha256 })]);

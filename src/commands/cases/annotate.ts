@@ -49,6 +49,8 @@ export interface Annotated {
 
 export interface AnnotateOptions {
   out?: string;
+  /** JPEG instead of PNG (--jpeg). */
+  jpeg?: boolean;
   mode?: FileMode;
 }
 
@@ -94,7 +96,7 @@ export async function runAnnotate(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' 
   const drawer = await boxDrawer();
   if (!drawer) throw new ConfigError('geo cases annotate draws with sharp, which is not installed', 'reinstall geo (npm install -g geo-cli): sharp is one of its dependencies');
   const originals = results.flatMap((r) => (r.input.path ? [r.input.path] : []));
-  const fileOf = (ref: string) => join(opts.out!, `${ref}-annotated.png`);
+  const fileOf = (ref: string) => join(opts.out!, `${ref}-annotated.${opts.jpeg ? 'jpg' : 'png'}`);
 
   const made: Array<{ p: Pick_; copy: Copy; bytes: Buffer }> = [];
   const skipped: string[] = [];
@@ -107,7 +109,7 @@ export async function runAnnotate(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' 
     const boxes = p.boxes.map((i) => ({ id: i.id, ...i.box! }));
     let drawn;
     try {
-      drawn = await drawer.draw(o.bytes, boxes);
+      drawn = await drawer.draw(o.bytes, boxes, opts.jpeg ? 'jpeg' : 'png');
     } catch (err) {
       skipped.push(`${p.ref.ref}: ${o.path} cannot be drawn on (${err instanceof Error ? err.message : String(err)})`);
       continue;
@@ -158,7 +160,7 @@ export const annotate: Handler = async (ctx, args, opts) => {
   const say = (line: string) => ctx.io.stderr.write(`${sanitizeInline(line)}\n`);
   const mode = fileMode(opts.fileMode);
   const out = typeof opts.out === 'string' ? opts.out : undefined;
-  const res = await runAnnotate(ctx, args[0] as string, (args[1] as string[] | undefined) ?? [], { ...(out !== undefined ? { out } : {}), ...(mode ? { mode } : {}) }, say);
+  const res = await runAnnotate(ctx, args[0] as string, (args[1] as string[] | undefined) ?? [], { ...(out !== undefined ? { out } : {}), ...(mode ? { mode } : {}), jpeg: Boolean(opts.jpeg) }, say);
   const human = () => [
     ...res.copies.map((x) => [
       `${x.appended ? 'made' : 'already made'} a working copy of ${x.result.ref} (${sanitizeInline(x.of.input_path)}): ${x.boxes.length} box${x.boxes.length === 1 ? '' : 'es'} (${x.boxes.map((b) => sanitizeInline(b.clue)).join(', ')}), entry ${x.entry}`,
