@@ -11,8 +11,9 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOX_RGB } from '../../src/image/annotate.js';
 import { FIXTURES, withSandbox } from '../helpers/sandbox.js';
+import { makeKey, tmp as sshTmp } from '../helpers/ssh.js';
 import { dbRows } from '../helpers/store.js';
-import { caseId, caseRunner, custodyOf, tmp } from './helpers.js';
+import { caseId, caseRunner, custodyOf, events, tmp } from './helpers.js';
 
 const sb = withSandbox();
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -127,5 +128,24 @@ describe('geo cases annotate', () => {
     expect(custodyOf(c.data, c.id)).toHaveLength(entries);
     const r1 = await c.run(['cases', 'annotate', 'Scene', 'r1', '--json']);
     expect(JSON.parse(r1.stdout).copies).toEqual([expect.objectContaining({ appended: false, entry: copies()[0]!.seq, sha256: (copies()[0]!.data.copy as { sha256: string }).sha256 })]);
+  });
+});
+
+describe('geo cases annotate with a signing key chosen', () => {
+  it('the entry names the key, and the head is signed after it: the case verifies with --require-signature', async () => {
+    const config = tmp('geo-annotate-key-');
+    const key = makeKey(sshTmp('geo-annotate-keys-'), 'alice', { comment: 'alice@example.org' });
+    const { data, run } = caseRunner(sb);
+    const geo = (argv: string[]) => run(argv, { env: { GEO_CONFIG_DIR: config, HOME: config } });
+    expect((await geo(['keys', 'signing', 'use', key.path, '--principal', 'alice@example.org'])).code).toBe(0);
+    expect((await geo(['cases', 'create', '--name', 'Signed', '--local'])).code).toBe(0);
+    expect((await geo(['locate', FIXTURES + 'paris.jpg', '--depth', '3', '--case', 'Signed'])).code).toBe(0);
+    const r = await geo(['cases', 'annotate', 'Signed']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/\nsigned the head \(entry \d+\) as alice@example\.org, key SHA256:/);
+    const log = custodyOf(data, caseId(data, 'Signed'));
+    expect(events(log).slice(-2)).toEqual(['working_copy_made', 'head_signed']);
+    expect(log.at(-2)!.key).toBe((log.at(-1)!.data.signature as { fingerprint: string }).fingerprint);
+    expect((await geo(['cases', 'verify', 'Signed', '--require-signature', '--allow-sandbox'])).code).toBe(0);
   });
 });
