@@ -8,6 +8,8 @@
  *   records/<n>-<id>.json   each result's provenance record (evidence/record-types.ts)
  *   report.html, results.geojson, results.kmz   when the case has them
  *   originals/<sha256>.<ext>   the original files, only when bundled with originals
+ *   working/<sha256>.<ext>     the case's working copies (annotated: working_copy_made entries)
+ *   exhibits/<sha256>.<ext>    the exhibits its notes keep (note_made entries)
  *   timestamps/entry-<n>.tsr, .pem   the token of head_stamped entry n, and the CA pinned for it
  *   verify_chain.py         the chain recomputed with Python's standard library alone
  * and, made from the log once it is sealed and signed (bundle-standard.ts; not sealed: a verifier
@@ -24,6 +26,8 @@ export const CUSTODY_NAME = 'custody.jsonl';
 export const ANSWERS_DIR = 'answers/';
 export const RECORDS_DIR = 'records/';
 export const ORIGINALS_DIR = 'originals/';
+export const WORKING_DIR = 'working/';
+export const EXHIBITS_DIR = 'exhibits/';
 export const TIMESTAMPS_DIR = 'timestamps/';
 export const SIGNATURES_DIR = 'signatures/';
 export const CHAIN_SCRIPT_NAME = 'verify_chain.py';
@@ -38,6 +42,30 @@ export interface ManifestFile {
   path: string;
   sha256: string;
   size: number;
+}
+
+/**
+ * What an image in a bundle is, so an original is never taken for a copy made from it: the words
+ * the manifest, VERIFY.md and the report use, one per folder.
+ */
+export const LABELS = { original: 'original (evidence)', working: 'working copy (annotated)', exhibit: 'exhibit (reference)' } as const;
+export type ImageLabel = (typeof LABELS)[keyof typeof LABELS];
+
+/** The folder each label's files are in. */
+export const LABEL_DIRS: ReadonlyArray<[string, ImageLabel]> = [[ORIGINALS_DIR, LABELS.original], [WORKING_DIR, LABELS.working], [EXHIBITS_DIR, LABELS.exhibit]];
+
+/**
+ * One image member and what it is. A working copy names the original it was made from (`of`: its
+ * sha256) and the clues drawn; an exhibit, its name and where it came from, as the note gave them.
+ */
+export interface MemberLabel {
+  path: string;
+  label: ImageLabel;
+  sha256: string;
+  of?: string;
+  clues?: string[];
+  name?: string;
+  source?: string;
 }
 
 /** One result: its provenance record, its raw answer, and the hashes that tie them together. */
@@ -61,6 +89,8 @@ export interface BundleManifest {
   originals: 'included' | 'hashes only';
   /** Every member but manifest.json, sorted by path. */
   files: ManifestFile[];
+  /** What each original, working copy and exhibit in the bundle is (as the seal lists them); absent when there are none. */
+  labels?: MemberLabel[];
 }
 
 export const HEX64 = /^[0-9a-f]{64}$/;
@@ -93,5 +123,7 @@ export function manifestProblem(v: unknown): string | undefined {
   }
   const strings = (r: Record<string, unknown>) => ['record', 'answer', 'answer_sha256', 'input_sha256'].every((k) => typeof r[k] === 'string');
   if (!Array.isArray(v.results) || !v.results.every((r) => isObject(r) && strings(r))) return 'results must name record, answer, answer_sha256 and input_sha256';
+  const labelled = (l: unknown) => isObject(l) && typeof l.path === 'string' && typeof l.label === 'string' && typeof l.sha256 === 'string';
+  if (v.labels !== undefined && !(Array.isArray(v.labels) && v.labels.every(labelled))) return 'labels must give path, label and sha256 for each image';
   return undefined;
 }

@@ -69,6 +69,7 @@ export async function checkSeal(s: SealInput): Promise<boolean> {
   const rewritten = (what: string) => s.fail(`${MANIFEST_NAME}: its ${what} differ${what.endsWith('s') ? '' : 's'} from what the custody log sealed (${at}): the manifest was rewritten`);
   if (canonicalJson(m.results) !== canonicalJson(seal.results)) rewritten('results');
   if ((m.originals === 'included') !== seal.originals) rewritten('originals field');
+  if (canonicalJson(m.labels ?? null) !== canonicalJson(seal.labels ?? null)) rewritten('labels');
   if (m.created_at !== last.at) rewritten('created_at');
   if (m.geo_version !== last.geo) rewritten('geo_version');
   const listed = m.files.filter((f) => f.path !== custodyPath && !isDerivedMember(f.path)).map((f) => ({ path: f.path, sha256: f.sha256, size: f.size }));

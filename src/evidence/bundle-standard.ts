@@ -14,7 +14,7 @@
  * (letters, digits, . _ @ + = : -) are replaced by signer-<n>, heads must be 64 hex digits.
  */
 import { PLAIN, signerIdentity } from './allowed-signers.js';
-import { ALLOWED_SIGNERS_NAME, CHAIN_SCRIPT_NAME, SIGNATURES_DIR, SUMS_NAME, TIMESTAMPS_DIR, VERIFY_NAME } from './bundle-format.js';
+import { ALLOWED_SIGNERS_NAME, CHAIN_SCRIPT_NAME, LABELS, type MemberLabel, SIGNATURES_DIR, SUMS_NAME, TIMESTAMPS_DIR, VERIFY_NAME, unsafeMemberName } from './bundle-format.js';
 import type { CustodyEntry } from './custody.js';
 import { type SignedHead, custodyMessage } from './custody-sign.js';
 import { type ReviewData, VERDICTS, type Verdict, reviewMessage } from './review-sign.js';
@@ -107,6 +107,33 @@ export const earlierVerifyMd = (entries: readonly CustodyEntry[]): Buffer => Buf
 export function sha256Sums(members: ReadonlyArray<{ path: string; sha256: string }>): Buffer {
   const rows = members.filter((m) => m.path !== SUMS_NAME).map((m) => `${m.sha256}  ${m.path}\n`).sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1));
   return Buffer.from(rows.join(''), 'utf8');
+}
+
+/**
+ * What each image in the bundle is, as its seal labels them (absent for a bundle without labels:
+ * its VERIFY.md is the one an earlier geo wrote). Paths and hashes are checked plain; an exhibit's
+ * name and source are the analyst's words, quoted as JSON strings so none can break a line.
+ */
+function imagesSection(entries: readonly CustodyEntry[]): string[] {
+  const seal = entries.findLast((e) => e.event === 'bundle_sealed')?.data.bundle as { labels?: MemberLabel[] } | undefined;
+  const labels = (Array.isArray(seal?.labels) ? seal.labels : []).filter((l) => typeof l.path === 'string' && !unsafeMemberName(l.path) && /^[\w./-]+$/.test(l.path) && HEX64.test(String(l.sha256)));
+  if (labels.length === 0) return [];
+  const line = (l: MemberLabel) => {
+    if (l.label === LABELS.working) return `- ${l.path}: ${LABELS.working}, made from the original with sha256 ${HEX64.test(String(l.of)) ? l.of : '(not given)'}; boxes of ${(l.clues ?? []).map((c) => JSON.stringify(c)).join(', ') || 'no clue'}`;
+    if (l.label === LABELS.exhibit) return `- ${l.path}: ${LABELS.exhibit}, ${JSON.stringify(l.name ?? '')} from ${JSON.stringify(l.source ?? '')}`;
+    return `- ${l.path}: ${LABELS.original}`;
+  };
+  return [
+    '',
+    '## 5. What the images are',
+    '',
+    `An ${LABELS.original} is a file as it was located, unchanged; a ${LABELS.working} is a copy geo made from`,
+    'one, with the boxes of the clues named drawn on it, and is never evidence of what the photo shows; an',
+    `${LABELS.exhibit} is a file an analyst kept with a note. Each copy's working_copy_made entry in custody.jsonl`,
+    'names the original it was made from and how; `sha256sum -c SHA256SUMS` (step 1) checks every file.',
+    '',
+    ...labels.map(line),
+  ];
 }
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
@@ -209,6 +236,7 @@ function verifyMd(entries: readonly CustodyEntry[], signed: Signed[], form: 'cur
     const sandbox = stamps.filter((s) => isSandboxTsaUrl(s.d.tsa)).map((s) => stampFile(s.n, 'tsr'));
     if (sandbox.length > 0) parts.push('', `Sandbox time, not evidence: ${sandbox.join(', ')} came from geo sandbox's test authority.`);
   }
+  parts.push(...imagesSection(entries));
   parts.push(
     '',
     'What this proves: a signature, that its key vouched for the log up to that head; a timestamp, that',

@@ -6,7 +6,8 @@
  * else is read; zip-read.ts), the manifest, every member's sha256 and size against it, the custody
  * chain against the manifest's count and head, the seal that chain ends with against every member
  * and the manifest (bundle-seal.ts), each raw answer against its record and its own result_linked
- * and answer_received entries, each original against an input_hashed entry, and the members made
+ * and answer_received entries, each original against an input_hashed entry, each working copy and
+ * exhibit against its label and the entry that made or kept it (bundle-labels.ts), and the members made
  * from the log (signatures/, allowed_signers, VERIFY.md, SHA256SUMS) against what the log makes of
  * them (bundle-standard.ts). Then, apart: the signatures (custody-sign.ts: whose, under your
  * allowed_signers or the bundle's), the timestamps (custody-stamps.ts: each token in timestamps/
@@ -17,6 +18,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { ALLOWED_SIGNERS_NAME, type BundleManifest, MANIFEST_NAME, ORIGINALS_DIR, RECORDS_DIR, TIMESTAMPS_DIR, isDerivedMember, manifestProblem } from './bundle-format.js';
 import { bundledTokens, checkDerived } from './bundle-derived.js';
+import { checkLabels } from './bundle-labels.js';
 import { type BoundResult, checkBindings, checkSeal, simulatedAnswers } from './bundle-seal.js';
 import { type AllowedSigners, parseAllowedSigners } from './allowed-signers.js';
 import { type CustodyEntry, sha256Hex } from './custody.js';
@@ -47,6 +49,9 @@ export interface BundleReport {
     /** Raw answers that match their record and are bound to their own result_linked and answer_received entries. */
     answers: number;
     originals: number;
+    /** Working copies and exhibits that match their labels and the entries that made or kept them. */
+    working: number;
+    exhibits: number;
     /** One line per failure, naming the member (and entry) that fails. */
     failures: string[];
     /** Whether the log carries signatures (the caveat says what they bind, or that it is unsigned). */
@@ -93,7 +98,7 @@ async function verifyOpen(fh: FileHandle, path: string, opts: BundleTrust): Prom
   const { members, refusals } = await readZipDirectory(fh);
   const failures: string[] = [];
   const fail = (line: string) => failures.push(line);
-  const integrity: BundleReport['integrity'] = { ok: false, sealed: false, files: 0, answers: 0, originals: 0, failures, signed: false, caveat: caveat('bundle', false) };
+  const integrity: BundleReport['integrity'] = { ok: false, sealed: false, files: 0, answers: 0, originals: 0, working: 0, exhibits: 0, failures, signed: false, caveat: caveat('bundle', false) };
   let simulated = simulatedSection(0, allowSandbox, false);
   let signatures = uncheckedSignatures(Boolean(opts.requireSignature));
   let timestamps = uncheckedStamps(Boolean(opts.requireTimestamp));
@@ -158,6 +163,7 @@ async function verifyOpen(fh: FileHandle, path: string, opts: BundleTrust): Prom
   }
   integrity.answers = await checkAnswers(manifest, digest, entries, fail);
   integrity.originals = await checkOriginals(manifest, digest, entries, fail);
+  Object.assign(integrity, await checkLabels(manifest, entries, digest, fail));
   return report(extra);
 }
 

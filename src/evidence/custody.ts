@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import type { C2paRecord } from '../image/embedded.js';
+import type { MemberLabel } from './bundle-format.js';
 import type { InvestigationEvents } from './investigation-events.js';
 
 export const CUSTODY_SCHEMA = 'geo.custody/1';
@@ -75,10 +76,11 @@ export interface CustodyEvents extends InvestigationEvents {
    * A bundle's contents, appended just before its custody.jsonl is written, so the log
    * the bundle carries ends with this entry and its head commits to every other member: each
    * member's path, sha256 and size (all but custody.jsonl and manifest.json, sorted by path), its
-   * results (as the manifest lists them) and whether originals are in it. The manifest's
+   * results (as the manifest lists them), whether originals are in it, and what each image in it is
+   * (`labels`: original, working copy, exhibit; absent when it holds none). The manifest's
    * custody head is this entry's hash, its created_at this entry's `at`, its geo_version `geo`.
    */
-  bundle_sealed: { bundle: { members: Array<{ path: string; sha256: string; size: number }>; results: Array<{ record: string; answer: string; answer_sha256: string; input_sha256: string; analysis_id: string | null }>; originals: boolean } };
+  bundle_sealed: { bundle: { members: Array<{ path: string; sha256: string; size: number }>; results: Array<{ record: string; answer: string; answer_sha256: string; input_sha256: string; analysis_id: string | null }>; originals: boolean; labels?: MemberLabel[] } };
   /**
    * A claim checked: the claim (the image as named and its sha256, where it is said to
    * have been taken), its tolerance, the verdict, the rule that fired, and the sha256 of the raw

@@ -65,11 +65,13 @@ export interface InvestigationEvents {
   };
   /**
    * An annotated working copy of an original (never the original itself, which is unchanged):
-   * what it was made from, how, and its own bytes as kept (kept_files).
+   * what it was made from, how, and its own bytes as kept (kept_files). `result`: the result whose
+   * clues were drawn; each box is a clue's id and its rectangle in whole pixels of the copy.
    */
   working_copy_made: {
     copy: {
       of: { sha256: string; input_path: string };
+      result?: ResultRef;
       sha256: string; size: number; media_type: string;
       method: string;
       boxes: Array<{ clue: string; x: number; y: number; width: number; height: number }>;

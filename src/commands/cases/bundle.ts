@@ -4,7 +4,8 @@
  * written), into one self-contained file (output/export/bundle.ts): the custody log, every raw
  * answer, the provenance records, the HTML report, GeoJSON and KMZ, and with --with-originals the
  * original files, each vouched for by its sha256 (a file at the recorded path that no longer hashes
- * the same is left out, and said). Before the log goes in, bundle_sealed commits it to every other
+ * the same is left out, and said); and the case's working copies and exhibits from the store's kept
+ * files (batch/working-copies.ts), each labelled apart from the originals. Before the log goes in, bundle_sealed commits it to every other
  * member; after the zip is written, bundle_made is appended with the zip's sha256: a bundle cannot
  * hold its own hash, so the log in the store goes one entry further than the log in the bundle.
  */
@@ -12,6 +13,8 @@ import { extname, resolve } from 'node:path';
 import { caseLog } from '../../batch/case-custody.js';
 import { type CaseSigner, caseActor, caseSigner } from '../../batch/case-sign.js';
 import { vouchedOrRefuse } from '../../batch/case-results.js';
+import { exhibitsOf, workingCopiesOf } from '../../batch/working-copies.js';
+import { investigationOf } from '../../evidence/investigation.js';
 import type { Ctx } from '../../context.js';
 import { ConfigError, KeyringError, NotVerifiedError, UsageError } from '../../errors.js';
 import { type CustodyEntry, sha256Hex } from '../../evidence/custody.js';
@@ -42,6 +45,10 @@ export interface Bundled {
   /** Originals in the bundle, and why the others are not. */
   originals: number;
   left_out: string[];
+  /** Working copies (working/) and exhibits (exhibits/) in the bundle, and why any the log names are not. */
+  working: number;
+  exhibits: number;
+  copies_left_out: string[];
   custody: { entries: number; head: string };
   /** The signatures in the bundle's log (principal and fingerprint), and the tokens in it. */
   signatures: Array<{ entry: number; principal: string | null; fingerprint: string }>;
@@ -139,6 +146,9 @@ export async function runBundle(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 
   for (const o of originals ?? []) {
     if (!hashed.has(o.sha256)) await log.append(c.id, { event: 'input_hashed', data: { input: { path: resolve(o.path), sha256: o.sha256, size: o.bytes.length } } });
   }
+  const inv = investigationOf(ev.entries);
+  const working = await workingCopiesOf(store, inv);
+  const exhibits = await exhibitsOf(store, inv);
   const sources = await Promise.all(records.map(async (record) => ({ record, ...(await vouchedImage(record.input)) })));
   const now = new Date(ctx.now());
   const report = await buildHtmlReport(sources, { generatedAt: now.toISOString(), cliVersion: ctx.version, title: `Case ${vc.name}` });
@@ -148,6 +158,8 @@ export async function runBundle(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 
     bundle = await writeBundle({
       case: { id: vc.id, name: vc.name, ...(vc.description ? { description: vc.description } : {}) }, records,
       reportHtml: report.html, geojson: renderGeoJSON(records), kmz: await renderKMZ(sources, { now: ctx.now() }), ...(originals ? { originals } : {}),
+      working: working.files.map((w) => ({ sha256: w.sha256, bytes: w.bytes, media_type: w.media_type, of: w.of.sha256, clues: w.boxes.map((b) => b.clue) })),
+      exhibits: exhibits.files.map((x) => ({ sha256: x.sha256, bytes: x.bytes, media_type: x.media_type, name: x.name, source: x.source })),
       stamps,
       seal: async (contents) => {
         const entry = await log.append(c.id, { event: 'bundle_sealed', data: { bundle: contents } });
@@ -170,9 +182,12 @@ export async function runBundle(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 
   const signatures = bundle.signatures;
   return {
     file, case: { id: c.id, name: vc.name }, sha256, size: bundle.zip.length, manifest_sha256: bundle.manifestSha256, results: records.length,
-    originals: originals?.length ?? 0, left_out: leftOut, custody: { entries: m.entries, head: m.head }, signatures, timestamps: stamps.length,
+    originals: originals?.length ?? 0, left_out: leftOut, working: working.files.length, exhibits: exhibits.files.length, copies_left_out: [...working.missing, ...exhibits.missing], custody: { entries: m.entries, head: m.head }, signatures, timestamps: stamps.length,
   };
 }
+
+/** "2 working copies, 1 exhibit, " when the case has any: older cases' line stays as it was. */
+const copies = (r: Bundled) => [r.working ? `${r.working} working cop${r.working === 1 ? 'y' : 'ies'}, ` : '', r.exhibits ? `${r.exhibits} exhibit${r.exhibits === 1 ? '' : 's'}, ` : ''].join('');
 
 export const bundle: Handler = async (ctx, args, opts) => {
   resolveFormat(ctx, ['table', 'json']);
@@ -182,8 +197,9 @@ export const bundle: Handler = async (ctx, args, opts) => {
   const mode = fileMode(opts.fileMode);
   const res = await runBundle(ctx, args[0] as string, args[1] as string, { withOriginals: Boolean(opts.withOriginals), ...(mode ? { mode } : {}) }, say);
   for (const l of res.left_out) say(`original left out: ${l}`);
+  for (const l of res.copies_left_out) say(`left out: ${l}`);
   const human = () => [
-    `wrote ${sanitizeInline(res.file)}: case ${sanitizeInline(res.case.id)} (${sanitizeInline(res.case.name)}), ${res.results} result${res.results === 1 ? '' : 's'}, ${res.originals} original${res.originals === 1 ? '' : 's'}, custody ${res.custody.entries} entries`,
+    `wrote ${sanitizeInline(res.file)}: case ${sanitizeInline(res.case.id)} (${sanitizeInline(res.case.name)}), ${res.results} result${res.results === 1 ? '' : 's'}, ${res.originals} original${res.originals === 1 ? '' : 's'}, ${copies(res)}custody ${res.custody.entries} entries`,
     `  sha256    ${res.sha256}  (${res.size} bytes; logged as bundle_made)`,
     `  manifest  ${res.manifest_sha256}  (send it apart from the bundle: the recipient compares it)`,
     `  head      ${res.custody.head}`,

@@ -11,7 +11,7 @@ import { registerTrust } from './register-trust.js';
 
 export function registerEvidence(cases: Command, act: Act): void {
   declareJson('cases verify', { names: ['ok', 'file', 'case', 'integrity', 'signatures', 'timestamps', 'reviews', 'simulated', 'failures', 'manifest_sha256'] });
-  declareJson('cases bundle', { names: ['file', 'case', 'sha256', 'size', 'manifest_sha256', 'results', 'originals', 'left_out', 'custody', 'signatures', 'timestamps'] });
+  declareJson('cases bundle', { names: ['file', 'case', 'sha256', 'size', 'manifest_sha256', 'results', 'originals', 'left_out', 'working', 'exhibits', 'copies_left_out', 'custody', 'signatures', 'timestamps'] });
 
   cases
     .command('verify')
@@ -67,7 +67,8 @@ sha256 and size, and the custody log's entry count and head; custody.jsonl is th
 with a bundle_sealed entry that lists every other member's sha256 (so the head commits to them);
 answers/ the raw answers byte for byte; records/ the provenance records; report.html,
 results.geojson and results.kmz the case's results; timestamps/ each token with the CA pinned
-for it. With a signing key chosen (geo keys signing use), the seal is signed before the log goes
+for it; working/ the working copies (geo cases annotate) and exhibits/ the files its notes keep,
+labelled apart from the originals ("working copy (annotated)", "original (evidence)"). With a signing key chosen (geo keys signing use), the seal is signed before the log goes
 in; a case that is signed already is bundled signed or not at all.
 
 For whoever has no geo: VERIFY.md lists the exact commands (sha256sum -c SHA256SUMS, python3

@@ -8,6 +8,7 @@ import { type Register, OFFLINE } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 import { registerEvidence } from './register-evidence.js';
 import { registerInvestigation } from './register-investigation.js';
+import { registerAnnotate } from './register-annotate.js';
 
 /** api-spec.md "Case", the team it was created for, and where it is. */
 const CASE_FIELDS = ['id', 'name', 'description', 'teamId', 'createdAt', 'updatedAt'];
@@ -138,4 +139,5 @@ Examples:
 
   registerEvidence(cases, act);
   registerInvestigation(cases, act);
+  registerAnnotate(cases, act);
 };

@@ -12,7 +12,8 @@
  * hold its own hash).
  */
 import {
-  ANSWERS_DIR, BUNDLE_SCHEMA, type BundleManifest, CHAIN_SCRIPT_NAME, CUSTODY_NAME, MANIFEST_NAME, type ManifestFile, type ManifestResult, ORIGINALS_DIR, RECORDS_DIR, SUMS_NAME,
+  ANSWERS_DIR, BUNDLE_SCHEMA, type BundleManifest, CHAIN_SCRIPT_NAME, CUSTODY_NAME, EXHIBITS_DIR, LABELS, MANIFEST_NAME, type ManifestFile, type ManifestResult, type MemberLabel, ORIGINALS_DIR,
+  RECORDS_DIR, SUMS_NAME, WORKING_DIR,
 } from '../../evidence/bundle-format.js';
 import { derivedMembers, sha256Sums, stampFile } from '../../evidence/bundle-standard.js';
 import { CHAIN_SCRIPT } from '../../evidence/chain-script.js';
@@ -27,6 +28,24 @@ export interface BundleOriginal {
   bytes: Uint8Array;
   /** The file's extension without the dot ("jpg"), for viewers; "bin" when unknown. */
   extension?: string;
+}
+
+/** A working copy (annotated): its bytes as kept, the original's sha256 it was made from, the clues drawn. */
+export interface BundleWorkingCopy {
+  sha256: string;
+  bytes: Uint8Array;
+  media_type: string;
+  of: string;
+  clues: string[];
+}
+
+/** An exhibit a note keeps: its bytes, and its name and source as the note gave them. */
+export interface BundleExhibit {
+  sha256: string;
+  bytes: Uint8Array;
+  media_type: string;
+  name: string;
+  source: string;
 }
 
 export type SealContents = CustodyEvents['bundle_sealed']['bundle'];
@@ -49,6 +68,9 @@ export interface BundleData {
   kmz?: Uint8Array;
   /** With --with-originals: the original files; without, only their hashes (in the custody log). */
   originals?: readonly BundleOriginal[];
+  /** The case's working copies (working/) and exhibits (exhibits/), apart from the originals. */
+  working?: readonly BundleWorkingCopy[];
+  exhibits?: readonly BundleExhibit[];
 }
 
 export interface Bundle {
@@ -65,6 +87,9 @@ const STORED = /\.(kmz|jpe?g|png|gif|webp|avif|heic|zip)$/i;
 const SAFE_EXTENSION = /^[a-z0-9]{1,8}$/i;
 
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+const extensionOf = (name: string | undefined) => (name && SAFE_EXTENSION.test(name) ? name.toLowerCase() : 'bin');
+/** A kept file's extension by its media type (image/png -> png), for viewers. */
+const typeExtension = (mediaType: string) => extensionOf({ 'image/jpeg': 'jpg', 'image/svg+xml': 'svg' }[mediaType] ?? /^[a-z]+\/([a-z0-9]+)$/i.exec(mediaType)?.[1]);
 
 export async function writeBundle(d: BundleData): Promise<Bundle> {
   const members = new Map<string, Uint8Array>();
@@ -84,10 +109,24 @@ export async function writeBundle(d: BundleData): Promise<Bundle> {
   if (d.reportHtml !== undefined) put('report.html', d.reportHtml);
   if (d.geojson !== undefined) put('results.geojson', d.geojson);
   if (d.kmz !== undefined) put('results.kmz', d.kmz);
+  // Each image labelled by what it is, so a copy made from an original is never taken for it.
+  const labels: MemberLabel[] = [];
   for (const o of d.originals ?? []) {
-    const ext = o.extension && SAFE_EXTENSION.test(o.extension) ? o.extension.toLowerCase() : 'bin';
-    put(`${ORIGINALS_DIR}${o.sha256}.${ext}`, o.bytes);
+    const path = `${ORIGINALS_DIR}${o.sha256}.${extensionOf(o.extension)}`;
+    put(path, o.bytes);
+    labels.push({ path, label: LABELS.original, sha256: o.sha256 });
   }
+  for (const w of d.working ?? []) {
+    const path = `${WORKING_DIR}${w.sha256}.${typeExtension(w.media_type)}`;
+    if (!members.has(path)) labels.push({ path, label: LABELS.working, sha256: w.sha256, of: w.of, clues: w.clues });
+    put(path, w.bytes);
+  }
+  for (const x of d.exhibits ?? []) {
+    const path = `${EXHIBITS_DIR}${x.sha256}.${typeExtension(x.media_type)}`;
+    if (!members.has(path)) labels.push({ path, label: LABELS.exhibit, sha256: x.sha256, name: x.name, source: x.source });
+    put(path, x.bytes);
+  }
+  labels.sort(byPath);
   for (const t of d.stamps ?? []) {
     put(stampFile(t.entry, 'tsr'), t.reply);
     put(stampFile(t.entry, 'pem'), t.caPem);
@@ -96,7 +135,7 @@ export async function writeBundle(d: BundleData): Promise<Bundle> {
   const listed = (m: Map<string, Uint8Array>): ManifestFile[] => [...m].map(([path, data]) => ({ path, sha256: sha256Hex(data), size: data.length })).sort(byPath);
 
   // Every member is made: the log commits to them, and ends there in the bundle.
-  const { entry: seal, lines } = await d.seal({ members: listed(members), results, originals: d.originals !== undefined });
+  const { entry: seal, lines } = await d.seal({ members: listed(members), results, originals: d.originals !== undefined, ...(labels.length ? { labels } : {}) });
   // The seal, and the signatures over it that follow it.
   let end = seal.seq;
   while (end < lines.length && parseEntry(lines[end]!).event === 'head_signed') end++;
@@ -125,6 +164,7 @@ export async function writeBundle(d: BundleData): Promise<Bundle> {
     results,
     originals: d.originals ? 'included' : 'hashes only',
     files,
+    ...(labels.length ? { labels } : {}),
   };
   const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
   const entries: ZipEntry[] = [

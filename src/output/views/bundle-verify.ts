@@ -26,6 +26,8 @@ export function bundleVerifyView(r: BundleReport, view: ViewOpts): string {
   rows.push(['sealed', i.sealed ? `${seal}: every other member is the one it sealed, or made from the log` : 'no (see below)']);
   rows.push(['answers', `${i.answers} raw ${i.answers === 1 ? 'answer is' : 'answers are'} bound to ${i.answers === 1 ? 'its' : 'their'} record and own custody entries`]);
   rows.push(['originals', i.originals ? `${i.originals} match their input_hashed entries` : 'none in the bundle (their hashes are in the custody log)']);
+  if (i.working) rows.push(['working', `${plural(i.working, 'working copy', 'working copies')} (annotated) made by ${i.working === 1 ? 'its' : 'their'} working_copy_made entries, from the originals they name`]);
+  if (i.exhibits) rows.push(['exhibits', `${plural(i.exhibits, 'exhibit')} kept by note_made entries`]);
   rows.push(...signatureRows(r.signatures, view), ...timestampRows(r.timestamps, view), ...reviewRows(r.reviews, view));
   rows.push(simulatedRow(r.simulated, view));
   if (r.manifest_sha256) rows.push(['manifest', `sha256 ${r.manifest_sha256}`]);

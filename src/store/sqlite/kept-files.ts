@@ -10,7 +10,7 @@ export function keepFile(sql: Sql, bytes: Uint8Array, mediaType: string, at: str
 }
 
 export function keptFile(sql: Sql, sha256: string): KeptFile | undefined {
-  const r = sql.one<Omit<KeptFile, 'bytes'> & { bytes: ArrayBuffer | Buffer }>('SELECT sha256, size, media_type, kept_at, bytes FROM kept_files WHERE sha256 = ?', sha256);
-  // The driver may give a BLOB as an ArrayBuffer (sqlite.ts): callers get a Buffer either way.
-  return r && { ...r, bytes: Buffer.from(r.bytes as ArrayBuffer) };
+  const row = sql.one<Omit<KeptFile, 'bytes'> & { bytes: Uint8Array | ArrayBuffer }>('SELECT sha256, size, media_type, kept_at, bytes FROM kept_files WHERE sha256 = ?', sha256);
+  // libsql hands a BLOB back as an ArrayBuffer here (as results.ts's raw): a Buffer, as KeptFile promises.
+  return row && { ...row, bytes: Buffer.from(row.bytes instanceof ArrayBuffer ? new Uint8Array(row.bytes) : row.bytes) };
 }
