@@ -10,5 +10,7 @@ export function keepFile(sql: Sql, bytes: Uint8Array, mediaType: string, at: str
 }
 
 export function keptFile(sql: Sql, sha256: string): KeptFile | undefined {
-  return sql.one<KeptFile>('SELECT sha256, size, media_type, kept_at, bytes FROM kept_files WHERE sha256 = ?', sha256);
+  const row = sql.one<Omit<KeptFile, 'bytes'> & { bytes: ArrayBuffer | Uint8Array }>('SELECT sha256, size, media_type, kept_at, bytes FROM kept_files WHERE sha256 = ?', sha256);
+  // libsql gives a BLOB as an ArrayBuffer: the interface promises a Buffer (as the team store's bytea is).
+  return row ? { ...row, bytes: Buffer.from(row.bytes instanceof Uint8Array ? row.bytes : new Uint8Array(row.bytes)) } : undefined;
 }
