@@ -14,7 +14,10 @@ import { join } from 'node:path';
 import { fetchPhoto } from '../evidence/web-fetch.js';
 import type { FetchedFrom } from '../evidence/record-types.js';
 import { type LocalImage, fileImage, sniffKind } from '../image/local-image.js';
+import { DIMENSIONS_HEAD_BYTES } from '../image/dimensions.js';
 import { SNIFF_BYTES } from '../image/sniff.js';
+import { CancelledError } from '../errors.js';
+import { checkDecodable } from './convert.js';
 
 /** What --service-fetch gives up, said once on stderr when a run sends a URL as image_url. */
 export function serviceFetchNotice(urls: number): string {
@@ -30,27 +33,29 @@ export interface FetchedImage {
 /** The photos a run fetched, each once, as files of a folder only this user can read. */
 export class FetchedFiles {
   private dir: Promise<string> | undefined;
-  /** Photos fetched so far (one fetch per URL named, however often it is named). */
-  fetchedCount = 0;
-
+  /** Removed: a fetch still under way when the run was refused (another input failed) writes nothing. */
+  private removed = false;
   constructor(private readonly o: { now: () => number; signal?: AbortSignal; downscale?: boolean }) {}
 
   async fetch(url: string, maxBytes: number): Promise<FetchedImage> {
     const tooLargeHint = this.o.downscale ? 'give a smaller image' : 'add --downscale to fit it under the limit as JPEG, or give a smaller image';
     const got = await fetchPhoto(url, { maxBytes, tooLargeHint, now: this.o.now, ...(this.o.signal ? { signal: this.o.signal } : {}) });
-    this.fetchedCount++;
+    const kind = sniffKind(got.bytes.subarray(0, SNIFF_BYTES));
+    // A host is no one's own disk: whatever its type, a header claiming more pixels than geo decodes
+    // is refused now, before any decoder (a conversion, a perceptual hash) meets it.
+    checkDecodable(url, got.bytes.subarray(0, DIMENSIONS_HEAD_BYTES), kind);
+    if (this.removed) throw new CancelledError(`${url}: the run ended while it was fetched; nothing was sent`);
     // mkdtemp makes the folder 0700; each file is named by its sha256, so the same bytes are one file.
     this.dir ??= mkdtemp(join(tmpdir(), 'geo-fetched-'));
     const path = join(await this.dir, got.fetched.sha256);
     await writeFile(path, got.bytes, { mode: 0o600, flag: 'w' });
-    const kind = sniffKind(got.bytes.subarray(0, SNIFF_BYTES));
     return { image: fileImage(path, got.bytes.length, got.fetched.sha256, kind), fetched: got.fetched };
   }
 
   /** Removes the folder and what is in it (nothing when nothing was fetched). */
   async remove(): Promise<void> {
     const dir = this.dir;
-    this.dir = undefined;
+    this.removed = true;
     const path = dir ? await dir.catch(() => undefined) : undefined;
     if (path) await rm(path, { recursive: true, force: true }).catch(() => undefined);
   }

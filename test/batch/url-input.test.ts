@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -23,6 +23,8 @@ const KEY = 'orca_live_urlinputsecret';
 const PHOTO = readFileSync(new URL('../../fixtures/images/paris.jpg', import.meta.url));
 const OTHER = readFileSync(new URL('../../fixtures/images/tokyo.jpg', import.meta.url));
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+/** A PNG header claiming 20,000 x 20,000 pixels, and nothing more. */
+const BOMB = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from([0, 0, 0x4e, 0x20, 0, 0, 0x4e, 0x20, 8, 2, 0, 0, 0]), Buffer.alloc(4)]);
 /** What the streaming route offers: far more than the 15 MB an image may have. */
 const HUGE = 100 * 1024 * 1024;
 
@@ -44,6 +46,7 @@ async function startHost(photo: Buffer): Promise<PhotoHost> {
     if (path === '/hop') return res.writeHead(302, { location: `${host.url}/photo.jpg` }).end();
     if (path === '/photo.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': photo.length, etag: '"v1-photo"', 'last-modified': 'Tue, 01 Apr 2025 10:00:00 GMT' }).end(photo);
     if (path === '/page') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html><body><img src="/photo.jpg"></body></html>');
+    if (path === '/bomb') return res.writeHead(200, { 'content-type': 'image/png' }).end(BOMB);
     if (path === '/away') return res.writeHead(302, { location: 'http://example.com/photo.jpg' }).end();
     if (path === '/declared') {
       res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(50_000_000) });
@@ -159,11 +162,23 @@ describe('a URL input fetched by geo', () => {
   }, 30_000);
 });
 
+describe('a resumed batch reads its URLs the way it first did', () => {
+  it('--resume with --service-fetch against a journal whose URLs geo fetched is refused', async () => {
+    const { run } = geoIn();
+    const journal = join(tmp('geo-url-journal-'), 'j.ndjson');
+    expect((await run(['locate', `${host.url}/start`, `${host.url}/photo.jpg`, '--journal', journal])).code).toBe(0);
+    const r = await run(['locate', '--resume', journal, '--service-fetch']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${journal}: its URLs were fetched by geo; its idempotency keys can only be resent the same way — hint: drop --service-fetch to continue it`);
+  }, 30_000);
+});
+
 describe('a URL that gives no photo: one line, exit 2, nothing charged', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['answers 404', '/missing', /: the photo host answered HTTP 404; nothing was sent — hint: /],
     ['answers a web page', '/page', /: the photo host answered a web page \(text\/html; charset=utf-8\), not an image; nothing was sent/],
     ['redirects to plain http on another host', '/away', /: redirected \(302\) to http:\/\/example\.com\/photo\.jpg: geo follows https only, or plain http to this machine; nothing was sent/],
+    ['serves a header claiming more pixels than geo decodes', '/bomb', /: the image claims 20,000 x 20,000 pixels \(400 MP\), above the 120 MP geo decodes locally \(a decompression bomb\?\); nothing was sent/],
     ['declares more than an image may have', '/declared', /: the photo host declares 50,000,000 bytes, over the 15,000,000 of one image \(nothing of it was read\); nothing was sent/],
   ];
   for (const [what, path, line] of cases) {
@@ -215,4 +230,28 @@ describe('--keep-original', () => {
     const v = await run(['cases', 'verify', zip]);
     expect(v.code, v.stdout + v.stderr).toBe(0);
   }, 60_000);
+
+  it("keeps a file's bytes too: a bundle --with-originals carries them once the file is gone", async () => {
+    const { data, run } = geoIn();
+    const photo = join(tmp('geo-url-file-'), 'harbour.jpg');
+    const bytes = readFileSync(new URL('../../fixtures/images/sydney.jpg', import.meta.url));
+    writeFileSync(photo, bytes);
+    expect((await run(['cases', 'create', '--name', 'Files', '--local'])).code).toBe(0);
+    const r = await run(['locate', photo, '--case', 'Files', '--keep-original', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    rmSync(photo);
+    expect(dbRows<{ sha256: string }>(data, 'SELECT sha256 FROM kept_files').map((k) => k.sha256)).toEqual([sha(bytes)]);
+    const out = tmp('geo-url-bundle-');
+    const b = await run(['cases', 'bundle', 'Files', join(out, 'files.zip'), '--with-originals']);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).not.toContain('original left out');
+    execFileSync('unzip', ['-q', join(out, 'files.zip'), '-d', join(out, 'x')]);
+    expect(sha(readFileSync(join(out, 'x', 'originals', `${sha(bytes)}.jpg`)))).toBe(sha(bytes));
+  }, 60_000);
+
+  it('is refused with --no-store, which keeps the store out of it', async () => {
+    const r = await geoIn().run(['locate', `${host.url}/start`, '--keep-original', '--no-store']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --keep-original keeps the photos in the store, which --no-store keeps out of it/);
+  });
 });
