@@ -223,10 +223,16 @@ export class CaseCustody {
     this.hashed.add(`${input.path}\0${input.sha256}`);
     // What the original said about itself, kept before its upload was stripped (batch/embedded.ts).
     const kept = await this.store.embedded(input.sha256);
-    await this.log.append(this.kase.id, { event: 'input_hashed', data: { input, ...(kept ? { metadata_json: JSON.stringify(kept.metadata), c2pa: kept.c2pa } : {}) } });
+    // A photo geo fetched: how this run got its bytes (each redirect, when, what the host said of them).
+    const fetched = e.fetched?.sha256 === input.sha256 ? { fetched: e.fetched } : {};
+    await this.log.append(this.kase.id, { event: 'input_hashed', data: { input, ...(kept ? { metadata_json: JSON.stringify(kept.metadata), c2pa: kept.c2pa } : {}), ...fetched } });
   }
 
-  /** The original file as read (`sha256`: the image's): a video's file for its frames, the image file, or stdin's bytes; none for a URL. */
+  /**
+   * The original as read (`sha256`: the image's): a video's file for its frames, the image file, a
+   * photo geo fetched (its URL as given, the size of the bytes received), or stdin's bytes; none for
+   * a URL the service fetched.
+   */
   private async inputOf(e: Finished, sha256: string): Promise<{ path: string; sha256: string; size: number } | undefined> {
     const video = e.origin && 'video' in e.origin ? e.origin.video : undefined;
     const sizeOf = (p: string) => stat(resolve(this.o.cwd, p)).then((st) => st.size, () => undefined);
@@ -238,6 +244,7 @@ export class CaseCustody {
       const size = await sizeOf(e.path);
       return size === undefined ? undefined : { path: e.path, sha256, size };
     }
+    if (e.fetched) return { path: e.fetched.url, sha256, size: e.fetched.size };
     const stdin = e.record.input === '-' ? this.o.stdinSize?.() : undefined;
     return stdin === undefined ? undefined : { path: '-', sha256, size: stdin };
   }

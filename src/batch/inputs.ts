@@ -94,7 +94,7 @@ async function expandOne(arg: string, cwd: string, out: InputEntry[], skipped: E
     return;
   }
   if (isUrlInput(arg)) {
-    if (!isAcceptableImageUrl(arg)) throw new UsageError(`${arg}: image URLs must use https`, 'the service fetches the image itself; give an https:// URL or a local file');
+    if (!isAcceptableImageUrl(arg)) throw new UsageError(`${arg}: image URLs must use https`, 'plain http is taken only from this machine; give an https:// URL or a local file');
     out.push({ kind: 'url', input: arg, url: arg });
     return;
   }

@@ -15,6 +15,7 @@ import { type HeldAnswers, heldAnswers } from './reuse.js';
 import type { BatchDeps, BatchOptions } from './run-options.js';
 import type { Job } from './sources.js';
 import type { BatchEvent, BatchPlan } from './types.js';
+import { serviceFetchNotice } from './url-inputs.js';
 
 export interface PlannedBatch {
   prep: Prepared;
@@ -40,6 +41,8 @@ export async function planBatch(deps: BatchDeps, opts: BatchOptions, started: nu
     ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
     ...(opts.downscale ? { downscale: true } : {}),
     ...(opts.keepMetadata !== undefined ? { keepMetadata: opts.keepMetadata } : {}),
+    ...(opts.serviceFetch !== undefined ? { serviceFetch: opts.serviceFetch } : {}),
+    now: deps.now, ...(deps.signal ? { signal: deps.signal } : {}),
     ...(opts.fresh ? { fresh: true } : {}),
     store,
     ...(deps.frugalMemory ? { frugalMemory: deps.frugalMemory } : {}),
@@ -47,11 +50,23 @@ export async function planBatch(deps: BatchDeps, opts: BatchOptions, started: nu
     ...(opts.together ? { together: true } : {}),
     ...(opts.writes ? { writes: opts.writes } : {}),
   });
+  try {
+    return await planPrepared(deps, opts, started, emit, prep);
+  } catch (err) {
+    await prep.fetchedFiles.remove();
+    throw err;
+  }
+}
+
+async function planPrepared(deps: BatchDeps, opts: BatchOptions, started: number, emit: (e: BatchEvent) => void, prep: Prepared): Promise<PlannedBatch> {
+  const store = deps.store;
   const n = prep.order.length;
   const inputs = n + prep.skipped.length;
   if (opts.idempotencyKey !== undefined && n !== 1) throw new UsageError(`--idempotency-key names one request, but there are ${n} inputs`, 'give one input, or leave the keys to geo');
   for (const s of prep.skipped) emit({ type: 'notice', message: `skipped ${s.path}: ${s.reason}` });
   if (prep.notice) emit({ type: 'notice', message: prep.notice });
+  const byService = prep.jobs.filter((j) => j.source.kind === 'url').length;
+  if (byService > 0) emit({ type: 'notice', message: serviceFetchNotice(byService) });
   // --fresh: only what is answered from now on is this batch's (a resume keeps that time).
   const since = opts.fresh ? started : prep.since;
   const request = requestParams(prep.params);

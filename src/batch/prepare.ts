@@ -17,6 +17,7 @@ import { type HeadLine, parseJournal } from './journal.js';
 import { batchId, requestParams } from './plan.js';
 import { type FrameInput, type Job, frameJobs, loadJobs, markSet } from './sources.js';
 import type { BatchParams } from './types.js';
+import { FetchedFiles } from './url-inputs.js';
 
 export interface PrepareInput {
   args: string[];
@@ -35,6 +36,11 @@ export interface PrepareInput {
   downscale?: boolean;
   /** --keep-metadata; undefined when not given (a resumed batch then decides). */
   keepMetadata?: boolean;
+  /** --service-fetch: URLs go as image_url; undefined when not given (geo fetches them, or a resumed batch decides). */
+  serviceFetch?: boolean;
+  /** The clock a fetch's retrieval time is read from (default Date.now), and the run's cancel. */
+  now?: () => number;
+  signal?: AbortSignal;
   fresh?: boolean;
   store: StoreApi;
   /** Images made in memory (a video's frames) instead of files; `args` then names the videos. */
@@ -70,6 +76,8 @@ export interface Prepared {
   /** A resumed --fresh batch: only answers since this time (ms) are its own. */
   since?: number;
   notice?: string;
+  /** The photos this run fetched, as files of its own: removed when the run ends (url-inputs.ts). */
+  fetchedFiles: FetchedFiles;
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -120,7 +128,32 @@ export async function resumedHeadOf(store: StoreApi, cwd: string, resume: string
   }
 }
 
+/**
+ * How URL inputs are read: as --service-fetch says, else as the batch being continued read them
+ * (a journal from before geo fetched URLs sent them as image_url). A continued batch's keys can only
+ * be resent with the same request, so the flag may not go against it.
+ */
+function serviceFetches(flag: boolean | undefined, h: HeadLine | undefined, fresh: boolean, where: string): boolean {
+  const was = h?.fetch ?? (h?.args.some(isUrlInput) ? 'service' : undefined);
+  if (flag === undefined) return was === 'service';
+  if (was !== undefined && !fresh && (was === 'service') !== flag) {
+    throw new UsageError(`${where}: its URLs were ${was === 'service' ? 'sent for the service to fetch' : 'fetched by geo'}; its idempotency keys can only be resent the same way`, was === 'service' ? 'add --service-fetch to continue it' : 'drop --service-fetch to continue it');
+  }
+  return flag;
+}
+
 export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
+  // Nothing is made until a URL is fetched; whatever was, goes if the batch is refused.
+  const files = new FetchedFiles({ now: p.now ?? (() => Date.now()), ...(p.signal ? { signal: p.signal } : {}), ...(p.downscale ? { downscale: true } : {}) });
+  try {
+    return await prepareWith(p, files);
+  } catch (err) {
+    await files.remove();
+    throw err;
+  }
+}
+
+async function prepareWith(p: PrepareInput, files: FetchedFiles): Promise<Prepared> {
   let args = p.args;
   let fromFile = p.fromFile;
   let cwd = p.cwd;
@@ -158,17 +191,20 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
     checkWritableFile(journalPath, 'the journal', { inputs: namedPaths });
     journalText = readJournalFile(journalPath, `--journal ${p.journal}`);
   }
+  const fileHead = journalText !== undefined ? parseJournal(journalText).head : undefined;
+  const serviceFetch = serviceFetches(p.serviceFetch, resumed?.head ?? fileHead, Boolean(p.fresh), journalPath ?? `--resume ${p.resume}`);
 
   // A video's frames are made in memory (src/media); `args` names the videos, for the batch's head.
   const expanded = p.frames ? { entries: [], skipped: [] } : await expandInputs(args, { cwd, ...(fromFile !== undefined ? { fromFile } : {}) });
   // What the run writes is none of what it reads, the files found in folders included.
   const read = () => [...namedPaths(), ...expanded.entries.flatMap((e) => (e.kind === 'path' ? [resolve(cwd, e.path)] : []))];
   for (const w of [...(p.writes ?? []), ...(journalPath ? [{ path: journalPath, what: 'the journal' }] : [])]) checkWritableFile(w.path, w.what, { inputs: read });
+  const urls = expanded.entries.some((e) => e.kind === 'url');
   const large = expanded.entries.length >= LARGE_BATCH;
   if (large) p.frugalMemory?.();
   // Files hashed before (same path, inode, size, mtime and ctime) are not read again.
   const hashes = await p.store.fileHashCache(expanded.entries.flatMap((e) => (e.kind === 'path' ? [e.path] : [])));
-  const loaded = p.frames ? frameJobs(p.frames) : await loadJobs(expanded.entries, { stdin: p.stdin, hashes, ...(p.downscale ? { downscale: true } : {}) });
+  const loaded = p.frames ? frameJobs(p.frames) : await loadJobs(expanded.entries, { stdin: p.stdin, hashes, ...(p.downscale ? { downscale: true } : {}), ...(serviceFetch ? {} : { fetch: files }) });
   await hashes.flush();
   if (large) p.frugalMemory?.();
   if (p.together) markSet(loaded.jobs);
@@ -184,7 +220,6 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
   // Removing metadata sends other bytes than before, so it is another batch.
   const batch = resumed?.batch ?? batchId({ ...named, ...(keepMetadata ? {} : { metadata: 'removed' }) }, params, p.baseUrl, p.account);
 
-  const fileHead = journalText !== undefined ? parseJournal(journalText).head : undefined;
   if (journalText !== undefined && !fileHead && journalText.trim() !== '') throw new UsageError(`--journal ${p.journal}: not a geo batch journal`, 'give a new file name, or a file --journal wrote');
   if (fileHead && !p.fresh) {
     journalForAccount(fileHead, p.account, journalPath!, false);
@@ -206,10 +241,12 @@ export async function prepareBatch(p: PrepareInput): Promise<Prepared> {
     head: {
       t: 'head', v: 1, params: requestParams(params), args, ...(fromFile !== undefined ? { fromFile } : {}), cwd, baseUrl: p.baseUrl,
       ...(p.account !== undefined ? { account: p.account } : {}), ...(keepMetadata ? {} : { metadata: 'removed' as const }),
+      ...(urls ? { fetch: serviceFetch ? ('service' as const) : ('geo' as const) } : {}),
       ...(resumed?.head.fresh_since && !p.fresh ? { fresh_since: resumed.head.fresh_since } : {}),
     },
     keepMetadata,
     ...(Number.isFinite(freshSince) ? { since: freshSince } : {}),
     ...(notice ? { notice } : {}),
+    fetchedFiles: files,
   };
 }

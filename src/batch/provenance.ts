@@ -37,12 +37,15 @@ export interface RecordContext {
   now: () => number;
 }
 
-export function answerRecord(c: RecordContext, job: Pick<Job, 'inputs' | 'sha256'> & { paths?: Job['paths']; origin?: Job['origin'] }, f: AnswerFacts): ProvenanceRecord {
+export function answerRecord(c: RecordContext, job: Pick<Job, 'inputs' | 'sha256'> & { paths?: Job['paths']; origin?: Job['origin']; fetched?: Job['fetched'] }, f: AnswerFacts): ProvenanceRecord {
   const m = f.response;
   const input = job.inputs[0]!;
-  const url = isUrlInput(input);
+  // A URL the service fetched (--service-fetch) has no sha256: image_url is what was sent.
+  const url = job.sha256 === null && isUrlInput(input);
+  const fetched = job.fetched?.find((x) => x !== undefined);
   return buildRecord({
     input: { path: job.paths?.[0] ?? input, sha256: job.sha256 ?? '' },
+    ...(fetched ? { fetched } : {}),
     request: { ...(url ? { image_url: input } : {}), ...c.request },
     response: {
       data: f.unusable === undefined ? f.result : bodyOf(m.raw), raw: m.raw ?? JSON.stringify(f.result), ...(m.rawBytes ? { rawBytes: m.rawBytes } : {}), status: m.status ?? 200, headers: m.headers ?? {}, replayed: f.replayed,

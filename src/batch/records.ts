@@ -1,7 +1,8 @@
 /**
  * One job's outcome -> one record per input that named it (duplicates share the answer), each with
  * its `exif` block from the evidence hook. The hook gets the answer, so it can compare the image's
- * own GPS with the estimate, and the bytes when only memory holds them (stdin).
+ * own GPS with the estimate, and the bytes when only memory holds them (stdin) or where they are
+ * when no file of the user's holds them (a photo geo fetched).
  */
 import type { Job } from './sources.js';
 import type { BatchRecord, JobOutcome } from './types.js';
@@ -26,10 +27,16 @@ function heldBytes(job: Job): Uint8Array | undefined {
   return s.kind === 'image' || s.kind === 'convert' ? s.image.bytes : undefined;
 }
 
+/** Where the hook reads input i again: its own file, or the run's copy of a photo geo fetched (url-inputs.ts). */
+function readablePath(job: Job, i: number): string | undefined {
+  const s = job.source;
+  return job.paths[i] ?? (job.fetched?.[i] && (s.kind === 'image' || s.kind === 'convert') ? s.image.source : undefined);
+}
+
 /** The hook's block, or null: evidence is informational and never fails a record. */
 async function exifOf(hook: ExifHook | undefined, job: Job, i: number, o: JobOutcome): Promise<unknown> {
   if (!hook) return null;
-  const path = job.paths[i];
+  const path = readablePath(job, i);
   const bytes = heldBytes(job);
   try {
     const sent = o.metadataSent !== undefined ? { metadataSent: o.metadataSent } : {};

@@ -84,6 +84,10 @@ export interface BatchOptions {
   downscale?: boolean;
   /** Send files with their metadata (default: removed before upload). Undefined: a resumed batch decides. */
   keepMetadata?: boolean;
+  /** --service-fetch: URLs are sent as image_url for the service to fetch (default: geo fetches them). Undefined: a resumed batch decides. */
+  serviceFetch?: boolean;
+  /** --keep-original: each input's bytes as read (a file's, a fetched photo's) kept in the store (keep-original.ts). */
+  keepOriginal?: boolean;
   /** false (--no-store): answers are kept for their claims only, not listed in history or exports. */
   listed?: boolean;
   /**

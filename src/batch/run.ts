@@ -7,7 +7,7 @@
  */
 import { countRecords, skippedRecord } from './accounting.js';
 import { requireConsent } from './consent.js';
-import { planBatch } from './plan-batch.js';
+import { type PlannedBatch, planBatch } from './plan-batch.js';
 import { previewRequests } from './plan.js';
 import { ProgressMeter } from './progress.js';
 import type { BatchDeps, BatchOptions, BatchResult } from './run-options.js';
@@ -15,25 +15,42 @@ import { sendPending } from './send-pending.js';
 import { recordsInInputOrder, settleNotSent, settleStored, settler } from './settle.js';
 import { SpendGuard, spendLimit } from './spend-guard.js';
 import type { BatchEvent, BatchSummary } from './types.js';
+import { removingAfter } from './url-inputs.js';
 
 export type { BatchDeps, BatchOptions, BatchResult } from './run-options.js';
 
 export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<BatchResult> {
   const emit = (e: BatchEvent) => deps.onEvent?.(e);
   const started = deps.now();
-  const store = deps.store;
   const planned = await planBatch(deps, opts, started, emit);
-  const { prep, inputs, held, pending, plan } = planned;
-  const meter = new ProgressMeter(inputs, pending.length, deps.now);
-  const summary: BatchSummary = {
+  const files = planned.prep.fetchedFiles;
+  if (opts.dryRun) {
+    const { prep, held, pending, plan } = planned;
+    // Made as the output reads them (plan.ts): nothing is held for 100,000 inputs. The photos fetched
+    // are read for them (what metadata would go), then removed.
+    const previews = removingAfter(previewRequests(pending, prep.params, deps.client.baseUrl, new Map([...held.open].map(([id, o]) => [id, o.key])), { keepMetadata: prep.keepMetadata }), files);
+    return { plan, records: [], previews, summary: { ...emptySummary(planned), elapsedMs: deps.now() - started } };
+  }
+  try {
+    return await sendPlanned(deps, opts, planned, started, emit);
+  } finally {
+    await files.remove();
+  }
+}
+
+function emptySummary(planned: PlannedBatch): BatchSummary {
+  const { prep, inputs } = planned;
+  return {
     inputs, unique: prep.jobs.length, ok: 0, failed: 0, notSent: 0, inFlight: 0, skipped: 0, fromJournal: 0, fromResults: 0, fromOthers: 0, unstored: 0, replayed: 0,
     creditsSpent: 0, retriesUsed: 0, rateLimited: 0, elapsedMs: 0, concurrency: 0, batch: prep.batch, ...(prep.journalPath ? { journal: prep.journalPath } : {}),
   };
-  if (opts.dryRun) {
-    // Made as the output reads them (plan.ts): nothing is held for 100,000 inputs.
-    const previews = previewRequests(pending, prep.params, deps.client.baseUrl, new Map([...held.open].map(([id, o]) => [id, o.key])), { keepMetadata: prep.keepMetadata });
-    return { plan, records: [], previews, summary: { ...summary, elapsedMs: deps.now() - started } };
-  }
+}
+
+async function sendPlanned(deps: BatchDeps, opts: BatchOptions, planned: PlannedBatch, started: number, emit: (e: BatchEvent) => void): Promise<BatchResult> {
+  const store = deps.store;
+  const { prep, inputs, held, pending, plan } = planned;
+  const meter = new ProgressMeter(inputs, pending.length, deps.now);
+  const summary = emptySummary(planned);
   await requireConsent(plan, { yes: opts.yes, maxCredits: opts.maxCredits, confirm: deps.confirm, noPrompt: deps.noPrompt });
   // What consent covers is kept against what the service charges, not what the plan priced (spend-guard.ts).
   const spend = new SpendGuard(opts.spendLimit ?? spendLimit({ maxCredits: opts.maxCredits, maxCreditsName: opts.budgetName?.what, yes: opts.yes, planCredits: plan.credits, threshold: plan.confirmThreshold }), prep.params.depth);
@@ -49,7 +66,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
     emit({ type: 'finished', record, fromJournal: false, replayed: false });
   }
 
-  const { settle, byId } = settler({ store, exif: deps.exif, keep, counts, summary, meter, emit });
+  const { settle, byId } = settler({ store, exif: deps.exif, keep, counts, summary, meter, emit, ...(opts.keepOriginal ? { keepOriginal: true } : {}) });
   await settleStored(prep.jobs, held, planned.ledger, summary, settle, opts.idempotencyKey, emit);
   const sent = await sendPending(deps, opts, planned, { started, spend, summary, meter, settle, emit });
   const { result } = sent;

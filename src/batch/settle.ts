@@ -10,6 +10,7 @@ import { countRecords } from './accounting.js';
 import type { Ledger } from './ledger.js';
 import { describeStop } from './outcome.js';
 import type { ProgressMeter } from './progress.js';
+import { keepOriginal } from './keep-original.js';
 import { type ExifHook, recordsFor } from './records.js';
 import type { HeldAnswers } from './reuse.js';
 import type { Job } from './sources.js';
@@ -27,6 +28,8 @@ export interface Settling {
   summary: BatchSummary;
   meter: ProgressMeter;
   emit: (e: BatchEvent) => void;
+  /** --keep-original: each answered job's original bytes kept in the store (keep-original.ts). */
+  keepOriginal?: boolean;
 }
 
 /** The settle of a run, and each settled job's records (none kept without `keep`: settled is all it then says). */
@@ -52,6 +55,11 @@ export function settler(s: Settling): { settle: Settle; byId: Map<string, BatchR
         // The answer is stored; only its EXIF check is missing (geo inspect recomputes it).
       }
     }
+    // Before its 'finished' event: a case that links the answer finds its original already kept.
+    if (s.keepOriginal && o.stored && how !== 'not_sent') {
+      const why = await keepOriginal(store, job);
+      if (why) emit({ type: 'notice', message: why });
+    }
     const extra = {
       ...(o.response ? { response: o.response } : {}), ...(!o.ok && o.cause !== undefined ? { cause: o.cause } : {}),
       ...(o.stored ? { stored: o.stored } : {}), ...(o.storeError ? { storeError: o.storeError } : {}), ...(o.credits !== undefined ? { credits: how === 'sent' ? o.credits : 0 } : {}),
@@ -61,6 +69,7 @@ export function settler(s: Settling): { settle: Settle; byId: Map<string, BatchR
       emit({
         type: 'finished', record, fromJournal: how === 'journal', replayed: o.ok && o.replayed, ...(path ? { path } : {}), ...extra, ...(reused ? { reused } : {}),
         ...(how === 'sent' ? { sentNow: true } : {}), ...(how === 'others' ? { fromOthers: true } : {}), ...(job.origin ? { origin: job.origin } : {}),
+        ...(job.fetched?.[i] ? { fetched: job.fetched[i] } : {}),
       });
     });
     emit({ type: 'progress', progress: meter.snapshot() });

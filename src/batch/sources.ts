@@ -17,10 +17,11 @@ import { type HashCache, type LocalImage, fileImage, imageFromBytes, readImage, 
 import type { ImageKind } from '../image/sniff.js';
 import { DAMAGED_HINT, unreadableReason } from '../image/readable.js';
 import { type SentImage, outgoingImage } from '../image/without-metadata.js';
-import type { RecordOrigin } from '../evidence/record-types.js';
+import type { FetchedFrom, RecordOrigin } from '../evidence/record-types.js';
 import type { FrameInput } from '../media/video.js';
 import { CONVERTIBLE_KINDS, checkDecodable, downscaleToFit, fitsLimit, heicError, toJpeg, tooLargeError } from './convert.js';
 import type { InputEntry } from './inputs.js';
+import type { FetchedFiles } from './url-inputs.js';
 
 // A frame is media's (media/video.ts); the batch's files name it from here as they name every job source.
 export type { FrameInput };
@@ -42,6 +43,8 @@ export interface Job {
   paths: Array<string | undefined>;
   /** A video's frame or a photo of a set: carried to the 'finished' event and the provenance record. */
   origin?: RecordOrigin;
+  /** Per input (as `paths`), the web fetch that gave its bytes: URLs geo fetched itself (url-inputs.ts). */
+  fetched?: Array<FetchedFrom | undefined>;
 }
 
 /**
@@ -83,10 +86,20 @@ class FileJob implements Job {
 }
 
 /** A job for what loadOne read: one object for a file streamed from disk, the general shape otherwise. */
-function jobOf(input: string, one: Awaited<ReturnType<typeof loadOne>>): Job {
+function jobOf(input: string, one: Loaded): Job {
   const s = one.source;
   if (s.kind === 'image' && !s.image.bytes && one.path !== undefined && s.image.source === one.path) return new FileJob(one.id, input, one.path, s.image.size, s.image.kind);
-  return { id: one.id, sha256: one.sha256, inputs: [input], source: s, paths: [one.path] };
+  return { id: one.id, sha256: one.sha256, inputs: [input], source: s, paths: [one.path], ...(one.fetched ? { fetched: [one.fetched] } : {}) };
+}
+
+/** Notes which fetch gave the job's newest input (none for a file): the list stays as long as the inputs. */
+function noteFetched(j: Job, f: FetchedFrom | undefined): Job {
+  if (!f && !j.fetched) return j;
+  const list = j.fetched ?? [];
+  while (list.length < j.inputs.length - 1) list.push(undefined);
+  list.push(f);
+  j.fetched = list;
+  return j;
 }
 
 /** Jobs for frames, in their order; identical frames (same bytes) share one job, as duplicates do. */
@@ -116,12 +129,21 @@ export interface LoadOptions {
   downscale?: boolean;
   /** Hashes of files read before (the store's cache): a hit is not read again. */
   hashes?: HashCache;
+  /** Where URL inputs are fetched to; absent (--service-fetch): the service fetches them (image_url). */
+  fetch?: FetchedFiles;
 }
 
+type Loaded = { id: string; sha256: string | null; source: UploadSource; path?: string; fetched?: FetchedFrom };
 
 /** Oversized files are caught from their size alone, before a single image byte is read whole. */
-async function loadOne(e: InputEntry, opts: LoadOptions): Promise<{ id: string; sha256: string | null; source: UploadSource; path?: string }> {
-  if (e.kind === 'url') return { id: `url:${e.url}`, sha256: null, source: { kind: 'url', url: e.url } };
+async function loadOne(e: InputEntry, opts: LoadOptions): Promise<Loaded> {
+  const maxBytes = opts.downscale ? 20 * MAX_IMAGE_BYTES : MAX_IMAGE_BYTES;
+  if (e.kind === 'url') {
+    if (!opts.fetch) return { id: `url:${e.url}`, sha256: null, source: { kind: 'url', url: e.url } };
+    // The photo's bytes, as a file of the run's own: from here on they go the way a file's go.
+    const got = await opts.fetch.fetch(e.url, maxBytes);
+    return { ...(await sourceOf(e.input, got.image, undefined, got.image.source)), fetched: got.fetched };
+  }
   let known: Stats | undefined;
   if (e.kind === 'path') {
     const s = (known = await stat(e.path));
@@ -138,15 +160,23 @@ async function loadOne(e: InputEntry, opts: LoadOptions): Promise<{ id: string; 
   }
   // readImage, not loadImage: WebP & co. are converted here rather than refused. Files are streamed
   // from disk when sent, so hundreds of inputs never sit in memory; stdin (read once) is held.
-  const image = await readImage(e.kind === 'stdin' ? '-' : e.path, opts.stdin, { maxBytes: opts.downscale ? 20 * MAX_IMAGE_BYTES : MAX_IMAGE_BYTES, ...(known ? { stat: known } : {}), ...(opts.hashes ? { hashes: opts.hashes } : {}) });
+  const image = await readImage(e.kind === 'stdin' ? '-' : e.path, opts.stdin, { maxBytes, ...(known ? { stat: known } : {}), ...(opts.hashes ? { hashes: opts.hashes } : {}) });
   const path = e.kind === 'path' ? e.path : undefined;
-  if (image.kind === 'heic') throw heicError(e.input);
+  return sourceOf(e.input, image, path, path);
+}
+
+/**
+ * How an image read whole or hashed is sent: as it is, converted, or (past the limit) downscaled.
+ * `path`: the input's own file; `at`: where a conversion reads it (a fetched photo's private copy).
+ */
+async function sourceOf(input: string, image: LocalImage, path: string | undefined, at: string | undefined): Promise<Loaded> {
+  if (image.kind === 'heic') throw heicError(input);
   const convert = CONVERTIBLE_KINDS.has(image.kind);
   // Converting or downscaling (stdin past the limit) decodes every pixel: the header's claim is
   // checked first, so a decompression bomb costs a header read.
-  if (convert || !fitsLimit(image.size)) checkDecodable(e.input, image.bytes ?? (await readFileHead(image.source, DIMENSIONS_HEAD_BYTES)), image.kind);
-  if (convert) return { id: image.sha256, sha256: image.sha256, source: { kind: 'convert', from: image.kind, image, ...(path ? { path } : {}) }, ...(path ? { path } : {}) };
-  if (image.kind !== 'jpeg' && image.kind !== 'png') throw new UsageError(`${e.input}: not an image geo can read (${image.kind})`, 'give JPEG or PNG (WebP, AVIF, TIFF and GIF are converted)');
+  if (convert || !fitsLimit(image.size)) checkDecodable(input, image.bytes ?? (await readFileHead(image.source, DIMENSIONS_HEAD_BYTES)), image.kind);
+  if (convert) return { id: image.sha256, sha256: image.sha256, source: { kind: 'convert', from: image.kind, image, ...(at ? { path: at } : {}) }, ...(path ? { path } : {}) };
+  if (image.kind !== 'jpeg' && image.kind !== 'png') throw new UsageError(`${input}: not an image geo can read (${image.kind})`, 'give JPEG or PNG (WebP, AVIF, TIFF and GIF are converted)');
   return { id: image.sha256, sha256: image.sha256, source: { kind: 'image', image }, ...(path ? { path } : {}) };
 }
 
@@ -162,7 +192,7 @@ export async function loadJobs(
   // Hash a few files at once (disk and hashing overlap), assembled in input order as they finish:
   // the entry and what a lane loaded are let go once they are a job, so 100,000 inputs are not
   // held twice. The caller's `entries` are emptied as they go.
-  const loaded: Array<Awaited<ReturnType<typeof loadOne>> | null | undefined> = new Array(entries.length);
+  const loaded: Array<Loaded | null | undefined> = new Array(entries.length);
   // By entry index, so the skipped come out in input order however the lanes finish.
   const skippedAt: Array<{ path: string; reason: string } | undefined> = new Array(entries.length);
   const jobs = new Map<string, Job>();
@@ -178,10 +208,11 @@ export async function loadJobs(
       if (!one) continue;
       order.push(one.id);
       const j = jobs.get(one.id);
-      if (j instanceof FileJob) jobs.set(one.id, j.withInput(input, one.path));
+      if (j instanceof FileJob) jobs.set(one.id, noteFetched(j.withInput(input, one.path), one.fetched));
       else if (j) {
         j.inputs.push(input);
         j.paths.push(one.path);
+        noteFetched(j, one.fetched);
       } else jobs.set(one.id, jobOf(input, one));
     }
   };

@@ -4,7 +4,7 @@
  */
 import type { Depth, Effort, Scope } from '../api/schemas.js';
 import type { StoreError } from '../errors.js';
-import type { ProvenanceRecord, RecordOrigin } from '../evidence/record-types.js';
+import type { FetchedFrom, ProvenanceRecord, RecordOrigin } from '../evidence/record-types.js';
 import type { SentImage } from '../image/without-metadata.js';
 import type { BatchRecord } from '../evidence/answer-record.js';
 import type { BatchPlan, BatchProgress, BatchStop, BatchSummary } from '../output/batch-status.js';
@@ -92,6 +92,8 @@ export type BatchEvent =
       credits?: number;
       /** The job's origin: a video's frame or a photo of a set. */
       origin?: RecordOrigin;
+      /** The input was a URL geo fetched: how its bytes were got (the provenance record keeps the job's first). */
+      fetched?: FetchedFrom;
     }
   | { type: 'retry'; input: string; reason: string; attempt: number; delayMs: number; status?: number }
   | { type: 'paused'; untilMs: number; reason: 'rate_limited' }

@@ -13,7 +13,7 @@
  */
 import { canonicalJson } from './canonical-json.js';
 import { type CustodyEntry, type CustodyEvents, sha256Hex } from './custody.js';
-import { type ProvenanceRecord, type ResultColumns, asResultBody, isResultBody, resultColumns } from './record-types.js';
+import { type FetchedFrom, type ProvenanceRecord, type ResultColumns, asResultBody, isResultBody, resultColumns } from './record-types.js';
 
 /** A custody entry with its position in the log (from 1), as messages name it. */
 export interface Numbered {
@@ -63,6 +63,8 @@ export interface VouchedResult {
   linked_at: string;
   /** The input as logged (path null: linked by a geo before with no input_hashed for it). */
   input: { path: string | null; sha256: string };
+  /** A photo geo fetched: its web fetch as its input_hashed entry logged it. */
+  fetched?: FetchedFrom;
   answer: { sha256: string; service: string; sandbox: boolean; analysis_id: string | null };
   /**
    * The record as the log vouches for it: body and raw text from the raw answer, input, service and
@@ -103,7 +105,7 @@ export function vouchCase(entries: readonly Numbered[], row: CaseRowFacts, linke
   const kase = vouchedCaseOf(entries, row, failures);
   const links = entries.filter(({ e }) => e.event === 'result_linked').map((x) => ({ ...x, r: dataOf<Linked>(x.e, 'result'), taken: false }));
   const answers = entries.filter(({ e }) => e.event === 'answer_received').map((x) => ({ ...x, a: dataOf<Answer>(x.e, 'answer') }));
-  const hashed = entries.filter(({ e }) => e.event === 'input_hashed').map((x) => ({ ...x, i: dataOf<{ path?: string; sha256?: string }>(x.e, 'input') }));
+  const hashed = entries.filter(({ e }) => e.event === 'input_hashed').map((x) => ({ ...x, i: dataOf<{ path?: string; sha256?: string }>(x.e, 'input'), fetched: x.e.data.fetched as FetchedFrom | undefined }));
   const results: VouchedResult[] = [];
   for (const x of linked) {
     const rec = x.stored.record;
@@ -147,11 +149,13 @@ export function vouchCase(entries: readonly Numbered[], row: CaseRowFacts, linke
     if (rec.cli !== undefined && rec.cli.base_url !== a.service) fail(`its record's service (${q(rec.cli.base_url)}) is not the one ${ans} logged (${q(a.service)})`);
     const body = bodyOfRaw(raw);
     checkStoredBody(x, body, fail);
+    // Where a fetched photo came from is the log's to say too (the run that linked it fetched it).
+    const fetched = input?.fetched && typeof input.fetched === 'object' ? input.fetched : undefined;
     results.push({
       id: x.stored.id, ok: failures.length === before, entry: link.n, linked_at: link.e.at,
-      input: { path, sha256: r.input_sha256 },
+      input: { path, sha256: r.input_sha256 }, ...(fetched ? { fetched } : {}),
       answer: { sha256: sha, service: a.service, sandbox: a.sandbox, analysis_id: r.analysis_id },
-      record: vouchedRecord(rec, body, raw, { path: path ?? rec.input.path, sha256: r.input_sha256 }, a),
+      record: vouchedRecord(rec, body, raw, { path: path ?? rec.input.path, sha256: r.input_sha256 }, a, fetched),
     });
   }
   for (const l of links) if (!l.taken) failures.push(`entry ${l.n} (result_linked): no result linked to the case in the store has its answer (a link was removed, or an answer changed)`);
@@ -175,11 +179,12 @@ function checkStoredBody(x: LinkedFacts, body: unknown, fail: (why: string) => v
   if (differ.length) fail(`its ${differ.join(', ')} column${differ.length === 1 ? ' is' : 's are'} not what its raw answer says (edited in the database)`);
 }
 
-function vouchedRecord(rec: ProvenanceRecord, body: unknown, raw: string, input: { path: string; sha256: string }, a: Answer): ProvenanceRecord {
-  // Whether it is usable, and whether a sandbox answered, is the raw answer's and the log's to say.
-  const { sandbox: _s, unusable, ...rest } = rec;
+function vouchedRecord(rec: ProvenanceRecord, body: unknown, raw: string, input: { path: string; sha256: string }, a: Answer, fetched: FetchedFrom | undefined): ProvenanceRecord {
+  // Whether it is usable, whether a sandbox answered, and where a fetched photo came from are the raw answer's and the log's to say.
+  const { sandbox: _s, unusable, fetched: _f, ...rest } = rec;
   return {
     ...rest,
+    ...(fetched ? { fetched } : {}),
     ...(!isResultBody(body) && unusable !== undefined ? { unusable } : {}),
     input: { ...rec.input, ...input },
     ...(rec.cli ? { cli: { ...rec.cli, base_url: a.service } } : {}),

@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import type { C2paRecord } from '../image/embedded.js';
 import type { MemberLabel } from './bundle-format.js';
+import type { FetchedFrom } from './record-types.js';
 import type { InvestigationEvents } from './investigation-events.js';
 
 export const CUSTODY_SCHEMA = 'geo.custody/1';
@@ -35,13 +36,16 @@ export interface CustodyEvents extends InvestigationEvents {
    * it) as JSON text, text and not an object so that the entry hashes the same in every language
    * (a float such as 6.25e-05 is written 0.0000625 by JavaScript and 6.25e-05 by Python); `c2pa`,
    * its C2PA content credentials' summary (image/c2pa.ts; {"present": false} without any). Both
-   * absent when geo kept none: a video (its frames are geo's own), a URL, --no-store, a result
-   * stored before geo kept them.
+   * absent when geo kept none: a video (its frames are geo's own), a URL the service fetched
+   * (--service-fetch), --no-store, a result stored before geo kept them.
+   * `fetched`: the input was a URL geo fetched itself (record-types.ts FetchedFrom): `path` is then
+   * the URL as given, and `fetched` each redirect, the final URL, when, the answer's status, type,
+   * length, ETag and Last-Modified, and the sha256 of the bytes as received (the input's sha256).
    */
-  input_hashed: { input: { path: string; sha256: string; size: number }; metadata_json?: string; c2pa?: C2paRecord };
+  input_hashed: { input: { path: string; sha256: string; size: number }; metadata_json?: string; c2pa?: C2paRecord; fetched?: FetchedFrom };
   /**
    * What was sent: the sha256 and size of the bytes after metadata removal, and the request fields
-   * (no image). An https URL has no sha256 or size (the service fetched it; `fields.image_url` names it).
+   * (no image). A URL the service fetched (--service-fetch) has no sha256 or size (`fields.image_url` names it).
    */
   request_sent: { request: { input_sha256: string; sha256?: string; size?: number; fields: Record<string, unknown>; service: string; idempotency_key: string } };
   /**

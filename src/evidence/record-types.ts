@@ -36,6 +36,28 @@ export interface SetOrigin {
   size: number;
 }
 
+/**
+ * A photo geo fetched from the web itself (an https URL input): the URL as given, every redirect it
+ * followed (the URL asked, the status, the Location header as sent), the URL the bytes came from,
+ * when, and what that last answer said of them; `sha256` and `size` are those of the bytes as
+ * received, before anything was done to them. Headers the host did not send are absent.
+ */
+export interface FetchedFrom {
+  url: string;
+  redirects: Array<{ url: string; status: number; location: string }>;
+  final_url: string;
+  /** ISO-8601 UTC, when the last answer's headers arrived. */
+  retrieved_at: string;
+  status: number;
+  content_type?: string;
+  /** The Content-Length header as a number of bytes (absent when the host sent none). */
+  content_length?: number;
+  etag?: string;
+  last_modified?: string;
+  sha256: string;
+  size: number;
+}
+
 /** Where an image came from when it is part of something larger; provenance records carry it. */
 export type RecordOrigin = { video: VideoOrigin } | { set: SetOrigin };
 
@@ -53,6 +75,8 @@ export interface ProvenanceRecord {
   account?: string;
   /** The file: its path as given and the sha256 of its bytes (results are filed and reused by it). */
   input: { path: string; sha256: string; size?: number; mime?: string };
+  /** The input was a URL geo fetched itself: each hop, when, and the sha256 of the bytes as received. */
+  fetched?: FetchedFrom;
   /**
    * The bytes that went out when they differ from the file's or were kept on purpose:
    * their sha256 and size, and which metadata was removed. Absent in records written before geo

@@ -10,10 +10,10 @@ import { rawB64 } from '../api/decode.js';
 import type { Corroboration } from './corroborate.js';
 import type { SentImage } from '../image/without-metadata.js';
 import { sha256Hex } from './custody.js';
-import { type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA } from './record-types.js';
+import { type FetchedFrom, type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA } from './record-types.js';
 import { headersSaySandbox } from './simulated.js';
 
-export { type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA, asResultBody, isResultBody } from './record-types.js';
+export { type FetchedFrom, type ProvenanceRecord, type RecordOrigin, type ResultBody, RECORD_SCHEMA, asResultBody, isResultBody } from './record-types.js';
 export { parseNdjsonResults, readNdjsonResults } from './records-ndjson.js';
 
 /** What client.ts's ApiResponse carries that a record needs (structural, so no import of api/). */
@@ -35,6 +35,8 @@ export interface ApiResponseLike {
 
 export interface BuildRecordArgs {
   input: { path: string; sha256: string; size?: number; mime?: string };
+  /** The input was a URL geo fetched itself: how (record-types.ts). */
+  fetched?: FetchedFrom;
   /** The geolocate request body as sent (image_b64 is dropped here). */
   request: Record<string, unknown>;
   response: ApiResponseLike;
@@ -91,6 +93,7 @@ export function buildRecord(a: BuildRecordArgs): ProvenanceRecord {
     cli: { version: a.cliVersion, base_url: a.baseUrl },
     ...(a.account !== undefined ? { account: a.account } : {}),
     input: a.input,
+    ...(a.fetched ? { fetched: a.fetched } : {}),
     ...(a.sent ? { sent: a.sent } : {}),
     request: requestParams(a.request),
     response: { status: a.response.status, body, raw: a.response.raw, ...rawB64Of(a.response), ...(a.deviations?.length ? { deviations: a.deviations } : {}), ...maskedOf(a.response) },

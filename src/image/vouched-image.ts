@@ -26,7 +26,8 @@ const isUrl = (p: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(p);
 
 export async function vouchedImage(input: { path: string; sha256: string }, o: VouchOptions = {}): Promise<VouchedImage> {
   const { path } = input;
-  if (isUrl(path)) return { missingImage: `image was sent by URL: ${path}` };
+  // Fetched by geo (its copy went when the run ended) or by the service: no file of it here.
+  if (isUrl(path)) return { missingImage: `image named by its URL, no copy on this machine: ${path}` };
   if (!/^[0-9a-f]{64}$/.test(input.sha256)) return { missingImage: `left out: the record carries no sha256, so no file can be shown to be its image (${path || 'no path'})` };
   const differs = `left out: ${path} is not the image this result was made from (its sha256 differs)`;
   if (path === '-') {

@@ -59,6 +59,8 @@ export async function locateTool(t: ToolCtx, raw: unknown): Promise<ToolResult> 
     ...(sc?.captured_at !== undefined ? { capturedAt: sc.captured_at } : {}),
     ...(a.batch_id !== undefined ? { batchId: a.batch_id } : {}),
     ...(a.downscale ? { downscale: true } : {}),
+    ...(a.service_fetch ? { serviceFetch: true } : {}),
+    ...(a.keep_original ? { keepOriginal: true } : {}),
     ...(a.case !== undefined ? { case: a.case } : {}),
   };
   const sceneOpts = { ...opts, ...(a.together ? { together: true } : {}), ...(a.every !== undefined ? { every: String(a.every) } : {}), ...(a.max_frames !== undefined ? { maxFrames: String(a.max_frames) } : {}), ...(a.agree_km !== undefined ? { agreeKm: String(a.agree_km) } : {}) };

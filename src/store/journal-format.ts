@@ -40,6 +40,12 @@ export interface HeadLine {
    * resent with the same bytes, so one journal never mixes the two.
    */
   metadata?: 'removed';
+  /**
+   * How its URL inputs were read: 'geo' fetched them and sent their bytes, 'service' sent image_url
+   * (--service-fetch). Absent: no URL among its inputs, or a journal from before geo fetched URLs
+   * (the service fetched them then). A resumed batch reads its URLs the same way again.
+   */
+  fetch?: 'geo' | 'service';
   created: string;
   /** A --fresh run: answers stored before this time are not this batch's (ISO-8601). */
   fresh_since?: string;

@@ -64,16 +64,17 @@ describe('geo locate --case', () => {
     expect(custodyLines(data, id)).toHaveLength(5);
   });
 
-  it('an image URL: request sent with the URL in its fields, answer received, result linked; no input file to hash', async () => {
+  it('an image URL with --service-fetch: request sent with the URL in its fields, answer received, result linked; no input file to hash', async () => {
     const { data, run, id } = await withCase();
-    // The service fetches the URL itself (the sandbox too): a loopback server it can reach, as
-    // validators.ts allows plain http only there. An https URL takes the same path through geo.
+    // --service-fetch: the service fetches the URL itself (the sandbox too), from a loopback server
+    // it can reach, as validators.ts allows plain http only there. An https URL takes the same path
+    // through geo. (Without the flag geo fetches it: test/batch/url-input.test.ts.)
     const photo = readFileSync(PARIS);
     const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/street.jpg`;
     try {
-      const r = await run(['locate', url, '--case', id]);
+      const r = await run(['locate', url, '--case', id, '--service-fetch']);
       expect(r.code).toBe(0);
     } finally {
       server.close();

@@ -106,7 +106,7 @@ describe('--dry-run and --max-credits', () => {
     expect(r.stdout).toContain('dry run: nothing was sent');
   });
   it('--dry-run --json is a JSON preview', async () => {
-    const r = await run(['locate', 'https://example.org/street.jpg', '--dry-run', '--json']);
+    const r = await run(['locate', 'https://example.org/street.jpg', '--service-fetch', '--dry-run', '--json']);
     expect(r.code).toBe(0);
     const p = JSON.parse(r.stdout);
     expect(p).toMatchObject({ method: 'POST', body: { image_url: 'https://example.org/street.jpg' }, cost: { depth: 1, credits: 1 }, sent: false });

@@ -30,8 +30,8 @@ export interface ChargingServer {
   url: string;
   /** sent sha256 -> the bodies to answer (set or change it before the run). */
   answers: Map<string, Chosen>;
-  /** Every geolocate request, in order: the sha256 of the image bytes sent, its scope and depth. */
-  sent: Array<{ sha256: string; scope?: Record<string, unknown>; depth: number }>;
+  /** Every geolocate request, in order: the sha256 of the image bytes sent (image_b64), the image_url when one was sent instead, its scope and depth. */
+  sent: Array<{ sha256: string; image_url?: string; scope?: Record<string, unknown>; depth: number }>;
   /** Completed analyses (each charged once). */
   charges(): number;
   /** Credits charged: each completed analysis at the cost of the depth it answered. */
@@ -139,14 +139,14 @@ export async function startChargingServer(o: ChargingOptions = {}): Promise<Char
       if (req.method !== 'POST' || path !== '/api/v1/geolocate') return send(res, 404, { success: false, error: 'Not found', code: 'not_found', message: 'no such endpoint' });
       const key = String(req.headers['idempotency-key'] ?? '');
       state.requests.set(key, (state.requests.get(key) ?? 0) + 1);
-      let parsed: { depth?: number; image_b64?: string; scope?: Record<string, unknown> };
+      let parsed: { depth?: number; image_b64?: string; image_url?: string; scope?: Record<string, unknown> };
       try {
         parsed = JSON.parse(body.toString('utf8')) as typeof parsed;
       } catch {
         return send(res, 400, { success: false, error: 'Bad request', code: 'invalid_request', message: 'malformed JSON' });
       }
       const sha256 = createHash('sha256').update(Buffer.from(parsed.image_b64 ?? '', 'base64')).digest('hex');
-      state.sent.push({ sha256, ...(parsed.scope ? { scope: parsed.scope } : {}), depth: parsed.depth ?? 1 });
+      state.sent.push({ sha256, ...(parsed.image_url !== undefined ? { image_url: parsed.image_url } : {}), ...(parsed.scope ? { scope: parsed.scope } : {}), depth: parsed.depth ?? 1 });
       const chosen = state.answers.get(sha256);
       if (!chosen && o.chosenOnly) return send(res, 422, { success: false, error: 'Unknown image', code: 'invalid_request', message: 'the test chose no answer for this image' });
       const payload = createHash('sha256').update(body).digest('hex');

@@ -11,6 +11,7 @@
  */
 import { extname, resolve } from 'node:path';
 import { caseLog } from '../../batch/case-custody.js';
+import { isUrlInput } from '../../batch/inputs.js';
 import { type CaseSigner, caseActor, caseSigner } from '../../batch/case-sign.js';
 import { vouchedOrRefuse } from '../../batch/case-results.js';
 import { exhibitsOf, workingCopiesOf } from '../../batch/working-copies.js';
@@ -24,12 +25,12 @@ import { type FileMode, writeOwnFile } from '../../files/own-file.js';
 import { checkWritableFile } from '../../files/safe.js';
 import { fileMode } from '../../flags.js';
 import { openRegularFile } from '../../files/read.js';
-import { type ProvenanceRecord, isResultBody } from '../../evidence/record-types.js';
-import { vouchedImage } from '../../image/vouched-image.js';
+import { type FetchedFrom, type ProvenanceRecord, isResultBody } from '../../evidence/record-types.js';
+import { type VouchedImage, vouchedImage } from '../../image/vouched-image.js';
 import { type BundleOriginal, writeBundle } from '../../output/export/bundle.js';
 import { buildHtmlReport, renderGeoJSON, renderKMZ } from '../../output/export/index.js';
 import { findCase } from '../../store/find.js';
-import type { CaseRow } from '../../store/index.js';
+import type { CaseRow, StoreApi } from '../../store/index.js';
 import { storedToken } from './check.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
@@ -74,24 +75,40 @@ async function readVideo(path: string): Promise<Buffer | string> {
   }
 }
 
+/** A kept original's extension, from the media type geo sniffed when it kept it. */
+const extensionOf = (mediaType: string) => (mediaType === 'image/jpeg' ? 'jpg' : /^image\/([a-z0-9]+)$/.exec(mediaType)?.[1] ?? 'bin');
+
+/**
+ * The image a record vouches for: the file at its path, else the bytes kept in the store with
+ * --keep-original (a photo fetched from the web, a file not on this machine), held to the same sha256.
+ */
+async function imageOrKept(store: StoreApi, input: { path: string; sha256: string }): Promise<VouchedImage & { extension?: string }> {
+  const v = await vouchedImage(input);
+  if ('imageBytes' in v) return { ...v, extension: extname(input.path).slice(1) };
+  const kept = /^[0-9a-f]{64}$/.test(input.sha256) ? await store.kept.get(input.sha256) : undefined;
+  if (kept && sha256Hex(kept.bytes) === input.sha256) return { imageBytes: kept.bytes, extension: extensionOf(kept.media_type) };
+  return v;
+}
+
 /** Each original once, read and checked against its sha256. */
-async function readOriginals(records: readonly ProvenanceRecord[], leftOut: string[]): Promise<Array<BundleOriginal & { path: string }>> {
-  const out = new Map<string, BundleOriginal & { path: string }>();
+async function readOriginals(store: StoreApi, records: readonly ProvenanceRecord[], leftOut: string[]): Promise<Array<BundleOriginal & { path: string; fetched?: FetchedFrom }>> {
+  const out = new Map<string, BundleOriginal & { path: string; fetched?: FetchedFrom }>();
   for (const record of records) {
     const o = originalOf(record);
     if (out.has(o.sha256)) continue;
     let bytes: Uint8Array | undefined;
+    let extension = extname(o.path).slice(1);
     if (record.video) {
       const read = await readVideo(o.path);
       if (typeof read === 'string') leftOut.push(read);
       else if (sha256Hex(read) === o.sha256) bytes = read;
       else leftOut.push(`${o.path}: not the video these frames came from (its sha256 differs)`);
     } else {
-      const v = await vouchedImage(o);
-      if ('imageBytes' in v) bytes = v.imageBytes;
-      else leftOut.push(v.missingImage);
+      const v = await imageOrKept(store, o);
+      if ('imageBytes' in v) ({ imageBytes: bytes, extension = extension } = v);
+      else leftOut.push(`${v.missingImage}${record.fetched ? ' (geo locate --keep-original keeps a fetched photo)' : ''}`);
     }
-    if (bytes) out.set(o.sha256, { sha256: o.sha256, bytes, extension: extname(o.path).slice(1), path: o.path });
+    if (bytes) out.set(o.sha256, { sha256: o.sha256, bytes, extension, path: o.path, ...(record.fetched ? { fetched: record.fetched } : {}) });
   }
   return [...out.values()];
 }
@@ -140,16 +157,20 @@ export async function runBundle(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 
   const records = ev.vouch.results.map((r) => r.record).filter((r) => isResultBody(r.response.body));
   const log = caseLog(store, await caseActor({ version: ctx.version, signing: { config: ctx.config, vault: ctx.vault } }), ctx.now);
   const leftOut: string[] = [];
-  const originals = opts.withOriginals ? await readOriginals(records, leftOut) : undefined;
+  const originals = opts.withOriginals ? await readOriginals(store, records, leftOut) : undefined;
   // An original whose hashing the log does not hold yet (a result linked with geo cases link): hashed now, and logged.
   const hashed = new Set(ev.entries.filter(({ e }) => e.event === 'input_hashed').map(({ e }) => (e.data.input as { sha256?: string } | undefined)?.sha256));
   for (const o of originals ?? []) {
-    if (!hashed.has(o.sha256)) await log.append(c.id, { event: 'input_hashed', data: { input: { path: resolve(o.path), sha256: o.sha256, size: o.bytes.length } } });
+    const path = isUrlInput(o.path) ? o.path : resolve(o.path);
+    if (!hashed.has(o.sha256)) await log.append(c.id, { event: 'input_hashed', data: { input: { path, sha256: o.sha256, size: o.bytes.length }, ...(o.fetched ? { fetched: o.fetched } : {}) } });
   }
   const inv = investigationOf(ev.entries);
   const working = await workingCopiesOf(store, inv);
   const exhibits = await exhibitsOf(store, inv);
-  const sources = await Promise.all(records.map(async (record) => ({ record, ...(await vouchedImage(record.input)) })));
+  const sources = await Promise.all(records.map(async (record) => {
+    const { extension: _e, ...image } = await imageOrKept(store, record.input);
+    return { record, ...image };
+  }));
   const now = new Date(ctx.now());
   const report = await buildHtmlReport(sources, { generatedAt: now.toISOString(), cliVersion: ctx.version, title: `Case ${vc.name}` });
   if (!report.hasMap) say('warning: the leaflet package is not installed, so the report has no map');

@@ -28,6 +28,7 @@ function shown(r: VouchedResult): CaseShowResult {
     id: r.id, ref: r.input.sha256 ? r.input.sha256.slice(0, 12) : (col.analysis_id ?? String(r.id)), input: r.input.path ?? `(sha256 ${r.input.sha256.slice(0, 12)}…)`, place,
     latitude: col.latitude, longitude: col.longitude, confidence: col.confidence, depth: col.depth, analysis_id: col.analysis_id, sandbox: r.answer.sandbox, linked_at: r.linked_at,
     map_links: col.latitude !== null && col.longitude !== null ? mapLinks(col.latitude, col.longitude) : [],
+    ...(r.fetched ? { fetched: r.fetched } : {}),
   };
 }
 

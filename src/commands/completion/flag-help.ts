@@ -56,6 +56,8 @@ export const FLAG_HELP: Record<string, string> = {
   '--fresh': 'analyse again with new keys (charged again)',
   '--downscale': 'fit images above the 20 MB limit under it',
   '--keep-metadata': 'send files with their EXIF/XMP (default: removed)',
+  '--service-fetch': 'let the service fetch URLs (geo then records nothing of the bytes)',
+  '--keep-original': 'keep each photo as read in the store, for bundles --with-originals',
   '--dry-run': 'print the plan and requests; send nothing',
   '--max-credits': 'refuse plans that could cost more',
   '--min-confidence': 'exit 8 below this confidence (0-1)',

@@ -52,7 +52,7 @@ const leaf = (description: string, flags: string[] = [], args?: CmdSpec['args'])
 export const COMMANDS: Record<string, CmdSpec> = {
   locate: { ...leaf('locate images: files, folders, - (stdin), https URLs or a --from-file list', [
     '--depth=', '--effort=', '--scope=', '--center=', '--radius=', '--captured-at=', '--batch-id=', '--async', '--model=', '--idempotency-key=',
-    '--from-file=', '--concurrency=', '--journal=', '--resume=', '--fresh', '--downscale', '--keep-metadata',
+    '--from-file=', '--concurrency=', '--journal=', '--resume=', '--fresh', '--downscale', '--keep-metadata', '--service-fetch', '--keep-original',
     '--dry-run', '--max-credits=', '--min-confidence=', '--report=', '--file-mode=', '--no-store', '--case=',
     '--together', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=',
   ], 'files'), formats: ['table', 'json', 'ndjson', 'csv', 'geojson', 'kml', 'kmz', 'html'] },

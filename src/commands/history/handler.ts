@@ -68,7 +68,10 @@ export const show: Handler = async (ctx, args, opts) => {
   // A record without usable coordinates (another geo version may keep those) cannot be drawn as a
   // place: its fields are listed instead (renderKv sanitizes them).
   const { flatten, renderKv } = await import('../../output/kv.js');
-  const human = (v: typeof view) => (isResultBody(body) ? locateView(body, meta, v) : `${meta.simulated ? `${simulatedLine(v)}\n` : ''}${v.style.bold('Stored answer without usable coordinates')}\n${renderKv(flatten(body), v, '  ')}`);
+  const shown = (v: typeof view) => (isResultBody(body) ? locateView(body, meta, v) : `${meta.simulated ? `${simulatedLine(v)}\n` : ''}${v.style.bold('Stored answer without usable coordinates')}\n${renderKv(flatten(body), v, '  ')}`);
+  // A photo geo fetched from the web: where it came from, below the answer.
+  const source = r.fetched ? (await import('../../output/views/fetched.js')).fetchedView : undefined;
+  const human = (v: typeof view) => `${shown(v)}${source && r.fetched ? `\n\n${v.style.bold('Source')}\n${source(r.fetched, v)}` : ''}`;
   ctx.io.stdout.write(await formatOutput({ ...(r.response.raw !== undefined ? { raw: r.response.raw } : {}), data: body, records: () => [r], human }, format, view));
   const part = r.video ? `a frame of ${r.video.path}` : r.set ? `a photo of ${r.set.id}` : undefined;
   if (part && stored.batch) warn(`${part}: geo history show ${stored.batch.slice(0, BATCH_REF)} shows the consensus of all its ${r.video ? 'frames' : 'photos'}`);

@@ -78,6 +78,8 @@ export async function parseLocate(ctx: Ctx, inputs: string[], opts: Record<strin
     ...(opts.dryRun ? { dryRun: true } : {}),
     ...(opts.downscale ? { downscale: true } : {}),
     ...(opts.keepMetadata ? { keepMetadata: true } : {}),
+    ...(opts.serviceFetch ? { serviceFetch: true } : {}),
+    ...(opts.keepOriginal ? { keepOriginal: true } : {}),
   };
   if (journal !== undefined && resume !== undefined) throw new UsageError('--journal and --resume both name the journal', '--resume FILE alone reruns that journal\'s command');
   const report = opts.report as string | undefined;
@@ -91,6 +93,7 @@ export async function parseLocate(ctx: Ctx, inputs: string[], opts: Record<strin
   const mode = fileMode(opts.fileMode);
   const caseRef = opts.case as string | undefined;
   if (caseRef !== undefined && opts.store === false) throw new UsageError('--case keeps its results in the store, which --no-store keeps them out of', 'drop --no-store, or --case');
+  if (opts.keepOriginal && opts.store === false) throw new UsageError('--keep-original keeps the photos in the store, which --no-store keeps out of it', 'drop --no-store, or --keep-original');
   return {
     batch,
     single,

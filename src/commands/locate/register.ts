@@ -29,6 +29,8 @@ export const register: Register = (program, act) => {
     .option('--fresh', 'analyse again with new keys (charged again)')
     .option('--downscale', 'fit images above the 20 MB limit as JPEG, not refuse')
     .option('--keep-metadata', 'send files as they are (EXIF, XMP, IPTC included); never reuses an answer made without them')
+    .option('--service-fetch', 'send URLs for the service to fetch (image_url); geo then records nothing of the bytes')
+    .option('--keep-original', 'keep each photo as read (file or fetched) in the store, for bundles --with-originals')
     .option('--dry-run', 'print the plan and requests with their cost only')
     .option('--max-credits <n>', 'a budget: above it exit 2 (plan) or 4 (while sending)')
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this')
@@ -47,6 +49,9 @@ export const register: Register = (program, act) => {
       `
 Metadata is removed before upload (--keep-metadata keeps it); the EXIF check compares the
 photo's own GPS with the answer. A plan above 20 credits asks first; a rerun never pays twice.
+An https URL is fetched by geo itself (at most 5 redirects, each recorded with the final URL,
+the time, ETag, Last-Modified and the sha256 of the bytes), then treated as a file; nothing of
+geo (no key, no geo header) goes to the photo's host. --service-fetch sends the URL instead.
 More: geo help money, geo help store, geo help sandbox, docs/videos.md (videos and --together).
 
 Examples (sample:NAME: photos shipped with geo; sample:all is all five):

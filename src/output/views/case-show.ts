@@ -9,7 +9,9 @@ import type { TimestampsSection } from '../../evidence/custody-stamps.js';
 import type { ReviewsSection } from '../../evidence/review-sign.js';
 import { type SimulatedSection } from '../../evidence/verify-report.js';
 import { SIMULATED, isSimulated, simulatedCount } from '../../evidence/simulated.js';
+import type { FetchedFrom } from '../../evidence/record-types.js';
 import type { MapLink } from '../maps.js';
+import { fetchedView } from './fetched.js';
 import { wrapFor } from '../fit.js';
 import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
@@ -32,6 +34,8 @@ export interface CaseShowResult {
   sandbox: boolean;
   linked_at: string;
   map_links: MapLink[];
+  /** A photo geo fetched from the web: how, as the custody log holds it. */
+  fetched?: FetchedFrom;
 }
 
 /** A head_stamped entry as logged (geo cases verify checks its token). */
@@ -117,6 +121,7 @@ export function caseShowView(d: CaseShow, view: ViewOpts): string {
     lines.push(...item.slice(0, -1), item.at(-1)!.replace(`(${s(r.ref)})`, st.dim(`(${s(r.ref)})`)));
     // The mark before the place: the first thing read of a simulated result.
     if (isSimulated(r)) lines.push(`     ${st.yellow(SIMULATED)}`);
+    if (r.fetched) lines.push(fetchedView(r.fetched, view, '     '));
     lines.push(...wrapFor(view, [s(r.place) || 'a place', at, ...facts].join(' · '), '     '));
     const osm = r.map_links.find((m) => m.name === 'OpenStreetMap');
     if (osm) lines.push(...wrapFor(view, osm.url, '     '));
