@@ -66,7 +66,7 @@ function toolContext(ctx: Ctx): Ctx {
     globals: { ...ctx.globals, yes: false, input: false },
     interactive: false,
     animate: false,
-    prompt: { ...ctx.prompt, confirm: refuse, input: refuse },
+    prompt: { ...ctx.prompt, confirm: refuse, input: refuse, select: refuse },
   };
 }
 
