@@ -139,7 +139,7 @@ describe('geo cases work without a terminal', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(`here ${why}`);
+    expect(r.stderr).toContain(`asks none here (${why})`);
     for (const flags of ['geo cases clues CASE accept|reject', 'geo cases note CASE --observation', 'geo cases rule-out CASE', 'geo cases conclude CASE']) expect(r.stderr).toContain(flags);
     expect(custodyOf(env.GEO_DATA_DIR, id).length).toBe(before);
   });

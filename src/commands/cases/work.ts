@@ -28,7 +28,7 @@ export const FLAGS_HINT = 'the flags write the same entries: geo cases clues CAS
 
 function refuseWithoutTerminal(ctx: Ctx): void {
   const why = noPromptReason(ctx.io, ctx.env, ctx.globals.input === false) ?? (ctx.io.stdoutIsTTY ? undefined : 'stdout is not a terminal');
-  if (why !== undefined) throw new UsageError(`geo cases work asks its questions on a terminal, and here ${why}`, FLAGS_HINT);
+  if (why !== undefined) throw new UsageError(`geo cases work asks its questions on a terminal, and asks none here (${why})`, FLAGS_HINT);
 }
 
 /**
