@@ -14,7 +14,7 @@ import { expandSamples } from '../files/samples.js';
 
 /** A refusal by a guard: a usage error (nothing read, nothing sent) with a code an agent can act on. */
 export class RefusedError extends UsageError {
-  constructor(readonly code: 'outside_allowed_dirs' | 'over_budget' | 'stdin_is_the_protocol', message: string, hint?: string) {
+  constructor(readonly code: 'outside_allowed_dirs' | 'over_budget' | 'stdin_is_the_protocol' | 'not_for_agents', message: string, hint?: string) {
     super(message, hint);
   }
 }

@@ -57,6 +57,15 @@ export const NONE = () => z.strictObject({});
 export const ANALYSES = () => z.strictObject({ search: z.optional(text('search neighborhood, city or filename')), city: z.optional(nonEmpty('only this city (a slug, e.g. paris)')), limit: listLimit() });
 export const CASES_LIST = () => z.strictObject({ team: z.optional(nonEmpty('only the cases of this team')), limit: listLimit() });
 export const CASES_CREATE = () => z.strictObject({ name: nonEmpty('case name'), description: z.optional(text('what the case is about')), team: z.optional(nonEmpty('team that owns the case')) });
+export const CASE_NOTE = () =>
+  z.strictObject({
+    case: nonEmpty('a local case: its id (geo\'s or the service\'s) or its name'),
+    kind: z.enum(['observation', 'hypothesis']).check(z.describe('observation (what is seen) or hypothesis (what is supposed); an agent never concludes, rules out, judges a clue or reviews')),
+    text: nonEmpty('the note, in words'),
+    results: z.optional(z.array(nonEmpty('a result it points at: r2 (the case\'s order), an analysis id or a sha256 prefix'))),
+    clues: z.optional(z.array(nonEmpty('a clue it points at, by the id case_summary gives it: r2.clue3, r1.cand1'))),
+  });
+export const CASE_SUMMARY = () => z.strictObject({ case: nonEmpty('a local case: its id (geo\'s or the service\'s) or its name') });
 export const HISTORY = () =>
   z.strictObject({
     ref: z.optional(nonEmpty('one stored result in full: an image file, a sha256 prefix (6+ hex digits) or an analysis id; without it, the list')),

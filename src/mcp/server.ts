@@ -66,11 +66,11 @@ function toolContext(ctx: Ctx): Ctx {
     globals: { ...ctx.globals, yes: false, input: false },
     interactive: false,
     animate: false,
-    prompt: { ...ctx.prompt, confirm: refuse, input: refuse },
+    prompt: { ...ctx.prompt, confirm: refuse, input: refuse, select: refuse },
   };
 }
 
-const INSTRUCTIONS = `geo locates photos on the analyst's disk with the Visual Geolocation API. locate costs credits (depth 1 = 1, 2 = 2, 3 = 10 per image); an image already answered is reused free, so retrying never pays twice. The server refuses plans above its credit guards and files outside its allowed folders; the error says which guard and how to change it. inspect, history and export are offline and free. check_claim judges where photos are said to have been taken (agrees, contradicts or unverifiable, with its rule), at locate's cost.`;
+const INSTRUCTIONS = `geo locates photos on the analyst's disk with the Visual Geolocation API. locate costs credits (depth 1 = 1, 2 = 2, 3 = 10 per image); an image already answered is reused free, so retrying never pays twice. The server refuses plans above its credit guards and files outside its allowed folders; the error says which guard and how to change it. inspect, history and export are offline and free. case_summary reads a local case (its results with clue ids, the analyst's notes, judgements, places ruled out, conclusion and reviews); case_note adds an observation or a hypothesis to it, marked as yours. Only the analyst concludes, rules out, judges clues or reviews. check_claim judges where photos are said to have been taken (agrees, contradicts or unverifiable, with its rule), at locate's cost.`;
 
 /** Serves until the client closes stdin (or geo is interrupted); calls in flight are answered first. */
 export async function serve(ctx: Ctx, o: ServeOptions): Promise<void> {
@@ -108,16 +108,21 @@ export async function serve(ctx: Ctx, o: ServeOptions): Promise<void> {
     })),
   }));
 
+  // What an agent's entries name it by: the client's own name and version, from initialize.
+  const client = () => {
+    const c = server.getClientVersion();
+    return c ? `${c.name} ${c.version}` : 'an MCP client that gave no name';
+  };
   const inFlight = new Set<Promise<unknown>>();
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
     const call = (async (): Promise<CallToolResult> => {
       const tool = byName.get(req.params.name);
       if (!tool) {
-        const why = o.readOnly && ['locate', 'cases_create'].includes(req.params.name) ? ' (this server is --read-only)' : '';
+        const why = o.readOnly && ['locate', 'cases_create', 'check_claim', 'case_note'].includes(req.params.name) ? ' (this server is --read-only)' : '';
         return masked(failure(new UsageError(`no tool named ${JSON.stringify(req.params.name)}${why}`, `tools: ${list.map((t) => t.name).join(', ')}`)), secrets());
       }
       log(`${tool.name} called`);
-      const t: ToolCtx = { ctx: tctx, dirs: o.dirs, budget: o.budget, log, signal: AbortSignal.any([ctx.signal, extra.signal]) };
+      const t: ToolCtx = { ctx: tctx, dirs: o.dirs, budget: o.budget, log, signal: AbortSignal.any([ctx.signal, extra.signal]), client };
       try {
         const r = await tool.run(t, req.params.arguments);
         log(`${tool.name}: ${r.isError ? 'failed' : 'done'}`);

@@ -11,6 +11,8 @@ export interface ToolCtx {
   log: (line: string) => void;
   /** Aborted when the client cancels the call or geo is interrupted. */
   signal: AbortSignal;
+  /** The client as it introduced itself at initialize: "name version". */
+  client: () => string;
 }
 
 /** A short text for the model and the structured data for programs; isError marks a failed call. */

@@ -12,7 +12,8 @@ import { historyRowOf, runHistory, runHistoryShow } from '../commands/history/ru
 import { runInspect } from '../commands/inspect/run.js';
 import { runUsage } from '../commands/usage/run.js';
 import { UsageError } from '../errors.js';
-import { ANALYSES, CASES_CREATE, CASES_LIST, CHECK_CLAIM, EXPORT, HISTORY, INSPECT, LOCATE, NONE, jsonSchema, parseArgs } from './inputs.js';
+import { ANALYSES, CASE_NOTE, CASE_SUMMARY, CASES_CREATE, CASES_LIST, CHECK_CLAIM, EXPORT, HISTORY, INSPECT, LOCATE, NONE, jsonSchema, parseArgs } from './inputs.js';
+import { caseNote, caseSummary } from './case-tools.js';
 import { checkClaimTool } from './claim-tool.js';
 import { locateTool } from './locate-tool.js';
 import type { Tool, ToolCtx, ToolResult } from './tool.js';
@@ -132,6 +133,14 @@ export function tools(readOnly: boolean): Tool[] {
     { name: 'analyses', title: 'Saved analyses', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(ANALYSES()), run: analyses, description: 'The account\'s saved analyses, searchable by neighbourhood, city or filename. Free.' },
     { name: 'cases_list', title: 'List cases', readOnly: true, idempotent: true, openWorld: true, inputSchema: jsonSchema(CASES_LIST()), run: casesList, description: 'Investigation cases, the service\'s (pro and enterprise keys) and the local ones, each with where (both, service or local). Free.' },
     { name: 'cases_create', title: 'Create a case', readOnly: false, idempotent: false, openWorld: true, inputSchema: jsonSchema(CASES_CREATE()), run: casesCreate, description: 'Create an investigation case (pro and enterprise keys), recorded locally too (local_id) with its custody log begun. Not idempotent: if the outcome is unknown, list the cases before creating it again.' },
+    {
+      name: 'case_summary', title: 'Read a local case', readOnly: true, idempotent: true, openWorld: false, inputSchema: jsonSchema(CASE_SUMMARY()), run: caseSummary,
+      description: 'A local case as JSON: the case, its custody (entries, chain verified), each result (result: r1, r2…, place, coordinates, confidence, depth, analysis id, sandbox) with every visual clue, forensic support, contradiction and candidate by its id (r1.clue2, r1.cand1) and the analyst\'s judgement of it, and the investigation: the conclusion in force and those it superseded, notes (an agent\'s marked by), judgements, places ruled out, reviews (current or stale) and working copies. Offline and free.',
+    },
+    {
+      name: 'case_note', title: 'Note an observation or hypothesis in a case', readOnly: false, idempotent: false, openWorld: false, inputSchema: jsonSchema(CASE_NOTE()), run: caseNote,
+      description: 'Adds an observation (what is seen) or a hypothesis (what is supposed) to a local case\'s custody log, as `geo cases note` does, optionally pointing at results (r1) and clues (r1.clue2) as case_summary names them. The entry is marked as written by an agent, naming this client. An agent never concludes, rules out places, judges clues or reviews: no tool does, and arguments for it are refused (not_for_agents). Not idempotent: each call is a new entry. Offline and free.',
+    },
     { name: 'history', title: 'Stored results', readOnly: true, idempotent: true, openWorld: false, inputSchema: jsonSchema(HISTORY()), run: history, description: 'Results already paid for, from the local provenance store, newest first; with `ref`, one stored result in full. Offline and free.' },
     {
       name: 'export', title: 'Export results', readOnly: readOnly, idempotent: true, openWorld: false, inputSchema: jsonSchema(EXPORT(!readOnly)), run: exportTool(!readOnly),

@@ -41,6 +41,19 @@ export function plainPrompter(io: IO, signal?: AbortSignal): Prompter {
       }
     },
     password: (message) => ask(io, `${message}: `, signal, true),
+    // Each answer on its own numbered line, once; the number (or the answer's words) is typed.
+    async select(message, choices, def) {
+      const first = Math.max(0, choices.findIndex((c) => c.value === def));
+      io.stderr.write(`${choices.map((c, i) => `  ${i + 1}. ${c.name}${c.description ? ` (${c.description})` : ''}`).join('\n')}\n`);
+      for (;;) {
+        const a = (await ask(io, `${message} [${first + 1}]: `, signal)).trim().toLowerCase();
+        if (a === '') return choices[first]!.value;
+        const n = Number(a);
+        const hit = Number.isInteger(n) && n >= 1 && n <= choices.length ? choices[n - 1] : choices.find((c) => c.name.toLowerCase() === a || c.value === a);
+        if (hit) return hit.value;
+        io.stderr.write(`Answer a number from 1 to ${choices.length}.\n`);
+      }
+    },
     async confirm(message, def = false) {
       for (;;) {
         const a = (await ask(io, `${message} (${def ? 'Y/n' : 'y/N'}): `, signal)).trim().toLowerCase();

@@ -30,6 +30,12 @@ export function createPrompter(io: IO, signal?: AbortSignal, accessible = false)
         const { input } = await importEsm<Prompts>('@inquirer/prompts');
         return input({ message, required: opts.required ?? false, ...(opts.default !== undefined ? { default: opts.default } : {}) }, context);
       }),
+    select: (message, choices, def) =>
+      guard(async () => {
+        const { select } = await importEsm<Prompts>('@inquirer/prompts');
+        // loop: false, so the list reads top to bottom as written (the arrow keys stop at its ends).
+        return select({ message, choices, loop: false, ...(def !== undefined ? { default: def } : {}) }, context);
+      }),
     password: (message) =>
       guard(async () => {
         const { password } = await importEsm<Prompts>('@inquirer/prompts');

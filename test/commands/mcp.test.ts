@@ -16,8 +16,8 @@ import { FIXTURES, KEYS, withSandbox } from '../helpers/sandbox.js';
 
 const sb = withSandbox();
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
-const ALL_TOOLS = ['analyses', 'cases_create', 'cases_list', 'check_claim', 'credits', 'export', 'history', 'inspect', 'locate', 'usage'];
-const READ_ONLY_TOOLS = ['analyses', 'cases_list', 'credits', 'export', 'history', 'inspect', 'usage'];
+const ALL_TOOLS = ['analyses', 'case_note', 'case_summary', 'cases_create', 'cases_list', 'check_claim', 'credits', 'export', 'history', 'inspect', 'locate', 'usage'];
+const READ_ONLY_TOOLS = ['analyses', 'case_summary', 'cases_list', 'credits', 'export', 'history', 'inspect', 'usage'];
 
 /** What the server sent (every message) and wrote on stderr, across all servers of this file. */
 const trafficOf: string[][] = [];

@@ -2,13 +2,14 @@
  * `geo cases list | create | link | show`: investigation cases, on the service (pro and enterprise
  * keys) and on this machine; verify and bundle are in register-evidence.ts, sign and
  * stamp in register-trust.ts, the investigation (note, rule-out, conclude, clues) in
- * register-investigation.ts.
+ * register-investigation.ts, and work (the same on a terminal) in register-work.ts.
  */
 import { type Register, OFFLINE } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 import { registerEvidence } from './register-evidence.js';
 import { registerInvestigation } from './register-investigation.js';
 import { registerAnnotate } from './register-annotate.js';
+import { registerWork } from './register-work.js';
 
 /** api-spec.md "Case", the team it was created for, and where it is. */
 const CASE_FIELDS = ['id', 'name', 'description', 'teamId', 'createdAt', 'updatedAt'];
@@ -140,4 +141,5 @@ Examples:
   registerEvidence(cases, act);
   registerInvestigation(cases, act);
   registerAnnotate(cases, act);
+  registerWork(cases, act);
 };

@@ -11,6 +11,11 @@ import { askMissing, caseClient } from './ask.js';
 import type { CreateOptions } from './create-options.js';
 import { type CaseListing, mergeCases, offline, offlineNote } from './listing.js';
 
+// The plain functions of the other cases commands that geo mcp serves (src/mcp takes a command's run.ts only).
+export { runShow } from './show.js';
+export { listClues } from './clues.js';
+export { runNote } from './note.js';
+
 export interface ListOptions {
   team?: string;
   limit?: string;

@@ -6,30 +6,13 @@
  * string here comes from the file (a manifest can say anything, escape sequences included): each
  * is escaped by sanitizeInline before it is styled, and renderKv escapes the plain ones.
  */
-import { type C2paManifest, type C2paRecord, MAX_METADATA_JSON_BYTES, type MetadataRecord } from '../../image/embedded.js';
+import { type C2paRecord, MAX_METADATA_JSON_BYTES, type MetadataRecord } from '../../image/embedded.js';
+import { c2paLine } from '../../output/views/credentials.js';
 import type { Drawn, KvInput } from '../../output/kv.js';
 import type { ViewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
-
-/** "valid (signer on no trust list: signingCredential.untrusted)", "invalid (assertion.dataHash.mismatch)". */
-export function validationText(m: C2paManifest): string {
-  const v = m.validation;
-  const codes = v.failures.map((f) => f.code).join(', ');
-  if (v.state === 'trusted') return 'valid, signer trusted';
-  if (v.state === 'valid') return codes ? `valid (signer on no trust list: ${codes})` : 'valid';
-  if (v.state === 'invalid') return `invalid (${v.failures.filter((f) => f.code !== 'signingCredential.untrusted').map((f) => f.code).join(', ') || codes || 'no reason given'})`;
-  return `not checked (${v.reason ?? 'unknown reason'})`;
-}
-
-/** The one sentence: who signed, with what, when, and whether it holds. */
-export function credentialsText(m: C2paManifest): string {
-  const who = m.signer ? `signed by ${m.signer.name}` : 'signed by an unnamed signer';
-  const what = m.claim_generator ? ` with ${m.claim_generator}` : '';
-  const when = m.signed_at ? ` at ${m.signed_at}` : ' (no trusted time-stamp)';
-  return m.validation.state === 'unchecked' ? `present in ${m.container}, ${validationText(m)}` : `${who}${what}${when}, ${validationText(m)}`;
-}
 
 function drawn(text: string, paint: (s: string) => string): Drawn {
   return { drawn: paint(sanitizeInline(text)) };
@@ -37,11 +20,11 @@ function drawn(text: string, paint: (s: string) => string): Drawn {
 
 export function credentialRows(c2pa: C2paRecord, metadata: MetadataRecord, view: ViewOpts): KvInput[] {
   const rows: KvInput[] = [];
-  if (!c2pa.present) rows.push(['C2PA', 'none (no content credentials in the file)']);
+  if (!c2pa.present) rows.push(['C2PA', c2paLine(c2pa)]);
   else {
     const s = view.style;
     const paint = c2pa.validation.state === 'invalid' ? s.red : c2pa.validation.state === 'unchecked' ? s.yellow : s.green;
-    rows.push(['C2PA', drawn(`Content credentials: ${credentialsText(c2pa)}`, paint)]);
+    rows.push(['C2PA', drawn(c2paLine(c2pa), paint)]);
     const title = c2pa.title ? `"${c2pa.title}"` : 'untitled';
     const assertions = c2pa.assertions?.length ? `; assertions ${c2pa.assertions.join(', ')}` : '';
     rows.push(['claim', `${title}${c2pa.format ? `, ${c2pa.format}` : ''}${assertions}; in ${c2pa.container}${c2pa.bytes !== undefined ? ` (${fmt(c2pa.bytes)} bytes)` : ''}`]);
