@@ -14,12 +14,22 @@ import { expandSamples } from '../files/samples.js';
 
 /** A refusal by a guard: a usage error (nothing read, nothing sent) with a code an agent can act on. */
 export class RefusedError extends UsageError {
-  constructor(readonly code: 'outside_allowed_dirs' | 'over_budget' | 'stdin_is_the_protocol' | 'not_for_agents', message: string, hint?: string) {
+  constructor(readonly code: 'outside_allowed_dirs' | 'over_budget' | 'stdin_is_the_protocol' | 'not_for_agents' | 'url_not_https', message: string, hint?: string) {
     super(message, hint);
   }
 }
 
 const isUrl = (s: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
+
+/**
+ * An agent's URL must be https: geo fetches it from this machine, so a plain-http one (which geo
+ * takes only on loopback) would let an agent read this machine's own local services, as the
+ * allowed folders keep it from reading its files.
+ */
+function agentUrl(name: string): string {
+  if (!/^https:\/\//i.test(name)) throw new RefusedError('url_not_https', `${name.slice(0, 200)}: an agent may name https URLs only; nothing was fetched or sent`, 'a plain-http or loopback URL would be fetched from this machine: download it into an allowed folder and name the file');
+  return name;
+}
 
 export class AllowedDirs {
   private constructor(
@@ -130,7 +140,7 @@ export class AllowedDirs {
     const out: string[] = [];
     for (const name of names) {
       if (name.startsWith('sample:')) out.push(...expandSamples([name]));
-      else if (isUrl(name)) out.push(name);
+      else if (isUrl(name)) out.push(agentUrl(name));
       else out.push(await this.readable(name));
     }
     return out;

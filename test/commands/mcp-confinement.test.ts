@@ -9,6 +9,8 @@
  */
 import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +105,27 @@ describe('geo mcp reads only inside --allow-dir', () => {
     expect(inspect.data.error?.code).toBe('outside_allowed_dirs');
     // Nothing of the server's environment came back in any message.
     for (const m of server.traffic) expect(m).not.toContain(KEYS.pro);
+  });
+});
+
+describe('geo mcp fetches only https URLs for an agent', () => {
+  it('a plain-http URL on loopback (this machine\'s own services) is refused before anything is fetched or sent', async () => {
+    const hits: string[] = [];
+    const host = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'image/jpeg' }).end(readFileSync(join(FIXTURES, 'paris.jpg')));
+    });
+    await new Promise<void>((ok) => host.listen(0, '127.0.0.1', ok));
+    try {
+      const url = `http://127.0.0.1:${(host.address() as AddressInfo).port}/photo.jpg`;
+      const r = await call('locate', { inputs: [url] });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.data.error?.code).toBe('url_not_https');
+      expect(r.text).toMatch(/nothing was fetched or sent/);
+      expect(hits).toEqual([]);
+    } finally {
+      await new Promise((ok) => host.close(ok));
+    }
   });
 });
 
