@@ -1,12 +1,15 @@
 /**
- * WebP, AVIF, TIFF and GIF become JPEG before upload (image_b64 takes "a JPEG or PNG", api-spec.md
- * "Geolocation request"), and --downscale fits an oversized image under the 20 MB base64 limit.
- * Both use sharp, imported only when an input needs it: most batches are JPEG and never pay for
- * loading libvips. sharp is an optional dependency, so its absence is a UsageError with a hint.
+ * WebP, AVIF, TIFF, GIF and HEIC/HEIF become JPEG before upload (image_b64 takes "a JPEG or PNG",
+ * api-spec.md "Geolocation request"), and --downscale fits an oversized image under the 20 MB base64
+ * limit. Both use sharp, imported only when an input needs it: most batches are JPEG and never pay
+ * for loading libvips. sharp is an optional dependency, so its absence is a UsageError with a hint.
+ * HEIC is decoded by libheif (image/heic.ts), loaded on the first HEIC, and sharp encodes its pixels.
  */
-import { LIMITS } from '../api/schemas.js';
+import { readFile, stat } from 'node:fs/promises';
+import { LIMITS, MAX_IMAGE_BYTES } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
-import { MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../image/dimensions.js';
+import { type Dimensions, MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../image/dimensions.js';
+import { type HeifPicture, type RawRgb, openHeif } from '../image/heic.js';
 import type { ImageKind } from '../image/sniff.js';
 import { optionalSharp } from '../image/sharp.js';
 
@@ -19,9 +22,14 @@ interface SharpPipeline {
   metadata(): Promise<{ width?: number; height?: number; pages?: number }>;
   toBuffer(): Promise<Buffer>;
 }
-type SharpFactory = (input: string | Buffer, opts?: { animated?: boolean; limitInputPixels?: number | false }) => SharpPipeline;
+interface SharpOptions {
+  animated?: boolean;
+  limitInputPixels?: number | false;
+  raw?: { width: number; height: number; channels: 3 };
+}
+type SharpFactory = (input: string | Buffer, opts?: SharpOptions) => SharpPipeline;
 
-export const CONVERTIBLE_KINDS = new Set(['webp', 'avif', 'tiff', 'gif']);
+export const CONVERTIBLE_KINDS = new Set(['webp', 'avif', 'tiff', 'gif', 'heic']);
 export const DIRECT_KINDS = new Set(['jpeg', 'png']);
 
 /** base64 of n bytes is 4·ceil(n/3) characters. */
@@ -46,10 +54,6 @@ export function loadSharp(why: string): Promise<SharpFactory> {
   return sharpPromise;
 }
 
-export function heicError(input: string): UsageError {
-  return new UsageError(`${input}: HEIC/HEIF images are not supported`, 'export it as JPEG first (Photos: File > Export; macOS: sips -s format jpeg in.heic --out out.jpg)');
-}
-
 export function tooLargeError(input: string, bytes: number): UsageError {
   const mb = (n: number) => (n / 1_000_000).toFixed(1);
   return new UsageError(
@@ -64,7 +68,11 @@ export function tooLargeError(input: string, bytes: number): UsageError {
  * file's first DIMENSIONS_HEAD_BYTES (or all of it).
  */
 export function checkDecodable(input: string, head: Uint8Array, kind: ImageKind): void {
-  const claim = tooManyPixels(readDimensions(head, kind));
+  refuseTooManyPixels(input, readDimensions(head, kind));
+}
+
+function refuseTooManyPixels(input: string, d: Dimensions | undefined): void {
+  const claim = tooManyPixels(d);
   if (claim === undefined) return;
   const mp = MAX_DECODE_PIXELS / 1e6;
   throw new UsageError(
@@ -76,11 +84,49 @@ export function checkDecodable(input: string, head: Uint8Array, kind: ImageKind)
 /** sharp refuses past this many pixels from the header too (for headers checkDecodable did not find). */
 const SHARP_LIMITS = { limitInputPixels: MAX_DECODE_PIXELS };
 
-/** Decodes any format sharp reads and encodes JPEG (first frame of an animation; EXIF kept). */
-export async function toJpeg(input: string, src: string | Buffer): Promise<Buffer> {
-  const sharp = await loadSharp(`converting ${input} to JPEG`);
+/** A HEIC is read whole to be decoded: at most what a pipe is read whole with --downscale. */
+const MAX_HEIC_BYTES = 20 * MAX_IMAGE_BYTES;
+
+/** What sharp reads: the file or bytes as they are, or for HEIC, libheif's pixels (decoded once). */
+async function sharpInput(input: string, src: string | Buffer, kind: ImageKind): Promise<{ src: string | Buffer; opts: SharpOptions }> {
+  if (kind !== 'heic') return { src, opts: SHARP_LIMITS };
+  const raw = await heicPixels(input, src);
+  return { src: raw.data, opts: { raw: { width: raw.width, height: raw.height, channels: raw.channels }, ...SHARP_LIMITS } };
+}
+
+async function heicPixels(input: string, src: string | Buffer): Promise<RawRgb> {
+  if (typeof src === 'string' && (await stat(src)).size > MAX_HEIC_BYTES) throw new UsageError(`${input}: a HEIC over ${MAX_HEIC_BYTES / 1e6} MB is not decoded here; nothing was sent`, 'export it as JPEG first');
+  const fail = (err: unknown) =>
+    err instanceof UsageError
+      ? err
+      : new UsageError(`${input}: cannot convert HEIC to JPEG (libheif: ${err instanceof Error ? err.message : String(err)}); nothing was sent`, 'a partial or damaged file, or a HEIF of a kind libheif-js does not decode: check that it opens, or export it as JPEG');
+  let heif: HeifPicture;
   try {
-    return await sharp(src, { animated: false, ...SHARP_LIMITS }).rotate().withMetadata().jpeg({ quality: 92 }).toBuffer();
+    heif = await openHeif(typeof src === 'string' ? await readFile(src) : src, `converting ${input} to JPEG`);
+  } catch (err) {
+    throw fail(err);
+  }
+  try {
+    // The size libheif parsed from the boxes (grids and rotations applied), before any pixel is
+    // allocated: a header checkDecodable did not find (meta after the image data) is caught here.
+    refuseTooManyPixels(input, heif);
+    return heif.decode();
+  } catch (err) {
+    throw fail(err);
+  } finally {
+    heif.free();
+  }
+}
+
+/**
+ * Decodes any format sharp reads, and HEIC, and encodes JPEG (first frame of an animation; EXIF
+ * kept where sharp read it; HEIC's pixels carry none, and libheif has applied its rotation).
+ */
+export async function toJpeg(input: string, src: string | Buffer, kind: ImageKind): Promise<Buffer> {
+  const sharp = await loadSharp(`converting ${input} to JPEG`);
+  const from = await sharpInput(input, src, kind);
+  try {
+    return await sharp(from.src, { animated: false, ...from.opts }).rotate().withMetadata().jpeg({ quality: 92 }).toBuffer();
   } catch (err) {
     throw new UsageError(`${input}: cannot convert to JPEG (${err instanceof Error ? err.message : String(err)})`);
   }
@@ -90,24 +136,25 @@ export async function toJpeg(input: string, src: string | Buffer): Promise<Buffe
  * Shrinks until the base64 fits, keeping the aspect ratio. Pixel area scales roughly with bytes,
  * so each pass scales the sides by sqrt(limit / size) with a 10% margin; a few passes at most.
  */
-export async function downscaleToFit(input: string, src: string | Buffer): Promise<Buffer> {
+export async function downscaleToFit(input: string, src: string | Buffer, kind: ImageKind): Promise<Buffer> {
   const sharp = await loadSharp(`--downscale of ${input}`);
+  const from = await sharpInput(input, src, kind);
   try {
-    return await shrinkUntilItFits(sharp, input, src);
+    return await shrinkUntilItFits(sharp, input, from);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw new UsageError(`${input}: cannot downscale (${err instanceof Error ? err.message : String(err)})`);
   }
 }
 
-async function shrinkUntilItFits(sharp: SharpFactory, input: string, src: string | Buffer): Promise<Buffer> {
+async function shrinkUntilItFits(sharp: SharpFactory, input: string, { src, opts }: { src: string | Buffer; opts: SharpOptions }): Promise<Buffer> {
   const maxBytes = Math.floor((LIMITS.imageB64MaxChars / 4) * 3);
-  const meta = await sharp(src, SHARP_LIMITS).metadata();
+  const meta = await sharp(src, opts).metadata();
   let width = meta.width ?? 8000;
   let height = meta.height ?? 8000;
   let quality = 90;
   for (let pass = 0; pass < 6; pass++) {
-    const out = await sharp(src, { animated: false, ...SHARP_LIMITS })
+    const out = await sharp(src, { animated: false, ...opts })
       .rotate()
       .resize({ width, height, fit: 'inside', withoutEnlargement: true })
       .withMetadata()
