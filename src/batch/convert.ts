@@ -119,14 +119,21 @@ async function heicPixels(input: string, src: string | Buffer): Promise<RawRgb> 
 }
 
 /**
- * Decodes any format sharp reads, and HEIC, and encodes JPEG (first frame of an animation; EXIF
- * kept where sharp read it; HEIC's pixels carry none, and libheif has applied its rotation).
+ * The first frame, upright, with the EXIF and ICC profile sharp read from the file (the upload
+ * strips EXIF later, keeping orientation and profile). libheif's pixels are upright already and
+ * carry neither: sharp would tag them with a default EXIF and an sRGB profile, so they get none.
  */
+function pipeline(sharp: SharpFactory, { src, opts }: { src: string | Buffer; opts: SharpOptions }): SharpPipeline {
+  const p = sharp(src, { animated: false, ...opts }).rotate();
+  return opts.raw ? p : p.withMetadata();
+}
+
+/** Decodes any format sharp reads, and HEIC, and encodes JPEG. */
 export async function toJpeg(input: string, src: string | Buffer, kind: ImageKind): Promise<Buffer> {
   const sharp = await loadSharp(`converting ${input} to JPEG`);
   const from = await sharpInput(input, src, kind);
   try {
-    return await sharp(from.src, { animated: false, ...from.opts }).rotate().withMetadata().jpeg({ quality: 92 }).toBuffer();
+    return await pipeline(sharp, from).jpeg({ quality: 92 }).toBuffer();
   } catch (err) {
     throw new UsageError(`${input}: cannot convert to JPEG (${err instanceof Error ? err.message : String(err)})`);
   }
@@ -154,10 +161,8 @@ async function shrinkUntilItFits(sharp: SharpFactory, input: string, { src, opts
   let height = meta.height ?? 8000;
   let quality = 90;
   for (let pass = 0; pass < 6; pass++) {
-    const out = await sharp(src, { animated: false, ...opts })
-      .rotate()
+    const out = await pipeline(sharp, { src, opts })
       .resize({ width, height, fit: 'inside', withoutEnlargement: true })
-      .withMetadata()
       .jpeg({ quality })
       .toBuffer();
     if (out.length <= maxBytes) return out;
