@@ -10,6 +10,9 @@ import { LIMITS, MAX_IMAGE_BYTES } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { type Dimensions, MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../image/dimensions.js';
 import { type HeifPicture, type RawRgb, openHeif } from '../image/heic.js';
+import { heifExifTiff } from '../image/heif-boxes.js';
+import { jpegWithExif } from '../image/jpeg-exif.js';
+import { uprightTiff } from '../image/tiff.js';
 import type { ImageKind } from '../image/sniff.js';
 import { optionalSharp } from '../image/sharp.js';
 
@@ -87,22 +90,36 @@ const SHARP_LIMITS = { limitInputPixels: MAX_DECODE_PIXELS };
 /** A HEIC is read whole to be decoded: at most what a pipe is read whole with --downscale. */
 const MAX_HEIC_BYTES = 20 * MAX_IMAGE_BYTES;
 
-/** What sharp reads: the file or bytes as they are, or for HEIC, libheif's pixels (decoded once). */
-async function sharpInput(input: string, src: string | Buffer, kind: ImageKind): Promise<{ src: string | Buffer; opts: SharpOptions }> {
-  if (kind !== 'heic') return { src, opts: SHARP_LIMITS };
-  const raw = await heicPixels(input, src);
-  return { src: raw.data, opts: { raw: { width: raw.width, height: raw.height, channels: raw.channels }, ...SHARP_LIMITS } };
+interface SharpInput {
+  src: string | Buffer;
+  opts: SharpOptions;
+  /** A HEIC's EXIF (its TIFF block, orientation upright), which its decoded pixels do not carry. */
+  exif?: Buffer;
 }
 
-async function heicPixels(input: string, src: string | Buffer): Promise<RawRgb> {
-  if (typeof src === 'string' && (await stat(src)).size > MAX_HEIC_BYTES) throw new UsageError(`${input}: a HEIC over ${MAX_HEIC_BYTES / 1e6} MB is not decoded here; nothing was sent`, 'export it as JPEG first');
+/** What sharp reads: the file or bytes as they are, or for HEIC, libheif's pixels (decoded once). */
+async function sharpInput(input: string, src: string | Buffer, kind: ImageKind): Promise<SharpInput> {
+  if (kind !== 'heic') return { src, opts: SHARP_LIMITS };
+  const bytes = await heicBytes(input, src);
+  const raw = await heicPixels(input, bytes);
+  const exif = heifExifTiff(bytes);
+  return { src: raw.data, opts: { raw: { width: raw.width, height: raw.height, channels: raw.channels }, ...SHARP_LIMITS }, ...(exif ? { exif: uprightTiff(exif) } : {}) };
+}
+
+async function heicBytes(input: string, src: string | Buffer): Promise<Buffer> {
+  if (typeof src !== 'string') return src;
+  if ((await stat(src)).size > MAX_HEIC_BYTES) throw new UsageError(`${input}: a HEIC over ${MAX_HEIC_BYTES / 1e6} MB is not decoded here; nothing was sent`, 'export it as JPEG first');
+  return readFile(src);
+}
+
+async function heicPixels(input: string, bytes: Buffer): Promise<RawRgb> {
   const fail = (err: unknown) =>
     err instanceof UsageError
       ? err
       : new UsageError(`${input}: cannot convert HEIC to JPEG (libheif: ${err instanceof Error ? err.message : String(err)}); nothing was sent`, 'a partial or damaged file, or a HEIF of a kind libheif-js does not decode: check that it opens, or export it as JPEG');
   let heif: HeifPicture;
   try {
-    heif = await openHeif(typeof src === 'string' ? await readFile(src) : src, `converting ${input} to JPEG`);
+    heif = await openHeif(bytes, `converting ${input} to JPEG`);
   } catch (err) {
     throw fail(err);
   }
@@ -123,17 +140,25 @@ async function heicPixels(input: string, src: string | Buffer): Promise<RawRgb> 
  * strips EXIF later, keeping orientation and profile). libheif's pixels are upright already and
  * carry neither: sharp would tag them with a default EXIF and an sRGB profile, so they get none.
  */
-function pipeline(sharp: SharpFactory, { src, opts }: { src: string | Buffer; opts: SharpOptions }): SharpPipeline {
+function pipeline(sharp: SharpFactory, { src, opts }: SharpInput): SharpPipeline {
   const p = sharp(src, { animated: false, ...opts }).rotate();
   return opts.raw ? p : p.withMetadata();
 }
 
+/**
+ * A HEIC's EXIF goes into its JPEG only when it is to be sent (--keep-metadata): otherwise the
+ * upload would strip it again, and the JPEG has none to begin with.
+ */
+function withExif(jpeg: Buffer, from: SharpInput, keepExif: boolean): Buffer {
+  return (keepExif && from.exif && jpegWithExif(jpeg, from.exif)) || jpeg;
+}
+
 /** Decodes any format sharp reads, and HEIC, and encodes JPEG. */
-export async function toJpeg(input: string, src: string | Buffer, kind: ImageKind): Promise<Buffer> {
+export async function toJpeg(input: string, src: string | Buffer, kind: ImageKind, keepExif = false): Promise<Buffer> {
   const sharp = await loadSharp(`converting ${input} to JPEG`);
   const from = await sharpInput(input, src, kind);
   try {
-    return await pipeline(sharp, from).jpeg({ quality: 92 }).toBuffer();
+    return withExif(await pipeline(sharp, from).jpeg({ quality: 92 }).toBuffer(), from, keepExif);
   } catch (err) {
     throw new UsageError(`${input}: cannot convert to JPEG (${err instanceof Error ? err.message : String(err)})`);
   }
@@ -143,18 +168,18 @@ export async function toJpeg(input: string, src: string | Buffer, kind: ImageKin
  * Shrinks until the base64 fits, keeping the aspect ratio. Pixel area scales roughly with bytes,
  * so each pass scales the sides by sqrt(limit / size) with a 10% margin; a few passes at most.
  */
-export async function downscaleToFit(input: string, src: string | Buffer, kind: ImageKind): Promise<Buffer> {
+export async function downscaleToFit(input: string, src: string | Buffer, kind: ImageKind, keepExif = false): Promise<Buffer> {
   const sharp = await loadSharp(`--downscale of ${input}`);
   const from = await sharpInput(input, src, kind);
   try {
-    return await shrinkUntilItFits(sharp, input, from);
+    return withExif(await shrinkUntilItFits(sharp, input, from), from, keepExif);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw new UsageError(`${input}: cannot downscale (${err instanceof Error ? err.message : String(err)})`);
   }
 }
 
-async function shrinkUntilItFits(sharp: SharpFactory, input: string, { src, opts }: { src: string | Buffer; opts: SharpOptions }): Promise<Buffer> {
+async function shrinkUntilItFits(sharp: SharpFactory, input: string, { src, opts }: SharpInput): Promise<Buffer> {
   const maxBytes = Math.floor((LIMITS.imageB64MaxChars / 4) * 3);
   const meta = await sharp(src, opts).metadata();
   let width = meta.width ?? 8000;

@@ -242,14 +242,14 @@ export async function prepareUpload(j: Job, opts: UploadOptions = {}): Promise<U
   if (s.kind === 'url') return { image_url: s.url };
   if (s.kind === 'image') {
     // Stdin beyond the limit (files were caught by size above) can only go out downscaled.
-    if (!fitsLimit(s.image.size)) return { ...(await outgoing(name, await downscaleToFit(name, await bytesOf(s.image), s.image.kind), keep)), notice: `${name}: downscaled to fit the 20 MB limit` };
+    if (!fitsLimit(s.image.size)) return { ...(await outgoing(name, await downscaleToFit(name, await bytesOf(s.image), s.image.kind, keep), keep)), notice: `${name}: downscaled to fit the 20 MB limit` };
     // A file no decoder can read is refused here, so in a batch it fails alone, without a request.
     const damaged = await unreadableReason(s.image);
     if (damaged) throw new UsageError(`${name}: ${damaged}; nothing was sent`, DAMAGED_HINT);
     const out = await outgoingImage(s.image, keep);
     return { image: out.b64, sent: out.sent, settle: out.settle };
   }
-  const jpeg = s.kind === 'convert' ? await toJpeg(name, s.path ?? (await bytesOf(s.image)), s.image.kind) : await downscaleToFit(name, s.path, s.from);
+  const jpeg = s.kind === 'convert' ? await toJpeg(name, s.path ?? (await bytesOf(s.image)), s.image.kind, keep) : await downscaleToFit(name, s.path, s.from, keep);
   // sharp read the file itself: it must still be the one hashed, or the record's
   // sha256 would name bytes that were not analysed. The JPEG is then held, the same on every attempt.
   if (s.path !== undefined && (await sha256File(s.path)) !== j.sha256) throw new InputChangedError(name);

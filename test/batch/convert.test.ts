@@ -9,7 +9,10 @@ import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toJpeg } from '../../src/batch/convert.js';
 import { runBatch } from '../../src/batch/run.js';
+import { readExif } from '../../src/image/exif.js';
+import { minimalTiff, readTiffIfd0, uprightTiff } from '../../src/image/tiff.js';
 import type { BatchEvent } from '../../src/batch/types.js';
 import { UsageError } from '../../src/errors.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
@@ -48,6 +51,17 @@ describe('conversion and size refusals', () => {
     expect(records.map((r) => [r.input, r.ok])).toEqual([['000.jpg', true], ['IMG_0001.HEIC', true]]);
     expect(records[1]!.sha256).toBe(createHash('sha256').update(HEIC).digest('hex'));
     expect(events.some((e) => e.type === 'notice' && /IMG_0001\.HEIC: converted HEIC to JPEG for upload/.test(e.message))).toBe(true);
+  });
+
+  it.runIf(sharpInstalled)('a HEIC\'s EXIF goes into its JPEG only when the metadata is to be sent (--keep-metadata), turned upright', async () => {
+    const plain = await toJpeg('a.heic', HEIC, 'heic');
+    expect(plain.includes('Exif\0\0')).toBe(false);
+    expect((await readExif(plain)).gps).toBeUndefined();
+    const kept = await toJpeg('a.heic', HEIC, 'heic', true);
+    const exif = await readExif(kept);
+    expect([exif.gps?.lat, exif.gps?.lng, exif.make, exif.model]).toEqual([48.85837, 2.294481, 'Apple', 'iPhone 13']);
+    // libheif has turned the pixels by the HEIF's own boxes: an EXIF Orientation must not turn them again.
+    expect(readTiffIfd0(uprightTiff(minimalTiff(6))).orientation).toBe(1);
   });
 
   it('an image over the 20 MB base64 limit is refused from its size, with --downscale as the hint', async () => {
