@@ -47,6 +47,7 @@ export const register: Register = (program, act) => {
       `
 JPEG and PNG are sent as they are; WebP, AVIF, TIFF, GIF and HEIC/HEIF (iPhone photos) are
 converted to JPEG first, their EXIF read from the original (folders take them all).
+
 Metadata is removed before upload (--keep-metadata keeps it); the EXIF check compares the
 photo's own GPS with the answer. A plan above 20 credits asks first; a rerun never pays twice.
 More: geo help money, geo help store, geo help sandbox, docs/videos.md (videos and --together).
