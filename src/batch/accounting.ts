@@ -1,7 +1,7 @@
 /**
  * Every input accounted: one record per input whatever became of it, and the summary
  * counts that add up to the inputs. Besides answers and per-image failures, a record says
- *  - `skipped`: found in a folder but unusable (HEIC, empty, not an image, too large, unreadable);
+ *  - `skipped`: found in a folder but unusable (empty, not an image, too large, unreadable);
  *    known before anything is sent, so its record comes first;
  *  - `in_flight`: sent when Ctrl-C came; the service may have finished and charged it, and
  *    resuming resends the same idempotency key, which the service replays free;

@@ -11,9 +11,7 @@ import { UsageError } from '../errors.js';
 /** Uploaded as they are. */
 export const DIRECT_EXT = new Set(['.jpg', '.jpeg', '.png']);
 /** Turned into JPEG first (convert.ts). */
-export const CONVERT_EXT = new Set(['.webp', '.avif', '.tif', '.tiff', '.gif']);
-/** Not convertible here; named in a notice when a folder holds them, so they are not silently lost. */
-const HEIC_EXT = new Set(['.heic', '.heif']);
+export const CONVERT_EXT = new Set(['.webp', '.avif', '.tif', '.tiff', '.gif', '.heic', '.heif']);
 
 export type InputEntry =
   /** `walked`: found in a folder, not named by the user (a bad one is skipped, not fatal). */
@@ -80,7 +78,7 @@ async function walk(dir: string, out: InputEntry[], skipped: Expanded['skipped']
       if (DIRECT_EXT.has(ext) || CONVERT_EXT.has(ext)) {
         if (d.isSymbolicLink() && !(await stat(full).then((s) => s.isFile(), () => false))) continue;
         out.push({ kind: 'path', input: shown, path: full, walked: true });
-      } else if (HEIC_EXT.has(ext)) skipped.push({ path: shown, reason: 'HEIC is not supported; export it as JPEG first' });
+      }
     }
   }
 }
@@ -109,7 +107,7 @@ async function expandOne(arg: string, cwd: string, out: InputEntry[], skipped: E
   if (s.isDirectory()) {
     const before = out.length;
     await walk(path, out, skipped, arg);
-    if (out.length === before) throw new UsageError(`${arg}: the folder holds no images`, 'images are .jpg, .jpeg, .png (and .webp, .avif, .tif, .tiff, .gif, converted to JPEG)');
+    if (out.length === before) throw new UsageError(`${arg}: the folder holds no images`, 'images are .jpg, .jpeg, .png (and .webp, .avif, .tif, .tiff, .gif, .heic, .heif, converted to JPEG)');
     return;
   }
   // A file named explicitly is taken whatever its extension: loadImage sniffs the real type.

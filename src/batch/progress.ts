@@ -31,7 +31,7 @@ export class ProgressMeter {
     this.notSent += inputs;
   }
 
-  /** Inputs found unusable while loading (a HEIC in a folder): settled, never sent, not failed. */
+  /** Inputs found unusable while loading (an empty file in a folder): settled, never sent, not failed. */
   recordUnusable(inputs: number): void {
     this.skipped += inputs;
   }

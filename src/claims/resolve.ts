@@ -57,7 +57,6 @@ export async function imageProblem(path: string): Promise<{ message: string; hin
   const head = await readFileHead(path, SNIFF_BYTES);
   const image = sniffKind(head);
   if (image === 'unknown') return { message: `not an image (${describeNonImage(head)})` };
-  if (image === 'heic') return { message: 'HEIC is not accepted by the API', hint: 'convert it to JPEG first, e.g. heif-convert photo.heic photo.jpg' };
   return undefined;
 }
 

@@ -3,6 +3,7 @@
  * screen, WebP VP8/VP8L/VP8X, TIFF IFD0, HEIC/AVIF `ispe`. Every read is bounds-checked, so a
  * truncated or fuzzed file gives undefined, never an exception.
  */
+import { boxes, metaBox } from './heif-boxes.js';
 import type { ImageKind } from './sniff.js';
 
 export interface Dimensions {
@@ -119,17 +120,24 @@ function tiff(b: Buffer): Dimensions | undefined {
 }
 
 /**
- * HEIF/AVIF: the `ispe` property boxes. Tiled images carry one per tile (512x512) and one for the
- * whole picture; the largest is the picture, as exiftool reports it.
+ * HEIF/AVIF: the `ispe` (image spatial extents) properties, found where ISO/IEC 23008-12 puts them,
+ * meta > iprp > ipco, by walking the boxes, so bytes that merely spell "ispe" inside image data
+ * are never read as a size. Tiled images carry one per tile (512x512) and one for the whole
+ * picture; the largest is taken: the picture of a grid (as exiftool reports it), or the coded size
+ * of one cropped by a clean aperture (exiftool shows the crop): at least what a decoder allocates,
+ * which is what the pixel limit needs. A meta box cut short by the head read is walked as far as it goes.
  */
 function ispe(b: Buffer): Dimensions | undefined {
   let best: Dimensions | undefined;
-  // ispe lives in the meta box near the start; files with metadata at the end still keep it there.
-  const limit = Math.min(b.length, 1 << 20);
-  for (let p = b.indexOf('ispe', 0, 'latin1'); p !== -1 && p + 16 <= limit; p = b.indexOf('ispe', p + 4, 'latin1')) {
-    const width = b.readUInt32BE(p + 8);
-    const height = b.readUInt32BE(p + 12);
-    if (!best || width * height > best.width * best.height) best = { width, height };
-  }
+  const meta = metaBox(b);
+  if (!meta) return undefined;
+  for (const iprp of boxes(b, meta.body, meta.end, 'iprp'))
+    for (const ipco of boxes(b, iprp.body, iprp.end, 'ipco'))
+      for (const p of boxes(b, ipco.body, ipco.end, 'ispe')) {
+        // A FullBox: 4 bytes of version and flags, then the width and the height.
+        const width = b.readUInt32BE(p.body + 4);
+        const height = b.readUInt32BE(p.body + 8);
+        if (!best || width * height > best.width * best.height) best = { width, height };
+      }
   return best;
 }

@@ -3,6 +3,7 @@
  * cheap). Values are those `exiftool -n` prints: decimal degrees, signed altitude, dates exactly as
  * written (no time-zone shift). A broken file yields whatever can be read plus messages in `errors`.
  */
+import { heifExifTiff } from './heif-boxes.js';
 
 export interface ExifGps {
   lat: number;
@@ -81,7 +82,10 @@ async function parse(buf: Uint8Array, extra: Record<string, unknown>): Promise<P
   return (await lib.parse(buf, optionsFor(extra))) as Parsed | undefined;
 }
 
-export async function readExif(input: Buffer | Uint8Array): Promise<ExifSummary> {
+export async function readExif(file: Buffer | Uint8Array): Promise<ExifSummary> {
+  // A HEIF's EXIF is its Exif item's TIFF block, read as exiftool finds it (heif-boxes.ts): exifr
+  // misses it in HEIFs written by libheif, and reads nothing else of a HEIF for this summary.
+  const input = heifExifTiff(file) ?? file;
   const errors: string[] = [];
   let out: Parsed = {};
   try {

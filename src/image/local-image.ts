@@ -62,7 +62,6 @@ export interface HashCache {
 
 /** Why the API would refuse this image as it is (type or size), or undefined when it takes it. */
 export function unsendableReason(kind: ImageKind, size: number): { message: string; hint: string } | undefined {
-  if (kind === 'heic') return { message: 'HEIC is not accepted by the API; convert to JPEG (e.g. `heif-convert`)', hint: 'for example: heif-convert photo.heic photo.jpg' };
   if (size > MAX_IMAGE_BYTES) {
     return {
       message: `${fmt(size)} bytes is over the API's 20 MB image limit: ${fmt(LIMITS.imageB64MaxChars)} base64 characters, i.e. at most ${fmt(MAX_IMAGE_BYTES)} bytes`,

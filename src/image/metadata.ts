@@ -21,6 +21,7 @@
  * says how many and which.
  */
 import { exifr } from './exif.js';
+import { heifExifTiff } from './heif-boxes.js';
 import { type Block, VALUE_CONV, exiftoolValue, xmpTags } from './metadata-values.js';
 
 export const METADATA_FORMAT = 'exiftool -j -n';
@@ -61,9 +62,9 @@ const ICC_GROUP = 'ICC_Profile';
 export async function readMetadata(bytes: Uint8Array): Promise<MetadataRecord> {
   const lib = await exifr();
   const errors: string[] = [];
-  const read = async (opts: Record<string, unknown>): Promise<Record<string, unknown>> => {
+  const read = async (opts: Record<string, unknown>, from: Uint8Array = bytes): Promise<Record<string, unknown>> => {
     try {
-      const out = ((await lib.parse(bytes, opts)) ?? {}) as Record<string, unknown>;
+      const out = ((await lib.parse(from, opts)) ?? {}) as Record<string, unknown>;
       for (const e of (out.errors as unknown[] | undefined) ?? []) errors.push(e instanceof Error ? e.message : String(e));
       return out;
     } catch (e) {
@@ -72,6 +73,14 @@ export async function readMetadata(bytes: Uint8Array): Promise<MetadataRecord> {
     }
   };
   const tiff = await read(TIFF_BLOCKS);
+  // exifr misses the Exif item of a HEIF written by libheif (heif-boxes.ts): its TIFF block is read
+  // apart, in place of what failed; the ICC profile still comes from the HEIF's own colr box.
+  const item = !tiff.ifd0 && !tiff.exif && !tiff.gps ? heifExifTiff(bytes) : undefined;
+  if (item) {
+    errors.length = 0;
+    const { icc } = tiff;
+    Object.assign(tiff, await read(TIFF_BLOCKS, item), icc ? { icc } : {});
+  }
   const xmpIptc = await read(XMP_IPTC);
 
   const blocks: Array<[group: string, block: Block]> = [];

@@ -53,3 +53,24 @@ export function minimalTiff(orientation: number): Buffer {
   // bytes 20-21 pad the value field; 22-25: no next IFD.
   return t;
 }
+
+/**
+ * A copy of `tiff` whose Orientation (when IFD0 has one) says 1, upright: for pixels already turned
+ * upright (a HEIC's, which libheif turns by its irot and imir boxes), so a viewer does not turn them twice.
+ */
+export function uprightTiff(tiff: Buffer): Buffer {
+  const t = Buffer.from(tiff);
+  if (t.length < 8) return t;
+  const le = t.toString('latin1', 0, 2) === 'II';
+  const u16 = (o: number) => (le ? t.readUInt16LE(o) : t.readUInt16BE(o));
+  const ifd = le ? t.readUInt32LE(4) : t.readUInt32BE(4);
+  if (ifd + 2 > t.length) return t;
+  for (let i = 0, n = u16(ifd); i < n && ifd + 2 + i * 12 + 12 <= t.length; i++) {
+    const e = ifd + 2 + i * 12;
+    if (u16(e) === TAG_ORIENTATION && u16(e + 2) === 3) {
+      if (le) t.writeUInt16LE(1, e + 8);
+      else t.writeUInt16BE(1, e + 8);
+    }
+  }
+  return t;
+}

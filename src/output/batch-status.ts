@@ -9,7 +9,7 @@ export interface BatchProgress {
   failed: number;
   /** Inputs never sent because the batch stopped (also counted in failed). */
   notSent: number;
-  /** Inputs found in a folder but unusable (HEIC, empty…): recorded, never sent, not failures. */
+  /** Inputs found in a folder but unusable (empty, not an image…): recorded, never sent, not failures. */
   skipped: number;
   total: number;
   inFlight: number;
@@ -26,7 +26,7 @@ export interface BatchProgress {
 export interface BatchPlan {
   /** Every input, the skipped ones included. */
   inputs: number;
-  /** Inputs found in a folder but unusable (HEIC, empty, not an image…): recorded, never sent. */
+  /** Inputs found in a folder but unusable (empty, not an image, too large…): recorded, never sent. */
   skipped: Array<{ input: string; reason: string }>;
   unique: number;
   /** Unique images an earlier run of this batch answered: re-emitted, not sent. */

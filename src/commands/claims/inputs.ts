@@ -20,7 +20,7 @@ import { SNIFF_BYTES, sniffKind } from '../../image/sniff.js';
 export interface Gathered {
   /** In the order given: each argument's claims, a claims file's in row order. */
   items: Array<Claim | ClaimProblem>;
-  /** Files a folder walk passed over (HEIC…), with why. */
+  /** Files a folder walk passed over (empty, not an image…), with why. */
   skipped: Array<{ path: string; reason: string }>;
   /** One image named on the command line (a file, not a folder): one object in --json, the rich view on a terminal. */
   single: boolean;

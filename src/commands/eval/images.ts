@@ -7,7 +7,6 @@ import { stat } from 'node:fs/promises';
 import { expandInputs } from '../../batch/inputs.js';
 import { UsageError } from '../../errors.js';
 import { readFileHead } from '../../files/read.js';
-import { unsendableReason } from '../../image/local-image.js';
 import { expandSamples } from '../../files/samples.js';
 import { checkNamedVideo, videoKindOf } from '../../media/sniff.js';
 import { SNIFF_BYTES, describeNonImage, sniffKind } from '../../image/sniff.js';
@@ -27,7 +26,7 @@ export interface Selected {
   videos: EvalImage[];
   /** Inputs without a truth, with why (one line each on stderr). */
   untruthed: Array<{ input: string; why: string }>;
-  /** Files found in a folder that are no image geo can send (empty, not an image, HEIC): listed, never sent. */
+  /** Files found in a folder that are no image geo can send (empty, not an image): listed, never sent. */
   unusable: Array<{ input: string; why: string }>;
 }
 
@@ -36,14 +35,11 @@ export interface Selected {
  * locate skips such files with a record instead of stopping the folder), or undefined.
  */
 export async function unusableReason(path: string): Promise<string | undefined> {
-  const size = (await stat(path)).size;
-  if (size === 0) return 'empty (0 bytes)';
+  if ((await stat(path)).size === 0) return 'empty (0 bytes)';
   const head = await readFileHead(path, SNIFF_BYTES);
-  const kind = sniffKind(head);
-  if (kind === 'unknown') return `not an image (${describeNonImage(head)})`;
-  // HEIC cannot be sent or converted here; WebP & co. are converted and large files refused (or
-  // downscaled) by the engine, as locate does.
-  return kind === 'heic' ? unsendableReason(kind, size)?.message : undefined;
+  // WebP, HEIC & co. are converted and large files refused (or downscaled) by the engine, as locate does.
+  if (sniffKind(head) === 'unknown') return `not an image (${describeNonImage(head)})`;
+  return undefined;
 }
 
 /** The truth of one local image: the file's when --truth is given, else its EXIF GPS. */

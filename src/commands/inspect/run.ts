@@ -5,6 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Ctx } from '../../context.js';
+import { MAX_IMAGE_BYTES } from '../../api/schemas.js';
+import { CONVERTIBLE_KINDS } from '../../batch/convert.js';
 import { UsageError } from '../../errors.js';
 import { readDimensions } from '../../image/dimensions.js';
 import { unreadableReason } from '../../image/readable.js';
@@ -86,7 +88,8 @@ export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>, opts: Insp
     }
     const refused = unsendableReason(img.kind, img.size);
     const damaged = refused || dims ? undefined : await unreadableReason(whole ? { ...img, bytes } : img, bytes);
-    if (refused) rec.api = { accepted: false, reason: refused.message };
+    // WebP, HEIC & co.: what geo locate does about it is said too.
+    if (refused) rec.api = { accepted: false, reason: img.size <= MAX_IMAGE_BYTES && CONVERTIBLE_KINDS.has(img.kind) ? `${refused.message}; geo locate converts it to JPEG` : refused.message };
     // A file the local decoder cannot read at all is refused by geo locate, as it says here.
     else if (damaged) rec.api = { accepted: false, reason: `${damaged}: geo locate refuses it` };
     // One it reads in part is sent all the same (the service's verdict), but not called accepted.

@@ -47,6 +47,9 @@ export const register: Register = (program, act) => {
     .addHelpText(
       'after',
       `
+JPEG and PNG are sent as they are; WebP, AVIF, TIFF, GIF and HEIC/HEIF (iPhone photos) are
+converted to JPEG first, their EXIF read from the original (folders take them all).
+
 Metadata is removed before upload (--keep-metadata keeps it); the EXIF check compares the
 photo's own GPS with the answer. A plan above 20 credits asks first; a rerun never pays twice.
 An https URL is fetched by geo itself (at most 5 redirects, each recorded with the final URL,
