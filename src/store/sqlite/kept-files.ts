@@ -10,5 +10,7 @@ export function keepFile(sql: Sql, bytes: Uint8Array, mediaType: string, at: str
 }
 
 export function keptFile(sql: Sql, sha256: string): KeptFile | undefined {
-  return sql.one<KeptFile>('SELECT sha256, size, media_type, kept_at, bytes FROM kept_files WHERE sha256 = ?', sha256);
+  const row = sql.one<Omit<KeptFile, 'bytes'> & { bytes: ArrayBuffer | Uint8Array }>('SELECT sha256, size, media_type, kept_at, bytes FROM kept_files WHERE sha256 = ?', sha256);
+  // libsql gives a BLOB as an ArrayBuffer: the bytes are handed on as the Buffer KeptFile promises.
+  return row && { ...row, bytes: Buffer.from(new Uint8Array(row.bytes)) };
 }
