@@ -6,6 +6,7 @@
 import { type Register, OFFLINE } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 import { registerEvidence } from './register-evidence.js';
+import { registerReport } from './register-report.js';
 
 /** api-spec.md "Case", the team it was created for, and where it is. */
 const CASE_FIELDS = ['id', 'name', 'description', 'teamId', 'createdAt', 'updatedAt'];
@@ -135,4 +136,5 @@ Examples:
     .action(act(async () => (await import('./show.js')).show, OFFLINE));
 
   registerEvidence(cases, act);
+  registerReport(cases, act);
 };

@@ -6,30 +6,13 @@
  * string here comes from the file (a manifest can say anything, escape sequences included): each
  * is escaped by sanitizeInline before it is styled, and renderKv escapes the plain ones.
  */
-import { type C2paManifest, type C2paRecord, MAX_METADATA_JSON_BYTES, type MetadataRecord } from '../../image/embedded.js';
+import { type C2paRecord, MAX_METADATA_JSON_BYTES, type MetadataRecord } from '../../image/embedded.js';
+import { credentialsText } from '../../image/c2pa-summary.js';
 import type { Drawn, KvInput } from '../../output/kv.js';
 import type { ViewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
-
-/** "valid (signer on no trust list: signingCredential.untrusted)", "invalid (assertion.dataHash.mismatch)". */
-export function validationText(m: C2paManifest): string {
-  const v = m.validation;
-  const codes = v.failures.map((f) => f.code).join(', ');
-  if (v.state === 'trusted') return 'valid, signer trusted';
-  if (v.state === 'valid') return codes ? `valid (signer on no trust list: ${codes})` : 'valid';
-  if (v.state === 'invalid') return `invalid (${v.failures.filter((f) => f.code !== 'signingCredential.untrusted').map((f) => f.code).join(', ') || codes || 'no reason given'})`;
-  return `not checked (${v.reason ?? 'unknown reason'})`;
-}
-
-/** The one sentence: who signed, with what, when, and whether it holds. */
-export function credentialsText(m: C2paManifest): string {
-  const who = m.signer ? `signed by ${m.signer.name}` : 'signed by an unnamed signer';
-  const what = m.claim_generator ? ` with ${m.claim_generator}` : '';
-  const when = m.signed_at ? ` at ${m.signed_at}` : ' (no trusted time-stamp)';
-  return m.validation.state === 'unchecked' ? `present in ${m.container}, ${validationText(m)}` : `${who}${what}${when}, ${validationText(m)}`;
-}
 
 function drawn(text: string, paint: (s: string) => string): Drawn {
   return { drawn: paint(sanitizeInline(text)) };
