@@ -34,11 +34,11 @@ export interface ClaimDefaults {
 /** The largest tolerance: half the Earth's circumference. */
 export const MAX_WITHIN_KM = 20_040;
 
-/** "5", "2.5": a tolerance in km, or undefined when it is not one. */
-export function parseWithin(v: string): number | undefined {
+/** "5", "2.5": a tolerance in km (or in the unit `max` is in), or undefined when it is not one. */
+export function parseWithin(v: string, max = MAX_WITHIN_KM): number | undefined {
   const s = v.trim();
   const n = /^(\d+(\.\d*)?|\.\d+)$/.test(s) ? Number(s) : Number.NaN;
-  return n > 0 && n <= MAX_WITHIN_KM ? n : undefined;
+  return n > 0 && n <= max ? n : undefined;
 }
 
 /** Why this file cannot be sent as an image, or undefined when it can. */

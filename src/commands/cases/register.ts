@@ -1,11 +1,13 @@
 /**
  * `geo cases list | create | link | show`: investigation cases, on the service (pro and enterprise
  * keys) and on this machine; verify and bundle are in register-evidence.ts, sign and
- * stamp in register-trust.ts.
+ * stamp in register-trust.ts, the investigation (note, rule-out, conclude, clues) in
+ * register-investigation.ts.
  */
 import { type Register, OFFLINE } from '../types.js';
 import { declareJson } from '../../output/json-fields.js';
 import { registerEvidence } from './register-evidence.js';
+import { registerInvestigation } from './register-investigation.js';
 import { registerReport } from './register-report.js';
 
 /** api-spec.md "Case", the team it was created for, and where it is. */
@@ -17,7 +19,7 @@ export const SANDBOX_NOTE = '\nExamples (--sandbox: the sandbox\'s pro key; drop
 export const register: Register = (program, act) => {
   declareJson('cases list', { names: [...CASE_FIELDS, 'where', 'local_id', 'results'], at: 'data' });
   declareJson('cases create', { names: CASE_FIELDS, at: 'data' });
-  declareJson('cases show', { names: ['case', 'results', 'simulated', 'custody', 'timestamps'] });
+  declareJson('cases show', { names: ['case', 'results', 'simulated', 'custody', 'timestamps', 'investigation'] });
   declareJson('cases link', { names: ['case', 'linked', 'already', 'signed'] });
   const cases = program
     .command('cases')
@@ -136,5 +138,6 @@ Examples:
     .action(act(async () => (await import('./show.js')).show, OFFLINE));
 
   registerEvidence(cases, act);
+  registerInvestigation(cases, act);
   registerReport(cases, act);
 };

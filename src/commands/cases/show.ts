@@ -8,6 +8,7 @@
 import { type CaseEvidence, readCaseEvidence } from '../../batch/case-results.js';
 import type { Ctx } from '../../context.js';
 import { describeBroken } from '../../evidence/custody-verify.js';
+import { investigationOf } from '../../evidence/investigation.js';
 import type { VouchedResult } from '../../evidence/case-vouch.js';
 import { resultColumns } from '../../evidence/record-types.js';
 import { isSimulated } from '../../evidence/simulated.js';
@@ -58,6 +59,7 @@ function caseShowOf(ev: CaseEvidence, timestamps: CaseShowStamp[]): CaseShow {
     simulated: results.filter(isSimulated).length,
     custody: chain.ok ? { entries: chain.entries, verified: true, head: chain.head } : { entries: chain.entries, verified: false, broken: describeBroken(chain.broken) },
     timestamps,
+    investigation: investigationOf(ev.entries),
     problems: ev.vouch.failures,
   };
 }

@@ -42,6 +42,9 @@ export const FLAG_VALUES: Record<string, readonly string[] | 'files' | 'profiles
   '-X': ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'],
   '--allow-dir': 'files',
   '--file-mode': ['600', '644'],
+  '--exhibit': 'files',
+  '--area': 'files',
+  '--confidence': ['confirmed', 'probable', 'possible'],
 };
 
 const leaf = (description: string, flags: string[] = [], args?: CmdSpec['args']): CmdSpec => ({ description, flags, ...(args ? { args } : {}) });
@@ -69,6 +72,10 @@ export const COMMANDS: Record<string, CmdSpec> = {
       bundle: leaf('write a local case into a verifiable zip', ['--with-originals', '--file-mode='], 'files'),
       sign: leaf('sign a local case\'s custody head with your SSH key', ['--key=']),
       stamp: leaf('RFC 3161 timestamps of a local case\'s head (queued offline)', ['--tsa=', '--tsa-ca=', '--pending']),
+      note: leaf('an observation or hypothesis, with its results, clues and exhibits', ['--observation=', '--hypothesis=', '--result=', '--clue=', '--exhibit=', '--source=']),
+      clues: leaf('a local case\'s clues by id, with judgements; accept or reject one', ['--because='], ['accept', 'reject']),
+      'rule-out': leaf('a place ruled out: a point with a radius, or a GeoJSON polygon', ['--at=', '--within=', '--area=', '--because=']),
+      conclude: leaf('the conclusion: where, within how many metres, how sure, why', ['--at=', '--within=', '--confidence=', '--because=', '--result=']),
     },
   },
   keys: {

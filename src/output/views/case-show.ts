@@ -4,6 +4,7 @@
  * answers are never evidence: their count opens the view, and each says so (evidence/simulated.ts).
  */
 import type { SignaturesSection } from '../../evidence/custody-sign.js';
+import type { Investigation } from '../../evidence/investigation.js';
 import type { TimestampsSection } from '../../evidence/custody-stamps.js';
 import { type SimulatedSection } from '../../evidence/verify-report.js';
 import { SIMULATED, isSimulated, simulatedCount } from '../../evidence/simulated.js';
@@ -11,6 +12,7 @@ import type { MapLink } from '../maps.js';
 import { wrapFor } from '../fit.js';
 import { type KvInput, renderKv } from '../kv.js';
 import type { ViewOpts } from '../render.js';
+import { investigationView } from './case-investigation.js';
 import { SANDBOX_TIME, signatureRows, timestampRows } from './trust-rows.js';
 import { sanitizeInline } from '../sanitize.js';
 import { peopleTime } from '../time.js';
@@ -49,6 +51,8 @@ export interface CaseShow {
   custody: { entries: number; verified: boolean; head?: string; broken?: string };
   /** Its trusted timestamps, as logged. */
   timestamps: CaseShowStamp[];
+  /** The analyst's work on it: notes, judgements, places ruled out, conclusions, reviews, working copies (case-investigation.ts). */
+  investigation: Investigation;
   /** What the store holds that the log does not vouch for (geo cases verify lists the same): results so bound are not shown. */
   problems: string[];
 }
@@ -115,6 +119,7 @@ export function caseShowView(d: CaseShow, view: ViewOpts): string {
     const osm = r.map_links.find((m) => m.name === 'OpenStreetMap');
     if (osm) lines.push(...wrapFor(view, osm.url, '     '));
   });
+  lines.push(...investigationView(d.investigation, d.simulated, view));
   return lines.join('\n');
 }
 
