@@ -167,6 +167,20 @@ describe('geo cases report: formats and bad input', () => {
   });
 });
 
+describe('geo cases report: a case with nothing in it yet', () => {
+  it('still has every section, says what is missing, and draws no map', async () => {
+    const c = caseRunner(sb);
+    expect((await c.run(['cases', 'create', '--name', 'Empty', '--local'])).code).toBe(0);
+    const m = await c.run(['cases', 'report', 'Empty']);
+    expect(m.code, m.stderr).toBe(0);
+    for (const [i, [, heading]] of REPORT_SECTIONS.entries()) expect(m.stdout).toContain(`## ${i + 1}. ${heading}\n`);
+    for (const s of ['_No result is linked to this case._', '_No answer is linked to this case yet._', '_No observation or hypothesis has been recorded._', '_No place has been ruled out._', '_No conclusion has been recorded._', '_No review has been recorded._']) expect(m.stdout).toContain(s);
+    const out = join(tmp('geo-empty-report-'), 'empty.html');
+    expect((await c.run(['cases', 'report', 'Empty', '--out', out])).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).not.toContain('<svg');
+  });
+});
+
 describe('geo cases report: a real service\'s case', () => {
   let real: FakeApi;
   afterAll(() => real?.close());

@@ -9,7 +9,7 @@
  */
 import { extname, resolve } from 'node:path';
 import { caseLog } from '../../batch/case-custody.js';
-import { vouchedOrRefuse } from '../../batch/case-results.js';
+import { type CaseEvidence, vouchedOrRefuse } from '../../batch/case-results.js';
 import { caseSigner } from '../../batch/case-sign.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -73,8 +73,12 @@ async function imagesOf(store: StoreApi, report: CaseReport, originals: Readonly
 export async function runReport(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version'>, ref: string, format: ReportFormat): Promise<Written> {
   const store = await ctx.storeApi();
   const c = await findCase(store, ref);
-  const ev = await vouchedOrRefuse(store, c, 'no report is written');
-  const report = caseReport(ev, { now: ctx.now(), version: ctx.version });
+  return renderCaseReport(store, await vouchedOrRefuse(store, c, 'no report is written'), { now: ctx.now(), version: ctx.version }, format);
+}
+
+/** The report of a case already read and vouched for (a bundle holds one as its report.html). */
+export async function renderCaseReport(store: StoreApi, ev: CaseEvidence, o: { now: number; version: string }, format: ReportFormat): Promise<Written> {
+  const report = caseReport(ev, o);
   if (format === 'json') return { report, text: sanitizeJsonText(JSON.stringify(report, null, 2)) + '\n' };
   if (format === 'md') return { report, text: renderCaseReportMd(report) };
   const geometry = caseGeometry(investigationOf(ev.entries), ev.vouch.results, ev.vouch.simulated > 0);

@@ -50,10 +50,11 @@ function methodHtml(r: CaseReport): string {
   const m = r.method;
   const checks = m.checks.map((c) => [`<td><code>${esc(c.ref)}</code></td>`, td(c.exif), td(c.sun ?? 'not computed (no EXIF capture time)'), td(c.c2pa)]);
   const failed = m.failed.length ? `<h3>Requests without an answer</h3>${table(['entry', 'input', 'status', 'error'], m.failed.map((f) => [td(f.entry), td(f.input), td(f.status ?? 'none'), td(f.code)]))}` : '';
+  if (r.sources.length === 0) return `<p class="empty">No answer is linked to this case yet.</p>${failed}`;
   return `<p>geo asked ${esc(m.services.join(', ') || 'no service')} at depth ${esc(m.depths.join(', ') || '?')}${m.models.length ? ` (model ${esc(m.models.join(', '))})` : ''}. Depth 1 names a place; depth 2 adds the visual clues; depth 3 adds forensic supports, contradictions and candidates. Each answer was kept byte for byte and hashed into the case's custody log before it was shown; every value here is read back from those bytes.</p>
 <h3>What geo checked locally</h3>
 <p class="meta">Never sent to the service, never changing a confidence: the EXIF GPS the file carried beside the estimate (geo removes metadata before upload, so agreement is independent), the sun at the estimate at the photo's capture time (to compare with the shadows), and the file's C2PA content credentials.</p>
-${checks.length ? table(['result', 'EXIF', 'sun', 'C2PA'], checks) : '<p class="empty">No result to check.</p>'}
+${table(['result', 'EXIF', 'sun', 'C2PA'], checks)}
 ${failed}`;
 }
 

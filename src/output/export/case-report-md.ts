@@ -49,8 +49,10 @@ function sections(r: CaseReport): Record<SectionId, () => string[]> {
       `- estimate: ${s.lat === null ? 'none' : `${s.lat}, ${s.lng}`}${s.confidence === null ? '' : `, confidence ${s.confidence}`}, depth ${s.depth ?? '?'}${s.model ? `, model ${mdText(s.model)}` : ''}`, '',
     ]),
     method: () => [
-      `geo asked ${mdText(r.method.services.join(', ') || 'no service')} at depth ${r.method.depths.join(', ') || '?'}. Each answer was kept byte for byte and hashed into the custody log; every value here is read back from those bytes. What geo checked locally (never sent, never changing a confidence):`, '',
-      table(['result', 'EXIF', 'sun', 'C2PA'], r.method.checks.map((x) => [x.ref, mdText(x.exif), mdText(x.sun ?? 'not computed'), mdText(x.c2pa)])),
+      ...(r.sources.length === 0 ? ['_No answer is linked to this case yet._'] : [
+        `geo asked ${mdText(r.method.services.join(', '))} at depth ${r.method.depths.join(', ') || '?'}. Each answer was kept byte for byte and hashed into the custody log; every value here is read back from those bytes. What geo checked locally (never sent, never changing a confidence):`, '',
+        table(['result', 'EXIF', 'sun', 'C2PA'], r.method.checks.map((x) => [x.ref, mdText(x.exif), mdText(x.sun ?? 'not computed'), mdText(x.c2pa)])),
+      ]),
       ...(r.method.failed.length ? ['', `Requests without an answer: ${r.method.failed.map((f) => `entry ${f.entry} (${mdText(f.input)}: ${mdText(f.code)})`).join('; ')}`] : []),
     ],
     observations: () => [
