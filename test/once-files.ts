@@ -11,7 +11,7 @@ import { join } from 'node:path';
 const ROOT = new URL('..', import.meta.url).pathname;
 
 /** A call that starts one of those: the helpers of test/helpers/postgres.ts, pgbouncer.ts, test/pty/pty.ts, test/report/chromium.ts. */
-const STARTS = /\b(startPostgres|postgresPerFile|startPgBouncer|pgbouncerPerFile|spawnGeoInPty|dumpDom|dumpDomAtLoad|screenshot|screenshotAtLoad)\(/;
+const STARTS = /\b(startPostgres|postgresPerFile|startPgBouncer|pgbouncerPerFile|spawnGeoInPty|dumpDom|dumpDomAtLoad|screenshot|screenshotAtLoad|printToPdfAtLoad)\(/;
 
 /** Files named for what they do rather than what they call: npm packs and installs the package. */
 const NAMED = ['test/install/packed.test.ts'];

@@ -40,3 +40,6 @@ export function soundsSimulated(body: unknown): boolean {
   const reasoning = typeof body === 'object' && body !== null ? (body as { reasoning?: unknown }).reasoning : undefined;
   return typeof reasoning === 'string' && (reasoning.startsWith('[sandbox]') || reasoning.includes('the sandbox read the metadata'));
 }
+
+/** What every section of a case's report (and each drawn item of its map files) says when the case rests on a sandbox's answers. */
+export const SIMULATED_CASE = 'simulated (sandbox): not evidence';

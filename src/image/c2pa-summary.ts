@@ -144,3 +144,21 @@ export function summarize(at: C2paLocation, j: ReaderJson, cr: CrJson, reader: s
   if (Array.isArray(m.ingredients) && m.ingredients.length) out.ingredients = m.ingredients.length;
   return out;
 }
+
+/** "valid (signer on no trust list: signingCredential.untrusted)", "invalid (assertion.dataHash.mismatch)". */
+export function validationText(m: C2paManifest): string {
+  const v = m.validation;
+  const codes = v.failures.map((f) => f.code).join(', ');
+  if (v.state === 'trusted') return 'valid, signer trusted';
+  if (v.state === 'valid') return codes ? `valid (signer on no trust list: ${codes})` : 'valid';
+  if (v.state === 'invalid') return `invalid (${v.failures.filter((f) => f.code !== 'signingCredential.untrusted').map((f) => f.code).join(', ') || codes || 'no reason given'})`;
+  return `not checked (${v.reason ?? 'unknown reason'})`;
+}
+
+/** The one sentence geo inspect and a case's report say: who signed, with what, when, and whether it holds. */
+export function credentialsText(m: C2paManifest): string {
+  const who = m.signer ? `signed by ${m.signer.name}` : 'signed by an unnamed signer';
+  const what = m.claim_generator ? ` with ${m.claim_generator}` : '';
+  const when = m.signed_at ? ` at ${m.signed_at}` : ' (no trusted time-stamp)';
+  return m.validation.state === 'unchecked' ? `present in ${m.container}, ${validationText(m)}` : `${who}${what}${when}, ${validationText(m)}`;
+}

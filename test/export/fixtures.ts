@@ -5,6 +5,8 @@
  */
 import { buildRecord, type ProvenanceRecord } from '../../src/evidence/records.js';
 import { corroborate } from '../../src/evidence/corroborate.js';
+import type { CaseGeometry } from '../../src/output/export/case-geometry.js';
+import { circleRing } from '../../src/output/export/geometry.js';
 
 export const HOSTILE = `<script>alert(1)</script>"'&]]><!-- =cmd|'/C calc'!A0 \u001b[31mred\u202e`;
 
@@ -96,4 +98,28 @@ export function sydneyRecord(): ProvenanceRecord {
 
 export function hostileRecord(): ProvenanceRecord {
   return record(`evil${HOSTILE}.jpg`, HOSTILE_SHA, hostileBody(), { scope: { name: HOSTILE, lat: 10, lng: 20 } }, { lat: 11, lng: 21 });
+}
+
+/**
+ * A case's investigation as the exports draw it (output/export/case-geometry.ts), by hand: a
+ * conclusion circle, a place ruled out as a circle, one as two polygons (one with a hole), one as a
+ * bare point, and two notes' points, one of them hostile.
+ */
+export function caseGeometryFixture(simulated = false): CaseGeometry {
+  const by = { at: '2026-01-02T03:04:05.000Z', by: 'ana@desk' };
+  const square = (x: number, y: number, d: number): Array<[number, number]> => [[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]];
+  return {
+    simulated,
+    conclusion: { ...by, entry: 9, lat: 48.8584, lng: 2.2945, within_m: 400, confidence: 'probable', because: 'tower and quay line up', superseded: [7], ring: circleRing(48.8584, 2.2945, 0.4) },
+    ruled_out: [
+      { ...by, entry: 5, because: 'no quay', place: 'Saint-Denis', within_km: 3, polygons: [[circleRing(48.936, 2.357, 3)]] },
+      { ...by, entry: 6, because: 'wrong river bank', area: 'banks.geojson', polygons: [[square(2.2, 48.7, 0.1), square(2.22, 48.72, 0.02).reverse()], [square(2.4, 48.7, 0.05)]] },
+      { ...by, entry: 8, because: 'seen from there', place: 'Montmartre', polygons: [], point: [2.3431, 48.8867] },
+    ],
+    notes: [
+      { ...by, entry: 3, kind: 'observation', text: 'Red cranes on the quay.', target: 'r1', lat: 48.8584, lng: 2.2945 },
+      { ...by, entry: 4, kind: 'hypothesis', text: HOSTILE, target: 'r1.cand2', lat: 36.1125, lng: -115.1728 },
+    ],
+    results: [{ ref: 'r1', lat: 48.8584, lng: 2.2945, place: 'Paris', input: 'paris.jpg' }],
+  };
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { circleRing, signedArea } from '../../src/output/export/geometry.js';
 import { renderGeoJSON, toGeoJSON } from '../../src/output/export/geojson.js';
 import { haversineKm } from '../../src/places/distance.js';
-import { hostileRecord, parisRecord, sydneyRecord } from './fixtures.js';
+import { caseFeatures } from '../../src/output/export/case-geo.js';
+import { HOSTILE, caseGeometryFixture, hostileRecord, parisRecord, sydneyRecord } from './fixtures.js';
 import { OGRINFO, OGRINFO_SKIP, featureCount, ogrinfo, writeOut } from './tools.js';
 
 type Pos = [number, number];
@@ -59,5 +60,24 @@ describe('GeoJSON export (RFC 7946)', () => {
       expect(summary).toMatch(/using driver `GeoJSON' successful/);
       expect(featureCount(summary)).toBe(toGeoJSON([...recs]).features.length);
     }
+  });
+
+  it('draws a case\'s investigation: the conclusion circle, each place ruled out (circle, polygons, point), the notes\' points', () => {
+    const fs = caseFeatures(caseGeometryFixture(true));
+    expect(fs.map((f) => [f.properties.role, f.geometry.type])).toEqual([
+      ['conclusion', 'Polygon'], ['ruled_out', 'Polygon'], ['ruled_out', 'MultiPolygon'], ['ruled_out', 'Point'], ['observation', 'Point'], ['hypothesis', 'Point'],
+    ]);
+    expect(fs[0]!.properties).toMatchObject({ confidence: 'probable', within_m: 400, because: 'tower and quay line up', entry: 9, superseded: '7', sandbox: true });
+    for (const [lng, lat] of (fs[0]!.geometry.coordinates as Pos[][])[0]!) expect(haversineKm(48.8584, 2.2945, lat, lng)).toBeCloseTo(0.4, 3);
+    expect(fs[3]!.geometry.coordinates).toEqual([2.3431, 48.8867]);
+    expect(fs[5]!.properties).toMatchObject({ note: HOSTILE, target: 'r1.cand2', entry: 4 });
+    expect(caseFeatures(caseGeometryFixture(false)).some((f) => 'sandbox' in f.properties)).toBe(false);
+  });
+
+  it.skipIf(!OGRINFO)(`a case's investigation is read by ogrinfo${OGRINFO ? '' : ` (skipped: ${OGRINFO_SKIP})`}`, () => {
+    const fc = { type: 'FeatureCollection', features: [...toGeoJSON([parisRecord()]).features, ...caseFeatures(caseGeometryFixture(true))] };
+    const summary = ogrinfo(writeOut('export', 'case.geojson', JSON.stringify(fc, null, 2)));
+    expect(summary).toMatch(/using driver `GeoJSON' successful/);
+    expect(featureCount(summary)).toBe(fc.features.length);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderKML } from '../../src/output/export/kml.js';
-import { HOSTILE, hostileRecord, parisRecord, sydneyRecord } from './fixtures.js';
+import { caseKmlDocument } from '../../src/output/export/case-geo.js';
+import { HOSTILE, caseGeometryFixture, hostileRecord, parisRecord, sydneyRecord } from './fixtures.js';
 import { OGRINFO, OGRINFO_SKIP, featureCount, ogrinfo, writeOut, xmlProblems } from './tools.js';
 
 describe('KML 2.2 export', () => {
@@ -39,5 +40,24 @@ describe('KML 2.2 export', () => {
       expect(summary).toMatch(/using driver `(LIB)?KML' successful/);
       expect(featureCount(summary)).toBe(features);
     }
+  });
+
+  it('draws a case\'s investigation as a Document of its own: styles by role, holes as inner boundaries, two polygons as a MultiGeometry, hostile notes escaped', () => {
+    const doc = renderKML([parisRecord()], 'geo results', undefined, caseKmlDocument(caseGeometryFixture(true), 'case Demo: the investigation'));
+    expect(xmlProblems(doc)).toEqual([]);
+    expect(doc).toContain('<Document><name>[sandbox] case Demo: the investigation</name>');
+    for (const id of ['conclusion', 'ruled_out', 'observation', 'hypothesis']) expect(doc).toContain(`<Style id="${id}">`);
+    expect(doc).toMatch(/<MultiGeometry><Polygon>.*<innerBoundaryIs>.*<\/Polygon><Polygon>.*<\/Polygon><\/MultiGeometry>/);
+    expect(doc).toContain('<Point><coordinates>2.3431,48.8867,0</coordinates></Point>');
+    expect(doc).not.toContain('<script>');
+    expect(doc).toContain('&lt;p&gt;&lt;b&gt;simulated (sandbox): not evidence&lt;/b&gt;&lt;/p&gt;');
+    expect(caseKmlDocument({ ...caseGeometryFixture(), conclusion: undefined, ruled_out: [], notes: [] }, 'x')).toBe('');
+  });
+
+  it.skipIf(!OGRINFO)(`a case's investigation is read by ogrinfo${OGRINFO ? '' : ` (skipped: ${OGRINFO_SKIP})`}`, () => {
+    const doc = renderKML([parisRecord()], 'geo results', undefined, caseKmlDocument(caseGeometryFixture(), 'case Demo'));
+    const summary = ogrinfo(writeOut('export', 'case.kml', doc));
+    expect(summary).toMatch(/using driver `(LIB)?KML' successful/);
+    expect(featureCount(summary)).toBe(6 + 6);
   });
 });

@@ -64,3 +64,8 @@ export function screenshotAtLoad(file: string, png: string, size = '1200,900'): 
 export function consoleLines(log: string): string[] {
   return log.split('\n').filter((l) => l.includes(':CONSOLE'));
 }
+
+/** The page printed to PDF (its print CSS applied), once loaded: no virtual time, which hangs on some machines. */
+export function printToPdfAtLoad(file: string, pdf: string): ChromiumRun {
+  return run([`--print-to-pdf=${pdf}`, '--no-pdf-header-footer'], file, false);
+}

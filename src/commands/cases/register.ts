@@ -10,6 +10,7 @@ import { registerEvidence } from './register-evidence.js';
 import { registerInvestigation } from './register-investigation.js';
 import { registerAnnotate } from './register-annotate.js';
 import { registerWork } from './register-work.js';
+import { registerReport } from './register-report.js';
 
 /** api-spec.md "Case", the team it was created for, and where it is. */
 const CASE_FIELDS = ['id', 'name', 'description', 'teamId', 'createdAt', 'updatedAt'];
@@ -142,4 +143,5 @@ Examples:
   registerInvestigation(cases, act);
   registerAnnotate(cases, act);
   registerWork(cases, act);
+  registerReport(cases, act);
 };

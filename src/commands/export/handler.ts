@@ -15,7 +15,7 @@ import type { ProvenanceRecord } from '../../evidence/records.js';
 import { BINARY_FORMATS } from '../../output/export/index.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { writeAll } from '../../output/write-all.js';
-import { chooseFormat, renderRecords, selectRecords } from './run.js';
+import { caseRecords, chooseFormat, renderRecords, selectRecords } from './run.js';
 
 /** The files a record was made from: a report or a KMZ reads them again. */
 const filesOf = (r: ProvenanceRecord) => [r.input.path, ...(r.video ? [r.video.path] : [])];
@@ -46,7 +46,10 @@ export const exportResults: Handler = async (ctx, args, opts) => {
   // streamingHeap), or its garbage sets the peak (bench/store.mjs: at 1,000,000 results, 149-173 MB
   // without, 124 MB with).
   if (opts.all) streamingHeap();
-  const selected = await selectRecords(ctx, { sources, all: Boolean(opts.all), history: Boolean(opts.history), includeSandbox: Boolean(opts.includeSandbox), ...(kase ? { caseRef: kase.id } : {}) }, warn);
+  const sel = { sources, all: Boolean(opts.all), history: Boolean(opts.history), includeSandbox: Boolean(opts.includeSandbox) };
+  // A case's map files draw its investigation too (the conclusion's circle, places ruled out, the notes' points).
+  const ofCase = kase ? await caseRecords(await ctx.storeApi(), { ...sel, caseRef: kase.id }) : undefined;
+  const selected = ofCase ? ofCase.records : await selectRecords(ctx, sel, warn);
   let count = 0;
   const counted = (async function* () {
     for await (const r of selected) {
@@ -55,7 +58,7 @@ export const exportResults: Handler = async (ctx, args, opts) => {
       yield r;
     }
   })();
-  const output = await renderRecords(ctx, format, counted, warn);
+  const output = await renderRecords(ctx, format, counted, warn, ofCase ? { kase: ofCase.kase } : {});
   // What was written, hashed as it goes out: the case's custody log says which file it made.
   const hash = createHash('sha256');
   let size = 0;

@@ -13,7 +13,7 @@ export const register: Register = (program, act) => {
     .option('--include-sandbox', 'with --all: include sandbox answers (marked simulated)')
     .option('--out <file>', 'write to this file (its extension picks the format)')
     .option('--file-mode <mode>', '--out: 600 (default, only you) or 644 (everyone)')
-    .option('--case <case>', 'this local case\'s results; the file is logged in custody')
+    .option('--case <case>', 'this local case\'s results (and in geojson, kml, kmz its investigation: conclusion, places ruled out, notes\' points); the file is logged in custody')
     .addHelpText(
       'after',
       `
@@ -32,7 +32,7 @@ Examples (the first locates the samples shipped with geo in a sandbox, keeping t
   $ geo --sandbox locate sample:tokyo --format ndjson | geo export - --format kml
   $ geo cases create --name Demo --local
   $ geo --sandbox locate sample:paris --case Demo > /dev/null
-  $ geo export --case Demo --out demo.kml      # sha256 in custody`,
+  $ geo export --case Demo --out demo.kml      # sha256 in custody; the investigation drawn too`,
     )
     .action(act(async () => (await import('./handler.js')).exportResults, OFFLINE));
 };

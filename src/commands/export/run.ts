@@ -19,6 +19,9 @@ import { recordSceneKey } from '../../media/scene-records.js';
 import { renderSceneKMZ } from '../../output/export/scene-kmz.js';
 import { sceneReportHtml } from '../../output/export/scene-report.js';
 import { SceneSplit, onlyScene, sceneImages } from './scenes.js';
+import { investigationOf } from '../../evidence/investigation.js';
+import { caseGeometry } from '../../output/export/case-geometry.js';
+import type { ExportCase } from '../../output/export/case-geo.js';
 import type { StoreApi, StoredResult } from '../../store/index.js';
 import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderKMZ, streamExportAsync } from '../../output/export/index.js';
 
@@ -61,7 +64,7 @@ export async function gather<T>(items: Iterable<T> | AsyncIterable<T>): Promise<
  * --history), so memory does not grow with the store; named results and files are read whole.
  */
 export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'storeApi'>, sel: Selection, warn: Warn): Promise<Records> {
-  if (sel.caseRef !== undefined) return caseRecords(await ctx.storeApi(), sel);
+  if (sel.caseRef !== undefined) return (await caseRecords(await ctx.storeApi(), sel)).records;
   if (!sel.all && sel.sources.length === 0) throw new UsageError('nothing to export', 'name results (sha256, analysis id, .ndjson file, -) or use --all');
   if (sel.sources.filter((s) => s === '-').length > 1) throw new UsageError('stdin (-) can be read once');
   const named: ProvenanceRecord[] = [];
@@ -113,16 +116,18 @@ export async function selectRecords(ctx: Pick<Ctx, 'io' | 'now' | 'storeApi'>, s
 
 /**
  * --case: the case's results as its custody log vouches for them (batch/case-results.ts: values
- * from the raw answers and the log, sandbox answers marked by it), or nothing when the case does not
- * verify; found before anything is written (an unknown case is exit 2).
+ * from the raw answers and the log, sandbox answers marked by it), and its investigation as the
+ * map files draw it (the conclusion's circle, the places ruled out, the notes' points), or nothing
+ * when the case does not verify; found before anything is written (an unknown case is exit 2).
  */
-async function caseRecords(store: StoreApi, sel: Selection): Promise<ProvenanceRecord[]> {
+export async function caseRecords(store: StoreApi, sel: Selection): Promise<{ records: ProvenanceRecord[]; kase: ExportCase }> {
   if (sel.all || sel.sources.length > 0) throw new UsageError('--case exports the case\'s results: name no results and no --all with it', `geo export --case ${sel.caseRef} --out case.geojson`);
   const c = await findCase(store, sel.caseRef!);
   const ev = await vouchedOrRefuse(store, c, 'nothing is exported');
   const records = ev.vouch.results.map((r) => r.record).filter((r) => isResultBody(r.response.body));
   if (records.length === 0) throw new UsageError(`case ${c.id} has no results to export`, `link some: geo locate … --case ${c.id}, or geo cases link ${c.id} RESULT`);
-  return records;
+  const geometry = caseGeometry(investigationOf(ev.entries), ev.vouch.results, ev.vouch.simulated > 0);
+  return { records, kase: { geometry, title: `case ${ev.vouch.case.name}: the investigation` } };
 }
 
 /**
@@ -131,11 +136,11 @@ async function caseRecords(store: StoreApi, sel: Selection): Promise<ProvenanceR
  * `confine` is geo mcp's --allow-dir, applied to the image paths a results file names.
  */
 export async function renderRecords(
-  ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, selected: Records, warn: (l: string) => void, o: Pick<VouchOptions, 'confine'> = {},
+  ctx: Pick<Ctx, 'now' | 'version'>, format: ExportFormat, selected: Records, warn: (l: string) => void, o: Pick<VouchOptions, 'confine'> & { kase?: ExportCase } = {},
 ): Promise<AsyncIterable<string> | string | Buffer> {
   if (format === 'geojson' || format === 'kml') {
     const split = new SceneSplit();
-    return streamExportAsync(format, split.lone(selected), () => split.scenes());
+    return streamExportAsync(format, split.lone(selected), () => split.scenes(), o.kase);
   }
   if (format !== 'html' && format !== 'kmz') return streamExportAsync(format, selected);
   const records = await gather(selected);
@@ -148,7 +153,7 @@ export async function renderRecords(
   const scenes = new Set(records.map(recordSceneKey).filter((k) => k !== undefined)).size;
   if (scenes > 0) warn(`${scenes} video${scenes === 1 ? '' : 's'} or photo set${scenes === 1 ? '' : 's'} among these results: each frame is drawn as a result of its own here; export one alone (geo export clip.mp4 --format ${format}) for its consensus`);
   const images = async (): Promise<ReportSource[]> => Promise.all(records.map(async (record) => ({ record, ...(await vouchedImage(record.input, o)) })));
-  if (format === 'kmz') return renderKMZ(await images(), { now: ctx.now() });
+  if (format === 'kmz') return renderKMZ(await images(), { now: ctx.now(), ...(o.kase ? { kase: o.kase } : {}) });
   const report = await buildHtmlReport(await images(), { generatedAt: new Date(ctx.now()).toISOString(), cliVersion: ctx.version });
   if (!report.hasMap) warn('warning: the leaflet package is not installed, so the report has no map');
   return report.html;

@@ -41,12 +41,12 @@ function data(fields: Fields): string {
 }
 
 /** `html` is a description built by asHtml() or balloonHtml(): every server string in it escaped. */
-function placemarkOf(role: string, name: string, html: string, geometry: string, fields: Fields): string {
+export function placemarkOf(role: string, name: string, html: string, geometry: string, fields: Fields): string {
   return `      <Placemark><name>${x(name)}</name><description>${x(html)}</description><styleUrl>#${role}</styleUrl>${data({ role, ...fields })}${geometry}</Placemark>`;
 }
 
 /** Text (server strings included) as a description's HTML: each line escaped, lines joined by <br>. */
-const asHtml = (text: string) => text.split('\n').map((l) => esc(l)).join('<br>');
+export const asHtml = (text: string) => text.split('\n').map((l) => esc(l)).join('<br>');
 
 /** The estimate balloon of a KMZ: image (or why not), then the same lines. */
 function balloonHtml(balloon: Balloon, lines: string): string {
@@ -113,7 +113,10 @@ export function kmlFolder(rec: ProvenanceRecord, balloon?: Balloon): string {
   return folder(toItem(rec), balloon);
 }
 
-/** `balloons` (a KMZ's, one per record) turn the estimate descriptions into HTML with the image. */
-export function renderKML(records: readonly ProvenanceRecord[], title = 'geo results', balloons?: readonly Balloon[]): string {
-  return `${kmlHead(title)}${records.map((r, i) => kmlFolder(r, balloons?.[i])).join('\n')}${KML_TAIL}`;
+/**
+ * `balloons` (a KMZ's, one per record) turn the estimate descriptions into HTML with the image;
+ * `investigation`: a case's Document (case-geo.ts caseKmlDocument), after the results.
+ */
+export function renderKML(records: readonly ProvenanceRecord[], title = 'geo results', balloons?: readonly Balloon[], investigation = ''): string {
+  return `${kmlHead(title)}${records.map((r, i) => kmlFolder(r, balloons?.[i])).join('\n')}${investigation ? `\n${investigation}` : ''}${KML_TAIL}`;
 }

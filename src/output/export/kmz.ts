@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type Balloon, renderKML } from './kml.js';
+import { type ExportCase, caseKmlDocument } from './case-geo.js';
 import type { ReportSource } from './model.js';
 import { thumbnailImage } from './thumbnail.js';
 import { type ZipEntry, writeZip } from './zip.js';
@@ -16,7 +17,8 @@ const BALLOON_EDGE = 800;
 /** 16 hex digits of sha256: unique within any plausible archive, short in a balloon's HTML. */
 const NAME_DIGITS = 16;
 
-export async function renderKMZ(sources: readonly ReportSource[], opts: { now: number; useSharp?: boolean }): Promise<Buffer> {
+/** `kase`: a case's investigation, drawn in doc.kml after its results (kml.ts). */
+export async function renderKMZ(sources: readonly ReportSource[], opts: { now: number; useSharp?: boolean; kase?: ExportCase }): Promise<Buffer> {
   const files = new Map<string, ZipEntry>();
   const balloons: Balloon[] = [];
   for (const s of sources) {
@@ -34,6 +36,6 @@ export async function renderKMZ(sources: readonly ReportSource[], opts: { now: n
     files.set(name, { name, data: thumb.bytes, compress: false });
     balloons.push({ image: name });
   }
-  const kml = renderKML(sources.map((s) => s.record), 'geo results', balloons);
+  const kml = renderKML(sources.map((s) => s.record), 'geo results', balloons, opts.kase ? caseKmlDocument(opts.kase.geometry, opts.kase.title) : '');
   return writeZip([{ name: 'doc.kml', data: Buffer.from(kml, 'utf8'), compress: true }, ...files.values()], new Date(opts.now));
 }

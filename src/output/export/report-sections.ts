@@ -21,7 +21,7 @@ export interface SectionMedia {
 export const fmt = (n: number, places = 6) => (Number.isFinite(n) ? n.toFixed(places) : '?');
 const list = (xs: readonly unknown[]) => (xs.length ? `<ul>${xs.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : '<p class="empty">none reported</p>');
 
-function facts(rows: Array<[string, unknown] | undefined>): string {
+export function facts(rows: Array<[string, unknown] | undefined>): string {
   const body = rows
     .filter((r): r is [string, unknown] => r !== undefined && r[1] !== undefined && r[1] !== null && r[1] !== '')
     .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`)

@@ -12,6 +12,7 @@ import { KML_TAIL, kmlFolder, kmlHead } from './kml.js';
 import { toItem } from './model.js';
 import type { SceneJson } from '../../media/scene.js';
 import { sceneGeoJSON, sceneKmlDocument } from './scene-geo.js';
+import { type ExportCase, caseFeatures, caseKmlDocument } from './case-geo.js';
 
 export type StreamFormat = 'geojson' | 'kml' | 'csv' | 'json' | 'ndjson';
 
@@ -50,11 +51,12 @@ function sceneFeatures(e: ExportScene): unknown[] {
   return sceneGeoJSON(e.scene, e.sandbox).features;
 }
 
-/** One format's text, fed one record at a time: its head, each record's chunk, the scenes, its tail. */
+/** One format's text, fed one record at a time: its head, each record's chunk, the scenes, the case's investigation, its tail. */
 interface ExportWriter {
   head: string;
   record(r: ProvenanceRecord): string;
   scene(e: ExportScene): string;
+  investigation?(c: ExportCase): string;
   tail(): string;
 }
 
@@ -73,7 +75,11 @@ function exportWriter(format: StreamFormat): ExportWriter {
       first = false;
       return s;
     };
-    return { head: kmlHead(), record: (r) => next(kmlFolder(r)), scene: (e) => next(sceneKmlDocument(e.scene, `scene${++n}-`, e.sandbox)), tail: () => KML_TAIL };
+    const investigation = (c: ExportCase) => {
+      const doc = caseKmlDocument(c.geometry, c.title);
+      return doc ? next(doc) : '';
+    };
+    return { head: kmlHead(), record: (r) => next(kmlFolder(r)), scene: (e) => next(sceneKmlDocument(e.scene, `scene${++n}-`, e.sandbox)), investigation, tail: () => KML_TAIL };
   }
   if (format === 'json') {
     const a = new JsonArray(1, '\n');
@@ -81,26 +87,34 @@ function exportWriter(format: StreamFormat): ExportWriter {
   }
   const a = new JsonArray(2, '\n}\n');
   const items = (features: unknown[]) => features.map((f) => sanitizeJsonText(a.item(f))).join('');
-  return { head: '{\n  "type": "FeatureCollection",\n  "features": [', record: (r) => items(featuresOf(toItem(r))), scene: (e) => items(sceneFeatures(e)), tail: () => sanitizeJsonText(a.end()) };
+  return {
+    head: '{\n  "type": "FeatureCollection",\n  "features": [', record: (r) => items(featuresOf(toItem(r))), scene: (e) => items(sceneFeatures(e)),
+    investigation: (c) => items(caseFeatures(c.geometry)), tail: () => sanitizeJsonText(a.end()),
+  };
 }
 
 /**
  * `scenes` (geojson and kml): videos and sets drawn after the lone results, asked for only once
- * `records` is exhausted (geo export gathers their frames while the records stream past).
+ * `records` is exhausted (geo export gathers their frames while the records stream past);
+ * `kase`: a case's investigation, drawn last (the other formats have no place for it).
  */
-export function* streamExport(format: StreamFormat, records: Iterable<ProvenanceRecord>, scenes: () => Iterable<ExportScene> = () => []): Generator<string> {
+export function* streamExport(format: StreamFormat, records: Iterable<ProvenanceRecord>, scenes: () => Iterable<ExportScene> = () => [], kase?: ExportCase): Generator<string> {
   const w = exportWriter(format);
   yield w.head;
   for (const r of records) yield w.record(r);
   for (const e of scenes()) yield w.scene(e);
+  if (kase && w.investigation) yield w.investigation(kase);
   yield w.tail();
 }
 
 /** streamExport() over records that arrive asynchronously (a store's stream: geo export --all). */
-export async function* streamExportAsync(format: StreamFormat, records: AsyncIterable<ProvenanceRecord> | Iterable<ProvenanceRecord>, scenes: () => Iterable<ExportScene> = () => []): AsyncGenerator<string> {
+export async function* streamExportAsync(
+  format: StreamFormat, records: AsyncIterable<ProvenanceRecord> | Iterable<ProvenanceRecord>, scenes: () => Iterable<ExportScene> = () => [], kase?: ExportCase,
+): AsyncGenerator<string> {
   const w = exportWriter(format);
   yield w.head;
   for await (const r of records) yield w.record(r);
   for (const e of scenes()) yield w.scene(e);
+  if (kase && w.investigation) yield w.investigation(kase);
   yield w.tail();
 }
