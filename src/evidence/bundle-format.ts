@@ -6,7 +6,9 @@
  *   custody.jsonl           the case's custody log, one entry per line (evidence/custody.ts)
  *   answers/<sha256>.json   each raw answer, byte for byte as received, named by its sha256
  *   records/<n>-<id>.json   each result's provenance record (evidence/record-types.ts)
- *   report.html, results.geojson, results.kmz   when the case has them
+ *   report.html             the case as a person reads it (geo cases report)
+ *   results.html, results.geojson, results.kmz   each result's detail, and the map files (with
+ *                           the investigation drawn after the results)
  *   originals/<sha256>.<ext>   the original files, only when bundled with originals
  *   working/<sha256>.<ext>     the case's working copies (annotated: working_copy_made entries)
  *   exhibits/<sha256>.<ext>    the exhibits its notes keep (note_made entries)

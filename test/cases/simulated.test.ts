@@ -82,11 +82,15 @@ describe('geo cases show marks a sandbox\'s answers', () => {
 });
 
 describe('the bundle\'s report and KMZ mark a sandbox\'s answers', () => {
-  it('report.html opens with the banner above every map; only the sandbox result\'s section is marked; its KMZ balloons say it first', async () => {
+  it('results.html opens with the banner above every map; only the sandbox result\'s section is marked; its KMZ balloons say it first; report.html marks every section', async () => {
     const file = join(tmp(), 'mixed.zip');
     expect((await c.run(['cases', 'bundle', 'Mixed', file])).code).toBe(0);
     const members = new Map(unzip(readFileSync(file)).map((e) => [e.name, e.data]));
-    const html = members.get('report.html')!.toString('utf8');
+    const report = members.get('report.html')!.toString('utf8');
+    const parts = report.split('<section class="part"').slice(1);
+    expect(parts.length).toBe(9);
+    for (const p of parts) expect(p).toContain('<p class="simulated" role="note">');
+    const html = members.get('results.html')!.toString('utf8');
     const banner = html.indexOf('<div class="simulated-banner"');
     expect(banner).toBeGreaterThan(0);
     expect(html.slice(banner, banner + 200)).toContain('<strong>1 simulated answer (sandbox): not evidence (1 of 2 results, each marked below)</strong>');

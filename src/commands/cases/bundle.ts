@@ -28,7 +28,9 @@ import { openRegularFile } from '../../files/read.js';
 import { type FetchedFrom, type ProvenanceRecord, isResultBody } from '../../evidence/record-types.js';
 import { type VouchedImage, vouchedImage } from '../../image/vouched-image.js';
 import { type BundleOriginal, writeBundle } from '../../output/export/bundle.js';
-import { buildHtmlReport, renderGeoJSON, renderKMZ } from '../../output/export/index.js';
+import { buildHtmlReport, renderKMZ, streamExport } from '../../output/export/index.js';
+import { caseGeometry } from '../../output/export/case-geometry.js';
+import { renderCaseReport } from './report.js';
 import { findCase } from '../../store/find.js';
 import type { CaseRow, StoreApi } from '../../store/index.js';
 import { storedToken } from './check.js';
@@ -172,13 +174,17 @@ export async function runBundle(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 
     return { record, ...image };
   }));
   const now = new Date(ctx.now());
+  // report.html is the case as a person reads it (cases report); results.html each result's detail.
+  const caseReport = await renderCaseReport(store, ev, { now: ctx.now(), version: ctx.version }, 'html');
   const report = await buildHtmlReport(sources, { generatedAt: now.toISOString(), cliVersion: ctx.version, title: `Case ${vc.name}` });
-  if (!report.hasMap) say('warning: the leaflet package is not installed, so the report has no map');
+  if (!report.hasMap) say('warning: the leaflet package is not installed, so results.html has no map');
+  const kase = { geometry: caseGeometry(inv, ev.vouch.results, ev.vouch.simulated > 0), title: `case ${vc.name}: the investigation` };
   let bundle;
   try {
     bundle = await writeBundle({
       case: { id: vc.id, name: vc.name, ...(vc.description ? { description: vc.description } : {}) }, records,
-      reportHtml: report.html, geojson: renderGeoJSON(records), kmz: await renderKMZ(sources, { now: ctx.now() }), ...(originals ? { originals } : {}),
+      reportHtml: caseReport.text, resultsHtml: report.html, geojson: [...streamExport('geojson', records, () => [], kase)].join(''),
+      kmz: await renderKMZ(sources, { now: ctx.now(), kase }), ...(originals ? { originals } : {}),
       working: working.files.map((w) => ({ sha256: w.sha256, bytes: w.bytes, media_type: w.media_type, of: w.of.sha256, clues: w.boxes.map((b) => b.clue) })),
       exhibits: exhibits.files.map((x) => ({ sha256: x.sha256, bytes: x.bytes, media_type: x.media_type, name: x.name, source: x.source })),
       stamps,

@@ -65,11 +65,13 @@ The case is bundled as its custody log vouches for it: one that does not verify 
 (geo cases verify names why) and nothing is written. manifest.json lists every member with its
 sha256 and size, and the custody log's entry count and head; custody.jsonl is the log, ending
 with a bundle_sealed entry that lists every other member's sha256 (so the head commits to them);
-answers/ the raw answers byte for byte; records/ the provenance records; report.html,
-results.geojson and results.kmz the case's results; timestamps/ each token with the CA pinned
-for it; working/ the working copies (geo cases annotate) and exhibits/ the files its notes keep,
-labelled apart from the originals ("working copy (annotated)", "original (evidence)"). With a signing key chosen (geo keys signing use), the seal is signed before the log goes
-in; a case that is signed already is bundled signed or not at all.
+answers/ the raw answers byte for byte; records/ the provenance records; report.html the case
+as a person reads it (geo cases report); results.html, results.geojson and results.kmz the
+results, the map files with the investigation drawn after them; timestamps/ each token with the
+CA pinned for it; working/ the working copies (geo cases annotate) and exhibits/ the files its
+notes keep, labelled apart from the originals ("working copy (annotated)", "original
+(evidence)"). With a signing key chosen (geo keys signing use), the seal is signed before the
+log goes in; a case that is signed already is bundled signed or not at all.
 
 For whoever has no geo: VERIFY.md lists the exact commands (sha256sum -c SHA256SUMS, python3
 verify_chain.py, ssh-keygen -Y verify per signature with allowed_signers and signatures/, openssl

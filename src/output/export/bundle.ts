@@ -64,6 +64,8 @@ export interface BundleData {
   /** The case's results, each with its raw answer (response.raw) as received. */
   records: readonly ProvenanceRecord[];
   reportHtml?: string;
+  /** Each result's detail (export/report.ts), beside report.html, the case as a person reads it. */
+  resultsHtml?: string;
   geojson?: string;
   kmz?: Uint8Array;
   /** With --with-originals: the original files; without, only their hashes (in the custody log). */
@@ -107,6 +109,7 @@ export async function writeBundle(d: BundleData): Promise<Bundle> {
     return { record, answer, answer_sha256: answerSha, input_sha256: rec.input.sha256, analysis_id: typeof id === 'string' ? id : null };
   });
   if (d.reportHtml !== undefined) put('report.html', d.reportHtml);
+  if (d.resultsHtml !== undefined) put('results.html', d.resultsHtml);
   if (d.geojson !== undefined) put('results.geojson', d.geojson);
   if (d.kmz !== undefined) put('results.kmz', d.kmz);
   // Each image labelled by what it is, so a copy made from an original is never taken for it.
