@@ -74,13 +74,14 @@ export interface CaseReportInput {
 const entryOf = (a: Authored): Entry => ({ entry: a.entry, at: a.at, by: authorText(a) });
 
 /** The commands that check the case, as a person pastes them. */
-function verifyCommands(id: string, o: { simulated: boolean; signed: boolean; stamped: boolean }): string[] {
+function verifyCommands(id: string, o: { simulated: boolean; signed: boolean; stamped: boolean; approvals: number }): string[] {
   const q = shellQuote(id);
   const sandbox = o.simulated ? ' --allow-sandbox' : '';
   return [
     `geo cases verify ${q}${sandbox}`,
     ...(o.signed ? [`geo cases verify ${q}${sandbox} --require-signature --allowed-signers allowed_signers`] : []),
     ...(o.stamped ? [`geo cases verify ${q}${sandbox} --require-timestamp`] : []),
+    ...(o.approvals ? [`geo cases verify ${q}${sandbox} --require-reviews ${o.approvals} --allowed-signers allowed_signers`] : []),
     `geo cases bundle ${q} case.zip`,
     `geo cases verify case.zip${sandbox}`,
     'without geo: unzip case.zip into an empty folder and run the commands its VERIFY.md lists (sha256sum -c SHA256SUMS, python3 verify_chain.py, ssh-keygen -Y verify for each signature)',
@@ -142,7 +143,7 @@ export function caseReport(ev: CaseReportInput, o: { now: number; version: strin
       entries: ev.chain.entries, head: ev.chain.ok ? ev.chain.head : null, verified: ev.chain.ok, broken: ev.chain.ok ? null : describeBroken(ev.chain.broken),
       signatures: sigs.signatures.map((s) => ({ entry: s.entry, seq: s.seq, principal: s.principal, fingerprint: s.fingerprint, ok: s.ok, problem: s.problem ?? null })),
       covered: sigs.covered, stamps,
-      verify: verifyCommands(c.id, { simulated: ev.vouch.simulated > 0, signed: sigs.signed, stamped: stamps.length > 0 }),
+      verify: verifyCommands(c.id, { simulated: ev.vouch.simulated > 0, signed: sigs.signed, stamped: stamps.length > 0, approvals: new Set(inv.reviews.filter((r) => r.verdict === 'approve' && !r.stale).map((r) => r.fingerprint)).size }),
     },
   };
 }
