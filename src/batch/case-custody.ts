@@ -223,7 +223,9 @@ export class CaseCustody {
     this.hashed.add(`${input.path}\0${input.sha256}`);
     // What the original said about itself, kept before its upload was stripped (batch/embedded.ts).
     const kept = await this.store.embedded(input.sha256);
-    await this.log.append(this.kase.id, { event: 'input_hashed', data: { input, ...(kept ? { metadata_json: JSON.stringify(kept.metadata), c2pa: kept.c2pa } : {}) } });
+    // Its perceptual hash, kept before its upload (batch/perceptual.ts).
+    const p = await this.store.perceptual.get(input.sha256);
+    await this.log.append(this.kase.id, { event: 'input_hashed', data: { input, ...(kept ? { metadata_json: JSON.stringify(kept.metadata), c2pa: kept.c2pa } : {}), ...(p ? { pdq: { hash: p.pdq, quality: p.quality } } : {}) } });
   }
 
   /** The original file as read (`sha256`: the image's): a video's file for its frames, the image file, or stdin's bytes; none for a URL. */

@@ -35,9 +35,11 @@ export interface CustodyEvents extends InvestigationEvents {
    * (a float such as 6.25e-05 is written 0.0000625 by JavaScript and 6.25e-05 by Python); `c2pa`,
    * its C2PA content credentials' summary (image/c2pa.ts; {"present": false} without any). Both
    * absent when geo kept none: a video (its frames are geo's own), a URL, --no-store, a result
-   * stored before geo kept them.
+   * stored before geo kept them. `pdq`: its perceptual hash (image/pdq.ts: 64 hex digits, and
+   * PDQ's quality 0-100), by which its copies are found; absent when geo has none (the same cases,
+   * and an image sharp could not decode).
    */
-  input_hashed: { input: { path: string; sha256: string; size: number }; metadata_json?: string; c2pa?: C2paRecord };
+  input_hashed: { input: { path: string; sha256: string; size: number }; metadata_json?: string; c2pa?: C2paRecord; pdq?: { hash: string; quality: number } };
   /**
    * What was sent: the sha256 and size of the bytes after metadata removal, and the request fields
    * (no image). An https URL has no sha256 or size (the service fetched it; `fields.image_url` names it).

@@ -28,6 +28,16 @@ export interface Pdq {
 /** A PDQ hash's length in bits. */
 export const PDQ_BITS = 256;
 
+/**
+ * The distance (bits) within which two images count as copies of one photo: `geo history --like`'s
+ * default. Provisional: the reference's recommended starting point (its README: "<= 31"), until a
+ * calibration set measures geo's own.
+ */
+export const LIKE_DISTANCE = 31;
+
+/** Below this quality a hash says little (a flat or featureless image): the reference advises ignoring it. */
+export const MIN_QUALITY = 50;
+
 /** The slice of sharp's API used here (sharp is optional, so its types may not be installed). */
 interface Pipeline {
   rotate(): Pipeline;

@@ -137,7 +137,9 @@ export async function runBundle(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 
   // An original whose hashing the log does not hold yet (a result linked with geo cases link): hashed now, and logged.
   const hashed = new Set(ev.entries.filter(({ e }) => e.event === 'input_hashed').map(({ e }) => (e.data.input as { sha256?: string } | undefined)?.sha256));
   for (const o of originals ?? []) {
-    if (!hashed.has(o.sha256)) await log.append(c.id, { event: 'input_hashed', data: { input: { path: resolve(o.path), sha256: o.sha256, size: o.bytes.length } } });
+    if (hashed.has(o.sha256)) continue;
+    const p = await store.perceptual.get(o.sha256);
+    await log.append(c.id, { event: 'input_hashed', data: { input: { path: resolve(o.path), sha256: o.sha256, size: o.bytes.length }, ...(p ? { pdq: { hash: p.pdq, quality: p.quality } } : {}) } });
   }
   const sources = await Promise.all(records.map(async (record) => ({ record, ...(await vouchedImage(record.input)) })));
   const now = new Date(ctx.now());

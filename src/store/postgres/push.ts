@@ -23,6 +23,8 @@ import { inTx } from './driver.js';
 import type { Pool } from 'pg';
 import type { Analyst } from '../api.js';
 import { storeRow } from './results.js';
+import { PUT } from './perceptual.js';
+import { chunkKeys } from '../pdq-index.js';
 
 export interface PushReport {
   results: { copied: number; already: number };
@@ -123,6 +125,8 @@ export async function pushLocal(local: SqliteRows, team: PushTarget): Promise<Pu
     for (const e of local.embedded()) {
       rep.embedded += (await c.query('INSERT INTO embedded (sha256, read_at, metadata, c2pa) VALUES ($1, $2, $3, $4) ON CONFLICT (sha256) DO NOTHING', [e.sha256, e.read_at, e.metadata, e.c2pa])).rowCount ?? 0;
     }
+    // Perceptual hashes go with their images' results, so the team's look-ups find them (perceptual.ts).
+    for (const h of local.perceptual()) await c.query(PUT, [h.sha256, h.pdq, h.quality, h.hashed_at, chunkKeys(h.pdq)]);
   }));
   return rep;
 }
