@@ -14,7 +14,7 @@ import { stat } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { sha256File } from '../files/read.js';
 import { readImage } from '../image/local-image.js';
-import { type Pdq, pdqOf } from '../image/pdq.js';
+import { NoDecoderError, type Pdq, pdqOf } from '../image/pdq.js';
 import { type SpinnerCtx, startSpinner } from '../output/spinner.js';
 import type { StoreApi } from '../store/index.js';
 import type { Job } from './sources.js';
@@ -29,10 +29,14 @@ export async function pdqIfSame(src: string | Uint8Array, sha256: string): Promi
 
 /**
  * The PDQ hash of an image named on the command line (a file, or `-` for stdin's bytes), with its
- * sha256; one line and exit 2 when it is not an image or cannot be decoded.
+ * sha256; one line and exit 2 when it is not an image or cannot be decoded. An image whose hash
+ * the store already holds (the same bytes, located before) is not decoded again: loading the
+ * decoder is most of a look-up's time.
  */
-export async function inputPdq(source: string, stdin: NodeJS.ReadableStream): Promise<{ sha256: string; pdq: Pdq }> {
+export async function inputPdq(source: string, stdin: NodeJS.ReadableStream, store: () => Promise<StoreApi>): Promise<{ sha256: string; pdq: Pdq }> {
   const img = await readImage(source, stdin);
+  const known = await (await store()).perceptual.get(img.sha256);
+  if (known) return { sha256: img.sha256, pdq: { hash: known.pdq, quality: known.quality } };
   try {
     return { sha256: img.sha256, pdq: await pdqOf(img.bytes ?? img.source) };
   } catch (err) {
@@ -58,6 +62,8 @@ export async function keepPerceptual(store: StoreApi, job: Job): Promise<string 
     if (p) await store.perceptual.put(job.sha256, { pdq: p.hash, quality: p.quality });
     return undefined;
   } catch (err) {
+    // Without sharp no image gets one; the job is not the place to say so each time.
+    if (err instanceof NoDecoderError) return undefined;
     return `${job.inputs[0]}: no perceptual hash (its copies will not be found): ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`;
   }
 }
@@ -77,19 +83,24 @@ export async function hashStoredImages(ctx: SpinnerCtx, store: StoreApi): Promis
   if (page.length === 0) return { hashed: 0, without: 0 };
   const total = await p.unhashedCount();
   const spinner = total > 0 ? await startSpinner(ctx, `hashing ${total} stored image${total === 1 ? '' : 's'} to find their copies`) : undefined;
-  const done = new Set<string>();
   let hashed = 0;
   let without = 0;
   let looked = 0;
   let last = 0;
   try {
     while (page.length > 0) {
+      // Images of this page already tried (a page is read after the hashes of the one before are in).
+      const done = new Set<string>();
       for (const r of page) {
         last = r.id;
         looked++;
         if (r.hashed || done.has(r.sha256)) continue;
         done.add(r.sha256);
-        const h = await pdqIfSame(r.input_path, r.sha256).catch(() => undefined);
+        const h = await pdqIfSame(r.input_path, r.sha256).catch((err: unknown) => {
+          // Without sharp nothing can be hashed: stop here, marking nothing (the mark is written below), for a run with it.
+          if (err instanceof NoDecoderError) throw err;
+          return undefined;
+        });
         if (h) {
           await p.put(r.sha256, { pdq: h.hash, quality: h.quality });
           hashed++;
@@ -101,6 +112,8 @@ export async function hashStoredImages(ctx: SpinnerCtx, store: StoreApi): Promis
     }
     if (hashed + without > 0 || looked >= MARK_AFTER) await p.scanned(last);
     if (hashed + without > 0) spinner?.note(`${hashed} stored image${hashed === 1 ? '' : 's'} hashed to find copies${without ? `; ${without} whose file is gone or changed stay without` : ''}`);
+  } catch (err) {
+    if (!(err instanceof NoDecoderError)) throw err;
   } finally {
     spinner?.stop();
   }

@@ -51,13 +51,20 @@ type SharpFactory = (input: string | Buffer | Uint8Array, opts: { limitInputPixe
 
 const MAX_SIDE = 512;
 
+/** sharp is not installed: no image is hashed (said once by whoever asks, not per image). */
+export class NoDecoderError extends Error {
+  constructor() {
+    super('the perceptual hash needs the optional image library sharp, which is not installed');
+  }
+}
+
 /**
  * The PDQ hash of an image: a path or its bytes. Throws when sharp is missing or cannot decode
  * it (callers that hash on the side treat that as "no hash", never as a failed command).
  */
 export async function pdqOf(input: string | Uint8Array): Promise<Pdq> {
   const sharp = await optionalSharp<SharpFactory>();
-  if (!sharp) throw new Error('the perceptual hash needs the optional image library sharp, which is not installed');
+  if (!sharp) throw new NoDecoderError();
   const src = typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   const { data, info } = await sharp(src, { limitInputPixels: MAX_DECODE_PIXELS, failOn: 'none' })
     .rotate()

@@ -11,9 +11,9 @@
  *
  * Why 16 x 16 bits with 1-bit neighbourhoods for the default distance (up to 31 bits), and not
  * 32 chunks of 8 bits probed exactly (the other layout that covers 31): measured on 1,000,000
- * random hashes in SQLite (docs/internals/near-duplicates.md), 16 x 16 probes 272 keys and reads
- * about 4,000 candidates (1,000,000 x 272 / 65,536), 12-30 ms; 32 x 8 probes 32 keys but reads
- * about 125,000 (1,000,000 x 32 / 256), and stores twice the rows. Distances up to 47 probe
+ * random hashes in SQLite (bench/pdq-layouts.mjs, docs/internals/near-duplicates.md), 16 x 16
+ * probes 272 keys and reads about 4,100 candidates (1,000,000 x 272 / 65,536) in 26 ms; 32 x 8
+ * probes 32 keys but reads about 117,000 (1,000,000 x 32 / 256) in 241 ms, from twice the rows. Distances up to 47 probe
  * 2-bit neighbourhoods (2,192 keys), up to 63 3-bit ones (11,152 keys): slower, still no scan.
  * Further than 63 bits is not a copy (distinct photos lie about 128 apart) and is refused.
  *

@@ -41,7 +41,7 @@ export interface PerceptualApi {
    * only this host's results, and each host has its own mark.
    */
   afterMark(limit: number, after?: number): Promise<ScannedResult[]>;
-  /** How many of them have no hash (for a progress line). */
+  /** How many of their images have no hash (for a progress line). */
   unhashedCount(): Promise<number>;
   /** Every result up to `through` (a result id) has been looked at: afterMark() starts after it. */
   scanned(through: number): Promise<void>;

@@ -44,7 +44,7 @@ export async function runHistoryLike(ctx: Pick<Ctx, 'storeApi' | 'io' | 'animate
   // sample:NAME names the photo shipped with geo, as it does for locate.
   const named = o.like.startsWith('sample:') ? expandSamples([o.like]) : [o.like];
   if (named.length !== 1) throw new UsageError(`--like takes one image, and ${o.like} names ${named.length}`, 'name one sample: sample:paris');
-  const { sha256, pdq } = await inputPdq(named[0]!, ctx.io.stdin);
+  const { sha256, pdq } = await inputPdq(named[0]!, ctx.io.stdin, () => ctx.storeApi());
   const store = await ctx.storeApi();
   await hashStoredImages(ctx, store);
   const found = await store.perceptual.near(pdq.hash, distance, o.limit);

@@ -54,7 +54,7 @@ export class PgPerceptual implements PerceptualApi {
   }
 
   unhashedCount(): Promise<number> {
-    return this.guard(async () => Number((await this.pool.query<{ n: number }>(`SELECT count(*) AS n ${PAST_MARK} AND NOT ${HASHED}`, [this.host(), 0])).rows[0]?.n ?? 0));
+    return this.guard(async () => Number((await this.pool.query<{ n: number }>(`SELECT count(DISTINCT r.sha256) AS n ${PAST_MARK} AND NOT ${HASHED}`, [this.host(), 0])).rows[0]?.n ?? 0));
   }
 
   scanned(through: number): Promise<void> {

@@ -50,7 +50,7 @@ export class SqlitePerceptual {
       .map((r) => ({ ...r, hashed: r.hashed === 1 }));
   }
   unhashedCount(): number {
-    return this.guard(() => Number(this.sql.one<{ n: number }>(`SELECT count(*) AS n ${PAST_MARK} AND NOT ${HASHED}`, this.mark())?.n ?? 0));
+    return this.guard(() => Number(this.sql.one<{ n: number }>(`SELECT count(DISTINCT r.sha256) AS n ${PAST_MARK} AND NOT ${HASHED}`, this.mark())?.n ?? 0));
   }
   scanned(through: number): void {
     this.guard(() => this.sql.run('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value WHERE CAST(value AS INTEGER) < CAST(excluded.value AS INTEGER)', MARK, String(through)));
