@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { hamming, pdqOf } from '../../src/image/pdq.js';
-import { machineEnv, spawnGeo } from '../helpers/run-cli.js';
+import { machineEnv, runCli, spawnGeo } from '../helpers/run-cli.js';
 import { dbRows } from '../helpers/store.js';
 
 const VECTORS = new URL('../image/pdq-vectors/', import.meta.url).pathname;
@@ -105,6 +105,19 @@ describe('near-duplicates in the local store', () => {
     // Looked at once: the next look-up hashes nothing and says nothing.
     const again = await spawnGeo(['history', '--like', copy, '--json'], { env });
     expect(again.stderr).toBe('');
+  }, 60_000);
+
+  it('on a terminal, hashing older results shows a spinner with how many, then the line of what came of it', async () => {
+    const { env, copy } = await located();
+    const Database = createRequire(import.meta.url)('libsql') as new (p: string) => { exec(s: string): void; close(): void };
+    const db = new Database(join(env.GEO_DATA_DIR, 'geo.db'));
+    db.exec("DELETE FROM perceptual; DELETE FROM pdq_index; DELETE FROM meta WHERE name = 'pdq_scanned_through'");
+    db.close();
+    const r = await runCli(['history', '--like', copy], { tty: true, env: { ...env, CI: undefined } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/hashing 2 stored images to find their copies/);
+    expect(r.stderr).toMatch(/2 stored images hashed to find copies/);
+    expect(r.stdout).toMatch(/bridge-1-original\.jpg/);
   }, 60_000);
 
   it('--distance without --like, a --distance out of range, and --like on a file that is not an image: one line, exit 2', async () => {
