@@ -8,6 +8,10 @@
  *                                                 followed by another command's answer; issue 23)
  *   geo history --search <city>                   same
  *   geo history show <analysis id>                same
+ *   geo history --like <new photo>                same: the near-duplicate look-up (store-pdq.mjs gives every
+ *                                                 image a hash, five of them near the photo's), the photo
+ *                                                 decoded (sharp) to hash it
+ *   geo history --like <photo located before>     same, its hash read from the store instead
  *   geo locate <1000 images> --dry-run            same (1000 reuse look-ups; all 1000 are stored); the
  *                                                 first run also reads the files (the store then
  *                                                 remembers their hashes): printed apart
@@ -30,6 +34,7 @@
  *
  *   node --import tsx bench/store.mjs [--results 1000000] [--dir /var/tmp/geo-bench-store] [--runs 5] [--fresh]
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -39,6 +44,7 @@ import { processProbe } from '../src/cli.ts';
 import { Store } from '../src/store/index.ts';
 import { BASE_URL, KEY, REUSED, buildLocalStore, localRecord } from './store-build.mjs';
 import { CITIES } from './store-data.mjs';
+import { PLANTED, QUERY, addPerceptual } from './store-pdq.mjs';
 
 needBuild();
 
@@ -140,6 +146,11 @@ async function once(label, args, budget, opts = {}) {
 console.log(`bench/store — ${process.version}, load ${load()}; ${N} results in ${DATA}; NODE_EXTRA_CA_CERTS unset for every timed process`);
 buildLocalStore(N, DIR, { fresh: values.fresh });
 addVideos();
+await addPerceptual(DIR, DATA);
+// The look-up timed below finds what was planted, or its figure means nothing.
+const liked = spawnSync(process.execPath, [GEO_BIN, 'history', '--like', QUERY, '--json', 'distance'], { env: geoEnv(DATA), encoding: 'utf8' });
+const distances = liked.status === 0 ? JSON.parse(liked.stdout).map((r) => r.distance) : [];
+if (distances.join() !== PLANTED.join()) throw new Error(`geo history --like found distances [${distances}], not the planted [${PLANTED}]: ${liked.stderr}`);
 const city = CITIES[3];
 const showId = `an_bench_${Math.floor(N / 2).toString(16).padStart(8, '0')}`;
 // A touch changes every image's ctime: the store's remembered hashes no longer match, so the first
@@ -152,6 +163,8 @@ const rows = [
     { label: 'geo history --limit 20', args: ['history', '--limit', '20'], ms: 150, mb: 120 },
     { label: `geo history --search ${city}`, args: ['history', '--search', city, '--limit', '20'], ms: 150, mb: 120 },
     { label: 'geo history show <analysis id>', args: ['history', 'show', showId], ms: 150, mb: 120 },
+    { label: `geo history --like <new photo> (decoded; ${PLANTED.length} copies among them)`, args: ['history', '--like', QUERY, '--limit', '20'], ms: 150, mb: 120 },
+    { label: 'geo history --like <photo located before> (its hash from the store)', args: ['history', '--like', join(IMAGES, 'img0000.jpg'), '--limit', '20'], ms: 150, mb: 120 },
   ])),
   ...firstDryRun,
   ...(await repeated([{ label: `geo locate <${REUSED} images> --dry-run`, args: ['locate', IMAGES, '--dry-run'], ms: 150, mb: 120 }])).slice(1),

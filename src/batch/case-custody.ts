@@ -225,7 +225,9 @@ export class CaseCustody {
     const kept = await this.store.embedded(input.sha256);
     // A photo geo fetched: how this run got its bytes (each redirect, when, what the host said of them).
     const fetched = e.fetched?.sha256 === input.sha256 ? { fetched: e.fetched } : {};
-    await this.log.append(this.kase.id, { event: 'input_hashed', data: { input, ...(kept ? { metadata_json: JSON.stringify(kept.metadata), c2pa: kept.c2pa } : {}), ...fetched } });
+    // Its perceptual hash, kept before its upload (batch/perceptual.ts).
+    const p = await this.store.perceptual.get(input.sha256);
+    await this.log.append(this.kase.id, { event: 'input_hashed', data: { input, ...(kept ? { metadata_json: JSON.stringify(kept.metadata), c2pa: kept.c2pa } : {}), ...fetched, ...(p ? { pdq: { hash: p.pdq, quality: p.quality } } : {}) } });
   }
 
   /**

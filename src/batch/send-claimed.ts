@@ -11,6 +11,7 @@ import type { Depth, GeolocateRequest } from '../api/schemas.js';
 import { StoreError } from '../errors.js';
 import { isResultBody } from '../evidence/record-types.js';
 import { keepEmbedded } from './embedded.js';
+import { keepPerceptual } from './perceptual.js';
 import { classifyAnswer } from './outcome.js';
 import type { TaskControl, TaskResult } from './scheduler.js';
 import { type Charged, MAY_HAVE_RUN, failedSend } from './send-failed.js';
@@ -30,6 +31,8 @@ export async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn
     await w.journal?.append({ t: 'send', id: job.id, key, input: job.inputs[0]!, at: new Date(w.now()).toISOString() });
     // What the original says about itself, kept before its metadata is stripped (embedded.ts).
     if (w.listed) await keepEmbedded(store, job).then((why) => why && w.emit({ type: 'notice', message: why }));
+    // Its perceptual hash, so its copies are found later (perceptual.ts).
+    if (w.listed) await keepPerceptual(store, job).then((why) => why && w.emit({ type: 'notice', message: why }));
     const upload = await prepareUpload(job, w.upload);
     if (upload.notice) w.emit({ type: 'notice', message: upload.notice });
     const req = { ...w.request, ...(upload.image_url !== undefined ? { image_url: upload.image_url } : {}) } as GeolocateRequest;

@@ -41,8 +41,10 @@ export interface CustodyEvents extends InvestigationEvents {
    * `fetched`: the input was a URL geo fetched itself (record-types.ts FetchedFrom): `path` is then
    * the URL as given, and `fetched` each redirect, the final URL, when, the answer's status, type,
    * length, ETag and Last-Modified, and the sha256 of the bytes as received (the input's sha256).
+   * `pdq`: its perceptual hash (image/pdq.ts: 64 hex digits, and PDQ's quality 0-100), by which its
+   * copies are found; absent when geo has none (the same cases, and an image sharp could not decode).
    */
-  input_hashed: { input: { path: string; sha256: string; size: number }; metadata_json?: string; c2pa?: C2paRecord; fetched?: FetchedFrom };
+  input_hashed: { input: { path: string; sha256: string; size: number }; metadata_json?: string; c2pa?: C2paRecord; fetched?: FetchedFrom; pdq?: { hash: string; quality: number } };
   /**
    * What was sent: the sha256 and size of the bytes after metadata removal, and the request fields
    * (no image). A URL the service fetched (--service-fetch) has no sha256 or size (`fields.image_url` names it).

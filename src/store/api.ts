@@ -14,6 +14,7 @@
  * No API key and no image bytes are ever given to the store.
  */
 import type { KeptFilesApi } from './kept-rows.js';
+import type { NearResult, Perceptual, PerceptualApi, ScannedResult } from './perceptual-rows.js';
 import type { CustodyStorage } from '../evidence/custody-log.js';
 import type { HeadLine } from './journal-format.js';
 import type { Acquired, BatchRow, ClaimRow, FailedError } from './claim-rows.js';
@@ -21,6 +22,7 @@ import type { CaseLinked, CaseResultRow, CaseRow, NewCase, NewTimestamp, Stamped
 import type { FileHash, FileStamp, NewResult, ResultRow, ReuseQuery, ReuseRef, StoredEmbedded, StoredResult, Tag, TaggedRow } from './result-rows.js';
 import type { EmbeddedProvenance } from '../image/embedded.js';
 
+export type { NearResult, Perceptual, PerceptualApi, ScannedResult };
 export type { Acquired, BatchRow, CaseLinked, CaseResultRow, CaseRow, ClaimRow, FailedError, FileHash, FileStamp, NewCase, NewResult, NewTimestamp, ResultRow, ReuseQuery, ReuseRef, StampedReply, StoredEmbedded, StoredResult, Tag, TaggedRow, TimestampRow };
 
 /** What acquire() needs besides the fingerprint (the owner and the clock are the engine's). */
@@ -193,6 +195,8 @@ export interface StoreApi {
   readonly timestamps: TimestampApi;
   /** Bytes kept on purpose, by sha256 (kept-rows.ts). */
   readonly kept: KeptFilesApi;
+  /** Perceptual hashes of images by sha256, and the near-duplicate look-up (perceptual-rows.ts). */
+  readonly perceptual: PerceptualApi;
 
   // Batches.
   saveBatch(id: string, head: Record<string, unknown>): Promise<void>;

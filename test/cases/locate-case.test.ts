@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { verifyChain } from '../../src/evidence/custody-verify.js';
+import { pdqOf } from '../../src/image/pdq.js';
 import { footprint } from '../commands/locate-helpers.js';
 import { CLIPS, FFMPEG, ffmpegTitle } from '../helpers/ffmpeg.js';
 import { callTool, startMcpServer } from '../helpers/mcp-client.js';
@@ -44,8 +45,10 @@ describe('geo locate --case', () => {
     const row = { ...stored!, raw: Buffer.from(stored!.raw as ArrayBuffer) };
     const rec = JSON.parse(row.record);
     const file = readFileSync(PARIS);
-    // With what the photo said about itself before it was stripped (issue 31): its tags, no C2PA.
-    expect(log[1]!.data).toEqual({ input: { path: PARIS, sha256: sha(file), size: statSync(PARIS).size }, metadata_json: expect.any(String), c2pa: { present: false } });
+    // With what the photo said about itself before it was stripped (issue 31): its tags, no C2PA;
+    // and its perceptual hash, by which its copies are found.
+    const p = await pdqOf(PARIS);
+    expect(log[1]!.data).toEqual({ input: { path: PARIS, sha256: sha(file), size: statSync(PARIS).size }, metadata_json: expect.any(String), c2pa: { present: false }, pdq: { hash: p.hash, quality: p.quality } });
     expect(JSON.parse(log[1]!.data.metadata_json as string).tags).toMatchObject({ Make: 'Apple', DateTimeOriginal: '2024:05:14 18:32:07' });
     const sent = log[2]!.data.request as Record<string, unknown>;
     // What went out is the photo without its metadata: another sha256, another size, the record's own.
@@ -117,7 +120,8 @@ describe('geo locate --case', () => {
     const key = posts[0]!.split(' ')[2]!;
     const log = custodyOf(data, id);
     expect(events(log)).toEqual(['case_created', 'input_hashed', 'request_failed']);
-    expect(log[1]!.data).toEqual({ input: { path: PARIS, sha256: sha(readFileSync(PARIS)), size: statSync(PARIS).size }, metadata_json: expect.any(String), c2pa: { present: false } });
+    const p = await pdqOf(PARIS);
+    expect(log[1]!.data).toEqual({ input: { path: PARIS, sha256: sha(readFileSync(PARIS)), size: statSync(PARIS).size }, metadata_json: expect.any(String), c2pa: { present: false }, pdq: { hash: p.hash, quality: p.quality } });
     expect(log[2]!.data.failure).toEqual({
       input: PARIS, input_sha256: sha(readFileSync(PARIS)), service, idempotency_key: key, status: 422, code: 'invalid_image_b64',
       message: expect.stringContaining('could not be decoded'), request_id: 'req_failed_1',

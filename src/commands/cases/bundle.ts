@@ -163,8 +163,10 @@ export async function runBundle(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 
   // An original whose hashing the log does not hold yet (a result linked with geo cases link): hashed now, and logged.
   const hashed = new Set(ev.entries.filter(({ e }) => e.event === 'input_hashed').map(({ e }) => (e.data.input as { sha256?: string } | undefined)?.sha256));
   for (const o of originals ?? []) {
+    if (hashed.has(o.sha256)) continue;
+    const p = await store.perceptual.get(o.sha256);
     const path = isUrlInput(o.path) ? o.path : resolve(o.path);
-    if (!hashed.has(o.sha256)) await log.append(c.id, { event: 'input_hashed', data: { input: { path, sha256: o.sha256, size: o.bytes.length }, ...(o.fetched ? { fetched: o.fetched } : {}) } });
+    await log.append(c.id, { event: 'input_hashed', data: { input: { path, sha256: o.sha256, size: o.bytes.length }, ...(o.fetched ? { fetched: o.fetched } : {}), ...(p ? { pdq: { hash: p.pdq, quality: p.quality } } : {}) } });
   }
   const inv = investigationOf(ev.entries);
   const working = await workingCopiesOf(store, inv);

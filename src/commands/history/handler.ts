@@ -6,7 +6,8 @@ import { isResultBody } from '../../evidence/records.js';
 import { SIMULATED, isSimulated } from '../../evidence/simulated.js';
 import { formatOutput, render, resolveFormat, viewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import { runHistory, runHistoryShowAny } from './run.js';
+import { parseHistoryLimit, runHistory, runHistoryShowAny } from './run.js';
+import { UsageError } from '../../errors.js';
 import type { StoredScene } from '../../media/find-scene.js';
 import { BATCH_REF } from '../../output/views/history.js';
 
@@ -19,12 +20,26 @@ function warner(ctx: Ctx): (line: string) => void {
 export const list: Handler = async (ctx, _args, opts) => {
   resolveFormat(ctx); // a bad --format fails before the store is read
   const warn = warner(ctx);
+  if (opts.like !== undefined) return like(ctx, opts, warn);
+  if (opts.distance !== undefined) throw new UsageError('--distance goes with --like', 'geo history --like photo.jpg --distance 20');
   const { rows, results, total, capped } = await runHistory(ctx, { ...(opts.search !== undefined ? { search: String(opts.search) } : {}), limit: opts.limit });
-  await render(ctx, { data: rows, records: () => rows, human: async (view) => (await import('../../output/views/history.js')).historyView(rows, view, opts.search !== undefined) });
+  await render(ctx, { data: rows, records: () => rows, human: async (view) => (await import('../../output/views/history.js')).historyView(rows, view, opts.search !== undefined && 'search') });
   // A video's frames (a set's photos) are one entry: the line counts both when they differ.
   const shown = results === rows.length ? String(rows.length) : `${rows.length} ${rows.length === 1 ? 'entry' : 'entries'} (${results} results)`;
   if (total > results) warn(`${shown} of ${total}${capped ? '+' : ''} ${opts.search !== undefined ? 'matching' : 'stored'} results shown; --limit ${total} for ${capped ? 'more' : 'all'}`);
 };
+
+/** `geo history --like IMG`: near-duplicates, nearest first, with their distance (like.ts). */
+async function like(ctx: Ctx, opts: Record<string, unknown>, warn: (line: string) => void): Promise<void> {
+  if (opts.search !== undefined) throw new UsageError('--like and --search cannot be combined', 'geo history --like photo.jpg, or geo history --search words');
+  const { runHistoryLike, lowQualityLine } = await import('./like.js');
+  const name = String(opts.like);
+  const { rows, total, query } = await runHistoryLike(ctx, { like: name, distance: opts.distance, limit: parseHistoryLimit(opts.limit) });
+  const low = lowQualityLine(query, name);
+  if (low) warn(low);
+  await render(ctx, { data: rows, records: () => rows, human: async (view) => (await import('../../output/views/history.js')).historyView(rows, view, 'like') });
+  if (total > rows.length) warn(`${rows.length} of ${total} results within ${query.distance} bits shown; --limit ${total} for all`);
+}
 
 /**
  * A sandbox's answer says so before anything else: the view's first line on a terminal;

@@ -1,9 +1,11 @@
 /** `geo history [--search] [--limit]`, `geo history show <ref>`: stored results, offline and free. */
 import { type Register, OFFLINE } from '../types.js';
+import { LIKE_DISTANCE } from '../../image/pdq.js';
+import { MAX_LIKE_DISTANCE } from '../../store/pdq-index.js';
 import { RESULT_FIELDS, SCENE_FIELDS, declareJson, fieldUnion } from '../../output/json-fields.js';
 
 /** The rows of `geo history --json` (output/views/history.ts HistoryRow); a video's or a set's entry adds its frames. */
-const HISTORY_FIELDS = ['stored_at', 'input', 'sha256', 'city', 'neighborhood', 'country', 'address', 'latitude', 'longitude', 'confidence', 'depth', 'analysis_id', 'charge', 'paid_by', 'base_url', 'sandbox', 'kind', 'frames', 'agree', 'of', 'spread_km', 'batch'];
+const HISTORY_FIELDS = ['stored_at', 'input', 'sha256', 'city', 'neighborhood', 'country', 'address', 'latitude', 'longitude', 'confidence', 'depth', 'analysis_id', 'charge', 'paid_by', 'base_url', 'sandbox', 'kind', 'frames', 'agree', 'of', 'spread_km', 'batch', 'distance'];
 
 export const register: Register = (program, act) => {
   declareJson('history', { names: HISTORY_FIELDS });
@@ -13,6 +15,8 @@ export const register: Register = (program, act) => {
     .description('results already paid for, from the store: offline and free')
     .option('--search <text>', 'only results whose input path, place (city, neighbourhood, country, address), reasoning or analysis id has these words (the last may be the start of a word)')
     .option('--limit <n>', 'at most N results (default 50)')
+    .option('--like <image>', 'results whose image is a near-duplicate of this one (a re-encoded, resized or stripped copy), nearest first, with their distance')
+    .option('--distance <bits>', `with --like: how far a copy may lie, in bits of the 256 of its perceptual hash (PDQ), 0-${MAX_LIKE_DISTANCE} (default ${LIKE_DISTANCE})`)
     .addHelpText(
       'after',
       `
@@ -26,11 +30,16 @@ photos: its place is the consensus of their answers, CONFIDENCE says how many ag
 agree"), ANALYSIS says "batch" and the batch id that geo history show takes, and --json adds kind (result,
 video or set), frames (each with its time, answer and cluster), agree, of, spread_km and batch. Stored results are what geo locate, eval, mcp and api keep in the store, one SQLite file:
 GEO_DATA_DIR/geo.db (default ~/.local/share/geo/geo.db). Nothing is sent and no key is needed.
+--like IMG lists the results whose image is a copy of IMG (re-encoded, resized, stripped of its
+metadata), nearest first, with DISTANCE: the bits of 256 in which their perceptual hashes (PDQ)
+differ; copies lie a few bits apart, other photos about 128. --distance sets how far (default 31).
+Results stored before geo hashed images get their hash first, from their files when still there.
 
 Examples (run as written: the first stores a result to list):
   $ geo --sandbox locate sample:paris > /dev/null
   $ geo history
   $ geo history --search paris --limit 5
+  $ geo history --like sample:paris --json distance,input    # copies of a photo, nearest first
   $ geo history show 8687352 --json            # the body exactly as received, by sha256 prefix
   $ geo history --json | jq -r '.[].analysis_id'
   $ geo --sandbox locate sample:clip --every 2 > /dev/null    # a video (ffmpeg): one entry, 4 frames

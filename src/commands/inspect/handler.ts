@@ -11,6 +11,8 @@ import { expandSamples } from '../../files/samples.js';
 import { runInspect } from './run.js';
 import { inspectView } from './view.js';
 import { readTrustAnchors } from './trust.js';
+import { addSeenBefore } from './seen.js';
+import { sanitizeInline } from '../../output/sanitize.js';
 
 export const FORMATS = ['table', 'json', 'ndjson'] as const;
 
@@ -19,6 +21,8 @@ export const inspect: Handler = async (ctx, args, opts) => {
   const format = resolveFormat(ctx, FORMATS);
   const trustAnchors = await readTrustAnchors(opts.c2paTrust as string | undefined);
   const records = await runInspect(ctx, inputs, trustAnchors ? { trustAnchors } : {});
+  // Stored results of copies of each file (seen.ts): read from the store, nothing sent.
+  await addSeenBefore(ctx, records, (line) => void (!ctx.globals.quiet && ctx.io.stderr.write(`${sanitizeInline(line)}\n`)));
   const failed = records.filter((r) => !r.ok);
 
   if (inputs.length === 1 && records[0] && !records[0].ok) throw new UsageError(records[0].error.message, records[0].error.hint);

@@ -33,6 +33,13 @@ names and values as \`exiftool -j -n\` prints them (GPSLatitude signed decimal d
 written), at most 256 KB ("truncated" says what was left out). geo locate keeps both in its store,
 and in a case's input_hashed entry, before it strips the upload; neither is ever sent.
 
+PDQ is the file's perceptual hash (Meta's 256-bit PDQ, computed locally): copies of a photo
+(re-encoded, resized, stripped of metadata) lie a few bits from it, other photos about 128. When
+stored results are of such a copy (within 31 bits), "seen before" lists the nearest three, with
+their distance, file, time and place; --json prints "perceptual" and "seen_before" ([] when none).
+geo history --like lists them all. The store is read, never written to but to give results stored
+before geo hashed images their hash, from their files.
+
 Broken or truncated files still show what can be read, with the EXIF warnings. A pipe or device
 is judged by its first bytes, so anything that is not an image is refused at once; a pipe is read
 whole up to 64 MiB, and a larger file only in its first 16 MB for EXIF.
@@ -47,6 +54,7 @@ Examples (sample:NAME and sample:all are photos shipped with geo):
   $ geo inspect sample:all --format ndjson | jq -r 'select(.exif.gps) | [.input, .place.text] | @tsv'
   $ geo inspect --json sample:paris --jq '.metadata.tags.GPSLatitude'
   $ geo inspect --json sample:paris --jq '.c2pa.present'
+  $ geo inspect --json sample:paris --jq '.seen_before'
 
 With your own photos:
   geo inspect shots/*.jpg

@@ -9,6 +9,8 @@ import { MAX_IMAGE_BYTES } from '../../api/schemas.js';
 import { CONVERTIBLE_KINDS } from '../../batch/convert.js';
 import { UsageError } from '../../errors.js';
 import { readDimensions } from '../../image/dimensions.js';
+import { pdqOf } from '../../image/pdq.js';
+import type { Perceptual } from '../../store/index.js';
 import { unreadableReason } from '../../image/readable.js';
 import { type ExifSummary, readExif } from '../../image/exif.js';
 import { readFileHead } from '../../files/read.js';
@@ -41,6 +43,24 @@ export interface InspectOk {
   metadata: MetadataRecord;
   /** Its C2PA content credentials: {"present": false}, or the active manifest's summary and validation (image/c2pa.ts). */
   c2pa: C2paRecord;
+  /** Its perceptual hash (PDQ, image/pdq.ts), by which copies of it are found; absent when its pixels cannot be decoded. */
+  perceptual?: Perceptual;
+  /** Stored results whose image is a near-duplicate of this one, nearest first (seen.ts); absent when the store was not asked. */
+  seen_before?: SeenBefore[];
+}
+
+/** A stored result of a near-duplicate: how far (bits of 256), when, of which file, and where it was placed. */
+export interface SeenBefore {
+  distance: number;
+  stored_at: string;
+  input: string;
+  sha256: string;
+  analysis_id: string | null;
+  city: string;
+  country: string;
+  latitude: number | null;
+  longitude: number | null;
+  sandbox: boolean;
 }
 
 export interface InspectOptions {
@@ -80,6 +100,8 @@ export async function inspectOne(input: string, ctx: Pick<Ctx, 'io'>, opts: Insp
     if (partial) rec.exif.errors.push(partial.replace('were read', 'were read for EXIF'));
     const dims = readDimensions(bytes, img.kind);
     if (dims) Object.assign(rec, dims);
+    const p = await pdqOf(img.bytes ?? (whole ? bytes : input)).catch(() => undefined);
+    if (p) rec.perceptual = { pdq: p.hash, quality: p.quality };
     const gps = rec.exif.gps;
     if (gps && !gps.suspect) {
       const place = reverseGeocode(gps.lat, gps.lng);

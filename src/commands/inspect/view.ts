@@ -3,12 +3,12 @@
  * file (EXIF text can hold anything, escape sequences included) is sanitized by renderKv.
  */
 import { cameraName } from '../../image/exif.js';
-import { takenTime } from '../../output/time.js';
+import { peopleTime, takenTime } from '../../output/time.js';
 import { type Drawn, type KvInput, renderKv } from '../../output/kv.js';
 import { coord, osmLink } from '../../output/maps.js';
 import type { ViewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import type { InspectOk, InspectRecord } from './run.js';
+import type { InspectOk, InspectRecord, SeenBefore } from './run.js';
 import { type SentImage, describeRemoval } from '../../image/without-metadata.js';
 import { describeSun } from '../../evidence/sun-witness.js';
 import { credentialRows } from './credentials-view.js';
@@ -57,8 +57,19 @@ export function recordRows(r: InspectOk, view: ViewOpts): KvInput[] {
   rows.push(['API', !r.api.accepted ? drawn(view.style.yellow(`not as is: ${sanitizeInline(r.api.reason ?? '')}`)) : r.api.warning ? drawn(view.style.yellow(r.api.warning)) : 'accepted as is']);
   if (r.upload) rows.push(['upload', uploadText(r.upload)]);
   rows.push(...credentialRows(r.c2pa, r.metadata, view));
+  // The perceptual hash by which copies are found; "seen before" only when a copy was (--json: [] when none).
+  if (r.perceptual) rows.push(['PDQ', `${r.perceptual.pdq} (perceptual hash, quality ${r.perceptual.quality} of 100)`]);
+  if (r.seen_before?.length) rows.push(...seenRows(r.seen_before));
   for (const err of e.errors) rows.push(['EXIF warning', err]);
   return rows;
+}
+
+/** "seen before": each stored result of a near-duplicate on a line, nearest first. */
+function seenRows(seen: readonly SeenBefore[]): KvInput[] {
+  return seen.map((s, i): KvInput => {
+    const place = [s.city, s.country].filter(Boolean).join(', ') || 'no place';
+    return [i === 0 ? 'seen before' : '', `${s.distance} bit${s.distance === 1 ? '' : 's'} away: ${s.input} located ${peopleTime(s.stored_at)} at ${place}${s.analysis_id ? ` (${s.analysis_id})` : ''}${s.sandbox ? ' (sandbox)' : ''}`];
+  });
 }
 
 export function inspectView(records: InspectRecord[], view: ViewOpts): string {

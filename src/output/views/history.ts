@@ -44,6 +44,8 @@ export interface HistoryRow {
   agree: number | null;
   of: number | null;
   spread_km: number | null;
+  /** `geo history --like`: bits between the image asked about and this result's image (PDQ); absent otherwise. */
+  distance?: number;
 }
 
 export interface PaidBy {
@@ -110,22 +112,26 @@ const paidBy = (r: HistoryRow) => (r.paid_by ? payerOf(r.paid_by) : '');
  * terminal the charge, the time, the depth and then the place go below the table, under the
  * input's whole path (so on 60 columns a long file name cut in the table is still shown whole).
  */
-export function historyView(rows: readonly HistoryRow[], view: ViewOpts, searched = false): string {
-  if (!rows.length) return searched ? 'No stored result matches.' : 'No stored results. geo locate keeps one for every result (unless --no-store).';
+export function historyView(rows: readonly HistoryRow[], view: ViewOpts, searched: 'search' | 'like' | false = false): string {
+  if (!rows.length) return searched === 'like' ? 'No stored result of a near-duplicate.' : searched ? 'No stored result matches.' : 'No stored results. geo locate keeps one for every result (unless --no-store).';
   const names = Math.min(48, Math.max(6, ...rows.map((r) => width(basename(inputOf(r))) + 1)));
+  // --like leads with the distance (bits of 256): what ranks the rows. It is never cut.
+  const near = searched === 'like';
+  const lead = <T>(d: T, rest: T[]): T[] => (near ? [d, ...rest] : rest);
+  const at = (i: number) => (near ? i + 1 : i);
   return renderTable(
     {
-      head: ['WHEN', 'INPUT', 'PLACE', 'CONFIDENCE', 'DEPTH', 'ANALYSIS', 'CHARGE', 'PAID BY'],
-      rows: rows.map((r) => [peopleTime(r.stored_at), inputOf(r), place(r), confidenceOf(r), r.depth ?? '', analysisCell(r), r.sandbox ? `${r.charge} (sandbox)` : r.charge, paidBy(r)]),
-      align: ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'],
-      optional: [6, 0, 4, 2, 7],
-      cutLeft: [1],
-      label: 1,
+      head: lead('DISTANCE', ['WHEN', 'INPUT', 'PLACE', 'CONFIDENCE', 'DEPTH', 'ANALYSIS', 'CHARGE', 'PAID BY']),
+      rows: rows.map((r) => lead<string | number>(r.distance ?? '', [peopleTime(r.stored_at), inputOf(r), place(r), confidenceOf(r), r.depth ?? '', analysisCell(r), r.sandbox ? `${r.charge} (sandbox)` : r.charge, paidBy(r)])),
+      align: lead('right', ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left']),
+      optional: [6, 0, 4, 2, 7].map(at),
+      cutLeft: [at(1)],
+      label: at(1),
       // "CONF…" is as narrow as the confidence header goes; "0.90" is 4 wide. "PAID BY" is cut
       // from the right ("alice@newsroom-lap…"); at 80 columns it stays and the place goes below
       // the table (each row says who paid), at 60 it goes below too.
-      floor: [Infinity, names, undefined, 5, Infinity, Infinity, undefined, 7],
-      min: [undefined, 12],
+      floor: lead<number | undefined>(Infinity, [Infinity, names, undefined, 5, Infinity, Infinity, undefined, 7]),
+      min: lead<number | undefined>(undefined, [undefined, 12]),
     },
     view,
   );

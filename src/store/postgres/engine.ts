@@ -5,6 +5,7 @@
  * results.ts; cases and custody: cases.ts; the budget: budget.ts.
  */
 import { PgKeptFiles } from './kept-files.js';
+import { PgPerceptual } from './perceptual.js';
 import type { Pool } from 'pg';
 import { StoreError } from '../../errors.js';
 import type {
@@ -43,6 +44,7 @@ export class PgEngine implements StoreApi {
   readonly cases: PgCases;
   readonly timestamps: PgTimestamps;
   readonly kept: PgKeptFiles;
+  readonly perceptual: PgPerceptual;
   private readonly ownerOf: Owner;
   private whoMemo: Analyst | undefined;
   private listedWithPage: number | undefined;
@@ -57,6 +59,7 @@ export class PgEngine implements StoreApi {
     this.cases = new PgCases(pool, guard, opts.now);
     this.timestamps = new PgTimestamps(pool, guard, opts.now);
     this.kept = new PgKeptFiles(pool, guard, opts.now);
+    this.perceptual = new PgPerceptual(pool, guard, opts.now, () => this.who.host, (r) => this.seen.keepPaid(r));
   }
 
   /** Who stores and pays here: read on first write, not on open (os.userInfo reads /etc/passwd, ~1 ms a look-up never needs). */

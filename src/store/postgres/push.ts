@@ -23,6 +23,8 @@ import { inTx } from './driver.js';
 import type { Pool } from 'pg';
 import type { Analyst } from '../api.js';
 import { storeRow } from './results.js';
+import { PUT } from './perceptual.js';
+import { chunkKeys } from '../pdq-index.js';
 
 export interface PushReport {
   results: { copied: number; already: number };
@@ -130,6 +132,8 @@ export async function pushLocal(local: SqliteRows, team: PushTarget): Promise<Pu
       const k = known.has(sha) ? undefined : local.keptFile(sha);
       if (k) rep.kept += (await c.query('INSERT INTO kept_files (sha256, size, media_type, kept_at, bytes) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (sha256) DO NOTHING', [k.sha256, k.size, k.media_type, k.kept_at, k.bytes])).rowCount ?? 0;
     }
+    // Perceptual hashes go with their images' results, so the team's look-ups find them (perceptual.ts).
+    for (const h of local.perceptual()) await c.query(PUT, [h.sha256, h.pdq, h.quality, h.hashed_at, chunkKeys(h.pdq)]);
   }));
   return rep;
 }

@@ -22,6 +22,9 @@
  * authenticated, written by the server; only the admin writes the budget.
  * Migration 4: kept_files, the bytes an investigation keeps on purpose (exhibits, annotated
  * working copies, originals kept with --keep-original), keyed by sha256 (store/kept-rows.ts).
+ * Migration 5: perceptual (an image's PDQ hash by its sha256), pdq_index (the near-duplicate index
+ * over them: store/pdq-index.ts) and pdq_scanned (per host, how far the hashing of older results
+ * has looked: their files are on the machine that located them), as the local file's migration 8.
  * Never stored: API keys (claims and results carry an account fingerprint only), and no image
  * bytes but those an analyst chose to keep.
  */
@@ -207,6 +210,24 @@ export const PG_MIGRATIONS: readonly string[] = [
     media_type text NOT NULL,
     kept_at text NOT NULL,
     bytes bytea NOT NULL
+  );
+  `,
+  `
+  CREATE TABLE perceptual (
+    id bigserial PRIMARY KEY,
+    sha256 text NOT NULL UNIQUE,
+    pdq text NOT NULL CHECK (length(pdq) = 64),
+    quality integer NOT NULL,
+    hashed_at text NOT NULL
+  );
+  CREATE TABLE pdq_index (
+    chunk integer NOT NULL,
+    image bigint NOT NULL,
+    PRIMARY KEY (chunk, image)
+  );
+  CREATE TABLE pdq_scanned (
+    host text PRIMARY KEY,
+    through bigint NOT NULL
   );
   `,
 ];

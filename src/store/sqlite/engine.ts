@@ -9,6 +9,7 @@ import type {
   StoreApi, StoreStatus, StoredEmbedded, StoredResult, Tag, TaggedRow, TimestampApi,
 } from '../api.js';
 import type { KeptFilesApi } from '../kept-rows.js';
+import type { PerceptualApi } from '../perceptual-rows.js';
 import type { EmbeddedProvenance } from '../../image/embedded.js';
 import type { HeadLine } from '../journal-format.js';
 import { SCHEMA_VERSION } from './schema.js';
@@ -21,10 +22,12 @@ export class SqliteEngine implements StoreApi {
   readonly cases: CaseApi;
   readonly timestamps: TimestampApi;
   readonly kept: KeptFilesApi;
+  readonly perceptual: PerceptualApi;
 
   constructor(readonly sync: Store, private readonly now: () => number) {
     this.kept = { put: async (b, t) => sync.keepFile(b, t), get: async (sha) => sync.keptFile(sha) };
     this.budget = sync.budget();
+    this.perceptual = sync.perceptual().api();
     const c = sync.cases();
     this.cases = {
       create: async (n, first) => c.create(n, first),

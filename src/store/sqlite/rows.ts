@@ -70,6 +70,9 @@ export class SqliteRows {
   keptFile(sha256: string): KeptFile | undefined {
     return this.guard(() => keptFile(this.sql, sha256));
   }
+  perceptual(): Array<{ sha256: string; pdq: string; quality: number; hashed_at: string }> {
+    return this.guard(() => this.sql.all('SELECT sha256, pdq, quality, hashed_at FROM perceptual ORDER BY id'));
+  }
   timestamps(): TimestampRow[] {
     return this.guard(() => this.sql.all<TimestampRow>('SELECT id, case_id, head, seq, tsa, state, requested_at, attempts, last_error, reply, ca_pem, gen_time, stamped_at FROM timestamps ORDER BY id').map((r) => ({ ...r, reply: r.reply === null ? null : Buffer.from(r.reply) })));
   }

@@ -58,6 +58,14 @@
  * kept_files  bytes geo keeps on purpose, keyed by their sha256 (store/kept-rows.ts): a case's
  *           exhibits and annotated working copies, and originals kept with --keep-original. Custody
  *           entries name them by sha256; a bundle carries them.
+ *
+ * Migration 8 (near-duplicates; store/perceptual-rows.ts, store/pdq-index.ts):
+ * perceptual  one row per image sha256 that geo hashed: its PDQ hash (64 hex digits), PDQ's quality
+ *           and when. Results find theirs by their sha256. Older results get theirs on first use,
+ *           read from their file when it is still there with the same sha256 (meta's
+ *           pdq_scanned_through says how far that has looked).
+ * pdq_index the multi-index over them: per image, 16 rows (chunk number x 65,536 + the chunk's
+ *           16 bits, the image's perceptual id), the primary key the index a look-up probes.
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -230,6 +238,20 @@ export const MIGRATIONS: readonly string[] = [
     kept_at TEXT NOT NULL,
     bytes BLOB NOT NULL
   );
+  `,
+  `
+  CREATE TABLE perceptual (
+    id INTEGER PRIMARY KEY,
+    sha256 TEXT NOT NULL UNIQUE,
+    pdq TEXT NOT NULL CHECK (length(pdq) = 64),
+    quality INTEGER NOT NULL,
+    hashed_at TEXT NOT NULL
+  );
+  CREATE TABLE pdq_index (
+    chunk INTEGER NOT NULL,
+    image INTEGER NOT NULL,
+    PRIMARY KEY (chunk, image)
+  ) WITHOUT ROWID;
   `,
 ];
 

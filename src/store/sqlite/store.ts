@@ -20,6 +20,7 @@ import { insertResult } from './results.js';
 import type { Sql } from './sqlite.js';
 import { CaseStore } from './case-store.js';
 import { TimestampStore } from './timestamps.js';
+import { SqlitePerceptual } from './perceptual.js';
 import { SqliteBudget } from './budget.js';
 import { SqliteRows } from './rows.js';
 import { ResultStore } from './result-store.js';
@@ -44,6 +45,7 @@ export class Store extends ResultStore {
   private caseStore: CaseStore | undefined;
   private timestampStore: TimestampStore | undefined;
   private budgetStore: SqliteBudget | undefined;
+  private perceptualStore: SqlitePerceptual | undefined;
 
   private constructor(sql: Sql, dataDir: string, opts: OpenOptions) {
     super(sql, dataDir, opts);
@@ -120,6 +122,11 @@ export class Store extends ResultStore {
   }
   keptFile(sha256: string): KeptFile | undefined {
     return this.guard(() => keptFile(this.sql, sha256));
+  }
+
+  /** Perceptual hashes of images and the near-duplicate index over them (perceptual.ts). */
+  perceptual(): SqlitePerceptual {
+    return (this.perceptualStore ??= new SqlitePerceptual(this.sql, (fn) => this.guard(fn), this.opts.now));
   }
 
   /** The credit budget and its spend (budget.ts). */
