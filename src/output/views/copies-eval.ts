@@ -13,6 +13,7 @@ const DASH = '–';
 const pct = (x: number) => `${(Math.round(x * 1000) / 10).toFixed(1)}%`;
 const per10k = (rate: number) => `${Math.round(rate * 1e6) / 100} in 10,000`;
 const bits = (v: number | null) => (v === null ? DASH : String(v));
+const matches = (n: number) => `${n} false match${n === 1 ? '' : 'es'}`;
 
 function recallLine(a: AtDistance, r: CopyEvalReport): string {
   if (a.required_recall === null) return 'no kind of re-encoding, resize or stripping in this set to judge recall by';
@@ -33,12 +34,12 @@ export function copiesEvalView(r: CopyEvalReport & { set: string }, view: ViewOp
     lines.push(`${recallLine(t, r)}: ${t.met === null ? DASH : t.met ? 'met' : view.style.bold('NOT met')}`);
   }
   const least = r.least_for_recall;
-  lines.push(least === null ? 'no distance finds 95% of each re-encoding, resize and stripping' : `the least distance that finds ${pct(r.rule.min_recall)} of each: ${least.bits} bits, ${least.false_matches} false matches (${per10k(least.false_match_rate)})`);
+  lines.push(least === null ? 'no distance finds 95% of each re-encoding, resize and stripping' : `the least distance that finds ${pct(r.rule.min_recall)} of each: ${least.bits} bits, ${matches(least.false_matches)} (${per10k(least.false_match_rate)})`);
   const dflt = r.default;
   lines.push(
     t !== null && dflt.bits === t.bits
       ? `geo history --like uses ${dflt.bits} bits by default: the same`
-      : `geo history --like uses ${dflt.bits} bits by default: ${dflt.false_matches} false matches (${per10k(dflt.false_match_rate)}); ${recallLine(dflt, r)}`,
+      : `geo history --like uses ${dflt.bits} bits by default: ${matches(dflt.false_matches)} (${per10k(dflt.false_match_rate)}); ${recallLine(dflt, r)}`,
   );
   const at = t?.bits ?? dflt.bits;
   const rows = r.kinds.map((k) => [
