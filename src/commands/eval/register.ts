@@ -35,12 +35,14 @@ export const register: Register = (program, act) => {
     .option('--claim-distances <list>', '--claims: km to the false ones (25,200,750,2500)')
     .option('--seed <n>', '--claims: seed placing the false claims (default 1)')
     .option('--scoped', '--claims: also send each claim as a scope (paid)')
+    .option('--copies <dir>', 'calibrate the perceptual hash on a set of copies (none sent)')
     .addHelpText(
       'after',
       `
 Truth is each image's own EXIF GPS (never sent), or --truth FILE. Each depth is one batch
 of the engine locate uses: one plan, consent, --max-credits, a rerun pays nothing twice.
 The figures, the truth file and videos: docs/eval.md; --claims: docs/claims.md.
+--copies DIR: DIR/originals/ and one folder per kind of copy; hashed here, nothing sent.
 
 Examples (the samples carry EXIF GPS, but sample:nogps, listed and skipped):
   $ geo --sandbox eval sample:all
@@ -51,7 +53,10 @@ Examples (the samples carry EXIF GPS, but sample:nogps, listed and skipped):
   $ geo --sandbox eval sample:all -d 1,3 --yes --report e.html
   $ geo --sandbox eval sample:all --format ndjson --correct-within 1
   $ geo --sandbox locate sample:all --depth 2 > results.ndjson
-  $ geo eval --from results.ndjson                             # no request`,
+  $ geo eval --from results.ndjson                             # no request
+
+With a set of copies (fixtures/make-copies.js in geo's repository makes one):
+  geo eval --copies calibration/ --json                        # no request`,
     )
     .action(act(async () => (await import('./run.js')).evaluateImages));
 };

@@ -84,6 +84,8 @@ async function print(ctx: Ctx, format: string, report: EvalReport, rows: readonl
 export const evaluateImages: Handler = async (ctx, args, opts) => {
   // --claims: the claim-check rules calibrated on truth, a run of its own.
   if (opts.claims !== undefined) return (await import('./claims.js')).evaluateClaims(ctx, args, opts);
+  // --copies: the perceptual hash calibrated on copies, hashed here; nothing is sent.
+  if (opts.copies !== undefined) return (await import('./copies.js')).evaluateCopies(ctx, args, opts);
   const s = parseEval(ctx, (args[0] as string[] | undefined) ?? [], opts);
   const format = resolveFormat(ctx, BASE_FORMATS, 'table');
   const say: Say = (line) => {
