@@ -8,11 +8,15 @@
  *
  * A percentile here is the smallest distance at or below which that share of the pairs lie.
  */
-import { PDQ_BITS } from '../image/pdq.js';
+import { INDEX_BAND, PDQ_BITS } from '../image/pdq.js';
 
-/** The rule: at most 1 false match in 10,000 distinct pairs... */
+/**
+ * The rule: the least distance at which the re-encodings, resizes and stripped copies, taken
+ * together, are found at least 95% of the time, with at most 1 false match in 10,000 distinct
+ * pairs; then taken up to the end of its band of the index (image/pdq.ts INDEX_BAND: a look-up
+ * costs the same anywhere in a band, so the band's whole reach finds more for nothing).
+ */
 export const MAX_FALSE_MATCH_RATE = 1e-4;
-/** ...and at least 95% of each kind of re-encoding, resize and metadata stripping found. */
 export const MIN_RECALL = 0.95;
 /** Those kinds, by folder name (the names fixtures/make-copies.js gives). */
 export const REQUIRED_KIND = /^(jpeg-q\d+|webp|resize-\d+|stripped)$/;
@@ -57,7 +61,8 @@ export interface CopyEvalReport {
   low_quality: number;
   rule: { max_false_match_rate: number; min_recall: number; required_kinds: string[] };
   /** The largest distance within the false-match budget; met: its recall reaches MIN_RECALL in every required kind. */
-  threshold: (AtDistance & { met: boolean | null }) | null;
+  /** The distance the rule chooses, with the share of the required copies it finds taken together (null: none meets it). */
+  threshold: (AtDistance & { together: number; met: boolean | null }) | null;
   /** The least distance at which every required kind reaches MIN_RECALL: fewer false matches, if the rule's maximum is not wanted. */
   least_for_recall: AtDistance | null;
   /** geo's default for `history --like`, at the same figures. */
@@ -150,9 +155,18 @@ export function copyReport(input: CopyHashes, defaultBits: number): CopyEvalRepo
     return { bits, false_matches: fm, false_match_rate: pairs === 0 ? 0 : fm / pairs, required_recall: required.length === 0 ? null : Math.min(...required.map((k) => recallAt(k, bits))) };
   };
   const budget = MAX_FALSE_MATCH_RATE * pairs;
+  // Together: every required copy counts once, whichever kind it is.
+  const together = (bits: number) => {
+    const all = required.reduce((a, k) => a + k.copies, 0);
+    return all === 0 ? 0 : required.reduce((a, k) => a + k.own[Math.min(bits, PDQ_BITS)]!, 0) / all;
+  };
   let best = -1;
-  pairCum.forEach((fm, d) => fm <= budget && (best = d));
-  const threshold = best < 0 ? null : { ...at(best), met: required.length === 0 ? null : at(best).required_recall! >= MIN_RECALL };
+  for (let d = 0; d <= PDQ_BITS && best < 0; d++) if (pairCum[d]! <= budget && together(d) >= MIN_RECALL) best = d;
+  if (best >= 0) {
+    const band = Math.min(PDQ_BITS, (Math.floor(best / INDEX_BAND) + 1) * INDEX_BAND - 1);
+    while (best < band && pairCum[best + 1]! <= budget) best++;
+  }
+  const threshold = best < 0 ? null : { ...at(best), together: together(best), met: true };
   const judged = best < 0 ? defaultBits : best;
   let least = -1;
   for (let d = PDQ_BITS; d >= 0 && required.length > 0 && at(d).required_recall! >= MIN_RECALL; d--) least = d;

@@ -72,7 +72,7 @@ describe('geo eval --copies', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^PDQ on 20 originals and 260 copies of 13 kinds in /);
-    expect(r.stdout).toMatch(/^threshold: \d+ bits, the largest with at most 1 false match in 10,000 distinct pairs: 0 of 190 /m);
+    expect(r.stdout).toMatch(/^threshold: \d+ bits: [\d.]+% of jpeg-q30, .* together \(95(\.0)?% asked\), 0 of 190 distinct pairs/m);
     for (const k of KINDS) expect(r.stdout).toMatch(new RegExp(`^${k.replace('+', '\\+')}${/^(jpeg|resize|webp|stripped)/.test(k) ? ' \\*' : ''} +20 +\\d+\\.\\d% \\(\\d+\\)`, 'm'));
     expect(r.stdout).toMatch(/^stripped \* +20 +100\.0% \(20\) .* 0 +0 +0 +0 +0$/m);
     expect(r.stdout).toMatch(/^distinct pairs, bits apart: min \d+/m);
@@ -84,7 +84,8 @@ describe('geo eval --copies', () => {
     const j = JSON.parse(r.stdout) as Json;
     expect(j).toMatchObject({ set, hash: 'pdq', originals: 20, hashed: 20, rule: { max_false_match_rate: 0.0001, min_recall: 0.95 } });
     expect(j.rule.required_kinds).toEqual(['jpeg-q30', 'jpeg-q50', 'jpeg-q70', 'jpeg-q90', 'resize-25', 'resize-50', 'stripped', 'webp']);
-    expect(j.threshold).toEqual({ bits: expect.any(Number), false_matches: 0, false_match_rate: 0, required_recall: expect.any(Number), met: expect.any(Boolean) });
+    expect(j.threshold).toEqual({ bits: expect.any(Number), false_matches: 0, false_match_rate: 0, required_recall: expect.any(Number), together: expect.any(Number), met: true });
+    expect((j.threshold.bits + 1) % 16).toBe(0);
     expect(j.default).toMatchObject({ bits: expect.any(Number) });
     expect(j.kinds.map((k: Json) => k.kind)).toEqual(KINDS);
     for (const k of j.kinds) {

@@ -30,12 +30,15 @@ const set = (): CopyHashes => ({
 describe('copyReport on hand-made hashes', () => {
   const r = copyReport(set(), 31);
 
-  it('the threshold is the largest distance with at most 1 false match in 10,000 distinct pairs: 6 pairs allow none, so 99 bits', () => {
+  it('the threshold: none while the required copies together stay under 95% (3 of 4); once O3\'s copy lies 40 bits away, 40 taken to the end of its index band, 47', () => {
     expect(r.distinct.pairs).toBe(6);
-    expect(r.threshold).toEqual({ bits: 99, false_matches: 0, false_match_rate: 0, required_recall: 0.75, met: false });
+    expect(r.threshold).toBeNull();
+    const s = set();
+    s.kinds[0]!.copies[3]!.hash = hashOf([...range(0, 50), ...range(100, 160), ...range(200, 240)]);
+    expect(copyReport(s, 31).threshold).toEqual({ bits: 47, false_matches: 0, false_match_rate: 0, required_recall: 1, together: 1, met: true });
   });
 
-  it('recall counts an unreadable copy as missed: jpeg-q70 finds 3 of 4 at 99 bits, and is required; screenshot is not, and finds none', () => {
+  it('recall counts an unreadable copy as missed: jpeg-q70 finds 3 of 4 at 31 bits (no threshold: the default), and is required; screenshot is not, and finds none', () => {
     const [jpeg, shot] = r.kinds;
     expect(jpeg).toMatchObject({ kind: 'jpeg-q70', required: true, copies: 4, unreadable: 1, found: 3, recall: 0.75 });
     expect(shot).toMatchObject({ kind: 'screenshot', required: false, copies: 1, found: 0, recall: 0 });
@@ -45,8 +48,10 @@ describe('copyReport on hand-made hashes', () => {
   it('false matches of a kind: its copies against every other original (the screenshot lies 0 bits from O2: 1 of 3 pairs)', () => {
     expect(r.kinds[1]).toMatchObject({ false_matches: 1, cross_pairs: 3 });
     // jpeg-q70's three readable copies against the three other originals each: O2's copy (bits
-    // 100-189) lies 90 bits from O0 and 50 + 30 = 80 from O3; the others 100 bits or more away.
-    expect(r.kinds[0]).toMatchObject({ false_matches: 2, cross_pairs: 9 });
+    // 100-189) lies 90 bits from O0 and 50 + 30 = 80 from O3; the others 100 bits or more away:
+    // none within the 31 bits judged.
+    expect(r.kinds[0]).toMatchObject({ false_matches: 0, cross_pairs: 9 });
+    expect(r.curve[90]).toMatchObject({ bits: 90 });
   });
 
   it('percentiles are the smallest distance at or below which that share lies: copies 0, 5, 30; pairs 100, 110 x3, 120, 220', () => {

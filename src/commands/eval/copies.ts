@@ -11,7 +11,7 @@ import { UsageError } from '../../errors.js';
 import { type CopyHashes, copyReport } from '../../eval/copy-metrics.js';
 import { readCopySet } from '../../eval/copy-set.js';
 import { pdqOfMany } from '../../image/pdq-many.js';
-import { DEFAULT_LIKE_DISTANCE } from '../../image/pdq-threshold.js';
+import { LIKE_DISTANCE } from '../../image/pdq.js';
 import { BASE_FORMATS, formatOutput, resolveFormat, viewOpts } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { startSpinner } from '../../output/spinner.js';
@@ -58,7 +58,7 @@ export const evaluateCopies: Handler = async (ctx, args, opts) => {
   if (set.orphans.length > 0) say(`${set.orphans.length} cop${set.orphans.length === 1 ? 'y has' : 'ies have'} no original of the same name, left out: ${set.orphans.slice(0, 3).join(', ')}${set.orphans.length > 3 ? ', ...' : ''}`);
   const readable = input.originals.filter((o) => o.hash !== null).length;
   if (readable < 2) throw new UsageError(`--copies ${dir}: ${readable} original${readable === 1 ? '' : 's'} could be hashed; distinct pairs need at least 2`, 'the originals must be images sharp decodes (JPEG, PNG, WebP, AVIF, TIFF, GIF)');
-  const report = { set: dir, ...copyReport(input, DEFAULT_LIKE_DISTANCE) };
+  const report = { set: dir, ...copyReport(input, LIKE_DISTANCE) };
   const view = await viewOpts(ctx, format === 'table' && ctx.io.colorOut);
   const records = () => report.kinds.map(({ farthest: _f, ...k }) => k);
   ctx.io.stdout.write(await formatOutput({ data: report, records, human: async (v) => (await import('../../output/views/copies-eval.js')).copiesEvalView(report, v) }, format, view));

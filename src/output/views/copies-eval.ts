@@ -28,10 +28,10 @@ export function copiesEvalView(r: CopyEvalReport & { set: string }, view: ViewOp
     `${r.hashed} originals hashed, ${r.low_quality} of PDQ quality under 50 (featureless); ${d.pairs} distinct pairs`,
   ];
   const t = r.threshold;
-  if (t === null) lines.push(view.style.bold(`threshold: none: even 0 bits puts ${d.distance.min === 0 ? 'some' : 'more'} distinct pairs together than 1 in 10,000 allows`));
+  if (t === null) lines.push(view.style.bold(`threshold: none: no distance finds ${pct(r.rule.min_recall)} of the re-encodings, resizes and stripped copies together with at most 1 false match in 10,000 distinct pairs`));
   else {
-    lines.push(view.style.bold(`threshold: ${t.bits} bits, the largest with at most 1 false match in 10,000 distinct pairs: ${t.false_matches} of ${d.pairs} (${per10k(t.false_match_rate)})`));
-    lines.push(`${recallLine(t, r)}: ${t.met === null ? DASH : t.met ? 'met' : view.style.bold('NOT met')}`);
+    lines.push(view.style.bold(`threshold: ${t.bits} bits: ${pct(t.together)} of ${r.rule.required_kinds.join(', ')} together (${pct(r.rule.min_recall)} asked), ${t.false_matches} of ${d.pairs} distinct pairs (${per10k(t.false_match_rate)}; at most 1 in 10,000 allowed); the least distance that meets both, taken to the end of its index band`));
+    lines.push(`${recallLine(t, r)}`);
   }
   const least = r.least_for_recall;
   lines.push(least === null ? 'no distance finds 95% of each re-encoding, resize and stripping' : `the least distance that finds ${pct(r.rule.min_recall)} of each: ${least.bits} bits, ${matches(least.false_matches)} (${per10k(least.false_match_rate)})`);
