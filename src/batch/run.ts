@@ -12,7 +12,7 @@ import { previewRequests } from './plan.js';
 import { ProgressMeter } from './progress.js';
 import type { BatchDeps, BatchOptions, BatchResult } from './run-options.js';
 import { sendPending } from './send-pending.js';
-import { recordsInInputOrder, settleNotSent, settleStored, settler } from './settle.js';
+import { recordsInInputOrder, settleNotSent, settleSimilar, settleStored, settler } from './settle.js';
 import { SpendGuard, spendLimit } from './spend-guard.js';
 import type { BatchEvent, BatchSummary } from './types.js';
 
@@ -51,6 +51,7 @@ export async function runBatch(deps: BatchDeps, opts: BatchOptions): Promise<Bat
 
   const { settle, byId } = settler({ store, exif: deps.exif, keep, counts, summary, meter, emit });
   await settleStored(prep.jobs, held, planned.ledger, summary, settle, opts.idempotencyKey, emit);
+  await settleSimilar(prep.jobs, planned.reuse, { ledger: planned.ledger, listed: opts.listed !== false, hashes: planned.hashes, now: deps.now, version: deps.version }, settle);
   const sent = await sendPending(deps, opts, planned, { started, spend, summary, meter, settle, emit });
   const { result } = sent;
   if (result.stopped) {

@@ -31,6 +31,7 @@ export const LOCATE = () =>
     ),
     batch_id: z.optional(nonEmpty('a console batch bound to this key')),
     downscale: z.optional(z.boolean().check(z.describe('fit images above the 20 MB limit under it as JPEG instead of refusing them'))),
+    reuse_similar: z.optional(z.boolean().check(z.describe("an image that looks like a photo this account located before (a re-encoded or resized copy) takes that answer instead of paying; its result says reused_similar: it is not the service's answer for these bytes"))),
     together: z.optional(z.boolean().check(z.describe('the images are photos of one scene: one consensus with its spread, as for a video'))),
     every: z.optional(z.number().check(z.gt(0), z.lte(3600), z.describe('video: at least one frame every this many seconds (default 10)'))),
     max_frames: z.optional(z.int().check(z.gte(1), z.lte(100), z.describe('video: frames sent at most, spread over the clip (default 12); each costs the depth\'s credits'))),

@@ -52,7 +52,7 @@ describe('geo export json, ndjson and the CSV time', () => {
 
   it('CSV rows carry the time the answer was received; rebuilt NDJSON results claim none', async () => {
     const csv = (await geo(['export', '--all', '--format', 'csv'])).stdout.split('\r\n');
-    expect(csv[0]).toMatch(/^input,sha256,.*,distance_km,stored_at,sandbox$/);
+    expect(csv[0]).toMatch(/^input,sha256,.*,distance_km,stored_at,sandbox,reused_similar$/);
     const times = csv.slice(1, 3).map((row) => row.split(',').at(-2));
     expect(times.sort()).toEqual([parisRecord().stored_at, sydneyRecord().stored_at].sort());
     expect(csv.slice(1, 3).map((row) => row.split(',').at(-1))).toEqual(['', '']); // not a sandbox's

@@ -1,6 +1,7 @@
 /** Lines on stderr shared by the one-image and the many-image output: banner, labels, retries, stops. */
 import { basename } from 'node:path';
-import type { ReusedFrom } from '../../batch/types.js';
+import type { CopyOf, ReusedFrom } from '../../batch/types.js';
+import { reusedSimilarLine } from '../../evidence/copy-events.js';
 import type { Ctx } from '../../context.js';
 import { stderrText } from '../../output/fit.js';
 import { deviationLines } from '../../output/deviations.js';
@@ -106,6 +107,16 @@ export function fromResultsNote(r: ReusedFrom, input?: string): string {
   // A colleague's answer on a team store is theirs: said with the role that paid for it.
   const whose = r.paidBy !== undefined ? `from the team's results, paid for by ${r.paidBy}` : 'from your results';
   return `${input !== undefined ? `${label(input)}: ` : ''}located at depth ${r.depth} on ${r.storedAt.slice(0, 10)} (${id}): ${whose}, not charged${how}`;
+}
+
+/**
+ * A copy of a photo located before: its answer taken from that result (never the service's answer
+ * for these bytes), or paid for and linked to it.
+ */
+export function copyNote(c: CopyOf, input?: string): string {
+  const who = input !== undefined ? `${label(input)}: ` : '';
+  if (c.reused) return `${who}${reusedSimilarLine(c, label(c.input))}`;
+  return `${who}a copy of ${label(c.input)} located before (${c.distance} bit${c.distance === 1 ? '' : 's'} apart): paid for, and linked to it (--reuse-similar takes such answers instead)`;
 }
 
 /** The deviation warnings of one answer (output/deviations.ts), through `warn`. */

@@ -27,6 +27,7 @@ export const register: Register = (program, act) => {
     .option('--journal <file>', 'also write the batch to FILE as NDJSON')
     .option('--resume <id|file>', 'finish a batch: done inputs free, the rest resent')
     .option('--fresh', 'analyse again with new keys (charged again)')
+    .option('--reuse-similar', 'a copy of a photo you located before takes its answer, marked, instead of paying')
     .option('--downscale', 'fit images above the 20 MB limit as JPEG, not refuse')
     .option('--keep-metadata', 'send files as they are (EXIF, XMP, IPTC included); never reuses an answer made without them')
     .option('--dry-run', 'print the plan and requests with their cost only')
@@ -47,6 +48,8 @@ export const register: Register = (program, act) => {
       `
 Metadata is removed before upload (--keep-metadata keeps it); the EXIF check compares the
 photo's own GPS with the answer. A plan above 20 credits asks first; a rerun never pays twice.
+A re-encoded or resized copy of a photo you located before is counted in the plan; it is paid
+for and linked to it, or with --reuse-similar takes its answer, shown as that photo's (docs/batches.md).
 More: geo help money, geo help store, geo help sandbox, docs/videos.md (videos and --together).
 
 Examples (sample:NAME: photos shipped with geo; sample:all is all five):
