@@ -9,54 +9,22 @@
  * never taken.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LIKE_DISTANCE, hamming, pdqOf } from '../../src/image/pdq.js';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
-import { machineEnv, spawnGeo, tempConfigDir } from '../helpers/run-cli.js';
+import { machineEnv, spawnGeo } from '../helpers/run-cli.js';
 import { dbRows } from '../helpers/store.js';
-
-const SOURCE = new URL('../image/pdq-vectors/bridge-1-original.jpg', import.meta.url).pathname;
-
-interface Photos {
-  originals: string;
-  copies: string;
-  /** Each copy's photo (file name -> the original's path) and the bits between their hashes. */
-  of: Map<string, { original: string; distance: number }>;
-}
+import { type Photos, photosAndCopies } from './helpers.js';
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
-
-/** Ten crops of one large photo, 560-640 px square, at offsets spread over it; two copies of each. */
-async function makePhotos(): Promise<Photos> {
-  const dir = tempConfigDir();
-  const originals = join(dir, 'originals');
-  const copies = join(dir, 'copies');
-  mkdirSync(originals);
-  mkdirSync(copies);
-  const { width, height } = await sharp(SOURCE).metadata();
-  const of = new Map<string, { original: string; distance: number }>();
-  for (let i = 0; i < 10; i++) {
-    const side = 560 + 40 * (i % 3);
-    const left = Math.round(((width! - side) * ((i * 37) % 10)) / 9);
-    const top = Math.round(((height! - side) * ((i * 53) % 10)) / 9);
-    const original = join(originals, `photo${i}.jpg`);
-    writeFileSync(original, await sharp(SOURCE).extract({ left, top, width: side, height: side }).jpeg({ quality: 92 }).toBuffer());
-    writeFileSync(join(copies, `photo${i}-q70.jpg`), await sharp(original).jpeg({ quality: 70 }).toBuffer());
-    writeFileSync(join(copies, `photo${i}-half.jpg`), await sharp(original).resize({ width: Math.round(side / 2) }).jpeg({ quality: 70 }).toBuffer());
-    const mine = (await pdqOf(original)).hash;
-    for (const c of [`photo${i}-q70.jpg`, `photo${i}-half.jpg`]) of.set(c, { original, distance: hamming((await pdqOf(join(copies, c))).hash, mine) });
-  }
-  return { originals, copies, of };
-}
 
 let photos: Photos;
 let server: ChargingServer | undefined;
 
 beforeAll(async () => {
-  photos = await makePhotos();
+  photos = await photosAndCopies();
 }, 60_000);
 
 afterEach(async () => {

@@ -63,7 +63,7 @@ export class PgEngine implements StoreApi {
     this.timestamps = new PgTimestamps(pool, guard, opts.now);
     this.kept = new PgKeptFiles(pool, guard, opts.now);
     this.perceptual = new PgPerceptual(pool, guard, opts.now, () => this.who.host, (r) => this.seen.keepPaid(r));
-    this.copies = pgCopyLinks(pool, guard, opts.now);
+    this.copies = pgCopyLinks(pool, guard, opts.now, this.seen);
   }
 
   /** Who stores and pays here: read on first write, not on open (os.userInfo reads /etc/passwd, ~1 ms a look-up never needs). */
