@@ -187,7 +187,8 @@ export class CaseCustody {
    */
   private async reused(e: Finished, c: CopyOf): Promise<void> {
     const of = await this.store.result(c.result);
-    if (!of || e.record.sha256 === null) return;
+    // Already in the case (a rerun): nothing new happened to it.
+    if (!of || e.record.sha256 === null || (await this.copyLogged(e.record.sha256, of, c))) return;
     if (!(await this.store.cases.isLinked(this.kase.id, of.id))) {
       await linkStored(this.store, this.o, this.kase.id, of, true);
       this.linked++;
@@ -196,18 +197,21 @@ export class CaseCustody {
     await this.copyLinked(e, c);
   }
 
+  /** Whether the case's log records this copy of that image, the same way, already (read once a run). */
+  private async copyLogged(sha256: string, of: StoredResult, c: CopyOf): Promise<boolean> {
+    this.copies ??= loggedCopies(await this.store.cases.lines(this.kase.id));
+    return this.copies.has(copyKey(sha256, of.record.input.sha256, c.reused));
+  }
+
   /** copy_linked for a copy met by this run, once per copy, earlier image and way (case-copies.ts). */
   private async copyLinked(e: Finished, c: CopyOf): Promise<void> {
     const sha256 = e.record.sha256;
     const of = await this.store.result(c.result);
-    if (sha256 === null || !of) return;
-    this.copies ??= loggedCopies(await this.store.cases.lines(this.kase.id));
-    const key = copyKey(sha256, of.record.input.sha256, c.reused);
-    if (this.copies.has(key)) return;
+    if (sha256 === null || !of || (await this.copyLogged(sha256, of, c))) return;
     const data = await copyLinkedData(this.store, { path: e.path ?? e.record.input, sha256 }, of, c);
     if (!data) return;
     await this.log.append(this.kase.id, { event: 'copy_linked', data });
-    this.copies.add(key);
+    this.copies!.add(copyKey(sha256, of.record.input.sha256, c.reused));
   }
 
   private async answered(e: Finished): Promise<void> {

@@ -9,7 +9,7 @@
  * never taken.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LIKE_DISTANCE, hamming, pdqOf } from '../../src/image/pdq.js';
@@ -85,6 +85,13 @@ describe('copies of photos located before', () => {
       // The earlier answer, as the service gave it for the photo: shown for the copy only with the mark.
       expect(l.result!.analysis_id).toBe(paid.get(sha256(o.original)));
     }
+
+    // Exported from those lines, each copy's row says whose answer it is.
+    const ndjson = join(env.HOME, 'copies.ndjson');
+    writeFileSync(ndjson, copies.stdout);
+    const csv = (await spawnGeo(['export', ndjson, '--format', 'csv'], { env })).stdout.trim().split('\r\n');
+    expect(csv[0]!.split(',').at(-1)).toBe('reused_similar');
+    for (const row of csv.slice(1)) expect(row).toMatch(/,reused the answer of result \d+ \(distance \d+ bits?\): not the service's answer for these bytes$/);
 
     // Stored as rows that point at the earlier results, holding no answer of their own.
     const reuses = dbRows<{ sha256: string; raw: unknown; usable: number; of_result: number; distance: number; reused: number }>(env.GEO_DATA_DIR,
