@@ -77,6 +77,8 @@ describe('copies in a case', () => {
     execFileSync('unzip', ['-q', zip, '-d', dir]);
     const py = spawnSync('python3', ['verify_chain.py'], { cwd: dir, encoding: 'utf8' });
     expect(py.status, py.stdout + py.stderr).toBe(0);
+    const bundled = await r.run(['cases', 'verify', zip, '--allow-sandbox']);
+    expect(bundled.code, bundled.stdout + bundled.stderr).toBe(0);
   }, 120_000);
 
   it('a copy reused into a case its photo is not in: that result is linked first, as a stored answer', async () => {

@@ -67,13 +67,14 @@ export function waitingLine(e: { untilMs: number; why: string }, nowMs: number):
  * The exact command that finishes a stopped or interrupted run. The store holds the batch (inputs,
  * request fields; after --fresh, since when) and the claims of the keys already sent, so
  * `--resume ID` replays in-flight requests free. What picks the account and the bytes is not in
- * it, so those flags ride along, and so does the consent already given.
+ * it, so those flags ride along, and so do the consent already given and --reuse-similar (the
+ * copies it chose not to pay for stay unpaid).
  */
-export function resumeCommand(ctx: Pick<Ctx, 'globals'>, journal: string, flags: { downscale?: boolean; maxCredits?: number }, extra: readonly string[] = []): string {
+export function resumeCommand(ctx: Pick<Ctx, 'globals'>, journal: string, flags: { downscale?: boolean; maxCredits?: number; reuseSimilar?: boolean }, extra: readonly string[] = []): string {
   const g = ctx.globals;
   const words = [
     'geo', ...(g.sandbox ? ['--sandbox'] : []), ...(g.profile !== undefined ? ['--profile', g.profile] : []), ...(g.baseUrl !== undefined ? ['--base-url', g.baseUrl] : []),
-    'locate', '--resume', journal, ...extra, ...(flags.downscale ? ['--downscale'] : []), ...(flags.maxCredits !== undefined ? ['--max-credits', String(flags.maxCredits)] : []),
+    'locate', '--resume', journal, ...extra, ...(flags.downscale ? ['--downscale'] : []), ...(flags.reuseSimilar ? ['--reuse-similar'] : []), ...(flags.maxCredits !== undefined ? ['--max-credits', String(flags.maxCredits)] : []),
     ...(g.yes ? ['--yes'] : []),
   ];
   return words.map(shellQuote).join(' ');
