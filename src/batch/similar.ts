@@ -23,8 +23,12 @@ export interface SimilarAnswer extends ReusedSimilar {
 
 /** Images hashed at once: sharp decodes on its own threads, so a few at a time keep both cores busy. */
 const AT_ONCE = 4;
-/** Stored images read per look-up: the nearest few are all a copy needs. */
-const NEAREST = 20;
+/**
+ * Stored results kept per look-up, nearest first. The index reads every result within the distance
+ * whatever this is (store/pdq-index.ts), so it costs nothing to keep enough that the rows passed
+ * over (a copy's reuses, other accounts' answers) never hide the one wanted.
+ */
+export const NEAREST = 200;
 
 /** Whether a job is one image of its own (not a frame, not part of a set) whose bytes geo reads. */
 export function copyCandidate(job: Job): boolean {
