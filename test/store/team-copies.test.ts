@@ -4,7 +4,7 @@
  * the grants docs/store.md gives, and an independent server that charges per request. Photos
  * located on one machine are reused for their copies on another with --reuse-similar (same
  * account: nothing charged, each copy a row that points at its photo's result); another account's
- * copies are paid for and linked.
+ * copies are paid for and linked. `geo store push` brings a laptop's links with its results.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { photosAndCopies } from '../batch/helpers.js';
@@ -41,5 +41,20 @@ describe('copies of photos on the team store', () => {
     expect(other.code, other.stderr).toBe(0);
     expect(server.charges()).toBe(30);
     expect(db.pg.sql('SELECT count(*) FROM copy_links WHERE reused = 0').trim()).toBe('20');
+  }, 120_000);
+
+  it('geo store push copies the links between the results it copies, by their ids on the team store', async (t) => {
+    if (!db.pg) return t.skip(db.skip);
+    await freshStore(db.pg);
+    const photos = await photosAndCopies();
+    server = await startChargingServer({ delayMs: 20, quota: 600 });
+    const env = { ...machineEnv(), CI: '1', GEO_API_KEY: 'orca_test_team_push', GEO_BASE_URL: server.url };
+    expect((await spawnGeo(['locate', `${photos.originals}/photo3.jpg`], { env })).code).toBe(0);
+    expect((await spawnGeo(['locate', `${photos.copies}/photo3-half.jpg`], { env })).code).toBe(0);
+    expect((await spawnGeo(['locate', `${photos.copies}/photo3-q70.jpg`, '--reuse-similar'], { env })).code).toBe(0);
+    const pushed = await spawnGeo(['store', 'push', '--store', db.pg.analystUrl, '--json'], { env });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const links = db.pg.sql("SELECT c.input_path || ' ' || o.input_path || ' ' || l.reused FROM copy_links l JOIN results c ON c.id = l.result JOIN results o ON o.id = l.of_result ORDER BY l.reused").trim().split('\n').map((l) => l.trim());
+    expect(links).toEqual([`${photos.copies}/photo3-half.jpg ${photos.originals}/photo3.jpg 0`, `${photos.copies}/photo3-q70.jpg ${photos.originals}/photo3.jpg 1`]);
   }, 120_000);
 });
