@@ -1,7 +1,8 @@
 /**
  * `--case` on a run (geo locate, geo eval, the MCP locate tool): an observer of the
  * batch's events that links each answered result to the case and appends its custody entries:
- * input hashed, request sent, answer received, result linked. It only reads what the engine has
+ * input hashed, request sent, answer received, result linked; and for a copy of a photo located
+ * before, copy_linked (case-copies.ts). It only reads what the engine has
  * already done: a 'finished' event comes after the answer was committed to the store (worker.ts),
  * so a custody append that fails never costs a paid answer; its failure is collected, said at the
  * end, and the command exits non-zero (CaseCustody.failures).
@@ -14,7 +15,8 @@ import { CustodyLog, type CustodyStorage, currentActor } from '../evidence/custo
 import { isResultBody } from '../evidence/record-types.js';
 import { findCase } from '../store/find.js';
 import type { CaseRow, StoreApi, StoredResult } from '../store/index.js';
-import type { BatchEvent } from './types.js';
+import type { BatchEvent, CopyOf } from './types.js';
+import { copyKey, copyLinkedData, loggedCopies } from './case-copies.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 type Started = Extract<BatchEvent, { type: 'started' }>;
@@ -109,6 +111,8 @@ export class CaseCustody {
   /** Whether any entry of this run landed (then the head is signed at the end). */
   appended = false;
   private readonly log: CustodyLog;
+  /** The copies the case's log records, read on the first copy met (a rerun appends none again). */
+  private copies: Set<string> | undefined;
 
   constructor(
     private readonly store: StoreApi,
@@ -172,6 +176,45 @@ export class CaseCustody {
   }
 
   private async record(e: Finished): Promise<void> {
+    if (e.copyOf?.reused) return this.reused(e, e.copyOf);
+    await this.answered(e);
+    if (e.copyOf) await this.copyLinked(e, e.copyOf);
+  }
+
+  /**
+   * A copy that took an earlier result's answer: that result is what the case gets (linked as a
+   * stored answer, unless it is in already), then the copy's input, then copy_linked saying so.
+   */
+  private async reused(e: Finished, c: CopyOf): Promise<void> {
+    const of = await this.store.result(c.result);
+    // Already in the case (a rerun): nothing new happened to it.
+    if (!of || e.record.sha256 === null || (await this.copyLogged(e.record.sha256, of, c))) return;
+    if (!(await this.store.cases.isLinked(this.kase.id, of.id))) {
+      await linkStored(this.store, this.o, this.kase.id, of, true);
+      this.linked++;
+    }
+    await this.logInput(e, e.record.sha256);
+    await this.copyLinked(e, c);
+  }
+
+  /** Whether the case's log records this copy of that image, the same way, already (read once a run). */
+  private async copyLogged(sha256: string, of: StoredResult, c: CopyOf): Promise<boolean> {
+    this.copies ??= loggedCopies(await this.store.cases.lines(this.kase.id));
+    return this.copies.has(copyKey(sha256, of.record.input.sha256, c.reused));
+  }
+
+  /** copy_linked for a copy met by this run, once per copy, earlier image and way (case-copies.ts). */
+  private async copyLinked(e: Finished, c: CopyOf): Promise<void> {
+    const sha256 = e.record.sha256;
+    const of = await this.store.result(c.result);
+    if (sha256 === null || !of || (await this.copyLogged(sha256, of, c))) return;
+    const data = await copyLinkedData(this.store, { path: e.path ?? e.record.input, sha256 }, of, c);
+    if (!data) return;
+    await this.log.append(this.kase.id, { event: 'copy_linked', data });
+    this.copies!.add(copyKey(sha256, of.record.input.sha256, c.reused));
+  }
+
+  private async answered(e: Finished): Promise<void> {
     const id = this.kase.id;
     const s = await this.store.result(e.stored!.id);
     if (!s) return;

@@ -86,7 +86,7 @@ export class Ledger {
    */
   async heldMany(jobs: readonly LedgerJob[]): Promise<Map<string, Exclude<Held, { kind: 'none' }>>> {
     const out = new Map<string, Exclude<Held, { kind: 'none' }>>();
-    const reusing = this.o.account !== undefined && !this.o.async;
+    const reusing = this.reusing;
     for (let at = 0; at < jobs.length; at += HELD_CHUNK) {
       const chunk = jobs.slice(at, at + HELD_CHUNK);
       const fps = chunk.map((j) => this.fingerprint(j));
@@ -101,7 +101,13 @@ export class Ledger {
     return out;
   }
 
-  private reuseQuery(): Omit<ReuseQuery, 'sha256'> {
+  /** Whether stored answers may answer jobs at all: with an account, and not --async (which asks for a new analysis). */
+  get reusing(): boolean {
+    return this.o.account !== undefined && !this.o.async;
+  }
+
+  /** What a stored answer must match to be reused: this account, service and request fields (and, --fresh, its time). */
+  reuseQuery(): Omit<ReuseQuery, 'sha256'> {
     return { request: this.request, origin: this.o.origin, account: this.o.account!, ...(this.o.since !== undefined ? { since: new Date(this.o.since).toISOString() } : {}) };
   }
 
@@ -111,11 +117,9 @@ export class Ledger {
     const fp = known?.fp ?? this.fingerprint(job);
     const cur = known ? (known.claim ?? undefined) : await s.currentClaim(fp);
     if (cur?.state === 'open') return { kind: 'open', key: cur.key, elsewhere: s.heldElsewhere(cur) };
-    if (job.sha256 !== null && this.o.account !== undefined && !this.o.async) {
+    if (job.sha256 !== null && this.reusing) {
       const r = known ? (known.reuse ?? undefined) : await s.reusable({ sha256: job.sha256, ...this.reuseQuery() });
-      // --keep-metadata asks for an answer made from the photo's metadata too: one made without it
-      // (geo removed it) answers another question, so the image is sent (it was reused silently).
-      if (r && !(this.o.keepMetadata && r.sent_metadata === 'removed')) {
+      if (r && this.accepts(r)) {
         const from: ReusedFrom = {
           storedAt: r.stored_at, depth: r.depth ?? Number(this.o.request.depth ?? 1), analysisId: r.analysis_id, resultId: r.id,
           // Records from before geo removed metadata do not say: the service may have read it.
@@ -141,6 +145,14 @@ export class Ledger {
       if (files.length) return { kind: 'damaged', files };
     }
     return { kind: 'none' };
+  }
+
+  /**
+   * --keep-metadata asks for an answer made from the photo's metadata too: one made without it
+   * (geo removed it) answers another question, so the image is sent (it was reused silently).
+   */
+  accepts(r: ReuseRef): boolean {
+    return !(this.o.keepMetadata && r.sent_metadata === 'removed');
   }
 
   /** An answered or failed claim, settled without sending (free: it was paid when it arrived). */

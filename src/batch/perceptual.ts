@@ -45,26 +45,32 @@ export async function inputPdq(source: string, stdin: NodeJS.ReadableStream, sto
 }
 
 /** The original a job's upload is made from: its held bytes or its file; none for a URL (the service fetches it). */
-function originalOf(job: Job): string | Uint8Array | undefined {
+export function originalOf(job: Job): string | Uint8Array | undefined {
   const s = job.source;
   if (s.kind === 'url') return undefined;
   if (s.kind === 'downscale') return s.path;
   return s.image.bytes ?? s.image.source;
 }
 
-/** Hashes and stores a job's original unless its image has a hash already; a line for the user when it could not be (the job goes on regardless). */
-export async function keepPerceptual(store: StoreApi, job: Job): Promise<string | undefined> {
+/**
+ * Stores a job's hash unless its image has one already, and gives the hash its image has: `known`
+ * when the plan made it (similar.ts hashes every input once, before the plan), else made now.
+ * `why`: a line for the user when it could not be (the job goes on regardless).
+ */
+export async function keepPerceptual(store: StoreApi, job: Job, known?: Pdq): Promise<{ hash?: Pdq; why?: string }> {
   const src = originalOf(job);
-  if (job.sha256 === null || src === undefined) return undefined;
+  if (job.sha256 === null || src === undefined) return {};
   try {
-    if (await store.perceptual.get(job.sha256)) return undefined;
-    const p = await pdqIfSame(src, job.sha256);
+    // A second put of one image changes nothing: with the plan's hash, no look-up first.
+    const had = known ? undefined : await store.perceptual.get(job.sha256);
+    if (had) return { hash: { hash: had.pdq, quality: had.quality } };
+    const p = known ?? (await pdqIfSame(src, job.sha256));
     if (p) await store.perceptual.put(job.sha256, { pdq: p.hash, quality: p.quality });
-    return undefined;
+    return p ? { hash: p } : {};
   } catch (err) {
     // Without sharp no image gets one; the job is not the place to say so each time.
-    if (err instanceof NoDecoderError) return undefined;
-    return `${job.inputs[0]}: no perceptual hash (its copies will not be found): ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`;
+    if (err instanceof NoDecoderError) return known ? { hash: known } : {};
+    return { ...(known ? { hash: known } : {}), why: `${job.inputs[0]}: no perceptual hash (its copies will not be found): ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}` };
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * runBatch's first half (run.ts): from the arguments to the plan, nothing sent. The inputs read
- * (prepare.ts), what the store already holds for them (reuse.ts), the balance when the plan needs
+ * (prepare.ts), what the store already holds for them (reuse.ts), which of the others look like
+ * photos located before (similar.ts: each image hashed once, here), the balance when the plan needs
  * it (balance.ts), and the plan, told with its notices.
  */
 import { Readable } from 'node:stream';
@@ -13,6 +14,8 @@ import { DEFAULT_CONFIRM_THRESHOLD, buildPlan, checkMaxCredits, requestParams } 
 import { type Prepared, prepareBatch } from './prepare.js';
 import { type HeldAnswers, heldAnswers } from './reuse.js';
 import type { BatchDeps, BatchOptions } from './run-options.js';
+import { type SimilarAnswer, hashJobs, similarAnswers } from './similar.js';
+import type { Pdq } from '../image/pdq.js';
 import type { Job } from './sources.js';
 import type { BatchEvent, BatchPlan } from './types.js';
 import { serviceFetchNotice } from './url-inputs.js';
@@ -27,9 +30,18 @@ export interface PlannedBatch {
   held: HeldAnswers;
   /** The jobs the store holds no answer for: the ones to send. */
   pending: Job[];
+  /** Each image's perceptual hash, made once for the plan (job id -> hash): kept when it is sent. */
+  hashes: ReadonlyMap<string, Pdq>;
+  /** Jobs that look like photos located before (job id -> the earlier result); --reuse-similar takes these answers. */
+  similar: ReadonlyMap<string, SimilarAnswer>;
+  /** The jobs answered by an earlier result's answer instead of being sent (--reuse-similar). */
+  reuse: ReadonlyMap<string, SimilarAnswer>;
   balance: Balance;
   plan: BatchPlan;
 }
+
+/** From this many images on, the plan says it is hashing them (a moment per image, before the plan line). */
+const SAY_HASHING = 50;
 
 export async function planBatch(deps: BatchDeps, opts: BatchOptions, started: number, emit: (e: BatchEvent) => void): Promise<PlannedBatch> {
   const store = deps.store;
@@ -76,7 +88,14 @@ async function planPrepared(deps: BatchDeps, opts: BatchOptions, started: number
   });
   const held = await heldAnswers(prep.jobs, ledger);
   if (held.legacy > 0) emit({ type: 'notice', message: `${held.legacy === 1 ? 'an answer' : `${held.legacy} answers`} of a journal that predates account fingerprints ${held.legacy === 1 ? 'is' : 'are'} not re-emitted but resent with ${held.legacy === 1 ? 'its key' : 'their keys'} (the service replays ${held.legacy === 1 ? 'it' : 'them'} free for the account that paid)` });
-  const pending = prep.jobs.filter((j) => !held.answers.has(j.id));
+  const unanswered = prep.jobs.filter((j) => !held.answers.has(j.id));
+  // A request in flight or a damaged record may have been paid: those go on as they are.
+  const fresh = unanswered.filter((j) => !held.open.has(j.id) && !held.damaged.has(j.id));
+  if (fresh.length >= SAY_HASHING) emit({ type: 'notice', message: `hashing ${fresh.length} images to find copies of photos located before` });
+  const hashes = await hashJobs(unanswered);
+  const similar = await similarAnswers(fresh, hashes, ledger);
+  const reuse = opts.reuseSimilar ? similar : new Map<string, SimilarAnswer>();
+  const pending = unanswered.filter((j) => !reuse.has(j.id));
 
   checkMaxCredits(pending.length, prep.params.depth, opts.maxCredits, opts.budgetName);
   // The balance (balance.ts); one image that cannot need a confirmation skips the read.
@@ -92,6 +111,7 @@ async function planPrepared(deps: BatchDeps, opts: BatchOptions, started: number
     held: new Map([...held.answers].map(([id, h]) => [id, h.how])),
     elsewhere: new Set([...held.open].filter(([, o]) => o.elsewhere).map(([id]) => id)),
     damaged: new Set(held.damaged.keys()),
+    similar: new Set(similar.keys()), reuseSimilar: Boolean(opts.reuseSimilar),
     ...(opts.confirmThreshold !== undefined ? { confirmThreshold: opts.confirmThreshold } : {}),
     ...(opts.maxCredits !== undefined ? { maxCredits: opts.maxCredits } : {}),
     ...(opts.budgetName ? { budgetName: opts.budgetName } : {}),
@@ -103,5 +123,5 @@ async function planPrepared(deps: BatchDeps, opts: BatchOptions, started: number
     emit({ type: 'notice', message: `${job?.inputs[0] ?? id}: its only stored record is damaged (${files[0]}); it may have been paid for, so sending it again asks first` });
   }
   if (plan.insufficient) emit({ type: 'notice', message: `the plan needs up to ${plan.credits} credits but ${plan.available} are available; the batch stops at the first 402` });
-  return { prep, inputs, request, ledger, held, pending, balance, plan };
+  return { prep, inputs, request, ledger, held, pending, hashes, similar, reuse, balance, plan };
 }

@@ -8,6 +8,7 @@ import { SECRET_MASK } from '../api/mask.js';
 import { routes } from '../api/routes.js';
 import { DEPTH_COST } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
+import { LIKE_DISTANCE } from '../image/pdq.js';
 import { b64Length, fitsLimit } from './convert.js';
 import { type SentImage, outgoingImage } from '../image/without-metadata.js';
 import { type Job, type UploadOptions, needsSharp } from './sources.js';
@@ -39,6 +40,9 @@ export interface PlanInput {
   elsewhere?: ReadonlySet<string>;
   /** Jobs whose only stored record was damaged. */
   damaged?: ReadonlySet<string>;
+  /** Jobs that look like photos located before (similar.ts), and whether --reuse-similar takes their answers. */
+  similar?: ReadonlySet<string>;
+  reuseSimilar?: boolean;
   available?: number;
   confirmThreshold?: number;
   maxCredits?: number;
@@ -69,7 +73,8 @@ export function checkMaxCredits(pending: number, depth: BatchParams['depth'], ma
 
 export function buildPlan(p: PlanInput): BatchPlan {
   const fromJournal = p.jobs.filter((j) => p.held?.get(j.id) === 'journal').length;
-  const pending = p.jobs.filter((j) => !p.held?.has(j.id));
+  const reused = (j: Job) => p.reuseSimilar === true && p.similar?.has(j.id) === true;
+  const pending = p.jobs.filter((j) => !p.held?.has(j.id) && !reused(j));
   const damaged = pending.filter((j) => p.damaged?.has(j.id)).length;
   const cost = DEPTH_COST[p.params.depth];
   const credits = pending.length * cost;
@@ -81,7 +86,7 @@ export function buildPlan(p: PlanInput): BatchPlan {
     skipped: p.skipped ?? [],
     unique: p.jobs.length,
     fromJournal,
-    fromResults: p.jobs.length - fromJournal - pending.length,
+    fromResults: p.jobs.filter((j) => p.held?.get(j.id) === 'results').length,
     inFlightElsewhere: pending.filter((j) => p.elsewhere?.has(j.id)).length,
     damaged,
     toSend: pending.length,
@@ -94,6 +99,9 @@ export function buildPlan(p: PlanInput): BatchPlan {
     // An image whose only record was damaged may have been paid for: sending it again is asked for.
     needsConfirm: credits > threshold || insufficient || damaged > 0,
     conversions: pending.filter(needsSharp).length,
+    similar: p.similar?.size ?? 0,
+    similarWithin: LIKE_DISTANCE,
+    reuseSimilar: p.reuseSimilar === true,
     ...(p.journal ? { journal: p.journal } : {}),
     ...(p.batch ? { batch: p.batch } : {}),
     request: requestParams(p.params),

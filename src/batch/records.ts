@@ -51,7 +51,9 @@ export async function recordsFor(job: Job, o: JobOutcome, hook?: ExifHook): Prom
   for (let i = 0; i < job.inputs.length; i++) {
     const exif = await exifOf(hook, job, i, o);
     const { code, message, status } = o.ok ? ({} as Record<string, never>) : o.error;
-    recs.push({ input: job.inputs[i]!, sha256: job.sha256, ok: o.ok, ...(o.ok ? { result: o.result } : { error: { code, message, ...(status !== undefined ? { status } : {}) } }), exif });
+    // An earlier result's answer taken for this copy says so on its line (evidence/copy-events.ts).
+    const reused = o.ok && o.copyOf?.reused ? { reused_similar: { result: o.copyOf.result, analysis_id: o.copyOf.analysis_id, sha256: o.copyOf.sha256, distance: o.copyOf.distance } } : {};
+    recs.push({ input: job.inputs[i]!, sha256: job.sha256, ok: o.ok, ...(o.ok ? { result: o.result } : { error: { code, message, ...(status !== undefined ? { status } : {}) } }), exif, ...reused });
   }
   return recs;
 }

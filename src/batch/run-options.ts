@@ -82,6 +82,12 @@ export interface BatchOptions {
   confirmThreshold?: number;
   dryRun?: boolean;
   downscale?: boolean;
+  /**
+   * --reuse-similar: an image that looks like a photo this account located before (its perceptual
+   * hash within the near-duplicate distance) takes that answer instead of being sent, recorded as
+   * a reuse of that result (similar.ts). Without it such images are sent, and linked to it.
+   */
+  reuseSimilar?: boolean;
   /** Send files with their metadata (default: removed before upload). Undefined: a resumed batch decides. */
   keepMetadata?: boolean;
   /** --service-fetch: URLs are sent as image_url for the service to fetch (default: geo fetches them). Undefined: a resumed batch decides. */

@@ -12,7 +12,7 @@ import { previewRequests } from './plan.js';
 import { ProgressMeter } from './progress.js';
 import type { BatchDeps, BatchOptions, BatchResult } from './run-options.js';
 import { sendPending } from './send-pending.js';
-import { recordsInInputOrder, settleNotSent, settleStored, settler } from './settle.js';
+import { recordsInInputOrder, settleNotSent, settleSimilar, settleStored, settler } from './settle.js';
 import { SpendGuard, spendLimit } from './spend-guard.js';
 import type { BatchEvent, BatchSummary } from './types.js';
 import { removingAfter } from './url-inputs.js';
@@ -68,6 +68,7 @@ async function sendPlanned(deps: BatchDeps, opts: BatchOptions, planned: Planned
 
   const { settle, byId } = settler({ store, exif: deps.exif, keep, counts, summary, meter, emit, ...(opts.keepOriginal ? { keepOriginal: true } : {}) });
   await settleStored(prep.jobs, held, planned.ledger, summary, settle, opts.idempotencyKey, emit);
+  await settleSimilar(prep.jobs, planned.reuse, { ledger: planned.ledger, listed: opts.listed !== false, hashes: planned.hashes, now: deps.now, version: deps.version }, settle);
   const sent = await sendPending(deps, opts, planned, { started, spend, summary, meter, settle, emit });
   const { result } = sent;
   if (result.stopped) {

@@ -12,6 +12,7 @@ import { StoreError } from '../errors.js';
 import { isResultBody } from '../evidence/record-types.js';
 import { keepEmbedded } from './embedded.js';
 import { keepPerceptual } from './perceptual.js';
+import { linkPaidCopy } from './copies.js';
 import { classifyAnswer } from './outcome.js';
 import type { TaskControl, TaskResult } from './scheduler.js';
 import { type Charged, MAY_HAVE_RUN, failedSend } from './send-failed.js';
@@ -31,8 +32,9 @@ export async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn
     await w.journal?.append({ t: 'send', id: job.id, key, input: job.inputs[0]!, at: new Date(w.now()).toISOString() });
     // What the original says about itself, kept before its metadata is stripped (embedded.ts).
     if (w.listed) await keepEmbedded(store, job).then((why) => why && w.emit({ type: 'notice', message: why }));
-    // Its perceptual hash, so its copies are found later (perceptual.ts).
-    if (w.listed) await keepPerceptual(store, job).then((why) => why && w.emit({ type: 'notice', message: why }));
+    // Its perceptual hash (the plan's, similar.ts), so its copies are found later (perceptual.ts).
+    const perceptual = w.listed ? await keepPerceptual(store, job, w.hashes?.get(job.id)) : {};
+    if (perceptual.why) w.emit({ type: 'notice', message: perceptual.why });
     const upload = await prepareUpload(job, w.upload);
     if (upload.notice) w.emit({ type: 'notice', message: upload.notice });
     const req = { ...w.request, ...(upload.image_url !== undefined ? { image_url: upload.image_url } : {}) } as GeolocateRequest;
@@ -95,6 +97,8 @@ export async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn
     } catch (err) {
       storeError = err instanceof StoreError ? err : new StoreError(String(err), 'other');
     }
+    // A copy of a photo located before: linked to it (copies.ts); a link that fails costs the answer nothing.
+    const copyOf = stored && answer.ok && isResultBody(answer.result) ? await linkPaidCopy(store, job, stored.id, perceptual.hash, w.ledger.o.origin).catch(() => undefined) : undefined;
     const at = new Date(w.now()).toISOString();
     // raw_b64 beside raw when the text alone would not give the bytes back.
     const b64 = rawB64(res.raw, res.rawBytes);
@@ -106,7 +110,7 @@ export async function sendClaimed(w: WorkerEnv, job: Job, ctl: TaskControl, turn
     // A URL is fetched by the service itself, metadata and all.
     const metadataSent = upload.sent ? upload.sent.metadata === 'kept' : true;
     const extra = { ...(stored ? { stored } : {}), ...(storeError ? { storeError } : {}) };
-    await w.finish(job, answer.ok ? { ok: true, result: answer.result, replayed, credits, response, metadataSent, ...extra } : { ok: false, error: answer.error, credits, response, metadataSent, ...extra }, 'sent');
+    await w.finish(job, answer.ok ? { ok: true, result: answer.result, replayed, credits, response, metadataSent, ...extra, ...(copyOf ? { copyOf } : {}) } : { ok: false, error: answer.error, credits, response, metadataSent, ...extra }, 'sent');
     return { kind: 'done' };
   } catch (err) {
     return await failedSend(w, job, ctl, key, err, { sent, ranBefore }, charged);

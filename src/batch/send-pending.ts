@@ -51,7 +51,7 @@ export async function sendPending(deps: BatchDeps, opts: BatchOptions, p: Planne
           client: deps.client, ledger, ...(journal ? { journal: journal.journal } : {}), request, upload: { keepMetadata: prep.keepMetadata },
           ...(opts.idempotencyKey !== undefined ? { userKey: opts.idempotencyKey } : {}),
           cost: DEPTH_COST[prep.params.depth], budget, spend, now: deps.now, sleep: deps.sleep, ...(deps.signal ? { signal: deps.signal } : {}),
-          ...(deps.stopSending ? { stopSending: deps.stopSending } : {}), ...(deps.caseId !== undefined ? { caseId: deps.caseId } : {}), emit, counters, listed: opts.listed !== false,
+          ...(deps.stopSending ? { stopSending: deps.stopSending } : {}), ...(deps.caseId !== undefined ? { caseId: deps.caseId } : {}), emit, counters, listed: opts.listed !== false, hashes: p.hashes,
           record: (j, facts) => answerRecord(recordCtx, j, facts),
           inFlight: (d) => (meter.inFlight += d),
           onWait: () => {

@@ -13,6 +13,8 @@ import type { ProgressMeter } from './progress.js';
 import { keepOriginal } from './keep-original.js';
 import { type ExifHook, recordsFor } from './records.js';
 import type { HeldAnswers } from './reuse.js';
+import { type ReuseContext, reuseAnswer } from './copies.js';
+import type { SimilarAnswer } from './similar.js';
 import type { Job } from './sources.js';
 import type { BatchEvent, BatchRecord, BatchStop, BatchSummary, JobOutcome, ReusedFrom, SettledHow } from './types.js';
 import { otherKeyLine } from './wait-claim.js';
@@ -46,6 +48,8 @@ export function settler(s: Settling): { settle: Settle; byId: Map<string, BatchR
     if (how !== 'sent') meter.recordSkipped(recs.length, o.ok);
     else meter.record(recs.length, o.ok, o.credits ?? 0);
     if (how === 'others') summary.fromOthers++;
+    if (o.ok && o.copyOf?.reused) summary.fromSimilar = (summary.fromSimilar ?? 0) + 1;
+    else if (o.ok && o.copyOf) summary.copiesLinked = (summary.copiesLinked ?? 0) + 1;
     if (o.storeError) summary.unstored++;
     // The EXIF check reads the file again after the answer: added to the stored record now.
     if (how === 'sent' && o.stored && recs[0]?.exif) {
@@ -70,6 +74,7 @@ export function settler(s: Settling): { settle: Settle; byId: Map<string, BatchR
         type: 'finished', record, fromJournal: how === 'journal', replayed: o.ok && o.replayed, ...(path ? { path } : {}), ...extra, ...(reused ? { reused } : {}),
         ...(how === 'sent' ? { sentNow: true } : {}), ...(how === 'others' ? { fromOthers: true } : {}), ...(job.origin ? { origin: job.origin } : {}),
         ...(job.fetched?.[i] ? { fetched: job.fetched[i] } : {}),
+        ...(o.ok && o.copyOf ? { copyOf: o.copyOf } : {}),
       });
     });
     emit({ type: 'progress', progress: meter.snapshot() });
@@ -90,6 +95,16 @@ export async function settleStored(jobs: readonly Job[], held: HeldAnswers, ledg
     const answeredUnder = outcome.response?.idempotencyKey;
     if (userKey !== undefined && answeredUnder !== userKey) emit({ type: 'notice', message: otherKeyLine(j.inputs[0]!, 'reused', answeredUnder, userKey) });
     await settle(j, outcome, h.how, h.how === 'results' ? h.from : undefined);
+  }
+}
+
+/** Copies of photos located before, answered by those results (--reuse-similar: copies.ts), in input order; nothing sent. */
+export async function settleSimilar(jobs: readonly Job[], reuse: ReadonlyMap<string, SimilarAnswer>, c: ReuseContext, settle: Settle): Promise<void> {
+  for (const j of jobs) {
+    const s = reuse.get(j.id);
+    if (!s) continue;
+    const outcome = (await reuseAnswer(c, j, s)) ?? { ok: false as const, error: { code: 'missing_answer', message: `the answer of result ${s.result} it was to reuse could not be read back`, final: false } };
+    await settle(j, outcome, 'similar');
   }
 }
 

@@ -7,6 +7,7 @@ import type { StoreError } from '../errors.js';
 import type { FetchedFrom, ProvenanceRecord, RecordOrigin } from '../evidence/record-types.js';
 import type { SentImage } from '../image/without-metadata.js';
 import type { BatchRecord } from '../evidence/answer-record.js';
+import type { ReusedSimilar } from '../evidence/copy-events.js';
 import type { BatchPlan, BatchProgress, BatchStop, BatchSummary } from '../output/batch-status.js';
 
 // The shapes the layers below also take (media/ the records, output/ the plan, progress and summary) live there.
@@ -57,6 +58,16 @@ export interface ReusedFrom {
   paidBy?: string;
 }
 
+/**
+ * A copy of a photo located before (its perceptual hash within the near-duplicate distance): the
+ * earlier result, the input that result names, and whether that answer was taken for the copy
+ * (--reuse-similar: nothing sent) or the copy's own answer was paid for and linked to it.
+ */
+export interface CopyOf extends ReusedSimilar {
+  input: string;
+  reused: boolean;
+}
+
 /** One failure, as recorded in the journal and printed. `final`: resending cannot change it. */
 export interface BatchError {
   code: string;
@@ -94,6 +105,8 @@ export type BatchEvent =
       origin?: RecordOrigin;
       /** The input was a URL geo fetched: how its bytes were got (the provenance record keeps the job's first). */
       fetched?: FetchedFrom;
+      /** A copy of a photo located before: its answer taken from that result, or paid and linked to it. */
+      copyOf?: CopyOf;
     }
   | { type: 'retry'; input: string; reason: string; attempt: number; delayMs: number; status?: number }
   | { type: 'paused'; untilMs: number; reason: 'rate_limited' }
@@ -110,7 +123,7 @@ export type BatchEvent =
  * it could not be (the answer is shown all the same).
  */
 export type JobOutcome =
-  | { ok: true; result: unknown; replayed: boolean; credits: number; response?: ResponseMeta; metadataSent?: boolean; stored?: StoredRef; storeError?: StoreError }
+  | { ok: true; result: unknown; replayed: boolean; credits: number; response?: ResponseMeta; metadataSent?: boolean; stored?: StoredRef; storeError?: StoreError; copyOf?: CopyOf }
   | { ok: false; error: BatchError; cause?: unknown; credits?: number; response?: ResponseMeta; metadataSent?: boolean; stored?: StoredRef; storeError?: StoreError };
 
 export interface StoredRef {
@@ -118,5 +131,5 @@ export interface StoredRef {
   record: ProvenanceRecord;
 }
 
-/** How a job was settled: sent now, from this batch's earlier run, a stored result, another process, never sent. */
-export type SettledHow = 'sent' | 'journal' | 'results' | 'others' | 'not_sent';
+/** How a job was settled: sent now, from this batch's earlier run, a stored result, a copy's earlier result (--reuse-similar), another process, never sent. */
+export type SettledHow = 'sent' | 'journal' | 'results' | 'similar' | 'others' | 'not_sent';

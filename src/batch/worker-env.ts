@@ -10,6 +10,7 @@ import type { Journal } from './journal.js';
 import type { Ledger } from './ledger.js';
 import type { SpendGuard } from './spend-guard.js';
 import type { AnswerFacts } from './provenance.js';
+import type { Pdq } from '../image/pdq.js';
 import type { Job, UploadOptions } from './sources.js';
 import type { BatchEvent, JobOutcome, SettledHow } from './types.js';
 
@@ -42,6 +43,8 @@ export interface WorkerEnv {
   record: (job: Job, facts: AnswerFacts) => ProvenanceRecord;
   /** false with --no-store: kept for its claim only, not listed. */
   listed: boolean;
+  /** Each image's perceptual hash as the plan made it (similar.ts): kept, not made again. */
+  hashes?: ReadonlyMap<string, Pdq>;
   /** Called once per job that got an answer (or a local failure). */
   finish: (job: Job, outcome: JobOutcome, how: SettledHow) => Promise<void>;
   /** +1 when the request goes out, -1 when its outcome is in, just before finish (progress line). */

@@ -4,6 +4,7 @@
  * (media/scene-records.ts), what each frame of a scene carries. Here, below the batch engine that
  * makes it and media/ that reads it.
  */
+import type { ReusedSimilar } from './copy-events.js';
 
 /** One line of NDJSON output, one per input (duplicates share the result of their image). */
 export interface BatchRecord {
@@ -15,4 +16,6 @@ export interface BatchRecord {
   error?: { code: string; message: string; status?: number };
   /** Filled by the evidence engine through deps.exif; null until then. */
   exif: unknown;
+  /** `result` is an earlier result's answer, taken for this copy of its photo (--reuse-similar): not the service's answer for these bytes. */
+  reused_similar?: ReusedSimilar;
 }

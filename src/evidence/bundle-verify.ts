@@ -16,6 +16,7 @@
  * sandbox gave (not evidence: a failure unless allowed). Nothing is extracted or written.
  */
 import type { FileHandle } from 'node:fs/promises';
+import { copyLinkFailures } from './copy-check.js';
 import { ALLOWED_SIGNERS_NAME, type BundleManifest, MANIFEST_NAME, ORIGINALS_DIR, RECORDS_DIR, TIMESTAMPS_DIR, isDerivedMember, manifestProblem } from './bundle-format.js';
 import { bundledTokens, checkDerived } from './bundle-derived.js';
 import { checkLabels } from './bundle-labels.js';
@@ -162,6 +163,8 @@ async function verifyOpen(fh: FileHandle, path: string, opts: BundleTrust): Prom
     timestamps = checkStamps(entries, await bundledTokens(entries, byName, digest), { ...(opts.tsaCa !== undefined ? { tsaCa: opts.tsaCa } : {}), required: Boolean(opts.requireTimestamp), where: 'the bundle' });
   }
   integrity.answers = await checkAnswers(manifest, digest, entries, fail);
+  // Each copy_linked entry against its own hashes and what came before it, as cases verify does.
+  if (entries) for (const f of copyLinkFailures(entries.map((e, i) => ({ n: i + 1, e })))) fail(f);
   integrity.originals = await checkOriginals(manifest, digest, entries, fail);
   Object.assign(integrity, await checkLabels(manifest, entries, digest, fail));
   return report(extra);

@@ -12,6 +12,7 @@
  * Pure: the entries (parsed) and the store's rows come in, the vouched case and the failures out.
  */
 import { canonicalJson } from './canonical-json.js';
+import { copyLinkFailures } from './copy-check.js';
 import { type CustodyEntry, type CustodyEvents, sha256Hex } from './custody.js';
 import { type FetchedFrom, type ProvenanceRecord, type ResultColumns, asResultBody, isResultBody, resultColumns } from './record-types.js';
 
@@ -159,6 +160,8 @@ export function vouchCase(entries: readonly Numbered[], row: CaseRowFacts, linke
     });
   }
   for (const l of links) if (!l.taken) failures.push(`entry ${l.n} (result_linked): no result linked to the case in the store has its answer (a link was removed, or an answer changed)`);
+  // Copies of photos met by the case's runs: each entry against its own hashes and what came before it.
+  failures.push(...copyLinkFailures(entries));
   const simulated = new Set(answers.filter((a) => a.a.sandbox === true).map((a) => a.a.sha256)).size;
   return { case: kase, results, failures, simulated };
 }

@@ -19,6 +19,7 @@ import { canonicalJson } from './canonical-json.js';
 import type { C2paRecord } from '../image/embedded.js';
 import type { MemberLabel } from './bundle-format.js';
 import type { FetchedFrom } from './record-types.js';
+import type { CopyLinked } from './copy-events.js';
 import type { InvestigationEvents } from './investigation-events.js';
 
 export const CUSTODY_SCHEMA = 'geo.custody/1';
@@ -76,6 +77,12 @@ export interface CustodyEvents extends InvestigationEvents {
    * answer's sha256), which verification holds them to. Entries from before lack the three.
    */
   result_linked: { result: { input_sha256: string; answer_sha256: string; analysis_id: string | null; input_path?: string; service?: string; sandbox?: boolean } };
+  /**
+   * A copy of a photo located before, met by a run with --case (copy-events.ts): both images'
+   * sha256 and perceptual hashes, the bits between them, and whether the earlier answer was reused
+   * or the copy's own was paid for. Appended after the entries of the answer it concerns.
+   */
+  copy_linked: CopyLinked;
   /** An export or report file written: its format, path, sha256 and size. */
   file_written: { file: { kind: 'report' | 'export'; format: string; path: string; sha256: string; size: number } };
   /**
@@ -111,7 +118,7 @@ export interface CustodyEvents extends InvestigationEvents {
 }
 
 export type CustodyEventName = keyof CustodyEvents;
-export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'request_failed', 'answer_received', 'result_linked', 'file_written', 'bundle_sealed', 'bundle_made', 'head_signed', 'head_stamped', 'claim_checked', 'note_made', 'place_ruled_out', 'conclusion_made', 'clue_judged', 'working_copy_made', 'review_made'];
+export const CUSTODY_EVENTS: readonly CustodyEventName[] = ['case_created', 'input_hashed', 'request_sent', 'request_failed', 'answer_received', 'result_linked', 'file_written', 'bundle_sealed', 'bundle_made', 'head_signed', 'head_stamped', 'claim_checked', 'copy_linked', 'note_made', 'place_ruled_out', 'conclusion_made', 'clue_judged', 'working_copy_made', 'review_made'];
 
 /** One event to append, typed by its name. */
 export type CustodyEvent = { [K in CustodyEventName]: { event: K; data: CustodyEvents[K] } }[CustodyEventName];

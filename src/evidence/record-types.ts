@@ -2,6 +2,7 @@
 import type { GeolocateResponse } from '../api/schemas.js';
 import type { Corroboration } from './corroborate.js';
 import type { SentImage } from '../image/without-metadata.js';
+import type { ReusedSimilar } from './copy-events.js';
 
 export const RECORD_SCHEMA = 'geo.provenance/1';
 
@@ -107,6 +108,13 @@ export interface ProvenanceRecord {
    * and readers that need a place (exports, look-ups) skip it.
    */
   unusable?: string;
+  /**
+   * A copy's record of the answer it took from an earlier result instead of paying (geo locate
+   * --reuse-similar; copy-events.ts): that result, its analysis id, the sha256 of its input and the
+   * distance. The stored row holds no answer of its own (it points there, and is `unusable`); a
+   * record shown or exported for it carries that result's answer with this mark.
+   */
+  reused_similar?: ReusedSimilar;
   /**
    * Answered by a geo sandbox (simulated, never evidence; evidence/simulated.ts): set from its
    * response header when the answer came, and by the store on every record it reads back.

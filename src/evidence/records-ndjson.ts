@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import type { Corroboration } from './corroborate.js';
 import { type ProvenanceRecord, RECORD_SCHEMA, isResultBody } from './record-types.js';
 import { soundsSimulated } from './simulated.js';
+import { isReusedSimilar } from './copy-events.js';
 
 export type ProblemSink = (where: string, why: string) => void;
 
@@ -23,6 +24,7 @@ interface BatchLine {
   video?: unknown;
   set?: unknown;
   sandbox?: unknown;
+  reused_similar?: unknown;
 }
 
 const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -64,6 +66,8 @@ function toRecord(v: unknown, label: string, storedAt: string): ProvenanceRecord
       // A video's frame or a photo of a set (locate's NDJSON): geo export draws them as their scene.
       ...(isObject(line.video) ? { video: line.video as ProvenanceRecord['video'] } : {}),
       ...(isObject(line.set) ? { set: line.set as ProvenanceRecord['set'] } : {}),
+      // An earlier result's answer taken for a copy (--reuse-similar): exports keep saying so.
+      ...(isReusedSimilar(line.reused_similar) ? { reused_similar: line.reused_similar } : {}),
     }, line.sandbox);
   }
   if (isResultBody(o)) {

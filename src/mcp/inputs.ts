@@ -33,6 +33,7 @@ export const LOCATE = () =>
     downscale: z.optional(z.boolean().check(z.describe('fit images above the 20 MB limit under it as JPEG instead of refusing them'))),
     service_fetch: z.optional(z.boolean().check(z.describe('send https URLs for the service to fetch (image_url) instead of geo fetching them: then no sha256 of what was located, no EXIF check, no metadata removed'))),
     keep_original: z.optional(z.boolean().check(z.describe('keep each photo as read (a file, or one geo fetched from a URL) in the store, so a case bundle --with-originals carries it'))),
+    reuse_similar: z.optional(z.boolean().check(z.describe("an image that looks like a photo this account located before (a re-encoded or resized copy) takes that answer instead of paying; its result says reused_similar: it is not the service's answer for these bytes"))),
     together: z.optional(z.boolean().check(z.describe('the images are photos of one scene: one consensus with its spread, as for a video'))),
     every: z.optional(z.number().check(z.gt(0), z.lte(3600), z.describe('video: at least one frame every this many seconds (default 10)'))),
     max_frames: z.optional(z.int().check(z.gte(1), z.lte(100), z.describe('video: frames sent at most, spread over the clip (default 12); each costs the depth\'s credits'))),

@@ -11,6 +11,7 @@ import type { StoredAt } from '../batch/evidence.js';
 import type { BatchEvent, BatchRecord } from '../batch/types.js';
 import { UsageError } from '../errors.js';
 import { isResultBody } from '../evidence/records.js';
+import { reusedSimilarLine } from '../evidence/copy-events.js';
 import { mapLinks } from '../output/maps.js';
 import { type LocateRun, type LocateSettings, type SceneSettings, parseLocate, runLocate, runScene, sceneOf, startLocate } from '../commands/locate/run.js';
 import { RefusedError } from './guards.js';
@@ -23,6 +24,7 @@ type Finished = Extract<BatchEvent, { type: 'finished' }>;
 function answeredBy(f: Finished | undefined): string {
   if (!f) return 'not_sent';
   if (f.reused) return 'stored_result';
+  if (f.copyOf?.reused) return 'reused_similar';
   if (f.fromOthers) return 'other_process';
   if (f.fromJournal) return 'earlier_run';
   return f.replayed ? 'replay' : 'service';
@@ -31,6 +33,7 @@ function answeredBy(f: Finished | undefined): string {
 function line(r: BatchRecord, stored: StoredAt | undefined): string {
   if (!r.ok) return `${r.input}: ${r.error?.message ?? 'failed'} (${r.error?.code ?? 'error'})`;
   if (!isResultBody(r.result)) return `${r.input}: accepted, no coordinates yet`;
+  if (r.reused_similar) return `${r.input}: ${reusedSimilarLine(r.reused_similar)}${stored ? `; stored as ${stored.ref} (geo history show ${stored.ref})` : ''}`;
   const b = r.result as GeolocateResponse;
   const l = b.location;
   const place = [l.neighborhood, l.city, l.country].filter((v) => typeof v === 'string' && v !== '').join(', ');
@@ -61,6 +64,7 @@ export async function locateTool(t: ToolCtx, raw: unknown): Promise<ToolResult> 
     ...(a.downscale ? { downscale: true } : {}),
     ...(a.service_fetch ? { serviceFetch: true } : {}),
     ...(a.keep_original ? { keepOriginal: true } : {}),
+    ...(a.reuse_similar ? { reuseSimilar: true } : {}),
     ...(a.case !== undefined ? { case: a.case } : {}),
   };
   const sceneOpts = { ...opts, ...(a.together ? { together: true } : {}), ...(a.every !== undefined ? { every: String(a.every) } : {}), ...(a.max_frames !== undefined ? { maxFrames: String(a.max_frames) } : {}), ...(a.agree_km !== undefined ? { agreeKm: String(a.agree_km) } : {}) };
@@ -101,6 +105,7 @@ export async function locateTool(t: ToolCtx, raw: unknown): Promise<ToolResult> 
         input: r.input, ok: r.ok, sha256: r.sha256,
         ...(r.ok ? { result: r.result } : { error: r.error }),
         exif: r.exif,
+        ...(r.reused_similar ? { reused_similar: r.reused_similar } : {}),
         stored_result: stored ? { id: stored.id, ref: stored.ref } : null,
         map_links: body ? mapLinks(body.location.latitude, body.location.longitude) : [],
         answered_by: answeredBy(f),

@@ -50,6 +50,14 @@ export interface BatchPlan {
   needsConfirm: boolean;
   /** Jobs that need sharp (conversion or --downscale). */
   conversions: number;
+  /**
+   * Of the images not answered by a stored result: those that look like photos this account
+   * located before (their perceptual hashes within `similarWithin` bits of a stored result's
+   * image), and whether --reuse-similar takes those answers (then they are not in toSend).
+   */
+  similar: number;
+  similarWithin: number;
+  reuseSimilar: boolean;
   journal?: string;
   /** The batch's id in the store (`geo locate --resume ID`). */
   batch?: string;
@@ -83,6 +91,10 @@ export interface BatchSummary {
   fromColleagues?: number;
   /** Unique images another geo process sent while this one waited (nothing sent here). */
   fromOthers: number;
+  /** Copies of photos located before whose answers were taken (--reuse-similar): nothing sent; absent when none. */
+  fromSimilar?: number;
+  /** Copies of photos located before, paid for and linked to them; absent when none. */
+  copiesLinked?: number;
   /** Paid answers the store could not take (shown all the same; their keys replay them free). */
   unstored: number;
   /** Answers the server replayed for an idempotency key (charged nothing this run). */

@@ -13,6 +13,7 @@
  * - the budget is reserved before a request is sent, in one conditional update.
  * No API key and no image bytes are ever given to the store.
  */
+import type { CopyLink, CopyLinksApi } from './copy-links.js';
 import type { KeptFilesApi } from './kept-rows.js';
 import type { NearResult, Perceptual, PerceptualApi, ScannedResult } from './perceptual-rows.js';
 import type { CustodyStorage } from '../evidence/custody-log.js';
@@ -22,7 +23,7 @@ import type { CaseLinked, CaseResultRow, CaseRow, NewCase, NewTimestamp, Stamped
 import type { FileHash, FileStamp, NewResult, ResultRow, ReuseQuery, ReuseRef, StoredEmbedded, StoredResult, Tag, TaggedRow } from './result-rows.js';
 import type { EmbeddedProvenance } from '../image/embedded.js';
 
-export type { NearResult, Perceptual, PerceptualApi, ScannedResult };
+export type { CopyLink, CopyLinksApi, NearResult, Perceptual, PerceptualApi, ScannedResult };
 export type { Acquired, BatchRow, CaseLinked, CaseResultRow, CaseRow, ClaimRow, FailedError, FileHash, FileStamp, NewCase, NewResult, NewTimestamp, ResultRow, ReuseQuery, ReuseRef, StampedReply, StoredEmbedded, StoredResult, Tag, TaggedRow, TimestampRow };
 
 /** What acquire() needs besides the fingerprint (the owner and the clock are the engine's). */
@@ -197,6 +198,8 @@ export interface StoreApi {
   readonly kept: KeptFilesApi;
   /** Perceptual hashes of images by sha256, and the near-duplicate look-up (perceptual-rows.ts). */
   readonly perceptual: PerceptualApi;
+  /** Results that are copies of earlier ones: paid and linked, or reused (copy-links.ts). */
+  readonly copies: CopyLinksApi;
 
   // Batches.
   saveBatch(id: string, head: Record<string, unknown>): Promise<void>;

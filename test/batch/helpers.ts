@@ -65,3 +65,43 @@ export function ledgerFigures(l: Ledger, key: string) {
 export function testStore(dataDir = mkdtempSync(join(tmpdir(), 'geo-data-'))): StoreApi {
   return asStoreApi(Store.open(dataDir, { probe: processProbe(), now: Date.now }), Date.now);
 }
+
+const PDQ_SOURCE = new URL('../image/pdq-vectors/bridge-1-original.jpg', import.meta.url).pathname;
+
+/** Ten distinct photos and their copies, in two folders. */
+export interface Photos {
+  originals: string;
+  copies: string;
+  /** Each copy's photo (copy file name -> the original's path) and the bits between their perceptual hashes. */
+  of: Map<string, { original: string; distance: number }>;
+}
+
+/**
+ * Ten photos PDQ tells far apart (crops of one large photo, 560-640 px square, at offsets spread
+ * over it: distinctJpeg's images differ only in a comment, so their pixels are one photo) and two
+ * copies of each: re-encoded at JPEG quality 70, and resized to 50% (quality 70).
+ */
+export async function photosAndCopies(): Promise<Photos> {
+  // Loaded here only: most files that import these helpers never decode an image.
+  const { default: sharp } = await import('sharp');
+  const { hamming, pdqOf } = await import('../../src/image/pdq.js');
+  const dir = mkdtempSync(join(tmpdir(), 'geo-copies-'));
+  const originals = join(dir, 'originals');
+  const copies = join(dir, 'copies');
+  mkdirSync(originals);
+  mkdirSync(copies);
+  const { width, height } = await sharp(PDQ_SOURCE).metadata();
+  const of = new Map<string, { original: string; distance: number }>();
+  for (let i = 0; i < 10; i++) {
+    const side = 560 + 40 * (i % 3);
+    const left = Math.round(((width! - side) * ((i * 37) % 10)) / 9);
+    const top = Math.round(((height! - side) * ((i * 53) % 10)) / 9);
+    const original = join(originals, `photo${i}.jpg`);
+    writeFileSync(original, await sharp(PDQ_SOURCE).extract({ left, top, width: side, height: side }).jpeg({ quality: 92 }).toBuffer());
+    writeFileSync(join(copies, `photo${i}-q70.jpg`), await sharp(original).jpeg({ quality: 70 }).toBuffer());
+    writeFileSync(join(copies, `photo${i}-half.jpg`), await sharp(original).resize({ width: Math.round(side / 2) }).jpeg({ quality: 70 }).toBuffer());
+    const mine = (await pdqOf(original)).hash;
+    for (const c of [`photo${i}-q70.jpg`, `photo${i}-half.jpg`]) of.set(c, { original, distance: hamming((await pdqOf(join(copies, c))).hash, mine) });
+  }
+  return { originals, copies, of };
+}

@@ -117,7 +117,7 @@ describe('geo mcp, driven by the SDK client over stdio', () => {
     expect(none.isError).toBe(true);
     const exported = await call(client, 'export', { all: true, include_sandbox: true, format: 'csv', out: join(outDir, 'results.csv') });
     expect(exported.isError).toBe(false);
-    expect(readFileSync(join(outDir, 'results.csv'), 'utf8')).toMatch(new RegExp(`${body.analysis_id},.*,simulated answer \\(sandbox\\): not evidence\r\n`));
+    expect(readFileSync(join(outDir, 'results.csv'), 'utf8')).toMatch(new RegExp(`${body.analysis_id},.*,simulated answer \\(sandbox\\): not evidence,\r\n`));
   });
 
   it('a plan above --max-credits-per-call (depth 3 = 10 credits, per call 5) is refused with nothing sent', async () => {

@@ -52,10 +52,10 @@ describe('geo export json, ndjson and the CSV time', () => {
 
   it('CSV rows carry the time the answer was received; rebuilt NDJSON results claim none', async () => {
     const csv = (await geo(['export', '--all', '--format', 'csv'])).stdout.split('\r\n');
-    expect(csv[0]).toMatch(/^input,sha256,.*,distance_km,stored_at,sandbox$/);
-    const times = csv.slice(1, 3).map((row) => row.split(',').at(-2));
+    expect(csv[0]).toMatch(/^input,sha256,.*,distance_km,stored_at,sandbox,reused_similar$/);
+    const times = csv.slice(1, 3).map((row) => row.split(',').at(-3));
     expect(times.sort()).toEqual([parisRecord().stored_at, sydneyRecord().stored_at].sort());
-    expect(csv.slice(1, 3).map((row) => row.split(',').at(-1))).toEqual(['', '']); // not a sandbox's
+    expect(csv.slice(1, 3).map((row) => row.split(',').slice(-2))).toEqual([['', ''], ['', '']]); // not a sandbox's, nor a copy's reuse
     const line = JSON.stringify({ input: 'x.jpg', sha256: 'ee'.repeat(32), ok: true, result: forensicBody({ analysis_id: 'from_ndjson' }), exif: null });
     const piped = await geo(['export', '-', '--format', 'csv'], line);
     expect(piped.stdout.split('\r\n')[1]).toMatch(/^x\.jpg,.*,,$/);

@@ -67,9 +67,10 @@ describe('exports mark a sandbox answer as simulated', () => {
 
   it('CSV: the sandbox column holds the mark for the sandbox\'s answer, nothing for the real one', () => {
     const rows = renderExport('csv', [sandbox, service]).trimEnd().split('\r\n');
-    expect(rows[0]!.split(',').at(-1)).toBe('sandbox');
-    expect(rows[1]!.endsWith(`,${SIMULATED}`)).toBe(true);
-    expect(rows[2]!.endsWith(',')).toBe(true);
+    // The sandbox column, then the one added after it (reused_similar: empty for both).
+    expect(rows[0]!.split(',').slice(-2)).toEqual(['sandbox', 'reused_similar']);
+    expect(rows[1]!.endsWith(`,${SIMULATED},`)).toBe(true);
+    expect(rows[2]!.endsWith(',,')).toBe(true);
   });
 
   it('GeoJSON: every feature of the sandbox\'s answer has sandbox: true, none of the real one\'s', () => {

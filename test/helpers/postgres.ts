@@ -56,7 +56,7 @@ GRANT CONNECT ON DATABASE geo TO geo_analyst;
 GRANT USAGE ON SCHEMA public TO geo_analyst;
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO geo_analyst;
 GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO geo_analyst;
-GRANT INSERT ON results, results_search, claims, batches, file_hashes, cases, case_results, custody, timestamps, embedded, kept_files, perceptual, pdq_index, pdq_scanned TO geo_analyst;
+GRANT INSERT ON results, results_search, claims, batches, file_hashes, cases, case_results, custody, timestamps, embedded, kept_files, perceptual, pdq_index, pdq_scanned, copy_links TO geo_analyst;
 GRANT UPDATE ON claims, batches, file_hashes, timestamps, pdq_scanned TO geo_analyst;
 GRANT UPDATE (record) ON results TO geo_analyst;
 GRANT UPDATE (custody_entries, custody_head) ON cases TO geo_analyst;

@@ -88,7 +88,7 @@ describe('near-duplicates in the local store', () => {
     // The store as an older geo left it: schema 7, no hashes, no index.
     const Database = createRequire(import.meta.url)('libsql') as new (p: string) => { exec(s: string): void; close(): void };
     const db = new Database(join(data, 'geo.db'));
-    db.exec("DROP TABLE perceptual; DROP TABLE pdq_index; DELETE FROM meta WHERE name = 'pdq_scanned_through'; PRAGMA user_version = 7");
+    db.exec("DROP TABLE copy_links; DROP TABLE perceptual; DROP TABLE pdq_index; DELETE FROM meta WHERE name = 'pdq_scanned_through'; PRAGMA user_version = 7");
     db.close();
     rmSync(join(photos, 'q1050.jpg'));
 

@@ -14,7 +14,8 @@ import { resultColumns } from '../../evidence/record-types.js';
 import { isSimulated } from '../../evidence/simulated.js';
 import { mapLinks } from '../../output/maps.js';
 import { render, resolveFormat } from '../../output/render.js';
-import type { CaseShow, CaseShowResult, CaseShowStamp } from '../../output/views/case-show.js';
+import type { CaseShow, CaseShowCopy, CaseShowResult, CaseShowStamp } from '../../output/views/case-show.js';
+import type { CopyLinked } from '../../evidence/copy-events.js';
 import type { StampedHead } from '../../evidence/custody-stamps.js';
 import { sha256Hex } from '../../evidence/custody.js';
 import { findCase } from '../../store/find.js';
@@ -50,6 +51,15 @@ async function stampsOf(ev: CaseEvidence, store: StoreApi, caseId: string): Prom
   });
 }
 
+/** The copy_linked entries of the log, as logged (cases verify checks them: evidence/copy-check.ts). */
+function copiesOf(ev: CaseEvidence): CaseShowCopy[] {
+  return ev.entries.filter(({ e }) => e.event === 'copy_linked').flatMap(({ n, e }) => {
+    const c = (e.data as Partial<CopyLinked>).copy;
+    if (!c?.input || !c.of) return [];
+    return [{ entry: n, input: c.input.path, sha256: c.input.sha256, of: { input: c.of.input_path, sha256: c.of.sha256, analysis_id: c.of.analysis_id }, distance: c.distance, answer: c.answer }];
+  });
+}
+
 function caseShowOf(ev: CaseEvidence, timestamps: CaseShowStamp[]): CaseShow {
   const c = ev.vouch.case;
   const chain = ev.chain;
@@ -57,6 +67,7 @@ function caseShowOf(ev: CaseEvidence, timestamps: CaseShowStamp[]): CaseShow {
   return {
     case: { id: c.id, name: c.name, description: c.description, team: c.team, created_at: c.created_at, service: c.service, service_id: c.service_id, service_note: c.note },
     results,
+    copies: copiesOf(ev),
     simulated: results.filter(isSimulated).length,
     custody: chain.ok ? { entries: chain.entries, verified: true, head: chain.head } : { entries: chain.entries, verified: false, broken: describeBroken(chain.broken) },
     timestamps,

@@ -19,6 +19,7 @@ import { membersOf, newestPerFrame, setOf, videoInput, videoOf } from '../../med
 import type { HistoryFrame, HistoryRow } from '../../output/views/history.js';
 import type { ResultRow, StoreApi, StoredResult, TaggedRow } from '../../store/index.js';
 import { LONE, historyRow, historyRowOf } from './rows.js';
+import { copyMarks } from './copies.js';
 
 /** Rows read past a full page, at most, to complete its videos and sets. */
 export const MAX_EXTRA = 10_000;
@@ -89,7 +90,12 @@ async function entriesOf(store: StoreApi, slots: readonly Slot[]): Promise<Histo
   // Who paid: one query for the page (a video's or a set's entry: its newest answer's analyst).
   const ids = slots.map((s) => ('key' in s ? s.rows[0]!.id : s.id));
   const paid = await store.paidBy(ids);
-  return slots.map((s, i) => ({ ...('key' in s ? groupEntry(s, byId) : historyRow(s)), paid_by: paid.get(ids[i]!) ?? null }));
+  // Copies of earlier results are marked (a lone result only: a video's frames are its own).
+  const copies = await copyMarks(store, slots.flatMap((s) => ('key' in s ? [] : [s.id])));
+  return slots.map((s, i) => {
+    const copy = 'key' in s ? undefined : copies.get(s.id);
+    return { ...('key' in s ? groupEntry(s, byId) : historyRow(s)), paid_by: paid.get(ids[i]!) ?? null, ...(copy ? { copy_of: copy } : {}) };
+  });
 }
 
 function charge(rows: readonly TaggedRow[]): HistoryRow['charge'] {

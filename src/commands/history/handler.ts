@@ -70,6 +70,8 @@ export const show: Handler = async (ctx, args, opts) => {
   const found = await runHistoryShowAny(ctx, String(args[0] ?? ''), { depth: opts.depth, agreeKm: opts.agreeKm });
   if ('scene' in found) return showScene(ctx, found.scene, format, warn);
   const { record: r, runs, stored } = found.result;
+  // A copy that took an earlier answer holds none of its own (show-copy.ts).
+  if (r.reused_similar) return (await import('./show-copy.js')).showReuse(ctx, { ...r, reused_similar: r.reused_similar }, format, warn);
   const body = r.response.body as GeolocateResponse;
   const t = r.timing ?? {};
   const meta = {
@@ -90,6 +92,7 @@ export const show: Handler = async (ctx, args, opts) => {
   ctx.io.stdout.write(await formatOutput({ ...(r.response.raw !== undefined ? { raw: r.response.raw } : {}), data: body, records: () => [r], human }, format, view));
   const part = r.video ? `a frame of ${r.video.path}` : r.set ? `a photo of ${r.set.id}` : undefined;
   if (part && stored.batch) warn(`${part}: geo history show ${stored.batch.slice(0, BATCH_REF)} shows the consensus of all its ${r.video ? 'frames' : 'photos'}`);
+  for (const l of await (await import('./show-copy.js')).copyLines(ctx, stored.id)) warn(l);
   const paid = (await (await ctx.storeApi()).paidBy([stored.id])).get(stored.id);
   if (paid) warn(`paid for by ${paid.role !== undefined ? `${paid.role} (${paid.user}@${paid.host})` : `${paid.user}@${paid.host}`} at ${paid.at}`);
   warn(`stored ${r.stored_at}${r.cli?.base_url ? ` from ${r.cli.base_url}` : ''}: read from ${await storeName(ctx)}, nothing sent${runs > 1 ? ` (newest of ${runs} stored runs${opts.depth !== undefined ? ` at depth ${String(opts.depth)}` : ' of this image; --depth N picks a depth'}; geo export ${r.input.sha256.slice(0, 12)} --history --format csv lists them)` : ''}`);

@@ -14,6 +14,7 @@ import { MAX_LIKE_DISTANCE } from '../../store/pdq-index.js';
 import type { NearResult, StoreApi } from '../../store/index.js';
 import type { HistoryRow } from '../../output/views/history.js';
 import { historyRow } from './rows.js';
+import { copyMarks } from './copies.js';
 
 export interface LikeOptions {
   like: string;
@@ -35,7 +36,11 @@ export function parseDistance(v: unknown): number {
 /** Stored results as history rows with their distance, who paid for each filled in. */
 export async function likeRows(store: StoreApi, found: readonly NearResult[]): Promise<HistoryRow[]> {
   const paid = await store.paidBy(found.map((n) => n.row.id));
-  return found.map((n) => ({ ...historyRow(n.row), paid_by: paid.get(n.row.id) ?? null, distance: n.distance }));
+  const copies = await copyMarks(store, found.map((n) => n.row.id));
+  return found.map((n) => {
+    const copy = copies.get(n.row.id);
+    return { ...historyRow(n.row), paid_by: paid.get(n.row.id) ?? null, distance: n.distance, ...(copy ? { copy_of: copy } : {}) };
+  });
 }
 
 export async function runHistoryLike(ctx: Pick<Ctx, 'storeApi' | 'io' | 'animate' | 'accessible' | 'now' | 'globals'>, o: LikeOptions): Promise<Liked> {

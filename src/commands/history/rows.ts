@@ -20,7 +20,7 @@ export function historyRow(r: ResultRow & { batch?: string | null }): HistoryRow
     confidence: r.confidence,
     depth: r.depth,
     analysis_id: r.analysis_id,
-    charge: r.charge === 'paid' || r.charge === 'replayed' ? r.charge : 'unknown',
+    charge: r.charge === 'paid' || r.charge === 'replayed' || r.charge === 'reused_similar' ? r.charge : 'unknown',
     base_url: r.origin,
     sandbox: r.sandbox === 1,
     paid_by: null,

@@ -10,7 +10,7 @@ import type { RequestPreview } from '../../batch/plan.js';
 import type { BatchPlan } from '../../batch/types.js';
 import { formatOutput, type ViewOpts } from '../../output/render.js';
 import { sanitizeInline, sanitizeJsonText } from '../../output/sanitize.js';
-import { planLine } from '../../output/views/batch.js';
+import { planLine, similarLine } from '../../output/views/batch.js';
 import { batchRequestView, dryRunView } from '../../output/views/locate-dry-run.js';
 import { writeAll } from '../../output/write-all.js';
 import { fromJournalNote } from './notes.js';
@@ -48,7 +48,9 @@ export async function writeDryRun(out: Writable, plan: BatchPlan, previews: Asyn
     const first = (await collectPreviews(reqs))[0];
     if (first) {
       const p = single(plan, first, opts.maxCredits);
-      out.write(await formatOutput({ data: p, human: (v) => dryRunView(p, v) }, opts.format === 'ndjson' ? 'json' : opts.format, opts.view));
+      // The JSON preview is the request alone; a person is told when the image looks like one located before.
+      const copies = similarLine(plan);
+      out.write(await formatOutput({ data: p, human: (v) => `${dryRunView(p, v)}${copies ? `\n${copies}` : ''}` }, opts.format === 'ndjson' ? 'json' : opts.format, opts.view));
       return;
     }
   }
@@ -76,6 +78,7 @@ async function* humanChunks(plan: BatchPlan, reqs: AsyncIterable<RequestPreview>
     ...(plan.journal ? [v.style.dim(`a real run journals to ${sanitizeInline(plan.journal)} (this dry run wrote nothing)`)] : []),
     ...(plan.fromJournal > 0 ? [fromJournalNote()] : []),
     ...(plan.fromResults > 0 ? [`${plan.fromResults} answered by your results of earlier commands: not sent, not charged; --fresh to pay again`] : []),
+    ...(similarLine(plan) !== undefined ? [similarLine(plan)!] : []),
     // Skipped inputs would get a record each (exit 7); the dry run names them the same way.
     ...plan.skipped.map((k) => v.style.yellow(`skipped ${sanitizeInline(k.input)}: ${sanitizeInline(k.reason)}`)),
   ].join('\n');

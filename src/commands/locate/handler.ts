@@ -15,7 +15,7 @@ import type { Ctx } from '../../context.js';
 import { readForExif } from '../../files/read.js';
 import { expandSamples } from '../../files/samples.js';
 import { viewOpts } from '../../output/render.js';
-import { planLine } from '../../output/views/batch.js';
+import { planLine, similarLine } from '../../output/views/batch.js';
 import { writeDryRun } from './dry-run.js';
 import { EXPORT_FORMATS, chooseFormat, writeReport } from './exports.js';
 import { ManyOutput } from './many.js';
@@ -31,6 +31,8 @@ import { resumedHeadOf } from '../../batch/prepare.js';
  */
 function showPlan(ctx: Ctx, plan: BatchPlan): void {
   if (plan.toSend > 0) note(ctx, `plan: ${planLine(plan, { balance: false })}`);
+  const copies = similarLine(plan);
+  if (copies) note(ctx, copies);
 }
 
 /**

@@ -19,7 +19,7 @@ import { type ResultRow, progressLine, progressPercentLine, progressTenth, resul
 import type { Evidence } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
 import { LiveLine } from './live.js';
-import { fromOthersNote, fromResultsNote, label, sandboxBanner, stderrLines, unstoredLine, waitingLine, warnDeviations } from './notes.js';
+import { copyNote, fromOthersNote, fromResultsNote, label, sandboxBanner, stderrLines, unstoredLine, waitingLine, warnDeviations } from './notes.js';
 
 function row(r: BatchRecord): ResultRow {
   if (!r.ok || !isResultBody(r.result)) return { input: r.input, ok: false, error: r.error ?? { code: 'accepted', message: '' } };
@@ -43,6 +43,7 @@ export class ManyOutput {
   /** Answers below --min-confidence, counted as they finish (the records may not be kept). */
   private below = 0;
   private othersNotes = 0;
+  private copyNotes = 0;
   private tenth = 0;
   /** When the latest rate-limit wait ends: the progress line counts it down until then. */
   private waitUntil = 0;
@@ -95,6 +96,7 @@ export class ManyOutput {
         if (this.o.minConfidence !== undefined && e.record.ok && isResultBody(e.record.result) && e.record.result.confidence < this.o.minConfidence) this.below++;
         // One note per reused input for the first few; a folder of hundreds gets the summary's count.
         if (e.reused && ++this.reusedNotes <= REUSE_NOTES) this.live.note(this.reusedNotes < REUSE_NOTES ? fromResultsNote(e.reused, e.record.input) : 'more inputs answered from your results, not charged: the summary counts them');
+        if (e.copyOf && ++this.copyNotes <= REUSE_NOTES) this.live.note(this.copyNotes < REUSE_NOTES ? copyNote(e.copyOf, e.record.input) : 'more copies of photos located before: the summary counts them');
         if (e.fromOthers && ++this.othersNotes <= REUSE_NOTES) this.live.note(this.othersNotes < REUSE_NOTES ? fromOthersNote(e.record.input) : 'more inputs answered by another geo process, not charged here: the summary counts them');
         // A failed input is named on stderr as it fails, as a skipped one is: the
         // summary only counts them. Not sent and in flight are the summary's to explain.

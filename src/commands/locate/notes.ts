@@ -1,6 +1,7 @@
 /** Lines on stderr shared by the one-image and the many-image output: banner, labels, retries, stops. */
 import { basename } from 'node:path';
-import type { ReusedFrom } from '../../batch/types.js';
+import type { CopyOf, ReusedFrom } from '../../batch/types.js';
+import { reusedSimilarLine } from '../../evidence/copy-events.js';
 import type { Ctx } from '../../context.js';
 import { stderrText } from '../../output/fit.js';
 import { deviationLines } from '../../output/deviations.js';
@@ -66,13 +67,14 @@ export function waitingLine(e: { untilMs: number; why: string }, nowMs: number):
  * The exact command that finishes a stopped or interrupted run. The store holds the batch (inputs,
  * request fields; after --fresh, since when) and the claims of the keys already sent, so
  * `--resume ID` replays in-flight requests free. What picks the account and the bytes is not in
- * it, so those flags ride along, and so does the consent already given.
+ * it, so those flags ride along, and so do the consent already given and --reuse-similar (the
+ * copies it chose not to pay for stay unpaid).
  */
-export function resumeCommand(ctx: Pick<Ctx, 'globals'>, journal: string, flags: { downscale?: boolean; maxCredits?: number }, extra: readonly string[] = []): string {
+export function resumeCommand(ctx: Pick<Ctx, 'globals'>, journal: string, flags: { downscale?: boolean; maxCredits?: number; reuseSimilar?: boolean }, extra: readonly string[] = []): string {
   const g = ctx.globals;
   const words = [
     'geo', ...(g.sandbox ? ['--sandbox'] : []), ...(g.profile !== undefined ? ['--profile', g.profile] : []), ...(g.baseUrl !== undefined ? ['--base-url', g.baseUrl] : []),
-    'locate', '--resume', journal, ...extra, ...(flags.downscale ? ['--downscale'] : []), ...(flags.maxCredits !== undefined ? ['--max-credits', String(flags.maxCredits)] : []),
+    'locate', '--resume', journal, ...extra, ...(flags.downscale ? ['--downscale'] : []), ...(flags.reuseSimilar ? ['--reuse-similar'] : []), ...(flags.maxCredits !== undefined ? ['--max-credits', String(flags.maxCredits)] : []),
     ...(g.yes ? ['--yes'] : []),
   ];
   return words.map(shellQuote).join(' ');
@@ -106,6 +108,16 @@ export function fromResultsNote(r: ReusedFrom, input?: string): string {
   // A colleague's answer on a team store is theirs: said with the role that paid for it.
   const whose = r.paidBy !== undefined ? `from the team's results, paid for by ${r.paidBy}` : 'from your results';
   return `${input !== undefined ? `${label(input)}: ` : ''}located at depth ${r.depth} on ${r.storedAt.slice(0, 10)} (${id}): ${whose}, not charged${how}`;
+}
+
+/**
+ * A copy of a photo located before: its answer taken from that result (never the service's answer
+ * for these bytes), or paid for and linked to it.
+ */
+export function copyNote(c: CopyOf, input?: string): string {
+  const who = input !== undefined ? `${label(input)}: ` : '';
+  if (c.reused) return `${who}${reusedSimilarLine(c, label(c.input))}`;
+  return `${who}a copy of ${label(c.input)} located before (${c.distance} bit${c.distance === 1 ? '' : 's'} apart): paid for, and linked to it (--reuse-similar takes such answers instead)`;
 }
 
 /** The deviation warnings of one answer (output/deviations.ts), through `warn`. */

@@ -72,6 +72,7 @@ export async function parseLocate(ctx: Ctx, inputs: string[], opts: Record<strin
     ...(journal !== undefined ? { journal } : plan.idempotencyKey !== undefined ? { journal: false as const } : {}),
     ...(resume !== undefined ? { resume } : {}),
     ...(opts.fresh ? { fresh: true } : {}),
+    ...(opts.reuseSimilar ? { reuseSimilar: true } : {}),
     ...(plan.maxCredits !== undefined ? { maxCredits: plan.maxCredits } : {}),
     ...(ctx.globals.yes ? { yes: true } : {}),
     ...(threshold !== undefined ? { confirmThreshold: threshold } : {}),

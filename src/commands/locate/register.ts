@@ -27,6 +27,7 @@ export const register: Register = (program, act) => {
     .option('--journal <file>', 'also write the batch to FILE as NDJSON')
     .option('--resume <id|file>', 'finish a batch: done inputs free, the rest resent')
     .option('--fresh', 'analyse again with new keys (charged again)')
+    .option('--reuse-similar', 'a copy of a photo located before takes its answer')
     .option('--downscale', 'fit images above the 20 MB limit as JPEG, not refuse')
     .option('--keep-metadata', 'send files as they are (EXIF, XMP, IPTC included); never reuses an answer made without them')
     .option('--service-fetch', 'send URLs for the service to fetch (image_url); geo then records nothing of the bytes')
@@ -36,7 +37,7 @@ export const register: Register = (program, act) => {
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this')
     .option('--report <file.html>', 'also write a self-contained HTML report')
     .option('--file-mode <mode>', '--report: 600 (default, only you) or 644 (everyone)')
-    .option('--no-store', 'not kept for history or export (still never paid twice)')
+    .option('--no-store', 'not kept for history or export (never paid twice)')
     .option('--case <case>', 'link results to this local case, with custody')
     .option('--together', 'photos of one scene: one consensus, as for a video')
     .option('--every <seconds>', 'video: one frame at least this often (default 10)')
@@ -55,7 +56,8 @@ photo's own GPS with the answer. A plan above 20 credits asks first; a rerun nev
 An https URL is fetched by geo itself (at most 5 redirects, each recorded with the final URL,
 the time, ETag, Last-Modified and the sha256 of the bytes), then treated as a file; nothing of
 geo (no key, no geo header) goes to the photo's host. --service-fetch sends the URL instead.
-More: geo help money, geo help store, geo help sandbox, docs/videos.md (videos and --together).
+More: geo help money, geo help store, geo help sandbox, docs/videos.md (videos, --together),
+docs/batches.md (copies).
 
 Examples (sample:NAME: photos shipped with geo; sample:all is all five):
   $ geo --sandbox locate sample:paris --depth 3    # street level

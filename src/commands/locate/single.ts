@@ -23,7 +23,8 @@ import { locateView } from '../../output/views/locate.js';
 import { acceptedView, fieldsView } from '../../output/views/locate-dry-run.js';
 import { type Evidence, bodyOf } from '../../batch/evidence.js';
 import { exportText } from './exports.js';
-import { fromJournalNote, fromOthersNote, fromResultsNote, keptHint, keyConflictHint, label, note, retryLine, sandboxBanner, stillRunningHint, unstoredLine, waitingLine, warnDeviations } from './notes.js';
+import { reusedSimilarLine } from '../../evidence/copy-events.js';
+import { copyNote, fromJournalNote, fromOthersNote, fromResultsNote, keptHint, keyConflictHint, label, note, retryLine, sandboxBanner, stillRunningHint, unstoredLine, waitingLine, warnDeviations } from './notes.js';
 
 type Finished = Extract<BatchEvent, { type: 'finished' }>;
 
@@ -88,6 +89,7 @@ export class SingleOutput {
     if (f.fromJournal) note(ctx, fromJournalNote());
     if (f.reused) note(ctx, fromResultsNote(f.reused));
     if (f.fromOthers) note(ctx, fromOthersNote());
+    if (f.copyOf && !f.copyOf.reused) note(ctx, copyNote(f.copyOf));
     // Shown first (a paid answer is never lost), then the store's failure is the command's.
     const unstored = () => {
       if (f.storeError) throw new StoreError(unstoredLine(f.record.input, f.storeError, f.credits, res.idempotencyKey), f.storeError.kind, f.storeError.hint);
@@ -129,6 +131,13 @@ export class SingleOutput {
     if (exported !== undefined) {
       write(exported);
       this.o.onExport?.(this.o.format, exported);
+    } else if (f.copyOf?.reused) {
+      // Another photo's answer: never printed as this image's body as received. --json gets the
+      // record that says whose it is; the view opens with the same words.
+      const line = reusedSimilarLine(f.copyOf, f.copyOf.input);
+      if (this.o.format !== 'table') note(ctx, line);
+      const meta = { input: f.record.input, evidence: (f.record.exif ?? null) as Parameters<typeof locateView>[1]['evidence'], reusedSimilar: line, ...(simulated ? { simulated } : {}) };
+      write(await formatOutput({ data: f.record, records: () => [f.record], human: (v) => richOrFields(body, meta, v) }, this.o.format, view));
     } else {
       const meta = {
         input: f.record.input, replayed: f.replayed, fromJournal: f.fromJournal, ...(f.reused ? { fromResults: true, ...(f.reused.paidBy !== undefined ? { paidBy: f.reused.paidBy } : {}) } : {}), evidence: (f.record.exif ?? null) as Parameters<typeof locateView>[1]['evidence'],

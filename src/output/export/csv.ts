@@ -9,16 +9,18 @@
  * whitespace) gets the same ' as one at its start. Numbers are written as numbers, so a negative
  * latitude is not mangled. Columns added later go last, so existing positions hold: stored_at
  * (when the answer was received), then sandbox: for a sandbox's answer the one mark every view
- * shows, "simulated answer (sandbox): not evidence" (evidence/simulated.ts), else empty.
+ * shows, "simulated answer (sandbox): not evidence" (evidence/simulated.ts), else empty; then
+ * reused_similar: for a copy that took an earlier result's answer, the line that says so
+ * (evidence/copy-events.ts), else empty.
  */
 import type { ProvenanceRecord } from '../../evidence/record-types.js';
 import { SIMULATED, isSimulated } from '../../evidence/simulated.js';
 import { sanitize } from '../sanitize.js';
-import { toItem } from './model.js';
+import { reusedMark, toItem } from './model.js';
 
 export const CSV_COLUMNS = [
   'input', 'sha256', 'lat', 'lng', 'confidence', 'country', 'city', 'neighborhood', 'address', 'depth',
-  'analysis_id', 'exif_lat', 'exif_lng', 'exif_verdict', 'distance_km', 'stored_at', 'sandbox',
+  'analysis_id', 'exif_lat', 'exif_lng', 'exif_verdict', 'distance_km', 'stored_at', 'sandbox', 'reused_similar',
 ] as const;
 
 type Cell = string | number | null | undefined;
@@ -53,7 +55,7 @@ export function csvRecordRow(rec: ProvenanceRecord): string {
   const e = item.exif;
   return csvRow([
     item.input, item.sha256, item.lat, item.lng, b.confidence, l.country, l.city, l.neighborhood, l.address, b.depth,
-    b.analysis_id, e?.exifPoint?.lat, e?.exifPoint?.lng, e?.verdict, e?.distanceKm, storedAt(item.record), isSimulated(item.record) ? SIMULATED : '',
+    b.analysis_id, e?.exifPoint?.lat, e?.exifPoint?.lng, e?.verdict, e?.distanceKm, storedAt(item.record), isSimulated(item.record) ? SIMULATED : '', reusedMark(item.record) ?? '',
   ]);
 }
 

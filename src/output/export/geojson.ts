@@ -6,7 +6,7 @@ import type { ProvenanceRecord } from '../../evidence/record-types.js';
 import { isSimulated } from '../../evidence/simulated.js';
 import { sanitizeJsonText } from '../sanitize.js';
 import { circleRing } from './geometry.js';
-import { type ExportItem, exifPointOf, placeName, toItem } from './model.js';
+import { type ExportItem, exifPointOf, placeName, reusedMark, toItem } from './model.js';
 
 type Props = Record<string, string | number | boolean | null>;
 interface Feature {
@@ -27,7 +27,9 @@ export function featuresOf(item: ExportItem): Feature[] {
   const b = item.body;
   const f = b.forensic;
   // A sandbox's answer is simulated, never evidence: every feature of it says so.
-  const common: Props = { input: item.input, sha256: item.sha256, analysis_id: b.analysis_id ?? null, ...(isSimulated(item.record) ? { sandbox: true } : {}) };
+  // A copy that took an earlier answer says so on every feature (evidence/copy-events.ts).
+  const reused = reusedMark(item.record);
+  const common: Props = { input: item.input, sha256: item.sha256, analysis_id: b.analysis_id ?? null, ...(isSimulated(item.record) ? { sandbox: true } : {}), ...(reused ? { reused_similar: reused } : {}) };
   const out: Feature[] = [
     {
       type: 'Feature',

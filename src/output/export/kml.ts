@@ -15,7 +15,7 @@
 import type { ProvenanceRecord } from '../../evidence/record-types.js';
 import { SIMULATED, isSimulated } from '../../evidence/simulated.js';
 import { circleRing } from './geometry.js';
-import { type ExportItem, exifPointOf, placeName, toItem } from './model.js';
+import { type ExportItem, exifPointOf, placeName, reusedMark, toItem } from './model.js';
 import { esc } from './html.js';
 import { xmlText as x } from './xml.js';
 
@@ -61,9 +61,10 @@ function folder(item: ExportItem, balloon?: Balloon): string {
   const pct = `${Math.round(b.confidence * 100)}%`;
   const text = `${b.location.address}\nconfidence ${pct}, depth ${b.depth}${f ? `, ${f.precision_tier}` : ''}\n\n${b.reasoning}`;
   const simulated = isSimulated(item.record);
-  // Every placemark of the result: the same role, with the mark first in its balloon when simulated.
-  const placemark = (role: string, name: string, html: string, geometry: string, fields: Fields) =>
-    placemarkOf(role, name, simulated ? `<p><b>${esc(SIMULATED)}</b></p>${html}` : html, geometry, fields);
+  const reused = reusedMark(item.record);
+  // Every placemark of the result: the same role, with the marks first in its balloon (simulated, another photo's answer).
+  const marked = `${simulated ? `<p><b>${esc(SIMULATED)}</b></p>` : ''}${reused ? `<p><b>${esc(reused)}</b></p>` : ''}`;
+  const placemark = (role: string, name: string, html: string, geometry: string, fields: Fields) => placemarkOf(role, name, `${marked}${html}`, geometry, fields);
   const marks = [
     placemark(
       'estimate',

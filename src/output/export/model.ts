@@ -5,6 +5,12 @@
  */
 import type { Corroboration } from '../../evidence/corroborate.js';
 import type { ProvenanceRecord, ResultBody } from '../../evidence/record-types.js';
+import { reusedSimilarLine } from '../../evidence/copy-events.js';
+
+/** A copy's record that carries an earlier result's answer (--reuse-similar): the line every export puts on it; undefined otherwise. */
+export function reusedMark(rec: ProvenanceRecord): string | undefined {
+  return rec.reused_similar ? reusedSimilarLine(rec.reused_similar) : undefined;
+}
 
 export interface ExportCandidate {
   rank: number;

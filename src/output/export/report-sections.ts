@@ -9,7 +9,7 @@ import type { Capture } from './capture.js';
 import { isSimulated } from '../../evidence/simulated.js';
 import { esc } from './html.js';
 import { simulatedMark } from './report-simulated.js';
-import { type ExportItem, placeName } from './model.js';
+import { type ExportItem, placeName, reusedMark } from './model.js';
 
 /** What the report has besides the record: the embedded image (or why not) and the capture EXIF. */
 export interface SectionMedia {
@@ -129,6 +129,7 @@ export function resultSection(item: ExportItem, index: number, media: SectionMed
     : '<p class="map-missing">Map unavailable: the leaflet package is not installed with geo.</p>';
   return `<section class="result" id="result-${index}">
 ${isSimulated(item.record) ? simulatedMark() : ''}
+${reusedMark(item.record) ? `<p class="simulated" role="note"><strong>${esc(reusedMark(item.record)!)}</strong></p>` : ''}
 <h2>${opts.numbered ? `<span class="no">${index + 1}</span>` : ''}${esc(title)}</h2>
 ${verdictBlock(item)}
 <div class="top">${imageBlock(media.thumb, media.missing)}

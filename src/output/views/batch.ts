@@ -158,8 +158,20 @@ export function planLine(p: PlanData, opts: { balance?: boolean; noun?: string }
   return (opts.balance === false || p.toSend === 0) && p.available === undefined ? `${what} · ${cost}` : `${what} · ${cost} · ${balance}`;
 }
 
+/**
+ * The plan's line about copies of photos located before (batch/similar.ts), or undefined when none
+ * were found: what --reuse-similar would do, or does.
+ */
+export function similarLine(p: Pick<BatchPlan, 'similar' | 'similarWithin' | 'reuseSimilar'>): string | undefined {
+  if (!p.similar) return undefined;
+  const what = `${p.similar} look${p.similar === 1 ? 's like a photo' : ' like photos'} located before (within ${p.similarWithin} bits)`;
+  return p.reuseSimilar
+    ? `${what}: their answers are taken instead of paying (--reuse-similar), each marked as not the service's answer for its bytes`
+    : `${what}: --reuse-similar takes their answers instead of paying`;
+}
+
 /** The batch's own summary counts, plus what the command adds (stop reason as text, stores). */
-export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'inFlight' | 'skipped' | 'fromJournal' | 'fromResults' | 'fromColleagues' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
+export type SummaryData = Pick<BatchSummary, 'inputs' | 'ok' | 'failed' | 'notSent' | 'inFlight' | 'skipped' | 'fromJournal' | 'fromResults' | 'fromColleagues' | 'fromSimilar' | 'copiesLinked' | 'replayed' | 'creditsSpent' | 'rateLimited' | 'elapsedMs' | 'journal'> & {
   fromOthers?: number;
   unstored?: number;
   /** describeStop() of the reason the batch stopped early. */
@@ -185,6 +197,8 @@ export function summaryLines(s: SummaryData, style: Style): string[] {
     const whose = theirs === 0 ? 'your results' : theirs === s.fromResults ? "the team's results (paid for by colleagues)" : `the store's results (${theirs} paid for by colleagues)`;
     lines.push(`${plural(s.fromResults, 'image')} from ${whose} of earlier commands, not charged (--fresh to pay again)`);
   }
+  if (s.fromSimilar) lines.push(`${plural(s.fromSimilar, 'copy', 'copies')} of photos located before took their answers (--reuse-similar), not charged: not the service's answers for their bytes`);
+  if (s.copiesLinked) lines.push(`${plural(s.copiesLinked, 'copy', 'copies')} of photos located before, paid for and linked to them (geo history show names the link; --reuse-similar takes such answers instead)`);
   if (s.fromOthers) lines.push(`${plural(s.fromOthers, 'image')} answered by another geo process sending the same request, not charged here`);
   if (s.unstored) lines.push(style.red(`${plural(s.unstored, 'paid answer')} shown but NOT stored: ${s.journal ? 'the journal below keeps them, and the resume command brings them in' : 'each line above names the key that replays it free'}`));
   if (s.replayed) lines.push(`${plural(s.replayed, 'answer')} replayed by the service for its idempotency key, not charged`);

@@ -38,6 +38,16 @@ export interface CaseShowResult {
   fetched?: FetchedFrom;
 }
 
+/** A copy_linked entry as logged: a copy of a photo the case met, what it is a copy of, and how its answer came. */
+export interface CaseShowCopy {
+  entry: number;
+  input: string;
+  sha256: string;
+  of: { input: string; sha256: string; analysis_id: string | null };
+  distance: number;
+  answer: 'reused' | 'paid';
+}
+
 /** A head_stamped entry as logged (geo cases verify checks its token). */
 export interface CaseShowStamp {
   entry: number;
@@ -51,6 +61,8 @@ export interface CaseShowStamp {
 export interface CaseShow {
   case: { id: string; name: string; description: string; team: string | null; created_at: string; service: string | null; service_id: string | null; service_note: string | null };
   results: CaseShowResult[];
+  /** Copies of photos the case met (copy_linked entries), in log order. */
+  copies: CaseShowCopy[];
   /** How many of the results a geo sandbox answered (simulated, never evidence). */
   simulated: number;
   custody: { entries: number; verified: boolean; head?: string; broken?: string };
@@ -126,6 +138,11 @@ export function caseShowView(d: CaseShow, view: ViewOpts): string {
     const osm = r.map_links.find((m) => m.name === 'OpenStreetMap');
     if (osm) lines.push(...wrapFor(view, osm.url, '     '));
   });
+  if (d.copies.length) lines.push('', `copies (${d.copies.length}):`);
+  for (const c of d.copies) {
+    const how = c.answer === 'reused' ? 'its answer reused: not the service\'s answer for its bytes' : 'its own answer paid for';
+    lines.push(...wrapFor(view, `${s(c.input)}: a copy of ${s(c.of.input)} (${c.distance} bits apart), ${how} (entry ${c.entry})`, '     ', '  - '));
+  }
   lines.push(...investigationView(d.investigation, d.simulated, view));
   return lines.join('\n');
 }

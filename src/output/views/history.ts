@@ -18,8 +18,11 @@ export interface HistoryRow {
   confidence: number | null;
   depth: number | null;
   analysis_id: string | null;
-  /** From the record's Idempotent-Replayed header: a replay was free. */
-  charge: 'paid' | 'replayed' | 'unknown';
+  /**
+   * From the record's Idempotent-Replayed header: a replay was free. `reused_similar`: a copy of a
+   * photo located before that took that result's answer (`copy_of`): the row holds no answer of its own.
+   */
+  charge: 'paid' | 'replayed' | 'unknown' | 'reused_similar';
   base_url: string;
   /** Answered by a geo sandbox (its header): simulated, never evidence. */
   sandbox: boolean;
@@ -46,7 +49,21 @@ export interface HistoryRow {
   spread_km: number | null;
   /** `geo history --like`: bits between the image asked about and this result's image (PDQ); absent otherwise. */
   distance?: number;
+  /** The earlier result this one is a copy of (its answer reused, or its own paid for and linked); absent when none. */
+  copy_of?: CopyMark;
 }
+
+/** A copy's link to the earlier result (store/copy-links.ts): that result, its input and sha256, the distance, and whether its answer was reused. */
+export interface CopyMark {
+  result: number;
+  input: string;
+  sha256: string;
+  distance: number;
+  reused: boolean;
+}
+
+/** "copy of a.jpg (4 bits)". */
+export const copyOfText = (c: CopyMark): string => `copy of ${basename(c.input) || `result ${c.result}`} (${c.distance} bit${c.distance === 1 ? '' : 's'})`;
 
 export interface PaidBy {
   /** The team store's database role (absent on the local file, and for results stored before roles were recorded). */
@@ -76,9 +93,16 @@ export interface HistoryFrame {
 
 
 function place(r: HistoryRow): string {
+  // A reuse holds no answer: its place cell says whose answer it took.
+  if (r.copy_of?.reused) return `reused: ${copyOfText(r.copy_of)}`;
   const parts = [r.neighborhood, r.city, r.country].map((s) => s.trim()).filter(Boolean);
-  return [...new Set(parts)].join(', ');
+  return [[...new Set(parts)].join(', '), ...(r.copy_of ? [copyOfText(r.copy_of)] : [])].filter(Boolean).join(' · ');
 }
+
+const chargeCell = (r: HistoryRow): string => {
+  const c = r.charge === 'reused_similar' ? 'reused (not charged)' : r.charge;
+  return r.sandbox ? `${c} (sandbox)` : c;
+};
 
 /** A video's or a set's ANALYSIS cell: its batch id this long, which `geo history show` takes. */
 export const BATCH_REF = 12;
@@ -122,7 +146,7 @@ export function historyView(rows: readonly HistoryRow[], view: ViewOpts, searche
   return renderTable(
     {
       head: lead('DISTANCE', ['WHEN', 'INPUT', 'PLACE', 'CONFIDENCE', 'DEPTH', 'ANALYSIS', 'CHARGE', 'PAID BY']),
-      rows: rows.map((r) => lead<string | number>(r.distance ?? '', [peopleTime(r.stored_at), inputOf(r), place(r), confidenceOf(r), r.depth ?? '', analysisCell(r), r.sandbox ? `${r.charge} (sandbox)` : r.charge, paidBy(r)])),
+      rows: rows.map((r) => lead<string | number>(r.distance ?? '', [peopleTime(r.stored_at), inputOf(r), place(r), confidenceOf(r), r.depth ?? '', analysisCell(r), chargeCell(r), paidBy(r)])),
       align: lead('right', ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left']),
       optional: [6, 0, 4, 2, 7].map(at),
       cutLeft: [at(1)],

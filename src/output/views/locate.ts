@@ -38,6 +38,11 @@ export interface LocateMeta {
   askedDepth?: number;
   /** A geo sandbox answered (evidence/simulated.ts): the view opens with the mark, above the place. */
   simulated?: boolean;
+  /**
+   * The answer is an earlier result's, taken for a copy of its photo (--reuse-similar): the line that
+   * says so (evidence/copy-events.ts reusedSimilarLine), first, above the place.
+   */
+  reusedSimilar?: string;
 }
 
 /** The mark of a sandbox's answer, first of all it shows (not after 50 lines). */
@@ -142,6 +147,7 @@ function footer(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): strin
 export function locateView(res: GeolocateResponse, meta: LocateMeta, view: ViewOpts): string {
   return [
     ...(meta.simulated ? [simulatedLine(view)] : []),
+    ...(meta.reusedSimilar !== undefined ? wrapFor(view, sanitizeInline(meta.reusedSimilar)).map((l) => view.style.yellow(view.style.bold(l))) : []),
     ...summary(res, view),
     ...(meta.evidence ? evidenceSection(meta.evidence, view) : []),
     '',

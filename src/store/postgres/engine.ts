@@ -6,6 +6,8 @@
  */
 import { PgKeptFiles } from './kept-files.js';
 import { PgPerceptual } from './perceptual.js';
+import { pgCopyLinks } from './copy-links.js';
+import type { CopyLinksApi } from '../copy-links.js';
 import type { Pool } from 'pg';
 import { StoreError } from '../../errors.js';
 import type {
@@ -45,6 +47,7 @@ export class PgEngine implements StoreApi {
   readonly timestamps: PgTimestamps;
   readonly kept: PgKeptFiles;
   readonly perceptual: PgPerceptual;
+  readonly copies: CopyLinksApi;
   private readonly ownerOf: Owner;
   private whoMemo: Analyst | undefined;
   private listedWithPage: number | undefined;
@@ -60,6 +63,7 @@ export class PgEngine implements StoreApi {
     this.timestamps = new PgTimestamps(pool, guard, opts.now);
     this.kept = new PgKeptFiles(pool, guard, opts.now);
     this.perceptual = new PgPerceptual(pool, guard, opts.now, () => this.who.host, (r) => this.seen.keepPaid(r));
+    this.copies = pgCopyLinks(pool, guard, opts.now, this.seen);
   }
 
   /** Who stores and pays here: read on first write, not on open (os.userInfo reads /etc/passwd, ~1 ms a look-up never needs). */

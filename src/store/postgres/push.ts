@@ -24,6 +24,7 @@ import type { Pool } from 'pg';
 import type { Analyst } from '../api.js';
 import { storeRow } from './results.js';
 import { PUT } from './perceptual.js';
+import { LINK } from './copy-links.js';
 import { chunkKeys } from '../pdq-index.js';
 
 export interface PushReport {
@@ -134,6 +135,11 @@ export async function pushLocal(local: SqliteRows, team: PushTarget): Promise<Pu
     }
     // Perceptual hashes go with their images' results, so the team's look-ups find them (perceptual.ts).
     for (const h of local.perceptual()) await c.query(PUT, [h.sha256, h.pdq, h.quality, h.hashed_at, chunkKeys(h.pdq)]);
+    // Copy links between results the push copied, by their ids on the team store.
+    for (const l of local.copyLinks()) {
+      const [result, of] = [ids.get(l.result), ids.get(l.of_result)];
+      if (result !== undefined && of !== undefined) await c.query(LINK, [result, of, l.distance, l.reused ? 1 : 0, l.linked_at]);
+    }
   }));
   return rep;
 }

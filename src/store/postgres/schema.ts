@@ -25,6 +25,8 @@
  * Migration 5: perceptual (an image's PDQ hash by its sha256), pdq_index (the near-duplicate index
  * over them: store/pdq-index.ts) and pdq_scanned (per host, how far the hashing of older results
  * has looked: their files are on the machine that located them), as the local file's migration 8.
+ * Migration 6: copy_links (a result that is a copy of an earlier one: store/copy-links.ts), as the
+ * local file's migration 9.
  * Never stored: API keys (claims and results carry an account fingerprint only), and no image
  * bytes but those an analyst chose to keep.
  */
@@ -229,6 +231,16 @@ export const PG_MIGRATIONS: readonly string[] = [
     host text PRIMARY KEY,
     through bigint NOT NULL
   );
+  `,
+  `
+  CREATE TABLE copy_links (
+    result bigint PRIMARY KEY,
+    of_result bigint NOT NULL,
+    distance integer NOT NULL,
+    reused integer NOT NULL,
+    linked_at text NOT NULL
+  );
+  CREATE INDEX copy_links_of ON copy_links (of_result);
   `,
 ];
 

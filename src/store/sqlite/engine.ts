@@ -10,6 +10,7 @@ import type {
 } from '../api.js';
 import type { KeptFilesApi } from '../kept-rows.js';
 import type { PerceptualApi } from '../perceptual-rows.js';
+import type { CopyLinksApi } from '../copy-links.js';
 import type { EmbeddedProvenance } from '../../image/embedded.js';
 import type { HeadLine } from '../journal-format.js';
 import { SCHEMA_VERSION } from './schema.js';
@@ -23,11 +24,13 @@ export class SqliteEngine implements StoreApi {
   readonly timestamps: TimestampApi;
   readonly kept: KeptFilesApi;
   readonly perceptual: PerceptualApi;
+  readonly copies: CopyLinksApi;
 
   constructor(readonly sync: Store, private readonly now: () => number) {
     this.kept = { put: async (b, t) => sync.keepFile(b, t), get: async (sha) => sync.keptFile(sha) };
     this.budget = sync.budget();
     this.perceptual = sync.perceptual().api();
+    this.copies = sync.copies();
     const c = sync.cases();
     this.cases = {
       create: async (n, first) => c.create(n, first),

@@ -87,7 +87,8 @@ export function resultColumnsOf(r: NewResult): { row: ResultColumns; search: Sea
     stored_at: rec.stored_at, sha256: rec.input.sha256 || null, input_path: rec.input.path ?? '', analysis_id: col.analysis_id, origin: r.origin ?? rec.cli?.base_url ?? '',
     account: rec.account ?? null, sandbox: r.sandbox ? 1 : 0, request: canonicalRequest(rec.request ?? {}), idem_key: r.unkeyed ? null : (rec.idempotency_key ?? null),
     batch: r.batch ?? null, status: rec.response.status ?? null, usable: usable ? 1 : 0, listed: r.listed ? 1 : 0,
-    charge: replayed === true ? 'replayed' : replayed === false ? 'paid' : 'unknown',
+    // A copy's reuse of an earlier answer (--reuse-similar) paid nothing and holds no answer: marked so.
+    charge: rec.reused_similar ? 'reused_similar' : replayed === true ? 'replayed' : replayed === false ? 'paid' : 'unknown',
     depth: col.depth, city: col.city, neighborhood: col.neighborhood, country: col.country, address: col.address, latitude: col.latitude, longitude: col.longitude, confidence: col.confidence,
     raw, body: bodyToKeep(rec.response.body, raw ? bodyText(raw) : rawText), record: JSON.stringify(slim), imported_from: r.importedFrom ?? null,
   };

@@ -7,6 +7,8 @@ import { keptFile } from './kept-files.js';
 import type { KeptFile } from '../kept-rows.js';
 import type { BatchRow, ClaimRow } from '../claim-rows.js';
 import type { CaseRow, TimestampRow } from '../case-rows.js';
+import type { CopyLink } from '../copy-links.js';
+import { allCopyLinks } from './copy-links.js';
 import { RESULT_COLUMNS, type ResultColumns } from './results.js';
 import type { Sql } from './sqlite.js';
 
@@ -72,6 +74,9 @@ export class SqliteRows {
   }
   perceptual(): Array<{ sha256: string; pdq: string; quality: number; hashed_at: string }> {
     return this.guard(() => this.sql.all('SELECT sha256, pdq, quality, hashed_at FROM perceptual ORDER BY id'));
+  }
+  copyLinks(): CopyLink[] {
+    return this.guard(() => allCopyLinks(this.sql));
   }
   timestamps(): TimestampRow[] {
     return this.guard(() => this.sql.all<TimestampRow>('SELECT id, case_id, head, seq, tsa, state, requested_at, attempts, last_error, reply, ca_pem, gen_time, stamped_at FROM timestamps ORDER BY id').map((r) => ({ ...r, reply: r.reply === null ? null : Buffer.from(r.reply) })));

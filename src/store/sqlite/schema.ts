@@ -66,6 +66,11 @@
  *           pdq_scanned_through says how far that has looked).
  * pdq_index the multi-index over them: per image, 16 rows (chunk number x 65,536 + the chunk's
  *           16 bits, the image's perceptual id), the primary key the index a look-up probes.
+ *
+ * Migration 9 (copies of a photo; store/copy-links.ts):
+ * copy_links  one row per result that is a copy of an earlier one (its image within the
+ *           near-duplicate distance): the earlier result, the distance, and whether its answer was
+ *           reused (the copy's row then holds none: charge 'reused_similar', unusable) or paid for.
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -252,6 +257,16 @@ export const MIGRATIONS: readonly string[] = [
     image INTEGER NOT NULL,
     PRIMARY KEY (chunk, image)
   ) WITHOUT ROWID;
+  `,
+  `
+  CREATE TABLE copy_links (
+    result INTEGER PRIMARY KEY,
+    of_result INTEGER NOT NULL,
+    distance INTEGER NOT NULL,
+    reused INTEGER NOT NULL,
+    linked_at TEXT NOT NULL
+  );
+  CREATE INDEX copy_links_of ON copy_links(of_result);
   `,
 ];
 

@@ -21,6 +21,8 @@ import type { Sql } from './sqlite.js';
 import { CaseStore } from './case-store.js';
 import { TimestampStore } from './timestamps.js';
 import { SqlitePerceptual } from './perceptual.js';
+import { sqliteCopyLinks } from './copy-links.js';
+import type { CopyLinksApi } from '../copy-links.js';
 import { SqliteBudget } from './budget.js';
 import { SqliteRows } from './rows.js';
 import { ResultStore } from './result-store.js';
@@ -46,6 +48,7 @@ export class Store extends ResultStore {
   private timestampStore: TimestampStore | undefined;
   private budgetStore: SqliteBudget | undefined;
   private perceptualStore: SqlitePerceptual | undefined;
+  private copyLinks: CopyLinksApi | undefined;
 
   private constructor(sql: Sql, dataDir: string, opts: OpenOptions) {
     super(sql, dataDir, opts);
@@ -127,6 +130,11 @@ export class Store extends ResultStore {
   /** Perceptual hashes of images and the near-duplicate index over them (perceptual.ts). */
   perceptual(): SqlitePerceptual {
     return (this.perceptualStore ??= new SqlitePerceptual(this.sql, (fn) => this.guard(fn), this.opts.now));
+  }
+
+  /** Results that are copies of earlier ones (copy-links.ts). */
+  copies(): CopyLinksApi {
+    return (this.copyLinks ??= sqliteCopyLinks(this.sql, (fn) => this.guard(fn), this.opts.now));
   }
 
   /** The credit budget and its spend (budget.ts). */
