@@ -24,7 +24,8 @@ beforeAll(async () => {
   r = caseRunner(sb);
   for (const [name, files, depth] of [['Plain', ['newyork.jpg'], '1'], ['Two', ['paris.jpg', 'tokyo.jpg'], '2'], ['Moved', ['sydney.jpg'], '2']] as const) {
     expect((await r.run(['cases', 'create', '--name', name, '--local'])).code).toBe(0);
-    const l = await r.run(['locate', ...files.map(photo), '--depth', depth, '--case', name]);
+    // One at a time: results are r1, r2 in the order the files are named.
+    const l = await r.run(['locate', ...files.map(photo), '--depth', depth, '--case', name, '--concurrency', '1']);
     expect(l.code, l.stderr).toBe(0);
   }
 }, 60_000);

@@ -45,6 +45,8 @@ export const FLAG_HELP: Record<string, string> = {
   '--approve': 'approve the conclusion',
   '--request-changes': 'ask for changes to the conclusion',
   '--jpeg': 'encode the working copies as JPEG, not PNG',
+  '--reuse-similar': 'a copy of a photo located before takes its answer instead of paying',
+  '--copies': 'a calibration set: recall and false matches of the perceptual hash',
   '--scoped': 'also send the claim as the scope (scope_consistent)',
   '--fail-on': 'contradicts: exit 9 when a claim is contradicted',
   '--claims': 'calibrate claim checks on images of known position',

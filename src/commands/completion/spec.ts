@@ -52,7 +52,7 @@ const leaf = (description: string, flags: string[] = [], args?: CmdSpec['args'])
 export const COMMANDS: Record<string, CmdSpec> = {
   locate: { ...leaf('locate images: files, folders, - (stdin), https URLs or a --from-file list', [
     '--depth=', '--effort=', '--scope=', '--center=', '--radius=', '--captured-at=', '--batch-id=', '--async', '--model=', '--idempotency-key=',
-    '--from-file=', '--concurrency=', '--journal=', '--resume=', '--fresh', '--downscale', '--keep-metadata', '--service-fetch', '--keep-original',
+    '--from-file=', '--concurrency=', '--journal=', '--resume=', '--fresh', '--downscale', '--keep-metadata', '--service-fetch', '--keep-original', '--reuse-similar',
     '--dry-run', '--max-credits=', '--min-confidence=', '--report=', '--file-mode=', '--no-store', '--case=',
     '--together', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=',
   ], 'files'), formats: ['table', 'json', 'ndjson', 'csv', 'geojson', 'kml', 'kmz', 'html'] },
@@ -113,7 +113,7 @@ export const COMMANDS: Record<string, CmdSpec> = {
   eval: leaf('accuracy and calibration on images with a known position', [
     '--depth=', '--effort=', '--truth=', '--correct-within=', '--from=', '--from-file=', '--concurrency=', '--fresh', '--downscale', '--keep-metadata',
     '--dry-run', '--max-credits=', '--report=', '--file-mode=', '--no-store', '--case=', '--every=', '--scene=', '--max-frames=', '--max-duration=', '--agree-km=', '--together',
-    '--claims', '--within=', '--claim-distances=', '--seed=', '--scoped',
+    '--claims', '--within=', '--claim-distances=', '--seed=', '--scoped', '--copies=',
   ], 'files'),
   claims: {
     description: 'claim checks: is each photo where they say?',
