@@ -129,8 +129,7 @@ export function resultSection(item: ExportItem, index: number, media: SectionMed
     : '<p class="map-missing">Map unavailable: the leaflet package is not installed with geo.</p>';
   return `<section class="result" id="result-${index}">
 ${isSimulated(item.record) ? simulatedMark() : ''}
-${reusedMark(item.record) ? `<p class="simulated" role="note"><strong>${esc(reusedMark(item.record)!)}</strong></p>` : ''}
-<h2>${opts.numbered ? `<span class="no">${index + 1}</span>` : ''}${esc(title)}</h2>
+${reusedMark(item.record) ? `<p class="simulated" role="note"><strong>${esc(reusedMark(item.record)!)}</strong></p>\n` : ''}<h2>${opts.numbered ? `<span class="no">${index + 1}</span>` : ''}${esc(title)}</h2>
 ${verdictBlock(item)}
 <div class="top">${imageBlock(media.thumb, media.missing)}
 <div>${facts([
