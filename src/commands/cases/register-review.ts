@@ -8,6 +8,7 @@ export function registerReview(cases: Command, act: Act): void {
 
   cases
     .command('review')
+    .summary('a second analyst\'s review of a conclusion')
     .description('review a local case\'s conclusion as a second analyst: approve or request changes, signed with your own SSH key')
     .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
     .option('--approve', 'approve the conclusion in force, as the case stands now')
@@ -33,8 +34,8 @@ verdict or grounds, your key made the conclusion, or no key chosen and no --key 
 appended). Exit 3: the key cannot sign.
 
 Examples:
-  geo cases review "Harbour fire" --approve --because "shadows and skyline match the street view of 12 May"
-  geo cases review "Harbour fire" --request-changes --because "the church tower is not in r2; rule out the old town first"
+  geo cases review "Harbour fire" --approve --because "shadows and skyline match the 12 May street view"
+  geo cases review "Harbour fire" --request-changes --because "no church tower in r2; rule out the old town"
   geo cases review "Harbour fire" --approve --because "checked" --key ~/.ssh/id_ed25519
   geo cases verify "Harbour fire" --require-reviews 1 --allowed-signers allowed_signers`,
     )
