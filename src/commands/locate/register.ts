@@ -48,10 +48,10 @@ export const register: Register = (program, act) => {
     .addHelpText(
       'after',
       `
-WebP, AVIF, TIFF, GIF and HEIC/HEIF go as JPEG; metadata is stripped before upload, the photo's
-GPS checked against the answer; a URL is fetched by geo. A plan above 20 credits asks first; a
-rerun never pays twice. More: geo help money, docs/batches.md (URLs, copies), docs/evidence.md,
-docs/videos.md.
+Metadata is removed before upload, and the photo's GPS checked against the answer; WebP, AVIF,
+TIFF, GIF and HEIC/HEIF go as JPEG; a URL is fetched by geo. A plan above 20 credits asks first;
+a rerun never pays twice. More: geo help money, docs/batches.md (URLs, copies),
+docs/evidence.md, docs/videos.md.
 
 Examples (sample:NAME: photos shipped with geo; sample:all is all five):
   $ geo --sandbox locate sample:paris --depth 3    # street level
