@@ -73,9 +73,10 @@ export function collectPages(geo: string, env: NodeJS.ProcessEnv): HelpPage[] {
 
 /**
  * The examples of a markdown page (issue 34: the README and docs/): inside ``` fences, a line
- * starting `geo ` (or `$ geo `, as the topics write them) is a command to run as written against
- * the sandbox, its comment after two spaces and `#` naming `exit N` when it must fail so; an
- * indented `geo …` line needs your own key and files and is not run. Prose is never run.
+ * starting `geo `, or `$ ` and any command (as the topics write them; a `$ printf … > area.geojson`
+ * that makes the file the next example reads, as a reader runs it), is a command to run as written
+ * against the sandbox, its comment after two spaces and `#` naming `exit N` when it must fail so;
+ * an indented `geo …` line needs your own key and files and is not run. Prose is never run.
  */
 export function markdownExamples(markdown: string): Example[] {
   const out: Example[] = [];
@@ -85,9 +86,9 @@ export function markdownExamples(markdown: string): Example[] {
       fence = !fence;
       continue;
     }
-    const m = fence ? /^(?:\$ )?(geo .*)$/.exec(line) : null;
+    const m = fence ? /^(?:\$ (.+)|(geo .*))$/.exec(line) : null;
     if (!m) continue;
-    const text = m[1]!;
+    const text = (m[1] ?? m[2])!;
     const at = text.search(/ {2,}# /);
     const code = at < 0 ? null : /\bexit (\d+)\b/.exec(text.slice(at));
     out.push({ command: (at < 0 ? text : text.slice(0, at)).trim(), expect: code ? Number(code[1]) : 0 });

@@ -12,6 +12,7 @@ export function registerAnnotate(cases: Command, act: Act): void {
 
   cases
     .command('annotate')
+    .summary('draw the clues\' boxes on working copies')
     .description('draw the clues\' boxes on a working copy of each original (offline; the original is never changed): kept in the store, logged as working_copy_made')
     .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
     .argument('[result...]', 'r1, r2… (as geo cases show numbers them), an analysis id or a sha256 prefix; default: every result with a clue that has image coordinates')

@@ -15,6 +15,7 @@ export function registerEvidence(cases: Command, act: Act): void {
 
   cases
     .command('verify')
+    .summary('check a bundle or a local case, offline')
     .description('check a case bundle offline, or a local case: chain, answers, files, signatures')
     .argument('<case.zip|case>', 'a bundle written by geo cases bundle, or a local case (its id or name)')
     .option('--allow-sandbox', 'pass a case with sandbox answers as a test (never evidence)')
@@ -53,6 +54,7 @@ Examples:
 
   cases
     .command('bundle')
+    .summary('one zip of a local case anyone can verify')
     .description('write a local case into one zip anyone can verify: manifest, custody log, raw answers, records, report, GeoJSON, KMZ')
     .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
     .argument('<case.zip>', 'the file to write, 0600 (a link, a second name of a file, a FIFO or a folder is refused)')

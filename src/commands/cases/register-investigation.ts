@@ -25,6 +25,7 @@ export function registerInvestigation(cases: Command, act: Act): void {
 
   cases
     .command('note')
+    .summary('record an observation or a hypothesis')
     .description('an observation (what is seen) or a hypothesis, with the results, clues and exhibits it rests on: appended to a local case\'s custody log')
     .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
     .option('--observation <text>', 'what is seen')
@@ -57,6 +58,7 @@ With your own files:
 
   cases
     .command('clues')
+    .summary('the results\' clues by id; accept or reject')
     .description('every clue, forensic support, contradiction and candidate of a local case\'s results, by a stable id, with your judgement; accept or reject one')
     .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
     .argument('[verdict]', 'accept or reject (none: list them)')
@@ -86,6 +88,7 @@ ${SETUP}
 
   cases
     .command('rule-out')
+    .summary('record a place ruled out, and why')
     .description('a place ruled out, and why: a point or place with a radius, or a GeoJSON polygon; appended to a local case\'s custody log')
     .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
     .option('--at <place|lat,lng>', 'LAT,LNG, or a place name the offline index settles ("Lviv, UA")')
@@ -114,6 +117,7 @@ ${SETUP}
 
   cases
     .command('conclude')
+    .summary('the conclusion: where, how sure and why')
     .description('the conclusion: where (a place or LAT,LNG and a radius in metres), how sure (a word) and why; a later one supersedes it, both stay in the log')
     .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
     .option('--at <place|lat,lng>', 'where: LAT,LNG, or a place name the offline index settles ("Kharkiv, UA")')
@@ -134,7 +138,7 @@ ${SAYS}
 Examples (the sandbox's answers are simulated; yours work the same way):
 ${SETUP}
   $ geo cases conclude Demo --at 48.8698,2.3078 --within 150 --confidence probable \\
-      --because "facades and the Metro entrance match Avenue George V" --result r1
+      --because "the facades and Metro entrance of Avenue George V" --result r1
   $ geo cases conclude Demo --at "Paris, FR" --within 5000 --confidence confirmed --because "both photos agree" --json
   $ geo cases conclude Demo --at 48.87,2.31 --within 150 --confidence probable   # exit 2: no --because
   $ geo cases conclude Demo --at 48.87,2.31 --within -5 --confidence sure --because x   # exit 2`,

@@ -9,6 +9,7 @@ export function registerReport(cases: Command, act: Act): void {
 
   cases
     .command('report')
+    .summary('the case as a report a person reads')
     .description('a local case as a report a person reads: question, sources, method, observations, clues judged, places ruled out, the conclusion on a map, reviews, custody')
     .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
     .option('--out <file>', 'write it to this file (.html or .md picks the format); - or none: stdout')

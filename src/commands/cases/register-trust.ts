@@ -12,6 +12,7 @@ export function registerTrust(cases: Command, act: Act): void {
 
   cases
     .command('sign')
+    .summary('sign a local case\'s head with your SSH key')
     .description('sign a local case\'s custody head with your SSH key (SSHSIG, namespace geo-custody): the signature is appended to its log')
     .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
     .option('--key <ref>', 'sign with this key instead of the chosen one: a name from geo keys signing list, a key file (~/.ssh/id_ed25519), or agent:SHA256:…')
@@ -50,6 +51,7 @@ Examples:
 
   cases
     .command('stamp')
+    .summary('time-stamp a local case\'s head (RFC 3161)')
     .description('ask RFC 3161 time-stamp authorities for a token over a local case\'s custody head (queued when offline)')
     .argument('[case]', 'the case: its id (geo\'s or the service\'s) or its name (with --pending: only its requests)')
     .option('--tsa <url>', 'a time-stamp authority to ask (repeatable); default: geo config get tsa. None is contacted unless listed or named', collect)

@@ -7,6 +7,7 @@ export function registerWork(cases: Command, act: Act): void {
   declareJson('cases work', { names: ['case', 'written'] });
   cases
     .command('work')
+    .summary('work a local case step by step (terminal)')
     .description('work a local case on a terminal: each result, its clues to accept or reject, notes, places ruled out, the conclusion; writes the entries the flags write')
     .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
     .addHelpText(

@@ -29,27 +29,22 @@ export const register: Register = (program, act) => {
     .addHelpText(
       'after',
       `
-A case is recorded in geo's store too (this machine's, or the team store's), with a custody
-log: each event that touches it is one entry, sealed to the one before by sha256; sign and
-stamp bind the log to your SSH key and to a time. Neither proves a location right. More:
-geo help cases, docs/cases.md.
+A case is recorded in geo's store (this machine's, or the team store's) with a custody log:
+each event that touches it, the investigation's notes and conclusion too, is one entry sealed to
+the one before by sha256; sign and stamp bind the log to your SSH key and to a time. Neither
+proves a location right. More: geo help cases, docs/cases.md.
 ${SANDBOX_NOTE}
   $ geo --sandbox cases create --name "Harbour fire" --json
   $ geo --sandbox locate sample:all --case "Harbour fire" > /dev/null
   $ geo cases show "Harbour fire"                     # results, custody
-  $ geo cases verify "Harbour fire" --allow-sandbox   # chain, answers, files
   $ geo cases bundle "Harbour fire" harbour.zip       # one zip to hand over
-  $ geo cases verify harbour.zip --allow-sandbox      # anywhere, offline
-  $ geo --sandbox cases list                          # service and local
-
-With your signing key (geo keys signing create, or use ~/.ssh/id_ed25519) and a TSA configured:
-  geo cases sign "Harbour fire"
-  geo cases stamp "Harbour fire"`,
+  $ geo cases verify harbour.zip --allow-sandbox      # anywhere, offline`,
     );
 
   cases
     .command('list')
     .alias('ls')
+    .summary('the service\'s cases and the local ones')
     .description('list cases, the service\'s and the local ones together: WHERE says both, service, local or another service\'s host')
     .option('--team <id>', 'only the cases of this team')
     .option('--limit <n>', 'at most N cases from the service, 1-200 (default 50)')
@@ -69,6 +64,7 @@ ${SANDBOX_NOTE}
 
   cases
     .command('create')
+    .summary('create a case on the service, or --local')
     .description('create a case on the service and record it here; on a terminal, asks for whatever flags are missing and confirms')
     .option('--name <name>', 'case name (required; asked for when interactive)')
     .option('--description <text>', 'what the case is about')
@@ -94,6 +90,7 @@ On a terminal:
 
   cases
     .command('link')
+    .summary('link results already paid for, offline')
     .description('link results already paid for to a local case (offline; appended to its custody log)')
     .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
     .argument('<result...>', 'an image file (its newest result), a sha256 prefix (6+ hex digits) or an analysis id: what geo history shows')
@@ -116,6 +113,7 @@ Examples (the sandbox's results are simulated; yours link the same way):
 
   cases
     .command('show')
+    .summary('a local case: results, map links, custody')
     .description('a local case, offline: its results with a map link each, and its custody log (entries, chain verified or the first broken entry)')
     .argument('<case>', 'the case: its id (geo\'s or the service\'s) or its name')
     .addHelpText(

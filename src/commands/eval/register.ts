@@ -35,7 +35,7 @@ export const register: Register = (program, act) => {
     .option('--claim-distances <list>', '--claims: km to the false ones (25,200,750,2500)')
     .option('--seed <n>', '--claims: seed placing the false claims (default 1)')
     .option('--scoped', '--claims: also send each claim as a scope (paid)')
-    .option('--copies <dir>', 'calibrate the perceptual hash on a set of copies (none sent)')
+    .option('--copies <dir>', 'calibrate the perceptual hash on a set of copies')
     .addHelpText(
       'after',
       `
@@ -51,7 +51,6 @@ Examples (the samples carry EXIF GPS, but sample:nogps, listed and skipped):
   $ geo --sandbox eval sample:all --depth 3 --dry-run          # nothing sent
   $ geo --sandbox eval sample:all --claims --dry-run           # claims: the plan
   $ geo --sandbox eval sample:all -d 1,3 --yes --report e.html
-  $ geo --sandbox eval sample:all --format ndjson --correct-within 1
   $ geo --sandbox locate sample:all --depth 2 > results.ndjson
   $ geo eval --from results.ndjson                             # no request
 

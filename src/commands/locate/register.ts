@@ -29,9 +29,9 @@ export const register: Register = (program, act) => {
     .option('--fresh', 'analyse again with new keys (charged again)')
     .option('--reuse-similar', 'a copy of a photo located before takes its answer')
     .option('--downscale', 'fit images above the 20 MB limit as JPEG, not refuse')
-    .option('--keep-metadata', 'send files as they are (EXIF, XMP, IPTC included); never reuses an answer made without them')
-    .option('--service-fetch', 'send URLs for the service to fetch (image_url); geo then records nothing of the bytes')
-    .option('--keep-original', 'keep each photo as read (file or fetched) in the store, for bundles --with-originals')
+    .option('--keep-metadata', 'send files with their metadata (EXIF, XMP, IPTC)')
+    .option('--service-fetch', 'send URLs for the service to fetch (image_url)')
+    .option('--keep-original', 'keep each photo as read, for bundles --with-originals')
     .option('--dry-run', 'print the plan and requests with their cost only')
     .option('--max-credits <n>', 'a budget: above it exit 2 (plan) or 4 (while sending)')
     .option('--min-confidence <0-1>', 'exit 8 when a confidence is below this')
@@ -48,16 +48,10 @@ export const register: Register = (program, act) => {
     .addHelpText(
       'after',
       `
-JPEG and PNG are sent as they are; WebP, AVIF, TIFF, GIF and HEIC/HEIF (iPhone photos) are
-converted to JPEG first, their EXIF read from the original (folders take them all).
-
-Metadata is removed before upload (--keep-metadata keeps it); the EXIF check compares the
-photo's own GPS with the answer. A plan above 20 credits asks first; a rerun never pays twice.
-An https URL is fetched by geo itself (at most 5 redirects, each recorded with the final URL,
-the time, ETag, Last-Modified and the sha256 of the bytes), then treated as a file; nothing of
-geo (no key, no geo header) goes to the photo's host. --service-fetch sends the URL instead.
-More: geo help money, geo help store, geo help sandbox, docs/videos.md (videos, --together),
-docs/batches.md (copies).
+Metadata is removed before upload, and the photo's GPS checked against the answer; WebP, AVIF,
+TIFF, GIF and HEIC/HEIF go as JPEG; a URL is fetched by geo. A plan above 20 credits asks first;
+a rerun never pays twice. More: geo help money, docs/batches.md (URLs, copies),
+docs/evidence.md, docs/videos.md.
 
 Examples (sample:NAME: photos shipped with geo; sample:all is all five):
   $ geo --sandbox locate sample:paris --depth 3    # street level
@@ -65,9 +59,6 @@ Examples (sample:NAME: photos shipped with geo; sample:all is all five):
   $ geo --sandbox locate sample:all --dry-run      # nothing sent
   # exit 2: costs 10 (--fresh reuses nothing)
   $ geo --sandbox locate sample:sydney -d 3 --fresh --max-credits 5
-  $ geo --sandbox locate sample:paris --scope "Paris, FR" --radius 30
-  $ geo --sandbox locate sample:all --format geojson > all.geojson
-  $ geo --sandbox locate sample:paris --report paris.html
   $ geo --sandbox locate sample:clip --every 2     # needs ffmpeg`,
     )
     .action(act(async () => (await import('./handler.js')).locate));
