@@ -229,6 +229,15 @@ describe('--keep-original', () => {
     expect(sha(readFileSync(join(out, 'x', 'originals', `${sha(OTHER)}.jpg`)))).toBe(sha(OTHER));
     const v = await run(['cases', 'verify', zip]);
     expect(v.code, v.stdout + v.stderr).toBe(0);
+    // The case's report and the bundle's report.html list the fetch under the sources.
+    const md = await run(['cases', 'report', 'Web', '--format', 'md']);
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout).toContain(`- fetched from: ${own.url}/start`);
+    expect(md.stdout).toContain('- redirect: 301 → /hop');
+    expect(md.stdout).toContain(`- sha256: ${sha(OTHER)} (${OTHER.length} bytes as received)`);
+    const html = readFileSync(join(out, 'x', 'report.html'), 'utf8');
+    expect(html).toContain(`<dt>fetched from</dt><dd>${own.url}/start</dd>`);
+    expect(html).toContain('<dt>final URL</dt>');
   }, 60_000);
 
   it("keeps a file's bytes too: a bundle --with-originals carries them once the file is gone", async () => {

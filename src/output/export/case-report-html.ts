@@ -36,7 +36,7 @@ function sourcesHtml(r: CaseReport, images: ReportImages): string {
     const said = s.metadata ? (s.metadata.said.length ? s.metadata.said.map(([k, v]) => `${k} ${v}`).join('; ') : 'nothing a reader looks for first') + ` (${s.metadata.tags} tags kept)` : 'not kept (geo kept no metadata for this input)';
     return `<div class="source" id="source-${esc(s.ref)}">${figure(images, s.input.sha256, 'original (evidence)', s.ref)}
 <div><h3>${esc(s.ref)} · ${esc(s.place || 'no place name')}${a.sandbox ? ' · simulated answer' : ''}</h3>${facts([
-      ['input', s.input.path ?? '(path not logged)'], ['sha256', s.input.sha256], ['size', size(s.input.size)], ['hashed', s.input.hashed_entry === null ? 'no input_hashed entry (linked from the store)' : `entry ${s.input.hashed_entry}`],
+      ['input', s.input.path ?? '(path not logged)'], ...s.fetched, ['sha256', s.input.sha256], ['size', size(s.input.size)], ['hashed', s.input.hashed_entry === null ? 'no input_hashed entry (linked from the store)' : `entry ${s.input.hashed_entry}`],
       ['metadata said', said], ['C2PA', s.c2pa ?? 'not kept'],
       ['answer sha256', a.sha256], ['answer size', size(a.size)], ['service', a.service], ['analysis id', a.analysis_id ?? 'not retained'],
       ['received', a.received_at ? `${peopleTime(a.received_at)} (entry ${a.entry})${a.stored_at ? `, first stored ${peopleTime(a.stored_at)}` : ''}` : undefined],

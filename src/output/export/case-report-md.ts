@@ -43,6 +43,7 @@ function sections(r: CaseReport): Record<SectionId, () => string[]> {
     sources: () => r.sources.length === 0 ? ['_No result is linked to this case._'] : r.sources.flatMap((s) => [
       `### ${s.ref}: ${mdText(s.place || 'no place name')}${s.answer.sandbox ? ' (simulated answer)' : ''}`, '',
       `- original (evidence): ${mdText(s.input.path ?? '(path not logged)')}, sha256 ${code(s.input.sha256)}${s.input.size === null ? '' : `, ${s.input.size} bytes`}${s.input.hashed_entry === null ? '' : `, hashed in entry ${s.input.hashed_entry}`}`,
+      ...s.fetched.map(([k, v]) => `- ${mdText(k)}: ${mdText(v)}`),
       `- metadata said: ${s.metadata ? `${s.metadata.said.map(([k, v]) => `${mdText(k)} ${mdText(v)}`).join('; ') || 'nothing a reader looks for first'} (${s.metadata.tags} tags kept)` : 'not kept'}`,
       `- C2PA: ${mdText(s.c2pa ?? 'not kept')}`,
       `- answer: sha256 ${code(s.answer.sha256)} from ${mdText(s.answer.service)}, analysis id ${mdText(s.answer.analysis_id ?? 'not retained')}${s.answer.received_at ? `, received ${mdText(peopleTime(s.answer.received_at))} (entry ${s.answer.entry})` : ''}; linked in entry ${s.linked.entry}`,

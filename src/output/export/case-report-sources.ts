@@ -1,7 +1,7 @@
 /**
  * The first half of a case's report (case-report-data.ts): its sources, each input as custody
- * logged it (path, sha256, size, and what its metadata and C2PA credentials said before geo
- * stripped it for the upload) beside the answer it got (sha256, service, when), and the method:
+ * logged it (path, sha256, size, where geo fetched it from when it came from the web, and what its
+ * metadata and C2PA credentials said before geo stripped it for the upload) beside the answer it got (sha256, service, when), and the method:
  * the depths and services asked, and what geo checked locally (the EXIF GPS beside the estimate,
  * the sun at the capture time, the content credentials). Plain data in, plain data out.
  */
@@ -13,6 +13,7 @@ import { resultColumns } from '../../evidence/record-types.js';
 import { credentialsText } from '../../image/c2pa-summary.js';
 import type { C2paRecord } from '../../image/embedded.js';
 import { takenTime } from '../time.js';
+import { fetchedRows } from '../views/fetched.js';
 
 export interface ReportSource {
   ref: string;
@@ -21,6 +22,8 @@ export interface ReportSource {
   metadata: { tags: number; said: Array<[string, string]> } | null;
   /** Its C2PA content credentials in one sentence, as kept (null: none kept). */
   c2pa: string | null;
+  /** A photo geo fetched from the web: the URL, each redirect, the final URL, when, what the host said, the sha256 as received (its input_hashed entry's `fetched`). */
+  fetched: Array<[string, string]>;
   answer: { sha256: string; size: number | null; service: string; analysis_id: string | null; received_at: string | null; stored_at: string | null; entry: number | null; sandbox: boolean };
   linked: { entry: number; at: string };
   place: string;
@@ -83,6 +86,7 @@ export function reportSources(entries: readonly Numbered[], results: readonly Vo
       ref: `r${i + 1}`,
       input: { path: r.input.path, sha256: r.input.sha256, size: h?.input.size ?? null, hashed_entry: hashed?.n ?? null },
       metadata: metadataOf(h?.metadata_json), c2pa: c2paOf(h?.c2pa),
+      fetched: h?.fetched ? (fetchedRows(h.fetched) as Array<[string, string]>) : [],
       answer: {
         sha256: r.answer.sha256, size: a?.size ?? null, service: r.answer.service, analysis_id: r.answer.analysis_id,
         received_at: answered?.e.at ?? null, stored_at: a?.stored_at ?? null, entry: answered?.n ?? null, sandbox: r.answer.sandbox,
