@@ -79,7 +79,7 @@ function custodyHtml(r: CaseReport): string {
 <h3>Timestamps</h3>${stamps}
 <h3>How to verify</h3>
 <pre class="commands">${esc(c.verify.map((l) => (l.startsWith('without geo') ? `# ${l}` : `$ ${l}`)).join('\n'))}</pre>
-<p class="meta">An intact, signed chain proves the entries were not changed after they were written and who vouched for them; it does not prove the conclusion right. This report is logged in the case as a file written, with its sha256.</p>`;
+<p class="meta">An intact, signed chain proves the entries were not changed after they were written and who vouched for them; it does not prove the conclusion right. Written by geo cases report, this file is logged in the case as a file written, with its sha256; in a bundle, the seal lists it.</p>`;
 }
 
 export function renderCaseReportHtml(r: CaseReport, o: { images: ReportImages; geometry: CaseGeometry; outlines?: Outlines }): string {
