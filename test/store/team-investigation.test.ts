@@ -2,7 +2,8 @@
  * The investigation on a team store (a real PostgreSQL, test/helpers/postgres.ts; skipped with the
  * reason where none starts): two analysts, each with their own database role and machine, write
  * notes, a judgement, an exhibit and a conclusion into one case's chain, as the built program.
- * Each entry names the role its server authenticated; the chain verifies from either machine.
+ * Each entry names the role its server authenticated; the chain verifies from either machine. A
+ * colleague's review, signed with their own key, counts from either machine too.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { type CustodyEntry, parseEntry } from '../../src/evidence/custody.js';
 import { freshStore, postgresPerFile } from '../helpers/postgres.js';
 import { machineEnv, spawnGeo } from '../helpers/run-cli.js';
 import { FIXTURES } from '../helpers/sandbox.js';
+import { reviewKeys } from '../cases/review-setup.js';
 
 const db = postgresPerFile();
 
@@ -52,5 +54,30 @@ describe('the investigation on a team store, from two analysts\' roles', () => {
       expect(human).toMatch(/hypothesis: the 8th arrondissement {2}\[r1\.clue1\]\n +geo_bo, /);
       await geo(env, ['cases', 'verify', id, '--allow-sandbox']);
     }
+  }, 120_000);
+
+  it('a review on the team store: ana concludes with her key, bo approves with his; strict verify passes from both machines, and the review names bo\'s role', async (t) => {
+    if (!db.pg) return t.skip(db.skip);
+    await freshStore(db.pg);
+    const k = reviewKeys();
+    const ana = { ...machineEnv(), GEO_STORE_URL: db.pg.addRole('geo_rev_ana'), CI: '1' };
+    const bo = { ...machineEnv(), GEO_STORE_URL: db.pg.addRole('geo_rev_bo'), CI: '1' };
+    const geo = async (env: Record<string, string>, argv: string[]) => {
+      const r = await spawnGeo(argv, { env });
+      expect(r.code, `geo ${argv.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
+      return r;
+    };
+    await geo(ana, ['keys', 'signing', 'use', k.alice.path, '--principal', 'alice@example.org']);
+    await geo(bo, ['keys', 'signing', 'use', k.bob.path, '--principal', 'bob@example.org']);
+    const id = (JSON.parse((await geo(ana, ['cases', 'create', '--local', '--name', 'Quay', '--json'])).stdout) as { id: string }).id;
+    await geo(ana, ['--sandbox', 'locate', 'sample:paris', '--depth', '3', '--case', id, '-q']);
+    await geo(ana, ['cases', 'conclude', id, '--at', '48.8584,2.2945', '--within', '300', '--confidence', 'probable', '--because', 'the tower', '--result', 'r1']);
+    // ana may not review her own conclusion, on the team store as on a laptop.
+    const own = await spawnGeo(['cases', 'review', id, '--approve', '--because', 'looks right'], { env: ana });
+    expect(own.code).toBe(2);
+    await geo(bo, ['cases', 'review', id, '--approve', '--because', 'checked against Street View']);
+    const review = db.pg.sql(`SELECT line FROM custody WHERE case_id = '${id}' ORDER BY seq`).trim().split('\n').map(parseEntry).find((e) => e.event === 'review_made')!;
+    expect(review.role).toBe('geo_rev_bo');
+    for (const env of [ana, bo]) await geo(env, ['cases', 'verify', id, '--require-signature', '--require-reviews', '1', '--allowed-signers', k.allowed, '--allow-sandbox']);
   }, 120_000);
 });
