@@ -91,8 +91,11 @@ async function planPrepared(deps: BatchDeps, opts: BatchOptions, started: number
   const unanswered = prep.jobs.filter((j) => !held.answers.has(j.id));
   // A request in flight or a damaged record may have been paid: those go on as they are.
   const fresh = unanswered.filter((j) => !held.open.has(j.id) && !held.damaged.has(j.id));
-  if (fresh.length >= SAY_HASHING) emit({ type: 'notice', message: `hashing ${fresh.length} images to find copies of photos located before` });
-  const hashes = await hashJobs(unanswered);
+  // Nothing to find copies of (an empty store, or --fresh): the hashes are made before each upload
+  // instead, and a dry run costs no decoding.
+  const looking = ledger.reusing && (await store.count()) > 0;
+  if (looking && fresh.length >= SAY_HASHING) emit({ type: 'notice', message: `hashing ${fresh.length} images to find copies of photos located before` });
+  const hashes = looking ? await hashJobs(unanswered) : new Map<string, Pdq>();
   const similar = await similarAnswers(fresh, hashes, ledger);
   const reuse = opts.reuseSimilar ? similar : new Map<string, SimilarAnswer>();
   const pending = unanswered.filter((j) => !reuse.has(j.id));
