@@ -29,7 +29,7 @@ import { type FetchedFrom, type ProvenanceRecord, isResultBody } from '../../evi
 import { type VouchedImage, vouchedImage } from '../../image/vouched-image.js';
 import { type BundleOriginal, writeBundle } from '../../output/export/bundle.js';
 import { buildHtmlReport, renderKMZ, streamExport } from '../../output/export/index.js';
-import { caseGeometry } from '../../output/export/case-geometry.js';
+import { caseExport } from '../../output/export/case-geo.js';
 import { renderCaseReport } from './report.js';
 import { findCase } from '../../store/find.js';
 import type { CaseRow, StoreApi } from '../../store/index.js';
@@ -180,7 +180,7 @@ export async function runBundle(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version' | 
   const caseReport = await renderCaseReport(store, ev, { now: ctx.now(), version: ctx.version }, 'html');
   const report = await buildHtmlReport(sources, { generatedAt: now.toISOString(), cliVersion: ctx.version, title: `Case ${vc.name}` });
   if (!report.hasMap) say('warning: the leaflet package is not installed, so results.html has no map');
-  const kase = { geometry: caseGeometry(inv, ev.vouch.results, ev.vouch.simulated > 0), title: `case ${vc.name}: the investigation` };
+  const kase = caseExport(ev);
   let bundle;
   try {
     bundle = await writeBundle({

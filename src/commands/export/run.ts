@@ -19,9 +19,7 @@ import { recordSceneKey } from '../../media/scene-records.js';
 import { renderSceneKMZ } from '../../output/export/scene-kmz.js';
 import { sceneReportHtml } from '../../output/export/scene-report.js';
 import { SceneSplit, onlyScene, sceneImages } from './scenes.js';
-import { investigationOf } from '../../evidence/investigation.js';
-import { caseGeometry } from '../../output/export/case-geometry.js';
-import type { ExportCase } from '../../output/export/case-geo.js';
+import { type ExportCase, caseExport } from '../../output/export/case-geo.js';
 import type { StoreApi, StoredResult } from '../../store/index.js';
 import { EXPORT_FORMATS, type ExportFormat, type ReportSource, buildHtmlReport, renderKMZ, streamExportAsync } from '../../output/export/index.js';
 
@@ -126,8 +124,7 @@ export async function caseRecords(store: StoreApi, sel: Selection): Promise<{ re
   const ev = await vouchedOrRefuse(store, c, 'nothing is exported');
   const records = ev.vouch.results.map((r) => r.record).filter((r) => isResultBody(r.response.body));
   if (records.length === 0) throw new UsageError(`case ${c.id} has no results to export`, `link some: geo locate … --case ${c.id}, or geo cases link ${c.id} RESULT`);
-  const geometry = caseGeometry(investigationOf(ev.entries), ev.vouch.results, ev.vouch.simulated > 0);
-  return { records, kase: { geometry, title: `case ${ev.vouch.case.name}: the investigation` } };
+  return { records, kase: caseExport(ev) };
 }
 
 /**

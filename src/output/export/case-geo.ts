@@ -8,7 +8,9 @@
  * HTML inside KML descriptions (kml.ts). A case on a sandbox's answers says so on every shape.
  */
 import { SIMULATED_CASE } from '../../evidence/simulated.js';
-import type { CaseGeometry, NotePoint, RuledOutShape } from './case-geometry.js';
+import type { Numbered, VouchedResult } from '../../evidence/case-vouch.js';
+import { investigationOf } from '../../evidence/investigation.js';
+import { type CaseGeometry, type NotePoint, type RuledOutShape, caseGeometry } from './case-geometry.js';
 import type { LngLat } from './geometry.js';
 import { esc } from './html.js';
 import { asHtml, placemarkOf } from './kml.js';
@@ -18,6 +20,17 @@ import { xmlText as x } from './xml.js';
 export interface ExportCase {
   geometry: CaseGeometry;
   title: string;
+}
+
+/** A case read through its log (batch/case-results.ts CaseEvidence), as far as its map files need it. */
+export interface CaseRead {
+  entries: Numbered[];
+  vouch: { case: { name: string }; results: VouchedResult[]; simulated: number };
+}
+
+/** The investigation a case's map files draw (geo export --case, a bundle's results.geojson and .kmz, the report's map). */
+export function caseExport(ev: CaseRead): ExportCase {
+  return { geometry: caseGeometry(investigationOf(ev.entries), ev.vouch.results, ev.vouch.simulated > 0), title: `case ${ev.vouch.case.name}: the investigation` };
 }
 
 type Props = Record<string, string | number | boolean | null>;
