@@ -6,10 +6,10 @@
  * HEIC is decoded by libheif (image/heic.ts), loaded on the first HEIC, and sharp encodes its pixels.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { LIMITS, MAX_IMAGE_BYTES } from '../api/schemas.js';
+import { LIMITS } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { type Dimensions, MAX_DECODE_PIXELS, readDimensions, tooManyPixels } from '../image/dimensions.js';
-import { type HeifPicture, type RawRgb, openHeif } from '../image/heic.js';
+import { type HeifPicture, MAX_HEIC_BYTES, type RawRgb, openHeif } from '../image/heic.js';
 import { heifExifTiff } from '../image/heif-boxes.js';
 import { jpegWithExif } from '../image/jpeg-exif.js';
 import { uprightTiff } from '../image/tiff.js';
@@ -87,8 +87,6 @@ function refuseTooManyPixels(input: string, d: Dimensions | undefined): void {
 /** sharp refuses past this many pixels from the header too (for headers checkDecodable did not find). */
 const SHARP_LIMITS = { limitInputPixels: MAX_DECODE_PIXELS };
 
-/** A HEIC is read whole to be decoded: at most what a pipe is read whole with --downscale. */
-const MAX_HEIC_BYTES = 20 * MAX_IMAGE_BYTES;
 
 interface SharpInput {
   src: string | Buffer;

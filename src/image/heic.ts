@@ -10,6 +10,7 @@
  * as libheif parsed it from the file's boxes, before a single pixel is allocated (`decode`).
  */
 import { UsageError } from '../errors.js';
+import { MAX_IMAGE_BYTES } from '../api/schemas.js';
 
 /** The slice of libheif-js's embind API used here (libheif-wasm/libheif.d.ts). */
 interface LibHeif {
@@ -50,6 +51,9 @@ export interface HeifPicture {
   decode(): RawRgb;
   free(): void;
 }
+
+/** A HEIC is read whole to be decoded: at most what a pipe is read whole with --downscale. */
+export const MAX_HEIC_BYTES = 20 * MAX_IMAGE_BYTES;
 
 const PACKAGE = 'libheif-js/libheif-wasm/libheif-bundle.js';
 let loaded: Promise<LibHeif> | undefined;

@@ -17,6 +17,10 @@
  */
 import { MAX_DECODE_PIXELS } from './dimensions.js';
 import { optionalSharp } from './sharp.js';
+import { MAX_HEIC_BYTES, type RawRgb, openHeif } from './heic.js';
+import { readFileHead } from '../files/read.js';
+import { readFile, stat } from 'node:fs/promises';
+import { SNIFF_BYTES, sniffKind } from './sniff.js';
 
 export interface Pdq {
   /** 64 lowercase hex digits. */
@@ -57,7 +61,7 @@ interface Pipeline {
   raw(o: { depth: 'uchar' }): Pipeline;
   toBuffer(o: { resolveWithObject: true }): Promise<{ data: Buffer; info: { width: number; height: number; channels: number } }>;
 }
-type SharpFactory = (input: string | Buffer | Uint8Array, opts: { limitInputPixels: number; failOn: 'none' }) => Pipeline;
+type SharpFactory = (input: string | Buffer | Uint8Array, opts: { limitInputPixels: number; failOn: 'none'; raw?: { width: number; height: number; channels: 3 } }) => Pipeline;
 
 const MAX_SIDE = 512;
 
@@ -76,7 +80,9 @@ export async function pdqOf(input: string | Uint8Array): Promise<Pdq> {
   const sharp = await optionalSharp<SharpFactory>();
   if (!sharp) throw new NoDecoderError();
   const src = typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  const { data, info } = await sharp(src, { limitInputPixels: MAX_DECODE_PIXELS, failOn: 'none' })
+  // sharp's libvips has no HEVC decoder: a HEIC's pixels come from libheif (heic.ts), as for its upload.
+  const heic = await heicPixels(src);
+  const { data, info } = await (heic ? sharp(heic.data, { limitInputPixels: MAX_DECODE_PIXELS, failOn: 'none', raw: heic }) : sharp(src, { limitInputPixels: MAX_DECODE_PIXELS, failOn: 'none' }))
     .rotate()
     .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
     .removeAlpha()
@@ -84,6 +90,20 @@ export async function pdqOf(input: string | Uint8Array): Promise<Pdq> {
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });
   return pdqOfPixels(data, info.width, info.height, info.channels);
+}
+
+/** A HEIC's decoded pixels (libheif applies its rotations), or undefined for any other image; bounded as sharp's decode is. */
+async function heicPixels(src: string | Buffer): Promise<RawRgb | undefined> {
+  const head = typeof src === 'string' ? await readFileHead(src, SNIFF_BYTES) : src.subarray(0, SNIFF_BYTES);
+  if (sniffKind(head) !== 'heic') return undefined;
+  if (typeof src === 'string' && (await stat(src)).size > MAX_HEIC_BYTES) throw new Error(`a HEIC over ${MAX_HEIC_BYTES / 1e6} MB is not decoded here`);
+  const heif = await openHeif(typeof src === 'string' ? await readFile(src) : src, 'its perceptual hash');
+  try {
+    if (heif.width * heif.height > MAX_DECODE_PIXELS) throw new Error(`${heif.width} x ${heif.height} pixels is past the decoding limit`);
+    return heif.decode();
+  } finally {
+    heif.free();
+  }
 }
 
 /** PDQ of interleaved 8-bit pixels (1 channel: grey; 3 or more: R, G, B first). */

@@ -17,6 +17,7 @@ import { downscaleToFit } from '../../src/batch/convert.js';
 import { parseEntry } from '../../src/evidence/custody.js';
 import { DIMENSIONS_HEAD_BYTES, readDimensions } from '../../src/image/dimensions.js';
 import { openHeif } from '../../src/image/heic.js';
+import { dbRows } from '../helpers/store.js';
 import { sniffKind } from '../../src/image/sniff.js';
 import { EXIFTOOL, EXIFTOOL_SKIP } from '../export/tools.js';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
@@ -137,6 +138,9 @@ describe('HEIC input, located by the built program', () => {
     expect(recs[0]!.sha256).toBe(sha(FIXTURE));
     expect(recs[0]!.exif.exifPoint).toEqual({ lat: 48.85837, lng: 2.294481 });
     expect(server.sent.slice(before).map((s) => sniffKind(s.bytes!))).toEqual(['jpeg', 'jpeg']);
+    // Its perceptual hash too, from libheif's pixels (sharp's libvips has no HEVC decoder).
+    expect(r.stderr).not.toMatch(/no perceptual hash/);
+    expect(dbRows<{ sha256: string }>(m.data, 'SELECT sha256 FROM perceptual ORDER BY sha256').map((x) => x.sha256)).toContain(sha(FIXTURE));
   }, 60_000);
 });
 
