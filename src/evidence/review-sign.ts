@@ -17,7 +17,6 @@ import type { CustodyEntry } from './custody.js';
 import { type SignatureCheck, type SignedHead, type SignerTrust, checkSigner, countsUnder } from './custody-sign.js';
 import { sha256Hex } from './custody.js';
 import { ATTESTATIONS, type InvestigationEvents } from './investigation-events.js';
-import { investigationOf } from './investigation.js';
 
 export type ReviewData = InvestigationEvents['review_made']['review'];
 export type Verdict = ReviewData['verdict'];
@@ -96,9 +95,11 @@ function check(entries: readonly CustodyEntry[], n: number, trust: SignerTrust):
   if (entries[d.seq! - 1]!.hash !== d.head) return bad(`it reviews head ${d.head.slice(0, 16)}… as entry ${d.seq}'s, which is not that entry's hash: the log was rewritten after the review`);
   const v = checkSigner(reviewMessage(e.case, d.seq!, d.head, d.verdict!, d.because), d, n, trust);
   if (!v.ok) return { ...base, fingerprint: v.fingerprint, ok: false, problem: v.problem };
-  // A review covers the case as it stood when it was made: an entry that changed it between that head and the review makes it stale from the start.
-  const between = entries.findIndex((x, i) => i + 1 > d.seq! && i + 1 < n && !ATTESTATIONS.includes(x.event));
-  return { ...base, ok: true, fingerprint: v.fingerprint, trust: v.trust, principal: v.principal, ...(between >= 0 ? { stale_by: { entry: between + 1, event: entries[between]!.event } } : {}) };
+  // A review covers the case as it stood at its head: the first entry after that head which changed
+  // the case (the review itself is an attestation) makes it stale, whether it came after the review
+  // (investigation.ts's rule) or, in a forged log, between that head and the review.
+  const after = entries.findIndex((x, i) => i + 1 > d.seq! && !ATTESTATIONS.includes(x.event));
+  return { ...base, ok: true, fingerprint: v.fingerprint, trust: v.trust, principal: v.principal, ...(after >= 0 ? { stale_by: { entry: after + 1, event: entries[after]!.event } } : {}) };
 }
 
 /** Every review_made entry checked, and the approvals counted against `required`. */
@@ -108,11 +109,6 @@ export function checkReviews(entries: readonly CustodyEntry[], trust: SignerTrus
     if (e.event === 'review_made') reviews.push(check(entries, i + 1, trust));
   });
   const conclusion = conclusionAuthor(entries);
-  // Stale after it: investigation.ts decides, for every view of the case alike.
-  for (const r of investigationOf(entries.map((e, i) => ({ n: i + 1, e }))).reviews) {
-    const mine = reviews.find((x) => x.entry === r.entry);
-    if (mine?.ok && !mine.stale_by && r.stale_by) mine.stale_by = { entry: r.stale_by, event: entries[r.stale_by - 1]!.event };
-  }
   const latest = new Map<string, number>();
   for (const r of reviews) if (r.ok) latest.set(r.fingerprint, r.entry);
   for (const r of reviews) {

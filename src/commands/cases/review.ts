@@ -13,7 +13,7 @@ import type { Ctx } from '../../context.js';
 import { NotVerifiedError, StoreError, UsageError } from '../../errors.js';
 import { checkSignatures } from '../../evidence/custody-sign.js';
 import { CustodyMovedError, currentActor } from '../../evidence/custody-log.js';
-import { type Verdict, checkReviews, conclusionAuthor, reviewMessage } from '../../evidence/review-sign.js';
+import { type Verdict, checkReviews, reviewMessage } from '../../evidence/review-sign.js';
 import { signSshsig } from '../../evidence/sshsig.js';
 import { publicKeyLine } from '../../evidence/ssh-key.js';
 import { shellQuote } from '../../files/shell.js';
@@ -43,9 +43,10 @@ export async function runReview(ctx: ReviewCtx, ref: string, o: { verdict: Verdi
   const ev = await vouchedOrRefuse(store, c, 'nothing is reviewed');
   const entries = ev.entries.map((x) => x.e);
   // A review vouches for the log it covers: one whose signatures or reviews do not hold is not reviewed.
-  const broken = [...checkSignatures(entries).signatures.filter((s) => !s.ok).map((s) => `entry ${s.entry} (head_signed): ${s.problem}`), ...checkReviews(entries, {}).failures];
+  const reviews = checkReviews(entries, {});
+  const broken = [...checkSignatures(entries).signatures.filter((s) => !s.ok).map((s) => `entry ${s.entry} (head_signed): ${s.problem}`), ...reviews.failures];
   if (broken.length) throw new NotVerifiedError(`case ${c.id} does not verify, so nothing is reviewed: ${broken[0]}`, `geo cases verify ${c.id} lists what fails`);
-  const author = conclusionAuthor(entries);
+  const author = reviews.conclusion;
   if (!author) throw new UsageError(`nothing to review: case ${c.id} has no conclusion yet`, CONCLUDE(c.id));
   const key = await openSigningKey({ config: ctx.config, vault: ctx.vault }, o.key);
   if (author.keys.includes(key.fingerprint)) {
