@@ -17,7 +17,6 @@ import { downscaleToFit } from '../../src/batch/convert.js';
 import { parseEntry } from '../../src/evidence/custody.js';
 import { DIMENSIONS_HEAD_BYTES, readDimensions } from '../../src/image/dimensions.js';
 import { openHeif } from '../../src/image/heic.js';
-import { dbRows } from '../helpers/store.js';
 import { sniffKind } from '../../src/image/sniff.js';
 import { EXIFTOOL, EXIFTOOL_SKIP } from '../export/tools.js';
 import { type ChargingServer, startChargingServer } from '../helpers/charging-server.js';
