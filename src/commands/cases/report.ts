@@ -11,7 +11,6 @@ import { extname, resolve } from 'node:path';
 import { caseLog } from '../../batch/case-custody.js';
 import { type CaseEvidence, vouchedOrRefuse } from '../../batch/case-results.js';
 import { caseSigner } from '../../batch/case-sign.js';
-import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { sha256Hex } from '../../evidence/custody.js';
 import { writeOwnFile } from '../../files/own-file.js';
@@ -69,12 +68,6 @@ async function imagesOf(store: StoreApi, report: CaseReport, originals: Readonly
   return out;
 }
 
-export async function runReport(ctx: Pick<Ctx, 'storeApi' | 'now' | 'version'>, ref: string, format: ReportFormat): Promise<Written> {
-  const store = await ctx.storeApi();
-  const c = await findCase(store, ref);
-  return renderCaseReport(store, await vouchedOrRefuse(store, c, 'no report is written'), { now: ctx.now(), version: ctx.version }, format);
-}
-
 /** The report of a case already read and vouched for (a bundle holds one as its report.html). */
 export async function renderCaseReport(store: StoreApi, ev: CaseEvidence, o: { now: number; version: string }, format: ReportFormat): Promise<Written> {
   const report = caseReport(ev, o);
@@ -98,7 +91,7 @@ export const report: Handler = async (ctx, args, opts) => {
   // Refused before anything is read: a link, a FIFO, a folder, or one of the case's own photos.
   const photos = (await store.cases.linked(c.id)).map((l) => l.stored.record.input.path);
   if (!toStdout) checkWritableFile(out, 'the report', { inputs: () => photos });
-  const { text } = await runReport(ctx, c.id, format);
+  const { text } = await renderCaseReport(store, await vouchedOrRefuse(store, c, 'no report is written'), { now: ctx.now(), version: ctx.version }, format);
   const bytes = Buffer.from(text, 'utf8');
   if (toStdout) await writeAll(ctx.io.stdout, [bytes]);
   else await writeOwnFile(out, 'the report', bytes, { inputs: () => photos, ...(mode ? { mode } : {}) });
