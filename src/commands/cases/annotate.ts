@@ -6,6 +6,7 @@
  * sha256 and the boxes in pixels. The same original and answer make the same bytes, so annotating
  * again appends nothing. Every result named is found before anything is drawn or appended.
  */
+import { signedLines } from './investigation-append.js';
 import { join } from 'node:path';
 import { caseLog } from '../../batch/case-custody.js';
 import { type HeadSignature, caseSigner } from '../../batch/case-sign.js';
@@ -167,7 +168,7 @@ export const annotate: Handler = async (ctx, args, opts) => {
       `  sha256    ${x.sha256}  (${x.media_type}, ${x.size} bytes; the original ${x.of.sha256.slice(0, 12)}… is unchanged)`,
       ...(x.file ? [`  written   ${sanitizeInline(x.file)}`] : []),
     ].join('\n')),
-    ...(res.signed ? [`signed the head (entry ${res.signed.seq}) as ${sanitizeInline(res.signed.principal)}, key ${res.signed.fingerprint}`] : []),
+    ...signedLines(res.signed),
   ].join('\n');
   await render(ctx, { data: res, human }, ['table', 'json']);
   if (res.skipped.length) {

@@ -13,8 +13,7 @@ import { isSimulated } from '../../evidence/simulated.js';
 import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { Handler } from '../types.js';
-import { type Appended, type InvestigationCtx, type Say, appendInvestigation, openCase, words } from './investigation-append.js';
-import { appendedLines } from './note.js';
+import { type Appended, type InvestigationCtx, type Say, appendedLines, appendInvestigation, openCase, words } from './investigation-append.js';
 
 export type JudgementData = InvestigationEvents['clue_judged']['judgement'];
 export type Verdict = JudgementData['verdict'];

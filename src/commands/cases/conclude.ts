@@ -11,8 +11,7 @@ import { render, resolveFormat } from '../../output/render.js';
 import { conclusionLine } from '../../output/views/case-investigation.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { Handler } from '../types.js';
-import { type Appended, type InvestigationCtx, type Say, appendInvestigation, namedResults, openCase, placeAt, positiveWithin, words } from './investigation-append.js';
-import { appendedLines } from './note.js';
+import { type Appended, type InvestigationCtx, type Say, appendedLines, appendInvestigation, namedResults, openCase, placeAt, positiveWithin, words } from './investigation-append.js';
 
 export type ConclusionData = InvestigationEvents['conclusion_made']['conclusion'];
 export type Confidence = ConclusionData['confidence'];

@@ -16,6 +16,7 @@ import { CustodyMovedError } from '../../evidence/custody-log.js';
 import { findResult } from '../../evidence/clue-ids.js';
 import type { ResultRef } from '../../evidence/investigation-events.js';
 import { findCase } from '../../store/find.js';
+import { sanitizeInline } from '../../output/sanitize.js';
 import type { CaseRow, StoreApi } from '../../store/index.js';
 
 /** What the run functions need of a Ctx (a Ctx has all of it; the MCP server's too). */
@@ -89,6 +90,14 @@ export interface Appended {
   at: string;
   /** The head signed after it, when a signing key is chosen and could sign. */
   signed?: HeadSignature;
+}
+
+/** The line said when a command signed the head after appending (geo cases link, annotate and the investigation's commands). */
+export const signedLines = (signed: HeadSignature | undefined): string[] => (signed ? [`signed the head (entry ${signed.seq}) as ${sanitizeInline(signed.principal)}, key ${signed.fingerprint}`] : []);
+
+/** The line said after an entry is appended, and the signature after it (shared by the investigation's commands). */
+export function appendedLines(a: Appended, what: string): string[] {
+  return [`${what}: entry ${a.entry} of case ${sanitizeInline(a.case.id)} (${sanitizeInline(a.case.name)})`, ...signedLines(a.signed)];
 }
 
 function parsed(line: string): CustodyEntry | undefined {

@@ -4,6 +4,7 @@
  * history show` takes them: an image file, a sha256 prefix, an analysis id): one that names no
  * stored result is a usage error, and nothing is written.
  */
+import { signedLines } from './investigation-append.js';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { expandSamples } from '../../files/samples.js';
@@ -60,7 +61,7 @@ export const link: Handler = async (ctx, args) => {
   const human = () => [
     ...res.linked.map((r) => `linked ${sanitizeInline(r.input)} (result ${r.id}) to case ${sanitizeInline(res.case.id)}`),
     ...res.already.map((r) => `already in case ${sanitizeInline(res.case.id)}: ${sanitizeInline(r.input)} (result ${r.id})`),
-    ...(res.signed ? [`signed the head (entry ${res.signed.seq}) as ${sanitizeInline(res.signed.principal)}, key ${res.signed.fingerprint}`] : []),
+    ...signedLines(res.signed),
   ].join('\n');
   await render(ctx, { data: res, human }, ['table', 'json']);
 };

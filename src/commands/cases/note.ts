@@ -11,7 +11,7 @@ import { render, resolveFormat } from '../../output/render.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { Handler } from '../types.js';
 import { type ExhibitInput, keepExhibits, pairExhibits, readExhibit } from './exhibit.js';
-import { type Appended, type InvestigationCtx, type OpenedCase, type Say, appendInvestigation, namedResults, openCase, words } from './investigation-append.js';
+import { type Appended, type InvestigationCtx, type OpenedCase, type Say, appendedLines, appendInvestigation, namedResults, openCase, words } from './investigation-append.js';
 
 export type NoteData = InvestigationEvents['note_made']['note'];
 
@@ -55,14 +55,6 @@ export async function runNote(ctx: InvestigationCtx, opts: NoteOptions, say: Say
   const note: NoteData = { kind: opts.kind, text, ...(results.length ? { results } : {}), ...(clues.length ? { clues } : {}), ...(exhibits.length ? { exhibits } : {}), ...(opts.by ? { by: opts.by } : {}) };
   const done = await appendInvestigation(ctx, o, () => ({ event: 'note_made', data: { note } }), say);
   return { ...done, note };
-}
-
-/** The line said after an entry is appended, and the signature after it (shared by the investigation's commands). */
-export function appendedLines(a: Appended, what: string): string[] {
-  return [
-    `${what}: entry ${a.entry} of case ${sanitizeInline(a.case.id)} (${sanitizeInline(a.case.name)})`,
-    ...(a.signed ? [`signed the head (entry ${a.signed.seq}) as ${sanitizeInline(a.signed.principal)}, key ${a.signed.fingerprint}`] : []),
-  ];
 }
 
 const list = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.map(String) : undefined);

@@ -15,8 +15,7 @@ import { render, resolveFormat } from '../../output/render.js';
 import { ruledOutLine } from '../../output/views/case-investigation.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import type { Handler } from '../types.js';
-import { type Appended, type InvestigationCtx, type Say, appendInvestigation, openCase, placeAt, positiveWithin, words } from './investigation-append.js';
-import { appendedLines } from './note.js';
+import { type Appended, type InvestigationCtx, type Say, appendedLines, appendInvestigation, openCase, placeAt, positiveWithin, words } from './investigation-append.js';
 
 export type RuledOutData = InvestigationEvents['place_ruled_out']['ruled_out'];
 

@@ -13,7 +13,8 @@ import { type WorkItem, itemLine } from '../../output/views/case-work.js';
 import { type Verdict, runJudge } from './clues.js';
 import { CONFIDENCES, type Confidence, runConclude } from './conclude.js';
 import { type Appended, type InvestigationCtx, placeAt, positiveWithin } from './investigation-append.js';
-import { appendedLines, runNote } from './note.js';
+import { runNote } from './note.js';
+import { appendedLines } from './investigation-append.js';
 import { runRuleOut } from './rule-out.js';
 
 /** An entry written in this walk: what the summary and --json name. */
