@@ -79,6 +79,8 @@ export async function serve(ctx: Ctx, o: ServeOptions): Promise<void> {
   };
   const list = tools(o.readOnly);
   const byName = new Map<string, Tool>(list.map((t) => [t.name, t]));
+  // The tools --read-only leaves out: named as such when an agent calls one.
+  const withheld = new Set(o.readOnly ? tools(false).map((t) => t.name).filter((n) => !byName.has(n)) : []);
   const tctx = toolContext(ctx);
   // The keys known so far: the environment's or the file's (resolving registers them), and one read
   // from the keyring (read before it is sent, so before any answer could echo it).
@@ -118,7 +120,7 @@ export async function serve(ctx: Ctx, o: ServeOptions): Promise<void> {
     const call = (async (): Promise<CallToolResult> => {
       const tool = byName.get(req.params.name);
       if (!tool) {
-        const why = o.readOnly && ['locate', 'cases_create', 'check_claim', 'case_note'].includes(req.params.name) ? ' (this server is --read-only)' : '';
+        const why = withheld.has(req.params.name) ? ' (this server is --read-only)' : '';
         return masked(failure(new UsageError(`no tool named ${JSON.stringify(req.params.name)}${why}`, `tools: ${list.map((t) => t.name).join(', ')}`)), secrets());
       }
       log(`${tool.name} called`);

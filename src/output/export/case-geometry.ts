@@ -119,8 +119,3 @@ export function caseGeometry(inv: Investigation, results: readonly VouchedResult
   }));
   return { simulated, ...(conclusion ? { conclusion } : {}), ruled_out: ruledOut, notes, results: shown };
 }
-
-/** Whether there is anything of the investigation to draw (the results alone are the plain export's). */
-export function hasInvestigation(g: CaseGeometry): boolean {
-  return g.conclusion !== undefined || g.ruled_out.length > 0 || g.notes.length > 0;
-}
