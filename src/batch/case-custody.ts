@@ -194,7 +194,7 @@ export class CaseCustody {
       this.linked++;
     }
     await this.logInput(e, e.record.sha256);
-    await this.copyLinked(e, c);
+    await this.copyLinked(e, c, of);
   }
 
   /** Whether the case's log records this copy of that image, the same way, already (read once a run). */
@@ -203,10 +203,10 @@ export class CaseCustody {
     return this.copies.has(copyKey(sha256, of.record.input.sha256, c.reused));
   }
 
-  /** copy_linked for a copy met by this run, once per copy, earlier image and way (case-copies.ts). */
-  private async copyLinked(e: Finished, c: CopyOf): Promise<void> {
+  /** copy_linked for a copy met by this run, once per copy, earlier image and way (case-copies.ts); `known`: the earlier result, when read already. */
+  private async copyLinked(e: Finished, c: CopyOf, known?: StoredResult): Promise<void> {
     const sha256 = e.record.sha256;
-    const of = await this.store.result(c.result);
+    const of = known ?? (await this.store.result(c.result));
     if (sha256 === null || !of || (await this.copyLogged(sha256, of, c))) return;
     const data = await copyLinkedData(this.store, { path: e.path ?? e.record.input, sha256 }, of, c);
     if (!data) return;

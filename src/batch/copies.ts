@@ -12,7 +12,7 @@ import { LIKE_DISTANCE, MIN_QUALITY, type Pdq } from '../image/pdq.js';
 import type { StoreApi, StoredResult } from '../store/index.js';
 import type { Ledger } from './ledger.js';
 import type { SimilarAnswer } from './similar.js';
-import { NEAREST, copyCandidate } from './similar.js';
+import { NEAREST, candidates, copyCandidate } from './similar.js';
 import type { Job } from './sources.js';
 import type { CopyOf, JobOutcome } from './types.js';
 
@@ -82,7 +82,7 @@ function storeReuse(store: StoreApi, record: ProvenanceRecord, of: StoredResult,
 export async function linkPaidCopy(store: StoreApi, job: Job, resultId: number, hash: Pdq | undefined, origin: string): Promise<CopyOf | undefined> {
   if (!hash || hash.quality < MIN_QUALITY || !copyCandidate(job)) return undefined;
   const { rows } = await store.perceptual.near(hash.hash, LIKE_DISTANCE, NEAREST);
-  const of = rows.find((r) => r.row.id < resultId && r.row.sha256 !== null && r.row.sha256 !== job.sha256 && r.row.charge !== 'reused_similar' && r.row.origin === origin && r.row.latitude !== null && r.perceptual.quality >= MIN_QUALITY);
+  const of = candidates(rows, job.sha256!).find((r) => r.row.id < resultId && r.row.origin === origin && r.row.latitude !== null);
   if (!of) return undefined;
   await store.copies.link({ result: resultId, of_result: of.row.id, distance: of.distance, reused: false });
   return { result: of.row.id, analysis_id: of.row.analysis_id, sha256: of.row.sha256!, distance: of.distance, input: of.row.input_path, reused: false };

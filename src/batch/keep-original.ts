@@ -6,20 +6,19 @@
  * sha256 the answer was filed under are kept; a video's frames are not (the video is their original).
  * Never sent anywhere.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../evidence/custody.js';
 import { openRegularFile } from '../files/read.js';
 import { MIME, SNIFF_BYTES, sniffKind } from '../image/sniff.js';
 import type { StoreApi } from '../store/index.js';
 import type { Job } from './sources.js';
+import { originalOf } from './perceptual.js';
 
 /** The original's bytes: held (stdin), or read whole from where the job reads them (a file, a fetched photo's copy). */
-async function originalOf(job: Job): Promise<Buffer | undefined> {
-  const s = job.source;
-  if (s.kind === 'url') return undefined;
-  const held = s.kind === 'downscale' ? undefined : s.image.bytes;
-  if (held) return held;
+async function originalBytes(job: Job): Promise<Buffer | undefined> {
+  const o = originalOf(job);
+  if (o === undefined || typeof o !== 'string') return o && Buffer.from(o.buffer, o.byteOffset, o.byteLength);
   // Opened without blocking: a FIFO swapped in for the file since it was hashed is refused, not waited on.
-  const fh = await openRegularFile(s.kind === 'downscale' ? s.path : s.image.source);
+  const fh = await openRegularFile(o);
   try {
     return await fh.readFile();
   } finally {
@@ -32,9 +31,9 @@ export async function keepOriginal(store: StoreApi, job: Job): Promise<string | 
   if (job.sha256 === null || (job.origin && 'video' in job.origin)) return undefined;
   const name = job.inputs[0];
   try {
-    const bytes = await originalOf(job);
+    const bytes = await originalBytes(job);
     if (!bytes) return undefined;
-    if (createHash('sha256').update(bytes).digest('hex') !== job.sha256) return `${name}: not kept as the original: it changed since it was hashed`;
+    if (sha256Hex(bytes) !== job.sha256) return `${name}: not kept as the original: it changed since it was hashed`;
     await store.kept.put(bytes, MIME[sniffKind(bytes.subarray(0, SNIFF_BYTES))]);
     return undefined;
   } catch (err) {

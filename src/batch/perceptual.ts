@@ -9,7 +9,7 @@
  * The hash is of the original as read: the bytes the sha256 names. It is checked after the
  * decode, so a file that changed meanwhile gives no hash rather than another image's.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../evidence/custody.js';
 import { stat } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { sha256File } from '../files/read.js';
@@ -21,7 +21,7 @@ import type { Job } from './sources.js';
 
 /** The PDQ hash of `src` (held bytes or a file) when its bytes are those of `sha256`; else undefined. */
 export async function pdqIfSame(src: string | Uint8Array, sha256: string): Promise<Pdq | undefined> {
-  if (typeof src !== 'string') return createHash('sha256').update(src).digest('hex') === sha256 ? pdqOf(src) : undefined;
+  if (typeof src !== 'string') return sha256Hex(src) === sha256 ? pdqOf(src) : undefined;
   if (!(await stat(src).then((s) => s.isFile(), () => false))) return undefined;
   const p = await pdqOf(src);
   return (await sha256File(src)) === sha256 ? p : undefined;

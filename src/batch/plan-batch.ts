@@ -95,7 +95,7 @@ async function planPrepared(deps: BatchDeps, opts: BatchOptions, started: number
   // instead, and a dry run costs no decoding.
   const looking = ledger.reusing && (await store.count()) > 0;
   if (looking && fresh.length >= SAY_HASHING) emit({ type: 'notice', message: `hashing ${fresh.length} images to find copies of photos located before` });
-  const hashes = looking ? await hashJobs(unanswered) : new Map<string, Pdq>();
+  const hashes = looking ? await hashJobs(store, unanswered) : new Map<string, Pdq>();
   const similar = await similarAnswers(fresh, hashes, ledger);
   const reuse = opts.reuseSimilar ? similar : new Map<string, SimilarAnswer>();
   const pending = unanswered.filter((j) => !reuse.has(j.id));

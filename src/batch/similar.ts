@@ -35,15 +35,20 @@ export function copyCandidate(job: Job): boolean {
   return job.origin === undefined && job.sha256 !== null && originalOf(job) !== undefined;
 }
 
-/** The PDQ hash of each job's image that could be one (job id -> hash); one that cannot be decoded has none. */
-export async function hashJobs(jobs: readonly Job[]): Promise<Map<string, Pdq>> {
+/**
+ * The PDQ hash of each job's image that could be one (job id -> hash); one that cannot be decoded
+ * has none. An image the store holds a hash for (located before, at another depth or by another
+ * account) is not decoded again.
+ */
+export async function hashJobs(store: StoreApi, jobs: readonly Job[]): Promise<Map<string, Pdq>> {
   const out = new Map<string, Pdq>();
   const todo = jobs.filter(copyCandidate);
   let next = 0;
   const worker = async () => {
     while (next < todo.length) {
       const job = todo[next++]!;
-      const p = await pdqIfSame(originalOf(job)!, job.sha256!).catch(() => undefined);
+      const had = await store.perceptual.get(job.sha256!);
+      const p = had ? { hash: had.pdq, quality: had.quality } : await pdqIfSame(originalOf(job)!, job.sha256!).catch(() => undefined);
       if (p) out.set(job.id, p);
     }
   };
@@ -52,7 +57,7 @@ export async function hashJobs(jobs: readonly Job[]): Promise<Map<string, Pdq>> 
 }
 
 /** Stored results that could be an earlier photo of this image: not the same bytes, not a copy's reuse, with a hash worth matching. */
-function candidates(rows: readonly NearResult[], sha256: string): NearResult[] {
+export function candidates(rows: readonly NearResult[], sha256: string): NearResult[] {
   return rows.filter((r) => r.row.sha256 !== null && r.row.sha256 !== sha256 && r.row.charge !== 'reused_similar' && r.perceptual.quality >= MIN_QUALITY);
 }
 

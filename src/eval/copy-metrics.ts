@@ -8,7 +8,7 @@
  *
  * A percentile here is the smallest distance at or below which that share of the pairs lie.
  */
-import { INDEX_BAND, PDQ_BITS } from '../image/pdq.js';
+import { INDEX_BAND, MIN_QUALITY, PDQ_BITS } from '../image/pdq.js';
 
 /**
  * The rule: the least distance at which the re-encodings, resizes and stripped copies, taken
@@ -60,7 +60,6 @@ export interface CopyEvalReport {
   hashed: number;
   low_quality: number;
   rule: { max_false_match_rate: number; min_recall: number; required_kinds: string[] };
-  /** The largest distance within the false-match budget; met: its recall reaches MIN_RECALL in every required kind. */
   /** The distance the rule chooses, with the share of the required copies it finds taken together (null: none meets it). */
   threshold: (AtDistance & { together: number; met: boolean | null }) | null;
   /** The least distance at which every required kind reaches MIN_RECALL: fewer false matches, if the rule's maximum is not wanted. */
@@ -175,7 +174,7 @@ export function copyReport(input: CopyHashes, defaultBits: number): CopyEvalRepo
     hash: 'pdq',
     originals: input.originals.length,
     hashed: n,
-    low_quality: kept.filter((o) => o.quality !== null && o.quality < 50).length,
+    low_quality: kept.filter((o) => o.quality !== null && o.quality < MIN_QUALITY).length,
     rule: { max_false_match_rate: MAX_FALSE_MATCH_RATE, min_recall: MIN_RECALL, required_kinds: required.map((k) => k.kind) },
     threshold,
     least_for_recall: least < 0 ? null : at(least),

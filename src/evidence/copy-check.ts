@@ -6,11 +6,11 @@
  * earlier image's); a paid copy's own result must be linked before it. An input_hashed entry of
  * the copy that carries a perceptual hash must carry the same one.
  */
+import { HEX64 } from './bundle-format.js';
 import type { CopyLinked } from './copy-events.js';
 import type { CustodyEntry } from './custody.js';
 import { hamming } from '../image/pdq.js';
 
-const HEX64 = /^[0-9a-f]{64}$/;
 
 type Linked = { input_sha256?: string; answer_sha256?: string };
 

@@ -10,7 +10,7 @@
  * bytes are sniffed as they come (a web page is refused after a few bytes, not 20 MB), and one
  * timeout covers the whole exchange, redirects included.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './custody.js';
 import { isAcceptableImageUrl } from '../api/validators.js';
 import { createAgent, request } from '../api/undici.js';
 import { CancelledError, UsageError } from '../errors.js';
@@ -139,7 +139,7 @@ export async function fetchPhoto(url: string, o: FetchOptions): Promise<FetchedP
         throw refused(url, `the photo host declares ${fmt(facts.content_length)} bytes, over the ${fmt(o.maxBytes)} of one image (nothing of it was read)`, o.tooLargeHint);
       }
       const bytes = await readBody(url, res.body, o);
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const sha256 = sha256Hex(bytes);
       return { bytes, fetched: { url, redirects, final_url: at, retrieved_at: retrievedAt, status: res.statusCode, ...facts, sha256, size: bytes.length } };
     }
   } catch (err) {

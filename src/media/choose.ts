@@ -14,6 +14,7 @@
  * when it was an interval frame (no cut between them: the same shot), for nothing when it was a cut.
  * Those stretches are the time ranges a cluster covers (consensus.ts).
  */
+import { hamming } from '../image/pdq.js';
 
 export type Why = 'first' | 'cut' | 'interval';
 
@@ -56,12 +57,8 @@ export function differenceHash(grey: Uint8Array): string {
   return bits.toString(16).padStart(16, '0');
 }
 
-export function hammingDistance(a: string, b: string): number {
-  let x = BigInt(`0x${a}`) ^ BigInt(`0x${b}`);
-  let n = 0;
-  for (; x > 0n; x >>= 1n) n += Number(x & 1n);
-  return n;
-}
+/** Bits apart of two difference hashes: image/pdq.ts's hamming, which counts any two hex hashes of one length. */
+export const hammingDistance = hamming;
 
 /** The cap: nearest to N evenly spaced times, each target taking the nearest unused candidate. */
 function spread<T extends { tMs: number }>(kept: readonly T[], max: number, durationMs: number): Set<T> {

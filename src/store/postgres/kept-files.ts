@@ -1,5 +1,5 @@
 /** The team store's kept files (schema.ts migration 4; store/kept-rows.ts says what they are). */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../evidence/custody.js';
 import type { Pool } from 'pg';
 import type { KeptFile, KeptFilesApi } from '../kept-rows.js';
 
@@ -9,7 +9,7 @@ export class PgKeptFiles implements KeptFilesApi {
   constructor(private readonly pool: Pool, private readonly guard: Guard, private readonly now: () => number) {}
 
   put(bytes: Uint8Array, mediaType: string): Promise<{ sha256: string; size: number }> {
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const sha256 = sha256Hex(bytes);
     return this.guard(async () => {
       await this.pool.query('INSERT INTO kept_files (sha256, size, media_type, kept_at, bytes) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (sha256) DO NOTHING', [sha256, bytes.length, mediaType, new Date(this.now()).toISOString(), Buffer.from(bytes)]);
       return { sha256, size: bytes.length };

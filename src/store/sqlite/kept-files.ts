@@ -1,10 +1,10 @@
 /** The local file's kept files (schema.ts migration 7; store/kept-rows.ts says what they are). */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../evidence/custody.js';
 import type { KeptFile } from '../kept-rows.js';
 import type { Sql } from './sqlite.js';
 
 export function keepFile(sql: Sql, bytes: Uint8Array, mediaType: string, at: string): { sha256: string; size: number } {
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const sha256 = sha256Hex(bytes);
   sql.run('INSERT INTO kept_files (sha256, size, media_type, kept_at, bytes) VALUES (?, ?, ?, ?, ?) ON CONFLICT(sha256) DO NOTHING', sha256, bytes.length, mediaType, at, Buffer.from(bytes));
   return { sha256, size: bytes.length };
 }
